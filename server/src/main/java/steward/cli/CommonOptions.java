@@ -1,0 +1,33 @@
+package steward.cli;
+
+import java.time.Clock;
+
+import picocli.CommandLine.Option;
+import steward.Work;
+import steward.config.StewardPaths;
+import steward.server.tools.ToolContext;
+
+/** Options every command shares. */
+public final class CommonOptions {
+    @Option(names = "--hermes-home", paramLabel = "DIR", description = "Hermes home (default: $HERMES_HOME, else ~/.hermes)")
+    String hermesHome;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Steward's own state (default: <hermes home>/steward)")
+    String stateDir;
+
+    public String hermesHomeFlag() {
+        return hermesHome;
+    }
+
+    public String stateDirFlag() {
+        return stateDir;
+    }
+
+    public StewardPaths paths() {
+        return StewardPaths.resolve(hermesHome, stateDir, System.getenv());
+    }
+
+    public ToolContext context() {
+        return new ToolContext(paths(), Clock.systemUTC(), Work.NONE);
+    }
+}

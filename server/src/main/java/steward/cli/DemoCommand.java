@@ -1,0 +1,65 @@
+package steward.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import steward.Work;
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.server.ToolRegistry;
+import steward.server.Tools;
+import steward.server.tools.ToolContext;
+import steward.server.tools.ToolResult;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A readable walkthrough on a temporary copy of {@code fixtures/hermes-home}: every step calls a tool
+ * through the same registry as the server and prints its text rendering. The user's own home is never touched.
+ */
+@Command(name = "demo", description = "Walk through what Steward does, on a temporary copy of fixtures/hermes-home.")
+public final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--keep", description = "keep the temporary copy and print its path")
+    boolean keep;
+
+    private ToolRegistry registry;
+    private ToolContext ctx;
+
+    @Override
+    public Integer call() throws Exception {
+        Path tmp = Files.createTempDirectory("steward-demo-");
+        Path home = Fixtures.copyHermesHome(tmp);
+        registry = Tools.registry();
+        ctx = new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);
+        out("Steward demo — working on a temporary copy of fixtures/hermes-home:");
+        out("  " + home);
+        step("1. What Steward sees", "steward_status", "{}");
+        if (keep) out("\nKept: " + home);
+        else deleteTree(tmp);
+        return 0;
+    }
+
+    ToolResult step(String heading, String tool, String json) {
+        out("");
+        out("== " + heading + " ==");
+        out("$ steward call " + tool + " '" + json + "'");
+        JsonNode args = Json.MAPPER.readTree(json);
+        ToolResult r = registry.invoke(tool, args, ctx);
+        out(r.text());
+        return r;
+    }
+
+    static void out(String s) {
+        Printer.println(s);
+    }
+
+    static void deleteTree(Path p) throws java.io.IOException {
+        if (!Files.exists(p)) return;
+        try (var s = Files.walk(p)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+        }
+    }
+}

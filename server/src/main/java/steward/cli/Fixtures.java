@@ -1,0 +1,58 @@
+package steward.cli;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/** Finds {@code fixtures/hermes-home} next to the jar's repository (or under the working directory) and copies it. */
+public final class Fixtures {
+    private Fixtures() {}
+
+    public static Path locateHermesHome() {
+        Path cwd = Path.of("").toAbsolutePath();
+        for (Path base = cwd; base != null; base = base.getParent()) {
+            Path p = base.resolve("fixtures/hermes-home");
+            if (Files.isRegularFile(p.resolve("state.db"))) return p;
+        }
+        try {
+            Path jar = Path.of(Fixtures.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+            for (Path base = jar.getParent(); base != null; base = base.getParent()) {
+                Path p = base.resolve("fixtures/hermes-home");
+                if (Files.isRegularFile(p.resolve("state.db"))) return p;
+            }
+        } catch (URISyntaxException | SecurityException ignored) {
+            // fall through
+        }
+        throw new IllegalStateException("fixtures/hermes-home not found: run from the Steward repository");
+    }
+
+    /** Copies a directory tree (files writable by the owner). */
+    public static void copyTree(Path from, Path to) throws IOException {
+        Files.walkFileTree(from, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Path t = to.resolve(from.relativize(file).toString());
+                Files.copy(file, t, StandardCopyOption.REPLACE_EXISTING);
+                t.toFile().setWritable(true, true);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    public static Path copyHermesHome(Path targetParent) throws IOException {
+        Path home = targetParent.resolve("hermes-home");
+        copyTree(locateHermesHome(), home);
+        return home;
+    }
+}

@@ -1,0 +1,47 @@
+package steward.server;
+
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import steward.cli.BenchCommand;
+import steward.cli.CallCommand;
+import steward.cli.CommonOptions;
+import steward.cli.DemoCommand;
+import steward.cli.Printer;
+import steward.cli.ServeCommand;
+import steward.cli.ToolsCommand;
+
+/** The launcher: {@code steward [serve|call|tools|demo|bench]}; with no command it serves MCP on stdio. */
+@Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
+        description = "Steward: an MCP tool server that keeps an agent's sessions and memory in order.",
+        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, DemoCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Main implements Callable<Integer> {
+    @Mixin
+    CommonOptions common = new CommonOptions();
+
+    public static void main(String[] args) {
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        Printer.install(); // from here on System.out is stderr; only Printer writes to the real stdout
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(new java.io.PrintWriter(Printer.out(), true));
+        cl.setErr(new java.io.PrintWriter(System.err, true));
+        int code = cl.execute(args);
+        System.exit(code);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ServeCommand serve = new ServeCommand();
+        return new CommandLine(serve).execute(forward());
+    }
+
+    private String[] forward() {
+        java.util.List<String> a = new java.util.ArrayList<>();
+        if (common.hermesHomeFlag() != null) { a.add("--hermes-home"); a.add(common.hermesHomeFlag()); }
+        if (common.stateDirFlag() != null) { a.add("--state-dir"); a.add(common.stateDirFlag()); }
+        return a.toArray(new String[0]);
+    }
+}

@@ -1,0 +1,52 @@
+package steward.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+
+import steward.json.Json;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The contract: {@code schemas/<tool>.input.json} and {@code schemas/<tool>.output.json}, packaged
+ * on the classpath from the repository's {@code schemas/} folder. Nothing here retypes a schema.
+ */
+public final class Schemas {
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final ConcurrentHashMap<String, JsonNode> RAW = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Schema> COMPILED = new ConcurrentHashMap<>();
+
+    private Schemas() {}
+
+    public static JsonNode input(String tool) {
+        return load(tool + ".input.json");
+    }
+
+    public static JsonNode output(String tool) {
+        return load(tool + ".output.json");
+    }
+
+    static JsonNode load(String file) {
+        return RAW.computeIfAbsent(file, f -> {
+            try (InputStream in = Schemas.class.getResourceAsStream("/schemas/" + f)) {
+                if (in == null) throw new IllegalStateException("schema missing from the classpath: schemas/" + f);
+                return Json.MAPPER.readTree(in);
+            } catch (IOException e) {
+                throw new IllegalStateException("schema unreadable: schemas/" + f, e);
+            }
+        });
+    }
+
+    /** Validation messages for {@code value} against the named schema file; empty when valid. */
+    public static List<String> validate(String file, JsonNode value) {
+        Schema schema = COMPILED.computeIfAbsent(file, f -> REGISTRY.getSchema(load(f)));
+        List<Error> errors = schema.validate(value);
+        return errors.stream().map(Error::toString).toList();
+    }
+}

@@ -1,0 +1,248 @@
+package steward.sessions.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import steward.StewardError;
+
+/**
+ * Access to a Hermes {@code state.db}. Opening checks that the file is SQLite, has the core tables
+ * and a supported {@code schema_version} (21 through 30); anything else is refused with a clear
+ * error rather than guessed at. Columns are read by name ({@code PRAGMA table_info}).
+ */
+public final class SessionStore implements AutoCloseable {
+    public static final int MIN_SCHEMA = 21;
+    public static final int MAX_SCHEMA = 30;
+    private static final List<String> REQUIRED_SESSION_COLUMNS =
+            List.of("id", "source", "started_at", "ended_at", "title", "parent_session_id", "message_count", "end_reason");
+    private static final List<String> REQUIRED_MESSAGE_COLUMNS = List.of("id", "session_id", "role", "content", "timestamp");
+
+    private final Path db;
+    private final Connection conn;
+    private final int schemaVersion;
+    private final Set<String> sessionColumns;
+    private final Set<String> messageColumns;
+
+    private SessionStore(Path db, Connection conn, int schemaVersion, Set<String> sessionColumns, Set<String> messageColumns) {
+        this.db = db;
+        this.conn = conn;
+        this.schemaVersion = schemaVersion;
+        this.sessionColumns = sessionColumns;
+        this.messageColumns = messageColumns;
+    }
+
+    /** Opens {@code db} read-only after validating it. */
+    public static SessionStore openReadOnly(Path db) {
+        return open(db, false);
+    }
+
+    /** Opens {@code db} for writing (writes must go through {@link #write}). */
+    public static SessionStore openReadWrite(Path db) {
+        return open(db, true);
+    }
+
+    private static SessionStore open(Path db, boolean writable) {
+        if (!Files.exists(db)) throw new StewardError("state.db", "no such file: " + db);
+        try {
+            if (Files.size(db) == 0) throw new StewardError("state.db", db + " is empty (0 bytes): not a Hermes session store");
+        } catch (java.io.IOException e) {
+            throw new StewardError("state.db", "cannot read " + db + ": " + e.getMessage(), e);
+        }
+        Connection c = writable ? Sqlite.openReadWrite(db) : Sqlite.openReadOnly(db);
+        try {
+            Set<String> tables = new LinkedHashSet<>();
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+                while (rs.next()) tables.add(rs.getString(1));
+            }
+            for (String t : List.of("sessions", "messages", "schema_version")) {
+                if (!tables.contains(t)) {
+                    throw new StewardError("state.db", db + " has no '" + t + "' table: not a Hermes session store");
+                }
+            }
+            Integer version = null;
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
+                if (rs.next()) {
+                    int v = rs.getInt(1);
+                    if (!rs.wasNull()) version = v;
+                }
+            }
+            if (version == null) throw new StewardError("state.db", db + " has an empty schema_version table");
+            if (version > MAX_SCHEMA) {
+                throw new StewardError("state.db", "schema version " + version + " is newer than Steward supports ("
+                        + MIN_SCHEMA + "–" + MAX_SCHEMA + "); upgrade Steward before it touches this database");
+            }
+            if (version < MIN_SCHEMA) {
+                throw new StewardError("state.db", "schema version " + version + " is older than Steward supports ("
+                        + MIN_SCHEMA + "–" + MAX_SCHEMA + "); let Hermes migrate it first");
+            }
+            Set<String> sc = columns(c, "sessions");
+            Set<String> mc = columns(c, "messages");
+            for (String col : REQUIRED_SESSION_COLUMNS) {
+                if (!sc.contains(col)) throw new StewardError("state.db", "sessions table lacks column '" + col + "'");
+            }
+            for (String col : REQUIRED_MESSAGE_COLUMNS) {
+                if (!mc.contains(col)) throw new StewardError("state.db", "messages table lacks column '" + col + "'");
+            }
+            return new SessionStore(db, c, version, sc, mc);
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new StewardError("state.db", "cannot read " + db + ": " + Sqlite.describe(e), e);
+        } catch (RuntimeException e) {
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    static Set<String> columns(Connection c, String table) throws SQLException {
+        Set<String> cols = new LinkedHashSet<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA table_info(" + table + ")")) {
+            while (rs.next()) cols.add(rs.getString("name"));
+        }
+        return cols;
+    }
+
+    public Path path() {
+        return db;
+    }
+
+    public int schemaVersion() {
+        return schemaVersion;
+    }
+
+    public Set<String> sessionColumns() {
+        return sessionColumns;
+    }
+
+    public Set<String> messageColumns() {
+        return messageColumns;
+    }
+
+    public boolean hasSessionColumn(String name) {
+        return sessionColumns.contains(name);
+    }
+
+    /** The raw connection, for engines in this package tree that need their own queries. */
+    public Connection connection() {
+        return conn;
+    }
+
+    /** Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction with bounded retries. */
+    public <T> T write(Sqlite.SqlWork<T> work) {
+        return Sqlite.immediate(conn, work);
+    }
+
+    /**
+     * Every session with its last activity and stored message count, in one set-based pass over
+     * Hermes' per-session message index (no per-session query).
+     */
+    public List<SessionRow> listSessions() {
+        String opt = (hasSessionColumn("archived") ? "s.archived" : "0") + ", "
+                + (hasSessionColumn("pinned") ? "s.pinned" : "0") + ", "
+                + (hasSessionColumn("hidden") ? "s.hidden" : "0") + ", "
+                + (hasSessionColumn("model_config") ? "s.model_config" : "NULL");
+        String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
+                + "s.message_count, " + opt + ", m.last_ts, m.n, m.max_id "
+                + "FROM sessions s LEFT JOIN (SELECT session_id, MAX(timestamp) AS last_ts, COUNT(*) AS n, MAX(id) AS max_id "
+                + "FROM messages GROUP BY session_id) m ON m.session_id = s.id";
+        List<SessionRow> out = new ArrayList<>();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) out.add(readRow(rs));
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
+        }
+        return out;
+    }
+
+    /** The sessions with the given ids (missing ids are simply absent from the map). */
+    public Map<String, SessionRow> sessionsById(java.util.Collection<String> ids) {
+        Map<String, SessionRow> out = new LinkedHashMap<>();
+        if (ids.isEmpty()) return out;
+        String opt = (hasSessionColumn("archived") ? "s.archived" : "0") + ", "
+                + (hasSessionColumn("pinned") ? "s.pinned" : "0") + ", "
+                + (hasSessionColumn("hidden") ? "s.hidden" : "0") + ", "
+                + (hasSessionColumn("model_config") ? "s.model_config" : "NULL");
+        String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
+                + "s.message_count, " + opt + ", "
+                + "(SELECT MAX(timestamp) FROM messages WHERE session_id = s.id), "
+                + "(SELECT COUNT(*) FROM messages WHERE session_id = s.id), "
+                + "(SELECT MAX(id) FROM messages WHERE session_id = s.id) FROM sessions s WHERE s.id = ?";
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            for (String id : ids) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) out.put(id, readRow(rs));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot read sessions: " + Sqlite.describe(e), e);
+        }
+        return out;
+    }
+
+    private static SessionRow readRow(ResultSet rs) throws SQLException {
+        double started = rs.getDouble(5);
+        double endedRaw = rs.getDouble(6);
+        Double ended = rs.wasNull() ? null : endedRaw;
+        double last = rs.getDouble(13);
+        boolean hasLast = !rs.wasNull();
+        return new SessionRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), started, ended,
+                rs.getString(7), rs.getInt(8), rs.getInt(14), rs.getInt(9) != 0, rs.getInt(10) != 0, rs.getInt(11) != 0,
+                rs.getString(12), hasLast ? Math.max(last, started) : started, rs.getLong(15));
+    }
+
+    /** Counts for {@code steward_status}. */
+    public record Counts(int total, int active, int ended, int archived, Map<String, Integer> bySource, long messages) {}
+
+    public Counts counts() {
+        int total = 0, active = 0, ended = 0, archived = 0;
+        Map<String, Integer> bySource = new LinkedHashMap<>();
+        String archivedExpr = hasSessionColumn("archived") ? "archived" : "0";
+        try (Statement st = conn.createStatement();
+             ResultSet rs = st.executeQuery("SELECT source, ended_at IS NULL AS act, " + archivedExpr
+                     + " != 0 AS arc, COUNT(*) FROM sessions GROUP BY 1, 2, 3 ORDER BY 1")) {
+            Map<String, Integer> src = new HashMap<>();
+            while (rs.next()) {
+                int n = rs.getInt(4);
+                total += n;
+                if (rs.getInt(2) != 0) active += n; else ended += n;
+                if (rs.getInt(3) != 0) archived += n;
+                src.merge(rs.getString(1), n, Integer::sum);
+            }
+            src.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
+                    .thenComparing(Map.Entry.comparingByKey())).forEach(e -> bySource.put(e.getKey(), e.getValue()));
+            long messages;
+            try (ResultSet m = st.executeQuery("SELECT COUNT(*) FROM messages")) {
+                messages = m.next() ? m.getLong(1) : 0;
+            }
+            return new Counts(total, active, ended, archived, bySource, messages);
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot count sessions: " + Sqlite.describe(e), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(conn);
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // nothing to do
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package steward.sessions.store;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+import steward.StewardError;
+
+/**
+ * The one place that opens SQLite files and sets their pragmas. Hermes may be running and writing
+ * the same {@code state.db}: reads use read-only connections; writes go through
+ * {@link #immediate(Connection, SqlWork)} which starts {@code BEGIN IMMEDIATE} and retries
+ * SQLITE_BUSY a bounded number of times with jitter, as Hermes does. The journal mode is never
+ * changed, the file is never replaced, vacuumed or checkpoint-truncated.
+ */
+public final class Sqlite {
+    private Sqlite() {}
+
+    /** Busy timeout per attempt (Hermes uses 1 s). */
+    public static final int BUSY_TIMEOUT_MS = 1000;
+    /** Attempts to take the write lock (Hermes retries 15 times). */
+    public static final int WRITE_ATTEMPTS = 15;
+    public static final int JITTER_MIN_MS = 20;
+    public static final int JITTER_MAX_MS = 150;
+
+    @FunctionalInterface
+    public interface SqlWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    static {
+        try {
+            Class.forName("org.sqlite.JDBC");
+        } catch (ClassNotFoundException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    public static Connection openReadOnly(Path db) {
+        requireFile(db);
+        SQLiteConfig cfg = new SQLiteConfig();
+        cfg.setReadOnly(true);
+        cfg.setBusyTimeout(BUSY_TIMEOUT_MS * 5);
+        cfg.setOpenMode(org.sqlite.SQLiteOpenMode.READONLY);
+        return open(db, cfg);
+    }
+
+    public static Connection openReadWrite(Path db) {
+        requireFile(db);
+        SQLiteConfig cfg = new SQLiteConfig();
+        cfg.setBusyTimeout(BUSY_TIMEOUT_MS);
+        cfg.enforceForeignKeys(false); // Hermes does not enable them; deleting in our order keeps them valid anyway
+        return open(db, cfg);
+    }
+
+    /** Opens (creating if needed) a database that Steward owns itself, e.g. benchmark or index files. */
+    public static Connection openOwned(Path db) {
+        SQLiteConfig cfg = new SQLiteConfig();
+        cfg.setBusyTimeout(BUSY_TIMEOUT_MS);
+        cfg.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        cfg.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        return open(db, cfg);
+    }
+
+    private static Connection open(Path db, SQLiteConfig cfg) {
+        try {
+            return cfg.createConnection("jdbc:sqlite:" + db.toAbsolutePath());
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot open " + db + ": " + describe(e), e);
+        }
+    }
+
+    private static void requireFile(Path db) {
+        if (!Files.isRegularFile(db)) {
+            throw new StewardError("state.db", "no such file: " + db);
+        }
+    }
+
+    /**
+     * Runs {@code work} inside one {@code BEGIN IMMEDIATE} transaction. If the write lock cannot be had
+     * within the retry budget, nothing is changed and a {@link StewardError} says so.
+     */
+    public static <T> T immediate(Connection c, SqlWork<T> work) {
+        SQLException last = null;
+        for (int attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+            try (Statement st = c.createStatement()) {
+                st.execute("BEGIN IMMEDIATE");
+                last = null;
+                break;
+            } catch (SQLException e) {
+                if (!isBusy(e)) throw new StewardError("state.db", "cannot start a write transaction: " + describe(e), e);
+                last = e;
+                sleepJitter();
+            }
+        }
+        if (last != null) {
+            throw new StewardError("state.db", "database stayed locked by another writer after "
+                    + WRITE_ATTEMPTS + " attempts; nothing was changed", last);
+        }
+        try {
+            T result = work.run(c);
+            try (Statement st = c.createStatement()) {
+                st.execute("COMMIT");
+            }
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly(c);
+            if (e instanceof StewardError se) throw se;
+            throw new StewardError("state.db", "write failed and was rolled back: " + describe(e), e);
+        }
+    }
+
+    public static boolean isBusy(SQLException e) {
+        if (e instanceof SQLiteException se) {
+            SQLiteErrorCode code = se.getResultCode();
+            return code == SQLiteErrorCode.SQLITE_BUSY || code == SQLiteErrorCode.SQLITE_LOCKED
+                    || code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED");
+        }
+        String m = String.valueOf(e.getMessage());
+        return m.contains("SQLITE_BUSY") || m.contains("database is locked");
+    }
+
+    public static String describe(Throwable e) {
+        String m = e.getMessage();
+        if (m == null) return e.getClass().getSimpleName();
+        return m.replace("[SQLITE_NOTADB] File opened that is not a database file (file is not a database)",
+                "not an SQLite database").lines().findFirst().orElse(m);
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try (Statement st = c.createStatement()) {
+            st.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+            // already rolled back by SQLite
+        }
+    }
+
+    private static void sleepJitter() {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextInt(JITTER_MIN_MS, JITTER_MAX_MS + 1));
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package steward.status;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import steward.StewardError;
+import steward.config.HermesConfig;
+import steward.config.StewardPaths;
+import steward.memory.MemoryDocument;
+import steward.sessions.store.SessionStore;
+
+/** Builds {@link StatusReport}: read-only, never creates or changes a file. */
+public final class StatusEngine {
+    private final StewardPaths paths;
+
+    public StatusEngine(StewardPaths paths) {
+        this.paths = paths;
+    }
+
+    public StatusReport status() {
+        List<String> warnings = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        Path home = paths.hermesHome();
+        boolean homeExists = Files.isDirectory(home);
+        if (!homeExists) {
+            errors.add("hermes home: " + home + " does not exist or is not a directory (set --hermes-home or HERMES_HOME)");
+        }
+        HermesConfig cfg = HermesConfig.load(paths.configYaml());
+        warnings.addAll(cfg.warnings());
+
+        StatusReport.StateDb stateDb;
+        StatusReport.Sessions sessions = null;
+        Path db = paths.stateDb();
+        String supported = SessionStore.MIN_SCHEMA + "-" + SessionStore.MAX_SCHEMA;
+        if (!Files.exists(db)) {
+            stateDb = new StatusReport.StateDb(db.toString(), false, null, supported, false, null);
+            if (homeExists) warnings.add("state.db: not found at " + db + " (Hermes has not stored a session yet)");
+        } else {
+            try (SessionStore store = SessionStore.openReadOnly(db)) {
+                SessionStore.Counts c = store.counts();
+                sessions = new StatusReport.Sessions(c.total(), c.active(), c.ended(), c.archived(), c.bySource(), c.messages());
+                stateDb = new StatusReport.StateDb(db.toString(), true, store.schemaVersion(), supported, true, null);
+            } catch (StewardError e) {
+                stateDb = new StatusReport.StateDb(db.toString(), true, null, supported, false, e.getMessage());
+                errors.add(e.getMessage());
+            }
+        }
+
+        Map<String, StatusReport.MemoryUsage> memory = new LinkedHashMap<>();
+        memory.put("memory", usage(paths.memoriesDir().resolve("MEMORY.md"), cfg.memoryCharLimit(), warnings, errors));
+        memory.put("user", usage(paths.memoriesDir().resolve("USER.md"), cfg.userCharLimit(), warnings, errors));
+
+        int skills = countSkills(paths.skillsDir(), warnings);
+        StatusReport.Config config = new StatusReport.Config(cfg.memoryCharLimit(), origin(cfg.memoryCharLimitOrigin()),
+                cfg.userCharLimit(), origin(cfg.userCharLimitOrigin()), cfg.writeApproval(), origin(cfg.writeApprovalOrigin()));
+        StatusReport.Paths p = new StatusReport.Paths(
+                new StatusReport.Location(paths.hermesHome().toString(), origin(paths.hermesHomeOrigin())),
+                new StatusReport.Location(paths.stateDir().toString(), origin(paths.stateDirOrigin())),
+                paths.configYaml().toString(), Files.isRegularFile(paths.configYaml()));
+        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors));
+    }
+
+    private static String origin(steward.config.Origin o) {
+        return o.name().toLowerCase(Locale.ROOT);
+    }
+
+    static StatusReport.MemoryUsage usage(Path file, int limit, List<String> warnings, List<String> errors) {
+        try {
+            MemoryDocument doc = MemoryDocument.read(file);
+            int chars = doc.chars();
+            int pct = limit > 0 ? (int) Math.min(999, (long) chars * 100 / limit) : 0;
+            String usage = pct + "% — " + chars + "/" + limit + " chars";
+            if (chars > limit) {
+                warnings.add(file.getFileName() + ": over its limit (" + usage + "); compress it before the next write");
+            } else if (limit > 0 && chars * 100L >= 85L * limit) {
+                warnings.add(file.getFileName() + ": near its limit (" + usage + ")");
+            }
+            return new StatusReport.MemoryUsage(file.toString(), doc.exists(), chars, limit, pct, doc.entries().size(), usage, null);
+        } catch (StewardError e) {
+            errors.add(e.getMessage());
+            return new StatusReport.MemoryUsage(file.toString(), true, 0, limit, 0, 0, null, e.getMessage());
+        }
+    }
+
+    static int countSkills(Path skillsDir, List<String> warnings) {
+        if (!Files.isDirectory(skillsDir)) return 0;
+        try (Stream<Path> s = Files.walk(skillsDir)) {
+            return (int) s.filter(p -> p.getFileName().toString().equals("SKILL.md") && Files.isRegularFile(p)).count();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            warnings.add("skills: cannot list " + skillsDir + ": " + e.getMessage());
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package steward.text;
+
+/**
+ * String helpers that behave like Python's, because Hermes is written in Python and counts in
+ * Unicode code points: an emoji is one character, not two UTF-16 units.
+ */
+public final class CodePoints {
+    private CodePoints() {}
+
+    /** Python {@code len(s)}: the number of code points. */
+    public static int length(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
+    /** Python {@code str.isspace()} for one code point (Unicode White_Space plus the ASCII separators). */
+    public static boolean isPythonWhitespace(int cp) {
+        switch (cp) {
+            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680,
+                 0x2028, 0x2029, 0x202F, 0x205F, 0x3000 -> { return true; }
+            default -> { return cp >= 0x2000 && cp <= 0x200A; }
+        }
+    }
+
+    /** Python {@code str.strip()} with no argument. Java's {@code strip()} differs (e.g. U+001C..U+001F, U+0085, U+00A0). */
+    public static String pyStrip(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end) {
+            int cp = s.codePointAt(start);
+            if (!isPythonWhitespace(cp)) break;
+            start += Character.charCount(cp);
+        }
+        while (end > start) {
+            int cp = s.codePointBefore(end);
+            if (!isPythonWhitespace(cp)) break;
+            end -= Character.charCount(cp);
+        }
+        return s.substring(start, end);
+    }
+
+    /** The first {@code n} code points of {@code s} (never splits a surrogate pair). */
+    public static String prefix(String s, int n) {
+        if (n <= 0) return "";
+        int len = length(s);
+        if (n >= len) return s;
+        return s.substring(0, s.offsetByCodePoints(0, n));
+    }
+}
