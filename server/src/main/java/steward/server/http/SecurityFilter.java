@@ -25,8 +25,8 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import steward.json.Json;
 import steward.server.protocol.Cancellations;
+import steward.server.protocol.JsonRpcInspector;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Everything a request passes before it reaches the MCP servlets, in this order:
@@ -132,54 +132,7 @@ public final class SecurityFilter extends HttpFilter {
         } catch (RuntimeException e) {
             return body; // not JSON: the transport answers with its own parse error
         }
-        boolean changed = false;
-        if (tree != null && tree.isArray()) {
-            for (JsonNode n : tree) changed |= inspectMessage(n, session);
-        } else if (tree != null) {
-            changed = inspectMessage(tree, session);
-        }
-        return changed ? Json.MAPPER.writeValueAsBytes(tree) : body;
-    }
-
-    private boolean inspectMessage(JsonNode msg, String session) {
-        if (!(msg instanceof ObjectNode o)) return false;
-        JsonNode method = o.get("method");
-        if (method == null || !method.isString()) return false;
-        switch (method.asString()) {
-            case "notifications/cancelled" -> {
-                JsonNode params = o.get("params");
-                String rid = params == null ? null : idText(params.get("requestId"));
-                if (rid != null) {
-                    boolean running = cancellations.cancel(session, rid);
-                    LOG.debug("cancellation of request {} ({})", rid, running ? "running" : "not running yet");
-                }
-                return false;
-            }
-            case "tools/call" -> {
-                String rid = idText(o.get("id"));
-                if (rid == null) return false;
-                JsonNode p = o.get("params");
-                if (p != null && !p.isObject()) return false;
-                ObjectNode params = p == null ? o.putObject("params") : (ObjectNode) p;
-                JsonNode m = params.get("_meta");
-                if (m != null && !m.isObject()) return false;
-                ObjectNode meta = m == null ? params.putObject("_meta") : (ObjectNode) m;
-                meta.put(Cancellations.REQUEST_ID_META, rid);
-                return true;
-            }
-            default -> {
-                return false;
-            }
-        }
-    }
-
-    /** A JSON-RPC id as text (strings as is, numbers in their JSON form); null if absent or of another type. */
-    public static String idText(JsonNode id) {
-        if (id == null) return null;
-        if (id.isString()) return id.asString();
-        if (id.isIntegralNumber()) return id.bigIntegerValue().toString();
-        if (id.isNumber()) return id.toString();
-        return null;
+        return JsonRpcInspector.inspect(tree, session, cancellations) ? Json.MAPPER.writeValueAsBytes(tree) : body;
     }
 
     static byte[] readBounded(InputStream in, int max) throws IOException {

@@ -14,6 +14,7 @@ import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
 
@@ -66,6 +67,10 @@ public final class StewardHttpServer implements AutoCloseable {
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
         Context context = tomcat.addContext("", base.toString());
+        ErrorReportValve errors = new ErrorReportValve(); // plain error pages: no stack traces, no server version
+        errors.setShowReport(false);
+        errors.setShowServerInfo(false);
+        tomcat.getHost().getPipeline().addValve(errors);
 
         var streamable = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(McpServerFactory.mapper())
