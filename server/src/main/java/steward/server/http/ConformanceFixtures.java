@@ -113,6 +113,14 @@ public final class ConformanceFixtures {
                                 "Elicitation completed: ")),
                 McpServerFactory.toolSpec(tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", jsonSchema2020()), ctx,
                         (a, c, ex) -> result(new McpSchema.TextContent("JSON Schema 2020-12 tool called with " + a))),
+                McpServerFactory.toolSpec(tool("test_reconnection", "Closes its POST stream mid-call, then answers on the resumed stream "
+                                + "(conformance fixture, SEP-1699).", none), ctx,
+                        (a, c, ex) -> {
+                            sleep(100);
+                            ResumableStreams.INSTANCE.detachToolCall(ex.sessionId(), "test_reconnection");
+                            sleep(400);
+                            return result(new McpSchema.TextContent("Reconnection test completed successfully"));
+                        }),
                 McpServerFactory.toolSpec(tool("steward_test_slow", "TEST ONLY: writes `items` files one by one into <state dir>/test-slow, "
                                 + "pausing `delay_ms` between them; reports progress and stops at a safe point when cancelled.",
                         schema(Map.of("items", Map.of("type", "integer", "minimum", 1, "maximum", 10000),

@@ -106,6 +106,15 @@ public final class StewardHttpServer implements AutoCloseable {
         map.setFilterName("steward-security");
         map.addURLPattern("/*");
         context.addFilterMap(map);
+        FilterDef resumable = new FilterDef();
+        resumable.setFilterName("steward-resumable-streams");
+        resumable.setFilter(new ResumableStreamFilter(ResumableStreams.INSTANCE));
+        resumable.setAsyncSupported("true");
+        context.addFilterDef(resumable);
+        FilterMap resumableMap = new FilterMap();
+        resumableMap.setFilterName("steward-resumable-streams");
+        resumableMap.addURLPattern(HttpOptions.MCP_PATH);
+        context.addFilterMap(resumableMap);
 
         try {
             tomcat.start();

@@ -285,6 +285,49 @@ class HttpTransportIT {
         }
     }
 
+    static String initSession(String version) throws Exception {
+        HttpResponse<String> r = post(INIT.replace("2025-06-18", version), auth());
+        assertEquals(200, r.statusCode(), r.body());
+        String sid = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", auth(sid)).statusCode());
+        return sid;
+    }
+
+    @Test
+    void aCutStreamResumesFromLastEventIdOn2025_11_25() throws Exception {
+        String sid = initSession("2025-11-25");
+        HttpResponse<String> cut = post("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"test_reconnection\",\"arguments\":{}}}",
+                auth(sid));
+        assertEquals(200, cut.statusCode());
+        List<String> lines = cut.body().lines().toList();
+        assertTrue(lines.get(0).startsWith("id: ") && lines.get(1).startsWith("retry: ") && lines.get(2).equals("data: "), cut.body());
+        assertFalse(cut.body().contains("\"id\":41"), "the answer did not come on the cut stream");
+        String last = lines.get(0).substring(4);
+        var get = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(30))
+                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
+        auth(sid).forEach(get::header);
+        HttpResponse<String> resumed = HTTP.send(get.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, resumed.statusCode());
+        assertTrue(resumed.body().contains("\"id\":41") && resumed.body().contains("Reconnection test completed successfully"), resumed.body());
+
+        // another session cannot resume this stream
+        String other = initSession("2025-11-25");
+        var foreign = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(5))
+                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
+        auth(other).forEach(foreign::header);
+        HttpResponse<String> f = HTTP.send(foreign.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, f.statusCode());
+        assertFalse(f.body().contains("Reconnection test completed"), f.body());
+    }
+
+    @Test
+    void olderProtocolSessionsGetNoPrimingEvent() throws Exception {
+        String sid = initSession("2025-06-18");
+        HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}", auth(sid));
+        assertFalse(r.body().contains("retry:"), r.body());
+        assertTrue(r.body().contains("steward_status"));
+    }
+
     @Test
     void theOlderSseTransportServesTheSameRegistry() {
         var transport = HttpClientSseClientTransport.builder(server.url()).sseEndpoint("/sse")
