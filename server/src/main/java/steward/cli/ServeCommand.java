@@ -23,7 +23,7 @@ import steward.server.http.StewardHttpServer;
 import steward.server.protocol.MemoryWatcher;
 import steward.server.tools.ToolContext;
 
-@Command(name = "serve", description = "Run the MCP server on stdio (the default command), or over HTTP with --http.")
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the MCP server on stdio (the default command), or over HTTP with --http.")
 public final class ServeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
 
