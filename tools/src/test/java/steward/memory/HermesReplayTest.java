@@ -64,6 +64,12 @@ class HermesReplayTest {
                 Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-r--r--"));
             }
         }
+        for (String target : List.of("memory", "user")) {
+            JsonNode snap = c.get("snapshot_at_load").get(target);
+            MemoryTarget t = MemoryTarget.of(target);
+            String rendered = MemoryRender.systemPromptBlock(t, MemoryDocument.read(t.file(paths)).entries(), c.get("limits").get(target).asInt());
+            assertEquals(snap == null || snap.isNull() ? "" : snap.asString(), rendered, id + ": system-prompt block of " + target);
+        }
         MutableClock clock = new MutableClock(Instant.parse("2026-08-10T12:00:00Z"));
         MemoryWriter writer = new MemoryWriter(paths, clock);
         for (JsonNode step : c.get("steps")) {
