@@ -61,9 +61,10 @@ public final class McpServerFactory {
         return McpServer.sync(transport)
                 .serverInfo(SERVER_NAME, VERSION)
                 .instructions(INSTRUCTIONS)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).logging().build())
                 .validateToolInputs(false) // the registry validates, with messages in Steward's "context: cause" form
                 .tools(specs)
+                .resources(steward.server.resources.MemoryResources.specifications(ctx))
                 .build();
     }
 
