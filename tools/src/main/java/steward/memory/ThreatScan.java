@@ -16,11 +16,18 @@ public final class ThreatScan {
     private ThreatScan() {}
 
     /** One rule: an id shown to the agent, what it catches, and the regex (on normalised text unless {@code raw}). */
-    public record ThreatPattern(String id, String description, Pattern regex, boolean raw) {
+    public record ThreatPattern(String id, String description, Pattern regex, boolean raw, boolean negatable) {
         static ThreatPattern normalised(String id, String description, String regex) {
-            return new ThreatPattern(id, description, Pattern.compile(regex), false);
+            return new ThreatPattern(id, description, Pattern.compile(regex), false, false);
+        }
+
+        /** A rule that a preceding negation ("never cat ~/.ssh", "禁止读取 .env") turns into a safety rule. */
+        static ThreatPattern negatable(String id, String description, String regex) {
+            return new ThreatPattern(id, description, Pattern.compile(regex), false, true);
         }
     }
+
+    private static final Pattern NEGATION = Pattern.compile("(?:\\bnever\\b|\\bdon't\\b|\\bdo not\\b|\\bmust not\\b|\\bnot\\b|禁止|不要|不得|切勿|别)[^.;。；]{0,12}$");
 
     private static final String SECRET_PATHS = "(?:~/|\\$home/|/home/[^/\\s]+/|/root/)?(?:\\.ssh\\b|id_(?:rsa|ed25519|ecdsa|dsa)\\b"
             + "|\\.env\\b|\\.netrc\\b|\\.aws/credentials|\\.pgpass\\b|\\.git-credentials|/etc/shadow\\b|\\.docker/config\\.json"
@@ -33,7 +40,7 @@ public final class ThreatScan {
             new ThreatPattern("invisible_unicode",
                     "zero-width, bidirectional-control or tag characters that hide text from the reader",
                     Pattern.compile("[\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF\\u00AD\\u180E]"
-                            + "|[\\x{E0000}-\\x{E007F}]"), true),
+                            + "|[\\x{E0000}-\\x{E007F}]"), true, false),
             ThreatPattern.normalised("ignore_instructions",
                     "tells the model to ignore, forget or override earlier instructions",
                     "\\b(?:ignore|disregard|forget|override|bypass|skip)\\b[^.\\n]{0,40}?\\b(?:all |any |the |your |my )?"
@@ -58,12 +65,12 @@ public final class ThreatScan {
                             + "|\\b(?:curl|wget)\\b[^|\\n]{0,200}\\|\\s*(?:sudo\\s+)?(?:python3?|perl|ruby|node)\\b"
                             + "|\\biex\\s*\\(\\s*(?:iwr|invoke-webrequest|new-object net\\.webclient)"
                             + "|\\b(?:bash|sh)\\s+<\\(\\s*(?:curl|wget)\\b"),
-            ThreatPattern.normalised("read_secrets",
+            ThreatPattern.negatable("read_secrets",
                     "reads a credential file (~/.ssh, .env, .netrc, cloud or git credentials)",
                     "\\b(?:cat|less|more|head|tail|type|read|open|print|dump|copy|cp|scp|rsync|base64|grep|source|load|upload|send|share)\\b"
                             + "[^\\n]{0,40}?" + SECRET_PATHS
                             + "|(?:读取|查看|打印|发送|上传|复制)[^。\\n]{0,10}" + SECRET_PATHS),
-            ThreatPattern.normalised("exfiltrate_secrets",
+            ThreatPattern.negatable("exfiltrate_secrets",
                     "sends tokens, keys or passwords to a remote place",
                     "\\b(?:curl|wget|nc|netcat|scp|post|send|upload|exfiltrate|forward|email|paste)\\b[^\\n]{0,60}?"
                             + "(?:\\$\\{?[a-z_]*(?:token|key|secret|password|passwd)[a-z_]*\\}?|\\b" + SECRET_WORDS + ")"
@@ -79,7 +86,12 @@ public final class ThreatScan {
                 if (p.regex().matcher(content).find()) return Optional.of(p);
             } else {
                 if (norm == null) norm = normalise(content);
-                if (p.regex().matcher(norm).find()) return Optional.of(p);
+                var m = p.regex().matcher(norm);
+                while (m.find()) {
+                    if (!p.negatable() || !NEGATION.matcher(norm.substring(Math.max(0, m.start() - 20), m.start())).find()) {
+                        return Optional.of(p);
+                    }
+                }
             }
         }
         return Optional.empty();
