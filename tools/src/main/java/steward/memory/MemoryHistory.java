@@ -27,10 +27,18 @@ public final class MemoryHistory {
     public record Compression(String at, long at_epoch, int before, int after, double gain_percent, int after_percent,
                               boolean still_high) {}
 
-    public record TargetHistory(List<Overflow> overflows, boolean pending_overflow, List<Compression> compressions,
-                                int consecutive_high) {
+    /**
+     * {@code pending_contents}: what the last overflowing call tried to write; a later successful write that
+     * contains it counts as "compress, then add", and its gain is measured without it.
+     */
+    public record TargetHistory(List<Overflow> overflows, boolean pending_overflow, List<String> pending_contents,
+                                List<Compression> compressions, int consecutive_high) {
         static TargetHistory empty() {
-            return new TargetHistory(List.of(), false, List.of(), 0);
+            return new TargetHistory(List.of(), false, List.of(), List.of(), 0);
+        }
+
+        public List<String> pending_contents() {
+            return pending_contents == null ? List.of() : pending_contents;
         }
     }
 

@@ -212,6 +212,7 @@ public final class MemoryWriter {
         final List<String> newEntries;
         final int needed;
         final boolean wholeFileGuard;
+        List<String> attempted = List.of();
 
         Step(String kind, Map<String, Object> record, List<String> newEntries, int needed, boolean wholeFileGuard) {
             this.kind = kind;
@@ -219,6 +220,11 @@ public final class MemoryWriter {
             this.newEntries = newEntries;
             this.needed = needed;
             this.wholeFileGuard = wholeFileGuard;
+        }
+
+        Step attempted(List<String> contents) {
+            this.attempted = List.copyOf(contents);
+            return this;
         }
 
         public String kind() {
@@ -257,7 +263,8 @@ public final class MemoryWriter {
                             + MemoryRules.n(limit) + " chars. Adding this entry (" + steward.text.CodePoints.length(c)
                             + " chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter "
                             + "ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.",
-                            "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false);
+                            "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)
+                            .attempted(List.of(c));
                 }
                 return success("success", t, limit, next, "Entry added.", next);
             }
@@ -280,7 +287,8 @@ public final class MemoryWriter {
                     return new Step("replace_overflow", ordered("success", false, "error", "Replacement would put " + store + " at "
                             + MemoryRules.n(total) + "/" + MemoryRules.n(limit) + " chars. Shorten the new content, or 'remove' other stale "
                             + "or less important entries to make room (see current_entries below), then retry — all in this turn.",
-                            "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false);
+                            "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)
+                            .attempted(List.of(c));
                 }
                 return success("success", t, limit, next, "Entry replaced.", next);
             }
@@ -306,6 +314,7 @@ public final class MemoryWriter {
         List<String> working = new ArrayList<>(entries);
         boolean single = MemoryRules.singleEntryUserFile(t, doc);
         List<MemoryRequest.Op> ops = r.operations();
+        List<String> written = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
             MemoryRequest.Op op = ops.get(i) == null ? new MemoryRequest.Op(null, null, null) : ops.get(i);
             String act = op.action();
@@ -315,6 +324,7 @@ public final class MemoryWriter {
             if ("add".equals(act)) {
                 if (content.isEmpty()) return batchError("batch_error", t, limit, entries, pos + ": content is required.");
                 if (!working.contains(content)) working.add(content);
+                written.add(content);
             } else if ("replace".equals(act) || "remove".equals(act)) {
                 if (old.isEmpty()) return batchError("batch_error", t, limit, entries, pos + ": old_text is required.");
                 if ("replace".equals(act) && content.isEmpty()) {
@@ -328,6 +338,7 @@ public final class MemoryWriter {
                 }
                 if ("replace".equals(act)) {
                     working.set(m.get(0), content);
+                    written.add(content);
                 } else {
                     if (single && !r.confirm_whole_file() && entries.contains(working.get(m.get(0)))) return wholeFileGuard(t, limit, entries);
                     working.remove((int) m.get(0));
@@ -343,7 +354,8 @@ public final class MemoryWriter {
             return new Step("batch_overflow", ordered("success", false, "error", "After applying all " + ops.size() + " operations, "
                     + store + " would be at " + MemoryRules.n(total) + "/" + MemoryRules.n(limit) + " chars -- over the limit. Remove or "
                     + "shorten more entries in the same batch (see current_entries below), then retry.",
-                    "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false);
+                    "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)
+                    .attempted(written);
         }
         return success("batch_success", t, limit, working, "Applied " + ops.size() + " operation(s).", working);
     }
@@ -470,7 +482,8 @@ public final class MemoryWriter {
         if (!counted && !succeeded) return new HistoryUpdate(history.read(), null);
         MemoryHistory.File current = history.read();
         MemoryHistory.TargetHistory th = current.target(t.id);
-        boolean compression = succeeded && s.newEntries != null && th.pending_overflow() && afterChars < beforeChars;
+        int compressed = s.newEntries == null ? afterChars : compressedChars(s.newEntries, th.pending_contents());
+        boolean compression = succeeded && s.newEntries != null && th.pending_overflow() && compressed < beforeChars;
         if (succeeded && !compression && current.consolidation().failures() == 0) return new HistoryUpdate(current, null);
         Instant now = clock.instant();
         long nowMs = now.toEpochMilli();
@@ -486,21 +499,31 @@ public final class MemoryWriter {
             MemoryHistory.TargetHistory x = h.target(t.id);
             if (overflow) {
                 x = new MemoryHistory.TargetHistory(MemoryHistory.append(x.overflows(), new MemoryHistory.Overflow(now.toString(),
-                        now.getEpochSecond(), s.kind, beforeChars, limit, s.needed)), true, x.compressions(), x.consecutive_high());
+                        now.getEpochSecond(), s.kind, beforeChars, limit, s.needed)), true, s.attempted, x.compressions(), x.consecutive_high());
                 h = h.with(t.id, x);
-            } else if (succeeded && x.pending_overflow() && s.newEntries != null && afterChars < beforeChars) {
-                double gain = Math.round((beforeChars - afterChars) * 1000.0 / beforeChars) / 10.0;
+            } else if (succeeded && x.pending_overflow() && s.newEntries != null
+                    && compressedChars(s.newEntries, x.pending_contents()) < beforeChars) {
+                int squeezed = compressedChars(s.newEntries, x.pending_contents());
+                double gain = Math.round((beforeChars - squeezed) * 1000.0 / beforeChars) / 10.0;
                 boolean high = afterChars > MemoryRules.NEAR_LIMIT * limit;
                 MemoryHistory.Compression comp = new MemoryHistory.Compression(now.toString(), now.getEpochSecond(), beforeChars,
-                        afterChars, gain, MemoryRules.percent(afterChars, limit), high);
+                        squeezed, gain, MemoryRules.percent(afterChars, limit), high);
                 made[0] = comp;
-                x = new MemoryHistory.TargetHistory(x.overflows(), false, MemoryHistory.append(x.compressions(), comp),
+                x = new MemoryHistory.TargetHistory(x.overflows(), false, List.of(), MemoryHistory.append(x.compressions(), comp),
                         high ? x.consecutive_high() + 1 : 0);
                 h = h.with(t.id, x);
             }
             return h;
         });
         return new HistoryUpdate(next, made[0]);
+    }
+
+    /** Size of the entries without what the overflowing call tried to add (the compression part of "compress, then add"). */
+    static int compressedChars(List<String> entries, List<String> pending) {
+        if (pending.isEmpty()) return MemoryRules.chars(entries);
+        List<String> rest = new ArrayList<>(entries);
+        rest.removeAll(pending);
+        return MemoryRules.chars(rest);
     }
 
     static Map<String, Object> capacity(MemoryTarget t, int chars, int limit, int entries) {
