@@ -20,8 +20,12 @@ public final class Flock implements AutoCloseable {
     private static final int O_CREAT = 0100;
     private static final int O_CLOEXEC = 02000000;
     private static final int LOCK_EX = 2;
+    private static final int LOCK_NB = 4;
     private static final int LOCK_UN = 8;
     private static final int EINTR = 4;
+    private static final int EWOULDBLOCK = 11;
+    /** How long a write waits for another holder (Hermes waits forever; a hung holder should not hang a tool call). */
+    public static final long DEFAULT_TIMEOUT_MS = 60_000;
 
     interface CLib extends Library {
         int open(String path, int flags, int mode) throws LastErrorException;
@@ -50,8 +54,12 @@ public final class Flock implements AutoCloseable {
         this.fd = fd;
     }
 
-    /** Blocks until the exclusive lock on {@code lockFile} is held; creates the file (0600) if needed. */
+    /** Waits (up to {@link #DEFAULT_TIMEOUT_MS}) until the exclusive lock on {@code lockFile} is held; creates the file (0600) if needed. */
     public static Flock exclusive(Path lockFile) throws IOException {
+        return exclusive(lockFile, DEFAULT_TIMEOUT_MS);
+    }
+
+    public static Flock exclusive(Path lockFile, long timeoutMs) throws IOException {
         AtomicFiles.ensurePrivateDir(lockFile.toAbsolutePath().getParent());
         CLib c = libc();
         int fd;
@@ -60,15 +68,40 @@ public final class Flock implements AutoCloseable {
         } catch (LastErrorException e) {
             throw new IOException("cannot open lock file " + lockFile + ": errno " + e.getErrorCode(), e);
         }
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        long sleepMicros = 50;
         while (true) {
             try {
-                c.flock(fd, LOCK_EX);
+                c.flock(fd, LOCK_EX | LOCK_NB);
                 return new Flock(fd);
             } catch (LastErrorException e) {
-                if (e.getErrorCode() == EINTR) continue;
-                try { c.close(fd); } catch (LastErrorException ignored) { /* already failing */ }
-                throw new IOException("flock(" + lockFile + ") failed: errno " + e.getErrorCode(), e);
+                int err = e.getErrorCode();
+                if (err != EINTR && err != EWOULDBLOCK) {
+                    closeQuietly(c, fd);
+                    throw new IOException("flock(" + lockFile + ") failed: errno " + err, e);
+                }
             }
+            if (System.nanoTime() > deadline) {
+                closeQuietly(c, fd);
+                throw new IOException(lockFile.getFileName() + " has been locked by another process for " + timeoutMs / 1000
+                        + " s (a Hermes session or another writer); nothing was written, retry later");
+            }
+            try {
+                Thread.sleep(sleepMicros / 1000, (int) (sleepMicros % 1000) * 1000);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                closeQuietly(c, fd);
+                throw new IOException("interrupted while waiting for " + lockFile, ie);
+            }
+            sleepMicros = Math.min(sleepMicros * 2, 20_000);
+        }
+    }
+
+    private static void closeQuietly(CLib c, int fd) {
+        try {
+            c.close(fd);
+        } catch (LastErrorException ignored) {
+            // already failing
         }
     }
 

@@ -64,10 +64,15 @@ public final class MemoryStaging {
             throw new StewardError("memory_write", "cannot stage the write in " + dir() + ": " + e.getMessage(), e);
         }
         int chars = MemoryRules.chars(doc.entries());
+        MemoryWriter.Step now2 = MemoryWriter.compute(r, t, limit, doc);
         Map<String, Object> rec = MemoryWriter.ordered("success", true, "staged", true, "pending_id", id, "target", t.id,
                 "usage", MemoryRules.usage(chars, limit), "message", "Write staged for approval (memory.write_approval is on); nothing "
                         + "was written yet. Show the user the change and ask them to approve or reject pending write " + id + ".",
                 "kind", "staged", "capacity", MemoryWriter.capacity(t, chars, limit, doc.entries().size()));
+        if (now2.record() != null && Boolean.FALSE.equals(now2.record().get("success")) || "drift".equals(now2.kind())) {
+            rec.put("warnings", List.of("If approved as things stand, this write would fail (" + now2.kind() + (now2.record() == null ? ""
+                    : ": " + now2.record().get("error")) + "); approval re-checks everything under the lock."));
+        }
         return new MemoryResult("staged", true, rec);
     }
 

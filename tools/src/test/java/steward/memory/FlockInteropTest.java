@@ -45,6 +45,25 @@ class FlockInteropTest {
     }
 
     @Test
+    void aHolderThatNeverLetsGoGivesAClearErrorInsteadOfAHang() throws Exception {
+        StewardPaths paths = TestHomes.home(tmp, 5000, 5000);
+        Path lock = paths.memoriesDir().resolve("MEMORY.md.lock");
+        Path marker = tmp.resolve("holding");
+        Process p = new ProcessBuilder("flock", lock.toString(), "sh", "-c", "touch '" + marker + "'; sleep 5").inheritIO().start();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(marker));
+            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> Flock.exclusive(lock, 300));
+            assertTrue(e.getMessage().contains("locked by another process"), e.getMessage());
+        } finally {
+            p.destroy();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        try (Flock l = Flock.exclusive(lock, 5000)) {
+            assertTrue(Files.exists(lock), "free again once the holder is gone");
+        }
+    }
+
+    @Test
     void writeWaitsForPythonFcntlFlockHolder() throws Exception {
         StewardPaths paths = TestHomes.home(tmp, 5000, 5000);
         Path mem = paths.memoriesDir().resolve("MEMORY.md");
