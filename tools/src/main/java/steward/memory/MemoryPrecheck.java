@@ -40,7 +40,7 @@ public final class MemoryPrecheck {
 
     public record Result(String verdict, boolean is_final, String reason, String target, String file, int chars_before,
                          int chars_after, int limit, int percent_after, boolean fits, List<Check> checks, List<Candidate> candidates,
-                         List<Question> questions, List<String> warnings, String suggested_pointer, List<String> split_units,
+                         int candidates_left_out, List<Question> questions, List<String> warnings, String suggested_pointer, List<String> split_units,
                          List<OverflowAdvisor.Candidate> merge_first) {}
 
     // English and Chinese signals, one pattern per check
@@ -99,7 +99,7 @@ public final class MemoryPrecheck {
         if (pre != null && "threat".equals(pre.kind())) {
             checks.add(new Check("threat_scan", "fail", String.valueOf(pre.record().get("error"))));
             return result("reject_threat", true, "memory_write would refuse it: " + pre.record().get("error"), t, before, before, limit,
-                    checks, List.of(), List.of(), warnings, null, List.of(), List.of());
+                    checks, List.of(), 0, List.of(), warnings, null, List.of(), List.of());
         }
         checks.add(new Check("threat_scan", "pass", "no injection or exfiltration pattern"));
         MemoryWriter.Step step = MemoryWriter.compute(add, t, limit, doc);
@@ -108,7 +108,8 @@ public final class MemoryPrecheck {
         boolean fits = !"overflow".equals(step.kind());
 
         // 1. carried already? ranked candidates from both stores and the skills
-        List<Candidate> candidates = rank(c, t, doc, other, otherDoc);
+        Ranked ranked = rank(c, t, doc, other, otherDoc);
+        List<Candidate> candidates = ranked.shown();
         Candidate best = candidates.isEmpty() ? null : candidates.get(0);
         int contentTokens = Similarity.tokens(c).size();
         boolean exact = "duplicate".equals(step.kind()) || otherDoc.entries().contains(c);
@@ -212,15 +213,16 @@ public final class MemoryPrecheck {
         }
         boolean isFinal = questions.isEmpty() || !verdict.equals("write") && !verdict.equals("needs_compression") && !verdict.equals("split")
                 && !verdict.equals("write_pointer");
-        return result(verdict, isFinal, reason, t, before, after, limit, checks, candidates, isFinal ? List.of() : questions, warnings,
+        return result(verdict, isFinal, reason, t, before, after, limit, checks, candidates, ranked.considered() - candidates.size(),
+                isFinal ? List.of() : questions, warnings,
                 suggested, split ? units : List.of(), merge);
     }
 
     private static Result result(String verdict, boolean isFinal, String reason, MemoryTarget t, int before, int after, int limit,
-                                 List<Check> checks, List<Candidate> cands, List<Question> qs, List<String> warnings, String pointer,
+                                 List<Check> checks, List<Candidate> cands, int leftOut, List<Question> qs, List<String> warnings, String pointer,
                                  List<String> units, List<OverflowAdvisor.Candidate> merge) {
         return new Result(verdict, isFinal, reason, t.id, t.fileName, before, after, limit, MemoryRules.percent(after, limit),
-                after <= limit, checks, cands, qs, warnings, pointer, units, merge);
+                after <= limit, checks, cands, leftOut, qs, warnings, pointer, units, merge);
     }
 
     static String pct(double d) {
@@ -248,7 +250,9 @@ public final class MemoryPrecheck {
         return where == null ? head + " (details: see the referenced document)" : head + " → see " + where;
     }
 
-    List<Candidate> rank(String c, MemoryTarget t, MemoryDocument doc, MemoryTarget other, MemoryDocument otherDoc) {
+    record Ranked(List<Candidate> shown, int considered) {}
+
+    Ranked rank(String c, MemoryTarget t, MemoryDocument doc, MemoryTarget other, MemoryDocument otherDoc) {
         var ct = Similarity.tokens(c);
         List<Candidate> all = new ArrayList<>();
         addEntries(all, ct, t, doc);
@@ -265,12 +269,12 @@ public final class MemoryPrecheck {
         }
         all.sort(Comparator.comparingDouble(Candidate::score).reversed());
         List<Candidate> out = new ArrayList<>();
-        for (int i = 0; i < Math.min(MAX_CANDIDATES, all.size()); i++) {
+        int considered = (int) all.stream().filter(x -> x.score() > 0).count();
+        for (int i = 0; i < Math.min(MAX_CANDIDATES, considered); i++) {
             Candidate x = all.get(i);
-            if (x.score() <= 0) break;
             out.add(new Candidate(i + 1, x.source(), x.where(), x.score(), x.coverage(), x.jaccard(), x.preview()));
         }
-        return out;
+        return new Ranked(out, considered);
     }
 
     private static void addEntries(List<Candidate> all, java.util.Set<String> ct, MemoryTarget t, MemoryDocument d) {

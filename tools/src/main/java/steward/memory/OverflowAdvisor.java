@@ -21,7 +21,8 @@ public final class OverflowAdvisor {
 
     public record LongEntry(int index, int chars, String preview) {}
 
-    public record Guidance(String step, String advice, List<Candidate> redundant_candidates, List<LongEntry> long_entries,
+    public record Guidance(String step, String advice, List<Candidate> redundant_candidates, int redundant_left_out,
+                           List<LongEntry> long_entries,
                            int overflows_recorded, int consecutive_high_after_compression, List<Double> recent_gains_percent,
                            boolean expansion_recommended, Expansion expansion) {}
 
@@ -46,7 +47,9 @@ public final class OverflowAdvisor {
                 : "Compress first: merge the redundant candidates below with 'replace', remove stale entries, or do it in ONE "
                 + "'operations' batch that removes before it adds (the limit is checked on the final state). Route procedures to a "
                 + "skill and incident stories to an archive instead of squeezing them in.";
-        return new Guidance(expand ? "consider_expansion" : "compress", advice, redundant(entries), longEntries(entries),
+        List<Candidate> all = redundantAll(entries);
+        List<Candidate> shown = all.size() > 5 ? List.copyOf(all.subList(0, 5)) : all;
+        return new Guidance(expand ? "consider_expansion" : "compress", advice, shown, all.size() - shown.size(), longEntries(entries),
                 h.overflows() == null ? 0 : h.overflows().size(), h.consecutive_high(), recentGains(h), expand, ex);
     }
 
@@ -120,8 +123,13 @@ public final class OverflowAdvisor {
         return new Tax(limit, perTurn, perTurn * 50, perTurn * 100);
     }
 
-    /** Pairs of entries that share most of their words: the first things to merge. */
+    /** Pairs of entries that share most of their words: the first things to merge (top 5). */
     public static List<Candidate> redundant(List<String> entries) {
+        List<Candidate> all = redundantAll(entries);
+        return all.size() > 5 ? List.copyOf(all.subList(0, 5)) : all;
+    }
+
+    static List<Candidate> redundantAll(List<String> entries) {
         List<Set<String>> toks = new ArrayList<>();
         for (String e : entries) toks.add(Similarity.tokens(e));
         List<Candidate> out = new ArrayList<>();
@@ -138,7 +146,7 @@ public final class OverflowAdvisor {
             }
         }
         out.sort(Comparator.comparingDouble(Candidate::similarity).reversed());
-        return out.size() > 5 ? List.copyOf(out.subList(0, 5)) : out;
+        return out;
     }
 
     static List<LongEntry> longEntries(List<String> entries) {
