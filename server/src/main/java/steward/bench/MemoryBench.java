@@ -71,9 +71,18 @@ public final class MemoryBench implements Callable<Integer> {
         double batch = median(i -> invoke(registry, ctx, "{\"operations\":[{\"action\":\"remove\",\"old_text\":\"bench batch item " + b[0]
                 + "\"},{\"action\":\"add\",\"content\":\"[ops] bench batch item " + (++b[0]) + "\"}]}"));
 
+        steward.memory.MemoryWriter engine = new steward.memory.MemoryWriter(ctx.paths(), ctx.clock());
+        int[] e = {0};
+        double engineAdd = median(i -> {
+            if (!engine.write(steward.memory.MemoryRequest.add("memory", "[env] engine fact " + (e[0]++))).success()) {
+                throw new IllegalStateException("engine add failed");
+            }
+        });
+
         Printer.println(String.format("%-44s %10s", "in process (registry → engine → disk)", "median ms"));
         Printer.println(String.format("%-44s %10.3f", "baseline: one bare atomic write of MEMORY.md", base));
         Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "memory_write add", add, add / base));
+        Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "engine only (MemoryWriter add, no JSON)", engineAdd, engineAdd / base));
         Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "memory_write replace", replace, replace / base));
         Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "memory_write batch (remove + add)", batch, batch / base));
         Printer.println("target: <= 2 ms in process");
