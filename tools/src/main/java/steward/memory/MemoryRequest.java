@@ -74,7 +74,8 @@ public record MemoryRequest(String target, String action, String content, String
         return s == null ? "parse error" : s.lines().findFirst().orElse(s);
     }
 
+    /** Hermes' rule: a non-empty {@code operations} wins; an empty one is an error only when there is no action either. */
     public boolean isBatch() {
-        return operations != null;
+        return operations != null && (!operations.isEmpty() || action == null);
     }
 }
