@@ -6,10 +6,10 @@ import steward.bench.StartupBench;
 
 /** {@code steward bench <name>}: benchmarks that print numbers (never timed assertions in tests). */
 @Command(name = "bench", description = "Run a benchmark and print its figures.",
-        subcommands = {StartupBench.class, HttpBench.class})
+        subcommands = {StartupBench.class, HttpBench.class, steward.bench.MemoryBench.class})
 public final class BenchCommand implements Runnable {
     @Override
     public void run() {
-        Printer.println("usage: steward bench <startup|http>  (see steward bench --help)");
+        Printer.println("usage: steward bench <startup|http|memory>  (see steward bench --help)");
     }
 }

@@ -131,10 +131,7 @@ public final class McpServerFactory {
         tools.addAll(extras.tools());
 
         List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>(StewardResources.resources(ctx));
-        // MERGE HOOK (memory issue): resources.addAll(MemoryResources.specifications(ctx));
-        for (String file : MemoryWatcher.FILES) {
-            if (resources.stream().noneMatch(r -> r.resource().uri().endsWith(file))) resources.addAll(StewardResources.memoryFallback(ctx, file));
-        }
+        resources.addAll(steward.server.resources.MemoryResources.specifications(ctx));
         resources.addAll(extras.resources());
         List<McpServerFeatures.SyncResourceTemplateSpecification> templates = new ArrayList<>(StewardResources.templates(ctx));
         templates.addAll(extras.templates());

@@ -2,6 +2,9 @@ package steward.server;
 
 import java.util.List;
 
+import steward.server.tools.MemoryPendingTool;
+import steward.server.tools.MemoryPrecheckTool;
+import steward.server.tools.MemoryWriteTool;
 import steward.server.tools.StewardStatusTool;
 import steward.server.tools.StewardTool;
 
@@ -11,6 +14,9 @@ public final class Tools {
 
     public static ToolRegistry registry() {
         return new ToolRegistry(List.<StewardTool>of(
-                new StewardStatusTool()));
+                new StewardStatusTool(),
+                new MemoryWriteTool(),
+                new MemoryPrecheckTool(),
+                new MemoryPendingTool()));
     }
 }

@@ -46,21 +46,6 @@ public final class StewardResources {
      * Plain read-only MEMORY.md / USER.md resources at {@code steward://memory/<file>}, used only while no
      * richer memory resource (the memory issue's MemoryResources) is registered for that file.
      */
-    public static List<McpServerFeatures.SyncResourceSpecification> memoryFallback(ToolContext ctx, String file) {
-        String uri = "steward://memory/" + file;
-        var r = McpSchema.Resource.builder().uri(uri).name(file).title(file.equals("USER.md") ? "What the agent knows about the user" : "The agent's memory")
-                .description("Hermes' " + file + " as stored on disk (entries separated by §). Subscribe to be told when it changes.")
-                .mimeType("text/markdown").build();
-        return List.of(new McpServerFeatures.SyncResourceSpecification(r, (ex, req) -> {
-            Path p = ctx.paths().memoriesDir().resolve(file);
-            try {
-                return text(uri, "text/markdown", Files.isRegularFile(p) ? Files.readString(p) : "");
-            } catch (IOException e) {
-                throw notFound(file + ": cannot read " + p + ": " + e.getMessage());
-            }
-        }));
-    }
-
     public static List<McpServerFeatures.SyncResourceTemplateSpecification> templates(ToolContext ctx) {
         var t = McpSchema.ResourceTemplate.builder().uriTemplate(SESSION_TEMPLATE).name("session").title("Hermes session")
                 .description("One Hermes session at a glance: title, status (active/ended/archived), message counts by role, "
