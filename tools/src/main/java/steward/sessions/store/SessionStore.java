@@ -166,6 +166,30 @@ public final class SessionStore implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Every session with its last activity, for the audit: one correlated {@code MAX(timestamp)} per
+     * session answered from Hermes' {@code (session_id, timestamp)} index (a seek, not a scan), and
+     * the {@code message_count} column. Stored message counts and ids are not computed here
+     * ({@code storedMessageCount} and {@code maxMessageId} are -1).
+     */
+    public List<SessionRow> listSessionsForAudit() {
+        String opt = (hasSessionColumn("archived") ? "s.archived" : "0") + ", "
+                + (hasSessionColumn("pinned") ? "s.pinned" : "0") + ", "
+                + (hasSessionColumn("hidden") ? "s.hidden" : "0") + ", "
+                + (hasSessionColumn("model_config") ? "CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 "
+                        + "THEN s.model_config END" : "NULL");
+        String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
+                + "s.message_count, " + opt + ", (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), -1, -1 "
+                + "FROM sessions s";
+        List<SessionRow> out = new ArrayList<>();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) out.add(readRow(rs));
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
+        }
+        return out;
+    }
+
     /** The sessions with the given ids (missing ids are simply absent from the map). */
     public Map<String, SessionRow> sessionsById(java.util.Collection<String> ids) {
         Map<String, SessionRow> out = new LinkedHashMap<>();
