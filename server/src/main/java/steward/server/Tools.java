@@ -2,6 +2,10 @@ package steward.server;
 
 import java.util.List;
 
+import steward.server.tools.SessionApplyTool;
+import steward.server.tools.SessionAuditTool;
+import steward.server.tools.SessionPrecheckTool;
+import steward.server.tools.SessionRestoreTool;
 import steward.server.tools.StewardStatusTool;
 import steward.server.tools.StewardTool;
 
@@ -11,6 +15,10 @@ public final class Tools {
 
     public static ToolRegistry registry() {
         return new ToolRegistry(List.<StewardTool>of(
-                new StewardStatusTool()));
+                new StewardStatusTool(),
+                new SessionAuditTool(),
+                new SessionApplyTool(),
+                new SessionRestoreTool(),
+                new SessionPrecheckTool()));
     }
 }
