@@ -71,9 +71,7 @@ public final class AuditEngine {
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
         Map<String, SessionRow> byId = new HashMap<>();
         for (SessionRow s : rows) byId.put(s.id(), s);
-        List<SessionRow> ordered = new ArrayList<>(rows);
-        ordered.sort(Comparator.comparingInt((SessionRow s) -> ruleIndex(verdicts.get(s.id()).rule()))
-                .thenComparing(Comparator.comparingDouble(SessionRow::lastActivity).reversed()).thenComparing(SessionRow::id));
+        List<SessionRow> ordered = order(rows, verdicts);
         for (SessionRow s : ordered) {
             Verdict v = verdicts.get(s.id());
             if (v.action() == Action.retain) continue;
@@ -85,30 +83,31 @@ public final class AuditEngine {
         }
 
         String planId = PlanStore.newId();
-        List<AuditResult.Item> auto = new ArrayList<>();
-        Map<String, List<AuditResult.Item>> confirm = new LinkedHashMap<>();
-        List<AuditResult.Item> info = new ArrayList<>();
+        int cap = req.maxItemsPerGroup();
+        Capped auto = new Capped(cap);
+        Map<String, Capped> confirm = new LinkedHashMap<>();
+        Capped info = new Capped(cap);
         for (Plan.PlanItem pi : items.values()) {
-            AuditResult.Item out = toItem(pi, byId.get(pi.session_id()), ctx);
             Confidence c = Confidence.valueOf(pi.confidence());
-            if (c == Confidence.HIGH && pi.executable()) auto.add(out);
-            else if (c == Confidence.LOW) info.add(out);
-            else confirm.computeIfAbsent(pi.rule(), k -> new ArrayList<>()).add(out);
+            Capped g = c == Confidence.HIGH && pi.executable() ? auto
+                    : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
+            if (g.wants()) g.add(toItem(pi, byId.get(pi.session_id()), ctx));
+            else g.skip();
         }
-        List<AuditResult.Item> retained = new ArrayList<>();
+        Capped retained = new Capped(cap);
         for (SessionRow s : ordered) {
             Verdict v = verdicts.get(s.id());
             if (v.action() == Action.retain && !items.containsKey(s.id())) {
-                retained.add(toItem(item(s, v, null, req), s, ctx));
+                if (retained.wants()) retained.add(toItem(item(s, v, null, req), s, ctx));
+                else retained.skip();
             }
         }
-        int cap = req.maxItemsPerGroup();
         List<AuditResult.RuleGroup> confirmGroups = new ArrayList<>();
         confirm.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
             Rule r = Rules.byId(e.getKey());
-            List<AuditResult.Item> l = e.getValue();
-            confirmGroups.add(new AuditResult.RuleGroup(e.getKey(), r == null ? e.getKey() : r.meta().summary(), l.size(),
-                    List.copyOf(l.subList(0, Math.min(cap, l.size()))), Math.max(0, l.size() - cap)));
+            Capped l = e.getValue();
+            confirmGroups.add(new AuditResult.RuleGroup(e.getKey(), r == null ? e.getKey() : r.meta().summary(), l.count,
+                    List.copyOf(l.items), l.count - l.items.size()));
         });
 
         int active = 0, archived = 0;
@@ -131,6 +130,18 @@ public final class AuditEngine {
                 current.session_id(), current.found_by(), ctx.threshold(), List.copyOf(items.values()), text);
         new PlanStore(paths.stateDir()).save(plan);
         return new Outcome(result, text, plan);
+    }
+
+    /** By rule order, then newest activity first, then id (sort keys precomputed: 20,000 sessions sort in a few ms). */
+    private static List<SessionRow> order(List<SessionRow> rows, Map<String, Verdict> verdicts) {
+        record Key(SessionRow row, int rule, double last) {}
+        List<Key> keys = new ArrayList<>(rows.size());
+        for (SessionRow s : rows) keys.add(new Key(s, ruleIndex(verdicts.get(s.id()).rule()), s.lastActivity()));
+        keys.sort((a, b) -> a.rule != b.rule ? Integer.compare(a.rule, b.rule)
+                : a.last != b.last ? Double.compare(b.last, a.last) : a.row.id().compareTo(b.row.id()));
+        List<SessionRow> out = new ArrayList<>(keys.size());
+        for (Key k : keys) out.add(k.row);
+        return out;
     }
 
     private void addCascade(SessionRow parent, Plan.PlanItem parentItem, RuleContext ctx, Map<String, Plan.PlanItem> items,
@@ -168,8 +179,32 @@ public final class AuditEngine {
                 pi.reason(), pi.cascade_of(), ev);
     }
 
-    private static AuditResult.Group group(List<AuditResult.Item> l, int cap) {
-        return new AuditResult.Group(l.size(), List.copyOf(l.subList(0, Math.min(cap, l.size()))), Math.max(0, l.size() - cap));
+    /** A group that keeps its first {@code cap} items and counts the rest. */
+    private static final class Capped {
+        final int cap;
+        final List<AuditResult.Item> items = new ArrayList<>();
+        int count;
+
+        Capped(int cap) {
+            this.cap = cap;
+        }
+
+        boolean wants() {
+            return items.size() < cap;
+        }
+
+        void add(AuditResult.Item i) {
+            items.add(i);
+            count++;
+        }
+
+        void skip() {
+            count++;
+        }
+    }
+
+    private static AuditResult.Group group(Capped l, int cap) {
+        return new AuditResult.Group(l.count, List.copyOf(l.items), l.count - l.items.size());
     }
 
     private static AuditResult.Expected expected(java.util.Collection<Plan.PlanItem> items, Map<String, SessionRow> byId, int active, int total) {
@@ -190,8 +225,13 @@ public final class AuditEngine {
         return new AuditResult.Expected(active, aAuto, aAll, total, tAuto, tAll);
     }
 
+    private static final Map<String, Integer> RULE_INDEX = new HashMap<>();
+
+    static {
+        for (int i = 0; i < Rules.ORDERED.size(); i++) RULE_INDEX.put(Rules.ORDERED.get(i).id(), i);
+    }
+
     static int ruleIndex(String id) {
-        for (int i = 0; i < Rules.ORDERED.size(); i++) if (Rules.ORDERED.get(i).id().equals(id)) return i;
-        return Rules.ORDERED.size();
+        return RULE_INDEX.getOrDefault(id, Rules.ORDERED.size());
     }
 }

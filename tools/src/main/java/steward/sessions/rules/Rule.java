@@ -8,14 +8,28 @@ import steward.sessions.store.SessionRow;
 public interface Rule {
     Optional<Verdict> evaluate(SessionRow session, RuleContext context);
 
+    /** Declarative metadata, read once per rule class. */
+    final class Meta {
+        private Meta() {}
+
+        record Info(RuleMeta meta, String id) {}
+
+        static final ClassValue<Info> CACHE = new ClassValue<>() {
+            @Override
+            protected Info computeValue(Class<?> type) {
+                RuleMeta m = type.getAnnotation(RuleMeta.class);
+                if (m == null) throw new IllegalStateException(type.getName() + " lacks @RuleMeta");
+                return new Info(m, m.id());
+            }
+        };
+    }
+
     default RuleMeta meta() {
-        RuleMeta m = getClass().getAnnotation(RuleMeta.class);
-        if (m == null) throw new IllegalStateException(getClass().getName() + " lacks @RuleMeta");
-        return m;
+        return Meta.CACHE.get(getClass()).meta();
     }
 
     default String id() {
-        return meta().id();
+        return Meta.CACHE.get(getClass()).id();
     }
 
     default Verdict verdict(Action action, Confidence confidence, String en, String zh) {

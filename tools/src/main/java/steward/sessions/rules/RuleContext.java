@@ -55,7 +55,7 @@ public final class RuleContext {
         for (SessionRow s : sessions) {
             Set<String> parents = new HashSet<>();
             if (s.parentSessionId() != null) parents.add(s.parentSessionId());
-            String df = s.modelConfig() == null ? null : s.delegateFrom();
+            String df = delegateFrom(s);
             if (df != null) parents.add(df);
             for (String p : parents) children.computeIfAbsent(p, k -> new ArrayList<>()).add(s);
         }
@@ -65,7 +65,7 @@ public final class RuleContext {
         this.liveChain = new HashSet<>();
         Map<String, Boolean> memo = new HashMap<>();
         for (SessionRow s : sessions) {
-            if (hasLiveContinuation(s, memo, new HashSet<>())) liveChain.add(s.id());
+            if (continued(s) && hasLiveContinuation(s, memo, new HashSet<>())) liveChain.add(s.id());
         }
         this.topics = new ArrayList<>();
         this.topicBySession = new HashMap<>();
@@ -82,7 +82,7 @@ public final class RuleContext {
         if (known != null) return known;
         if (!visiting.add(s.id())) return false;
         boolean live = false;
-        if ("compression".equals(s.endReason()) || "branched".equals(s.endReason())) {
+        if (continued(s)) {
             for (SessionRow c : children.getOrDefault(s.id(), List.of())) {
                 if (c.subagent() || !s.id().equals(c.parentSessionId())) continue;
                 if (c.active() || !c.untitled() || hasLiveContinuation(c, memo, visiting)) {
@@ -93,6 +93,26 @@ public final class RuleContext {
         }
         memo.put(s.id(), live);
         return live;
+    }
+
+    /** {@code model_config._delegate_from}: a plain scan for Hermes' own shape, the JSON parser otherwise. */
+    static String delegateFrom(SessionRow s) {
+        String mc = s.modelConfig();
+        if (mc == null) return null;
+        int k = mc.indexOf("\"_delegate_from\"");
+        if (k < 0) return null;
+        int colon = mc.indexOf(':', k + 16);
+        int q1 = colon < 0 ? -1 : mc.indexOf('"', colon);
+        int q2 = q1 < 0 ? -1 : mc.indexOf('"', q1 + 1);
+        if (q1 > 0 && q2 > q1 && mc.substring(colon + 1, q1).isBlank()) {
+            String v = mc.substring(q1 + 1, q2);
+            if (v.indexOf('\\') < 0) return v;
+        }
+        return s.delegateFrom();
+    }
+
+    private static boolean continued(SessionRow s) {
+        return "compression".equals(s.endReason()) || "branched".equals(s.endReason());
     }
 
     private void findTopics(Collection<SessionRow> sessions) {

@@ -173,17 +173,34 @@ public final class SessionStore implements AutoCloseable {
      * ({@code storedMessageCount} and {@code maxMessageId} are -1).
      */
     public List<SessionRow> listSessionsForAudit() {
-        String opt = (hasSessionColumn("archived") ? "s.archived" : "0") + ", "
-                + (hasSessionColumn("pinned") ? "s.pinned" : "0") + ", "
-                + (hasSessionColumn("hidden") ? "s.hidden" : "0") + ", "
-                + (hasSessionColumn("model_config") ? "CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 "
-                        + "THEN s.model_config END" : "NULL");
-        String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
-                + "s.message_count, " + opt + ", (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), -1, -1 "
-                + "FROM sessions s";
+        boolean archived = hasSessionColumn("archived");
+        boolean pinned = hasSessionColumn("pinned");
+        boolean hidden = hasSessionColumn("hidden");
+        boolean modelConfig = hasSessionColumn("model_config");
+        // only the columns that exist are read: every column read is a native call per row
+        StringBuilder sql = new StringBuilder("SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, "
+                + "s.end_reason, s.message_count, (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
+        if (modelConfig) sql.append(", CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 THEN s.model_config END");
+        if (archived) sql.append(", s.archived");
+        if (pinned) sql.append(", s.pinned");
+        if (hidden) sql.append(", s.hidden");
+        sql.append(" FROM sessions s");
         List<SessionRow> out = new ArrayList<>();
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) out.add(readRow(rs));
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+            while (rs.next()) {
+                double started = rs.getDouble(5);
+                Object endedRaw = rs.getObject(6);
+                Double ended = endedRaw instanceof Number n ? n.doubleValue() : null;
+                Object lastRaw = rs.getObject(9);
+                double last = lastRaw instanceof Number n ? Math.max(n.doubleValue(), started) : started;
+                int col = 10;
+                String mc = modelConfig ? rs.getString(col++) : null;
+                boolean arc = archived && rs.getInt(col++) != 0;
+                boolean pin = pinned && rs.getInt(col++) != 0;
+                boolean hid = hidden && rs.getInt(col++) != 0;
+                out.add(new SessionRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), started, ended,
+                        rs.getString(7), rs.getInt(8), -1, arc, pin, hid, mc, last, -1));
+            }
         } catch (SQLException e) {
             throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
         }
