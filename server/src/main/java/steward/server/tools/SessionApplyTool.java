@@ -55,19 +55,29 @@ public final class SessionApplyTool implements StewardTool {
         return m;
     }
 
+    static final int TEXT_LINES = 12;
+
     static String render(ApplyResult r) {
         StringBuilder sb = new StringBuilder();
         sb.append(r.dry_run() ? "Dry run of plan " : "Applied plan ").append(r.plan_id()).append(": ")
                 .append(r.executed_count()).append(r.dry_run() ? " would run, " : " done, ").append(r.skipped_count()).append(" skipped\n");
+        int shown = 0;
         for (ApplyResult.Done x : r.executed()) {
+            if (++shown > TEXT_LINES) break;
             sb.append("  ✓ ").append(x.session_id()).append(" — ").append(x.action().replace('_', ' '))
                     .append(x.new_title() == null ? "" : " → \"" + x.new_title() + "\"").append(" (rule ").append(x.rule()).append(")\n");
         }
-        if (r.executed_left_out() > 0) sb.append("  … ").append(r.executed_left_out()).append(" more\n");
+        if (r.executed_count() > Math.min(TEXT_LINES, r.executed().size())) {
+            sb.append("  … ").append(r.executed_count() - Math.min(TEXT_LINES, r.executed().size())).append(" more\n");
+        }
+        shown = 0;
         for (ApplyResult.Skipped s : r.skipped()) {
+            if (++shown > TEXT_LINES) break;
             sb.append("  · ").append(s.session_id()).append(" — skipped: ").append(s.reason()).append('\n');
         }
-        if (r.skipped_left_out() > 0) sb.append("  … ").append(r.skipped_left_out()).append(" more\n");
+        if (r.skipped_count() > Math.min(TEXT_LINES, r.skipped().size())) {
+            sb.append("  … ").append(r.skipped_count() - Math.min(TEXT_LINES, r.skipped().size())).append(" more\n");
+        }
         if (!r.dry_run()) {
             sb.append("Checklist:\n");
             for (ApplyResult.Check c : r.checklist()) sb.append("  [").append(c.ok() ? "✅" : "✗").append("] ").append(c.check()).append(": ").append(c.detail()).append('\n');
