@@ -5,6 +5,7 @@ import java.util.List;
 import steward.server.tools.SessionApplyTool;
 import steward.server.tools.SessionAuditTool;
 import steward.server.tools.SessionPrecheckTool;
+import steward.server.tools.SessionPreferencesTool;
 import steward.server.tools.SessionRestoreTool;
 import steward.server.tools.StewardStatusTool;
 import steward.server.tools.StewardTool;
@@ -19,6 +20,7 @@ public final class Tools {
                 new SessionAuditTool(),
                 new SessionApplyTool(),
                 new SessionRestoreTool(),
-                new SessionPrecheckTool()));
+                new SessionPrecheckTool(),
+                new SessionPreferencesTool()));
     }
 }

@@ -81,6 +81,8 @@ public final class SessionApplyTool implements StewardTool {
         if (!r.dry_run()) {
             sb.append("Checklist:\n");
             for (ApplyResult.Check c : r.checklist()) sb.append("  [").append(c.ok() ? "✅" : "✗").append("] ").append(c.check()).append(": ").append(c.detail()).append('\n');
+            if (r.learning() != null && !r.learning().summary().isEmpty()) sb.append(String.join("\n", r.learning().summary())).append('\n');
+            if (r.learning() != null && r.learning().error() != null) sb.append("⚠ learning paused: ").append(r.learning().error()).append('\n');
             if (r.backup() != null) sb.append("Undo with session_restore {\"backup_id\": \"").append(r.backup().backup_id()).append("\"}\n");
         }
         return sb.toString().stripTrailing();

@@ -7,7 +7,6 @@ import java.time.format.DateTimeParseException;
 import steward.StewardError;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
-import steward.sessions.rules.Preferences;
 import tools.jackson.databind.JsonNode;
 
 /** {@code session_audit}: classify every session and store a plan for {@code session_apply}. */
@@ -44,7 +43,7 @@ public final class SessionAuditTool implements StewardTool {
     public ToolResult call(JsonNode a, ToolContext ctx) {
         AuditRequest req = new AuditRequest(text(a, "current_session_id"), parseNow(a, "session_audit"), text(a, "mode"),
                 text(a, "locale"), a.has("max_items_per_group") ? a.get("max_items_per_group").asInt() : AuditRequest.DEFAULT_MAX_ITEMS);
-        AuditEngine.Outcome o = new AuditEngine(ctx.paths(), ctx.clock(), Preferences.NONE).audit(req);
+        AuditEngine.Outcome o = new AuditEngine(ctx.paths(), ctx.clock()).audit(req);
         return ToolResult.ok(o.result(), o.text());
     }
 

@@ -1,5 +1,6 @@
 package steward.server.tools;
 
+import steward.learning.PreferencesEngine;
 import steward.sessions.precheck.PrecheckEngine;
 import tools.jackson.databind.JsonNode;
 
@@ -21,12 +22,13 @@ public final class SessionPrecheckTool implements StewardTool {
                 + "topic, so the user can continue it instead of starting a duplicate. Extracts 2–5 keywords from the request "
                 + "(English and Chinese, stop words removed), matches them against active session titles, and returns the matches "
                 + "newest activity first with 'last active N hours ago': one shared keyword is a weak match, two or more (or a "
-                + "repeated-title chain) a strong one. Ask the user the suggested_question; never block them. Read-only.";
+                + "repeated-title chain) a strong one. Ask the user the suggested_question; never block them. Call it again with "
+                + "user_choice (continue + session_id, or new) to record the user's answer for the learning loop. Changes no session.";
     }
 
     @Override
     public ToolHints hints() {
-        return ToolHints.readOnlyQuery();
+        return new ToolHints(false, false, false, false); // read-only unless user_choice is reported (then the learning store is written)
     }
 
     @Override
@@ -48,6 +50,16 @@ public final class SessionPrecheckTool implements StewardTool {
             if (r.left_out() > 0) sb.append(zh ? "   …另有 " + r.left_out() + " 条\n" : "   … " + r.left_out() + " more\n");
             sb.append(r.suggested_question());
         }
-        return ToolResult.ok(r, sb.toString());
+        var out = steward.server.ToolRegistry.toJson(r);
+        String choice = SessionAuditTool.text(a, "user_choice");
+        if (choice != null) {
+            String sid = SessionAuditTool.text(a, "session_id");
+            String match = r.matches().stream().filter(m -> m.session_id().equals(sid)).map(PrecheckEngine.Match::title).findFirst()
+                    .orElse(r.matches().isEmpty() ? null : r.matches().get(0).title());
+            new PreferencesEngine(ctx.paths().stateDir(), ctx.clock()).recordTopicChoice(r.keywords(), match, sid, choice);
+            out.put("recorded", "user chose to " + (choice.equals("continue") ? "continue " + (sid == null ? "an existing session" : sid) : "start a new session"));
+            sb.append("\nRecorded: ").append(out.get("recorded").asString());
+        }
+        return ToolResult.ok(out, sb.toString());
     }
 }

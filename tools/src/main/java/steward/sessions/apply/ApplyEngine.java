@@ -23,6 +23,8 @@ import java.util.Set;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.learning.Learner;
+import steward.learning.PreferenceStore;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
@@ -72,7 +74,8 @@ public final class ApplyEngine {
                 } catch (SQLException e) {
                     throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
                 }
-                return result(plan, true, null, d, d.before(), false, List.of());
+                return result(plan, true, null, d, d.before(), false, List.of(),
+                        new ApplyResult.Learning("not_recorded", "dry run", List.of()));
             }
             plans.claim(plan.plan_id());
             List<Path[]> moved = new ArrayList<>();
@@ -102,7 +105,7 @@ public final class ApplyEngine {
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
             checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
-            return result(plan, false, b, d, after, fts, checks);
+            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d));
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
         }
@@ -364,13 +367,34 @@ public final class ApplyEngine {
         }
     }
 
+    /** Records the user's decisions in the learning store; a corrupt or unwritable store pauses learning, never the apply. */
+    private ApplyResult.Learning learn(Plan plan, ApplyRequest req, Decision d) {
+        Map<String, Learner.Outcome> outcomes = new HashMap<>();
+        Map<String, Planned> ran = new HashMap<>();
+        for (Planned p : d.run()) ran.put(p.item().item_id(), p);
+        Map<String, String> skipped = new HashMap<>();
+        for (ApplyResult.Skipped s : d.skipped()) skipped.put(s.item_id(), s.reason());
+        for (Plan.PlanItem it : plan.items()) {
+            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            Planned p = ran.get(it.item_id());
+            outcomes.put(it.item_id(), new Learner.Outcome(dec, p != null, p != null && p.op() == Op.RENAME, skipped.get(it.item_id())));
+        }
+        try {
+            List<String> summary = new PreferenceStore(paths.stateDir()).update(CTX, clock.instant(),
+                    data -> Learner.record(data, plan, outcomes, Times.iso(Times.epoch(clock.instant())).substring(0, 10)));
+            return new ApplyResult.Learning("ok", null, summary);
+        } catch (StewardError e) {
+            return new ApplyResult.Learning("paused", e.getMessage(), List.of());
+        }
+    }
+
     private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                                      boolean fts, List<ApplyResult.Check> checks) {
+                                      boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
         List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
                 p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
         return new ApplyResult(plan.plan_id(), dry, b, done.size(), List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),
                 Math.max(0, done.size() - MAX_LISTED), d.skipped().size(),
                 List.copyOf(d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))), Math.max(0, d.skipped().size() - MAX_LISTED),
-                d.before(), after, fts, checks);
+                d.before(), after, fts, checks, learning);
     }
 }

@@ -11,6 +11,8 @@ import java.util.Map;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
+import steward.learning.Learner;
+import steward.learning.PreferenceStore;
 import steward.sessions.rules.Action;
 import steward.sessions.rules.Confidence;
 import steward.sessions.rules.Preferences;
@@ -32,10 +34,23 @@ public final class AuditEngine {
     private final Clock clock;
     private final Preferences preferences;
 
+    private final AuditResult.LearningState learning;
+
+    /** An audit with explicit preferences (tests); the learning state is reported as given. */
     public AuditEngine(StewardPaths paths, Clock clock, Preferences preferences) {
         this.paths = paths;
         this.clock = clock;
         this.preferences = preferences == null ? Preferences.NONE : preferences;
+        this.learning = new AuditResult.LearningState(preferences == null || preferences == Preferences.NONE ? "absent" : "ok", null, null);
+    }
+
+    /** An audit that reads the learning store in the state dir (a corrupt store is reported and ignored). */
+    public AuditEngine(StewardPaths paths, Clock clock) {
+        this.paths = paths;
+        this.clock = clock;
+        PreferenceStore.Loaded l = new PreferenceStore(paths.stateDir()).load();
+        this.preferences = l.preferences();
+        this.learning = new AuditResult.LearningState(l.status(), l.error(), l.data() == null ? null : Learner.ruleState(l.data()));
     }
 
     public record Outcome(AuditResult result, String text, Plan plan) {}
@@ -124,7 +139,7 @@ public final class AuditEngine {
         double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
-                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected);
+                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning);
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
                 current.session_id(), current.found_by(), ctx.threshold(), List.copyOf(items.values()), text);
@@ -151,9 +166,9 @@ public final class AuditEngine {
             if (existing != null && existing.action().equals("delete")) continue;
             Confidence conf = Confidence.valueOf(parentItem.confidence());
             if (c.active()) conf = conf.atMost(Confidence.MEDIUM);
-            Verdict v = new Verdict(parentItem.rule(), Action.delete, conf,
+            Verdict v = new Verdict(parentItem.rule(), parentItem.condition(), Action.delete, conf,
                     new Text("subagent of " + parent.id() + ": deleted with it, as Hermes does",
-                            "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）"));
+                            "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）"), null);
             Plan.PlanItem ci = item(c, v, parent.id(), req);
             items.remove(c.id());
             items.put(c.id(), ci);
@@ -163,8 +178,8 @@ public final class AuditEngine {
 
     private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
         boolean executable = v.action().executable() && (!req.headless() || v.rule().equals("A"));
-        return new Plan.PlanItem(s.id(), s.id(), v.rule(), v.action().name(), v.confidence().name(), executable,
-                v.reason().in(req.locale()), cascadeOf, fingerprint(s));
+        return new Plan.PlanItem(s.id(), s.id(), v.rule(), v.condition(), v.action().name(), v.confidence().name(), executable,
+                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s));
     }
 
     public static Plan.Fingerprint fingerprint(SessionRow s) {

@@ -5,7 +5,10 @@ import java.util.List;
 /** The structured result of {@code session_audit} (field names are the wire names). */
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
                           String locale, String database, Totals totals, Current current, int threshold, Groups groups,
-                          List<TopicOut> repeated_topics, Expected expected) {
+                          List<TopicOut> repeated_topics, Expected expected, LearningState learning) {
+
+    /** The learning store as this audit used it: ok, absent (nothing learned yet) or corrupt (learning paused, file untouched). */
+    public record LearningState(String status, String error, String rule_state) {}
 
     public record Totals(int all, int active, int ended, int archived) {}
 

@@ -12,8 +12,9 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
 
     public record Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {}
 
-    public record PlanItem(String item_id, String session_id, String rule, String action, String confidence, boolean executable,
-                           String reason, String cascade_of, Fingerprint fingerprint) {}
+    /** {@code condition}: the rule condition the learning loop learns about (e.g. {@code B.long}); {@code topic}: rule E's topic. */
+    public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
+                           boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
 
     public PlanItem item(String id) {
         return items.stream().filter(i -> i.item_id().equals(id)).findFirst().orElse(null);

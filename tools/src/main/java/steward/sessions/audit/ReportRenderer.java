@@ -84,6 +84,12 @@ public final class ReportRenderer {
                 sb.append(z ? "  “" + tp.topic() + "” 出现 " + tp.count() + " 次" : "  \"" + tp.topic() + "\" appears " + tp.count() + " times").append('\n');
             }
         }
+        AuditResult.LearningState ls = r.learning();
+        if (ls != null && "corrupt".equals(ls.status())) {
+            sb.append('\n').append(z ? "⚠ 学习暂停（偏好存储无法读取，文件保持原样）: " : "⚠ learning paused (preference store unreadable, left as it is): ").append(ls.error()).append('\n');
+        } else if (ls != null && ls.rule_state() != null) {
+            sb.append('\n').append(z ? "当前规则状态: " : "Current rule state: ").append(ls.rule_state()).append('\n');
+        }
         AuditResult.Expected e = r.expected();
         sb.append('\n').append(RULE).append('\n');
         if (z) {

@@ -11,10 +11,10 @@ public final class ActiveSubagentRule implements Rule {
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
         if (!s.subagent() || !s.active()) return Optional.empty();
         if (s.untitled()) {
-            return Optional.of(verdict(Action.name_or_delete, Confidence.MEDIUM, "active untitled subagent: delete or name it?",
+            return Optional.of(verdict("untitled", Action.name_or_delete, Confidence.MEDIUM, "active untitled subagent: delete or name it?",
                     "活跃的无名子代理：删除还是命名？"));
         }
-        return Optional.of(verdict(Action.review, Confidence.LOW, "active titled subagent (reported only)",
+        return Optional.of(verdict("titled", Action.review, Confidence.LOW, "active titled subagent (reported only)",
                 "活跃的有标题子代理（仅报告）"));
     }
 }

@@ -15,10 +15,10 @@ public final class EndedUntitledRule implements Rule {
         if (s.active() || !s.untitled()) return Optional.empty();
         int n = s.messageCount();
         if (n <= MAX_HIGH_MESSAGES) {
-            return Optional.of(verdict(Action.delete, Confidence.HIGH, "ended, untitled, " + n + " messages",
+            return Optional.of(verdict("short", Action.delete, Confidence.HIGH, "ended, untitled, " + n + " messages",
                     "已结束无标题（" + n + " 条消息）"));
         }
-        return Optional.of(verdict(Action.delete, Confidence.MEDIUM, "ended, untitled, " + n + " messages: suggest deleting",
+        return Optional.of(verdict("long", Action.delete, Confidence.MEDIUM, "ended, untitled, " + n + " messages: suggest deleting",
                 "已结束无标题（" + n + " 条消息），建议删除"));
     }
 }

@@ -17,15 +17,17 @@ public final class PreferenceRule implements Rule {
         };
     }
 
-    /** Lowers the confidence of a later rule's verdict that the user vetoed or contradicted before. */
+    /**
+     * Applies what was learned about the verdict's rule condition: promoted or demoted level, or the
+     * LOW lock after contradictory choices. The safety cap (rule S) is applied after this, always.
+     */
     public static Verdict adjust(Verdict v, RuleContext ctx) {
         if (v.action() == Action.retain || v.rule().equals("F") || v.rule().equals("S")) return v;
-        return switch (ctx.preferences().ruleStanding(v.rule())) {
-            case VETOED -> v.withConfidence(v.confidence().lower(), new Text(v.reason().en() + " (you vetoed this rule before)",
-                    v.reason().zh() + "（上次否决过同类）"));
-            case CONTRADICTORY -> v.withConfidence(Confidence.LOW, new Text(v.reason().en() + " (your earlier choices on this rule disagree)",
-                    v.reason().zh() + "（你对此规则的选择曾前后矛盾）"));
-            case TRUSTED -> v;
-        };
+        Preferences.Learned l = ctx.preferences().learned(v.condition());
+        if (l == null) return v;
+        Text why = l.note() == null ? null : new Text(v.reason().en() + " (" + l.note().en() + ")", v.reason().zh() + "（" + l.note().zh() + "）");
+        if (l.locked()) return v.withConfidence(Confidence.LOW, why);
+        if (l.level() != null && l.level() != v.confidence()) return v.withConfidence(l.level(), why);
+        return v;
     }
 }

@@ -10,12 +10,19 @@ public interface Preferences {
     /** The user's earlier explicit decision about this session. */
     enum SessionChoice { NONE, RETAINED, DELETED }
 
-    /** How the user has treated a rule's recommendations. */
-    enum RuleStanding { TRUSTED, VETOED, CONTRADICTORY }
+    /**
+     * What was learned about one rule condition (e.g. {@code B.long}): the level it now runs at (null:
+     * its rule's own), whether it is locked at LOW after contradictory choices, and a note for the reason.
+     */
+    record Learned(Confidence level, boolean locked, Text note) {}
 
     SessionChoice sessionChoice(String sessionId);
 
-    RuleStanding ruleStanding(String ruleId);
+    /** What was learned about a rule condition, or null when nothing was. */
+    Learned learned(String condition);
+
+    /** Whether the user confirmed that a repeated topic was consolidated into memory or a skill. */
+    boolean consolidated(String topic);
 
     /** The learned active-session threshold N (2–6), if any. */
     OptionalInt activeThreshold();
@@ -27,8 +34,13 @@ public interface Preferences {
         }
 
         @Override
-        public RuleStanding ruleStanding(String ruleId) {
-            return RuleStanding.TRUSTED;
+        public Learned learned(String condition) {
+            return null;
+        }
+
+        @Override
+        public boolean consolidated(String topic) {
+            return false;
         }
 
         @Override

@@ -145,6 +145,7 @@ public final class RuleContext {
                 }
                 prev = t;
             }
+            if (preferences.consolidated(label.toString())) continue; // the user said it is in memory or a skill already
             Topic topic = new Topic(label.toString(), List.copyOf(ids));
             topics.add(topic);
         }

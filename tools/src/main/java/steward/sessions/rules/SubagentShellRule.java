@@ -15,11 +15,11 @@ public final class SubagentShellRule implements Rule {
         if (!s.subagent() || s.active()) return Optional.empty();
         int n = s.messageCount();
         if (n <= MAX_SHELL_MESSAGES) {
-            return Optional.of(verdict(Action.delete, Confidence.HIGH, "finished subagent shell (" + n + " messages)",
+            return Optional.of(verdict("shell", Action.delete, Confidence.HIGH, "finished subagent shell (" + n + " messages)",
                     "已结束的子代理空壳（" + n + " 条消息）"));
         }
         if (s.untitled()) {
-            return Optional.of(verdict(Action.delete, Confidence.HIGH, "finished untitled subagent (" + n + " messages)",
+            return Optional.of(verdict("untitled_long", Action.delete, Confidence.HIGH, "finished untitled subagent (" + n + " messages)",
                     "已结束的无标题子代理（" + n + " 条消息）"));
         }
         return Optional.empty();
