@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -61,6 +63,15 @@ class SessionHousekeepingIT {
             assertEquals(0, second.get("groups").get("auto").get("count").asInt(), "no HIGH items are left");
             assertFalse(second.toString().contains("\"rule\":\"B\""), "rule B items are gone");
             assertTrue(second.toString().contains("记忆整理子任务"), "the renamed subagent shows its new title");
+            assertEquals("ok", applied.get("learning").get("status").asString());
         }
+        // restart-safety: another process sees what the last one learned
+        Process p = new ProcessBuilder(java, "-jar", jar, "call", "session_preferences", "--hermes-home", home.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        JsonNode prefs = Json.MAPPER.readTree(out);
+        assertEquals(1, prefs.get("run_count").asInt());
+        assertTrue(prefs.get("rules").toString().contains("B.long"), out);
     }
 }
