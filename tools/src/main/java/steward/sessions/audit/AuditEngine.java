@@ -190,7 +190,7 @@ public final class AuditEngine {
         AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size());
-        return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.action(), pi.confidence(), pi.executable(),
+        return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
                 pi.reason(), pi.cascade_of(), ev);
     }
 

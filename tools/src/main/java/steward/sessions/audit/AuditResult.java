@@ -18,7 +18,7 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
                            String last_activity, double last_activity_epoch, String ended_at, Double ended_at_epoch,
                            String end_reason, boolean archived, String parent, int children) {}
 
-    public record Item(String item_id, String session_id, String rule, String action, String confidence, boolean executable,
+    public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
                        String reason, String cascade_of, Evidence evidence) {}
 
     public record Group(int count, List<Item> items, int left_out) {}
