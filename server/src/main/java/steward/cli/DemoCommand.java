@@ -54,6 +54,7 @@ public final class DemoCommand implements Callable<Integer> {
         ToolResult applied = step("Housekeeping · apply the HIGH items (backup first)", "session_apply", "{\"plan_id\":\"" + plan + "\"}");
         if (applied.isError()) return;
         step("Housekeeping · audit again", "session_audit", "{" + pin + ",\"max_items_per_group\":3}");
+        step("Housekeeping · what the learning loop recorded", "session_preferences", "{}");
         String backup = ToolRegistry.toJson(applied.structured()).get("backup").get("backup_id").asString();
         step("Housekeeping · restore everything from the backup", "session_restore", "{\"backup_id\":\"" + backup + "\"}");
     }

@@ -204,6 +204,21 @@ class ApplyEngineTest {
     }
 
     @Test
+    void databaseLockedPastTheRetryBudgetIsAClearErrorAndChangesNothing() throws Exception {
+        Plan plan = audit("interactive").plan();
+        List<String> before = TestHomes.dump(paths.stateDb());
+        try (Connection hermes = Sqlite.openReadWrite(paths.stateDb()); java.sql.Statement st = hermes.createStatement()) {
+            st.execute("BEGIN IMMEDIATE"); // another writer holds the lock for the whole attempt
+            StewardError e = assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null)));
+            assertTrue(e.getMessage().contains("locked"), e.getMessage());
+            st.execute("ROLLBACK");
+        }
+        assertEquals(before, TestHomes.dump(paths.stateDb()));
+        assertTrue(apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null)).executed_count() > 0,
+                "the plan was released and works once the lock is gone");
+    }
+
+    @Test
     void hostileTitleIsJustATitle() throws Exception {
         Plan plan = audit("interactive").plan();
         String nameless = idOfKind("C_untitled");
