@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import steward.StewardError;
@@ -45,6 +46,7 @@ public final class PlanStore {
 
     public void save(Plan plan) {
         try {
+            prune(plan.created_at_epoch());
             AtomicFiles.write(file(plan.plan_id()), Json.MAPPER.writeValueAsBytes(plan));
         } catch (IOException | RuntimeException e) {
             throw new StewardError("session_audit", "cannot save the plan in " + dir + ": " + e.getMessage(), e);
@@ -74,6 +76,22 @@ public final class PlanStore {
             throw new StewardError("session_apply", "plan " + id + " was made for another database (" + p.database() + ")");
         }
         return p;
+    }
+
+    /** Removes plans (used or not) older than their validity: they can never be applied again. */
+    private void prune(double nowEpoch) {
+        for (Path d : List.of(dir, dir.resolve("used"))) {
+            if (!Files.isDirectory(d)) continue;
+            try (var s = Files.list(d)) {
+                for (Path p : s.toList()) {
+                    String n = p.getFileName().toString();
+                    if (!n.endsWith(".json") || !ID.matcher(n.substring(0, n.length() - 5)).matches()) continue;
+                    if (Files.getLastModifiedTime(p).toMillis() / 1000.0 < nowEpoch - VALIDITY_SECONDS) Files.deleteIfExists(p);
+                }
+            } catch (IOException ignored) {
+                // pruning is housekeeping of our own; a failure here must not stop the audit
+            }
+        }
     }
 
     /** Marks the plan used (atomic rename); fails if another process claimed it first. */
