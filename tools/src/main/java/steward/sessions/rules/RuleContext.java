@@ -184,7 +184,9 @@ public final class RuleContext {
 
     /** Subagent children, which Hermes deletes together with their parent. */
     public List<SessionRow> subagentChildren(String id) {
-        return children(id).stream().filter(SessionRow::subagent).toList();
+        List<SessionRow> c = children.get(id);
+        if (c == null) return List.of();
+        return c.stream().filter(SessionRow::subagent).toList();
     }
 
     public boolean hasLiveDescendant(SessionRow s) {
