@@ -80,8 +80,8 @@ public final class LearningBench implements Callable<Integer> {
                 public Double threshold() { return 2.0; }
             },
             new User() {
-                public String name() { return "contradicts themself on B.long"; }
-                public boolean wants(JsonNode it, int run) { return !it.get("condition").asString().equals("B.long") || run % 2 == 1; }
+                public String name() { return "contradicts themself on B/long"; }
+                public boolean wants(JsonNode it, int run) { return !it.get("condition").asString().equals("B/long") || run % 2 == 1; }
                 public boolean consistent() { return false; }
             });
 
@@ -154,8 +154,8 @@ public final class LearningBench implements Callable<Integer> {
         }
         if (!u.consistent()) {
             boolean locked = false;
-            for (JsonNode r : prefs.get("rules")) if (r.get("condition").asString().equals("B.long")) locked = r.get("locked").asBoolean() && r.get("level").asString().equals("LOW");
-            Printer.println("  B.long locked at LOW: " + locked + " (target true)");
+            for (JsonNode r : prefs.get("rules")) if (r.get("key").asString().equals("B/long")) locked = r.get("locked").asBoolean() && r.get("level").asString().equals("LOW");
+            Printer.println("  B/long locked at LOW: " + locked + " (target true)");
             ok &= locked;
         }
         LearningBenchSupport.deleteTree(tmp);

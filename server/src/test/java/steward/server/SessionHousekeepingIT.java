@@ -72,6 +72,6 @@ class SessionHousekeepingIT {
         assertEquals(0, p.waitFor(), out);
         JsonNode prefs = Json.MAPPER.readTree(out);
         assertEquals(1, prefs.get("run_count").asInt());
-        assertTrue(prefs.get("rules").toString().contains("B.long"), out);
+        assertTrue(prefs.get("rules").toString().contains("B/long"), out);
     }
 }

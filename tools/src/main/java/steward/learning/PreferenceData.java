@@ -1,106 +1,109 @@
 package steward.learning;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * The learning store's content ({@code <state dir>/preferences.json}), in the seed's structure:
- * session level, rule level (per rule condition such as {@code B.long}), topic level, contradictions,
- * the active threshold N, a short history of runs and a log of changes made through
- * {@code session_preferences}. Field names are the file's names.
+ * The preference store's content, in the seed's structure ({@code session_level}, {@code rule_level},
+ * {@code topic_level}, {@code feedback_contradictions}, {@code active_threshold}) plus a short history
+ * of runs and a trail of every change made through {@code session_preferences}. Versioned.
  */
 public final class PreferenceData {
-    public static final int VERSION = 1;
+    public static final int CURRENT_VERSION = 1;
+    public static final double DEFAULT_THRESHOLD = 3.0;
+    public static final double MIN_THRESHOLD = 2.0;
+    public static final double MAX_THRESHOLD = 6.0;
     public static final int MAX_RUNS = 20;
-    public static final int MAX_CHANGES = 50;
+    public static final int MAX_CHANGES = 200;
 
-    public int version = VERSION;
-    public int run_count;
+    public int version = CURRENT_VERSION;
     public SessionLevel session_level = new SessionLevel();
-    public Map<String, RuleState> rule_level = new TreeMap<>();
+    public Map<String, RuleState> rule_level = new LinkedHashMap<>();
     public TopicLevel topic_level = new TopicLevel();
     public List<Contradiction> feedback_contradictions = new ArrayList<>();
-    public double active_threshold = 3;
-    public List<Run> runs = new ArrayList<>();
+    public double active_threshold = DEFAULT_THRESHOLD;
+    public int run_count;
+    public List<RunEntry> runs = new ArrayList<>();
     public List<Change> changes = new ArrayList<>();
 
     public static final class SessionLevel {
-        public List<SessionEntry> retain = new ArrayList<>();
-        public List<SessionEntry> delete = new ArrayList<>();
-        public Map<String, SessionEntry> rename = new TreeMap<>();
+        public List<SessionMark> retain = new ArrayList<>();
+        public List<SessionMark> delete = new ArrayList<>();
+        public List<SessionMark> rename = new ArrayList<>();
     }
 
-    public static final class SessionEntry {
+    public static final class SessionMark {
         public String id;
         public String title;
-        public String rule;
         public String date;
+        public String rule;
 
-        public SessionEntry() {}
+        public SessionMark() {}
 
-        public SessionEntry(String id, String title, String rule, String date) {
+        public SessionMark(String id, String title, String date, String rule) {
             this.id = id;
             this.title = title;
-            this.rule = rule;
             this.date = date;
+            this.rule = rule;
         }
     }
 
-    /** What the user did with one rule condition's recommendations. */
     public static final class RuleState {
-        public String base_level;
+        public String rule;
+        public String condition;
+        /** The rule's own confidence for this condition, before any learning. */
+        public Level base_level;
+        /** The learned confidence. */
+        public Level level;
         public int approvals;
         public int vetoes;
-        public int auto_runs;
-        public int extra_deletions;
+        public int extra_deletes;
+        public int unanswered;
+        public int runs;
+        /** "+" when the last decided run approved, "-" when it vetoed; null before any. */
+        public String last_polarity;
         public int contradictions;
-        public int runs_with_decisions;
-        public int last_run;
-        public String last_decision;
         public boolean locked;
+        public String updated;
     }
 
     public static final class TopicLevel {
-        public List<ReportedTopic> reported_topics = new ArrayList<>();
-        public List<ConsolidatedTopic> consolidated = new ArrayList<>();
+        public List<TopicChoice> precheck = new ArrayList<>();
+        public List<TopicMark> consolidated = new ArrayList<>();
     }
 
-    public static final class ReportedTopic {
-        public List<String> query_keywords = new ArrayList<>();
-        public String match;
+    public static final class TopicChoice {
+        public String topic;
+        public String choice;
         public String session_id;
-        public String user_choice;
         public String date;
     }
 
-    public static final class ConsolidatedTopic {
+    public static final class TopicMark {
         public String topic;
         public String date;
 
-        public ConsolidatedTopic() {}
+        public TopicMark() {}
 
-        public ConsolidatedTopic(String topic, String date) {
+        public TopicMark(String topic, String date) {
             this.topic = topic;
             this.date = date;
         }
     }
 
     public static final class Contradiction {
-        public String condition;
-        public int run;
+        public String rule_key;
         public String date;
         public String detail;
     }
 
-    public static final class Run {
+    public static final class RunEntry {
         public int run;
         public String date;
         public String plan_id;
-        public int executed;
-        public int approvals;
-        public int vetoes;
+        public int decisions;
         public List<String> summary = new ArrayList<>();
     }
 
@@ -108,18 +111,5 @@ public final class PreferenceData {
         public String date;
         public String action;
         public String detail;
-
-        public Change() {}
-
-        public Change(String date, String action, String detail) {
-            this.date = date;
-            this.action = action;
-            this.detail = detail;
-        }
-    }
-
-    public void logChange(String date, String action, String detail) {
-        changes.add(new Change(date, action, detail));
-        while (changes.size() > MAX_CHANGES) changes.remove(0);
     }
 }

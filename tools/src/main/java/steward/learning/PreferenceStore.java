@@ -4,105 +4,125 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
+import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import steward.StewardError;
 import steward.json.Json;
-import steward.sessions.rules.Preferences;
 import steward.state.AtomicFiles;
 
 /**
- * The preference store {@code <state dir>/preferences.json}: versioned JSON, written atomically, the
- * previous version copied to {@code backups/preferences/} first (newest 2 kept). A corrupt or
- * unreadable store is reported and never touched: learning pauses until the user repairs it.
- * Read-modify-write runs under an exclusive lock on {@code preferences.lock}.
+ * The learning store: {@code <state dir>/preferences.json}, versioned, written atomically, the previous
+ * version kept under {@code backups/preferences/} (newest 2). It is the user's data: a file that cannot be
+ * read or parsed is reported and left exactly as it is — learning pauses — and is never silently reset.
+ * Updates from several Steward processes are serialised by a lock file and re-read under the lock.
  */
 public final class PreferenceStore {
+    public static final String FILE = "preferences.json";
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
-    private final Path stateDir;
 
-    public PreferenceStore(Path stateDir) {
+    private final Path stateDir;
+    private final Clock clock;
+
+    public PreferenceStore(Path stateDir, Clock clock) {
         this.stateDir = stateDir;
+        this.clock = clock;
     }
 
     public Path file() {
-        return stateDir.resolve("preferences.json");
+        return stateDir.resolve(FILE);
     }
 
-    public Path backupDir() {
-        return stateDir.resolve("backups").resolve("preferences");
-    }
-
-    /** {@code status}: ok, absent (nothing learned yet) or corrupt (with {@code error}; data is null). */
-    public record Loaded(String status, String error, PreferenceData data) {
+    /** A read of the store: the data, or why it cannot be used (then {@code data} holds defaults). */
+    public record Snapshot(PreferenceData data, boolean exists, String problem) {
         public boolean usable() {
-            return data != null;
+            return problem == null;
         }
 
-        public Preferences preferences() {
-            return data == null ? Preferences.NONE : new LearnedPreferences(data);
+        public Preferences view() {
+            return new Preferences(data, problem);
         }
     }
 
-    public Loaded load() {
-        Path f = file();
-        if (!Files.exists(f)) return new Loaded("absent", null, new PreferenceData());
+    public Snapshot read() {
+        byte[] bytes;
         try {
-            byte[] bytes = Files.readAllBytes(f);
+            bytes = Files.readAllBytes(file());
+        } catch (NoSuchFileException e) {
+            return new Snapshot(new PreferenceData(), false, null);
+        } catch (IOException e) {
+            return new Snapshot(new PreferenceData(), true, "preferences: cannot read " + file() + ": " + e.getMessage()
+                    + "; learning is paused and the file is left as it is");
+        }
+        try {
             PreferenceData d = Json.MAPPER.readValue(bytes, PreferenceData.class);
-            if (d == null) return new Loaded("corrupt", f + " is empty or null; learning is paused, the file is left as it is", null);
-            if (d.version != PreferenceData.VERSION) {
-                return new Loaded("corrupt", f + " has version " + d.version + " (Steward reads " + PreferenceData.VERSION
-                        + "); learning is paused, the file is left as it is", null);
+            if (d == null) throw new IllegalArgumentException("empty document");
+            if (d.version > PreferenceData.CURRENT_VERSION) {
+                return new Snapshot(new PreferenceData(), true, "preferences: " + file() + " has version " + d.version
+                        + ", newer than this Steward understands (" + PreferenceData.CURRENT_VERSION + "); learning is paused");
             }
-            if (d.session_level == null || d.rule_level == null || d.topic_level == null || d.runs == null || d.changes == null
-                    || d.feedback_contradictions == null) {
-                return new Loaded("corrupt", f + " lacks required sections; learning is paused, the file is left as it is", null);
-            }
-            return new Loaded("ok", null, d);
-        } catch (IOException | RuntimeException e) {
-            String m = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            return new Loaded("corrupt", f + " is unreadable (" + m + "); learning is paused, the file is left as it is", null);
+            normalise(d);
+            return new Snapshot(d, true, null);
+        } catch (RuntimeException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            return new Snapshot(new PreferenceData(), true, "preferences: " + file() + " is not a valid preference store (" + why
+                    + "); learning is paused and the file is left untouched — fix it, or reset it with session_preferences");
+        }
+    }
+
+    private static void normalise(PreferenceData d) {
+        if (d.session_level == null) d.session_level = new PreferenceData.SessionLevel();
+        if (d.rule_level == null) d.rule_level = new java.util.LinkedHashMap<>();
+        if (d.topic_level == null) d.topic_level = new PreferenceData.TopicLevel();
+        if (d.feedback_contradictions == null) d.feedback_contradictions = new java.util.ArrayList<>();
+        if (d.runs == null) d.runs = new java.util.ArrayList<>();
+        if (d.changes == null) d.changes = new java.util.ArrayList<>();
+        if (d.active_threshold < PreferenceData.MIN_THRESHOLD || d.active_threshold > PreferenceData.MAX_THRESHOLD) {
+            d.active_threshold = Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, d.active_threshold));
         }
     }
 
     /**
-     * Loads, applies {@code change} and saves, under the lock. Refuses (StewardError) when the store is
-     * corrupt. Returns what {@code change} returned.
+     * Reads, changes and writes the store under its lock. Refused (nothing written) when the store is
+     * unusable, unless {@code overrideCorrupt} — used only by an explicit reset — in which case the
+     * unreadable file is first preserved as a backup.
      */
-    public <T> T update(String context, Instant now, Function<PreferenceData, T> change) {
+    public <T> T update(Function<PreferenceData, T> change, boolean overrideCorrupt) {
         try {
             AtomicFiles.ensurePrivateDir(stateDir);
-            Path lock = stateDir.resolve("preferences.lock");
-            try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock l = ch.lock()) {
-                AtomicFiles.setMode(lock, AtomicFiles.FILE_MODE);
-                Loaded loaded = load();
-                if (!loaded.usable()) throw new StewardError(context, loaded.error());
-                T result = change.apply(loaded.data());
-                save(loaded.data(), now);
+            Path lockFile = stateDir.resolve(FILE + ".lock");
+            try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = ch.lock()) {
+                AtomicFiles.setMode(lockFile, AtomicFiles.FILE_MODE);
+                Snapshot s = read();
+                if (!s.usable() && !overrideCorrupt) throw new StewardError("preferences", s.problem().replaceFirst("^preferences: ", ""));
+                PreferenceData d = s.usable() ? s.data() : new PreferenceData();
+                T result = change.apply(d);
+                if (s.exists()) backup();
+                AtomicFiles.write(file(), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(d));
                 return result;
             }
         } catch (IOException e) {
-            throw new StewardError(context, "cannot write the preference store " + file() + ": " + e.getMessage(), e);
+            throw new StewardError("preferences", "cannot write " + file() + ": " + e.getMessage(), e);
         }
     }
 
-    private void save(PreferenceData d, Instant now) throws IOException {
-        Path f = file();
-        if (Files.exists(f)) {
-            AtomicFiles.write(backupDir().resolve("preferences." + STAMP.format(now) + ".json"), Files.readAllBytes(f));
-            try (var s = Files.list(backupDir())) {
-                List<Path> old = s.filter(p -> p.getFileName().toString().startsWith("preferences.")).sorted().toList();
-                for (int i = 0; i < old.size() - 2; i++) Files.deleteIfExists(old.get(i));
-            }
+    private void backup() throws IOException {
+        Path dir = stateDir.resolve("backups").resolve("preferences");
+        AtomicFiles.ensurePrivateDir(dir);
+        AtomicFiles.write(dir.resolve(FILE + "." + STAMP.format(clock.instant())), Files.readAllBytes(file()));
+        List<Path> all;
+        try (Stream<Path> s = Files.list(dir)) {
+            all = s.filter(p -> p.getFileName().toString().startsWith(FILE + ".")).sorted(Comparator.reverseOrder()).toList();
         }
-        AtomicFiles.write(f, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(d));
+        for (int i = 2; i < all.size(); i++) Files.deleteIfExists(all.get(i));
     }
 }

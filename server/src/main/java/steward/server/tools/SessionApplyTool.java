@@ -43,7 +43,7 @@ public final class SessionApplyTool implements StewardTool {
     public ToolResult call(JsonNode a, ToolContext ctx) {
         JsonNode d = a.path("decisions");
         ApplyRequest req = new ApplyRequest(a.get("plan_id").asString(), map(d.get("items")), map(d.get("rules")), map(a.get("renames")),
-                a.path("dry_run").asBoolean(false), SessionAuditTool.text(a, "current_session_id"));
+                a.path("dry_run").asBoolean(false), SessionAuditTool.text(a, "current_session_id"), map(d.get("keep_reasons")));
         ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).apply(req);
         return ToolResult.ok(r, render(r));
     }

@@ -1,6 +1,7 @@
 package steward.server.tools;
 
-import steward.learning.PreferencesEngine;
+import steward.learning.PreferenceAdmin;
+import steward.learning.PreferenceStore;
 import steward.sessions.precheck.PrecheckEngine;
 import tools.jackson.databind.JsonNode;
 
@@ -23,7 +24,7 @@ public final class SessionPrecheckTool implements StewardTool {
                 + "(English and Chinese, stop words removed), matches them against active session titles, and returns the matches "
                 + "newest activity first with 'last active N hours ago': one shared keyword is a weak match, two or more (or a "
                 + "repeated-title chain) a strong one. Ask the user the suggested_question; never block them. Call it again with "
-                + "user_choice (continue + session_id, or new) to record the user's answer for the learning loop. Changes no session.";
+                + "choice (continue + session_id, or new) to record the user's answer for the learning loop. Changes no session.";
     }
 
     @Override
@@ -51,14 +52,14 @@ public final class SessionPrecheckTool implements StewardTool {
             sb.append(r.suggested_question());
         }
         var out = steward.server.ToolRegistry.toJson(r);
-        String choice = SessionAuditTool.text(a, "user_choice");
+        String choice = SessionAuditTool.text(a, "choice");
         if (choice != null) {
             String sid = SessionAuditTool.text(a, "session_id");
-            String match = r.matches().stream().filter(m -> m.session_id().equals(sid)).map(PrecheckEngine.Match::title).findFirst()
-                    .orElse(r.matches().isEmpty() ? null : r.matches().get(0).title());
-            new PreferencesEngine(ctx.paths().stateDir(), ctx.clock()).recordTopicChoice(r.keywords(), match, sid, choice);
-            out.put("recorded", "user chose to " + (choice.equals("continue") ? "continue " + (sid == null ? "an existing session" : sid) : "start a new session"));
-            sb.append("\nRecorded: ").append(out.get("recorded").asString());
+            String topic = String.join(" ", r.keywords());
+            String recorded = new PreferenceAdmin(new PreferenceStore(ctx.paths().stateDir(), ctx.clock()), ctx.clock())
+                    .recordPrecheckChoice(topic.isEmpty() ? r.request() : topic, choice, sid);
+            out.put("recorded", recorded);
+            sb.append("\n").append(recorded);
         }
         return ToolResult.ok(out, sb.toString());
     }

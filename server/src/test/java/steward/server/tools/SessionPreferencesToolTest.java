@@ -25,7 +25,8 @@ class SessionPreferencesToolTest {
         JsonNode shown = t.ok("session_preferences", "{\"action\":\"show\"}");
         assertEquals(1, shown.get("run_count").asInt());
         JsonNode set = t.ok("session_preferences", "{\"action\":\"set_threshold\",\"value\":5}");
-        assertEquals(5, set.get("threshold_n").asInt());
+        assertEquals(5.0, set.get("active_threshold").asDouble());
+        assertEquals(5, t.ok("session_audit", "{}").get("threshold").asInt(), "the audit uses the learned N");
         assertTrue(t.call("session_preferences", "{\"action\":\"set_threshold\",\"value\":9}").isError());
         assertTrue(t.call("session_preferences", "{\"action\":\"trust\",\"rule\":\"Z\"}").isError());
         assertTrue(t.call("session_preferences", "{\"action\":\"trust\",\"rule\":\"B; DROP\"}").isError(), "schema pattern");
@@ -38,20 +39,20 @@ class SessionPreferencesToolTest {
         Files.createDirectories(f.getParent());
         Files.writeString(f, "not json");
         ToolResult r = t.call("session_preferences", "{}");
-        assertTrue(r.isError() && r.text().contains("left as it is"), r.text());
-        assertTrue(t.call("session_preferences", "{\"action\":\"reset\"}").isError());
+        assertTrue(r.isError() && r.text().contains("left untouched"), r.text());
+        assertTrue(t.call("session_preferences", "{\"action\":\"set_threshold\",\"value\":4}").isError());
         assertEquals("not json", Files.readString(f));
         JsonNode pre = t.ok("session_precheck", "{\"request\":\"Claude Code hooks\"}");
         assertTrue(pre.get("match_count").asInt() > 0);
-        assertTrue(t.call("session_precheck", "{\"request\":\"Claude Code hooks\",\"user_choice\":\"new\"}").isError(),
+        assertTrue(t.call("session_precheck", "{\"request\":\"Claude Code hooks\",\"choice\":\"new\"}").isError(),
                 "recording a choice into a corrupt store is refused");
     }
 
     @Test
     void precheckRecordsTheUsersChoice() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
-        JsonNode r = t.ok("session_precheck", "{\"request\":\"Claude Code hooks\",\"user_choice\":\"continue\",\"session_id\":\"20260806_111700_139329\"}");
-        assertTrue(r.get("recorded").asString().contains("20260806_111700_139329"));
-        assertEquals(1, t.ok("session_preferences", "{}").get("reported_topics").asInt());
+        JsonNode r = t.ok("session_precheck", "{\"request\":\"Claude Code hooks\",\"choice\":\"continue\",\"session_id\":\"20260806_111700_139329\"}");
+        assertTrue(r.get("recorded").asString().contains("continue"), r.toString());
+        assertEquals(1, t.ok("session_preferences", "{}").get("precheck_choices").asInt());
     }
 }

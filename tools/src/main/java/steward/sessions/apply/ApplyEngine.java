@@ -23,7 +23,10 @@ import java.util.Set;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
-import steward.learning.Learner;
+import steward.learning.DecisionEvent;
+import steward.learning.LearningEngine;
+import steward.learning.Level;
+import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Plan;
@@ -100,7 +103,7 @@ public final class ApplyEngine {
             ApplyResult.Counts after = counts(store.connection());
             List<ApplyResult.Check> checks = new ArrayList<>();
             checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
-                    "active " + d.before().active() + "→" + after.active() + " (threshold " + plan.threshold() + ")"));
+                    "active " + d.before().active() + "→" + after.active() + " (threshold " + steward.learning.rules.ThresholdRule.fmt(plan.threshold()) + ")"));
             checks.add(new ApplyResult.Check("no_untitled_sessions", after.untitled() == 0, after.untitled() + " untitled sessions left"));
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
@@ -128,6 +131,12 @@ public final class ApplyEngine {
                 if (!e.getValue().equals("approve") && !e.getValue().equals("reject")) {
                     throw new StewardError(CTX, "decision for " + e.getKey() + " must be approve or reject, not " + e.getValue());
                 }
+            }
+        }
+        for (Map.Entry<String, String> e : req.keepReasons().entrySet()) {
+            if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "keep reason names item " + e.getKey() + ", which is not in plan " + plan.plan_id());
+            if (!e.getValue().equals("in_use") && !e.getValue().equals("want_kept")) {
+                throw new StewardError(CTX, "keep reason for " + e.getKey() + " must be in_use or want_kept, not " + e.getValue());
             }
         }
         Set<String> newTitles = new HashSet<>();
@@ -367,25 +376,46 @@ public final class ApplyEngine {
         }
     }
 
-    /** Records the user's decisions in the learning store; a corrupt or unwritable store pauses learning, never the apply. */
+    /**
+     * Records the user's decisions in the learning store (steward.learning): every plan item becomes a
+     * DecisionEvent — APPROVED (explicitly, or a HIGH item that ran unobjected), VETOED (rejected or renamed
+     * instead of deleted: the user kept it; with the keep reason if given), EXTRA_DELETE (deletion asked for a
+     * report-only item), UNANSWERED (an item that needed an answer and got none). Items skipped because they
+     * changed since the audit, and cascade items, teach nothing. A corrupt or unwritable store pauses
+     * learning, never the apply.
+     */
     private ApplyResult.Learning learn(Plan plan, ApplyRequest req, Decision d) {
-        Map<String, Learner.Outcome> outcomes = new HashMap<>();
         Map<String, Planned> ran = new HashMap<>();
         for (Planned p : d.run()) ran.put(p.item().item_id(), p);
         Map<String, String> skipped = new HashMap<>();
         for (ApplyResult.Skipped s : d.skipped()) skipped.put(s.item_id(), s.reason());
+        List<DecisionEvent> events = new ArrayList<>();
         for (Plan.PlanItem it : plan.items()) {
+            String skip = skipped.get(it.item_id());
+            if (it.cascade_of() != null || it.rule().equals("F") || it.rule().equals("S")) continue;
+            if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
             String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
             Planned p = ran.get(it.item_id());
-            outcomes.put(it.item_id(), new Learner.Outcome(dec, p != null, p != null && p.op() == Op.RENAME, skipped.get(it.item_id())));
+            boolean review = it.action().equals("review");
+            boolean needsAnswer = (it.executable() && !it.confidence().equals("HIGH")) || it.rule().equals("E");
+            Outcome o;
+            if (p != null && p.op() == Op.RENAME) o = Outcome.VETOED;
+            else if ("approve".equals(dec)) o = review && !it.rule().equals("E") ? Outcome.EXTRA_DELETE : Outcome.APPROVED;
+            else if ("reject".equals(dec)) {
+                if (review) continue; // "not consolidated yet" / "leave it" is no veto
+                o = Outcome.VETOED;
+            } else if (p != null) o = Outcome.APPROVED;
+            else if (needsAnswer) o = Outcome.UNANSWERED;
+            else continue;
+            String key = it.condition() == null ? it.rule() : it.condition();
+            String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+            String action = it.action().equals("name_or_delete") ? "delete" : it.action();
+            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(), p != null ? "in_use" : null) : null;
+            events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), condition, Level.valueOf(it.confidence()),
+                    action, o, keepReason, it.topic()));
         }
-        try {
-            List<String> summary = new PreferenceStore(paths.stateDir()).update(CTX, clock.instant(),
-                    data -> Learner.record(data, plan, outcomes, Times.iso(Times.epoch(clock.instant())).substring(0, 10)));
-            return new ApplyResult.Learning("ok", null, summary);
-        } catch (StewardError e) {
-            return new ApplyResult.Learning("paused", e.getMessage(), List.of());
-        }
+        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events);
+        return new ApplyResult.Learning(s.paused() ? "paused" : "ok", s.paused() ? s.lines().get(0) : null, s.lines());
     }
 
     private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,

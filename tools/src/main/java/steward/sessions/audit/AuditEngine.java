@@ -11,11 +11,11 @@ import java.util.Map;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
-import steward.learning.Learner;
+import steward.learning.LearningEngine;
 import steward.learning.PreferenceStore;
+import steward.learning.Preferences;
 import steward.sessions.rules.Action;
 import steward.sessions.rules.Confidence;
-import steward.sessions.rules.Preferences;
 import steward.sessions.rules.Rule;
 import steward.sessions.rules.RuleContext;
 import steward.sessions.rules.RuleEngine;
@@ -40,17 +40,18 @@ public final class AuditEngine {
     public AuditEngine(StewardPaths paths, Clock clock, Preferences preferences) {
         this.paths = paths;
         this.clock = clock;
-        this.preferences = preferences == null ? Preferences.NONE : preferences;
-        this.learning = new AuditResult.LearningState(preferences == null || preferences == Preferences.NONE ? "absent" : "ok", null, null);
+        this.preferences = preferences == null ? Preferences.empty() : preferences;
+        this.learning = new AuditResult.LearningState(preferences == null ? "absent" : "ok", null, null);
     }
 
     /** An audit that reads the learning store in the state dir (a corrupt store is reported and ignored). */
     public AuditEngine(StewardPaths paths, Clock clock) {
         this.paths = paths;
         this.clock = clock;
-        PreferenceStore.Loaded l = new PreferenceStore(paths.stateDir()).load();
-        this.preferences = l.preferences();
-        this.learning = new AuditResult.LearningState(l.status(), l.error(), l.data() == null ? null : Learner.ruleState(l.data()));
+        PreferenceStore.Snapshot s = new PreferenceStore(paths.stateDir(), clock).read();
+        this.preferences = s.view();
+        String status = !s.usable() ? "corrupt" : s.exists() ? "ok" : "absent";
+        this.learning = new AuditResult.LearningState(status, s.problem(), s.usable() && s.exists() ? LearningEngine.ruleState(s.data()) : null);
     }
 
     public record Outcome(AuditResult result, String text, Plan plan) {}

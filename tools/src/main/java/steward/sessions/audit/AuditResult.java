@@ -4,7 +4,7 @@ import java.util.List;
 
 /** The structured result of {@code session_audit} (field names are the wire names). */
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
-                          String locale, String database, Totals totals, Current current, int threshold, Groups groups,
+                          String locale, String database, Totals totals, Current current, double threshold, Groups groups,
                           List<TopicOut> repeated_topics, Expected expected, LearningState learning) {
 
     /** The learning store as this audit used it: ok, absent (nothing learned yet) or corrupt (learning paused, file untouched). */

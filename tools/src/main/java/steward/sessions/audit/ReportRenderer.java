@@ -30,6 +30,10 @@ public final class ReportRenderer {
         };
     }
 
+    static String fmt(double n) {
+        return n == Math.rint(n) ? String.valueOf((int) n) : String.valueOf(n);
+    }
+
     static boolean zh(String locale) {
         return "zh".equals(locale);
     }
@@ -48,13 +52,13 @@ public final class ReportRenderer {
             sb.append("  活跃: ").append(t.active()).append(" 条（当前: ").append(r.current().session_id() == null ? "未知" : r.current().session_id()).append("）\n");
             sb.append("  已结束: ").append(t.ended()).append(" 条\n");
             sb.append("  已归档: ").append(t.archived()).append(" 条\n");
-            sb.append("  活跃阈值 N: ").append(r.threshold()).append('\n');
+            sb.append("  活跃阈值 N: ").append(fmt(r.threshold())).append('\n');
         } else {
             sb.append("Total: ").append(t.all()).append(" sessions\n");
             sb.append("  active: ").append(t.active()).append(" (current: ").append(r.current().session_id() == null ? "unknown" : r.current().session_id()).append(")\n");
             sb.append("  ended: ").append(t.ended()).append('\n');
             sb.append("  archived: ").append(t.archived()).append('\n');
-            sb.append("  active threshold N: ").append(r.threshold()).append('\n');
+            sb.append("  active threshold N: ").append(fmt(r.threshold())).append('\n');
         }
         AuditResult.Groups g = r.groups();
         sb.append('\n').append(z ? "=== 自动执行（HIGH 置信度，" + g.auto().count() + " 条）===" : "=== Runs automatically (HIGH confidence, " + g.auto().count() + ") ===").append('\n');

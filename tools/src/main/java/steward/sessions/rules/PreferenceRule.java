@@ -2,6 +2,8 @@ package steward.sessions.rules;
 
 import java.util.Optional;
 
+import steward.learning.Level;
+import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(id = "F", summary = "User preference overrides: what the user decided before about this session or rule",
@@ -10,11 +12,11 @@ import steward.sessions.store.SessionRow;
 public final class PreferenceRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
-        return switch (ctx.preferences().sessionChoice(s.id())) {
-            case RETAINED -> Optional.of(verdict(Action.retain, Confidence.HIGH, "you kept it last time", "上次你选择保留"));
-            case DELETED -> Optional.of(verdict(Action.delete, Confidence.HIGH, "you asked to delete it last time", "上次你要求删除"));
-            case NONE -> Optional.empty();
-        };
+        if (ctx.preferences().kept(s.id())) return Optional.of(verdict(Action.retain, Confidence.HIGH, "you kept it last time", "上次你选择保留"));
+        if (ctx.preferences().deleteRequested(s.id())) {
+            return Optional.of(verdict(Action.delete, Confidence.HIGH, "you asked to delete it last time", "上次你要求删除"));
+        }
+        return Optional.empty();
     }
 
     /**
@@ -23,11 +25,21 @@ public final class PreferenceRule implements Rule {
      */
     public static Verdict adjust(Verdict v, RuleContext ctx) {
         if (v.action() == Action.retain || v.rule().equals("F") || v.rule().equals("S")) return v;
-        Preferences.Learned l = ctx.preferences().learned(v.condition());
-        if (l == null) return v;
-        Text why = l.note() == null ? null : new Text(v.reason().en() + " (" + l.note().en() + ")", v.reason().zh() + "（" + l.note().zh() + "）");
-        if (l.locked()) return v.withConfidence(Confidence.LOW, why);
-        if (l.level() != null && l.level() != v.confidence()) return v.withConfidence(l.level(), why);
-        return v;
+        String key = v.condition() == null ? v.rule() : v.condition();
+        String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+        Preferences.Adjusted a = ctx.preferences().adjust(v.rule(), condition, Level.valueOf(v.confidence().name()));
+        Confidence level = Confidence.valueOf(a.level().name());
+        if (level == v.confidence() && !a.locked()) return v;
+        Text why = a.note() == null ? null : new Text(v.reason().en() + " (" + a.note() + ")", v.reason().zh() + "（" + zh(a.note()) + "）");
+        return v.withConfidence(level, why);
+    }
+
+    /** The learning notes in Chinese, for the zh report. */
+    static String zh(String note) {
+        if (note.startsWith("you kept similar ones before")) return "你之前保留过同类";
+        if (note.startsWith("you kept one like this before")) return "你上次保留过同类";
+        if (note.startsWith("locked at LOW")) return "你对此类的选择前后矛盾，已锁定为 LOW，需你明确表示信任后才会恢复";
+        if (note.startsWith("promoted to")) return "你已多次批准同类，已升级";
+        return note;
     }
 }

@@ -12,7 +12,7 @@ public final class RepeatedTopicRule implements Rule {
         if (!s.active() || s.untitled()) return Optional.empty();
         RuleContext.Topic t = ctx.topicOf(s);
         if (t == null) return Optional.empty();
-        Verdict v = verdict("topic", Action.review, Confidence.MEDIUM,
+        Verdict v = verdict(null, Action.review, Confidence.MEDIUM,
                 "topic \"" + t.label() + "\" appears " + t.count() + " times: has it been consolidated into memory or a skill?",
                 "同类主题“" + t.label() + "”出现 " + t.count() + " 次：是否已沉淀到记忆或技能？");
         return Optional.of(new Verdict(v.rule(), v.condition(), v.action(), v.confidence(), v.reason(), t.label()));

@@ -36,8 +36,8 @@ public interface Rule {
         return new Verdict(id(), action, confidence, new Text(en, zh));
     }
 
-    /** A verdict for one named condition of this rule (what the learning loop learns about), e.g. {@code B.long}. */
+    /** A verdict for one named condition of this rule (what the learning loop learns about), e.g. {@code B/long}. */
     default Verdict verdict(String condition, Action action, Confidence confidence, String en, String zh) {
-        return new Verdict(id(), id() + "." + condition, action, confidence, new Text(en, zh), null);
+        return new Verdict(id(), steward.learning.RuleKey.of(id(), condition), action, confidence, new Text(en, zh), null);
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 import steward.text.TitleAnalyzer;
 
@@ -18,15 +19,15 @@ import steward.text.TitleAnalyzer;
  * and the user's preferences. Built once per audit from the full session listing.
  */
 public final class RuleContext {
-    public static final int DEFAULT_THRESHOLD = 3;
-    public static final int MIN_THRESHOLD = 2;
-    public static final int MAX_THRESHOLD = 6;
+    public static final double DEFAULT_THRESHOLD = 3;
+    public static final double MIN_THRESHOLD = 2;
+    public static final double MAX_THRESHOLD = 6;
     public static final double STALE_SECONDS = 3 * 86400.0;
 
     private final double now;
     private final String currentSessionId;
     private final int activeCount;
-    private final int threshold;
+    private final double threshold;
     private final Map<String, SessionRow> byId;
     private final Map<String, List<SessionRow>> children;
     private final Set<String> liveChain;
@@ -44,7 +45,7 @@ public final class RuleContext {
     private RuleContext(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs) {
         this.now = now;
         this.currentSessionId = currentSessionId;
-        this.preferences = prefs == null ? Preferences.NONE : prefs;
+        this.preferences = prefs == null ? Preferences.empty() : prefs;
         this.byId = new HashMap<>();
         this.children = new HashMap<>();
         int active = 0;
@@ -60,8 +61,7 @@ public final class RuleContext {
             for (String p : parents) children.computeIfAbsent(p, k -> new ArrayList<>()).add(s);
         }
         this.activeCount = active;
-        int n = this.preferences.activeThreshold().orElse(DEFAULT_THRESHOLD);
-        this.threshold = Math.max(MIN_THRESHOLD, Math.min(MAX_THRESHOLD, n));
+        this.threshold = Math.max(MIN_THRESHOLD, Math.min(MAX_THRESHOLD, this.preferences.activeThreshold()));
         this.liveChain = new HashSet<>();
         Map<String, Boolean> memo = new HashMap<>();
         for (SessionRow s : sessions) {
@@ -169,7 +169,8 @@ public final class RuleContext {
         return activeCount;
     }
 
-    public int threshold() {
+    /** N: rule D applies while more than N sessions are active (learned within 2–6; may be fractional, e.g. 3.5). */
+    public double threshold() {
         return threshold;
     }
 

@@ -30,7 +30,7 @@ import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;
 import steward.sessions.backup.RestoreEngine;
-import steward.sessions.rules.Preferences;
+import steward.learning.Preferences;
 import steward.sessions.store.Sqlite;
 import tools.jackson.databind.JsonNode;
 
@@ -51,7 +51,7 @@ class ApplyEngineTest {
     }
 
     AuditEngine.Outcome audit(String mode) {
-        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.NONE).audit(new AuditRequest(current, TestHomes.NOW, mode, "en", 20));
+        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).audit(new AuditRequest(current, TestHomes.NOW, mode, "en", 20));
     }
 
     ApplyEngine apply() {
@@ -188,7 +188,7 @@ class ApplyEngineTest {
         assertTrue(ex.getMessage().contains("expired"), ex.getMessage());
         // foreign database: a plan made for another copy
         Path other = TestHomes.copyFixture(tmp.resolve("other"));
-        Plan foreign = new AuditEngine(StewardPaths.of(other), TestHomes.CLOCK, Preferences.NONE)
+        Plan foreign = new AuditEngine(StewardPaths.of(other), TestHomes.CLOCK, Preferences.empty())
                 .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 20)).plan();
         Files.copy(other.resolve("steward/plans/" + foreign.plan_id() + ".json"), paths.stateDir().resolve("plans/" + foreign.plan_id() + ".json"));
         ex = assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(foreign.plan_id(), null, null, null, false, null)));

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
 import steward.sessions.TestHomes;
-import steward.sessions.rules.Preferences;
+import steward.learning.Preferences;
 import tools.jackson.databind.JsonNode;
 
 /** The verdict of every session of fixtures/hermes-home, by the manifest's {@code kind}, at 2026-08-10T12:00:00Z. */
@@ -37,7 +37,7 @@ class FixtureVerdictTest {
     void everyKindGetsItsVerdict() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         JsonNode manifest = TestHomes.manifest();
-        AuditEngine engine = new AuditEngine(StewardPaths.of(home), TestHomes.CLOCK, Preferences.NONE);
+        AuditEngine engine = new AuditEngine(StewardPaths.of(home), TestHomes.CLOCK, Preferences.empty());
         AuditResult r = engine.audit(new AuditRequest(manifest.get("current_session_id").asString(), TestHomes.NOW, "interactive", "en", 500)).result();
         Map<String, AuditResult.Item> items = all(r);
         assertEquals(manifest.get("sessions").size(), items.size(), "every session is listed once");
@@ -65,7 +65,7 @@ class FixtureVerdictTest {
     void currentSessionIsInferredAndHeadlessExecutesOnlyRuleA() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         JsonNode manifest = TestHomes.manifest();
-        AuditEngine engine = new AuditEngine(StewardPaths.of(home), TestHomes.CLOCK, Preferences.NONE);
+        AuditEngine engine = new AuditEngine(StewardPaths.of(home), TestHomes.CLOCK, Preferences.empty());
         AuditEngine.Outcome o = engine.audit(new AuditRequest(null, TestHomes.NOW, "headless", "zh", 5));
         assertEquals(manifest.get("current_session_id").asString(), o.result().current().session_id());
         assertEquals("newest_active_tui_cli", o.result().current().found_by());
@@ -82,7 +82,7 @@ class FixtureVerdictTest {
     @Test
     void titledActiveSessionsAreNeverHigh() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        AuditEngine engine = new AuditEngine(StewardPaths.of(home), TestHomes.CLOCK, Preferences.NONE);
+        AuditEngine engine = new AuditEngine(StewardPaths.of(home), TestHomes.CLOCK, Preferences.empty());
         AuditEngine.Outcome o = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500));
         for (AuditResult.Item i : all(o.result()).values()) {
             AuditResult.Evidence e = i.evidence();

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
 
+import steward.learning.Level;
+import steward.learning.PreferenceData;
+import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
 class PreferenceRuleTest {
@@ -25,38 +27,28 @@ class PreferenceRuleTest {
     final List<SessionRow> rows = RuleFixtures.rows(ROWS);
     final PreferenceRule rule = new PreferenceRule();
 
-    /** B.short vetoed, B.long promoted, D.stale promoted to HIGH (the safety cap must still hold). */
+    static PreferenceData.RuleState state(String rule, String condition, Level base, Level level, int approvals, int vetoes, boolean locked) {
+        PreferenceData.RuleState s = new PreferenceData.RuleState();
+        s.rule = rule;
+        s.condition = condition;
+        s.base_level = base;
+        s.level = level;
+        s.approvals = approvals;
+        s.vetoes = vetoes;
+        s.locked = locked;
+        return s;
+    }
+
+    /** B/short vetoed twice, B/long promoted, D/stale promoted to HIGH (the safety cap must still hold); N = 2. */
     static Preferences prefs(boolean locked) {
-        return new Preferences() {
-            @Override
-            public SessionChoice sessionChoice(String id) {
-                return switch (id) {
-                    case "kept" -> SessionChoice.RETAINED;
-                    case "gone" -> SessionChoice.DELETED;
-                    default -> SessionChoice.NONE;
-                };
-            }
-
-            @Override
-            public Learned learned(String condition) {
-                if (locked) return new Learned(Confidence.LOW, true, new Text("locked", "锁定"));
-                return switch (condition) {
-                    case "B.short" -> new Learned(Confidence.MEDIUM, false, new Text("you kept similar ones before", "你之前保留过同类"));
-                    case "B.long", "D.stale" -> new Learned(Confidence.HIGH, false, new Text("you approved 2 similar ones", "已批准 2 条"));
-                    default -> null;
-                };
-            }
-
-            @Override
-            public OptionalInt activeThreshold() {
-                return OptionalInt.of(2);
-            }
-
-            @Override
-            public boolean consolidated(String topic) {
-                return false;
-            }
-        };
+        PreferenceData d = new PreferenceData();
+        d.session_level.retain.add(new PreferenceData.SessionMark("kept", null, "2026-08-01", "B"));
+        d.session_level.delete.add(new PreferenceData.SessionMark("gone", null, "2026-08-01", "B"));
+        d.rule_level.put("B/short", state("B", "short", Level.HIGH, Level.HIGH, 3, 2, locked));
+        d.rule_level.put("B/long", state("B", "long", Level.MEDIUM, Level.HIGH, 2, 0, false));
+        d.rule_level.put("D/stale", state("D", "stale", Level.LOW, Level.HIGH, 4, 0, false));
+        d.active_threshold = 2;
+        return new Preferences(d, null);
     }
 
     @Test
@@ -80,7 +72,7 @@ class PreferenceRuleTest {
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(false));
         Verdict lowered = RuleEngine.evaluate(RuleFixtures.row(rows, "plain"), ctx);
         assertEquals(Confidence.MEDIUM, lowered.confidence());
-        assertTrue(lowered.reason().en().contains("you kept similar ones before"));
+        assertTrue(lowered.reason().en().contains("you kept similar ones before"), lowered.reason().en());
         assertEquals(Confidence.HIGH, RuleEngine.evaluate(RuleFixtures.row(rows, "long"), ctx).confidence());
         Verdict named = RuleEngine.evaluate(RuleFixtures.row(rows, "named"), ctx);
         assertEquals("D", named.rule());
@@ -90,6 +82,8 @@ class PreferenceRuleTest {
     @Test
     void lockedConditionDropsToLow() {
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(true));
-        assertEquals(Confidence.LOW, RuleEngine.evaluate(RuleFixtures.row(rows, "plain"), ctx).confidence());
+        Verdict v = RuleEngine.evaluate(RuleFixtures.row(rows, "plain"), ctx);
+        assertEquals(Confidence.LOW, v.confidence());
+        assertTrue(v.reason().en().contains("locked at LOW"));
     }
 }

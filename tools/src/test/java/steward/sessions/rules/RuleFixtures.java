@@ -3,6 +3,7 @@ package steward.sessions.rules;
 import java.util.ArrayList;
 import java.util.List;
 
+import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
 /**
@@ -39,7 +40,7 @@ public final class RuleFixtures {
     }
 
     public static RuleContext context(List<SessionRow> rows, String current) {
-        return RuleContext.of(NOW, current, rows, Preferences.NONE);
+        return RuleContext.of(NOW, current, rows, Preferences.empty());
     }
 
     public static SessionRow row(List<SessionRow> rows, String id) {
