@@ -9,7 +9,6 @@ import steward.learning.LearningEngine;
 import steward.learning.PreferenceAdmin;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
-import steward.learning.rules.ThresholdRule;
 import tools.jackson.databind.JsonNode;
 
 /** {@code session_preferences}: show or change what housekeeping has learned (steward.learning's store and admin). */
@@ -111,11 +110,6 @@ public final class SessionPreferencesTool implements StewardTool {
         List<PreferenceData.Change> changes = d.changes.subList(Math.max(0, d.changes.size() - 10), d.changes.size());
         return new State(s.exists() ? "ok" : "absent", store.file().toString(), changed, d.run_count, d.active_threshold, rules, so,
                 d.topic_level.consolidated.stream().map(t -> t.topic).toList(), d.topic_level.precheck.size(),
-                d.feedback_contradictions.size(), List.copyOf(runs), List.copyOf(changes), LearningEngine.ruleState(d)
-                        + (d.rule_level.isEmpty() ? "" : "") + "");
-    }
-
-    static String fmt(double n) {
-        return ThresholdRule.fmt(n);
+                d.feedback_contradictions.size(), List.copyOf(runs), List.copyOf(changes), LearningEngine.ruleState(d));
     }
 }

@@ -36,7 +36,7 @@ public final class SessionRestoreTool implements StewardTool {
     public ToolResult call(JsonNode a, ToolContext ctx) {
         List<String> ids = new ArrayList<>();
         for (JsonNode n : a.path("session_ids")) ids.add(n.asString());
-        RestoreEngine.Result r = new RestoreEngine(ctx.paths()).restore(a.get("backup_id").asString(), ids);
+        RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.get("backup_id").asString(), ids);
         StringBuilder sb = new StringBuilder();
         sb.append("Restored ").append(r.restored().size()).append(" sessions (").append(r.messages_restored()).append(" messages, ")
                 .append(r.side_files_restored()).append(" side files) from ").append(r.backup_id()).append('\n');

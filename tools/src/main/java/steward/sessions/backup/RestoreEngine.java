@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,6 +18,8 @@ import java.util.Set;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
+import steward.learning.PreferenceData;
+import steward.learning.PreferenceStore;
 import steward.sessions.store.SessionStore;
 import tools.jackson.databind.JsonNode;
 
@@ -29,9 +32,15 @@ import tools.jackson.databind.JsonNode;
 public final class RestoreEngine {
     static final String CTX = "session_restore";
     private final StewardPaths paths;
+    private final java.time.Clock clock;
 
     public RestoreEngine(StewardPaths paths) {
+        this(paths, java.time.Clock.systemUTC());
+    }
+
+    public RestoreEngine(StewardPaths paths, java.time.Clock clock) {
         this.paths = paths;
+        this.clock = clock;
     }
 
     public record Skipped(String session_id, String reason) {}
@@ -101,8 +110,35 @@ public final class RestoreEngine {
                     }
                 }
             }
+            forgetDeletions(restored, lines);
             var counts = store.counts();
             return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active());
+        }
+    }
+
+    /**
+     * Restoring is the user taking a deletion back: the learning store must not keep "you asked to delete
+     * it" for those sessions (rule F would propose them again at HIGH). A paused store is left alone.
+     */
+    private void forgetDeletions(List<String> restored, List<JsonNode> lines) {
+        Set<String> ids = new HashSet<>();
+        for (JsonNode l : lines) {
+            String id = l.path("id").asString();
+            if (restored.contains(id) && l.path("_steward").path("action").asString("delete").equals("delete")) ids.add(id);
+        }
+        if (ids.isEmpty()) return;
+        try {
+            new PreferenceStore(paths.stateDir(), clock).update(d -> {
+                if (!d.session_level.delete.removeIf(m -> ids.contains(m.id))) return null;
+                PreferenceData.Change c = new PreferenceData.Change();
+                c.date = clock.instant().toString();
+                c.action = "restore";
+                c.detail = "restored " + ids.size() + " sessions: their deletion is no longer a preference";
+                d.changes.add(c);
+                return null;
+            }, false);
+        } catch (StewardError ignored) {
+            // learning is paused (store unreadable): the restore itself stands
         }
     }
 

@@ -92,7 +92,10 @@ class ApplyEngineTest {
         assertTrue(Files.size(Path.of(r.backup().path())) > 0);
         assertNotEquals(before, TestHomes.dump(paths.stateDb()));
 
-        RestoreEngine.Result rr = new RestoreEngine(paths).restore(r.backup().backup_id(), null);
+        assertFalse(new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().data().session_level.delete.isEmpty());
+        RestoreEngine.Result rr = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
+        assertTrue(new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().data().session_level.delete.isEmpty(),
+                "restoring takes the deletion back: rule F must not propose those sessions again");
         assertTrue(rr.skipped().isEmpty(), rr.skipped().toString());
         assertEquals(before, TestHomes.dump(paths.stateDb()), "sessions, messages and FTS are logically identical again");
         assertTrue(Files.exists(sd.resolve(shell + ".json")));
