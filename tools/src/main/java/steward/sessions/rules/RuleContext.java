@@ -54,11 +54,10 @@ public final class RuleContext {
             if (s.active()) active++;
         }
         for (SessionRow s : sessions) {
-            Set<String> parents = new HashSet<>();
-            if (s.parentSessionId() != null) parents.add(s.parentSessionId());
+            String parent = s.parentSessionId();
             String df = delegateFrom(s);
-            if (df != null) parents.add(df);
-            for (String p : parents) children.computeIfAbsent(p, k -> new ArrayList<>()).add(s);
+            if (parent != null) children.computeIfAbsent(parent, k -> new ArrayList<>()).add(s);
+            if (df != null && !df.equals(parent)) children.computeIfAbsent(df, k -> new ArrayList<>()).add(s);
         }
         this.activeCount = active;
         this.threshold = Math.max(MIN_THRESHOLD, Math.min(MAX_THRESHOLD, this.preferences.activeThreshold()));
