@@ -2,14 +2,16 @@ package steward.cli;
 
 import picocli.CommandLine.Command;
 import steward.bench.HttpBench;
+import steward.bench.AuditBench;
+import steward.bench.LearningBench;
 import steward.bench.StartupBench;
 
 /** {@code steward bench <name>}: benchmarks that print numbers (never timed assertions in tests). */
 @Command(name = "bench", description = "Run a benchmark and print its figures.",
-        subcommands = {StartupBench.class, HttpBench.class, steward.bench.MemoryBench.class})
+        subcommands = {StartupBench.class, AuditBench.class, LearningBench.class, steward.bench.MemoryBench.class, HttpBench.class})
 public final class BenchCommand implements Runnable {
     @Override
     public void run() {
-        Printer.println("usage: steward bench <startup|http|memory>  (see steward bench --help)");
+        Printer.println("usage: steward bench <startup|audit|learning|memory|http>  (see steward bench --help)");
     }
 }

@@ -37,10 +37,27 @@ public final class DemoCommand implements Callable<Integer> {
         out("Steward demo — working on a temporary copy of fixtures/hermes-home:");
         out("  " + home);
         step("1. What Steward sees", "steward_status", "{}");
+        housekeeping();
         memoryWalkthrough(home);
         if (keep) out("\nKept: " + home);
         else deleteTree(tmp);
         return 0;
+    }
+
+    /** Session housekeeping: audit the copy (time pinned to the fixture's), apply the HIGH items, restore them. */
+    private void housekeeping() {
+        String pin = "\"now\":\"2026-08-10T12:00:00Z\",\"current_session_id\":\"20260810_071500_a6a3a4\"";
+        step("Housekeeping · before a new session: is there one on this topic already?", "session_precheck",
+                "{\"request\":\"How do I set up Claude Code hooks?\"," + pin.substring(0, pin.indexOf(',')) + "}");
+        ToolResult audit = step("Housekeeping · audit", "session_audit", "{" + pin + ",\"max_items_per_group\":6}");
+        if (audit.isError()) return;
+        String plan = ToolRegistry.toJson(audit.structured()).get("plan_id").asString();
+        ToolResult applied = step("Housekeeping · apply the HIGH items (backup first)", "session_apply", "{\"plan_id\":\"" + plan + "\"}");
+        if (applied.isError()) return;
+        step("Housekeeping · audit again", "session_audit", "{" + pin + ",\"max_items_per_group\":3}");
+        step("Housekeeping · what the learning loop recorded", "session_preferences", "{}");
+        String backup = ToolRegistry.toJson(applied.structured()).get("backup").get("backup_id").asString();
+        step("Housekeeping · restore everything from the backup", "session_restore", "{\"backup_id\":\"" + backup + "\"}");
     }
 
     /** Memory governance: precheck a fact, write it, overflow, compress, approve a staged write. */

@@ -5,6 +5,11 @@ import java.util.List;
 import steward.server.tools.MemoryPendingTool;
 import steward.server.tools.MemoryPrecheckTool;
 import steward.server.tools.MemoryWriteTool;
+import steward.server.tools.SessionApplyTool;
+import steward.server.tools.SessionAuditTool;
+import steward.server.tools.SessionPrecheckTool;
+import steward.server.tools.SessionPreferencesTool;
+import steward.server.tools.SessionRestoreTool;
 import steward.server.tools.StewardStatusTool;
 import steward.server.tools.StewardTool;
 
@@ -15,6 +20,11 @@ public final class Tools {
     public static ToolRegistry registry() {
         return new ToolRegistry(List.<StewardTool>of(
                 new StewardStatusTool(),
+                new SessionAuditTool(),
+                new SessionApplyTool(),
+                new SessionRestoreTool(),
+                new SessionPrecheckTool(),
+                new SessionPreferencesTool(),
                 new MemoryWriteTool(),
                 new MemoryPrecheckTool(),
                 new MemoryPendingTool()));

@@ -34,7 +34,8 @@ class OutputSchemaTest {
             Path home = TestSupport.copyFixture(Files.createTempDirectory(tmp, t.name()));
             JsonNode calls = Json.MAPPER.readTree(Files.readString(f));
             assertTrue(calls.isArray() && !calls.isEmpty(), f + " must be a non-empty array");
-            for (JsonNode args : calls) {
+            for (JsonNode sample : calls) {
+                JsonNode args = resolve(sample, home);
                 ToolResult r = Tools.registry().invoke(t.name(), args, TestSupport.context(home));
                 assertFalse(r.isError(), t.name() + " " + args + " → " + r.text());
                 assertNotNull(r.text());
@@ -42,5 +43,22 @@ class OutputSchemaTest {
                 assertTrue(problems.isEmpty(), t.name() + " " + args + ": " + problems);
             }
         }
+    }
+
+    /**
+     * Sample arguments may name ids that only exist after another call on the same copy: {@code "$plan_id"}
+     * (from a fresh session_audit) and {@code "$backup_id"} (from session_audit then session_apply).
+     */
+    static JsonNode resolve(JsonNode sample, Path home) {
+        String text = sample.toString();
+        if (!text.contains("\"$plan_id\"") && !text.contains("\"$backup_id\"")) return sample;
+        ToolResult audit = Tools.registry().invoke("session_audit", Json.MAPPER.readTree("{\"now\":\"2026-08-10T12:00:00Z\"}"), TestSupport.context(home));
+        String plan = ToolRegistry.toJson(audit.structured()).get("plan_id").asString();
+        if (text.contains("\"$backup_id\"")) {
+            ToolResult applied = Tools.registry().invoke("session_apply", Json.MAPPER.readTree("{\"plan_id\":\"" + plan + "\"}"), TestSupport.context(home));
+            String backup = ToolRegistry.toJson(applied.structured()).get("backup").get("backup_id").asString();
+            text = text.replace("\"$backup_id\"", "\"" + backup + "\"");
+        }
+        return Json.MAPPER.readTree(text.replace("\"$plan_id\"", "\"" + plan + "\""));
     }
 }

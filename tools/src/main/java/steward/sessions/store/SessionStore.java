@@ -166,6 +166,83 @@ public final class SessionStore implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Every session with its last activity, for the audit: one correlated {@code MAX(timestamp)} per
+     * session answered from Hermes' {@code (session_id, timestamp)} index (a seek, not a scan), and
+     * the {@code message_count} column. Stored message counts and ids are not computed here
+     * ({@code storedMessageCount} and {@code maxMessageId} are -1).
+     */
+    public List<SessionRow> listSessionsForAudit() {
+        long maxRowid;
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(rowid), 0) FROM sessions")) {
+            maxRowid = rs.next() ? rs.getLong(1) : 0;
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
+        }
+        if (maxRowid < PARALLEL_MIN_ROWS) return listRange(conn, Long.MIN_VALUE, Long.MAX_VALUE);
+        // large stores: the upper half of the rowids is read on a second read-only connection in parallel
+        // (each row is read exactly once; SQLite serves concurrent readers)
+        long mid = maxRowid / 2;
+        java.util.concurrent.CompletableFuture<List<SessionRow>> upper = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (Connection second = Sqlite.openReadOnly(db)) {
+                return listRange(second, mid, Long.MAX_VALUE);
+            } catch (SQLException e) {
+                throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
+            }
+        });
+        List<SessionRow> out = listRange(conn, Long.MIN_VALUE, mid);
+        try {
+            out.addAll(upper.join());
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof StewardError se) throw se;
+            throw new StewardError("state.db", "cannot list sessions: " + e.getCause(), e.getCause());
+        }
+        return out;
+    }
+
+    /** Sessions above this many rows are listed by two readers in parallel. */
+    static final long PARALLEL_MIN_ROWS = 4000;
+
+    /** Sessions with {@code lo < rowid <= hi}. */
+    private List<SessionRow> listRange(Connection c, long lo, long hi) {
+        boolean archived = hasSessionColumn("archived");
+        boolean pinned = hasSessionColumn("pinned");
+        boolean hidden = hasSessionColumn("hidden");
+        boolean modelConfig = hasSessionColumn("model_config");
+        // only the columns that exist are read: every column read is a native call per row
+        StringBuilder sql = new StringBuilder("SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, "
+                + "s.end_reason, s.message_count, (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
+        if (modelConfig) sql.append(", CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 THEN s.model_config END");
+        if (archived) sql.append(", s.archived");
+        if (pinned) sql.append(", s.pinned");
+        if (hidden) sql.append(", s.hidden");
+        sql.append(" FROM sessions s WHERE s.rowid > ? AND s.rowid <= ?");
+        List<SessionRow> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            ps.setLong(1, lo);
+            ps.setLong(2, hi);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    double started = rs.getDouble(5);
+                    Object endedRaw = rs.getObject(6);
+                    Double ended = endedRaw instanceof Number n ? n.doubleValue() : null;
+                    Object lastRaw = rs.getObject(9);
+                    double last = lastRaw instanceof Number n ? Math.max(n.doubleValue(), started) : started;
+                    int col = 10;
+                    String mc = modelConfig ? rs.getString(col++) : null;
+                    boolean arc = archived && rs.getInt(col++) != 0;
+                    boolean pin = pinned && rs.getInt(col++) != 0;
+                    boolean hid = hidden && rs.getInt(col++) != 0;
+                    out.add(new SessionRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), started, ended,
+                            rs.getString(7), rs.getInt(8), -1, arc, pin, hid, mc, last, -1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
+        }
+        return out;
+    }
+
     /** The sessions with the given ids (missing ids are simply absent from the map). */
     public Map<String, SessionRow> sessionsById(java.util.Collection<String> ids) {
         Map<String, SessionRow> out = new LinkedHashMap<>();

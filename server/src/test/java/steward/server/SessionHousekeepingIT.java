@@ -1,0 +1,77 @@
+package steward.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import steward.cli.Fixtures;
+import steward.json.Json;
+import tools.jackson.databind.JsonNode;
+
+/** End to end over stdio against the real jar: audit → apply with decisions → audit shows the new state. */
+class SessionHousekeepingIT {
+    @TempDir
+    Path tmp;
+
+    static JsonNode call(McpSyncClient client, String tool, Map<String, Object> args) {
+        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, args));
+        assertFalse(Boolean.TRUE.equals(r.isError()), tool + ": " + r.content());
+        JsonNode n = Json.MAPPER.valueToTree(r.structuredContent());
+        assertEquals(java.util.List.of(), Schemas.validate(tool + ".output.json", n));
+        return n;
+    }
+
+    @Test
+    void auditApplyAuditOverStdio() throws Exception {
+        String repo = System.getProperty("steward.repo", "..");
+        Path home = tmp.resolve("hermes-home");
+        Fixtures.copyTree(Path.of(repo).resolve("fixtures/hermes-home"), home);
+        String jar = System.getProperty("steward.jar", Path.of(repo, "server/target/steward.jar").toString());
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ServerParameters params = ServerParameters.builder(java).args("-jar", jar, "serve", "--hermes-home", home.toString()).build();
+        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(Json.MAPPER));
+        try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build()) {
+            client.initialize();
+            assertTrue(client.listTools().tools().stream().anyMatch(t -> t.name().equals("session_apply")));
+            String current = "20260810_071500_a6a3a4";
+            JsonNode first = call(client, "session_audit", Map.of("now", "2026-08-10T12:00:00Z", "current_session_id", current, "locale", "zh"));
+            String nameless = first.get("groups").get("confirm").findValues("session_id").stream().map(JsonNode::asString)
+                    .filter(id -> id.equals("20260805_111800_02f4b3")).findFirst().orElseThrow();
+            JsonNode applied = call(client, "session_apply", Map.of("plan_id", first.get("plan_id").asString(),
+                    "decisions", Map.of("rules", Map.of("B", "approve"), "items", Map.of("20260801_105200_7c5d42", "approve")),
+                    "renames", Map.of(nameless, "记忆整理子任务"), "current_session_id", current));
+            assertTrue(applied.get("backup").get("size_bytes").asLong() > 0);
+            JsonNode second = call(client, "session_audit", Map.of("now", "2026-08-10T12:00:00Z", "current_session_id", current));
+            int deleted = (int) applied.get("executed").findValues("action").stream().filter(a -> a.asString().equals("delete")).count();
+            assertEquals(first.get("totals").get("all").asInt() - deleted, second.get("totals").get("all").asInt());
+            assertEquals(first.get("totals").get("active").asInt() - 1, second.get("totals").get("active").asInt(), "the archived one was marked as ended");
+            assertEquals(0, second.get("groups").get("auto").get("count").asInt(), "no HIGH items are left");
+            assertFalse(second.toString().contains("\"rule\":\"B\""), "rule B items are gone");
+            assertTrue(second.toString().contains("记忆整理子任务"), "the renamed subagent shows its new title");
+            assertEquals("ok", applied.get("learning").get("status").asString());
+        }
+        // restart-safety: another process sees what the last one learned
+        Process p = new ProcessBuilder(java, "-jar", jar, "call", "session_preferences", "--hermes-home", home.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        JsonNode prefs = Json.MAPPER.readTree(out);
+        assertEquals(1, prefs.get("run_count").asInt());
+        assertTrue(prefs.get("rules").toString().contains("B/long"), out);
+    }
+}

@@ -1,0 +1,115 @@
+package steward.learning;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The preference store's content, in the seed's structure ({@code session_level}, {@code rule_level},
+ * {@code topic_level}, {@code feedback_contradictions}, {@code active_threshold}) plus a short history
+ * of runs and a trail of every change made through {@code session_preferences}. Versioned.
+ */
+public final class PreferenceData {
+    public static final int CURRENT_VERSION = 1;
+    public static final double DEFAULT_THRESHOLD = 3.0;
+    public static final double MIN_THRESHOLD = 2.0;
+    public static final double MAX_THRESHOLD = 6.0;
+    public static final int MAX_RUNS = 20;
+    public static final int MAX_CHANGES = 200;
+
+    public int version = CURRENT_VERSION;
+    public SessionLevel session_level = new SessionLevel();
+    public Map<String, RuleState> rule_level = new LinkedHashMap<>();
+    public TopicLevel topic_level = new TopicLevel();
+    public List<Contradiction> feedback_contradictions = new ArrayList<>();
+    public double active_threshold = DEFAULT_THRESHOLD;
+    public int run_count;
+    public List<RunEntry> runs = new ArrayList<>();
+    public List<Change> changes = new ArrayList<>();
+
+    public static final class SessionLevel {
+        public List<SessionMark> retain = new ArrayList<>();
+        public List<SessionMark> delete = new ArrayList<>();
+        public List<SessionMark> rename = new ArrayList<>();
+    }
+
+    public static final class SessionMark {
+        public String id;
+        public String title;
+        public String date;
+        public String rule;
+
+        public SessionMark() {}
+
+        public SessionMark(String id, String title, String date, String rule) {
+            this.id = id;
+            this.title = title;
+            this.date = date;
+            this.rule = rule;
+        }
+    }
+
+    public static final class RuleState {
+        public String rule;
+        public String condition;
+        /** The rule's own confidence for this condition, before any learning. */
+        public Level base_level;
+        /** The learned confidence. */
+        public Level level;
+        public int approvals;
+        public int vetoes;
+        public int extra_deletes;
+        public int unanswered;
+        public int runs;
+        /** "+" when the last decided run approved, "-" when it vetoed; null before any. */
+        public String last_polarity;
+        public int contradictions;
+        public boolean locked;
+        public String updated;
+    }
+
+    public static final class TopicLevel {
+        public List<TopicChoice> precheck = new ArrayList<>();
+        public List<TopicMark> consolidated = new ArrayList<>();
+    }
+
+    public static final class TopicChoice {
+        public String topic;
+        public String choice;
+        public String session_id;
+        public String date;
+    }
+
+    public static final class TopicMark {
+        public String topic;
+        public String date;
+
+        public TopicMark() {}
+
+        public TopicMark(String topic, String date) {
+            this.topic = topic;
+            this.date = date;
+        }
+    }
+
+    public static final class Contradiction {
+        public String rule_key;
+        public String date;
+        public String detail;
+    }
+
+    public static final class RunEntry {
+        public int run;
+        public String date;
+        public String plan_id;
+        public int decisions;
+        public List<String> summary = new ArrayList<>();
+    }
+
+    public static final class Change {
+        public String date;
+        public String action;
+        public String detail;
+    }
+}

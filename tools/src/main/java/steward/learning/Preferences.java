@@ -1,0 +1,69 @@
+package steward.learning;
+
+import java.util.Locale;
+
+/**
+ * What the rule engine may ask of the learning store (rule F and rule D's threshold). A store that could
+ * not be read yields no preferences at all — learning is paused — and says so in {@link #problem()}.
+ */
+public final class Preferences {
+    private final PreferenceData data;
+    private final String problem;
+
+    public Preferences(PreferenceData data, String problem) {
+        this.data = problem == null ? data : new PreferenceData();
+        this.problem = problem;
+    }
+
+    public static Preferences empty() {
+        return new Preferences(new PreferenceData(), null);
+    }
+
+    public String problem() {
+        return problem;
+    }
+
+    public boolean kept(String sessionId) {
+        return data.session_level.retain.stream().anyMatch(m -> m.id.equals(sessionId));
+    }
+
+    public boolean deleteRequested(String sessionId) {
+        return data.session_level.delete.stream().anyMatch(m -> m.id.equals(sessionId));
+    }
+
+    public double activeThreshold() {
+        return data.active_threshold;
+    }
+
+    public boolean consolidated(String topic) {
+        String t = topic.toLowerCase(Locale.ROOT);
+        return data.topic_level.consolidated.stream().anyMatch(m -> m.topic.toLowerCase(Locale.ROOT).equals(t));
+    }
+
+    /** The confidence to use for a rule condition whose own confidence is {@code base}, and why it differs. */
+    public record Adjusted(Level level, String note, boolean locked) {}
+
+    public Adjusted adjust(String rule, String condition, Level base) {
+        PreferenceData.RuleState s = data.rule_level.get(RuleKey.of(rule, condition));
+        if (s == null) return new Adjusted(base, null, false);
+        if (s.locked) {
+            return new Adjusted(Level.LOW, "locked at LOW after contradictory decisions; not executed automatically until you trust rule "
+                    + RuleKey.of(rule, condition) + " again", true);
+        }
+        Level level = s.level == null ? base : s.level;
+        String note = null;
+        if (level != base) {
+            note = level.ordinal() < base.ordinal() ? "promoted to " + level + " (you approved " + s.approvals + " similar ones)"
+                    : (s.vetoes >= 2 ? "you kept similar ones before" : "lowered to " + level);
+        }
+        if (s.vetoes > 0 && level == Level.HIGH) {
+            level = Level.MEDIUM; // HIGH needs no veto, ever
+            note = s.vetoes >= 2 ? "you kept similar ones before" : "you kept one like this before";
+        }
+        return new Adjusted(level, note, false);
+    }
+
+    public PreferenceData data() {
+        return data;
+    }
+}

@@ -1,0 +1,49 @@
+package steward.learning.rules;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import steward.learning.DecisionEvent;
+import steward.learning.LearningRule;
+import steward.learning.LearningRun;
+import steward.learning.PreferenceData;
+
+/** Counts, per rule condition: approvals, vetoes, deletions beyond the recommendation, unanswered, runs. */
+public final class CountRule implements LearningRule {
+    @Override
+    public String id() {
+        return "count";
+    }
+
+    @Override
+    public String summary() {
+        return "per rule condition: approvals / vetoes / extra deletions / unanswered, and the runs it appeared in";
+    }
+
+    @Override
+    public String rationale() {
+        return "promotion and demotion are decided on cumulative counts, not on one run";
+    }
+
+    @Override
+    public void apply(LearningRun run) {
+        for (var entry : run.byKey().entrySet()) {
+            if (run.frozen.contains(entry.getKey())) continue;
+            List<DecisionEvent> events = entry.getValue();
+            PreferenceData.RuleState s = run.state(events.get(0));
+            Set<String> seen = new HashSet<>();
+            for (DecisionEvent e : events) {
+                if (!seen.add(e.sessionId())) continue;
+                switch (e.outcome()) {
+                    case APPROVED -> s.approvals++;
+                    case VETOED -> s.vetoes++;
+                    case EXTRA_DELETE -> s.extra_deletes++;
+                    case UNANSWERED -> s.unanswered++;
+                }
+            }
+            s.runs++;
+            s.updated = run.date;
+        }
+    }
+}

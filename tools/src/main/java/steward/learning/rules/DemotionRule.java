@@ -1,0 +1,42 @@
+package steward.learning.rules;
+
+import steward.learning.Level;
+import steward.learning.LearningRule;
+import steward.learning.LearningRun;
+import steward.learning.PreferenceData;
+
+/**
+ * A HIGH condition vetoed (the user kept the session) twice is demoted to MEDIUM for good, with "you kept
+ * similar ones before" in its reason. (After the first veto it already stops running unattended: rule F
+ * asks instead, because HIGH needs no veto ever.)
+ */
+public final class DemotionRule implements LearningRule {
+    public static final int VETOES_FOR_DEMOTION = 2;
+
+    @Override
+    public String id() {
+        return "demotion";
+    }
+
+    @Override
+    public String summary() {
+        return "HIGH vetoed twice → MEDIUM, \"you kept similar ones before\"";
+    }
+
+    @Override
+    public String rationale() {
+        return "a rule that deletes what the user wants kept must ask first";
+    }
+
+    @Override
+    public void apply(LearningRun run) {
+        for (var entry : run.byKey().entrySet()) {
+            if (run.frozen.contains(entry.getKey())) continue;
+            PreferenceData.RuleState s = run.state(entry.getValue().get(0));
+            if (s.level == Level.HIGH && s.vetoes >= VETOES_FOR_DEMOTION) {
+                s.level = Level.MEDIUM;
+                run.learned.add("rule " + entry.getKey() + " demoted to MEDIUM (you kept " + s.vetoes + " similar ones)");
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package steward.learning.rules;
+
+import steward.learning.Level;
+import steward.learning.LearningRule;
+import steward.learning.LearningRun;
+import steward.learning.PreferenceData;
+
+/**
+ * LOW → MEDIUM once the user gave a clear choice for it; MEDIUM → HIGH once approved twice in all
+ * (not necessarily in consecutive runs), never vetoed, and seen in at least 2 runs.
+ */
+public final class PromotionRule implements LearningRule {
+    public static final int APPROVALS_FOR_HIGH = 2;
+    public static final int RUNS_FOR_HIGH = 2;
+
+    @Override
+    public String id() {
+        return "promotion";
+    }
+
+    @Override
+    public String summary() {
+        return "MEDIUM approved twice (cumulative, ≥2 runs, no veto ever) → HIGH; LOW with a clear approval → MEDIUM";
+    }
+
+    @Override
+    public String rationale() {
+        return "a recommendation the user keeps agreeing with no longer needs to be asked";
+    }
+
+    @Override
+    public void apply(LearningRun run) {
+        for (var entry : run.byKey().entrySet()) {
+            if (run.frozen.contains(entry.getKey())) continue;
+            PreferenceData.RuleState s = run.state(entry.getValue().get(0));
+            if (s.vetoes > 0 || s.locked) continue;
+            if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.runs >= RUNS_FOR_HIGH) {
+                s.level = Level.HIGH;
+                run.learned.add("rule " + entry.getKey() + " promoted to HIGH (you approved " + s.approvals + " similar ones)");
+            } else if (s.level == Level.LOW && s.approvals >= 1) {
+                s.level = Level.MEDIUM;
+                run.learned.add("rule " + entry.getKey() + " raised to MEDIUM (you approved it)");
+            }
+        }
+    }
+}

@@ -1,0 +1,430 @@
+package steward.sessions.apply;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.learning.DecisionEvent;
+import steward.learning.LearningEngine;
+import steward.learning.Level;
+import steward.learning.Outcome;
+import steward.learning.PreferenceStore;
+import steward.sessions.audit.AuditEngine;
+import steward.sessions.audit.Plan;
+import steward.sessions.audit.PlanStore;
+import steward.sessions.audit.Times;
+import steward.sessions.backup.SessionBackup;
+import steward.sessions.store.SessionRow;
+import steward.sessions.store.SessionStore;
+import steward.text.CodePoints;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code session_apply}: loads a plan (single use, 24 h, same database), and under one
+ * {@code BEGIN IMMEDIATE} transaction re-reads every affected session (skipping those changed since
+ * the audit), writes and verifies the backup, moves side files into it, deletes / marks as ended /
+ * renames, verifies the FTS tables and commits. Any failure before the commit changes nothing.
+ */
+public final class ApplyEngine {
+    public static final int MAX_LISTED = 200;
+    public static final int MAX_TITLE = 100;
+    static final String CTX = "session_apply";
+
+    private final StewardPaths paths;
+    private final Clock clock;
+
+    public ApplyEngine(StewardPaths paths, Clock clock) {
+        this.paths = paths;
+        this.clock = clock;
+    }
+
+    enum Op { DELETE, MARK_ENDED, RENAME }
+
+    record Planned(Plan.PlanItem item, Op op, String newTitle, int depth) {}
+
+    record Decision(List<Planned> run, List<ApplyResult.Skipped> skipped, ApplyResult.Counts before) {}
+
+    public ApplyResult apply(ApplyRequest req) {
+        double now = Times.epoch(clock.instant());
+        PlanStore plans = new PlanStore(paths.stateDir());
+        Plan plan = plans.load(req.planId(), now, PlanStore.databaseKey(paths.stateDb()));
+        validate(plan, req);
+        try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
+            if (req.dryRun()) {
+                Decision d;
+                try {
+                    d = decide(store, store.connection(), plan, req);
+                } catch (SQLException e) {
+                    throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
+                }
+                return result(plan, true, null, d, d.before(), false, List.of(),
+                        new ApplyResult.Learning("not_recorded", "dry run", List.of()));
+            }
+            plans.claim(plan.plan_id());
+            List<Path[]> moved = new ArrayList<>();
+            Object[] out = new Object[3];
+            try {
+                store.write(c -> {
+                    Decision d = decide(store, c, plan, req);
+                    out[0] = d;
+                    checkRenames(c, d);
+                    out[1] = backup(c, d, now, moved);
+                    out[2] = execute(c, d, now);
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                moveBack(moved);
+                plans.release(plan.plan_id());
+                throw e;
+            }
+            Decision d = (Decision) out[0];
+            ApplyResult.Backup b = (ApplyResult.Backup) out[1];
+            boolean fts = (Boolean) out[2];
+            ApplyResult.Counts after = counts(store.connection());
+            List<ApplyResult.Check> checks = new ArrayList<>();
+            checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
+                    "active " + d.before().active() + "→" + after.active() + " (threshold " + steward.learning.rules.ThresholdRule.fmt(plan.threshold()) + ")"));
+            checks.add(new ApplyResult.Check("no_untitled_sessions", after.untitled() == 0, after.untitled() + " untitled sessions left"));
+            checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
+                    : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
+            checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
+            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d));
+        } catch (SQLException e) {
+            throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
+        }
+    }
+
+    /** Bad input changes nothing: unknown items, rules or decision values, and malformed renames are refused up front. */
+    static void validate(Plan plan, ApplyRequest req) {
+        Set<String> itemIds = new HashSet<>();
+        Set<String> rules = new HashSet<>();
+        for (Plan.PlanItem i : plan.items()) {
+            itemIds.add(i.item_id());
+            rules.add(i.rule());
+        }
+        List<String> unknown = req.itemDecisions().keySet().stream().filter(k -> !itemIds.contains(k)).sorted().toList();
+        if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
+        List<String> unknownRules = req.ruleDecisions().keySet().stream().filter(k -> !rules.contains(k)).sorted().toList();
+        if (!unknownRules.isEmpty()) throw new StewardError(CTX, "decisions name rules with no item in plan " + plan.plan_id() + ": " + String.join(", ", unknownRules));
+        for (Map<String, String> m : List.of(req.itemDecisions(), req.ruleDecisions())) {
+            for (Map.Entry<String, String> e : m.entrySet()) {
+                if (!e.getValue().equals("approve") && !e.getValue().equals("reject")) {
+                    throw new StewardError(CTX, "decision for " + e.getKey() + " must be approve or reject, not " + e.getValue());
+                }
+            }
+        }
+        for (Map.Entry<String, String> e : req.keepReasons().entrySet()) {
+            if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "keep reason names item " + e.getKey() + ", which is not in plan " + plan.plan_id());
+            if (!e.getValue().equals("in_use") && !e.getValue().equals("want_kept")) {
+                throw new StewardError(CTX, "keep reason for " + e.getKey() + " must be in_use or want_kept, not " + e.getValue());
+            }
+        }
+        Set<String> newTitles = new HashSet<>();
+        for (Map.Entry<String, String> e : req.renames().entrySet()) {
+            if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
+            String t = e.getValue() == null ? "" : CodePoints.pyStrip(e.getValue());
+            if (t.isEmpty()) throw new StewardError(CTX, "rename of " + e.getKey() + ": the new title is empty");
+            if (CodePoints.length(t) > MAX_TITLE) throw new StewardError(CTX, "rename of " + e.getKey() + ": titles are at most " + MAX_TITLE + " characters");
+            if (t.codePoints().anyMatch(cp -> Character.getType(cp) == Character.CONTROL)) throw new StewardError(CTX, "rename of " + e.getKey() + ": the title contains control characters");
+            if (!newTitles.add(t)) throw new StewardError(CTX, "two renames ask for the same title '" + t + "' (titles are unique)");
+        }
+    }
+
+    Decision decide(SessionStore store, Connection c, Plan plan, ApplyRequest req) throws SQLException {
+        List<SessionRow> rows = store.listSessionsForAudit();
+        Map<String, SessionRow> byId = new HashMap<>();
+        Map<String, List<String>> subChildren = new HashMap<>();
+        for (SessionRow s : rows) byId.put(s.id(), s);
+        for (SessionRow s : rows) {
+            if (!s.subagent()) continue;
+            Set<String> ps = new LinkedHashSet<>();
+            if (s.parentSessionId() != null) ps.add(s.parentSessionId());
+            String df = s.delegateFrom();
+            if (df != null) ps.add(df);
+            for (String p : ps) subChildren.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id());
+        }
+        Set<String> currents = new HashSet<>();
+        if ("argument".equals(plan.current_found_by()) && plan.current_session_id() != null) currents.add(plan.current_session_id());
+        if (req.currentSessionId() != null) currents.add(req.currentSessionId());
+        String inferred = AuditEngine.findCurrent(rows, null, CTX).session_id();
+        if (inferred != null && req.currentSessionId() == null) currents.add(inferred);
+
+        List<ApplyResult.Skipped> skipped = new ArrayList<>();
+        Map<String, Planned> run = new LinkedHashMap<>();
+        for (Plan.PlanItem it : plan.items()) {
+            SessionRow s = byId.get(it.session_id());
+            String reason = null;
+            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            String rename = req.renames().get(it.session_id());
+            if (s == null) reason = "no longer exists";
+            else if (currents.contains(s.id())) reason = "became the current session";
+            else if (!AuditEngine.fingerprint(s).equals(it.fingerprint())) reason = "changed since audit";
+            else if (rename != null) {
+                run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename), 0));
+                continue;
+            } else if ("reject".equals(dec)) reason = "rejected";
+            else if (!it.executable()) reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
+            else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) reason = "not approved (" + it.confidence() + ")";
+            if (reason != null) {
+                skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), reason));
+                continue;
+            }
+            Op op = it.action().equals("mark_ended") ? Op.MARK_ENDED : Op.DELETE;
+            run.put(it.item_id(), new Planned(it, op, null, 0));
+        }
+        // a deletion takes its subagent children with it (as Hermes does): all of them must be deleted too,
+        // and a child that is only in the plan because of its parent goes only with its parent
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Planned p : new ArrayList<>(run.values())) {
+                if (p.op() != Op.DELETE) continue;
+                String why = null;
+                for (String child : subChildren.getOrDefault(p.item().session_id(), List.of())) {
+                    Planned cp = run.get(child);
+                    if (cp == null || cp.op() != Op.DELETE) {
+                        why = "its subagent child " + child + " is not being deleted";
+                        break;
+                    }
+                }
+                String parent = p.item().cascade_of();
+                if (why == null && parent != null) {
+                    Planned pp = run.get(parent);
+                    if (pp == null || pp.op() != Op.DELETE) why = "deleted only together with its parent " + parent;
+                }
+                if (why != null) {
+                    run.remove(p.item().item_id());
+                    skipped.add(new ApplyResult.Skipped(p.item().item_id(), p.item().session_id(), p.item().rule(), why));
+                    changed = true;
+                }
+            }
+        }
+        List<Planned> out = new ArrayList<>();
+        for (Planned p : run.values()) out.add(new Planned(p.item(), p.op(), p.newTitle(), depth(p.item().session_id(), byId, run)));
+        out.sort(Comparator.comparingInt(Planned::depth).thenComparing(p -> p.item().session_id()));
+        return new Decision(out, skipped, counts(c));
+    }
+
+    private static int depth(String id, Map<String, SessionRow> byId, Map<String, Planned> run) {
+        int d = 0;
+        Set<String> seen = new HashSet<>();
+        SessionRow s = byId.get(id);
+        while (s != null && s.parentSessionId() != null && run.containsKey(s.parentSessionId()) && seen.add(s.id())) {
+            d++;
+            s = byId.get(s.parentSessionId());
+        }
+        return d;
+    }
+
+    private static void checkRenames(Connection c, Decision d) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE title = ? AND id != ?")) {
+            for (Planned p : d.run()) {
+                if (p.op() != Op.RENAME) continue;
+                ps.setString(1, p.newTitle());
+                ps.setString(2, p.item().session_id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        throw new StewardError(CTX, "rename of " + p.item().session_id() + ": the title '" + p.newTitle()
+                                + "' is already used by session " + rs.getString(1) + " (titles are unique); nothing was changed");
+                    }
+                }
+            }
+        }
+    }
+
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved) throws SQLException {
+        if (d.run().isEmpty()) return null;
+        SessionBackup bk = new SessionBackup(paths.stateDir());
+        String id = SessionBackup.newId(clock.instant());
+        List<ObjectNode> lines = new ArrayList<>();
+        Map<Path, Path> sideMoves = new LinkedHashMap<>();
+        for (Planned p : d.run()) {
+            ObjectNode note = Json.MAPPER.createObjectNode();
+            note.put("backup_id", id);
+            note.put("action", p.op().name().toLowerCase(java.util.Locale.ROOT));
+            note.put("rule", p.item().rule());
+            note.put("item_id", p.item().item_id());
+            note.put("at", Times.iso(now));
+            if (p.op() == Op.MARK_ENDED) note.put("ended_at", now);
+            if (p.op() == Op.RENAME) note.put("new_title", p.newTitle());
+            ArrayNode files = note.putArray("side_files");
+            if (p.op() == Op.DELETE) {
+                try {
+                    for (Path f : SessionBackup.sideFiles(paths.hermesHome(), p.item().session_id())) {
+                        files.add(f.getFileName().toString());
+                        sideMoves.put(f, bk.filesDir(id).resolve(f.getFileName().toString()));
+                    }
+                } catch (IOException e) {
+                    throw new StewardError(CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
+                }
+            }
+            ObjectNode line = SessionBackup.exportLine(c, p.item().session_id(), note);
+            if (line == null) throw new StewardError(CTX, "session " + p.item().session_id() + " vanished during apply; nothing was changed");
+            lines.add(line);
+        }
+        SessionBackup.Written w = bk.write(id, lines);
+        for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
+            try {
+                steward.state.AtomicFiles.ensurePrivateDir(e.getValue().getParent());
+                Files.move(e.getKey(), e.getValue(), StandardCopyOption.ATOMIC_MOVE);
+                moved.add(new Path[] {e.getKey(), e.getValue()});
+            } catch (IOException ex) {
+                throw new StewardError(CTX, "cannot move side file " + e.getKey() + " into the backup: " + ex.getMessage() + "; nothing was changed", ex);
+            }
+        }
+        return new ApplyResult.Backup(w.backup_id(), w.path(), w.size_bytes(), w.sessions(), w.messages(), sideMoves.size());
+    }
+
+    static void moveBack(List<Path[]> moved) {
+        for (Path[] m : moved) {
+            try {
+                if (!Files.exists(m[0])) Files.move(m[1], m[0], StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException ignored) {
+                // the file stays in the backup folder, where restore finds it
+            }
+        }
+    }
+
+    /** Runs the operations; returns whether FTS was verified for deleted messages. */
+    private static boolean execute(Connection c, Decision d, double now) throws SQLException {
+        List<Long> deletedMessageIds = new ArrayList<>();
+        boolean usage = SessionBackup.hasTable(c, "session_model_usage");
+        List<Planned> deletes = d.run().stream().filter(p -> p.op() == Op.DELETE)
+                .sorted(Comparator.comparingInt(Planned::depth).reversed()).toList();
+        try (PreparedStatement ids = c.prepareStatement("SELECT id FROM messages WHERE session_id = ?");
+             PreparedStatement dm = c.prepareStatement("DELETE FROM messages WHERE session_id = ?");
+             PreparedStatement du = usage ? c.prepareStatement("DELETE FROM session_model_usage WHERE session_id = ?") : null;
+             PreparedStatement ds = c.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
+            for (Planned p : deletes) {
+                String sid = p.item().session_id();
+                ids.setString(1, sid);
+                try (ResultSet rs = ids.executeQuery()) {
+                    while (rs.next()) deletedMessageIds.add(rs.getLong(1));
+                }
+                dm.setString(1, sid);
+                dm.executeUpdate();
+                if (du != null) {
+                    du.setString(1, sid);
+                    du.executeUpdate();
+                }
+                ds.setString(1, sid);
+                if (ds.executeUpdate() != 1) throw new StewardError(CTX, "session " + sid + " could not be deleted; nothing was changed");
+            }
+        }
+        try (PreparedStatement me = c.prepareStatement(
+                "UPDATE sessions SET ended_at = ?, end_reason = 'housekeeping' WHERE id = ? AND ended_at IS NULL");
+             PreparedStatement rn = c.prepareStatement("UPDATE sessions SET title = ? WHERE id = ?")) {
+            for (Planned p : d.run()) {
+                if (p.op() == Op.MARK_ENDED) {
+                    me.setDouble(1, now);
+                    me.setString(2, p.item().session_id());
+                    me.executeUpdate();
+                } else if (p.op() == Op.RENAME) {
+                    rn.setString(1, p.newTitle());
+                    rn.setString(2, p.item().session_id());
+                    rn.executeUpdate();
+                }
+            }
+        }
+        boolean verified = false;
+        for (String fts : List.of("messages_fts", "messages_fts_trigram")) {
+            if (deletedMessageIds.isEmpty() || !SessionBackup.hasTable(c, fts)) continue;
+            try (PreparedStatement q = c.prepareStatement("SELECT COUNT(*) FROM " + fts + " WHERE rowid = ?")) {
+                for (long id : deletedMessageIds) {
+                    q.setLong(1, id);
+                    try (ResultSet rs = q.executeQuery()) {
+                        if (rs.next() && rs.getLong(1) != 0) {
+                            throw new StewardError(CTX, "deleted message " + id + " still matches in " + fts
+                                    + " (Hermes' FTS triggers missing?); rolled back, nothing was changed");
+                        }
+                    }
+                }
+            }
+            verified = true;
+        }
+        return verified;
+    }
+
+    public static ApplyResult.Counts counts(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*), COALESCE(SUM(ended_at IS NULL), 0), COALESCE(SUM(archived != 0), 0), "
+                     + "COALESCE(SUM(title IS NULL OR trim(title) = ''), 0) FROM sessions")) {
+            rs.next();
+            int all = rs.getInt(1);
+            int active = rs.getInt(2);
+            return new ApplyResult.Counts(all, active, all - active, rs.getInt(3), rs.getInt(4));
+        }
+    }
+
+    /**
+     * Records the user's decisions in the learning store (steward.learning): every plan item becomes a
+     * DecisionEvent — APPROVED (explicitly, or a HIGH item that ran unobjected), VETOED (rejected or renamed
+     * instead of deleted: the user kept it; with the keep reason if given), EXTRA_DELETE (deletion asked for a
+     * report-only item), UNANSWERED (an item that needed an answer and got none). Items skipped because they
+     * changed since the audit, and cascade items, teach nothing. A corrupt or unwritable store pauses
+     * learning, never the apply.
+     */
+    private ApplyResult.Learning learn(Plan plan, ApplyRequest req, Decision d) {
+        Map<String, Planned> ran = new HashMap<>();
+        for (Planned p : d.run()) ran.put(p.item().item_id(), p);
+        Map<String, String> skipped = new HashMap<>();
+        for (ApplyResult.Skipped s : d.skipped()) skipped.put(s.item_id(), s.reason());
+        List<DecisionEvent> events = new ArrayList<>();
+        for (Plan.PlanItem it : plan.items()) {
+            String skip = skipped.get(it.item_id());
+            if (it.cascade_of() != null || it.rule().equals("F") || it.rule().equals("S")) continue;
+            if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
+            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            Planned p = ran.get(it.item_id());
+            boolean review = it.action().equals("review");
+            boolean needsAnswer = (it.executable() && !it.confidence().equals("HIGH")) || it.rule().equals("E");
+            Outcome o;
+            if (p != null && p.op() == Op.RENAME) o = Outcome.VETOED;
+            else if ("approve".equals(dec)) o = review && !it.rule().equals("E") ? Outcome.EXTRA_DELETE : Outcome.APPROVED;
+            else if ("reject".equals(dec)) {
+                if (review) continue; // "not consolidated yet" / "leave it" is no veto
+                o = Outcome.VETOED;
+            } else if (p != null) o = Outcome.APPROVED;
+            else if (needsAnswer) o = Outcome.UNANSWERED;
+            else continue;
+            String key = it.condition() == null ? it.rule() : it.condition();
+            String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+            String action = it.action().equals("name_or_delete") ? "delete" : it.action();
+            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(), p != null ? "in_use" : null) : null;
+            events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), condition, Level.valueOf(it.confidence()),
+                    action, o, keepReason, it.topic()));
+        }
+        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events);
+        return new ApplyResult.Learning(s.paused() ? "paused" : "ok", s.paused() ? s.lines().get(0) : null, s.lines());
+    }
+
+    private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+                                      boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
+        List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
+                p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
+        return new ApplyResult(plan.plan_id(), dry, b, done.size(), List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),
+                Math.max(0, done.size() - MAX_LISTED), d.skipped().size(),
+                List.copyOf(d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))), Math.max(0, d.skipped().size() - MAX_LISTED),
+                d.before(), after, fts, checks, learning);
+    }
+}

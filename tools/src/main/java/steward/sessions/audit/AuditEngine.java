@@ -1,0 +1,253 @@
+package steward.sessions.audit;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.learning.LearningEngine;
+import steward.learning.PreferenceStore;
+import steward.learning.Preferences;
+import steward.sessions.rules.Action;
+import steward.sessions.rules.Confidence;
+import steward.sessions.rules.Rule;
+import steward.sessions.rules.RuleContext;
+import steward.sessions.rules.RuleEngine;
+import steward.sessions.rules.Rules;
+import steward.sessions.rules.Text;
+import steward.sessions.rules.Verdict;
+import steward.sessions.store.SessionRow;
+import steward.sessions.store.SessionStore;
+
+/**
+ * {@code session_audit}: reads the sessions once (set-based), classifies each with the ordered
+ * rules, stores the plan in the state dir and renders the report. It never writes to Hermes' files.
+ */
+public final class AuditEngine {
+    private final StewardPaths paths;
+    private final Clock clock;
+    private final Preferences preferences;
+
+    private final AuditResult.LearningState learning;
+
+    /** An audit with explicit preferences (tests); the learning state is reported as given. */
+    public AuditEngine(StewardPaths paths, Clock clock, Preferences preferences) {
+        this.paths = paths;
+        this.clock = clock;
+        this.preferences = preferences == null ? Preferences.empty() : preferences;
+        this.learning = new AuditResult.LearningState(preferences == null ? "absent" : "ok", null, null);
+    }
+
+    /** An audit that reads the learning store in the state dir (a corrupt store is reported and ignored). */
+    public AuditEngine(StewardPaths paths, Clock clock) {
+        this.paths = paths;
+        this.clock = clock;
+        PreferenceStore.Snapshot s = new PreferenceStore(paths.stateDir(), clock).read();
+        this.preferences = s.view();
+        String status = !s.usable() ? "corrupt" : s.exists() ? "ok" : "absent";
+        this.learning = new AuditResult.LearningState(status, s.problem(), s.usable() && s.exists() ? LearningEngine.ruleState(s.data()) : null);
+    }
+
+    public record Outcome(AuditResult result, String text, Plan plan) {}
+
+    /** The current session: the argument if given (it must exist), else the active tui/cli session with the newest activity. */
+    public static AuditResult.Current findCurrent(List<SessionRow> rows, String argument, String context) {
+        if (argument != null) {
+            boolean exists = rows.stream().anyMatch(r -> r.id().equals(argument));
+            if (!exists) throw new StewardError(context, "current_session_id " + argument + " is not a session in this database");
+            return new AuditResult.Current(argument, "argument");
+        }
+        return rows.stream().filter(r -> r.active() && ("tui".equals(r.source()) || "cli".equals(r.source())))
+                .max(Comparator.comparingDouble(SessionRow::lastActivity).thenComparing(SessionRow::id))
+                .map(r -> new AuditResult.Current(r.id(), "newest_active_tui_cli"))
+                .orElse(new AuditResult.Current(null, "none"));
+    }
+
+    public Outcome audit(AuditRequest req) {
+        Instant now = req.now() != null ? req.now() : clock.instant();
+        double nowEpoch = Times.epoch(now);
+        List<SessionRow> rows;
+        String dbKey = PlanStore.databaseKey(paths.stateDb());
+        try (SessionStore store = SessionStore.openReadOnly(paths.stateDb())) {
+            rows = store.listSessionsForAudit();
+        }
+        AuditResult.Current current = findCurrent(rows, req.currentSessionId(), "session_audit");
+        RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
+
+        Map<String, Verdict> verdicts = new HashMap<>();
+        for (SessionRow s : rows) verdicts.put(s.id(), RuleEngine.evaluate(s, ctx));
+
+        // items: every non-retain verdict, plus the subagent children that Hermes deletes with a deleted parent
+        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
+        Map<String, SessionRow> byId = new HashMap<>();
+        for (SessionRow s : rows) byId.put(s.id(), s);
+        List<SessionRow> ordered = order(rows, verdicts);
+        for (SessionRow s : ordered) {
+            Verdict v = verdicts.get(s.id());
+            if (v.action() == Action.retain) continue;
+            items.put(s.id(), item(s, v, null, req));
+        }
+        for (SessionRow s : ordered) {
+            Plan.PlanItem it = items.get(s.id());
+            if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(s, it, ctx, items, verdicts, req);
+        }
+
+        String planId = PlanStore.newId();
+        int cap = req.maxItemsPerGroup();
+        Capped auto = new Capped(cap);
+        Map<String, Capped> confirm = new LinkedHashMap<>();
+        Capped info = new Capped(cap);
+        for (Plan.PlanItem pi : items.values()) {
+            Confidence c = Confidence.valueOf(pi.confidence());
+            Capped g = c == Confidence.HIGH && pi.executable() ? auto
+                    : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
+            if (g.wants()) g.add(toItem(pi, byId.get(pi.session_id()), ctx));
+            else g.skip();
+        }
+        Capped retained = new Capped(cap);
+        for (SessionRow s : ordered) {
+            Verdict v = verdicts.get(s.id());
+            if (v.action() == Action.retain && !items.containsKey(s.id())) {
+                if (retained.wants()) retained.add(toItem(item(s, v, null, req), s, ctx));
+                else retained.skip();
+            }
+        }
+        List<AuditResult.RuleGroup> confirmGroups = new ArrayList<>();
+        confirm.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
+            Rule r = Rules.byId(e.getKey());
+            Capped l = e.getValue();
+            confirmGroups.add(new AuditResult.RuleGroup(e.getKey(), r == null ? e.getKey() : r.meta().summary(), l.count,
+                    List.copyOf(l.items), l.count - l.items.size()));
+        });
+
+        int active = 0, archived = 0;
+        for (SessionRow s : rows) {
+            if (s.active()) active++;
+            if (s.archived()) archived++;
+        }
+        AuditResult.Totals totals = new AuditResult.Totals(rows.size(), active, rows.size() - active, archived);
+        AuditResult.Expected expected = expected(items.values(), byId, active, rows.size());
+        List<AuditResult.TopicOut> topics = ctx.topics().stream().limit(cap)
+                .map(t -> new AuditResult.TopicOut(t.label(), t.count(), t.sessionIds())).toList();
+        String created = Times.iso(Times.epoch(clock.instant()));
+        double createdEpoch = Times.epoch(clock.instant());
+        double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
+        AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
+                req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
+                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning);
+        String text = ReportRenderer.render(result);
+        Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
+                current.session_id(), current.found_by(), ctx.threshold(), List.copyOf(items.values()), text);
+        new PlanStore(paths.stateDir()).save(plan);
+        return new Outcome(result, text, plan);
+    }
+
+    /** By rule order, then newest activity first, then id (sort keys precomputed: 20,000 sessions sort in a few ms). */
+    private static List<SessionRow> order(List<SessionRow> rows, Map<String, Verdict> verdicts) {
+        record Key(SessionRow row, int rule, double last) {}
+        List<Key> keys = new ArrayList<>(rows.size());
+        for (SessionRow s : rows) keys.add(new Key(s, ruleIndex(verdicts.get(s.id()).rule()), s.lastActivity()));
+        keys.sort((a, b) -> a.rule != b.rule ? Integer.compare(a.rule, b.rule)
+                : a.last != b.last ? Double.compare(b.last, a.last) : a.row.id().compareTo(b.row.id()));
+        List<SessionRow> out = new ArrayList<>(keys.size());
+        for (Key k : keys) out.add(k.row);
+        return out;
+    }
+
+    private void addCascade(SessionRow parent, Plan.PlanItem parentItem, RuleContext ctx, Map<String, Plan.PlanItem> items,
+                            Map<String, Verdict> verdicts, AuditRequest req) {
+        for (SessionRow c : ctx.subagentChildren(parent.id())) {
+            Plan.PlanItem existing = items.get(c.id());
+            if (existing != null && existing.action().equals("delete")) continue;
+            Confidence conf = Confidence.valueOf(parentItem.confidence());
+            if (c.active()) conf = conf.atMost(Confidence.MEDIUM);
+            Verdict v = new Verdict(parentItem.rule(), parentItem.condition(), Action.delete, conf,
+                    new Text("subagent of " + parent.id() + ": deleted with it, as Hermes does",
+                            "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）"), null);
+            Plan.PlanItem ci = item(c, v, parent.id(), req);
+            items.remove(c.id());
+            items.put(c.id(), ci);
+            addCascade(c, ci, ctx, items, verdicts, req);
+        }
+    }
+
+    private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
+        boolean executable = v.action().executable() && (!req.headless() || v.rule().equals("A"));
+        return new Plan.PlanItem(s.id(), s.id(), v.rule(), v.condition(), v.action().name(), v.confidence().name(), executable,
+                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s));
+    }
+
+    public static Plan.Fingerprint fingerprint(SessionRow s) {
+        return new Plan.Fingerprint(s.title(), s.messageCount(), s.lastActivity(), s.endedAt(), s.archived());
+    }
+
+    private static AuditResult.Item toItem(Plan.PlanItem pi, SessionRow s, RuleContext ctx) {
+        AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
+                s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
+                s.archived(), s.parentSessionId(), ctx.children(s.id()).size());
+        return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
+                pi.reason(), pi.cascade_of(), ev);
+    }
+
+    /** A group that keeps its first {@code cap} items and counts the rest. */
+    private static final class Capped {
+        final int cap;
+        final List<AuditResult.Item> items = new ArrayList<>();
+        int count;
+
+        Capped(int cap) {
+            this.cap = cap;
+        }
+
+        boolean wants() {
+            return items.size() < cap;
+        }
+
+        void add(AuditResult.Item i) {
+            items.add(i);
+            count++;
+        }
+
+        void skip() {
+            count++;
+        }
+    }
+
+    private static AuditResult.Group group(Capped l, int cap) {
+        return new AuditResult.Group(l.count, List.copyOf(l.items), l.count - l.items.size());
+    }
+
+    private static AuditResult.Expected expected(java.util.Collection<Plan.PlanItem> items, Map<String, SessionRow> byId, int active, int total) {
+        int aAuto = active, tAuto = total, aAll = active, tAll = total;
+        for (Plan.PlanItem pi : items) {
+            if (!pi.executable()) continue;
+            SessionRow s = byId.get(pi.session_id());
+            boolean del = !pi.action().equals("mark_ended");
+            int da = s.active() ? 1 : 0;
+            int dt = del ? 1 : 0;
+            aAll -= da;
+            tAll -= dt;
+            if (pi.confidence().equals("HIGH")) {
+                aAuto -= da;
+                tAuto -= dt;
+            }
+        }
+        return new AuditResult.Expected(active, aAuto, aAll, total, tAuto, tAll);
+    }
+
+    private static final Map<String, Integer> RULE_INDEX = new HashMap<>();
+
+    static {
+        for (int i = 0; i < Rules.ORDERED.size(); i++) RULE_INDEX.put(Rules.ORDERED.get(i).id(), i);
+    }
+
+    static int ruleIndex(String id) {
+        return RULE_INDEX.getOrDefault(id, Rules.ORDERED.size());
+    }
+}

@@ -1,0 +1,34 @@
+package steward.sessions.audit;
+
+import java.util.List;
+
+/** The structured result of {@code session_audit} (field names are the wire names). */
+public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
+                          String locale, String database, Totals totals, Current current, double threshold, Groups groups,
+                          List<TopicOut> repeated_topics, Expected expected, LearningState learning) {
+
+    /** The learning store as this audit used it: ok, absent (nothing learned yet) or corrupt (learning paused, file untouched). */
+    public record LearningState(String status, String error, String rule_state) {}
+
+    public record Totals(int all, int active, int ended, int archived) {}
+
+    public record Current(String session_id, String found_by) {}
+
+    public record Evidence(String source, String title, int message_count, String started_at, double started_at_epoch,
+                           String last_activity, double last_activity_epoch, String ended_at, Double ended_at_epoch,
+                           String end_reason, boolean archived, String parent, int children) {}
+
+    public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
+                       String reason, String cascade_of, Evidence evidence) {}
+
+    public record Group(int count, List<Item> items, int left_out) {}
+
+    public record RuleGroup(String rule, String summary, int count, List<Item> items, int left_out) {}
+
+    public record Groups(Group auto, List<RuleGroup> confirm, Group info, Group retained) {}
+
+    public record TopicOut(String topic, int count, List<String> session_ids) {}
+
+    public record Expected(int active_before, int active_after_auto, int active_after_all_approved,
+                           int total_before, int total_after_auto, int total_after_all_approved) {}
+}

@@ -1,0 +1,26 @@
+package steward.sessions.audit;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * A stored audit plan ({@code <state dir>/plans/<plan_id>.json}): single use, valid 24 h, bound to
+ * one database. Items carry the evidence fingerprint that {@code session_apply} re-checks.
+ */
+public record Plan(String plan_id, String created_at, double created_at_epoch, double expires_at_epoch, String database,
+                   String database_key, String mode, String locale, String current_session_id, String current_found_by,
+                   double threshold, List<PlanItem> items, String report_text) {
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {}
+
+    /** {@code condition}: the rule condition the learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
+                           boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
+
+    public PlanItem item(String id) {
+        return items.stream().filter(i -> i.item_id().equals(id)).findFirst().orElse(null);
+    }
+}

@@ -1,0 +1,148 @@
+package steward.sessions.audit;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import steward.StewardError;
+import steward.json.Json;
+import steward.state.AtomicFiles;
+
+/**
+ * Plans in {@code <state dir>/plans/}. A plan is claimed for execution by an atomic rename into
+ * {@code plans/used/}, so two processes can never apply the same plan; a failed apply releases it.
+ */
+public final class PlanStore {
+    public static final double VALIDITY_SECONDS = 24 * 3600.0;
+    private static final Pattern ID = Pattern.compile("p_[0-9a-f]{16}");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Path dir;
+
+    public PlanStore(Path stateDir) {
+        this.dir = stateDir.resolve("plans");
+    }
+
+    public static String newId() {
+        byte[] b = new byte[8];
+        RANDOM.nextBytes(b);
+        return "p_" + HexFormat.of().formatHex(b);
+    }
+
+    public Path file(String id) {
+        return dir.resolve(id + ".json");
+    }
+
+    private Path usedFile(String id) {
+        return dir.resolve("used").resolve(id + ".json");
+    }
+
+    public void save(Plan plan) {
+        try {
+            prune(plan.created_at_epoch());
+            AtomicFiles.write(file(plan.plan_id()), Json.MAPPER.writeValueAsBytes(plan));
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError("session_audit", "cannot save the plan in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Loads a plan that exists, is unused, unexpired and bound to {@code databaseKey}; anything else is refused. */
+    public Plan load(String id, double nowEpoch, String databaseKey) {
+        if (id == null || !ID.matcher(id).matches()) {
+            throw new StewardError("session_apply", "unknown plan id '" + id + "' (expected p_ and 16 hex digits, as returned by session_audit)");
+        }
+        Path f = file(id);
+        if (!Files.isRegularFile(f)) {
+            if (Files.isRegularFile(usedFile(id))) throw new StewardError("session_apply", "plan " + id + " was already used; run session_audit again");
+            throw new StewardError("session_apply", "unknown plan id " + id + "; run session_audit first");
+        }
+        Plan p;
+        try {
+            p = Json.MAPPER.readValue(Files.readAllBytes(f), Plan.class);
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError("session_apply", "plan " + id + " is unreadable: " + e.getMessage(), e);
+        }
+        if (nowEpoch > p.expires_at_epoch()) {
+            throw new StewardError("session_apply", "plan " + id + " expired at " + Times.iso(p.expires_at_epoch()) + "; run session_audit again");
+        }
+        if (!p.database_key().equals(databaseKey)) {
+            throw new StewardError("session_apply", "plan " + id + " was made for another database (" + p.database() + ")");
+        }
+        return p;
+    }
+
+    /** Removes plans (used or not) older than their validity: they can never be applied again. */
+    private void prune(double nowEpoch) {
+        for (Path d : List.of(dir, dir.resolve("used"))) {
+            if (!Files.isDirectory(d)) continue;
+            try (var s = Files.list(d)) {
+                for (Path p : s.toList()) {
+                    String n = p.getFileName().toString();
+                    if (!n.endsWith(".json") || !ID.matcher(n.substring(0, n.length() - 5)).matches()) continue;
+                    if (Files.getLastModifiedTime(p).toMillis() / 1000.0 < nowEpoch - VALIDITY_SECONDS) Files.deleteIfExists(p);
+                }
+            } catch (IOException ignored) {
+                // pruning is housekeeping of our own; a failure here must not stop the audit
+            }
+        }
+    }
+
+    /** Marks the plan used (atomic rename); fails if another process claimed it first. */
+    public void claim(String id) {
+        try {
+            AtomicFiles.ensurePrivateDir(dir.resolve("used"));
+            Files.move(file(id), usedFile(id), StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException e) {
+            throw new StewardError("session_apply", "plan " + id + " was already used by another call");
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new StewardError("session_apply", "cannot claim plan " + id + ": atomic rename unsupported in " + dir);
+        } catch (IOException e) {
+            throw new StewardError("session_apply", "cannot claim plan " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Puts a claimed plan back (after a failure that changed nothing). */
+    public void release(String id) {
+        try {
+            Files.move(usedFile(id), file(id), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException ignored) {
+            // best effort: the plan stays used, the user audits again
+        }
+    }
+
+    /** The newest stored (unused) plan, for "the latest audit report". */
+    public Plan latest() {
+        if (!Files.isDirectory(dir)) return null;
+        try (var s = Files.list(dir)) {
+            Path newest = s.filter(p -> ID.matcher(p.getFileName().toString().replace(".json", "")).matches())
+                    .max((a, b) -> {
+                        try {
+                            return Files.getLastModifiedTime(a).compareTo(Files.getLastModifiedTime(b));
+                        } catch (IOException e) {
+                            return 0;
+                        }
+                    }).orElse(null);
+            return newest == null ? null : Json.MAPPER.readValue(Files.readAllBytes(newest), Plan.class);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Identity of a database file: its real path and file key (inode), so a copy elsewhere is another database. */
+    public static String databaseKey(Path db) {
+        try {
+            Path real = db.toRealPath();
+            Object key = Files.readAttributes(real, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            return real + (key == null ? "" : "#" + key);
+        } catch (IOException e) {
+            return db.toAbsolutePath().normalize().toString();
+        }
+    }
+}

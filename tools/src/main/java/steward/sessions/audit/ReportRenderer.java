@@ -1,0 +1,126 @@
+package steward.sessions.audit;
+
+import java.util.List;
+
+/**
+ * The audit report in the seed's layout, in the chosen language, with the user-visible words only:
+ * delete, mark as ended (done by Steward), archive (reported, never done by Steward), keep.
+ */
+public final class ReportRenderer {
+    private ReportRenderer() {}
+
+    static final String RULE = "═══════════════════════════════════════════";
+
+    public static String untitled(String locale) {
+        return zh(locale) ? "(无标题)" : "(untitled)";
+    }
+
+    public static String title(String t, String locale) {
+        return t == null || t.isBlank() ? untitled(locale) : t;
+    }
+
+    public static String actionWord(String action, String locale) {
+        boolean z = zh(locale);
+        return switch (action) {
+            case "delete" -> z ? "删除" : "delete";
+            case "mark_ended" -> z ? "标记为已结束" : "mark as ended";
+            case "name_or_delete" -> z ? "删除或命名" : "delete or name it";
+            case "review" -> z ? "请检查" : "review";
+            default -> z ? "保留" : "keep";
+        };
+    }
+
+    static String fmt(double n) {
+        return n == Math.rint(n) ? String.valueOf((int) n) : String.valueOf(n);
+    }
+
+    static boolean zh(String locale) {
+        return "zh".equals(locale);
+    }
+
+    public static String render(AuditResult r) {
+        String l = r.locale();
+        boolean z = zh(l);
+        StringBuilder sb = new StringBuilder();
+        sb.append(RULE).append('\n');
+        sb.append(z ? "  会话审计报告 — " : "  Session audit report — ").append(r.now(), 0, 10)
+                .append(r.mode().equals("headless") ? (z ? "（无人值守模式）" : " (headless)") : "").append('\n');
+        sb.append(RULE).append("\n\n");
+        AuditResult.Totals t = r.totals();
+        if (z) {
+            sb.append("总记录: ").append(t.all()).append(" 条\n");
+            sb.append("  活跃: ").append(t.active()).append(" 条（当前: ").append(r.current().session_id() == null ? "未知" : r.current().session_id()).append("）\n");
+            sb.append("  已结束: ").append(t.ended()).append(" 条\n");
+            sb.append("  已归档: ").append(t.archived()).append(" 条\n");
+            sb.append("  活跃阈值 N: ").append(fmt(r.threshold())).append('\n');
+        } else {
+            sb.append("Total: ").append(t.all()).append(" sessions\n");
+            sb.append("  active: ").append(t.active()).append(" (current: ").append(r.current().session_id() == null ? "unknown" : r.current().session_id()).append(")\n");
+            sb.append("  ended: ").append(t.ended()).append('\n');
+            sb.append("  archived: ").append(t.archived()).append('\n');
+            sb.append("  active threshold N: ").append(fmt(r.threshold())).append('\n');
+        }
+        AuditResult.Groups g = r.groups();
+        sb.append('\n').append(z ? "=== 自动执行（HIGH 置信度，" + g.auto().count() + " 条）===" : "=== Runs automatically (HIGH confidence, " + g.auto().count() + ") ===").append('\n');
+        items(sb, g.auto().items(), "✓", l, false);
+        more(sb, g.auto().left_out(), l);
+        int confirmCount = g.confirm().stream().mapToInt(AuditResult.RuleGroup::count).sum();
+        sb.append('\n').append(z ? "=== 建议操作（MEDIUM 置信度，" + confirmCount + " 条，需你确认）===" : "=== Suggested (MEDIUM confidence, " + confirmCount + ", needs your answer) ===").append('\n');
+        for (AuditResult.RuleGroup rg : g.confirm()) {
+            sb.append(z ? "  规则 " + rg.rule() + "（" + rg.count() + " 条）:" : "  Rule " + rg.rule() + " (" + rg.count() + "):").append('\n');
+            items(sb, rg.items(), "?", l, true);
+            more(sb, rg.left_out(), l);
+        }
+        if (!g.confirm().isEmpty()) {
+            sb.append(z ? "  可按规则整组回复（如 B=同意），或逐条回复（id=同意/拒绝）。\n" : "  Answer per rule (e.g. B=approve) or per item (id=approve/reject).\n");
+        }
+        sb.append('\n').append(z ? "=== 仅供参考（LOW 置信度，" + g.info().count() + " 条）===" : "=== For your information (LOW confidence, " + g.info().count() + ") ===").append('\n');
+        items(sb, g.info().items(), "·", l, true);
+        more(sb, g.info().left_out(), l);
+        sb.append('\n').append(z ? "=== 保留（不操作，" + g.retained().count() + " 条）===" : "=== Kept (no action, " + g.retained().count() + ") ===").append('\n');
+        for (AuditResult.Item it : g.retained().items()) {
+            sb.append("  · ").append(it.session_id()).append(" — ").append(title(it.evidence().title(), l)).append(" — ").append(it.reason()).append('\n');
+        }
+        more(sb, g.retained().left_out(), l);
+        if (!r.repeated_topics().isEmpty()) {
+            sb.append('\n').append(z ? "=== 重复主题 ===" : "=== Repeated topics ===").append('\n');
+            for (AuditResult.TopicOut tp : r.repeated_topics()) {
+                sb.append(z ? "  “" + tp.topic() + "” 出现 " + tp.count() + " 次" : "  \"" + tp.topic() + "\" appears " + tp.count() + " times").append('\n');
+            }
+        }
+        AuditResult.LearningState ls = r.learning();
+        if (ls != null && "corrupt".equals(ls.status())) {
+            sb.append('\n').append(z ? "⚠ 学习暂停（偏好存储无法读取，文件保持原样）: " : "⚠ learning paused (preference store unreadable, left as it is): ").append(ls.error()).append('\n');
+        } else if (ls != null && ls.rule_state() != null) {
+            sb.append('\n').append(z ? "当前规则状态: " : "Current rule state: ").append(ls.rule_state()).append('\n');
+        }
+        AuditResult.Expected e = r.expected();
+        sb.append('\n').append(RULE).append('\n');
+        if (z) {
+            sb.append("  清理后预期: 活跃 ").append(e.active_before()).append("→").append(e.active_after_auto())
+                    .append("  总 ").append(e.total_before()).append("→").append(e.total_after_auto())
+                    .append("（全部同意: 活跃→").append(e.active_after_all_approved()).append("，总→").append(e.total_after_all_approved()).append("）\n");
+        } else {
+            sb.append("  Expected after cleanup: active ").append(e.active_before()).append("→").append(e.active_after_auto())
+                    .append("  total ").append(e.total_before()).append("→").append(e.total_after_auto())
+                    .append(" (if all approved: active→").append(e.active_after_all_approved()).append(", total→").append(e.total_after_all_approved()).append(")\n");
+        }
+        sb.append(RULE).append('\n');
+        sb.append(z ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at() + "。删除前会先备份；“标记为已结束”由 Steward 执行；“归档”只报告，由你在界面中操作。"
+                : "Plan " + r.plan_id() + ", valid until " + r.expires_at() + ". Everything is backed up before deletion; \"mark as ended\" is done by Steward; archiving is only reported, you do it in the UI.");
+        return sb.toString();
+    }
+
+    private static void items(StringBuilder sb, List<AuditResult.Item> items, String mark, String l, boolean question) {
+        for (AuditResult.Item it : items) {
+            sb.append("  ").append(mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
+                    .append(" — ").append(it.reason()).append(" → ").append(actionWord(it.action(), l)).append(question && !it.action().equals("review") ? "?" : "");
+            if (!it.executable() && !it.action().equals("review")) sb.append(zh(l) ? "（仅报告）" : " (report only)");
+            sb.append('\n');
+        }
+    }
+
+    private static void more(StringBuilder sb, int leftOut, String l) {
+        if (leftOut > 0) sb.append(zh(l) ? "  …另有 " + leftOut + " 条未列出\n" : "  … " + leftOut + " more not listed\n");
+    }
+}

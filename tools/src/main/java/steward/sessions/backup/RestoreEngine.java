@@ -1,0 +1,241 @@
+package steward.sessions.backup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.learning.PreferenceData;
+import steward.learning.PreferenceStore;
+import steward.sessions.store.SessionStore;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code session_restore}: undoes a {@code session_apply} from its backup, in one transaction.
+ * Deleted sessions are re-inserted with their ids, messages (Hermes' triggers re-index FTS) and usage
+ * rows, and their side files are moved back; sessions marked as ended or renamed are put back if
+ * nobody changed them since. A session that exists again is skipped and reported.
+ */
+public final class RestoreEngine {
+    static final String CTX = "session_restore";
+    private final StewardPaths paths;
+    private final java.time.Clock clock;
+
+    public RestoreEngine(StewardPaths paths) {
+        this(paths, java.time.Clock.systemUTC());
+    }
+
+    public RestoreEngine(StewardPaths paths, java.time.Clock clock) {
+        this.paths = paths;
+        this.clock = clock;
+    }
+
+    public record Skipped(String session_id, String reason) {}
+
+    public record Result(String backup_id, List<String> restored, List<Skipped> skipped, int messages_restored,
+                         int side_files_restored, int sessions_after, int active_after) {}
+
+    public Result restore(String backupId, List<String> sessionIds) {
+        SessionBackup bk = new SessionBackup(paths.stateDir());
+        bk.requireExisting(backupId, CTX);
+        List<JsonNode> lines;
+        try {
+            lines = bk.read(backupId);
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError(CTX, "backup " + backupId + " is unreadable: " + e.getMessage(), e);
+        }
+        Set<String> inBackup = new LinkedHashSet<>();
+        for (JsonNode l : lines) inBackup.add(l.path("id").asString());
+        Set<String> wanted = sessionIds == null || sessionIds.isEmpty() ? inBackup : new LinkedHashSet<>(sessionIds);
+        List<String> unknown = wanted.stream().filter(id -> !inBackup.contains(id)).toList();
+        if (!unknown.isEmpty()) throw new StewardError(CTX, "not in backup " + backupId + ": " + String.join(", ", unknown));
+
+        List<String> restored = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        List<String> sideFileSessions = new ArrayList<>();
+        int[] messages = {0};
+        try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
+            Set<String> sessionCols = store.sessionColumns();
+            Set<String> messageCols = store.messageColumns();
+            store.write(c -> {
+                boolean usage = SessionBackup.hasTable(c, "session_model_usage");
+                for (JsonNode l : lines) {
+                    String id = l.path("id").asString();
+                    if (!wanted.contains(id)) continue;
+                    JsonNode note = l.path("_steward");
+                    String action = note.path("action").asString("delete");
+                    String why = switch (action) {
+                        case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages);
+                        case "mark_ended" -> unmark(c, l, note);
+                        case "rename" -> unrename(c, l, note);
+                        default -> "unknown action " + action + " in the backup";
+                    };
+                    if (why == null) {
+                        restored.add(id);
+                        if (action.equals("delete") && note.path("side_files").size() > 0) sideFileSessions.add(id);
+                    } else {
+                        skipped.add(new Skipped(id, why));
+                    }
+                }
+                return null;
+            });
+            int files = 0;
+            for (JsonNode l : lines) {
+                String id = l.path("id").asString();
+                if (!sideFileSessions.contains(id)) continue;
+                for (JsonNode f : l.path("_steward").path("side_files")) {
+                    Path from = bk.filesDir(backupId).resolve(f.asString());
+                    Path to = paths.hermesHome().resolve("sessions").resolve(f.asString());
+                    try {
+                        if (Files.isRegularFile(from) && !Files.exists(to)) {
+                            Files.createDirectories(to.getParent());
+                            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+                            files++;
+                        }
+                    } catch (IOException e) {
+                        skipped.add(new Skipped(id, "side file " + f.asString() + " stays in the backup: " + e.getMessage()));
+                    }
+                }
+            }
+            forgetDeletions(restored, lines);
+            var counts = store.counts();
+            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active());
+        }
+    }
+
+    /**
+     * Restoring is the user taking a deletion back: the learning store must not keep "you asked to delete
+     * it" for those sessions (rule F would propose them again at HIGH). A paused store is left alone.
+     */
+    private void forgetDeletions(List<String> restored, List<JsonNode> lines) {
+        Set<String> ids = new HashSet<>();
+        for (JsonNode l : lines) {
+            String id = l.path("id").asString();
+            if (restored.contains(id) && l.path("_steward").path("action").asString("delete").equals("delete")) ids.add(id);
+        }
+        if (ids.isEmpty()) return;
+        try {
+            new PreferenceStore(paths.stateDir(), clock).update(d -> {
+                if (!d.session_level.delete.removeIf(m -> ids.contains(m.id))) return null;
+                PreferenceData.Change c = new PreferenceData.Change();
+                c.date = clock.instant().toString();
+                c.action = "restore";
+                c.detail = "restored " + ids.size() + " sessions: their deletion is no longer a preference";
+                d.changes.add(c);
+                return null;
+            }, false);
+        } catch (StewardError ignored) {
+            // learning is paused (store unreadable): the restore itself stands
+        }
+    }
+
+    private static String reinsert(Connection c, JsonNode l, Set<String> sessionCols, Set<String> messageCols, boolean usage,
+                                   int[] messages) throws SQLException {
+        String id = l.path("id").asString();
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) return "exists again";
+            }
+        }
+        JsonNode title = l.get("title");
+        if (title != null && title.isString()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE title = ?")) {
+                ps.setString(1, title.asString());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) return "its title is now used by session " + rs.getString(1);
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM messages WHERE id = ?")) {
+            for (JsonNode m : l.path("messages")) {
+                ps.setLong(1, m.path("id").asLong());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) return "message id " + m.path("id").asLong() + " is taken by another session";
+                }
+            }
+        }
+        insert(c, "sessions", l, sessionCols, Set.of("messages", "_steward"));
+        for (JsonNode m : l.path("messages")) {
+            insert(c, "messages", m, messageCols, Set.of());
+            messages[0]++;
+        }
+        if (usage) {
+            for (JsonNode u : l.path("_steward").path("session_model_usage")) insert(c, "session_model_usage", u, null, Set.of());
+        }
+        return null;
+    }
+
+    private static void insert(Connection c, String table, JsonNode row, Set<String> allowed, Set<String> skip) throws SQLException {
+        List<String> cols = new ArrayList<>();
+        List<JsonNode> vals = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = row.properties().iterator(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (skip.contains(e.getKey())) continue;
+            if (allowed != null && !allowed.contains(e.getKey())) continue;
+            if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) continue;
+            cols.add(e.getKey());
+            vals.add(e.getValue());
+        }
+        String sql = "INSERT INTO " + table + " (" + String.join(", ", cols) + ") VALUES (" + "?, ".repeat(cols.size() - 1) + "?)";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < vals.size(); i++) bind(ps, i + 1, vals.get(i));
+            ps.executeUpdate();
+        }
+    }
+
+    static void bind(PreparedStatement ps, int i, JsonNode v) throws SQLException {
+        if (v == null || v.isNull()) ps.setObject(i, null);
+        else if (v.isIntegralNumber()) ps.setLong(i, v.asLong());
+        else if (v.isNumber()) ps.setDouble(i, v.asDouble());
+        else if (v.isBoolean()) ps.setInt(i, v.asBoolean() ? 1 : 0);
+        else if (v.isBinary()) ps.setBytes(i, v.binaryValue());
+        else ps.setString(i, v.asString());
+    }
+
+    private static String unmark(Connection c, JsonNode l, JsonNode note) throws SQLException {
+        String id = l.path("id").asString();
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at = ? AND end_reason = 'housekeeping'")) {
+            bind(ps, 1, l.get("ended_at"));
+            bind(ps, 2, l.get("end_reason"));
+            ps.setString(3, id);
+            ps.setDouble(4, note.path("ended_at").asDouble());
+            return ps.executeUpdate() == 1 ? null : "changed since apply (no longer ended by housekeeping)";
+        }
+    }
+
+    private static String unrename(Connection c, JsonNode l, JsonNode note) throws SQLException {
+        String id = l.path("id").asString();
+        JsonNode old = l.get("title");
+        if (old != null && old.isString()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE title = ? AND id != ?")) {
+                ps.setString(1, old.asString());
+                ps.setString(2, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) return "its old title is now used by session " + rs.getString(1);
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET title = ? WHERE id = ? AND title = ?")) {
+            bind(ps, 1, old);
+            ps.setString(2, id);
+            ps.setString(3, note.path("new_title").asString());
+            return ps.executeUpdate() == 1 ? null : "changed since apply (title is no longer the one Steward set)";
+        }
+    }
+
+}

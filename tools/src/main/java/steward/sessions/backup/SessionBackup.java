@@ -1,0 +1,194 @@
+package steward.sessions.backup;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import steward.StewardError;
+import steward.json.Json;
+import steward.state.AtomicFiles;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Session backups in {@code <state dir>/backups/sessions/<backup_id>.jsonl}, one line per session in
+ * the shape of {@code hermes sessions export} (every session column plus {@code "messages"}), with
+ * Steward's own bookkeeping under {@code "_steward"} (what was done, side files, usage rows). Unlike
+ * Hermes' export, {@code "messages"} holds every row of the session (inactive ones too, each with its
+ * {@code active} column), so that a restore is complete. Side files live in {@code <backup_id>.files/}.
+ */
+public final class SessionBackup {
+    private static final Pattern ID = Pattern.compile("b_\\d{8}T\\d{6}Z_[0-9a-f]{6}");
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Path dir;
+
+    public SessionBackup(Path stateDir) {
+        this.dir = stateDir.resolve("backups").resolve("sessions");
+    }
+
+    public static String newId(Instant now) {
+        byte[] b = new byte[3];
+        RANDOM.nextBytes(b);
+        return "b_" + STAMP.format(now) + "_" + HexFormat.of().formatHex(b);
+    }
+
+    public Path file(String id) {
+        return dir.resolve(id + ".jsonl");
+    }
+
+    public Path filesDir(String id) {
+        return dir.resolve(id + ".files");
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** One export line for a session: all its columns, its messages ordered by id, and Steward's note. */
+    public static ObjectNode exportLine(Connection c, String sessionId, ObjectNode steward) throws SQLException {
+        ObjectNode line = Json.MAPPER.createObjectNode();
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM sessions WHERE id = ?")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
+                putRow(line, rs);
+            }
+        }
+        line.set("messages", rows(c, "SELECT * FROM messages WHERE session_id = ? ORDER BY id", sessionId));
+        if (hasTable(c, "session_model_usage")) {
+            steward.set("session_model_usage", rows(c, "SELECT * FROM session_model_usage WHERE session_id = ?", sessionId));
+        }
+        line.set("_steward", steward);
+        return line;
+    }
+
+    static ArrayNode rows(Connection c, String sql, String id) throws SQLException {
+        ArrayNode out = Json.MAPPER.createArrayNode();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ObjectNode m = Json.MAPPER.createObjectNode();
+                    putRow(m, rs);
+                    out.add(m);
+                }
+            }
+        }
+        return out;
+    }
+
+    static void putRow(ObjectNode n, ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            Object v = rs.getObject(i);
+            String k = md.getColumnName(i);
+            if (v == null) n.putNull(k);
+            else if (v instanceof Integer x) n.put(k, x.longValue());
+            else if (v instanceof Long x) n.put(k, x);
+            else if (v instanceof Double x) n.put(k, x);
+            else if (v instanceof Float x) n.put(k, x.doubleValue());
+            else if (v instanceof byte[] b) n.put(k, b);
+            else n.put(k, v.toString());
+        }
+    }
+
+    public static boolean hasTable(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    public record Written(String backup_id, String path, long size_bytes, int sessions, int messages) {}
+
+    /**
+     * Writes the backup atomically (temp file, fsync, rename), then reads it back and checks every
+     * line: same sessions, same message counts. Any failure is a {@link StewardError}; the caller
+     * changes nothing then.
+     */
+    public Written write(String id, List<ObjectNode> lines) {
+        Path f = file(id);
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            int messages = 0;
+            for (ObjectNode l : lines) {
+                bytes.write(Json.MAPPER.writeValueAsBytes(l));
+                bytes.write('\n');
+                messages += l.get("messages").size();
+            }
+            AtomicFiles.ensurePrivateDir(dir);
+            AtomicFiles.write(f, bytes.toByteArray());
+            List<JsonNode> back = read(id);
+            if (back.size() != lines.size()) throw new IOException("read back " + back.size() + " lines, wrote " + lines.size());
+            for (int i = 0; i < lines.size(); i++) {
+                if (!back.get(i).path("id").asString("").equals(lines.get(i).path("id").asString(""))
+                        || back.get(i).path("messages").size() != lines.get(i).path("messages").size()) {
+                    throw new IOException("read-back mismatch at line " + (i + 1));
+                }
+            }
+            return new Written(id, f.toString(), Files.size(f), lines.size(), messages);
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError("session_apply", "backup failed, nothing was changed: " + e.getMessage(), e);
+        }
+    }
+
+    public List<JsonNode> read(String id) throws IOException {
+        List<JsonNode> out = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(file(id), StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (!line.isBlank()) out.add(Json.MAPPER.readTree(line));
+            }
+        }
+        return out;
+    }
+
+    /** Validates a backup id from the caller and that the backup exists. */
+    public void requireExisting(String id, String context) {
+        if (id == null || !ID.matcher(id).matches()) {
+            throw new StewardError(context, "unknown backup id '" + id + "' (expected the backup_id returned by session_apply)");
+        }
+        if (!Files.isRegularFile(file(id))) throw new StewardError(context, "no backup " + id + " in " + dir);
+    }
+
+    /** Hermes' per-session side files under {@code <home>/sessions/}. */
+    public static List<Path> sideFiles(Path hermesHome, String sessionId) throws IOException {
+        Path sd = hermesHome.resolve("sessions");
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(sd)) return out;
+        for (String n : List.of(sessionId + ".json", sessionId + ".jsonl")) {
+            Path p = sd.resolve(n);
+            if (Files.isRegularFile(p)) out.add(p);
+        }
+        String prefix = "request_dump_" + sessionId + "_";
+        try (var s = Files.list(sd)) {
+            s.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.startsWith(prefix) && n.endsWith(".json") && Files.isRegularFile(p);
+            }).sorted().forEach(out::add);
+        }
+        return out;
+    }
+
+}

@@ -1,0 +1,45 @@
+package steward.sessions.rules;
+
+import java.util.Optional;
+
+import steward.learning.Level;
+import steward.learning.Preferences;
+import steward.sessions.store.SessionRow;
+
+@RuleMeta(id = "F", summary = "User preference overrides: what the user decided before about this session or rule",
+        rationale = "The user's explicit earlier choice is better evidence than any heuristic: a session kept before stays kept, "
+                + "a session the user asked to delete is certain, and a rule the user vetoed or contradicted asks before acting.")
+public final class PreferenceRule implements Rule {
+    @Override
+    public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
+        if (ctx.preferences().kept(s.id())) return Optional.of(verdict(Action.retain, Confidence.HIGH, "you kept it last time", "上次你选择保留"));
+        if (ctx.preferences().deleteRequested(s.id())) {
+            return Optional.of(verdict(Action.delete, Confidence.HIGH, "you asked to delete it last time", "上次你要求删除"));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Applies what was learned about the verdict's rule condition: promoted or demoted level, or the
+     * LOW lock after contradictory choices. The safety cap (rule S) is applied after this, always.
+     */
+    public static Verdict adjust(Verdict v, RuleContext ctx) {
+        if (v.action() == Action.retain || v.rule().equals("F") || v.rule().equals("S")) return v;
+        String key = v.condition() == null ? v.rule() : v.condition();
+        String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+        Preferences.Adjusted a = ctx.preferences().adjust(v.rule(), condition, Level.valueOf(v.confidence().name()));
+        Confidence level = Confidence.valueOf(a.level().name());
+        if (level == v.confidence() && !a.locked()) return v;
+        Text why = a.note() == null ? null : new Text(v.reason().en() + " (" + a.note() + ")", v.reason().zh() + "（" + zh(a.note()) + "）");
+        return v.withConfidence(level, why);
+    }
+
+    /** The learning notes in Chinese, for the zh report. */
+    static String zh(String note) {
+        if (note.startsWith("you kept similar ones before")) return "你之前保留过同类";
+        if (note.startsWith("you kept one like this before")) return "你上次保留过同类";
+        if (note.startsWith("locked at LOW")) return "你对此类的选择前后矛盾，已锁定为 LOW，需你明确表示信任后才会恢复";
+        if (note.startsWith("promoted to")) return "你已多次批准同类，已升级";
+        return note;
+    }
+}

@@ -1,0 +1,38 @@
+package steward.sessions.rules;
+
+import java.util.Optional;
+
+import steward.sessions.store.SessionRow;
+
+@RuleMeta(id = "S", summary = "Safety guard: the current session and live chains are kept; titled active sessions are never auto-executed",
+        rationale = "Deleting the session the user is in, or the root of a chain they still continue, destroys work in use; "
+                + "a titled, active, non-subagent session is something the user named and may return to, so a person must decide.")
+public final class SafetyGuardRule implements Rule {
+    @Override
+    public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
+        if (ctx.isCurrent(s)) {
+            return Optional.of(verdict(Action.retain, Confidence.HIGH, "current session", "当前会话"));
+        }
+        if (ctx.hasLiveDescendant(s)) {
+            return Optional.of(verdict(Action.retain, Confidence.HIGH,
+                    "a continuation of it is still in use: deleting it would cut the chain",
+                    "它的续接会话仍在使用：删除会切断会话链"));
+        }
+        for (SessionRow c : ctx.subagentChildren(s.id())) {
+            if (ctx.isCurrent(c)) {
+                return Optional.of(verdict(Action.retain, Confidence.HIGH,
+                        "the current session is its subagent", "当前会话是它的子代理"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The cap: a titled, active, non-subagent session is never executed automatically (at most MEDIUM). */
+    public static Verdict cap(SessionRow s, Verdict v) {
+        if (v.action() != Action.retain && s.active() && !s.untitled() && !s.subagent()
+                && v.confidence().compareTo(Confidence.MEDIUM) > 0) {
+            return v.withConfidence(Confidence.MEDIUM, null);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,26 @@
+package steward.sessions.rules;
+
+import java.util.Optional;
+
+import steward.sessions.store.SessionRow;
+
+@RuleMeta(id = "D", summary = "Too many active sessions (> N): archived-but-active (MEDIUM) or titled and idle > 3 days (LOW) → mark as ended",
+        rationale = "Attention is single-threaded: more than N active sessions hide each other. Idleness is measured by the newest "
+                + "message, not guessed from the title; marking as ended keeps everything and only tidies the active list.")
+public final class TooManyActiveRule implements Rule {
+    @Override
+    public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
+        if (!s.active() || ctx.isCurrent(s) || ctx.activeCount() <= ctx.threshold()) return Optional.empty();
+        if (s.archived()) {
+            return Optional.of(verdict("archived", Action.mark_ended, Confidence.MEDIUM,
+                    "archived but still active: mark as ended?", "已归档但仍显示活跃：标记为已结束？"));
+        }
+        double idle = ctx.now() - s.lastActivity();
+        if (!s.untitled() && idle > RuleContext.STALE_SECONDS) {
+            long days = (long) Math.floor(idle / 86400.0);
+            return Optional.of(verdict("stale", Action.mark_ended, Confidence.LOW,
+                    "last active " + days + " days ago: mark as ended?", "最后活跃 " + days + " 天前：是否标记为已结束？"));
+        }
+        return Optional.empty();
+    }
+}

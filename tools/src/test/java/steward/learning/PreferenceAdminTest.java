@@ -1,0 +1,72 @@
+package steward.learning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.StewardError;
+
+class PreferenceAdminTest {
+    @TempDir
+    Path state;
+
+    Clock clock = Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC);
+
+    @Test
+    void trustUnlocksALockedRuleAndLearningResumes() {
+        PreferenceStore store = new PreferenceStore(state, clock);
+        LearningEngine engine = new LearningEngine(store, clock);
+        engine.record("p1", Events.parse("s1 | B | long | MEDIUM | delete | APPROVED"));
+        engine.record("p2", Events.parse("s2 | B | long | MEDIUM | delete | VETOED"));
+        engine.record("p3", Events.parse("s3 | B | long | MEDIUM | delete | APPROVED"));
+        assertTrue(store.read().data().rule_level.get("B/long").locked);
+        assertThrows(StewardError.class, () -> new PreferenceAdmin(store, clock).trust("A"));
+        new PreferenceAdmin(store, clock).trust("B");
+        var s = store.read().data().rule_level.get("B/long");
+        assertFalse(s.locked);
+        assertEquals(Level.MEDIUM, s.level);
+        engine.record("p4", Events.parse("s4 | B | long | MEDIUM | delete | APPROVED"));
+        assertEquals(s.approvals + 1, store.read().data().rule_level.get("B/long").approvals);
+    }
+
+    @Test
+    void thresholdIsSetWithinBoundsOnly() {
+        PreferenceStore store = new PreferenceStore(state, clock);
+        PreferenceAdmin admin = new PreferenceAdmin(store, clock);
+        assertThrows(StewardError.class, () -> admin.setThreshold(1.5));
+        assertThrows(StewardError.class, () -> admin.setThreshold(6.5));
+        admin.setThreshold(4.5);
+        assertEquals(4.5, store.read().data().active_threshold);
+        admin.resetThreshold();
+        assertEquals(3.0, store.read().data().active_threshold);
+    }
+
+    @Test
+    void resetOneRuleOrForgetOneSession() {
+        PreferenceStore store = new PreferenceStore(state, clock);
+        new LearningEngine(store, clock).record("p1", Events.parse("""
+                s1 | B | long  | MEDIUM | delete | VETOED
+                s2 | A | shell | HIGH   | delete | APPROVED
+                """));
+        PreferenceAdmin admin = new PreferenceAdmin(store, clock);
+        admin.resetRule("B");
+        assertFalse(store.read().data().rule_level.containsKey("B/long"));
+        assertTrue(store.read().data().rule_level.containsKey("A/shell"));
+        assertTrue(store.read().view().kept("s1"));
+        admin.forgetSession("s1");
+        assertFalse(store.read().view().kept("s1"));
+        assertThrows(StewardError.class, () -> admin.forgetSession("s1"));
+        assertThrows(StewardError.class, () -> admin.resetRule("Z"));
+        assertEquals(java.util.List.of("reset_rule", "forget_session"),
+                store.read().data().changes.stream().map(c -> c.action).toList());
+    }
+}

@@ -1,0 +1,50 @@
+package steward.learning.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+import steward.learning.Events;
+import steward.learning.Level;
+import steward.learning.PreferenceData;
+import steward.learning.Preferences;
+
+class PromotionRuleTest {
+    @Test
+    void mediumApprovedTwiceAcrossTwoRunsBecomesHigh() {
+        PreferenceData d = new PreferenceData();
+        Events.learn(d, "s1 | B | long | MEDIUM | delete | APPROVED");
+        assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level);
+        var run = Events.learn(d, "s2 | B | long | MEDIUM | delete | APPROVED");
+        assertEquals(Level.HIGH, d.rule_level.get("B/long").level);
+        assertTrue(run.learned.get(0).contains("promoted to HIGH (you approved 2 similar ones)"), run.learned.toString());
+        assertEquals(Level.HIGH, new Preferences(d, null).adjust("B", "long", Level.MEDIUM).level());
+    }
+
+    @Test
+    void twoApprovalsInOneRunAreNotEnough() {
+        PreferenceData d = new PreferenceData();
+        Events.learn(d, """
+                s1 | B | long | MEDIUM | delete | APPROVED
+                s2 | B | long | MEDIUM | delete | APPROVED
+                """);
+        assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level);
+    }
+
+    @Test
+    void aVetoEverBlocksPromotion() {
+        PreferenceData d = new PreferenceData();
+        Events.learn(d, "s1 | B | long | MEDIUM | delete | VETOED");
+        Events.learn(d, "s2 | B | long | MEDIUM | delete | APPROVED");
+        Events.learn(d, "s3 | B | long | MEDIUM | delete | APPROVED");
+        assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level);
+    }
+
+    @Test
+    void lowWithAClearApprovalBecomesMedium() {
+        PreferenceData d = new PreferenceData();
+        Events.learn(d, "s1 | D | stale | LOW | mark_ended | APPROVED");
+        assertEquals(Level.MEDIUM, d.rule_level.get("D/stale").level);
+    }
+}

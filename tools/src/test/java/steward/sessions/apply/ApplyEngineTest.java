@@ -1,0 +1,242 @@
+package steward.sessions.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.sessions.TestHomes;
+import steward.sessions.audit.AuditEngine;
+import steward.sessions.audit.AuditRequest;
+import steward.sessions.audit.Plan;
+import steward.sessions.backup.RestoreEngine;
+import steward.learning.Preferences;
+import steward.sessions.store.Sqlite;
+import tools.jackson.databind.JsonNode;
+
+class ApplyEngineTest {
+    @TempDir
+    Path tmp;
+    Path home;
+    StewardPaths paths;
+    JsonNode manifest;
+    String current;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        home = TestHomes.copyFixture(tmp);
+        paths = StewardPaths.of(home);
+        manifest = TestHomes.manifest();
+        current = manifest.get("current_session_id").asString();
+    }
+
+    AuditEngine.Outcome audit(String mode) {
+        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).audit(new AuditRequest(current, TestHomes.NOW, mode, "en", 20));
+    }
+
+    ApplyEngine apply() {
+        return new ApplyEngine(paths, TestHomes.CLOCK);
+    }
+
+    String idOfKind(String kind) {
+        for (JsonNode s : manifest.get("sessions")) if (s.get("kind").asString().equals(kind)) return s.get("id").asString();
+        throw new IllegalArgumentException(kind);
+    }
+
+    Set<String> sessionIds() throws Exception {
+        Set<String> out = new HashSet<>();
+        try (Connection c = Sqlite.openReadOnly(paths.stateDb()); PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) out.add(rs.getString(1));
+        }
+        return out;
+    }
+
+    @Test
+    void applyThenRestoreLeavesSessionsMessagesAndFtsIdentical() throws Exception {
+        String shell = idOfKind("A_shell");
+        Path sd = Files.createDirectories(home.resolve("sessions"));
+        Files.writeString(sd.resolve(shell + ".json"), "{}");
+        Files.writeString(sd.resolve("request_dump_" + shell + "_1.json"), "{}");
+        List<String> before = TestHomes.dump(paths.stateDb());
+        Plan plan = audit("interactive").plan();
+        String nameless = idOfKind("C_untitled");
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve", "D", "approve"),
+                Map.of(nameless, "Named subagent"), false, null));
+        assertNotNull(r.backup());
+        assertTrue(r.executed().stream().anyMatch(d -> d.action().equals("mark_ended")));
+        assertTrue(r.executed().stream().anyMatch(d -> d.action().equals("rename")));
+        assertTrue(r.fts_verified());
+        assertFalse(sessionIds().contains(shell));
+        assertFalse(Files.exists(sd.resolve(shell + ".json")), "side file moved into the backup");
+        assertTrue(Files.size(Path.of(r.backup().path())) > 0);
+        assertNotEquals(before, TestHomes.dump(paths.stateDb()));
+
+        assertFalse(new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().data().session_level.delete.isEmpty());
+        RestoreEngine.Result rr = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
+        assertTrue(new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().data().session_level.delete.isEmpty(),
+                "restoring takes the deletion back: rule F must not propose those sessions again");
+        assertTrue(rr.skipped().isEmpty(), rr.skipped().toString());
+        assertEquals(before, TestHomes.dump(paths.stateDb()), "sessions, messages and FTS are logically identical again");
+        assertTrue(Files.exists(sd.resolve(shell + ".json")));
+        assertTrue(Files.exists(sd.resolve("request_dump_" + shell + "_1.json")));
+
+        RestoreEngine.Result again = new RestoreEngine(paths).restore(r.backup().backup_id(), List.of(shell));
+        assertEquals("exists again", again.skipped().get(0).reason());
+    }
+
+    @Test
+    void itemChangedByAWriterBetweenAuditAndApplyIsSkipped() throws Exception {
+        Plan plan = audit("interactive").plan();
+        String victim = idOfKind("B_high");
+        try (Connection c = Sqlite.openReadWrite(paths.stateDb())) {
+            Sqlite.immediate(c, x -> {
+                try (PreparedStatement ps = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'still here', ?)")) {
+                    ps.setString(1, victim);
+                    ps.setDouble(2, 1786363190.0);
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = x.prepareStatement("UPDATE sessions SET message_count = message_count + 1 WHERE id = ?")) {
+                    ps.setString(1, victim);
+                    ps.executeUpdate();
+                }
+                return null;
+            });
+        }
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null));
+        assertTrue(r.skipped().stream().anyMatch(s -> s.session_id().equals(victim) && s.reason().equals("changed since audit")));
+        assertTrue(sessionIds().contains(victim));
+        assertTrue(r.executed_count() > 0);
+    }
+
+    @Test
+    void backupFailureChangesNothing() throws Exception {
+        Plan plan = audit("interactive").plan();
+        List<String> before = TestHomes.dump(paths.stateDb());
+        Files.writeString(paths.stateDir().resolve("backups"), "not a directory"); // the state dir cannot take a backup
+        StewardError e = assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null)));
+        assertTrue(e.getMessage().contains("backup failed"), e.getMessage());
+        assertEquals(before, TestHomes.dump(paths.stateDb()));
+        Files.delete(paths.stateDir().resolve("backups"));
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null));
+        assertTrue(r.executed_count() > 0, "the plan was released and can be applied once the state dir is fixed");
+    }
+
+    @Test
+    void headlessExecutesOnlyRuleA() throws Exception {
+        Plan plan = audit("headless").plan();
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), null, Map.of("B", "approve", "C", "approve", "D", "approve"), null, false, null));
+        assertTrue(r.executed_count() > 0);
+        assertTrue(r.executed().stream().allMatch(d -> d.rule().equals("A")), r.executed().toString());
+        assertTrue(sessionIds().contains(idOfKind("B_high")));
+        assertTrue(r.skipped().stream().anyMatch(s -> s.rule().equals("B") && s.reason().startsWith("report only")));
+    }
+
+    @Test
+    void currentAndTitledActiveSessionsAreNeverAutoExecuted() throws Exception {
+        Plan plan = audit("interactive").plan();
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null));
+        Set<String> ids = sessionIds();
+        for (JsonNode s : manifest.get("sessions")) {
+            boolean titledActive = s.get("active").asBoolean() && !s.get("title").isNull() && !s.get("source").asString().equals("subagent");
+            if (titledActive || s.get("id").asString().equals(current)) assertTrue(ids.contains(s.get("id").asString()), s.toString());
+        }
+        assertTrue(r.executed().stream().noneMatch(d -> d.action().equals("mark_ended")), "mark_ended is never HIGH here");
+        assertTrue(r.skipped().stream().anyMatch(s -> s.reason().startsWith("not approved")));
+    }
+
+    @Test
+    void badInputIsRefusedAndChangesNothing() throws Exception {
+        Plan plan = audit("interactive").plan();
+        List<String> before = TestHomes.dump(paths.stateDb());
+        String ended = idOfKind("ended_titled");
+        String nameless = idOfKind("C_untitled");
+        List<ApplyRequest> bad = List.of(
+                new ApplyRequest("p_nothex", null, null, null, false, null),
+                new ApplyRequest("p_0000000000000000", null, null, null, false, null),
+                new ApplyRequest(plan.plan_id(), Map.of(ended, "approve"), null, null, false, null),
+                new ApplyRequest(plan.plan_id(), Map.of("nope", "approve"), null, null, false, null),
+                new ApplyRequest(plan.plan_id(), null, Map.of("Z", "approve"), null, false, null),
+                new ApplyRequest(plan.plan_id(), Map.of(nameless, "maybe"), null, null, false, null),
+                new ApplyRequest(plan.plan_id(), null, null, Map.of(nameless, "O'Brien; DROP TABLE sessions;--"), false, null),
+                new ApplyRequest(plan.plan_id(), null, null, Map.of(nameless, "   "), false, null),
+                new ApplyRequest(plan.plan_id(), null, null, Map.of(current, "Mine"), false, null));
+        for (ApplyRequest req : bad) {
+            assertThrows(StewardError.class, () -> apply().apply(req), req.toString());
+            assertEquals(before, TestHomes.dump(paths.stateDb()), req.toString());
+        }
+        // expired
+        ApplyEngine late = new ApplyEngine(paths, Clock.offset(TestHomes.CLOCK, Duration.ofHours(25)));
+        StewardError ex = assertThrows(StewardError.class, () -> late.apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null)));
+        assertTrue(ex.getMessage().contains("expired"), ex.getMessage());
+        // foreign database: a plan made for another copy
+        Path other = TestHomes.copyFixture(tmp.resolve("other"));
+        Plan foreign = new AuditEngine(StewardPaths.of(other), TestHomes.CLOCK, Preferences.empty())
+                .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 20)).plan();
+        Files.copy(other.resolve("steward/plans/" + foreign.plan_id() + ".json"), paths.stateDir().resolve("plans/" + foreign.plan_id() + ".json"));
+        ex = assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(foreign.plan_id(), null, null, null, false, null)));
+        assertTrue(ex.getMessage().contains("another database"), ex.getMessage());
+        assertEquals(before, TestHomes.dump(paths.stateDb()));
+        // dry run changes nothing and does not use the plan; the real apply does, once
+        ApplyResult dry = apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, true, null));
+        assertTrue(dry.dry_run() && dry.executed_count() > 0 && dry.backup() == null);
+        assertEquals(before, TestHomes.dump(paths.stateDb()));
+        apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null));
+        ex = assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null)));
+        assertTrue(ex.getMessage().contains("already used"), ex.getMessage());
+    }
+
+    @Test
+    void databaseLockedPastTheRetryBudgetIsAClearErrorAndChangesNothing() throws Exception {
+        Plan plan = audit("interactive").plan();
+        List<String> before = TestHomes.dump(paths.stateDb());
+        try (Connection hermes = Sqlite.openReadWrite(paths.stateDb()); java.sql.Statement st = hermes.createStatement()) {
+            st.execute("BEGIN IMMEDIATE"); // another writer holds the lock for the whole attempt
+            StewardError e = assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null)));
+            assertTrue(e.getMessage().contains("locked"), e.getMessage());
+            st.execute("ROLLBACK");
+        }
+        assertEquals(before, TestHomes.dump(paths.stateDb()));
+        assertTrue(apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, false, null)).executed_count() > 0,
+                "the plan was released and works once the lock is gone");
+    }
+
+    @Test
+    void hostileTitleIsJustATitle() throws Exception {
+        Plan plan = audit("interactive").plan();
+        String nameless = idOfKind("C_untitled");
+        String hostileActive = "20260803_110500_85b9c0";
+        String title = "Robert'); DROP TABLE sessions;-- 100%_x";
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), Map.of(hostileActive, "approve"), null, Map.of(nameless, title), false, null));
+        assertTrue(r.executed().stream().anyMatch(d -> d.session_id().equals(hostileActive) && d.action().equals("mark_ended")));
+        try (Connection c = Sqlite.openReadOnly(paths.stateDb());
+             PreparedStatement ps = c.prepareStatement("SELECT title FROM sessions WHERE id = ?")) {
+            ps.setString(1, nameless);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(title, rs.getString(1));
+            }
+        }
+        assertTrue(sessionIds().contains("20260803_070000_ee241c"), "the sessions table and the O'Brien session survive");
+    }
+}

@@ -1,0 +1,89 @@
+package steward.sessions.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import steward.learning.Level;
+import steward.learning.PreferenceData;
+import steward.learning.Preferences;
+import steward.sessions.store.SessionRow;
+
+class PreferenceRuleTest {
+    static final String ROWS = """
+            # id   | source   | title      | parent | msgs | state  | arch | idle | end_reason
+            kept   | cli      | -          | -      | 3    | ended  | 0    | 5    | cli_close
+            gone   | cli      | -          | -      | 30   | ended  | 0    | 5    | cli_close
+            plain  | cli      | -          | -      | 3    | ended  | 0    | 5    | cli_close
+            long   | cli      | -          | -      | 30   | ended  | 0    | 5    | cli_close
+            named  | tui      | My project | -      | 30   | active | 0    | 9    | -
+            other  | tui      | Taxes      | -      | 3    | active | 0    | 1    | -
+            third  | cli      | Travel     | -      | 3    | active | 0    | 1    | -
+            """;
+
+    final List<SessionRow> rows = RuleFixtures.rows(ROWS);
+    final PreferenceRule rule = new PreferenceRule();
+
+    static PreferenceData.RuleState state(String rule, String condition, Level base, Level level, int approvals, int vetoes, boolean locked) {
+        PreferenceData.RuleState s = new PreferenceData.RuleState();
+        s.rule = rule;
+        s.condition = condition;
+        s.base_level = base;
+        s.level = level;
+        s.approvals = approvals;
+        s.vetoes = vetoes;
+        s.locked = locked;
+        return s;
+    }
+
+    /** B/short vetoed twice, B/long promoted, D/stale promoted to HIGH (the safety cap must still hold); N = 2. */
+    static Preferences prefs(boolean locked) {
+        PreferenceData d = new PreferenceData();
+        d.session_level.retain.add(new PreferenceData.SessionMark("kept", null, "2026-08-01", "B"));
+        d.session_level.delete.add(new PreferenceData.SessionMark("gone", null, "2026-08-01", "B"));
+        d.rule_level.put("B/short", state("B", "short", Level.HIGH, Level.HIGH, 3, 2, locked));
+        d.rule_level.put("B/long", state("B", "long", Level.MEDIUM, Level.HIGH, 2, 0, false));
+        d.rule_level.put("D/stale", state("D", "stale", Level.LOW, Level.HIGH, 4, 0, false));
+        d.active_threshold = 2;
+        return new Preferences(d, null);
+    }
+
+    @Test
+    void emptyStoreNeverMatches() {
+        RuleContext ctx = RuleFixtures.context(rows, null);
+        for (SessionRow s : rows) assertTrue(rule.evaluate(s, ctx).isEmpty());
+    }
+
+    @Test
+    void retainedBeforeIsRetainedAndDeletedBeforeIsHigh() {
+        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(false));
+        assertEquals(Action.retain, rule.evaluate(RuleFixtures.row(rows, "kept"), ctx).orElseThrow().action());
+        Verdict d = rule.evaluate(RuleFixtures.row(rows, "gone"), ctx).orElseThrow();
+        assertEquals(Action.delete, d.action());
+        assertEquals(Confidence.HIGH, d.confidence());
+        assertTrue(rule.evaluate(RuleFixtures.row(rows, "plain"), ctx).isEmpty());
+    }
+
+    @Test
+    void learnedLevelsApplyButNeverOverTheSafetyCap() {
+        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(false));
+        Verdict lowered = RuleEngine.evaluate(RuleFixtures.row(rows, "plain"), ctx);
+        assertEquals(Confidence.MEDIUM, lowered.confidence());
+        assertTrue(lowered.reason().en().contains("you kept similar ones before"), lowered.reason().en());
+        assertEquals(Confidence.HIGH, RuleEngine.evaluate(RuleFixtures.row(rows, "long"), ctx).confidence());
+        Verdict named = RuleEngine.evaluate(RuleFixtures.row(rows, "named"), ctx);
+        assertEquals("D", named.rule());
+        assertEquals(Confidence.MEDIUM, named.confidence(), "a titled active session stays at most MEDIUM whatever was learned");
+    }
+
+    @Test
+    void lockedConditionDropsToLow() {
+        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(true));
+        Verdict v = RuleEngine.evaluate(RuleFixtures.row(rows, "plain"), ctx);
+        assertEquals(Confidence.LOW, v.confidence());
+        assertTrue(v.reason().en().contains("locked at LOW"));
+    }
+}

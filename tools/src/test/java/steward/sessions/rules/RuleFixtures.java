@@ -1,0 +1,49 @@
+package steward.sessions.rules;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import steward.learning.Preferences;
+import steward.sessions.store.SessionRow;
+
+/**
+ * Session rows for rule tests, as text blocks: one row per line, columns separated by {@code |}:
+ * {@code id | source | title | parent | messages | active/ended | archived(0/1) | idle days | end_reason}.
+ * {@code -} means NULL. Time is pinned to {@link #NOW}.
+ */
+public final class RuleFixtures {
+    private RuleFixtures() {}
+
+    public static final double NOW = 1786363200.0; // 2026-08-10T12:00:00Z
+
+    public static List<SessionRow> rows(String table) {
+        List<SessionRow> out = new ArrayList<>();
+        for (String line : table.strip().split("\n")) {
+            if (line.isBlank() || line.strip().startsWith("#")) continue;
+            String[] c = line.split("\\|", -1);
+            if (c.length != 9) throw new IllegalArgumentException("9 columns expected: " + line);
+            for (int i = 0; i < c.length; i++) c[i] = c[i].strip();
+            String title = nul(c[2]);
+            String parent = nul(c[3]);
+            int msgs = Integer.parseInt(c[4]);
+            boolean active = c[5].equals("active");
+            double last = NOW - Double.parseDouble(c[7]) * 86400.0;
+            String mc = c[1].equals("subagent") && parent != null ? "{\"_delegate_from\": \"" + parent + "\"}" : null;
+            out.add(new SessionRow(c[0], c[1], title, parent, last - 3600, active ? null : last + 60, nul(c[8]), msgs, msgs,
+                    c[6].equals("1"), false, false, mc, last, 0));
+        }
+        return out;
+    }
+
+    private static String nul(String s) {
+        return s.equals("-") ? null : s;
+    }
+
+    public static RuleContext context(List<SessionRow> rows, String current) {
+        return RuleContext.of(NOW, current, rows, Preferences.empty());
+    }
+
+    public static SessionRow row(List<SessionRow> rows, String id) {
+        return rows.stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+    }
+}
