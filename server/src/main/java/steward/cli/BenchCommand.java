@@ -5,10 +5,10 @@ import steward.bench.StartupBench;
 
 /** {@code steward bench <name>}: benchmarks that print numbers (never timed assertions in tests). */
 @Command(name = "bench", description = "Run a benchmark and print its figures.",
-        subcommands = {StartupBench.class})
+        subcommands = {StartupBench.class, steward.bench.LocomoBench.class})
 public final class BenchCommand implements Runnable {
     @Override
     public void run() {
-        Printer.println("usage: steward bench <startup>  (see steward bench --help)");
+        Printer.println("usage: steward bench <startup|locomo>  (see steward bench --help)");
     }
 }

@@ -41,28 +41,64 @@ import steward.text.CodePoints;
  */
 public final class RecallEngine implements AutoCloseable {
     public static final String DENSE_STATUS = "off: lexical BM25 only (no embedding model is bundled in this build)";
-    static final double CTX_BOOST = 0.3, TITLE_BOOST = 0.5;
+    static final double CTX_BOOST = Double.parseDouble(System.getProperty("steward.recall.ctx", "0.3")), TITLE_BOOST = 0.5;
     static final double RECENCY_HALF_LIFE_DAYS = 180, RECENCY_FLOOR = 0.8;
     static final int MAX_QUERY_TERMS = 256;
     private static final Pattern DECISION = Pattern.compile(
             "(?i)\\b(we decided|decided to|decision|agreed|we chose|going with|rule)\\b|决定|约定|规则");
     private static final Map<String, RecallEngine> CACHE = new ConcurrentHashMap<>();
 
+    /**
+     * Retrieval knobs: the weight of a message's neighbouring turns, and whether recency and importance
+     * re-rank the BM25 order. {@link #BM25_ONLY} is the naive turn-level baseline the benchmark compares with.
+     */
+    public record Options(double ctxBoost, boolean rerank, boolean dense) {
+        public static final Options DEFAULT = new Options(CTX_BOOST, true, DENSE_DEFAULT);
+        public static final Options LEXICAL = new Options(CTX_BOOST, true, false);
+        public static final Options BM25_ONLY = new Options(0, false, false);
+    }
+
+    /** Dense retrieval is on unless {@code STEWARD_RECALL_DENSE=off} (or the system property steward.recall.dense=false). */
+    public static final boolean DENSE_DEFAULT = !"off".equalsIgnoreCase(System.getenv().getOrDefault("STEWARD_RECALL_DENSE", "on"))
+            && Boolean.parseBoolean(System.getProperty("steward.recall.dense", "true"));
+    static final int RRF_K = 60;
+    /** Session-context expansion: a message's BM25 score gains this share of its session's best other scores. */
+    static final double SESSION_BOOST = Double.parseDouble(System.getProperty("steward.recall.sess", "0.3"));
+    static final double DENSE_WEIGHT = Double.parseDouble(System.getProperty("steward.recall.densew", "0.3"));
+    static final int SESSION_POOL = 200, SESSION_TOP = 3;
+
     private final StewardPaths paths;
     private final Clock clock;
+    private final Options options;
     private final Corpus corpus;
     private final RecallIndex index;
     private final FeedbackStore feedback;
+    private final VectorStore vectors;
     private SessionStore store;
     private Instant lastSync;
     private long lastSyncMillis;
 
     public RecallEngine(StewardPaths paths, Clock clock) {
+        this(paths, clock, Options.DEFAULT);
+    }
+
+    public RecallEngine(StewardPaths paths, Clock clock, Options options) {
+        this.options = options;
         this.paths = paths;
         this.clock = clock;
         this.corpus = new Corpus(paths);
         this.index = new RecallIndex(recallDir(paths).resolve("index"));
         this.feedback = new FeedbackStore(recallDir(paths));
+        this.vectors = new VectorStore(recallDir(paths));
+    }
+
+    /** The encoder when dense retrieval is on and its model loads here, else null. */
+    DenseEncoder encoder() {
+        return options.dense() ? DenseEncoder.get() : null;
+    }
+
+    public boolean denseActive() {
+        return encoder() != null;
     }
 
     /** One engine per (home, state dir, clock), kept warm across tool calls of a server process. */
@@ -106,23 +142,36 @@ public final class RecallEngine implements AutoCloseable {
         } else {
             now.putAll(Corpus.sessionSignatures(s));
         }
-        if (existed && now.equals(old)) {
+        DenseEncoder enc = encoder();
+        Map<String, String> oldVec = enc == null ? null : vectors.signatures();
+        boolean vecCurrent = enc == null || now.equals(oldVec);
+        if (existed && now.equals(old) && vecCurrent) {
             lastSync = Instant.now(clock);
             return new SyncReport(false, 0, 0, 0, (System.nanoTime() - t0) / 1_000_000);
         }
         if (!existed && now.isEmpty()) return new SyncReport(false, 0, 0, 0, 0); // empty home: nothing to build
+        Map<String, List<RecallItem>> read = new HashMap<>();
         Map<String, List<RecallItem>> changed = new LinkedHashMap<>();
         int items = 0;
         for (Map.Entry<String, String> e : now.entrySet()) {
             if (!e.getValue().equals(old.get(e.getKey()))) {
-                List<RecallItem> its = corpus.items(e.getKey(), s);
+                List<RecallItem> its = read.computeIfAbsent(e.getKey(), k -> corpus.items(k, s));
                 changed.put(e.getKey(), its);
                 items += its.size();
             }
         }
         List<String> removed = new ArrayList<>();
         for (String k : old.keySet()) if (!now.containsKey(k)) removed.add(k);
-        index.apply(changed, removed, now, msgFp);
+        if (!changed.isEmpty() || !removed.isEmpty() || !existed) index.apply(changed, removed, now, msgFp);
+        if (enc != null && !vecCurrent) {
+            Map<String, List<RecallItem>> vChanged = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : now.entrySet()) {
+                if (!e.getValue().equals(oldVec.get(e.getKey()))) vChanged.put(e.getKey(), read.computeIfAbsent(e.getKey(), k -> corpus.items(k, s)));
+            }
+            List<String> vRemoved = new ArrayList<>();
+            for (String k : oldVec.keySet()) if (!now.containsKey(k)) vRemoved.add(k);
+            vectors.apply(vChanged, vRemoved, now, enc);
+        }
         lastSync = Instant.now(clock);
         lastSyncMillis = (System.nanoTime() - t0) / 1_000_000;
         return new SyncReport(!existed, changed.size(), removed.size(), items, lastSyncMillis);
@@ -146,15 +195,18 @@ public final class RecallEngine implements AutoCloseable {
         List<String> terms = new ArrayList<>(new LinkedHashSet<>(RecallAnalyzer.terms(q.query())));
         if (terms.size() > MAX_QUERY_TERMS) terms = terms.subList(terms.size() - MAX_QUERY_TERMS, terms.size());
         IndexSearcher searcher = index.searcher();
-        if (searcher == null || terms.isEmpty()) return new Result(List.of(), 0, terms);
+        if (searcher == null || terms.isEmpty() && encoder() == null) return new Result(List.of(), 0, terms);
         try {
             BooleanQuery.Builder text = new BooleanQuery.Builder();
             for (String t : terms) {
                 text.add(new TermQuery(new Term(RecallIndex.F_BODY, t)), BooleanClause.Occur.SHOULD);
-                text.add(new BoostQuery(new TermQuery(new Term(RecallIndex.F_CTX, t)), (float) CTX_BOOST), BooleanClause.Occur.SHOULD);
+                if (options.ctxBoost() > 0) {
+                    text.add(new BoostQuery(new TermQuery(new Term(RecallIndex.F_CTX, t)), (float) options.ctxBoost()), BooleanClause.Occur.SHOULD);
+                }
                 text.add(new BoostQuery(new TermQuery(new Term(RecallIndex.F_TITLE, t)), (float) TITLE_BOOST), BooleanClause.Occur.SHOULD);
             }
-            BooleanQuery.Builder all = new BooleanQuery.Builder().add(text.build(), BooleanClause.Occur.MUST);
+            BooleanQuery.Builder all = new BooleanQuery.Builder().add(terms.isEmpty() ? new org.apache.lucene.search.MatchNoDocsQuery()
+                    : text.build(), BooleanClause.Occur.MUST);
             if (q.scopes() != null && !q.scopes().isEmpty()) {
                 BooleanQuery.Builder sc = new BooleanQuery.Builder();
                 for (String s : q.scopes()) sc.add(new TermQuery(new Term(RecallIndex.F_SOURCE, s)), BooleanClause.Occur.SHOULD);
@@ -169,31 +221,111 @@ public final class RecallEngine implements AutoCloseable {
                 all.add(new TermQuery(new Term(RecallIndex.F_SESSION, q.excludeSessionId())), BooleanClause.Occur.MUST_NOT);
             }
             org.apache.lucene.search.Query query = all.build();
-            int n = Math.max(50, q.k() * 3);
+            int n = Math.max(SESSION_POOL, q.k() * 3);
             TopDocs top = searcher.search(query, n);
-            if (top.scoreDocs.length == 0) return new Result(List.of(), 0, terms);
+            if (top.scoreDocs.length == 0 && encoder() == null) return new Result(List.of(), 0, terms);
             Map<String, Double> idf = idf(terms);
             double totalIdf = idf.values().stream().mapToDouble(Double::doubleValue).sum();
-            double best = top.scoreDocs[0].score;
+            double best = top.scoreDocs.length == 0 ? 1 : top.scoreDocs[0].score;
             double nowSec = Instant.now(clock).toEpochMilli() / 1000.0;
             var stored = searcher.storedFields();
-            List<Hit> hits = new ArrayList<>();
+            Map<String, double[]> lex = new LinkedHashMap<>(); // uri -> {bm25 (session-expanded), rank}
+            Map<String, RecallItem> itemsByUri = new HashMap<>();
+            List<RecallItem> pool = new ArrayList<>();
+            Map<String, List<Double>> bySession = new HashMap<>();
             for (ScoreDoc sd : top.scoreDocs) {
                 RecallItem it = RecallIndex.fromDocument(stored.document(sd.doc));
-                double fused = sd.score / best;
-                double recency = recency(it.timestamp(), nowSec);
-                double importance = importance(it);
-                double coverage = coverage(terms, idf, totalIdf, it);
-                hits.add(new Hit(it, new Components(sd.score, null, fused, recency, importance, coverage,
+                pool.add(it);
+                if (it.sessionId() != null) bySession.computeIfAbsent(it.sessionId(), x -> new ArrayList<>()).add((double) sd.score);
+            }
+            List<double[]> expanded = new ArrayList<>();
+            for (int r = 0; r < pool.size(); r++) {
+                RecallItem it = pool.get(r);
+                double own = top.scoreDocs[r].score, sess = 0;
+                if (options.rerank() && it.sessionId() != null) {
+                    List<Double> sc = bySession.get(it.sessionId()); // descending already
+                    int used = 0;
+                    boolean skippedOwn = false;
+                    for (double v : sc) {
+                        if (!skippedOwn && v == own) { skippedOwn = true; continue; }
+                        if (used++ >= SESSION_TOP) break;
+                        sess += v;
+                    }
+                    sess /= SESSION_TOP;
+                }
+                expanded.add(new double[] {own + SESSION_BOOST * sess, r});
+            }
+            expanded.sort((a, b) -> Double.compare(b[0], a[0]));
+            for (int r = 0; r < expanded.size() && r < Math.max(50, q.k() * 3); r++) {
+                RecallItem it = pool.get((int) expanded.get(r)[1]);
+                lex.put(it.uri(), new double[] {expanded.get(r)[0], r + 1});
+                itemsByUri.put(it.uri(), it);
+            }
+            if (!expanded.isEmpty()) best = expanded.get(0)[0];
+            DenseEncoder enc = encoder();
+            Map<String, double[]> dense = enc == null ? Map.of() : denseTop(enc.embed(q.query()), q, n);
+            if (enc != null) {
+                for (String uri : dense.keySet()) {
+                    if (itemsByUri.containsKey(uri)) continue;
+                    TopDocs one = searcher.search(new TermQuery(new Term(RecallIndex.F_URI, uri)), 1);
+                    if (one.scoreDocs.length == 1) itemsByUri.put(uri, RecallIndex.fromDocument(stored.document(one.scoreDocs[0].doc)));
+                }
+            }
+            List<Hit> hits = new ArrayList<>();
+            for (Map.Entry<String, RecallItem> e : itemsByUri.entrySet()) {
+                RecallItem it = e.getValue();
+                double[] l = lex.get(e.getKey());
+                double[] d = dense.get(e.getKey());
+                double fused;
+                if (enc == null) {
+                    fused = l[0] / best;
+                } else {
+                    double rrf = (l == null ? 0 : 1.0 / (RRF_K + l[1])) + DENSE_WEIGHT * (d == null ? 0 : 1.0 / (RRF_K + d[1]));
+                    fused = rrf / ((1 + DENSE_WEIGHT) / (RRF_K + 1));
+                }
+                double recency = options.rerank() ? recency(it.timestamp(), nowSec) : 1.0;
+                double importance = options.rerank() ? importance(it) : 1.0;
+                hits.add(new Hit(it, new Components(l == null ? 0 : l[0], d == null ? null : round4(d[0]), fused, recency, importance, 0,
                         fused * recency * importance), 0));
             }
             hits.sort(Comparator.comparingDouble((Hit h) -> -h.components().score()).thenComparing(h -> h.item().uri()));
             List<Hit> out = new ArrayList<>();
-            for (int i = 0; i < hits.size() && i < q.k(); i++) out.add(new Hit(hits.get(i).item(), hits.get(i).components(), i + 1));
-            return new Result(out, (int) Math.min(Integer.MAX_VALUE, top.totalHits.value), terms);
+            for (int i = 0; i < hits.size() && i < q.k(); i++) {
+                Hit h = hits.get(i);
+                Components c = h.components();
+                double cov = coverage(terms, idf, totalIdf, h.item());
+                out.add(new Hit(h.item(), new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()),
+                        round4(c.importance()), round4(cov), round4(c.score())), i + 1));
+            }
+            return new Result(out, (int) Math.min(Integer.MAX_VALUE, Math.max(top.totalHits.value, hits.size())), terms);
         } catch (IOException e) {
             throw new StewardError("recall_search", "index read failed: " + e.getMessage());
         }
+    }
+
+    static double round4(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+
+    /** Brute-force cosine over the stored vectors that pass the query's filters: uri -> {cosine, rank}. */
+    private Map<String, double[]> denseTop(float[] qv, Query q, int n) {
+        List<VectorStore.Entry> all = vectors.entries();
+        List<double[]> scored = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            VectorStore.Entry e = all.get(i);
+            if (q.scopes() != null && !q.scopes().isEmpty() && !q.scopes().contains(e.source())) continue;
+            if (q.excludeSessionId() != null && q.excludeSessionId().equals(e.sessionId())) continue;
+            if (q.since() != null && e.ts() < Math.floor(q.since())) continue;
+            if (q.until() != null && Math.floor(e.ts()) > Math.floor(q.until())) continue;
+            float[] v = e.vector();
+            double dot = 0;
+            for (int d = 0; d < v.length; d++) dot += v[d] * qv[d];
+            scored.add(new double[] {dot, i});
+        }
+        scored.sort((a, b) -> Double.compare(b[0], a[0]));
+        Map<String, double[]> out = new LinkedHashMap<>();
+        for (int r = 0; r < scored.size() && r < n; r++) out.put(all.get((int) scored.get(r)[1]).uri(), new double[] {scored.get(r)[0], r + 1});
+        return out;
     }
 
     private Map<String, Double> idf(List<String> terms) throws IOException {
@@ -235,6 +367,24 @@ public final class RecallEngine implements AutoCloseable {
         if (it.pinned()) f *= 1.2;
         if (DECISION.matcher(it.text()).find()) f *= 1.1;
         return f * feedback.counts(it.uri()).factor();
+    }
+
+    /** URIs of the newest {@code n} indexed messages of a session (empty without a session id or state.db). */
+    public synchronized Set<String> recentMessageUris(String sessionId, int n) {
+        Set<String> out = new HashSet<>();
+        SessionStore s = sessionId == null ? null : store();
+        if (s == null) return out;
+        try (java.sql.PreparedStatement ps = s.connection().prepareStatement("SELECT id FROM messages WHERE session_id = ? "
+                + "AND role IN ('user','assistant') ORDER BY id DESC LIMIT ?")) {
+            ps.setString(1, sessionId);
+            ps.setInt(2, n);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add("steward://session/" + sessionId + "/message/" + rs.getLong(1));
+            }
+        } catch (java.sql.SQLException e) {
+            throw new StewardError("recall", "cannot read session " + sessionId + ": " + e.getMessage());
+        }
+        return out;
     }
 
     /** Reads an item back from its source by URI; null when it no longer exists. */
