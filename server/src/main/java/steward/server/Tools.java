@@ -11,6 +11,9 @@ public final class Tools {
 
     public static ToolRegistry registry() {
         return new ToolRegistry(List.<StewardTool>of(
-                new StewardStatusTool()));
+                new StewardStatusTool(),
+                new steward.server.tools.RecallSearchTool(),
+                new steward.server.tools.RecallInjectTool(),
+                new steward.server.tools.RecallFeedbackTool()));
     }
 }

@@ -41,7 +41,7 @@ import steward.text.CodePoints;
  */
 public final class RecallEngine implements AutoCloseable {
     public static final String DENSE_STATUS = "off: lexical BM25 only (no embedding model is bundled in this build)";
-    static final double CTX_BOOST = Double.parseDouble(System.getProperty("steward.recall.ctx", "0.3")), TITLE_BOOST = 0.5;
+    static final double CTX_BOOST = 0.6, TITLE_BOOST = 0.5;
     static final double RECENCY_HALF_LIFE_DAYS = 180, RECENCY_FLOOR = 0.8;
     static final int MAX_QUERY_TERMS = 256;
     private static final Pattern DECISION = Pattern.compile(
@@ -58,14 +58,17 @@ public final class RecallEngine implements AutoCloseable {
         public static final Options BM25_ONLY = new Options(0, false, false);
     }
 
-    /** Dense retrieval is on unless {@code STEWARD_RECALL_DENSE=off} (or the system property steward.recall.dense=false). */
-    public static final boolean DENSE_DEFAULT = !"off".equalsIgnoreCase(System.getenv().getOrDefault("STEWARD_RECALL_DENSE", "on"))
-            && Boolean.parseBoolean(System.getProperty("steward.recall.dense", "true"));
+    /** Dense retrieval is optional and off by default: {@code STEWARD_RECALL_DENSE=on} (or -Dsteward.recall.dense=true) turns it on. */
+    public static final boolean DENSE_DEFAULT = "on".equalsIgnoreCase(System.getenv().getOrDefault("STEWARD_RECALL_DENSE", "off"))
+            || Boolean.parseBoolean(System.getProperty("steward.recall.dense", "false"));
     static final int RRF_K = 60;
     /** Session-context expansion: a message's BM25 score gains this share of its session's best other scores. */
-    static final double SESSION_BOOST = Double.parseDouble(System.getProperty("steward.recall.sess", "0.3"));
-    static final double DENSE_WEIGHT = Double.parseDouble(System.getProperty("steward.recall.densew", "0.3"));
+    static final double SESSION_BOOST = 0; // measured on LoCoMo dev: no gain over the context window (0.3 and 0.6 tried)
+    static final double DENSE_WEIGHT = 0.3;
     static final int SESSION_POOL = 200, SESSION_TOP = 3;
+    /** Pseudo-relevance feedback: terms found in at least 2 of the best PRF_DOCS hits join the query at PRF_WEIGHT. */
+    static final int PRF_TERMS = 0, PRF_DOCS = 5; // measured on LoCoMo dev: 10 terms lowered R@10 (0.743 → 0.710), so off
+    static final double PRF_WEIGHT = 0.3;
 
     private final StewardPaths paths;
     private final Clock clock;
@@ -186,7 +189,20 @@ public final class RecallEngine implements AutoCloseable {
 
     public record Hit(RecallItem item, Components components, int rank) {}
 
-    public record Result(List<Hit> hits, int candidates, List<String> queryTerms) {}
+    public record Result(List<Hit> hits, int candidates, List<String> queryTerms) {
+        /** The analysed query terms, at most 50. */
+        public List<String> query_terms_bounded() {
+            return queryTerms.size() <= 50 ? queryTerms : queryTerms.subList(0, 50);
+        }
+    }
+
+    public StewardPaths paths() {
+        return paths;
+    }
+
+    public Options options() {
+        return options;
+    }
 
     public synchronized Result search(Query q) {
         if (q.query() == null || q.query().isBlank()) throw new StewardError("recall_search", "query is empty");
@@ -197,32 +213,32 @@ public final class RecallEngine implements AutoCloseable {
         IndexSearcher searcher = index.searcher();
         if (searcher == null || terms.isEmpty() && encoder() == null) return new Result(List.of(), 0, terms);
         try {
-            BooleanQuery.Builder text = new BooleanQuery.Builder();
-            for (String t : terms) {
-                text.add(new TermQuery(new Term(RecallIndex.F_BODY, t)), BooleanClause.Occur.SHOULD);
-                if (options.ctxBoost() > 0) {
-                    text.add(new BoostQuery(new TermQuery(new Term(RecallIndex.F_CTX, t)), (float) options.ctxBoost()), BooleanClause.Occur.SHOULD);
+            Map<String, Float> weights = new LinkedHashMap<>();
+            for (String t : terms) weights.put(t, 1f);
+            int n = Math.max(SESSION_BOOST > 0 ? SESSION_POOL : 50, q.k() * 3);
+            TopDocs top = searcher.search(buildQuery(weights, q), n);
+            if (PRF_TERMS > 0 && top.scoreDocs.length > 0) {
+                // pseudo-relevance feedback: the strongest terms of the best few hits join the query at a low weight
+                Map<String, Double> tally = new HashMap<>();
+                int docs = index.reader().numDocs();
+                var sf = searcher.storedFields();
+                for (int r = 0; r < Math.min(PRF_DOCS, top.scoreDocs.length); r++) {
+                    String body = sf.document(top.scoreDocs[r].doc).get(RecallIndex.F_BODY);
+                    for (String t : new HashSet<>(RecallAnalyzer.terms(body))) {
+                        if (weights.containsKey(t)) continue;
+                        tally.merge(t, 1.0, Double::sum);
+                    }
                 }
-                text.add(new BoostQuery(new TermQuery(new Term(RecallIndex.F_TITLE, t)), (float) TITLE_BOOST), BooleanClause.Occur.SHOULD);
+                List<Map.Entry<String, Double>> cand = new ArrayList<>();
+                for (Map.Entry<String, Double> e : tally.entrySet()) {
+                    if (e.getValue() < 2) continue;
+                    int df = index.reader().docFreq(new Term(RecallIndex.F_BODY, e.getKey()));
+                    cand.add(Map.entry(e.getKey(), e.getValue() * Math.log(1 + (docs - df + 0.5) / (df + 0.5))));
+                }
+                cand.sort((a, b) -> Double.compare(b.getValue(), a.getValue()));
+                for (int i = 0; i < cand.size() && i < PRF_TERMS; i++) weights.put(cand.get(i).getKey(), (float) PRF_WEIGHT);
+                if (cand.size() > 0) top = searcher.search(buildQuery(weights, q), n);
             }
-            BooleanQuery.Builder all = new BooleanQuery.Builder().add(terms.isEmpty() ? new org.apache.lucene.search.MatchNoDocsQuery()
-                    : text.build(), BooleanClause.Occur.MUST);
-            if (q.scopes() != null && !q.scopes().isEmpty()) {
-                BooleanQuery.Builder sc = new BooleanQuery.Builder();
-                for (String s : q.scopes()) sc.add(new TermQuery(new Term(RecallIndex.F_SOURCE, s)), BooleanClause.Occur.SHOULD);
-                all.add(sc.build(), BooleanClause.Occur.FILTER);
-            }
-            if (q.since() != null || q.until() != null) {
-                long lo = q.since() == null ? Long.MIN_VALUE : (long) Math.floor(q.since());
-                long hi = q.until() == null ? Long.MAX_VALUE : (long) Math.floor(q.until());
-                all.add(LongPoint.newRangeQuery(RecallIndex.F_TS, lo, hi), BooleanClause.Occur.FILTER);
-            }
-            if (q.excludeSessionId() != null) {
-                all.add(new TermQuery(new Term(RecallIndex.F_SESSION, q.excludeSessionId())), BooleanClause.Occur.MUST_NOT);
-            }
-            org.apache.lucene.search.Query query = all.build();
-            int n = Math.max(SESSION_POOL, q.k() * 3);
-            TopDocs top = searcher.search(query, n);
             if (top.scoreDocs.length == 0 && encoder() == null) return new Result(List.of(), 0, terms);
             Map<String, Double> idf = idf(terms);
             double totalIdf = idf.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -233,8 +249,13 @@ public final class RecallEngine implements AutoCloseable {
             Map<String, RecallItem> itemsByUri = new HashMap<>();
             List<RecallItem> pool = new ArrayList<>();
             Map<String, List<Double>> bySession = new HashMap<>();
+            Map<String, Integer> docIds = new HashMap<>();
+            Set<String> decisions = new HashSet<>();
             for (ScoreDoc sd : top.scoreDocs) {
-                RecallItem it = RecallIndex.fromDocument(stored.document(sd.doc));
+                RecallIndex.Meta m = index.meta(sd.doc);
+                RecallItem it = new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned());
+                docIds.put(it.uri(), sd.doc);
+                if (m.decision()) decisions.add(it.uri());
                 pool.add(it);
                 if (it.sessionId() != null) bySession.computeIfAbsent(it.sessionId(), x -> new ArrayList<>()).add((double) sd.score);
             }
@@ -267,8 +288,13 @@ public final class RecallEngine implements AutoCloseable {
             if (enc != null) {
                 for (String uri : dense.keySet()) {
                     if (itemsByUri.containsKey(uri)) continue;
-                    TopDocs one = searcher.search(new TermQuery(new Term(RecallIndex.F_URI, uri)), 1);
-                    if (one.scoreDocs.length == 1) itemsByUri.put(uri, RecallIndex.fromDocument(stored.document(one.scoreDocs[0].doc)));
+                    Integer doc = index.docOf(uri);
+                    if (doc != null) {
+                        RecallIndex.Meta m = index.meta(doc);
+                        itemsByUri.put(uri, new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned()));
+                        docIds.put(uri, doc);
+                        if (m.decision()) decisions.add(uri);
+                    }
                 }
             }
             List<Hit> hits = new ArrayList<>();
@@ -284,7 +310,7 @@ public final class RecallEngine implements AutoCloseable {
                     fused = rrf / ((1 + DENSE_WEIGHT) / (RRF_K + 1));
                 }
                 double recency = options.rerank() ? recency(it.timestamp(), nowSec) : 1.0;
-                double importance = options.rerank() ? importance(it) : 1.0;
+                double importance = options.rerank() ? importance(it, decisions.contains(it.uri())) : 1.0;
                 hits.add(new Hit(it, new Components(l == null ? 0 : l[0], d == null ? null : round4(d[0]), fused, recency, importance, 0,
                         fused * recency * importance), 0));
             }
@@ -293,14 +319,47 @@ public final class RecallEngine implements AutoCloseable {
             for (int i = 0; i < hits.size() && i < q.k(); i++) {
                 Hit h = hits.get(i);
                 Components c = h.components();
-                double cov = coverage(terms, idf, totalIdf, h.item());
-                out.add(new Hit(h.item(), new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()),
+                org.apache.lucene.document.Document full = stored.document(docIds.get(h.item().uri()));
+                double cov = coverage(terms, idf, totalIdf, new HashSet<>(List.of(full.get(RecallIndex.F_TERMS).split(" "))),
+                        new HashSet<>(List.of(full.get(RecallIndex.F_CTERMS).split(" "))));
+                out.add(new Hit(RecallIndex.fromDocument(full), new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()),
                         round4(c.importance()), round4(cov), round4(c.score())), i + 1));
             }
             return new Result(out, (int) Math.min(Integer.MAX_VALUE, Math.max(top.totalHits.value, hits.size())), terms);
         } catch (IOException e) {
             throw new StewardError("recall_search", "index read failed: " + e.getMessage());
         }
+    }
+
+    private org.apache.lucene.search.Query buildQuery(Map<String, Float> weights, Query q) {
+        BooleanQuery.Builder text = new BooleanQuery.Builder();
+        for (Map.Entry<String, Float> e : weights.entrySet()) {
+            String t = e.getKey();
+            float w = e.getValue();
+            text.add(boost(new TermQuery(new Term(RecallIndex.F_BODY, t)), w), BooleanClause.Occur.SHOULD);
+            if (options.ctxBoost() > 0) text.add(boost(new TermQuery(new Term(RecallIndex.F_CTX, t)), w * (float) options.ctxBoost()), BooleanClause.Occur.SHOULD);
+            text.add(boost(new TermQuery(new Term(RecallIndex.F_TITLE, t)), w * (float) TITLE_BOOST), BooleanClause.Occur.SHOULD);
+        }
+        BooleanQuery.Builder all = new BooleanQuery.Builder().add(weights.isEmpty() ? new org.apache.lucene.search.MatchNoDocsQuery()
+                : text.build(), BooleanClause.Occur.MUST);
+        if (q.scopes() != null && !q.scopes().isEmpty()) {
+            BooleanQuery.Builder sc = new BooleanQuery.Builder();
+            for (String s : q.scopes()) sc.add(new TermQuery(new Term(RecallIndex.F_SOURCE, s)), BooleanClause.Occur.SHOULD);
+            all.add(sc.build(), BooleanClause.Occur.FILTER);
+        }
+        if (q.since() != null || q.until() != null) {
+            long lo = q.since() == null ? Long.MIN_VALUE : (long) Math.floor(q.since());
+            long hi = q.until() == null ? Long.MAX_VALUE : (long) Math.floor(q.until());
+            all.add(LongPoint.newRangeQuery(RecallIndex.F_TS, lo, hi), BooleanClause.Occur.FILTER);
+        }
+        if (q.excludeSessionId() != null) {
+            all.add(new TermQuery(new Term(RecallIndex.F_SESSION, q.excludeSessionId())), BooleanClause.Occur.MUST_NOT);
+        }
+        return all.build();
+    }
+
+    private static org.apache.lucene.search.Query boost(org.apache.lucene.search.Query q, float w) {
+        return w == 1f ? q : new BoostQuery(q, w);
     }
 
     static double round4(double v) {
@@ -342,17 +401,19 @@ public final class RecallEngine implements AutoCloseable {
      * Calibrated 0–1 relevance: the share of the query's information (IDF-weighted terms) that the item
      * holds — a term in the item counts fully, one only in its neighbouring turns half.
      */
-    static double coverage(List<String> terms, Map<String, Double> idf, double totalIdf, RecallItem it) {
+    static double coverage(List<String> terms, Map<String, Double> idf, double totalIdf, Set<String> body, Set<String> ctx) {
         if (totalIdf <= 0) return 0;
-        Set<String> body = new HashSet<>(RecallAnalyzer.terms(it.text()));
-        body.addAll(RecallAnalyzer.terms(it.title()));
-        Set<String> ctx = it.context() == null || it.context().isEmpty() ? Set.of() : new HashSet<>(RecallAnalyzer.terms(it.context()));
         double got = 0;
         for (String t : terms) {
             if (body.contains(t)) got += idf.get(t);
             else if (ctx.contains(t)) got += 0.5 * idf.get(t);
         }
         return got / totalIdf;
+    }
+
+    /** Whether a text records a decision or rule (an importance signal, computed once at index time). */
+    public static boolean recordsDecision(String text) {
+        return DECISION.matcher(text).find();
     }
 
     static double recency(double ts, double nowSec) {
@@ -362,10 +423,10 @@ public final class RecallEngine implements AutoCloseable {
     }
 
     /** Importance: curated memory 1.1, pinned ×1.2, records a decision ×1.1, then the feedback factor. */
-    double importance(RecallItem it) {
+    double importance(RecallItem it, boolean decision) {
         double f = it.source().equals(RecallItem.MEMORY) ? 1.1 : 1.0;
         if (it.pinned()) f *= 1.2;
-        if (DECISION.matcher(it.text()).find()) f *= 1.1;
+        if (decision) f *= 1.1;
         return f * feedback.counts(it.uri()).factor();
     }
 

@@ -36,7 +36,10 @@ import tools.jackson.core.type.TypeReference;
  */
 final class RecallIndex implements AutoCloseable {
     static final String F_URI = "uri", F_KEY = "key", F_SOURCE = "source", F_SESSION = "session", F_TITLE = "title",
-            F_BODY = "body", F_CTX = "ctx", F_TS = "ts", F_PINNED = "pinned";
+            F_BODY = "body", F_CTX = "ctx", F_TS = "ts", F_PINNED = "pinned",
+            F_TERMS = "terms", F_CTERMS = "cterms", F_DECISION = "decision";
+    /** The stored fields ranking needs (no text): loading only these keeps a query cheap. */
+    static final java.util.Set<String> LIGHT = java.util.Set.of(F_URI, F_KEY, F_SOURCE, F_SESSION, F_TS, F_PINNED, F_DECISION);
 
     private final Path dir;
     private Directory directory;
@@ -93,6 +96,42 @@ final class RecallIndex implements AutoCloseable {
         return searcher;
     }
 
+    /** What ranking needs of a document, cached per reader so a query decompresses no stored block for it. */
+    record Meta(String uri, String source, String sessionId, double ts, boolean pinned, boolean decision) {}
+
+    private Meta[] meta;
+    private Map<String, Integer> docByUri;
+
+    Meta meta(int doc) {
+        if (meta == null) loadMeta();
+        return meta[doc];
+    }
+
+    Integer docOf(String uri) {
+        if (meta == null) loadMeta();
+        return docByUri.get(uri);
+    }
+
+    private void loadMeta() {
+        try {
+            Meta[] m = new Meta[reader.maxDoc()];
+            Map<String, Integer> byUri = new HashMap<>();
+            var live = org.apache.lucene.index.MultiBits.getLiveDocs(reader);
+            var sf = reader.storedFields();
+            for (int i = 0; i < m.length; i++) {
+                if (live != null && !live.get(i)) continue;
+                Document d = sf.document(i, LIGHT);
+                m[i] = new Meta(d.get(F_URI), d.get(F_SOURCE), d.get(F_SESSION), d.getField(F_TS).numericValue().doubleValue(),
+                        d.getField(F_PINNED).numericValue().intValue() != 0, d.getField(F_DECISION).numericValue().intValue() != 0);
+                byUri.put(m[i].uri(), i);
+            }
+            meta = m;
+            docByUri = byUri;
+        } catch (IOException e) {
+            throw new StewardError("recall", "cannot read the index at " + dir + ": " + e.getMessage());
+        }
+    }
+
     DirectoryReader reader() {
         return reader;
     }
@@ -124,6 +163,7 @@ final class RecallIndex implements AutoCloseable {
                 if (reader != null) reader.close();
                 reader = fresh;
                 searcher = new IndexSearcher(reader);
+                meta = null;
             }
             signatures = new HashMap<>(newSignatures);
             messageFingerprint = newMessageFingerprint;
@@ -154,11 +194,16 @@ final class RecallIndex implements AutoCloseable {
         d.add(new LongPoint(F_TS, ts));
         d.add(new StoredField(F_TS, it.timestamp()));
         d.add(new StoredField(F_PINNED, it.pinned() ? 1 : 0));
+        java.util.Set<String> body = new java.util.LinkedHashSet<>(RecallAnalyzer.terms(it.text()));
+        body.addAll(RecallAnalyzer.terms(it.title()));
+        d.add(new StoredField(F_TERMS, String.join(" ", body)));
+        d.add(new StoredField(F_CTERMS, String.join(" ", new java.util.LinkedHashSet<>(RecallAnalyzer.terms(it.context())))));
+        d.add(new StoredField(F_DECISION, RecallEngine.recordsDecision(it.text()) ? 1 : 0));
         return d;
     }
 
     static RecallItem fromDocument(Document d) {
-        return new RecallItem(d.get(F_URI), d.get(F_SOURCE), d.get(F_KEY), d.get(F_TITLE), d.get(F_BODY), d.get(F_CTX),
+        return new RecallItem(d.get(F_URI), d.get(F_SOURCE), d.get(F_KEY), d.get(F_TITLE), d.get(F_BODY) == null ? "" : d.get(F_BODY), d.get(F_CTX),
                 d.getField(F_TS).numericValue().doubleValue(), d.get(F_SESSION), d.getField(F_PINNED).numericValue().intValue() != 0);
     }
 
@@ -171,6 +216,7 @@ final class RecallIndex implements AutoCloseable {
             // closing
         }
         reader = null;
+        meta = null;
         directory = null;
         searcher = null;
     }
