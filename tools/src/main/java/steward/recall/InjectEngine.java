@@ -37,6 +37,8 @@ public final class InjectEngine {
     public static final double PROACTIVE_EXTRA = 0.15;
     /** Explicit lane: the top candidate must lead the field (median of the next candidates) by this much. */
     public static final double MARGIN = 0.05;
+    /** Evidence this far above the lane's threshold needs no margin (several items may match fully). */
+    public static final double STRONG = 0.2;
     /** Items within this distance of the top calibrated score are injected together. */
     public static final double BAND = 0.15;
     public static final int DEFAULT_BUDGET = 2400, CANDIDATES = 20, MAX_ITEMS = 5;
@@ -123,7 +125,7 @@ public final class InjectEngine {
         } else if (top < threshold) {
             reason = String.format("best calibrated score %.2f is below the %s lane's threshold %.2f%s", top, lane, threshold,
                     open ? " (hysteresis open)" : "");
-        } else if (top - field < margin) {
+        } else if (top < threshold + STRONG && top - field < margin) {
             reason = String.format("no clear winner: best %.2f vs field %.2f (margin %.2f needed)", top, field, margin);
         } else {
             reason = null;

@@ -8,7 +8,8 @@ import steward.recall.RecallItem;
 /** Drops any item holding what looks like a secret: API keys, tokens, passwords, private keys. */
 public final class SecretGate implements Gate {
     static final List<Pattern> PATTERNS = List.of(
-            Pattern.compile("(?i)\\b(api[_-]?key|secret|password|passwd|pwd|access[_-]?token|auth[_-]?token|token|密码|口令|密钥)\\s*[:=：]\\s*\\S{4,}"),
+            Pattern.compile("(?i)\\b(api[_-]?key|secret|password|passwd|pwd|access[_-]?token|auth[_-]?token|token)\\s*[:=：]\\s*\\S{4,}"),
+            Pattern.compile("(密码|口令|密钥|令牌)\\s*[:=：]\\s*\\S{4,}"),
             Pattern.compile("\\bsk-[A-Za-z0-9_-]{16,}"),
             Pattern.compile("\\bgh[pousr]_[A-Za-z0-9]{30,}"),
             Pattern.compile("\\bAKIA[0-9A-Z]{16}\\b"),
