@@ -392,6 +392,9 @@ public final class RecallEngine implements AutoCloseable {
         int n = Math.max(1, index.reader().numDocs());
         for (String t : terms) {
             int df = index.reader().docFreq(new Term(RecallIndex.F_BODY, t));
+            // a CJK bigram found nowhere is mostly a segmentation artefact across a word boundary ("得我"), not evidence
+            // of an unknown subject: it does not count against coverage (its unigrams still do)
+            if (df == 0 && cjkBigram(t)) continue;
             out.put(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
         }
         return out;
@@ -401,12 +404,23 @@ public final class RecallEngine implements AutoCloseable {
      * Calibrated 0–1 relevance: the share of the query's information (IDF-weighted terms) that the item
      * holds — a term in the item counts fully, one only in its neighbouring turns half.
      */
+    static boolean cjkBigram(String t) {
+        if (t.codePointCount(0, t.length()) != 2) return false;
+        return t.codePoints().allMatch(cp -> {
+            Character.UnicodeScript sc = Character.UnicodeScript.of(cp);
+            return sc == Character.UnicodeScript.HAN || sc == Character.UnicodeScript.HIRAGANA
+                    || sc == Character.UnicodeScript.KATAKANA || sc == Character.UnicodeScript.HANGUL;
+        });
+    }
+
     static double coverage(List<String> terms, Map<String, Double> idf, double totalIdf, Set<String> body, Set<String> ctx) {
         if (totalIdf <= 0) return 0;
         double got = 0;
         for (String t : terms) {
-            if (body.contains(t)) got += idf.get(t);
-            else if (ctx.contains(t)) got += 0.5 * idf.get(t);
+            Double w = idf.get(t);
+            if (w == null) continue;
+            if (body.contains(t)) got += w;
+            else if (ctx.contains(t)) got += 0.5 * w;
         }
         return got / totalIdf;
     }
