@@ -188,7 +188,7 @@ public final class RecallEngine implements AutoCloseable {
     public record Query(String query, int k, Set<String> scopes, Double since, Double until, String excludeSessionId) {}
 
     /** Every component of an item's score. dense is null while dense retrieval is off. */
-    public record Components(double bm25, Double dense, double fused, double recency, double importance,
+    public record Components(double bm25, Double dense, double fused, double recency, double importance, double time,
                              double coverage, double score) {}
 
     public record Hit(RecallItem item, Components components, int rank) {}
@@ -246,6 +246,7 @@ public final class RecallEngine implements AutoCloseable {
             if (top.scoreDocs.length == 0 && encoder() == null) return new Result(List.of(), 0, terms);
             Map<String, Double> idf = idf(terms);
             double entityFactor = unknownEntities(q.query()) > 0 ? UNKNOWN_ENTITY_FACTOR : 1.0;
+            TimeMention when = TimeMention.parse(q.query());
             double totalIdf = idf.values().stream().mapToDouble(Double::doubleValue).sum();
             double best = top.scoreDocs.length == 0 ? 1 : top.scoreDocs[0].score;
             double nowSec = Instant.now(clock).toEpochMilli() / 1000.0;
@@ -316,8 +317,9 @@ public final class RecallEngine implements AutoCloseable {
                 }
                 double recency = options.rerank() ? recency(it.timestamp(), nowSec) : 1.0;
                 double importance = options.rerank() ? importance(it, decisions.contains(it.uri())) : 1.0;
-                hits.add(new Hit(it, new Components(l == null ? 0 : l[0], d == null ? null : round4(d[0]), fused, recency, importance, 0,
-                        fused * recency * importance), 0));
+                double time = options.rerank() && when != null && when.matches(it.timestamp()) ? TimeMention.BOOST : 1.0;
+                hits.add(new Hit(it, new Components(l == null ? 0 : l[0], d == null ? null : round4(d[0]), fused, recency, importance, time, 0,
+                        fused * recency * importance * time), 0));
             }
             hits.sort(Comparator.comparingDouble((Hit h) -> -h.components().score()).thenComparing(h -> h.item().uri()));
             List<Hit> out = new ArrayList<>();
@@ -325,10 +327,12 @@ public final class RecallEngine implements AutoCloseable {
                 Hit h = hits.get(i);
                 Components c = h.components();
                 org.apache.lucene.document.Document full = stored.document(docIds.get(h.item().uri()));
-                double cov = entityFactor * coverage(terms, idf, totalIdf, new HashSet<>(List.of(full.get(RecallIndex.F_TERMS).split(" "))),
+                Set<String> bodyTerms = new HashSet<>(List.of(full.get(RecallIndex.F_TERMS).split(" ")));
+                if (when != null && when.matches(h.item().timestamp())) bodyTerms.addAll(when.terms()); // the date is the item's own
+                double cov = entityFactor * coverage(terms, idf, totalIdf, bodyTerms,
                         new HashSet<>(List.of(full.get(RecallIndex.F_CTERMS).split(" "))));
                 out.add(new Hit(RecallIndex.fromDocument(full), new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()),
-                        round4(c.importance()), round4(cov), round4(c.score())), i + 1));
+                        round4(c.importance()), c.time(), round4(cov), round4(c.score())), i + 1));
             }
             return new Result(out, (int) Math.min(Integer.MAX_VALUE, Math.max(top.totalHits.value, hits.size())), terms);
         } catch (IOException e) {
@@ -412,7 +416,7 @@ public final class RecallEngine implements AutoCloseable {
     /** A message naming something memory has never seen is not about what memory holds: coverage is scaled by this. */
     static final double UNKNOWN_ENTITY_FACTOR = 0.6;
     /** Share of a query term's weight earned when it occurs only in an item's neighbouring turns. */
-    static final double CTX_COVERAGE = 0.5;
+    static final double CTX_COVERAGE = 0.5; // 0.8 measured: inject 78.8 % but 99.7 % of echo messages then got their neighbours injected
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’_-]*|[.?!。？！]");
 
     /**

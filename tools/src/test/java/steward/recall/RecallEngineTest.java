@@ -133,7 +133,7 @@ class RecallEngineTest {
             assertTrue(none.hits().isEmpty());
             RecallEngine.Hit h = e.search(q("session housekeeping", 1)).hits().get(0);
             RecallEngine.Components c = h.components();
-            assertEquals(c.fused() * c.recency() * c.importance(), c.score(), 1e-3);
+            assertEquals(c.fused() * c.recency() * c.importance() * c.time(), c.score(), 1e-3);
         }
     }
 }
