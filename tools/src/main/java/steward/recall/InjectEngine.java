@@ -134,12 +134,18 @@ public final class InjectEngine {
         if (reason == null) {
             block.append(HEADER);
             int used = CodePoints.length(HEADER);
+            Set<String> packedTexts = new HashSet<>();
             for (Candidate c : kept) {
                 if (c.calibrated() < Math.max(threshold, top - BAND) || chosen.size() >= MAX_ITEMS) {
                     dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_band"));
                     continue;
                 }
-                String line = "\n- " + c.uri() + (c.date() == null ? "" : " (" + c.date() + ")") + ": " + fullText(c, found);
+                String text = fullText(c, found);
+                if (!packedTexts.add(text)) {
+                    dropped.add(withReason(c, "duplicate: same text as an item already packed"));
+                    continue;
+                }
+                String line = "\n- " + c.uri() + (c.date() == null ? "" : " (" + c.date() + ")") + ": " + text;
                 int len = CodePoints.length(line);
                 if (used + len > budget) {
                     dropped.add(withReason(c, "budget: " + len + " chars do not fit in the " + (budget - used) + " left"));
