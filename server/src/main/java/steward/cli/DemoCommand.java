@@ -37,9 +37,22 @@ public final class DemoCommand implements Callable<Integer> {
         out("Steward demo — working on a temporary copy of fixtures/hermes-home:");
         out("  " + home);
         step("1. What Steward sees", "steward_status", "{}");
+        recallSteps();
         if (keep) out("\nKept: " + home);
         else deleteTree(tmp);
         return 0;
+    }
+
+    /** Recall: an explicit search, an injection decision in shadow mode, feedback on it. */
+    private void recallSteps() {
+        step("Recall: search memory and past sessions (English and Chinese)", "recall_search",
+                "{\"query\":\"记忆 扩容 decision\",\"k\":3}");
+        ToolResult r = step("Recall: should anything be injected for this message? (shadow mode)", "recall_inject",
+                "{\"context\":\"上次我们怎么处理 scope-recall journal backlog 的？\"}");
+        if (r.structured() instanceof steward.recall.InjectEngine.Result d && !d.items().isEmpty()) {
+            step("Recall: the injected item was used", "recall_feedback", "{\"decision_id\":\"" + d.decision_id()
+                    + "\",\"uris\":[\"" + d.items().get(0).uri() + "\"],\"outcome\":\"used\"}");
+        }
     }
 
     ToolResult step(String heading, String tool, String json) {

@@ -36,7 +36,9 @@ public final class RecallAnalyzer extends Analyzer {
             "before", "during", "while", "both", "each", "own", "same", "only", "again", "once", "im", "it's",
             "的", "了", "吗", "呢", "吧", "啊", "是", "在", "和", "与", "也", "就", "都", "而", "及", "着", "么",
             "什么", "怎么", "我们", "你们", "他们", "一个", "我", "你", "他", "她", "它", "这", "那", "有", "很", "会", "要", "把",
-            "被", "让", "给", "对", "从", "还", "又", "过", "得", "地", "嗯", "哦"), true);
+            "被", "让", "给", "对", "从", "还", "又", "过", "得", "地", "嗯", "哦",
+            // refer-back cues ask to recall; they say nothing about what
+            "上次", "之前", "以前", "记得", "还记", "上", "次", "之", "前", "以", "记"), true);
 
     @Override
     protected TokenStreamComponents createComponents(String fieldName) {
