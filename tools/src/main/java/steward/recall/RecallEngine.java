@@ -66,13 +66,11 @@ public final class RecallEngine implements AutoCloseable {
     public static final boolean DENSE_DEFAULT = "on".equalsIgnoreCase(System.getenv().getOrDefault("STEWARD_RECALL_DENSE", "off"))
             || Boolean.parseBoolean(System.getProperty("steward.recall.dense", "false"));
     static final int RRF_K = 60;
-    /** Session-context expansion: a message's BM25 score gains this share of its session's best other scores. */
-    static final double SESSION_BOOST = 0; // measured on LoCoMo dev: no gain over the context window (0.3 and 0.6 tried)
     static final double DENSE_WEIGHT = 0.3; // measured with bge-small on LoCoMo dev (2 conversations): 0.3 → R@10 0.735, 1.0 → 0.727, lexical alone 0.743
-    static final int SESSION_POOL = 200, SESSION_TOP = 3;
-    /** Pseudo-relevance feedback: terms found in at least 2 of the best PRF_DOCS hits join the query at PRF_WEIGHT. */
-    static final int PRF_TERMS = 0, PRF_DOCS = 5; // measured on LoCoMo dev: 10 terms lowered R@10 (0.743 → 0.710), so off
-    static final double PRF_WEIGHT = 0.3;
+    /** Candidates taken from BM25 before re-ranking. Tried on LoCoMo dev and dropped (R@10 not better or worse):
+     *  session-level score expansion (+0.3/+0.6 of the session's best scores), pseudo-relevance feedback (10 terms:
+     *  0.743 → 0.710), neighbour diversification (0.743 → 0.728), BM25 k1/b variations (±0.005). */
+    static final int POOL = 50;
 
     private final StewardPaths paths;
     private final Clock clock;
@@ -219,30 +217,8 @@ public final class RecallEngine implements AutoCloseable {
         try {
             Map<String, Float> weights = new LinkedHashMap<>();
             for (String t : terms) weights.put(t, 1f);
-            int n = Math.max(SESSION_BOOST > 0 ? SESSION_POOL : 50, q.k() * 3);
+            int n = Math.max(POOL, q.k() * 3);
             TopDocs top = searcher.search(buildQuery(weights, q), n);
-            if (PRF_TERMS > 0 && top.scoreDocs.length > 0) {
-                // pseudo-relevance feedback: the strongest terms of the best few hits join the query at a low weight
-                Map<String, Double> tally = new HashMap<>();
-                int docs = index.reader().numDocs();
-                var sf = searcher.storedFields();
-                for (int r = 0; r < Math.min(PRF_DOCS, top.scoreDocs.length); r++) {
-                    String body = sf.document(top.scoreDocs[r].doc).get(RecallIndex.F_BODY);
-                    for (String t : new HashSet<>(RecallAnalyzer.terms(body))) {
-                        if (weights.containsKey(t)) continue;
-                        tally.merge(t, 1.0, Double::sum);
-                    }
-                }
-                List<Map.Entry<String, Double>> cand = new ArrayList<>();
-                for (Map.Entry<String, Double> e : tally.entrySet()) {
-                    if (e.getValue() < 2) continue;
-                    int df = index.reader().docFreq(new Term(RecallIndex.F_BODY, e.getKey()));
-                    cand.add(Map.entry(e.getKey(), e.getValue() * Math.log(1 + (docs - df + 0.5) / (df + 0.5))));
-                }
-                cand.sort((a, b) -> Double.compare(b.getValue(), a.getValue()));
-                for (int i = 0; i < cand.size() && i < PRF_TERMS; i++) weights.put(cand.get(i).getKey(), (float) PRF_WEIGHT);
-                if (cand.size() > 0) top = searcher.search(buildQuery(weights, q), n);
-            }
             if (top.scoreDocs.length == 0 && encoder() == null) return new Result(List.of(), 0, terms);
             Map<String, Double> idf = idf(terms);
             double entityFactor = unknownEntities(q.query()) > 0 ? UNKNOWN_ENTITY_FACTOR : 1.0;
@@ -251,44 +227,19 @@ public final class RecallEngine implements AutoCloseable {
             double best = top.scoreDocs.length == 0 ? 1 : top.scoreDocs[0].score;
             double nowSec = Instant.now(clock).toEpochMilli() / 1000.0;
             var stored = searcher.storedFields();
-            Map<String, double[]> lex = new LinkedHashMap<>(); // uri -> {bm25 (session-expanded), rank}
+            Map<String, double[]> lex = new LinkedHashMap<>(); // uri -> {bm25, rank}
             Map<String, RecallItem> itemsByUri = new HashMap<>();
-            List<RecallItem> pool = new ArrayList<>();
-            Map<String, List<Double>> bySession = new HashMap<>();
             Map<String, Integer> docIds = new HashMap<>();
             Set<String> decisions = new HashSet<>();
-            for (ScoreDoc sd : top.scoreDocs) {
+            for (int r = 0; r < top.scoreDocs.length; r++) {
+                ScoreDoc sd = top.scoreDocs[r];
                 RecallIndex.Meta m = index.meta(sd.doc);
                 RecallItem it = new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned());
                 docIds.put(it.uri(), sd.doc);
                 if (m.decision()) decisions.add(it.uri());
-                pool.add(it);
-                if (it.sessionId() != null) bySession.computeIfAbsent(it.sessionId(), x -> new ArrayList<>()).add((double) sd.score);
-            }
-            List<double[]> expanded = new ArrayList<>();
-            for (int r = 0; r < pool.size(); r++) {
-                RecallItem it = pool.get(r);
-                double own = top.scoreDocs[r].score, sess = 0;
-                if (options.rerank() && it.sessionId() != null) {
-                    List<Double> sc = bySession.get(it.sessionId()); // descending already
-                    int used = 0;
-                    boolean skippedOwn = false;
-                    for (double v : sc) {
-                        if (!skippedOwn && v == own) { skippedOwn = true; continue; }
-                        if (used++ >= SESSION_TOP) break;
-                        sess += v;
-                    }
-                    sess /= SESSION_TOP;
-                }
-                expanded.add(new double[] {own + SESSION_BOOST * sess, r});
-            }
-            expanded.sort((a, b) -> Double.compare(b[0], a[0]));
-            for (int r = 0; r < expanded.size() && r < Math.max(50, q.k() * 3); r++) {
-                RecallItem it = pool.get((int) expanded.get(r)[1]);
-                lex.put(it.uri(), new double[] {expanded.get(r)[0], r + 1});
+                lex.put(it.uri(), new double[] {sd.score, r + 1});
                 itemsByUri.put(it.uri(), it);
             }
-            if (!expanded.isEmpty()) best = expanded.get(0)[0];
             DenseEncoder enc = encoder();
             Map<String, double[]> dense = enc == null ? Map.of() : denseTop(enc.embedQuery(q.query()), q, n);
             if (enc != null) {
