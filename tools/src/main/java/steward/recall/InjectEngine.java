@@ -70,7 +70,14 @@ public final class InjectEngine {
         this.logFile = recallDir.resolve("injections.json");
     }
 
-    public synchronized Result inject(Request req) {
+    /** One decision at a time per engine (the log's read-modify-write and the per-session state). */
+    public Result inject(Request req) {
+        synchronized (engine) {
+            return decide(req);
+        }
+    }
+
+    private Result decide(Request req) {
         String context = req.context() == null ? "" : req.context().strip();
         if (context.isEmpty()) throw new StewardError("recall_inject", "context is empty");
         String mode = req.mode() == null ? "shadow" : req.mode();

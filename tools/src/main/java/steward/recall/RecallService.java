@@ -74,7 +74,7 @@ public final class RecallService {
     }
 
     public String denseStatus() {
-        if (engine.denseActive()) return "on: " + DenseEncoder.MODEL + " (in-process ONNX), fused with BM25 by weighted reciprocal rank";
+        if (engine.denseActive()) return RecallEngine.DENSE_ON;
         if (!engine.options().dense()) return RecallEngine.DENSE_STATUS;
         return "off: the embedding model could not be loaded here (" + DenseEncoder.failure() + "); lexical BM25 only";
     }
