@@ -1,14 +1,16 @@
 package steward.cli;
 
 import picocli.CommandLine.Command;
+import steward.bench.HttpBench;
 import steward.bench.StartupBench;
 
 /** {@code steward bench <name>}: benchmarks that print numbers (never timed assertions in tests). */
 @Command(name = "bench", description = "Run a benchmark and print its figures.",
-        subcommands = {StartupBench.class, steward.bench.LocomoBench.class})
+        subcommands = {StartupBench.class, HttpBench.class, steward.bench.MemoryBench.class,
+                steward.bench.LocomoBench.class})
 public final class BenchCommand implements Runnable {
     @Override
     public void run() {
-        Printer.println("usage: steward bench <startup|locomo>  (see steward bench --help)");
+        Printer.println("usage: steward bench <startup|http|memory|locomo>  (see steward bench --help)");
     }
 }

@@ -37,10 +37,39 @@ public final class DemoCommand implements Callable<Integer> {
         out("Steward demo — working on a temporary copy of fixtures/hermes-home:");
         out("  " + home);
         step("1. What Steward sees", "steward_status", "{}");
+        memoryWalkthrough(home);
         recallSteps();
         if (keep) out("\nKept: " + home);
         else deleteTree(tmp);
         return 0;
+    }
+
+    /** Memory governance: precheck a fact, write it, overflow, compress, approve a staged write. */
+    private void memoryWalkthrough(Path home) throws java.io.IOException {
+        String fact = "[env] Node 22 via fnm; npm registry mirror is npmmirror.com";
+        step("Memory 1. May I store this? (first call: the judgment questions come back)", "memory_precheck",
+                "{\"content\":\"" + fact + "\"}");
+        step("Memory 2. Same precheck with the agent's answers", "memory_precheck",
+                "{\"content\":\"" + fact + "\",\"answers\":{\"frequency\":\"high\",\"consequence\":\"severe\"}}");
+        step("Memory 3. Write it (Hermes' result, byte for byte, plus Steward's capacity)", "memory_write",
+                "{\"action\":\"add\",\"content\":\"" + fact + "\"}");
+        Path config = home.resolve("config.yaml");
+        Files.writeString(config, "memory:\n  memory_char_limit: 600\n");
+        out("\n(config.yaml: memory.memory_char_limit lowered to 600 to show an overflow)");
+        step("Memory 4. Overflow: the result says what to compress first", "memory_write",
+                "{\"action\":\"add\",\"content\":\"[ops] Deploys go through the bastion host; ask for the VPN profile first\"}");
+        step("Memory 5. Compress and add in ONE batch (the limit is checked on the final state)", "memory_write",
+                "{\"operations\":[{\"action\":\"remove\",\"old_text\":\"Windows 11\"},{\"action\":\"remove\",\"old_text\":\"RTX 4090\"},"
+                        + "{\"action\":\"add\",\"content\":\"[env] Win11, pwsh 7 (not 5.1); repos+venv under F:/AI; RTX 4090/CUDA 12.4\"},"
+                        + "{\"action\":\"add\",\"content\":\"[ops] Deploys go through the bastion host; ask for the VPN profile first\"}]}");
+        Files.writeString(config, "memory:\n  memory_char_limit: 2200\n  write_approval: true\n");
+        out("\n(config.yaml: memory.write_approval: true)");
+        ToolResult staged = step("Memory 6. With write approval on, the write is staged", "memory_write",
+                "{\"action\":\"add\",\"target\":\"user\",\"content\":\"Prefers tables over bullet lists\"}");
+        step("Memory 7. The staged writes", "memory_pending", "{}");
+        Object id = staged.structured() instanceof java.util.Map<?, ?> m ? m.get("pending_id") : null;
+        step("Memory 8. The user approves: exactly the staged write is applied", "memory_pending",
+                "{\"action\":\"approve\",\"pending_id\":\"" + id + "\"}");
     }
 
     /** Recall: an explicit search, an injection decision in shadow mode, feedback on it. */

@@ -6,6 +6,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.json.Json;
 import steward.server.McpServerFactory;
+import steward.server.Schemas;
+import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.tools.StewardTool;
 import tools.jackson.databind.node.ArrayNode;
@@ -15,8 +17,15 @@ public final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--names", description = "print only the names")
     boolean namesOnly;
 
+    @Option(names = "--markdown", description = "print README's tool table")
+    boolean markdown;
+
     @Override
     public Integer call() {
+        if (markdown) {
+            Printer.println(markdownTable(Tools.registry()));
+            return 0;
+        }
         if (namesOnly) {
             for (StewardTool t : Tools.registry().tools()) Printer.println(t.name());
             return 0;
@@ -27,5 +36,33 @@ public final class ToolsCommand implements Callable<Integer> {
         }
         Printer.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(arr));
         return 0;
+    }
+
+    /** README's tool table, generated from the registry and the schemas (a test keeps README in sync). */
+    public static String markdownTable(ToolRegistry registry) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| tool | what it does | arguments (* = required) | hints |\n");
+        sb.append("|---|---|---|---|\n");
+        for (StewardTool t : registry.tools()) {
+            var in = Schemas.input(t.name());
+            java.util.Set<String> required = new java.util.HashSet<>();
+            if (in.has("required")) in.get("required").forEach(r -> required.add(r.asString()));
+            java.util.List<String> args = new java.util.ArrayList<>();
+            if (in.has("properties")) {
+                in.get("properties").propertyNames().forEach(n -> args.add("`" + n + "`" + (required.contains(n) ? "*" : "")));
+            }
+            String d = t.description();
+            int dot = d.indexOf(". ");
+            String first = (dot > 0 ? d.substring(0, dot + 1) : d).replace("|", "\\|");
+            var h = t.hints();
+            java.util.List<String> hints = new java.util.ArrayList<>();
+            hints.add(h.readOnly() ? "read-only" : "writes");
+            if (h.destructive()) hints.add("destructive");
+            if (h.idempotent()) hints.add("idempotent");
+            if (h.openWorld()) hints.add("open-world");
+            sb.append("| `").append(t.name()).append("` | ").append(first).append(" | ")
+                    .append(args.isEmpty() ? "—" : String.join(", ", args)).append(" | ").append(String.join(", ", hints)).append(" |\n");
+        }
+        return sb.toString().stripTrailing();
     }
 }

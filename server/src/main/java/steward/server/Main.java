@@ -24,7 +24,7 @@ public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-        Printer.install(); // from here on System.out is stderr; only Printer writes to the real stdout
+        Printer.install(); // from here on only the Printer reaches the real stdout
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(new java.io.PrintWriter(Printer.out(), true));
         cl.setErr(new java.io.PrintWriter(System.err, true));

@@ -10,7 +10,16 @@ import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.LoggerFactory;
 import steward.Work;
+import steward.server.protocol.Cancellations;
+import steward.server.protocol.ExchangeWork;
+import steward.server.protocol.MemoryWatcher;
+import steward.server.protocol.StewardPrompts;
+import steward.server.protocol.StewardResources;
 import steward.json.Json;
 import steward.server.tools.StewardTool;
 import steward.server.tools.ToolContext;
@@ -49,23 +58,124 @@ public final class McpServerFactory {
         return b.build();
     }
 
-    public static McpSyncServer build(McpServerTransportProvider transport, ToolRegistry registry, ToolContext ctx) {
-        List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
-        for (StewardTool t : registry.tools()) {
-            specs.add(McpServerFeatures.SyncToolSpecification.builder()
-                    .tool(describe(t))
-                    .callHandler((exchange, req) -> toMcp(registry.invoke(t.name(),
-                            Json.MAPPER.valueToTree(req.arguments() == null ? Map.of() : req.arguments()), ctx.withWork(Work.NONE))))
-                    .build());
-        }
-        return McpServer.sync(transport)
-                .serverInfo(SERVER_NAME, VERSION)
-                .instructions(INSTRUCTIONS)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
-                .validateToolInputs(false) // the registry validates, with messages in Steward's "context: cause" form
-                .tools(specs)
-                .build();
+    /** Process-wide: every transport reports {@code notifications/cancelled} here, every tool call reads it. */
+    public static final Cancellations CANCELLATIONS = new Cancellations();
+
+    /**
+     * What a server carries besides the registry's tools. {@code fixtures} are test-only
+     * features (the conformance suite's fixture tools, resources and prompts); production passes
+     * {@link #PRODUCTION}, which has none.
+     */
+    public record Extras(List<McpServerFeatures.SyncToolSpecification> tools,
+                         List<McpServerFeatures.SyncResourceSpecification> resources,
+                         List<McpServerFeatures.SyncResourceTemplateSpecification> templates,
+                         List<McpServerFeatures.SyncPromptSpecification> prompts,
+                         List<McpServerFeatures.SyncCompletionSpecification> completions) {
+        public static final Extras PRODUCTION = new Extras(List.of(), List.of(), List.of(), List.of(), List.of());
     }
+
+    /** A tool body that gets the per-request context (its {@link Work} carries progress and cancellation). */
+    @FunctionalInterface
+    public interface ToolBody {
+        McpSchema.CallToolResult call(Map<String, Object> arguments, ToolContext ctx, McpSyncServerExchange exchange);
+    }
+
+    /**
+     * Wraps a tool body with Steward's per-request plumbing: a {@link Work} built from the request's
+     * {@code progressToken} (progress notifications) and the cancellation flag of this request, log
+     * notifications to the client, and the request's bookkeeping removed when it ends.
+     */
+    public static McpServerFeatures.SyncToolSpecification toolSpec(McpSchema.Tool tool, ToolContext ctx, ToolBody body) {
+        return McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, req) -> {
+            String session = exchange == null ? null : exchange.sessionId();
+            Object rid = req.meta() == null ? null : req.meta().get(Cancellations.REQUEST_ID_META);
+            String requestId = rid == null ? null : rid.toString();
+            AtomicBoolean flag = CANCELLATIONS.register(session, requestId);
+            try {
+                ExchangeWork.log(exchange, McpSchema.LoggingLevel.DEBUG, "tools/call " + tool.name() + " started");
+                McpSchema.CallToolResult r = body.call(req.arguments() == null ? Map.of() : req.arguments(),
+                        ctx.withWork(new ExchangeWork(exchange, req.progressToken(), flag)), exchange);
+                if (Boolean.TRUE.equals(r.isError())) {
+                    String first = r.content() != null && !r.content().isEmpty() && r.content().get(0) instanceof McpSchema.TextContent t ? t.text() : "";
+                    ExchangeWork.log(exchange, flag.get() ? McpSchema.LoggingLevel.NOTICE : McpSchema.LoggingLevel.WARNING,
+                            tool.name() + ": " + first);
+                } else {
+                    ExchangeWork.log(exchange, McpSchema.LoggingLevel.DEBUG, "tools/call " + tool.name() + " done");
+                }
+                return r;
+            } finally {
+                CANCELLATIONS.finished(session, requestId);
+            }
+        }).build();
+    }
+
+    public static McpSyncServer build(McpServerTransportProvider transport, ToolRegistry registry, ToolContext ctx) {
+        return build(transport, registry, ctx, Extras.PRODUCTION);
+    }
+
+    public static McpSyncServer build(McpServerTransportProvider transport, ToolRegistry registry, ToolContext ctx, Extras extras) {
+        return configure(McpServer.sync(transport), registry, ctx, extras).build();
+    }
+
+    /** The same server over Streamable HTTP (one MCP session per client, all sharing the registry). */
+    public static McpSyncServer build(McpStreamableServerTransportProvider transport, ToolRegistry registry, ToolContext ctx, Extras extras) {
+        return configure(McpServer.sync(transport), registry, ctx, extras).build();
+    }
+
+    private static <S extends McpServer.SyncSpecification<S>> McpServer.SyncSpecification<S> configure(
+            McpServer.SyncSpecification<S> spec, ToolRegistry registry, ToolContext ctx, Extras extras) {
+        List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
+        for (StewardTool t : registry.tools()) {
+            tools.add(toolSpec(describe(t), ctx, (args, c, ex) -> toMcp(registry.invoke(t.name(), Json.MAPPER.valueToTree(args), c))));
+        }
+        tools.addAll(extras.tools());
+
+        List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>(StewardResources.resources(ctx));
+        resources.addAll(steward.server.resources.MemoryResources.specifications(ctx));
+        resources.addAll(extras.resources());
+        List<McpServerFeatures.SyncResourceTemplateSpecification> templates = new ArrayList<>(StewardResources.templates(ctx));
+        templates.addAll(extras.templates());
+        List<McpServerFeatures.SyncPromptSpecification> prompts = new ArrayList<>(StewardPrompts.prompts());
+        prompts.addAll(extras.prompts());
+        List<McpServerFeatures.SyncCompletionSpecification> completions = new ArrayList<>(StewardPrompts.completions(ctx));
+        completions.addAll(extras.completions());
+
+        return spec.serverInfo(SERVER_NAME, VERSION)
+                .instructions(INSTRUCTIONS)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).prompts(false)
+                        .completions().logging().build())
+                .validateToolInputs(false) // the registry validates, with messages in Steward's "context: cause" form
+                .tools(tools)
+                .resources(resources)
+                .resourceTemplates(templates)
+                .prompts(prompts)
+                .completions(completions);
+    }
+
+    /**
+     * Sends {@code notifications/resources/updated} to this server's subscribers whenever MEMORY.md or
+     * USER.md changes: for every listed resource whose URI ends with the file name, and for the
+     * default {@code steward://memory/<file>} URIs.
+     */
+    public static void notifyOnMemoryChange(McpSyncServer server, MemoryWatcher watcher) {
+        watcher.addListener(file -> {
+            java.util.Set<String> uris = new java.util.LinkedHashSet<>();
+            uris.add(MEMORY_URI_PREFIX + file);
+            for (McpSchema.Resource r : server.listResources()) {
+                if (r.uri() != null && r.uri().endsWith(file)) uris.add(r.uri());
+            }
+            for (String uri : uris) {
+                try {
+                    server.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri));
+                } catch (RuntimeException e) {
+                    LoggerFactory.getLogger(McpServerFactory.class).debug("resources/updated {} failed: {}", uri, e.toString());
+                }
+            }
+        });
+    }
+
+    /** Default URI prefix of the memory file resources ({@code steward://memory/MEMORY.md}). */
+    public static final String MEMORY_URI_PREFIX = "steward://memory/";
 
     public static McpJsonMapper mapper() {
         return io.modelcontextprotocol.json.McpJsonDefaults.getMapper();

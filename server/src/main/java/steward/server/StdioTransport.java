@@ -25,6 +25,7 @@ import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 import reactor.core.publisher.Mono;
 import steward.json.Json;
+import steward.server.protocol.JsonRpcInspector;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -97,6 +98,8 @@ public final class StdioTransport implements McpServerTransportProvider {
             writeError(null, -32700, "Parse error: not a JSON text");
             return;
         }
+        McpServerSession current = session;
+        if (JsonRpcInspector.inspect(tree, current == null ? null : current.getId(), McpServerFactory.CANCELLATIONS)) line = tree.toString();
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(mapper, line);

@@ -2,6 +2,9 @@ package steward.server;
 
 import java.util.List;
 
+import steward.server.tools.MemoryPendingTool;
+import steward.server.tools.MemoryPrecheckTool;
+import steward.server.tools.MemoryWriteTool;
 import steward.server.tools.StewardStatusTool;
 import steward.server.tools.StewardTool;
 
@@ -12,6 +15,9 @@ public final class Tools {
     public static ToolRegistry registry() {
         return new ToolRegistry(List.<StewardTool>of(
                 new StewardStatusTool(),
+                new MemoryWriteTool(),
+                new MemoryPrecheckTool(),
+                new MemoryPendingTool(),
                 new steward.server.tools.RecallSearchTool(),
                 new steward.server.tools.RecallInjectTool(),
                 new steward.server.tools.RecallFeedbackTool()));

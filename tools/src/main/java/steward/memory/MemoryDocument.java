@@ -57,6 +57,44 @@ public record MemoryDocument(List<String> entries, boolean exists, String raw) {
         }
     }
 
+    /** Python's universal-newline read: {@code \r\n} and lone {@code \r} become {@code \n}. */
+    public static String normalizeNewlines(String raw) {
+        if (raw.indexOf('\r') < 0) return raw;
+        return raw.replace("\r\n", "\n").replace("\r", "\n");
+    }
+
+    /** The text as Hermes sees it after reading (newlines normalised); empty when the file is absent. */
+    public String text() {
+        return raw == null ? "" : normalizeNewlines(raw);
+    }
+
+    /** Stripped, non-empty entries in file order, duplicates kept (what Hermes' drift check round-trips). */
+    public List<String> rawEntries() {
+        List<String> out = new ArrayList<>();
+        if (raw == null) return out;
+        for (String part : text().split(DELIMITER, -1)) {
+            String e = CodePoints.pyStrip(part);
+            if (!e.isEmpty()) out.add(e);
+        }
+        return out;
+    }
+
+    /**
+     * Hermes' external-drift test: the file does not round-trip through parse and join (after
+     * {@code strip()}), or one entry is longer than the whole store's limit.
+     */
+    public boolean drifted(int limit) {
+        if (raw == null) return false;
+        String stripped = CodePoints.pyStrip(text());
+        if (stripped.isEmpty()) return false;
+        List<String> parts = rawEntries();
+        if (!stripped.equals(String.join(DELIMITER, parts))) return true;
+        for (String e : parts) {
+            if (CodePoints.length(e) > limit) return true;
+        }
+        return false;
+    }
+
     public String joined() {
         return String.join(DELIMITER, entries);
     }

@@ -115,13 +115,23 @@ public final class RecallService {
     public record FeedbackOutput(String decision_id, String outcome, List<FeedbackItem> recorded, Double injection_precision,
                                  int judged) {}
 
+    /**
+     * Records an outcome. With a decision id the URIs must be items that decision chose; without one (feedback on
+     * something found by recall_search, e.g. an outdated entry) each URI must still resolve to an item.
+     */
     public FeedbackOutput feedback(String decisionId, List<String> uris, String outcome) {
-        InjectEngine.LoggedDecision d = inject.decision(decisionId);
-        if (d == null) throw new StewardError("recall_feedback", "unknown decision_id '" + decisionId + "' (never made or rotated out of the log)");
         List<String> clean = new ArrayList<>(new LinkedHashSet<>(uris));
-        for (String u : clean) {
-            if (!d.uris().contains(u)) {
-                throw new StewardError("recall_feedback", u + " was not among the items of decision " + decisionId + " " + d.uris());
+        if (decisionId != null) {
+            InjectEngine.LoggedDecision d = inject.decision(decisionId);
+            if (d == null) throw new StewardError("recall_feedback", "unknown decision_id '" + decisionId + "' (never made or rotated out of the log)");
+            for (String u : clean) {
+                if (!d.uris().contains(u)) {
+                    throw new StewardError("recall_feedback", u + " was not among the items of decision " + decisionId + " " + d.uris());
+                }
+            }
+        } else {
+            for (String u : clean) {
+                if (engine.resolve(u) == null) throw new StewardError("recall_feedback", "no such item: " + u);
             }
         }
         Map<String, FeedbackStore.Counts> got = engine.feedback().record(decisionId, clean, outcome, engine.clock());

@@ -88,8 +88,12 @@ public final class Sqlite {
      * within the retry budget, nothing is changed and a {@link StewardError} says so.
      */
     public static <T> T immediate(Connection c, SqlWork<T> work) {
+        return immediate(c, work, WRITE_ATTEMPTS);
+    }
+
+    static <T> T immediate(Connection c, SqlWork<T> work, int attempts) {
         SQLException last = null;
-        for (int attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+        for (int attempt = 1; attempt <= attempts; attempt++) {
             try (Statement st = c.createStatement()) {
                 st.execute("BEGIN IMMEDIATE");
                 last = null;
@@ -102,7 +106,7 @@ public final class Sqlite {
         }
         if (last != null) {
             throw new StewardError("state.db", "database stayed locked by another writer after "
-                    + WRITE_ATTEMPTS + " attempts; nothing was changed", last);
+                    + attempts + " attempts; nothing was changed", last);
         }
         try {
             T result = work.run(c);

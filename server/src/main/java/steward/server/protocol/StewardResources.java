@@ -1,0 +1,158 @@
+package steward.server.protocol;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import steward.StewardError;
+import steward.json.Json;
+import steward.server.tools.ToolContext;
+import steward.sessions.store.SessionDigest;
+import steward.sessions.store.SessionRow;
+import steward.sessions.store.SessionStore;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Steward's own MCP resources besides the memory files: the template {@code steward://session/{id}}
+ * (a session at a glance) and {@code steward://audit/latest} (the report text of the newest audit
+ * plan in the state dir, or a clear "no audit yet" when there is none).
+ */
+public final class StewardResources {
+    public static final String SESSION_TEMPLATE = "steward://session/{id}";
+    public static final String SESSION_PREFIX = "steward://session/";
+    public static final String AUDIT_LATEST = "steward://audit/latest";
+    static final int EDGE_MESSAGES = 3;
+    static final int EXCERPT_CHARS = 400;
+
+    private StewardResources() {}
+
+    public static List<McpServerFeatures.SyncResourceSpecification> resources(ToolContext ctx) {
+        var audit = McpSchema.Resource.builder().uri(AUDIT_LATEST).name("audit-latest").title("Latest session audit report")
+                .description("The report text of the newest session audit Steward made (session_audit), as the user saw it; "
+                        + "says so plainly when no audit has been made yet.")
+                .mimeType("text/markdown").build();
+        return List.of(new McpServerFeatures.SyncResourceSpecification(audit, (ex, req) -> text(AUDIT_LATEST, "text/markdown", auditText(ctx))));
+    }
+
+    /**
+     * Plain read-only MEMORY.md / USER.md resources at {@code steward://memory/<file>}, used only while no
+     * richer memory resource (the memory issue's MemoryResources) is registered for that file.
+     */
+    public static List<McpServerFeatures.SyncResourceTemplateSpecification> templates(ToolContext ctx) {
+        var t = McpSchema.ResourceTemplate.builder().uriTemplate(SESSION_TEMPLATE).name("session").title("Hermes session")
+                .description("One Hermes session at a glance: title, status (active/ended/archived), message counts by role, "
+                        + "and its first and last messages (excerpts). {id} is the session id from Hermes' state.db.")
+                .mimeType("text/markdown").build();
+        return List.of(new McpServerFeatures.SyncResourceTemplateSpecification(t, (ex, req) -> {
+            String id = req.uri().substring(SESSION_PREFIX.length());
+            return text(req.uri(), "text/markdown", sessionText(ctx, java.net.URLDecoder.decode(id, java.nio.charset.StandardCharsets.UTF_8)));
+        }));
+    }
+
+    static McpSchema.ReadResourceResult text(String uri, String mime, String text) {
+        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mime, text)));
+    }
+
+    /** The markdown for one session; an unknown id is a resource-not-found error. */
+    public static String sessionText(ToolContext ctx, String id) {
+        Path db = ctx.paths().stateDb();
+        if (!Files.isRegularFile(db)) throw notFound("session " + id + ": no state.db at " + db);
+        SessionDigest d;
+        try (SessionStore store = SessionStore.openReadOnly(db)) {
+            d = SessionDigest.read(store, id, EDGE_MESSAGES, EXCERPT_CHARS);
+        } catch (StewardError e) {
+            throw notFound(e.getMessage());
+        }
+        SessionRow s = d.session();
+        String status = s.archived() ? "archived" : s.active() ? "active" : "ended" + (s.endReason() == null ? "" : " (" + s.endReason() + ")");
+        StringBuilder sb = new StringBuilder();
+        sb.append("# ").append(s.untitled() ? "(untitled session)" : s.title()).append("\n\n");
+        sb.append("- id: ").append(s.id()).append('\n');
+        sb.append("- source: ").append(s.source()).append('\n');
+        sb.append("- status: ").append(status).append('\n');
+        sb.append("- started: ").append(iso(s.startedAt())).append('\n');
+        if (s.endedAt() != null) sb.append("- ended: ").append(iso(s.endedAt())).append('\n');
+        sb.append("- last activity: ").append(iso(s.lastActivity())).append('\n');
+        if (s.parentSessionId() != null) sb.append("- parent: ").append(s.parentSessionId()).append('\n');
+        sb.append("- messages: ").append(d.messages());
+        if (!d.byRole().isEmpty()) {
+            sb.append(" (");
+            int i = 0;
+            for (Map.Entry<String, Long> e : d.byRole().entrySet()) sb.append(i++ > 0 ? ", " : "").append(e.getKey()).append(' ').append(e.getValue());
+            sb.append(')');
+        }
+        sb.append("\n\n## First messages\n");
+        appendMessages(sb, d.first());
+        if (!d.last().isEmpty()) {
+            long skipped = d.messages() - d.first().size() - d.last().size();
+            if (skipped > 0) sb.append("\n… ").append(skipped).append(" message(s) left out …\n");
+            sb.append("\n## Last messages\n");
+            appendMessages(sb, d.last());
+        }
+        return sb.toString();
+    }
+
+    private static void appendMessages(StringBuilder sb, List<SessionDigest.Message> ms) {
+        if (ms.isEmpty()) sb.append("(none)\n");
+        for (SessionDigest.Message m : ms) {
+            sb.append("\n**").append(m.role()).append("** · ").append(m.timeUtc()).append('\n')
+                    .append(m.text().isBlank() ? "(no text)" : m.text()).append(m.truncated() ? " …" : "").append('\n');
+        }
+    }
+
+    private static String iso(double epochSeconds) {
+        return Instant.ofEpochMilli((long) (epochSeconds * 1000)).toString() + " (" + (long) epochSeconds + ")";
+    }
+
+    /**
+     * The report of the newest {@code <stateDir>/plans/*.json} with a {@code report_text} field.
+     * Plans are written by another component; anything unreadable is skipped, never fatal.
+     */
+    public static String auditText(ToolContext ctx) {
+        Path dir = ctx.paths().stateDir().resolve("plans");
+        List<Path> plans = new ArrayList<>();
+        if (Files.isDirectory(dir)) {
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {
+                for (Path p : ds) if (Files.isRegularFile(p)) plans.add(p);
+            } catch (IOException e) {
+                // unreadable dir: same as no audit
+            }
+        }
+        plans.sort((a, b) -> Long.compare(mtime(b), mtime(a)));
+        for (Path p : plans) {
+            try {
+                JsonNode n = Json.MAPPER.readTree(Files.readString(p));
+                JsonNode r = n == null ? null : n.get("report_text");
+                if (r != null && r.isString() && !r.asString().isBlank()) {
+                    JsonNode id = n.get("plan_id");
+                    return r.asString() + "\n\n---\nplan: " + (id != null && id.isString() ? id.asString() : p.getFileName())
+                            + " · written " + Instant.ofEpochMilli(mtime(p));
+                }
+            } catch (IOException | RuntimeException e) {
+                // a plan being written or of another shape: try the next one
+            }
+        }
+        return "No audit yet: Steward has not made a session audit for this Hermes home (" + ctx.paths().hermesHome()
+                + "). Call the session_audit tool to make one; its report appears here.";
+    }
+
+    private static long mtime(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    static McpError notFound(String message) {
+        return McpError.builder(-32002).message(message).build();
+    }
+}

@@ -1,0 +1,91 @@
+package steward.server.tools;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import steward.memory.MemoryResult;
+import steward.memory.MemoryStaging;
+import steward.memory.MemoryWriter;
+import tools.jackson.databind.JsonNode;
+
+/** {@code memory_pending}: the staged memory writes (write approval): list, approve, reject. */
+public final class MemoryPendingTool implements StewardTool {
+    static final int MAX_LISTED = 50;
+
+    @Override
+    public String name() {
+        return "memory_pending";
+    }
+
+    @Override
+    public String title() {
+        return "Staged memory writes: list, approve, reject";
+    }
+
+    @Override
+    public String description() {
+        return "When write approval is on (memory.write_approval: true), memory_write stages each write in "
+                + "<hermes home>/pending/memory/<id>.json instead of applying it. action 'list' (default) shows the staged writes; "
+                + "'approve' applies exactly the staged write (limits, matches and drift are checked again under the lock, so an "
+                + "approval can still fail; the staged file is kept then); 'reject' deletes it. Approve or reject only after the "
+                + "user has said so explicitly.";
+    }
+
+    @Override
+    public ToolHints hints() {
+        return new ToolHints(false, true, false, false);
+    }
+
+    @Override
+    public ToolResult call(JsonNode a, ToolContext ctx) {
+        String action = a.has("action") ? a.get("action").asString() : "list";
+        String id = a.has("pending_id") ? a.get("pending_id").asString() : null;
+        MemoryStaging staging = new MemoryStaging(ctx.paths(), ctx.clock());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("action", action);
+        switch (action) {
+            case "approve" -> {
+                MemoryResult r = staging.approve(require(id, action), new MemoryWriter(ctx.paths(), ctx.clock()));
+                out.put("pending_id", id);
+                out.put("applied", r.success());
+                out.put("result", r.record());
+                String text = "approve " + id + ": " + (r.success() ? "applied" : "NOT applied (the staged write is kept)") + "\n"
+                        + MemoryWriteTool.render(r);
+                return r.success() ? ToolResult.ok(out, text) : ToolResult.error(out, "memory_pending: " + r.record().get("error") + "\n\n" + text);
+            }
+            case "reject" -> {
+                MemoryStaging.Pending p = staging.reject(require(id, action));
+                out.put("pending_id", id);
+                out.put("applied", false);
+                return ToolResult.ok(out, "rejected " + id + ": " + p.summary());
+            }
+            default -> {
+                List<MemoryStaging.Pending> all = staging.list();
+                List<Map<String, Object>> rows = new ArrayList<>();
+                StringBuilder sb = new StringBuilder(all.isEmpty() ? "no staged memory writes" : all.size() + " staged memory write(s):");
+                for (MemoryStaging.Pending p : all.subList(0, Math.min(MAX_LISTED, all.size()))) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("pending_id", p.pending_id());
+                    row.put("created_at", p.created_at());
+                    row.put("created_at_epoch", p.created_at_epoch());
+                    row.put("target", p.target());
+                    row.put("summary", p.summary());
+                    row.put("path", staging.dir().resolve(p.pending_id() + ".json").toString());
+                    rows.add(row);
+                    sb.append("\n  ").append(p.pending_id()).append("  ").append(p.created_at()).append("  ").append(p.summary());
+                }
+                out.put("count", all.size());
+                out.put("left_out", Math.max(0, all.size() - MAX_LISTED));
+                out.put("pending", rows);
+                return ToolResult.ok(out, sb.toString());
+            }
+        }
+    }
+
+    private static String require(String id, String action) {
+        if (id == null || id.isBlank()) throw new steward.StewardError("memory_pending", action + " needs pending_id (see action 'list')");
+        return id;
+    }
+}

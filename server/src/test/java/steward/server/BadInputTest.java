@@ -1,0 +1,103 @@
+package steward.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.json.Json;
+import steward.server.tools.ToolResult;
+import steward.sessions.store.Sqlite;
+
+/** Bad input gets a clear isError result ("context: cause") and writes nothing. */
+class BadInputTest {
+    @TempDir
+    Path tmp;
+
+    private ToolResult status(Path home, String args) {
+        return Tools.registry().invoke("steward_status", Json.MAPPER.readTree(args), TestSupport.context(home));
+    }
+
+    @Test
+    void unknownTool() throws Exception {
+        Path home = TestSupport.copyFixture(tmp);
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        ToolResult r = Tools.registry().invoke("session_nuke", Json.MAPPER.createObjectNode(), TestSupport.context(home));
+        assertTrue(r.isError());
+        assertTrue(r.text().startsWith("session_nuke: unknown tool"), r.text());
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+
+    @Test
+    void argumentsThatViolateTheInputSchema() throws Exception {
+        Path home = TestSupport.copyFixture(tmp);
+        ToolResult r = status(home, "{\"surprise\": 1}");
+        assertTrue(r.isError());
+        assertTrue(r.text().startsWith("steward_status: invalid arguments:"), r.text());
+        assertTrue(r.text().contains("surprise"), r.text());
+        ToolResult notObject = Tools.registry().invoke("steward_status", Json.MAPPER.readTree("[1,2]"), TestSupport.context(home));
+        assertTrue(notObject.isError());
+    }
+
+    @Test
+    void hermesHomeThatDoesNotExist() {
+        Path missing = tmp.resolve("no-such-home");
+        ToolResult r = status(missing, "{}");
+        assertTrue(r.isError());
+        assertTrue(r.text().startsWith("steward_status: hermes home: "), r.text());
+        assertTrue(!Files.exists(missing), "nothing created");
+    }
+
+    @Test
+    void stateDbThatIsNotSqlite() throws Exception {
+        Path home = TestSupport.copyFixture(tmp);
+        Files.writeString(home.resolve("state.db"), "SQLite format 2? no: plain text that is not a database\n".repeat(100));
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        ToolResult r = status(home, "{}");
+        assertTrue(r.isError());
+        assertTrue(r.text().startsWith("steward_status: state.db: "), r.text());
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+
+    @Test
+    void stateDbThatIsEmpty() throws Exception {
+        Path home = TestSupport.copyFixture(tmp);
+        Files.write(home.resolve("state.db"), new byte[0]);
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        ToolResult r = status(home, "{}");
+        assertTrue(r.isError());
+        assertTrue(r.text().contains("empty"), r.text());
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+
+    @Test
+    void stateDbWithSchemaVersion99() throws Exception {
+        Path home = TestSupport.copyFixture(tmp);
+        try (Connection c = Sqlite.openReadWrite(home.resolve("state.db")); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE schema_version SET version = 99");
+        }
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        ToolResult r = status(home, "{}");
+        assertTrue(r.isError());
+        assertTrue(r.text().contains("schema version 99 is newer than Steward supports"), r.text());
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+
+    @Test
+    void memoryFileThatIsNotUtf8() throws Exception {
+        Path home = TestSupport.copyFixture(tmp);
+        Files.write(home.resolve("memories/USER.md"), new byte[] {'N', 'a', 'm', 'e', ':', ' ', (byte) 0xc3, (byte) 0x28});
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        ToolResult r = status(home, "{}");
+        assertTrue(r.isError());
+        assertTrue(r.text().contains("USER.md: not valid UTF-8"), r.text());
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+}

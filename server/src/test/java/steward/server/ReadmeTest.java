@@ -1,0 +1,43 @@
+package steward.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import steward.bench.LaunchFlags;
+import steward.cli.ToolsCommand;
+
+/** README stays true: its tool table is the registry's, and it names the commands CI and users run. */
+class ReadmeTest {
+    @Test
+    void toolTableMatchesTheRegistry() throws Exception {
+        String readme = Files.readString(TestSupport.repo().resolve("README.md"));
+        int b = readme.indexOf("<!-- tools:begin -->");
+        int e = readme.indexOf("<!-- tools:end -->");
+        assertTrue(b >= 0 && e > b, "README lacks the tools markers");
+        String table = readme.substring(b + "<!-- tools:begin -->".length(), e).strip();
+        assertEquals(ToolsCommand.markdownTable(Tools.registry()), table,
+                "README's tool table is stale: paste the output of `steward tools --markdown`");
+    }
+
+    @Test
+    void ciRunsReadmesTestCommand() throws Exception {
+        String readme = Files.readString(TestSupport.repo().resolve("README.md"));
+        String ci = Files.readString(TestSupport.repo().resolve(".ci/run"));
+        assertTrue(readme.contains("mvn -B verify"));
+        assertTrue(ci.contains("mvn -B verify"));
+        assertTrue(readme.contains("./steward demo"));
+    }
+
+    @Test
+    void launcherUsesTheFlagsTheStartupBenchmarkMeasures() throws Exception {
+        String launcher = Files.readString(TestSupport.repo().resolve("steward"));
+        for (String f : LaunchFlags.jvmFlags(null)) assertTrue(launcher.contains(f), "launcher lacks " + f);
+        Path mcp = TestSupport.repo().resolve("mcp.json");
+        assertTrue(Files.readString(mcp).contains("\"serve\""));
+    }
+}

@@ -1,0 +1,45 @@
+package steward.server;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+
+/** For end-to-end tests: the real shaded jar, spawned as a child process. */
+public final class StewardProcess {
+    private StewardProcess() {}
+
+    public static Path jar() {
+        String p = System.getProperty("steward.jar");
+        Path jar = p != null ? Path.of(p) : TestSupport.repo().resolve("server/target/steward.jar");
+        if (!jar.toFile().isFile()) throw new IllegalStateException("steward jar not built: " + jar);
+        return jar;
+    }
+
+    public static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    public static List<String> command(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(java(), "-jar", jar().toString()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** An initialized MCP Java SDK client talking to {@code steward serve} over stdio. */
+    public static McpSyncClient client(Path hermesHome) {
+        ServerParameters params = ServerParameters.builder(java())
+                .args("-jar", jar().toString(), "serve", "--hermes-home", hermesHome.toString())
+                .build();
+        var transport = new StdioClientTransport(params, McpServerFactory.mapper());
+        transport.setStdErrorHandler(line -> System.err.println("[steward] " + line));
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build();
+        client.initialize();
+        return client;
+    }
+}

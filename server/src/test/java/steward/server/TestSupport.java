@@ -1,0 +1,72 @@
+package steward.server;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+
+import steward.Work;
+import steward.config.StewardPaths;
+import steward.server.tools.ToolContext;
+
+/** Test helpers for the server module: the repository root and private copies of the fixture home. */
+public final class TestSupport {
+    private TestSupport() {}
+
+    public static Path repo() {
+        String p = System.getProperty("steward.repo");
+        Path base = (p != null ? Path.of(p) : Path.of("")).toAbsolutePath().normalize();
+        for (Path b = base; b != null; b = b.getParent()) {
+            if (Files.isDirectory(b.resolve("fixtures/hermes-home")) && Files.isDirectory(b.resolve("schemas"))) return b;
+        }
+        throw new IllegalStateException("repository root not found from " + base);
+    }
+
+    public static Path copyFixture(Path tempDir) throws IOException {
+        Path from = repo().resolve("fixtures/hermes-home");
+        Path to = tempDir.resolve("hermes-home");
+        Files.walkFileTree(from, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Path t = to.resolve(from.relativize(file).toString());
+                Files.copy(file, t, StandardCopyOption.REPLACE_EXISTING);
+                t.toFile().setWritable(true, true);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return to;
+    }
+
+    public static ToolContext context(Path home) {
+        return new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);
+    }
+
+    /**
+     * A digest of every file under {@code dir}: path → bytes hash, to prove that nothing was written.
+     * SQLite's own coordination files ({@code -wal}, {@code -shm}), which any reader of a WAL database
+     * may create, are not data and are left out.
+     */
+    public static java.util.Map<String, Integer> snapshotTree(Path dir) throws IOException {
+        java.util.Map<String, Integer> m = new java.util.TreeMap<>();
+        if (!Files.exists(dir)) return m;
+        try (var s = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                String n = p.getFileName().toString();
+                if (n.endsWith(".db-wal") || n.endsWith(".db-shm")) continue;
+                if (Files.isRegularFile(p)) m.put(dir.relativize(p).toString(), java.util.Arrays.hashCode(Files.readAllBytes(p)));
+                else m.put(dir.relativize(p) + "/", 0);
+            }
+        }
+        return m;
+    }
+}

@@ -1,0 +1,97 @@
+package steward.server.http;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** {@code steward serve --http} from the real jar in a child process, on a free loopback port. */
+final class HttpServerProcess implements AutoCloseable {
+    static final String TOKEN = "it-token-0123456789abcdef";
+    final Path home;
+    final int port;
+    final Process process;
+    final Path log;
+
+    HttpServerProcess(Path tmp, boolean withToken, String... extra) throws Exception {
+        this.home = copyFixture(tmp.resolve("hermes-home"));
+        this.port = freePort();
+        this.log = tmp.resolve("server.log");
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", jar(), "serve", "--http", "--port", String.valueOf(port),
+                "--hermes-home", home.toString(), "--conformance-fixtures"));
+        if (withToken) {
+            Path tf = tmp.resolve("token");
+            Files.writeString(tf, TOKEN + "\n");
+            cmd.add("--token-file");
+            cmd.add(tf.toString());
+        }
+        cmd.addAll(List.of(extra));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().remove(BearerToken.ENV);
+        this.process = pb.start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) throw new IllegalStateException("server exited: " + Files.readString(log));
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException e) {
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("server did not listen in time: " + Files.readString(log));
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    static String jar() {
+        String j = System.getProperty("steward.jar");
+        if (j == null) throw new IllegalStateException("system property steward.jar not set (run through failsafe)");
+        return j;
+    }
+
+    static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static Path repo() {
+        return Path.of(System.getProperty("steward.repo", "..")).toAbsolutePath().normalize();
+    }
+
+    static Path copyFixture(Path target) throws IOException {
+        Path src = repo().resolve("fixtures/hermes-home");
+        try (Stream<Path> s = Files.walk(src)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path t = target.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t);
+            }
+        }
+        return target;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) return;
+        try (Stream<Path> s = Files.walk(p)) {
+            s.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        }
+    }
+}

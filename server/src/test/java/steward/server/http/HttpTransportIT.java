@@ -1,0 +1,369 @@
+package steward.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import steward.json.Json;
+import tools.jackson.databind.JsonNode;
+
+import static org.awaitility.Awaitility.await;
+
+/** Steward over HTTP end to end: the real jar, the SDK's HTTP client transports and raw HTTP. */
+class HttpTransportIT {
+    @TempDir
+    static Path tmp;
+    static HttpServerProcess server;
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new HttpServerProcess(tmp, true);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) server.close();
+    }
+
+    static McpSyncClient client(Consumer<McpClient.SyncSpec> customize) {
+        var transport = HttpClientStreamableHttpTransport.builder(server.url()).endpoint("/mcp")
+                .httpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + HttpServerProcess.TOKEN))
+                .build();
+        var spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30));
+        customize.accept(spec);
+        McpSyncClient c = spec.build();
+        c.initialize();
+        return c;
+    }
+
+    static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
+
+    static HttpResponse<String> post(String body, Map<String, String> headers) throws Exception {
+        var b = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static Map<String, String> auth() {
+        return Map.of("Authorization", "Bearer " + HttpServerProcess.TOKEN);
+    }
+
+    static Map<String, String> auth(String session) {
+        return Map.of("Authorization", "Bearer " + HttpServerProcess.TOKEN, "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-06-18");
+    }
+
+    static String initSession() throws Exception {
+        HttpResponse<String> r = post(INIT, auth());
+        assertEquals(200, r.statusCode(), r.body());
+        String sid = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", auth(sid)).statusCode());
+        return sid;
+    }
+
+    @Test
+    void toolsOverHttpGiveTheSameResultsAsOverStdio() throws Exception {
+        JsonNode overHttp;
+        try (McpSyncClient c = client(s -> { })) {
+            var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of()).build());
+            assertFalse(Boolean.TRUE.equals(r.isError()));
+            overHttp = Json.MAPPER.valueToTree(r.structuredContent());
+            var bad = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of("nope", 1)).build());
+            assertTrue(bad.isError());
+        }
+        Process p = new ProcessBuilder(HttpServerProcess.javaBin(), "-jar", HttpServerProcess.jar(), "serve", "--hermes-home", server.home.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        JsonNode overStdio = null;
+        try (OutputStream in = p.getOutputStream();
+             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            in.write((INIT + "\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}}\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            String line;
+            while ((line = out.readLine()) != null) {
+                JsonNode n = Json.MAPPER.readTree(line);
+                if (n.has("id") && n.get("id").asInt() == 2) {
+                    overStdio = n.get("result").get("structuredContent");
+                    break;
+                }
+            }
+        } finally {
+            p.destroy();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        assertNotNull(overStdio);
+        assertEquals(overStdio, overHttp);
+    }
+
+    @Test
+    void missingOrWrongTokenIs401() throws Exception {
+        HttpResponse<String> none = post(INIT, Map.of());
+        assertEquals(401, none.statusCode());
+        assertTrue(none.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer"));
+        assertTrue(none.body().contains("bearer token"), none.body());
+        assertEquals(401, post(INIT, Map.of("Authorization", "Bearer wrong-token-0123456789")).statusCode());
+        assertEquals(401, post(INIT, Map.of("Authorization", "Basic " + HttpServerProcess.TOKEN)).statusCode());
+        assertFalse(none.body().contains(HttpServerProcess.TOKEN));
+        assertFalse(Files.readString(server.log).contains(HttpServerProcess.TOKEN), "the token must never be logged");
+        assertEquals(200, post(INIT, auth()).statusCode());
+    }
+
+    @Test
+    void foreignOriginOrHostIs403() throws Exception {
+        HttpResponse<String> origin = post(INIT, Map.of("Authorization", "Bearer " + HttpServerProcess.TOKEN, "Origin", "http://evil.example"));
+        assertEquals(403, origin.statusCode());
+        assertTrue(origin.body().contains("Origin"), origin.body());
+        assertEquals(200, post(INIT, Map.of("Authorization", "Bearer " + HttpServerProcess.TOKEN, "Origin", "http://localhost:3000")).statusCode());
+        assertEquals(403, rawStatus("evil.example:" + server.port));
+        assertEquals(403, rawStatus("127.0.0.1.nip.io:" + server.port));
+        assertEquals(200, rawStatus("localhost:" + server.port));
+    }
+
+    /** A raw HTTP/1.1 POST with the given Host header (java.net.http does not let a caller set Host). */
+    static int rawStatus(String host) throws Exception {
+        byte[] body = INIT.getBytes(StandardCharsets.UTF_8);
+        try (Socket s = new Socket("127.0.0.1", server.port)) {
+            s.setSoTimeout(10_000);
+            String head = "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + HttpServerProcess.TOKEN
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + body.length
+                    + "\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().write(body);
+            String status = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(status.split(" ")[1]);
+        }
+    }
+
+    @Test
+    void oversizedRequestIs413() throws Exception {
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(HttpOptions.DEFAULT_MAX_REQUEST_BYTES) + "\"}}";
+        assertEquals(413, post(big, auth()).statusCode());
+    }
+
+    @Test
+    void severalClientsKeepSeparateSessions() throws Exception {
+        String a = initSession();
+        String b = initSession();
+        assertNotEquals(a, b);
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}";
+        assertEquals(200, post(list, auth(a)).statusCode());
+        var del = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).DELETE();
+        auth(a).forEach(del::header);
+        assertEquals(200, HTTP.send(del.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(404, post(list, auth(a)).statusCode(), "a closed session is gone");
+        HttpResponse<String> stillB = post(list, auth(b));
+        assertEquals(200, stillB.statusCode());
+        assertTrue(stillB.body().contains("steward_status"));
+
+        // and concurrently, through the SDK client
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            calls.add(CompletableFuture.supplyAsync(() -> {
+                try (McpSyncClient c = client(s -> { })) {
+                    var r = c.callTool(McpSchema.CallToolRequest.builder().name("test_simple_text").arguments(Map.of()).build());
+                    return ((McpSchema.TextContent) r.content().get(0)).text();
+                }
+            }));
+        }
+        for (var f : calls) assertEquals("This is a simple text response for testing.", f.get(60, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void subscribedClientIsToldWhenAMemoryFileChanges() throws Exception {
+        List<McpSchema.ResourceContents> updates = new CopyOnWriteArrayList<>();
+        try (McpSyncClient c = client(s -> s.resourcesUpdateConsumer(updates::addAll))) {
+            String uri = c.listResources().resources().stream().map(McpSchema.Resource::uri).filter(u -> u.endsWith("MEMORY.md"))
+                    .findFirst().orElseThrow();
+            c.subscribeResource(new McpSchema.SubscribeRequest(uri));
+            Thread.sleep(400); // let the watcher settle
+            Path memory = server.home.resolve("memories/MEMORY.md");
+            Path tmpFile = memory.resolveSibling("MEMORY.md.tmp-it");
+            Files.writeString(tmpFile, Files.readString(memory) + "\n§\n[ops] written by another process during the IT");
+            Files.move(tmpFile, memory, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !updates.isEmpty());
+            var text = (McpSchema.TextResourceContents) updates.get(0);
+            assertEquals(uri, text.uri());
+            assertTrue(text.text().contains("written by another process during the IT"));
+        }
+    }
+
+    @Test
+    void progressArrivesInOrder() {
+        List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+        try (McpSyncClient c = client(s -> s.progressConsumer(progress::add))) {
+            var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_test_slow").arguments(Map.of("items", 6, "delay_ms", 20))
+                    .progressToken("p-1").build());
+            assertFalse(Boolean.TRUE.equals(r.isError()), r.toString());
+            await().atMost(Duration.ofSeconds(5)).until(() -> progress.size() == 6);
+            List<Double> values = progress.stream().map(McpSchema.ProgressNotification::progress).toList();
+            assertEquals(List.of(1.0, 2.0, 3.0, 4.0, 5.0, 6.0), values);
+            assertTrue(progress.stream().allMatch(p -> "p-1".equals(p.progressToken()) && p.total() == 6.0));
+        }
+    }
+
+    @Test
+    void aCancelledLongCallStopsAtASafePointAndLeavesConsistentFiles() throws Exception {
+        String sid = initSession();
+        int items = 400;
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":\"slow-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
+                + "\"arguments\":{\"items\":" + items + ",\"delay_ms\":25},\"_meta\":{\"progressToken\":7}}}";
+        var req = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(call));
+        auth(sid).forEach(req::header);
+        CompletableFuture<HttpResponse<String>> running = HTTP.sendAsync(req.build(), HttpResponse.BodyHandlers.ofString());
+        Path dir = server.home.resolve("steward/test-slow");
+        await().atMost(Duration.ofSeconds(20)).until(() -> count(dir) >= 5);
+        assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"slow-1\","
+                + "\"reason\":\"user gave up\"}}", auth(sid)).statusCode());
+        HttpResponse<String> answer = running.get(30, TimeUnit.SECONDS);
+        assertEquals(200, answer.statusCode());
+        String result = answer.body().lines().filter(l -> l.startsWith("data:") && l.contains("\"slow-1\"")).findFirst().orElseThrow();
+        JsonNode n = Json.MAPPER.readTree(result.substring(5));
+        assertTrue(n.get("result").get("isError").asBoolean(), result);
+        assertTrue(n.get("result").get("content").get(0).get("text").asString().contains("cancelled"), result);
+        Thread.sleep(200);
+        long written = count(dir);
+        assertTrue(written < items, "the call stopped early: " + written);
+        Thread.sleep(300);
+        assertEquals(written, count(dir), "nothing is written after the answer");
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = new ArrayList<>(s.toList());
+        }
+        Collections.sort(files);
+        for (int i = 0; i < files.size(); i++) {
+            Path f = files.get(i);
+            assertEquals(String.format("item-%05d.txt", i + 1), f.getFileName().toString(), "contiguous, no temp files");
+            assertEquals("item " + (i + 1) + " of " + items + "\n", Files.readString(f), "every file complete");
+        }
+    }
+
+    static long count(Path dir) throws Exception {
+        if (!Files.isDirectory(dir)) return 0;
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.count();
+        }
+    }
+
+    static String initSession(String version) throws Exception {
+        HttpResponse<String> r = post(INIT.replace("2025-06-18", version), auth());
+        assertEquals(200, r.statusCode(), r.body());
+        String sid = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", auth(sid)).statusCode());
+        return sid;
+    }
+
+    @Test
+    void aCutStreamResumesFromLastEventIdOn2025_11_25() throws Exception {
+        String sid = initSession("2025-11-25");
+        HttpResponse<String> cut = post("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"test_reconnection\",\"arguments\":{}}}",
+                auth(sid));
+        assertEquals(200, cut.statusCode());
+        List<String> lines = cut.body().lines().toList();
+        assertTrue(lines.get(0).startsWith("id: ") && lines.get(1).startsWith("retry: ") && lines.get(2).equals("data: "), cut.body());
+        assertFalse(cut.body().contains("\"id\":41"), "the answer did not come on the cut stream");
+        String last = lines.get(0).substring(4);
+        var get = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(30))
+                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
+        auth(sid).forEach(get::header);
+        HttpResponse<String> resumed = HTTP.send(get.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, resumed.statusCode());
+        assertTrue(resumed.body().contains("\"id\":41") && resumed.body().contains("Reconnection test completed successfully"), resumed.body());
+
+        // another session cannot resume this stream
+        String other = initSession("2025-11-25");
+        var foreign = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(5))
+                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
+        auth(other).forEach(foreign::header);
+        HttpResponse<String> f = HTTP.send(foreign.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, f.statusCode());
+        assertFalse(f.body().contains("Reconnection test completed"), f.body());
+    }
+
+    @Test
+    void olderProtocolSessionsGetNoPrimingEvent() throws Exception {
+        String sid = initSession("2025-06-18");
+        HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}", auth(sid));
+        assertFalse(r.body().contains("retry:"), r.body());
+        assertTrue(r.body().contains("steward_status"));
+    }
+
+    @Test
+    void theOlderSseTransportServesTheSameRegistry() {
+        var transport = HttpClientSseClientTransport.builder(server.url()).sseEndpoint("/sse")
+                .httpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + HttpServerProcess.TOKEN))
+                .build();
+        try (McpSyncClient c = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
+            c.initialize();
+            assertTrue(c.listTools().tools().stream().anyMatch(t -> t.name().equals("steward_status")));
+            var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of()).build());
+            assertFalse(Boolean.TRUE.equals(r.isError()));
+            assertEquals(62, ((Map<?, ?>) r.structuredContent()).get("sessions") instanceof Map<?, ?> m ? ((Number) m.get("total")).intValue() : -1);
+        }
+    }
+
+    @Test
+    void promptsCompletionsAndResourcesWork() {
+        try (McpSyncClient c = client(s -> { })) {
+            var prompts = c.listPrompts().prompts().stream().map(McpSchema.Prompt::name).toList();
+            assertTrue(prompts.containsAll(List.of("housekeeping", "remember")), prompts.toString());
+            var zh = c.getPrompt(new McpSchema.GetPromptRequest("housekeeping", Map.of("locale", "zh")));
+            assertTrue(((McpSchema.TextContent) zh.messages().get(0).content()).text().contains("简体中文"));
+            var locales = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.PromptReference("housekeeping"),
+                    new McpSchema.CompleteRequest.CompleteArgument("locale", "z")));
+            assertEquals(List.of("zh"), locales.completion().values());
+            var targets = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.PromptReference("remember"),
+                    new McpSchema.CompleteRequest.CompleteArgument("target", "")));
+            assertEquals(List.of("memory", "user"), targets.completion().values());
+            var ids = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference("steward://session/{id}"),
+                    new McpSchema.CompleteRequest.CompleteArgument("id", "")));
+            assertFalse(ids.completion().values().isEmpty());
+            String id = ids.completion().values().get(0);
+            var session = c.readResource(new McpSchema.ReadResourceRequest("steward://session/" + id));
+            String text = ((McpSchema.TextResourceContents) session.contents().get(0)).text();
+            assertTrue(text.contains("- id: " + id) && text.contains("- status: ") && text.contains("## First messages"), text);
+            var audit = c.readResource(new McpSchema.ReadResourceRequest("steward://audit/latest"));
+            assertTrue(((McpSchema.TextResourceContents) audit.contents().get(0)).text().startsWith("No audit yet"));
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package steward.server.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import steward.Work;
+import steward.config.StewardPaths;
+import steward.server.tools.ToolContext;
+
+class ProtocolFeaturesTest {
+    static ToolContext ctx(Path home) {
+        return new ToolContext(StewardPaths.of(home), Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), java.time.ZoneOffset.UTC), Work.NONE);
+    }
+
+    static Path fixture(Path tmp) throws Exception {
+        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
+        Path home = tmp.resolve("hermes-home");
+        try (var s = Files.walk(src)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path t = home.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t);
+            }
+        }
+        return home;
+    }
+
+    @Test
+    void cancellationReachesTheRunningRequestOnlyInItsSession() {
+        Cancellations c = new Cancellations();
+        AtomicBoolean a = c.register("s1", "7");
+        AtomicBoolean b = c.register("s2", "7");
+        assertTrue(c.cancel("s1", "7"));
+        assertTrue(a.get());
+        assertFalse(b.get());
+        c.finished("s1", "7");
+        c.finished("s2", "7");
+        assertEquals(0, c.size());
+    }
+
+    @Test
+    void aCancellationThatOvertakesItsRequestIsNotLost() {
+        Cancellations c = new Cancellations();
+        assertFalse(c.cancel("s", "9"), "not running yet");
+        assertTrue(c.register("s", "9").get());
+        c.finished("s", "9");
+        assertFalse(c.register("s", "9").get(), "a later request with the same id starts fresh");
+    }
+
+    @Test
+    void workReadsTheFlagAndStopsAtCheckpoints() {
+        AtomicBoolean flag = new AtomicBoolean();
+        ExchangeWork w = new ExchangeWork(null, null, flag);
+        w.checkpoint("before");
+        w.progress(1, 2, "no token: nothing sent, no failure");
+        flag.set(true);
+        Work.Cancelled e = assertThrows(Work.Cancelled.class, () -> w.checkpoint("item 3"));
+        assertTrue(e.getMessage().contains("item 3"));
+    }
+
+    @Test
+    void completionsFilterByPrefixAndSayHowManyMatched() {
+        var r = StewardPrompts.complete(List.of("en", "zh"), "Z");
+        assertEquals(List.of("zh"), r.completion().values());
+        assertEquals(1, r.completion().total());
+        assertFalse(r.completion().hasMore());
+        List<String> many = java.util.stream.IntStream.range(0, 150).mapToObj(i -> "s" + i).toList();
+        var capped = StewardPrompts.complete(many, "s");
+        assertEquals(100, capped.completion().values().size());
+        assertEquals(150, capped.completion().total());
+        assertTrue(capped.completion().hasMore());
+        assertTrue(StewardPrompts.complete(List.of("memory", "user"), "x").completion().values().isEmpty());
+    }
+
+    @Test
+    void sessionIdsAreCompletedMostRecentFirst(@TempDir Path tmp) throws Exception {
+        List<String> ids = StewardPrompts.sessionIds(ctx(fixture(tmp)));
+        assertEquals(62, ids.size());
+        assertTrue(StewardPrompts.sessionIds(ctx(tmp.resolve("no-home"))).isEmpty());
+    }
+
+    @Test
+    void housekeepingPromptFollowsTheLanguageAndRefusesUnknownValues() {
+        String zh = text(StewardPrompts.housekeeping(Map.of("locale", "zh")));
+        assertTrue(zh.contains("简体中文") && zh.contains("session_audit") && zh.contains("session_apply"));
+        String en = text(StewardPrompts.housekeeping(Map.of()));
+        assertTrue(en.contains("English") && en.contains("interactive"));
+        assertThrows(McpError.class, () -> StewardPrompts.housekeeping(Map.of("locale", "fr")));
+    }
+
+    @Test
+    void rememberPromptNeedsAFactAndNamesTheTarget() {
+        String user = text(StewardPrompts.remember(Map.of("fact", "Prefers metric units", "target", "user")));
+        assertTrue(user.contains("USER.md") && user.contains("Prefers metric units") && user.contains("memory_precheck"));
+        assertFalse(user.contains("[base]"), "tags are for MEMORY.md only");
+        assertTrue(text(StewardPrompts.remember(Map.of("fact", "x"))).contains("[base]"));
+        assertThrows(McpError.class, () -> StewardPrompts.remember(Map.of()));
+        assertThrows(McpError.class, () -> StewardPrompts.remember(Map.of("fact", "x", "target", "disk")));
+    }
+
+    static String text(McpSchema.GetPromptResult r) {
+        return ((McpSchema.TextContent) r.messages().get(0).content()).text();
+    }
+
+    @Test
+    void auditResourceShowsTheNewestReadablePlan(@TempDir Path tmp) throws Exception {
+        Path home = tmp.resolve("home");
+        Files.createDirectories(home);
+        ToolContext c = ctx(home);
+        assertTrue(StewardResources.auditText(c).startsWith("No audit yet"));
+        Path plans = c.paths().stateDir().resolve("plans");
+        Files.createDirectories(plans);
+        Files.writeString(plans.resolve("old.json"), "{\"plan_id\":\"p-old\",\"report_text\":\"old report\"}");
+        Files.setLastModifiedTime(plans.resolve("old.json"), FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+        Files.writeString(plans.resolve("new.json"), "{\"plan_id\":\"p-new\",\"report_text\":\"new report\"}");
+        Files.setLastModifiedTime(plans.resolve("new.json"), FileTime.from(Instant.parse("2026-02-01T00:00:00Z")));
+        Files.writeString(plans.resolve("torn.json"), "{\"plan_id\":\"p-torn\",\"report_te");
+        Files.setLastModifiedTime(plans.resolve("torn.json"), FileTime.from(Instant.parse("2026-03-01T00:00:00Z")));
+        String t = StewardResources.auditText(c);
+        assertTrue(t.startsWith("new report") && t.contains("p-new"), t);
+    }
+
+    @Test
+    void sessionResourceShowsTitleStatusCountsAndEdges(@TempDir Path tmp) throws Exception {
+        ToolContext c = ctx(fixture(tmp));
+        String id = StewardPrompts.sessionIds(c).get(0);
+        String t = StewardResources.sessionText(c, id);
+        assertTrue(t.startsWith("# "), t);
+        assertTrue(t.contains("- id: " + id) && t.contains("- status: ") && t.contains("- messages: "), t);
+        McpError e = assertThrows(McpError.class, () -> StewardResources.sessionText(c, "no-such-session"));
+        assertTrue(e.getMessage().contains("no such session"), e.getMessage());
+    }
+
+    @Test
+    void watcherReportsChangesWhoeverMadeThem(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("memories");
+        List<String> changed = new CopyOnWriteArrayList<>();
+        try (MemoryWatcher w = new MemoryWatcher(dir, 20)) {
+            w.addListener(changed::add);
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("USER.md"), "Name: Ada");
+            await().atMost(Duration.ofSeconds(5)).until(() -> changed.contains("USER.md"));
+            Thread.sleep(100);
+            assertEquals(List.of("USER.md"), changed, "one change, one notification; MEMORY.md untouched");
+            Files.writeString(dir.resolve("notes.txt"), "not watched");
+            Files.setLastModifiedTime(dir.resolve("USER.md"), FileTime.from(Instant.now()));
+            Thread.sleep(150);
+            assertEquals(1, changed.size(), "same bytes, other files: no notification");
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package steward.server.tools;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.modelcontextprotocol.spec.McpSchema;
+import steward.Work;
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.server.Schemas;
+import steward.server.ToolRegistry;
+import steward.server.Tools;
+import steward.server.resources.MemoryResources;
+import tools.jackson.databind.JsonNode;
+
+/** The memory tools through the registry: real results validate against their output schemas; failures are isError with Hermes' record. */
+class MemoryToolsTest {
+    @TempDir
+    Path tmp;
+    ToolRegistry registry;
+    ToolContext ctx;
+    Path mem;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
+        try (Stream<Path> s = Files.walk(src)) {
+            for (Path p : s.toList()) {
+                Path d = tmp.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(d);
+                else Files.copy(p, d);
+            }
+        }
+        registry = Tools.registry();
+        ctx = new ToolContext(StewardPaths.of(tmp), Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC), Work.NONE);
+        mem = tmp.resolve("memories/MEMORY.md");
+    }
+
+    ToolResult call(String tool, String json) {
+        return registry.invoke(tool, Json.MAPPER.readTree(json), ctx);
+    }
+
+    JsonNode valid(String tool, ToolResult r) {
+        JsonNode n = ToolRegistry.toJson(r.structured());
+        assertEquals(List.of(), Schemas.validate(tool + ".output.json", n), n.toString());
+        return n;
+    }
+
+    @Test
+    void registeredAfterStewardStatus() {
+        assertEquals(List.of("steward_status", "memory_write", "memory_precheck", "memory_pending"),
+                registry.tools().stream().map(StewardTool::name).toList().subList(0, 4));
+    }
+
+    @Test
+    void successIsHermesShapedAndValid() {
+        ToolResult r = call("memory_write", "{\"action\":\"add\",\"content\":\"[env] Node 22 via fnm\"}");
+        assertFalse(r.isError());
+        JsonNode n = valid("memory_write", r);
+        assertEquals("Entry added.", n.get("message").asString());
+        assertTrue(r.text().startsWith("{\"success\": true, \"done\": true, \"target\": \"memory\", \"usage\": \""), r.text());
+    }
+
+    @Test
+    void failuresAreIsErrorAndStillCarryHermesRecord() throws Exception {
+        byte[] before = Files.readAllBytes(mem);
+        ToolResult noMatch = call("memory_write", "{\"action\":\"remove\",\"old_text\":\"no such entry\"}");
+        assertTrue(noMatch.isError());
+        JsonNode n = valid("memory_write", noMatch);
+        assertEquals("no_match", n.get("kind").asString());
+        assertEquals(7, n.get("current_entries").size());
+        assertTrue(noMatch.text().startsWith("memory_write: No entry matched 'no such entry'."));
+
+        ToolResult target = call("memory_write", "{\"action\":\"add\",\"target\":\"profile\",\"content\":\"x\"}");
+        assertTrue(target.isError());
+        assertEquals("Invalid target 'profile'. Use 'memory' or 'user'.", valid("memory_write", target).get("error").asString());
+
+        ToolResult empty = call("memory_write", "{\"action\":\"add\",\"content\":\"\"}");
+        assertTrue(empty.isError());
+        valid("memory_write", empty);
+
+        ToolResult badOps = call("memory_write", "{\"operations\":\"[{not json\"}");
+        assertTrue(badOps.isError());
+        assertTrue(badOps.text().startsWith("memory_write: operations is not valid JSON"), badOps.text());
+        assertNull(badOps.structured());
+
+        ToolResult extra = call("memory_write", "{\"action\":\"add\",\"content\":\"x\",\"bogus\":1}");
+        assertTrue(extra.isError());
+
+        ToolResult over = call("memory_write", "{\"action\":\"add\",\"content\":\"" + "x".repeat(3000) + "\"}");
+        assertTrue(over.isError());
+        JsonNode o = valid("memory_write", over);
+        assertEquals("compress", o.get("overflow").get("step").asString());
+        assertArrayEquals(before, Files.readAllBytes(mem), "no failure changed the file");
+    }
+
+    @Test
+    void precheckResultsValidate() {
+        ToolResult r = call("memory_precheck", "{\"content\":\"[env] The NAS is reachable as nas.local\"}");
+        assertFalse(r.isError());
+        JsonNode n = valid("memory_precheck", r);
+        assertFalse(n.get("is_final").asBoolean());
+        ToolResult second = call("memory_precheck", "{\"content\":\"[env] The NAS is reachable as nas.local\",\"answers\":{\"frequency\":\"high\",\"consequence\":\"severe\"}}");
+        assertEquals("write", valid("memory_precheck", second).get("verdict").asString());
+        ToolResult bad = call("memory_precheck", "{\"content\":\"   \"}");
+        assertTrue(bad.isError());
+        assertTrue(call("memory_precheck", "{\"content\":\"x\",\"answers\":{\"frequency\":\"sometimes\"}}").isError());
+    }
+
+    @Test
+    void stagedWriteListedApprovedThroughMemoryPending() throws Exception {
+        Files.writeString(tmp.resolve("config.yaml"), "memory:\n  write_approval: true\n");
+        ToolResult staged = call("memory_write", "{\"action\":\"add\",\"content\":\"[env] Node 22 via fnm\"}");
+        JsonNode s = valid("memory_write", staged);
+        String id = s.get("pending_id").asString();
+        JsonNode list = valid("memory_pending", call("memory_pending", "{}"));
+        assertEquals(1, list.get("count").asInt());
+        assertEquals(id, list.get("pending").get(0).get("pending_id").asString());
+        ToolResult ok = call("memory_pending", "{\"action\":\"approve\",\"pending_id\":\"" + id + "\"}");
+        assertFalse(ok.isError(), ok.text());
+        assertTrue(valid("memory_pending", ok).get("applied").asBoolean());
+        assertTrue(Files.readString(mem).endsWith("\n§\n[env] Node 22 via fnm"));
+        assertTrue(call("memory_pending", "{\"action\":\"approve\",\"pending_id\":\"" + id + "\"}").isError(), "single use");
+        assertTrue(call("memory_pending", "{\"action\":\"reject\"}").isError());
+    }
+
+    @Test
+    void resourcesRenderTheSystemPromptBlocks() {
+        var specs = MemoryResources.specifications(ctx);
+        assertEquals(2, specs.size());
+        var memSpec = specs.get(0);
+        assertEquals("steward://memory/MEMORY.md", memSpec.resource().uri());
+        McpSchema.ReadResourceResult res = memSpec.readHandler().apply(null, new McpSchema.ReadResourceRequest(memSpec.resource().uri()));
+        String text = ((McpSchema.TextResourceContents) res.contents().get(0)).text();
+        assertTrue(text.startsWith("═".repeat(46) + "\nMEMORY (your personal notes) ["), text);
+        assertTrue(text.endsWith("see scope-recall-maintenance"));
+        var userRes = specs.get(1).readHandler().apply(null, new McpSchema.ReadResourceRequest(specs.get(1).resource().uri()));
+        assertTrue(((McpSchema.TextResourceContents) userRes.contents().get(0)).text().contains("USER PROFILE (who the user is) [4% — 59/1,375 chars]"));
+    }
+}

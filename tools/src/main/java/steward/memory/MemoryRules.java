@@ -1,0 +1,120 @@
+package steward.memory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import steward.config.HermesConfig;
+import steward.text.CodePoints;
+
+/**
+ * Everything {@code memory_write} and {@code memory_precheck} both check, in one place: size arithmetic and
+ * usage strings as Hermes renders them, content cleaning, the threat scan, duplicate detection, the
+ * near-limit threshold, the USER.md single-entry trap and the MEMORY.md tag convention.
+ */
+public final class MemoryRules {
+    private MemoryRules() {}
+
+    public static final double NEAR_LIMIT = 0.85;
+    public static final List<String> TAGS = List.of("[base]", "[env]", "[ops]", "[rule]");
+
+    /** Code points of the entries joined with the delimiter (0 when there are none). */
+    public static int chars(List<String> entries) {
+        if (entries.isEmpty()) return 0;
+        int n = 0;
+        for (String e : entries) n += CodePoints.length(e);
+        return n + 3 * (entries.size() - 1);
+    }
+
+    /** Hermes' percent: {@code min(100, int(current / limit * 100))} (float arithmetic, truncated). */
+    public static int hermesPercent(int current, int limit) {
+        return limit > 0 ? Math.min(100, (int) ((double) current / limit * 100)) : 0;
+    }
+
+    /** The uncapped percent Steward reports next to Hermes' capped one. */
+    public static int percent(int current, int limit) {
+        return limit > 0 ? (int) ((long) current * 100 / limit) : 0;
+    }
+
+    public static String n(int v) {
+        return String.format(Locale.ROOT, "%,d", v);
+    }
+
+    /** {@code "31% — 38/120 chars"} */
+    public static String usage(int current, int limit) {
+        return hermesPercent(current, limit) + "% — " + n(current) + "/" + n(limit) + " chars";
+    }
+
+    /** {@code "38/120"} (the short form in failure results). */
+    public static String shortUsage(int current, int limit) {
+        return n(current) + "/" + n(limit);
+    }
+
+    public static boolean nearLimit(int current, int limit) {
+        return limit > 0 && current >= NEAR_LIMIT * limit;
+    }
+
+    public static String clean(String s) {
+        return s == null ? "" : CodePoints.pyStrip(s);
+    }
+
+    public static Optional<String> threat(String content) {
+        return ThreatScan.blockMessage(content);
+    }
+
+    /** Hermes' 80-code-point previews for the multiple-match error. */
+    public static String preview(String e) {
+        return CodePoints.length(e) > 80 ? CodePoints.prefix(e, 80) + "..." : e;
+    }
+
+    public static List<Integer> matches(List<String> entries, String oldText) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) if (entries.get(i).contains(oldText)) out.add(i);
+        return out;
+    }
+
+    public static boolean distinct(List<String> entries, List<Integer> idx) {
+        return idx.stream().map(entries::get).distinct().count() > 1;
+    }
+
+    /** USER.md stored as one entry with no delimiter: a remove would delete the whole profile. */
+    public static boolean singleEntryUserFile(MemoryTarget t, MemoryDocument doc) {
+        return t == MemoryTarget.USER && doc.entries().size() == 1 && !doc.text().contains(MemoryDocument.DELIMITER);
+    }
+
+    public static boolean hasTag(String content) {
+        String c = content.toLowerCase(Locale.ROOT);
+        for (String t : TAGS) if (c.startsWith(t)) return true;
+        return false;
+    }
+
+    public static String tagWarning() {
+        return "MEMORY.md entries should start with one of the tags " + String.join(" ", TAGS)
+                + " ([env] where the agent runs, [ops] high-frequency mechanics, [rule] a trigger pointing to a skill or rule, [base] memory governance)";
+    }
+
+    public static String nearLimitWarning(MemoryTarget t, int chars, int limit) {
+        return t.fileName + " is at " + percent(chars, limit) + "% of its limit (" + n(chars) + "/" + n(limit)
+                + " chars, warning from 85%): compress redundant entries (replace/remove, or one operations batch) before adding more.";
+    }
+
+    public static int limit(MemoryTarget t, HermesConfig cfg) {
+        return t.limit(cfg);
+    }
+
+    public static boolean writeApproval(HermesConfig cfg, Path stateDir) {
+        if (cfg.writeApproval()) return true;
+        Path settings = stateDir.resolve("settings.json");
+        if (!Files.isRegularFile(settings)) return false;
+        try {
+            var node = steward.json.Json.MAPPER.readTree(Files.readAllBytes(settings));
+            var m = node.path("memory").path("write_approval");
+            return m.isBoolean() && m.asBoolean();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}

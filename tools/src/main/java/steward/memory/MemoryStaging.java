@@ -1,0 +1,151 @@
+package steward.memory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.state.AtomicFiles;
+
+/**
+ * Write approval: with {@code memory.write_approval: true} in config.yaml (or {@code memory.write_approval} in
+ * Steward's {@code settings.json}) a write is staged as {@code <home>/pending/memory/<8 hex>.json} instead of
+ * applied. {@code memory_pending} lists, approves (applies exactly the staged request, re-checking limit,
+ * matches and drift under the lock) or rejects them.
+ */
+public final class MemoryStaging {
+    private static final Pattern ID = Pattern.compile("[0-9a-f]{8}");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** One staged write as stored on disk. */
+    public record Pending(String pending_id, String created_at, long created_at_epoch, String target, String summary,
+                          MemoryRequest request) {}
+
+    private final StewardPaths paths;
+    private final Clock clock;
+
+    public MemoryStaging(StewardPaths paths, Clock clock) {
+        this.paths = paths;
+        this.clock = clock;
+    }
+
+    public Path dir() {
+        return paths.hermesHome().resolve("pending").resolve("memory");
+    }
+
+    MemoryResult stage(MemoryRequest r, MemoryTarget t, int limit, MemoryDocument doc) {
+        Instant now = clock.instant();
+        String id;
+        Path file;
+        try {
+            AtomicFiles.ensurePrivateDir(dir());
+            do {
+                byte[] b = new byte[4];
+                RANDOM.nextBytes(b);
+                id = HexFormat.of().formatHex(b);
+                file = dir().resolve(id + ".json");
+            } while (Files.exists(file));
+            MemoryRequest normalised = new MemoryRequest(t.id, r.action(), r.content(), r.old_text(), r.operations(), r.confirm_whole_file());
+            Pending p = new Pending(id, now.toString(), now.getEpochSecond(), t.id, summary(normalised), normalised);
+            AtomicFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p));
+        } catch (IOException e) {
+            throw new StewardError("memory_write", "cannot stage the write in " + dir() + ": " + e.getMessage(), e);
+        }
+        int chars = MemoryRules.chars(doc.entries());
+        MemoryWriter.Step now2 = MemoryWriter.compute(r, t, limit, doc);
+        Map<String, Object> rec = MemoryWriter.ordered("success", true, "staged", true, "pending_id", id, "target", t.id,
+                "usage", MemoryRules.usage(chars, limit), "message", "Write staged for approval (memory.write_approval is on); nothing "
+                        + "was written yet. Show the user the change and ask them to approve or reject pending write " + id + ".",
+                "kind", "staged", "capacity", MemoryWriter.capacity(t, chars, limit, doc.entries().size()));
+        if (now2.record() != null && Boolean.FALSE.equals(now2.record().get("success")) || "drift".equals(now2.kind())) {
+            rec.put("warnings", List.of("If approved as things stand, this write would fail (" + now2.kind() + (now2.record() == null ? ""
+                    : ": " + now2.record().get("error")) + "); approval re-checks everything under the lock."));
+        }
+        return new MemoryResult("staged", true, rec);
+    }
+
+    static String summary(MemoryRequest r) {
+        if (r.isBatch()) {
+            List<String> parts = new ArrayList<>();
+            for (MemoryRequest.Op op : r.operations()) parts.add(describe(op.action(), op.content(), op.old_text()));
+            return r.target() + ": batch of " + r.operations().size() + " — " + String.join("; ", parts);
+        }
+        return r.target() + ": " + describe(r.action(), r.content(), r.old_text());
+    }
+
+    private static String describe(String action, String content, String old) {
+        return switch (action == null ? "" : action) {
+            case "add" -> "add \"" + MemoryRules.preview(MemoryRules.clean(content)) + "\"";
+            case "replace" -> "replace \"" + MemoryRules.preview(MemoryRules.clean(old)) + "\" → \"" + MemoryRules.preview(MemoryRules.clean(content)) + "\"";
+            case "remove" -> "remove \"" + MemoryRules.preview(MemoryRules.clean(old)) + "\"";
+            default -> String.valueOf(action);
+        };
+    }
+
+    public List<Pending> list() {
+        List<Pending> out = new ArrayList<>();
+        if (!Files.isDirectory(dir())) return out;
+        try (Stream<Path> s = Files.list(dir())) {
+            for (Path p : s.filter(f -> ID.matcher(f.getFileName().toString().replace(".json", "")).matches()
+                    && f.getFileName().toString().endsWith(".json")).toList()) {
+                try {
+                    out.add(Json.MAPPER.readValue(Files.readAllBytes(p), Pending.class));
+                } catch (IOException | RuntimeException e) {
+                    // unreadable staged file: skip it, a human can inspect it
+                }
+            }
+        } catch (IOException e) {
+            throw new StewardError("memory_pending", "cannot list " + dir() + ": " + e.getMessage(), e);
+        }
+        out.sort((a, b) -> a.created_at().compareTo(b.created_at()));
+        return out;
+    }
+
+    public Pending get(String id) {
+        if (id == null || !ID.matcher(id).matches()) {
+            throw new StewardError("memory_pending", "pending_id must be 8 lower-case hex characters, got '" + id + "'");
+        }
+        Path f = dir().resolve(id + ".json");
+        try {
+            return Json.MAPPER.readValue(Files.readAllBytes(f), Pending.class);
+        } catch (NoSuchFileException e) {
+            throw new StewardError("memory_pending", "no pending write " + id + " (already approved or rejected?)");
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError("memory_pending", "pending write " + id + " is unreadable: " + e.getMessage());
+        }
+    }
+
+    /** Applies the staged write; the staged file is removed only when the write succeeded. */
+    public MemoryResult approve(String id, MemoryWriter writer) {
+        try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {
+            Pending p = get(id);
+            MemoryResult r = writer.writeApproved(p.request());
+            if (r.success()) Files.deleteIfExists(dir().resolve(id + ".json"));
+            return r;
+        } catch (IOException e) {
+            throw new StewardError("memory_pending", "cannot approve " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Pending reject(String id) {
+        try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {
+            Pending p = get(id);
+            Files.deleteIfExists(dir().resolve(id + ".json"));
+            return p;
+        } catch (IOException e) {
+            throw new StewardError("memory_pending", "cannot reject " + id + ": " + e.getMessage(), e);
+        }
+    }
+}
