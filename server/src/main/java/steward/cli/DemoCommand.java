@@ -39,6 +39,7 @@ public final class DemoCommand implements Callable<Integer> {
         step("1. What Steward sees", "steward_status", "{}");
         housekeeping();
         memoryWalkthrough(home);
+        recallSteps();
         if (keep) out("\nKept: " + home);
         else deleteTree(tmp);
         return 0;
@@ -86,6 +87,18 @@ public final class DemoCommand implements Callable<Integer> {
         Object id = staged.structured() instanceof java.util.Map<?, ?> m ? m.get("pending_id") : null;
         step("Memory 8. The user approves: exactly the staged write is applied", "memory_pending",
                 "{\"action\":\"approve\",\"pending_id\":\"" + id + "\"}");
+    }
+
+    /** Recall: an explicit search, an injection decision in shadow mode, feedback on it. */
+    private void recallSteps() {
+        step("Recall: search memory and past sessions (English and Chinese)", "recall_search",
+                "{\"query\":\"记忆 扩容 decision\",\"k\":3}");
+        ToolResult r = step("Recall: should anything be injected for this message? (shadow mode)", "recall_inject",
+                "{\"context\":\"上次我们怎么处理 scope-recall journal backlog 的？\"}");
+        if (r.structured() instanceof steward.recall.InjectEngine.Result d && !d.items().isEmpty()) {
+            step("Recall: the injected item was used", "recall_feedback", "{\"decision_id\":\"" + d.decision_id()
+                    + "\",\"uris\":[\"" + d.items().get(0).uri() + "\"],\"outcome\":\"used\"}");
+        }
     }
 
     ToolResult step(String heading, String tool, String json) {

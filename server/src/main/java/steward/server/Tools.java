@@ -27,6 +27,9 @@ public final class Tools {
                 new SessionPreferencesTool(),
                 new MemoryWriteTool(),
                 new MemoryPrecheckTool(),
-                new MemoryPendingTool()));
+                new MemoryPendingTool(),
+                new steward.server.tools.RecallSearchTool(),
+                new steward.server.tools.RecallInjectTool(),
+                new steward.server.tools.RecallFeedbackTool()));
     }
 }

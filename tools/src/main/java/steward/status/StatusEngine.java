@@ -64,7 +64,10 @@ public final class StatusEngine {
                 new StatusReport.Location(paths.hermesHome().toString(), origin(paths.hermesHomeOrigin())),
                 new StatusReport.Location(paths.stateDir().toString(), origin(paths.stateDirOrigin())),
                 paths.configYaml().toString(), Files.isRegularFile(paths.configYaml()));
-        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors));
+        steward.recall.RecallEngine.IndexState rs = steward.recall.RecallEngine.state(paths);
+        StatusReport.Recall recall = new StatusReport.Recall(rs.built(), rs.items(), rs.denseEnabled(), rs.dense(),
+                rs.injectionPrecision(), rs.feedbackJudged(), rs.path());
+        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), recall);
     }
 
     private static String origin(steward.config.Origin o) {

@@ -13,7 +13,12 @@ public record StatusReport(
         Config config,
         int skills,
         List<String> warnings,
-        List<String> errors) {
+        List<String> errors,
+        Recall recall) {
+
+    /** Recall index state (never built by steward_status itself) and injection precision from feedback. */
+    public record Recall(boolean index_built, Map<String, Integer> items, boolean dense_enabled, String dense,
+                         Double injection_precision, int feedback_judged, String index_path) {}
 
     public record Location(String path, String origin) {}
 

@@ -70,6 +70,13 @@ public final class StewardStatusTool implements StewardTool {
             sb.append('\n');
         }
         sb.append("Skills:      ").append(r.skills()).append('\n');
+        if (r.recall() != null) {
+            StatusReport.Recall rc = r.recall();
+            sb.append("Recall:      ").append(rc.index_built() ? "index built " + rc.items() : "index not built yet (first recall call builds it)")
+                    .append("; dense ").append(rc.dense_enabled() ? "on" : "off")
+                    .append(rc.injection_precision() == null ? "" : String.format("; injection precision %.2f over %d judged",
+                            rc.injection_precision(), rc.feedback_judged())).append('\n');
+        }
         for (String w : r.warnings()) sb.append("warning: ").append(w).append('\n');
         return sb.toString().stripTrailing();
     }

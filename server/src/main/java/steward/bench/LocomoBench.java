@@ -1,0 +1,318 @@
+package steward.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import steward.cli.Fixtures;
+import steward.cli.Printer;
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.recall.InjectEngine;
+import steward.recall.RecallEngine;
+import steward.recall.RecallItem;
+import steward.sessions.store.Sqlite;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code steward bench locomo}: for each LoCoMo conversation a fresh Hermes-schema state.db (one session per
+ * LoCoMo session, one message per turn, speaker A as user and B as assistant, "Name: text" content, a shared
+ * photo as its caption), indexed through the real corpus code; evidence recall@k per category over
+ * recall_search, warm latency, a naive turn-level BM25 run for the ratio, and the recall_inject gate.
+ */
+@Command(name = "locomo", description = "Retrieval evidence recall@k and the injection gate on LoCoMo-format data.")
+public final class LocomoBench implements Callable<Integer> {
+    @Option(names = "--data", description = "LoCoMo-format JSON (default ../shared/data/locomo/locomo-dev.json from the repository)")
+    Path data;
+
+    @Option(names = "--conversations", defaultValue = "0", description = "use only the first N conversations (0 = all)")
+    int limit;
+
+    @Option(names = "--echo-per-conversation", defaultValue = "60", description = "echo turns replayed per conversation")
+    int echoPer;
+
+    @Option(names = "--dense", description = "turn dense retrieval on for the steward run (default: as configured, off unless STEWARD_RECALL_DENSE=on)")
+    boolean dense;
+
+    @Option(names = "--dump", description = "write per-question details (TSV) to this file")
+    Path dump;
+
+    static final int[] KS = {1, 5, 10, 20};
+    private static final Pattern SESSION_KEY = Pattern.compile("session_(\\d+)");
+    private static final DateTimeFormatter LOCOMO_TIME = new DateTimeFormatterBuilder().parseCaseInsensitive()
+            .appendPattern("h:mm a 'on' d MMMM, yyyy").toFormatter(Locale.ENGLISH);
+
+    record Conv(String id, Path home, Map<String, String> uriToDia, Map<String, String> diaToUri, List<JsonNode> qa, double lastTs,
+                Map<String, String> diaText) {}
+
+    static final class Stats {
+        final Map<Integer, double[]> sum = new LinkedHashMap<>();
+        final Map<Integer, Integer> n = new LinkedHashMap<>();
+        final List<Double> lat = new ArrayList<>();
+
+        void add(int cat, double[] r) {
+            for (int c : new int[] {cat, 0}) {
+                double[] s = sum.computeIfAbsent(c, x -> new double[KS.length]);
+                for (int i = 0; i < KS.length; i++) s[i] += r[i];
+                n.merge(c, 1, Integer::sum);
+            }
+        }
+
+        double r(int cat, int ki) {
+            return n.getOrDefault(cat, 0) == 0 ? Double.NaN : sum.get(cat)[ki] / n.get(cat);
+        }
+
+        double pct(double p) {
+            List<Double> s = new ArrayList<>(lat);
+            Collections.sort(s);
+            return s.isEmpty() ? Double.NaN : s.get(Math.min(s.size() - 1, (int) Math.ceil(p * s.size()) - 1));
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path file = data != null ? data : defaultData();
+        if (!Files.isRegularFile(file)) throw new steward.StewardError("bench locomo", "no such file: " + file + " (use --data PATH)");
+        JsonNode root = Json.MAPPER.readTree(Files.readAllBytes(file));
+        if (!root.isArray()) throw new IllegalArgumentException(file + ": expected a JSON array of LoCoMo conversations");
+        Path work = Files.createTempDirectory("steward-bench-locomo-");
+        List<String> schema = HermesDbBuilder.schema(Fixtures.locateHermesHome().resolve("state.db"));
+        List<Conv> convs = new ArrayList<>();
+        int i = 0;
+        for (JsonNode c : root) {
+            if (limit > 0 && i >= limit) break;
+            convs.add(build(c, work.resolve("conv" + i), schema, i));
+            i++;
+        }
+        Printer.println("steward bench locomo: " + file + " — " + convs.size() + " conversations; dense retrieval "
+                + (dense || RecallEngine.DENSE_DEFAULT ? "on (" + steward.recall.DenseEncoder.MODEL + ")" : "off (lexical BM25 + context)"));
+        Stats full = new Stats(), base = new Stats();
+        long buildMs = 0;
+        int missingEvidence = 0;
+        java.io.PrintWriter out = dump == null ? null : new java.io.PrintWriter(Files.newBufferedWriter(dump));
+        int answerable = 0, injected = 0, cross = 0, crossInjected = 0, echoes = 0, echoInjected = 0, echoAny = 0;
+        for (int ci = 0; ci < convs.size(); ci++) {
+            Conv conv = convs.get(ci);
+            StewardPaths paths = StewardPaths.of(conv.home());
+            Clock clock = Clock.fixed(Instant.ofEpochSecond((long) conv.lastTs() + 86400), ZoneOffset.UTC);
+            try (RecallEngine engine = new RecallEngine(paths, clock, dense ? RecallEngine.Options.DEFAULT.withDense(true) : RecallEngine.Options.DEFAULT);
+                 RecallEngine baseline = new RecallEngine(new StewardPaths(paths.hermesHome(), paths.hermesHomeOrigin(),
+                         paths.stateDir().resolveSibling("steward-bm25"), paths.stateDirOrigin()), clock, RecallEngine.Options.BM25_ONLY)) {
+                long t0 = System.nanoTime();
+                engine.sync();
+                buildMs += (System.nanoTime() - t0) / 1_000_000;
+                baseline.sync();
+                InjectEngine gate = new InjectEngine(engine, RecallEngine.recallDir(paths));
+                for (JsonNode q : conv.qa()) {
+                    int cat = q.path("category").asInt();
+                    if (cat < 1 || cat > 4) continue;
+                    Set<String> ev = new HashSet<>();
+                    for (JsonNode e : q.path("evidence")) {
+                        for (String part : e.asString().split("[;,\\s]+")) {
+                            if (part.isBlank()) continue;
+                            if (conv.diaToUri().containsKey(part)) ev.add(part); else missingEvidence++;
+                        }
+                    }
+                    if (ev.isEmpty()) continue;
+                    String question = q.path("question").asString();
+                    double[] r = recall(engine, question, ev, conv, full, true);
+                    full.add(cat, r);
+                    base.add(cat, recall(baseline, question, ev, conv, base, true));
+                    InjectEngine.Result d = gate.inject(new InjectEngine.Request(question, null, null, null, null));
+                    answerable++;
+                    if (!d.items().isEmpty()) injected++;
+                    if (out != null) {
+                        out.println(conv.id() + "\t" + cat + "\t" + r[2] + "\t" + d.decision() + "\t" + d.top_score() + "\t"
+                                + d.reason().replace('\t', ' ') + "\t" + question);
+                    }
+                }
+                // questions of the next conversation: nothing here is relevant
+                Conv other = convs.get((ci + 1) % convs.size());
+                if (other != conv) {
+                    for (JsonNode q : other.qa()) {
+                        int cat = q.path("category").asInt();
+                        if (cat < 1 || cat > 4) continue;
+                        InjectEngine.Result d = gate.inject(new InjectEngine.Request(q.path("question").asString(), null, null, null, null));
+                        cross++;
+                        if (!d.items().isEmpty()) {
+                            crossInjected++;
+                            if (out != null) out.println("CROSS\t" + d.top_score() + "\t" + q.path("question").asString() + "\t" + d.items().get(0).snippet());
+                        }
+                    }
+                }
+                // echo turns: an evidence turn's own text replayed as the user's message
+                List<String> evTurns = new ArrayList<>();
+                for (JsonNode q : conv.qa()) {
+                    int cat = q.path("category").asInt();
+                    if (cat < 1 || cat > 4) continue;
+                    for (JsonNode e : q.path("evidence")) {
+                        String dia = e.asString().strip();
+                        if (conv.diaText().containsKey(dia) && !evTurns.contains(dia)) evTurns.add(dia);
+                    }
+                }
+                for (int k = 0; k < evTurns.size() && k < echoPer; k++) {
+                    String dia = evTurns.get(k);
+                    InjectEngine.Result d = gate.inject(new InjectEngine.Request(conv.diaText().get(dia), null, null, null, null));
+                    echoes++;
+                    String uri = conv.diaToUri().get(dia);
+                    if (d.items().stream().anyMatch(c -> c.uri().equals(uri))) {
+                        echoInjected++;
+                        if (out != null) out.println("ECHO\t" + d.top_score() + "\t" + conv.diaText().get(dia));
+                    }
+                    if (!d.items().isEmpty()) echoAny++;
+                }
+            }
+        }
+        if (out != null) out.close();
+        Printer.println(String.format("index build (sync from an empty state dir): %d ms total for %d conversations", buildMs, convs.size()));
+        if (missingEvidence > 0) Printer.println("evidence ids not found among the turns (skipped): " + missingEvidence);
+        Printer.println("");
+        Printer.println(String.format("%-24s %6s %7s %7s %7s %7s", "retrieval (evidence)", "n", "R@1", "R@5", "R@10", "R@20"));
+        String[] names = {"overall", "1 multi-hop", "2 temporal", "3 open-domain", "4 single-hop"};
+        for (int cat : new int[] {1, 2, 3, 4, 0}) {
+            row("steward  " + names[cat], full, cat);
+        }
+        for (int cat : new int[] {1, 2, 3, 4, 0}) {
+            row("bm25-only " + names[cat], base, cat);
+        }
+        Printer.println(String.format("ratio steward/bm25-only R@10 overall: %.2f   (target R@10 >= 0.80)", full.r(0, 2) / base.r(0, 2)));
+        Printer.println(String.format("recall_search latency warm: p50 %.2f ms, p99 %.2f ms (bm25-only p50 %.2f ms)   (target p50 <= 10 ms)",
+                full.pct(0.5), full.pct(0.99), base.pct(0.5)));
+        Printer.println("");
+        Printer.println(String.format("gate  inject on answerable:             %4d/%-4d = %5.1f %%  (target >= 80 %%)", injected, answerable, 100.0 * injected / Math.max(1, answerable)));
+        Printer.println(String.format("gate  false inject, other conversation: %4d/%-4d = %5.1f %%  (target <= 5 %%)", crossInjected, cross, 100.0 * crossInjected / Math.max(1, cross)));
+        Printer.println(String.format("gate  false inject, echo turn injected: %4d/%-4d = %5.1f %%  (target <= 5 %%; any injection on echoes %.1f %%)",
+                echoInjected, echoes, 100.0 * echoInjected / Math.max(1, echoes), 100.0 * echoAny / Math.max(1, echoes)));
+        return 0;
+    }
+
+    private void row(String name, Stats s, int cat) {
+        Printer.println(String.format("%-24s %6d %7.3f %7.3f %7.3f %7.3f", name, s.n.getOrDefault(cat, 0) / (cat == 0 ? 1 : 1),
+                s.r(cat, 0), s.r(cat, 1), s.r(cat, 2), s.r(cat, 3)));
+    }
+
+    /** Searches twice (the second, warm run is timed) and returns the evidence recall at each k. */
+    private static double[] recall(RecallEngine engine, String question, Set<String> ev, Conv conv, Stats stats, boolean timed) {
+        RecallEngine.Query q = new RecallEngine.Query(question, 20, Set.of(RecallItem.SESSION), null, null, null);
+        engine.search(q);
+        long t0 = System.nanoTime();
+        RecallEngine.Result res = engine.search(q);
+        if (timed) stats.lat.add((System.nanoTime() - t0) / 1e6);
+        double[] r = new double[KS.length];
+        for (int i = 0; i < KS.length; i++) {
+            Set<String> got = new HashSet<>();
+            for (int j = 0; j < res.hits().size() && j < KS[i]; j++) {
+                String dia = conv.uriToDia().get(res.hits().get(j).item().uri());
+                if (dia != null && ev.contains(dia)) got.add(dia);
+            }
+            r[i] = (double) got.size() / ev.size();
+        }
+        return r;
+    }
+
+    private static Path defaultData() {
+        Path repo = Fixtures.locateHermesHome().toAbsolutePath().getParent().getParent();
+        Path first = repo.resolve("../shared/data/locomo/locomo-dev.json").normalize();
+        // a git worktree may sit one level deeper than the main checkout: look further up too
+        for (Path base = repo.getParent(); base != null; base = base.getParent()) {
+            Path p = base.resolve("shared/data/locomo/locomo-dev.json");
+            if (Files.isRegularFile(p)) return p;
+        }
+        return first;
+    }
+
+    static Conv build(JsonNode c, Path dir, List<String> schema, int index) throws Exception {
+        Path home = dir.resolve("hermes-home");
+        Files.createDirectories(home);
+        Path db = home.resolve("state.db");
+        HermesDbBuilder.create(db, schema);
+        JsonNode conv = c.path("conversation");
+        String a = conv.path("speaker_a").asString("A"), b = conv.path("speaker_b").asString("B");
+        String sample = c.path("sample_id").asString("conv-" + index);
+        Map<Integer, String> sessionsKeys = new java.util.TreeMap<>();
+        for (var it = conv.propertyNames().iterator(); it.hasNext();) {
+            String k = it.next();
+            Matcher m = SESSION_KEY.matcher(k);
+            if (m.matches() && conv.get(k).isArray()) sessionsKeys.put(Integer.parseInt(m.group(1)), k);
+        }
+        Map<String, String> uriToDia = new HashMap<>(), diaToUri = new HashMap<>(), diaText = new HashMap<>();
+        double last = 0;
+        try (Connection cn = Sqlite.openOwned(db)) {
+            cn.setAutoCommit(false);
+            try (PreparedStatement ps = cn.prepareStatement("INSERT INTO sessions (id, source, started_at, ended_at, message_count) VALUES (?,?,?,?,?)");
+                 PreparedStatement pm = cn.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp, platform_message_id) VALUES (?,?,?,?,?)",
+                         java.sql.Statement.RETURN_GENERATED_KEYS)) {
+                double fallback = 1.6e9;
+                for (Map.Entry<Integer, String> e : sessionsKeys.entrySet()) {
+                    int n = e.getKey();
+                    double start = parseTime(conv.path("session_" + n + "_date_time").asString(""), fallback + n * 86400.0);
+                    JsonNode turns = conv.get(e.getValue());
+                    String sid = sample + "-s" + n;
+                    ps.setString(1, sid);
+                    ps.setString(2, "locomo");
+                    ps.setDouble(3, start);
+                    ps.setDouble(4, start + 30.0 * turns.size());
+                    ps.setInt(5, turns.size());
+                    ps.executeUpdate();
+                    int t = 0;
+                    for (JsonNode turn : turns) {
+                        String speaker = turn.path("speaker").asString("");
+                        String text = turn.path("text").asString("");
+                        String content = speaker + ": " + text;
+                        if (turn.has("blip_caption")) content += " [shared a photo: " + turn.path("blip_caption").asString() + "]";
+                        double ts = start + 30.0 * t++;
+                        last = Math.max(last, ts);
+                        String dia = turn.path("dia_id").asString("");
+                        pm.setString(1, sid);
+                        pm.setString(2, speaker.equals(b) && !speaker.equals(a) ? "assistant" : "user");
+                        pm.setString(3, content);
+                        pm.setDouble(4, ts);
+                        pm.setString(5, dia);
+                        pm.executeUpdate();
+                        try (ResultSet k = pm.getGeneratedKeys()) {
+                            k.next();
+                            String uri = "steward://session/" + sid + "/message/" + k.getLong(1);
+                            uriToDia.put(uri, dia);
+                            diaToUri.put(dia, uri);
+                            diaText.put(dia, text);
+                        }
+                    }
+                }
+            }
+            cn.commit();
+        }
+        List<JsonNode> qa = new ArrayList<>();
+        for (JsonNode q : c.path("qa")) qa.add(q);
+        return new Conv(sample, home, uriToDia, diaToUri, qa, last, diaText);
+    }
+
+    static double parseTime(String s, double fallback) {
+        try {
+            return LocalDateTime.parse(s.strip(), LOCOMO_TIME).toEpochSecond(ZoneOffset.UTC);
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+}

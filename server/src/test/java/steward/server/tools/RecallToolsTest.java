@@ -1,0 +1,98 @@
+package steward.server.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.Work;
+import steward.cli.Fixtures;
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.server.Schemas;
+import steward.server.ToolRegistry;
+import steward.server.Tools;
+import tools.jackson.databind.JsonNode;
+
+/** Each recall tool through the real registry on a copy of the fixture home; structured results validate against the schemas. */
+class RecallToolsTest {
+    @TempDir
+    Path tmp;
+
+    ToolContext ctx() throws Exception {
+        Path home = tmp.resolve("hermes-home");
+        if (!Files.exists(home)) {
+            Fixtures.copyTree(Path.of(System.getProperty("steward.repo")).resolve("fixtures/hermes-home"), home);
+        }
+        return new ToolContext(StewardPaths.of(home), Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC), Work.NONE);
+    }
+
+    static JsonNode args(String json) {
+        return Json.MAPPER.readTree(json);
+    }
+
+    static JsonNode valid(String tool, ToolResult r) {
+        assertFalse(r.isError(), r.text());
+        JsonNode out = ToolRegistry.toJson(r.structured());
+        List<String> problems = Schemas.validate(tool + ".output.json", out);
+        assertEquals(List.of(), problems, out.toString());
+        return out;
+    }
+
+    @Test
+    void searchResultValidatesAndCarriesUrisAndComponents() throws Exception {
+        ToolResult r = Tools.registry().invoke("recall_search", args("{\"query\":\"session housekeeping rules\",\"k\":5}"), ctx());
+        JsonNode out = valid("recall_search", r);
+        assertEquals(5, out.get("items").size());
+        assertTrue(out.get("items").get(0).get("uri").asString().startsWith("steward://"));
+        assertTrue(out.get("items").get(0).get("score").has("recency"));
+        JsonNode cjk = valid("recall_search", Tools.registry().invoke("recall_search",
+                args("{\"query\":\"中文回答\",\"scopes\":[\"memory\"]}"), ctx()));
+        assertEquals("steward://memory/memory/6", cjk.get("items").get(0).get("uri").asString());
+    }
+
+    @Test
+    void searchRefusesBadArguments() throws Exception {
+        assertTrue(Tools.registry().invoke("recall_search", args("{\"query\":\"\"}"), ctx()).isError());
+        assertTrue(Tools.registry().invoke("recall_search", args("{\"query\":\"x\",\"scopes\":[\"web\"]}"), ctx()).isError());
+        assertTrue(Tools.registry().invoke("recall_search", args("{\"query\":\"x\",\"since\":\"yesterday\"}"), ctx()).isError());
+    }
+
+    @Test
+    void injectAndFeedbackResultsValidate() throws Exception {
+        ToolContext c = ctx();
+        JsonNode inj = valid("recall_inject", Tools.registry().invoke("recall_inject",
+                args("{\"context\":\"还记得我喜欢用中文回答吗？\",\"session_id\":\"20260810_071500_a6a3a4\",\"mode\":\"active\"}"), c));
+        assertEquals("inject", inj.get("decision").asString(), inj.toString());
+        String id = inj.get("decision_id").asString();
+        String uri = inj.get("items").get(0).get("uri").asString();
+        JsonNode fb = valid("recall_feedback", Tools.registry().invoke("recall_feedback",
+                args("{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}"), c));
+        assertEquals(1.0, fb.get("injection_precision").asDouble());
+        JsonNode skip = valid("recall_inject", Tools.registry().invoke("recall_inject", args("{\"context\":\"qwertyuiop zxcvbnm\"}"), c));
+        assertEquals("skip", skip.get("decision").asString());
+        assertTrue(Tools.registry().invoke("recall_feedback",
+                args("{\"decision_id\":\"d_1_abcdef\",\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}"), c).isError());
+    }
+
+    @Test
+    void statusReportsTheRecallIndexAndPrecision() throws Exception {
+        ToolContext c = ctx();
+        JsonNode before = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c));
+        assertFalse(before.get("recall").get("index_built").asBoolean());
+        Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\"}"), c);
+        JsonNode after = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c));
+        assertTrue(after.get("recall").get("index_built").asBoolean());
+        assertEquals(2, after.get("recall").get("items").get("skill").asInt());
+        assertFalse(after.get("recall").get("dense_enabled").asBoolean());
+    }
+}

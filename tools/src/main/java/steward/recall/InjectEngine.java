@@ -1,0 +1,253 @@
+package steward.recall;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import steward.StewardError;
+import steward.json.Json;
+import steward.recall.gate.CooldownGate;
+import steward.recall.gate.Gate;
+import steward.recall.gate.Gates;
+import steward.state.AtomicFiles;
+import steward.text.CodePoints;
+
+/**
+ * recall_inject: decides, without an explicit query, whether anything from memory deserves a place in the
+ * agent's context now, what, and within what budget. Pipeline: retrieve → hard gates → lane → echo veto →
+ * calibrated threshold with hysteresis → budget packing. Every call is logged with a decision id in
+ * {@code <state dir>/recall/injections.json} (bounded), which also holds the per-session cooldown and
+ * hysteresis state.
+ */
+public final class InjectEngine {
+    public static final double TAU_HI = 0.45, TAU_LO = 0.35;
+    /** Extra calibrated score the proactive lane needs over the explicit one. */
+    public static final double PROACTIVE_EXTRA = 0.15;
+    /** Explicit lane: the top candidate must lead the field (median of the next candidates) by this much. */
+    public static final double MARGIN = 0.05;
+    /** Evidence this far above the lane's threshold needs no margin (several items may match fully). */
+    public static final double STRONG = 0.2;
+    /** Items within this distance of the top calibrated score are injected together. */
+    public static final double BAND = 0.15;
+    public static final int DEFAULT_BUDGET = 2400, CANDIDATES = 20, MAX_ITEMS = 5;
+    public static final int MAX_LOGGED_DECISIONS = 500, MAX_SESSIONS = 200;
+    public static final String HEADER = "[Recalled by Steward from memory and past sessions; may be outdated — verify before relying on it]";
+
+    public record Request(String context, List<String> recentTurns, String sessionId, Integer budgetChars, String mode) {}
+
+    public record Candidate(String uri, String source, String date, String snippet, double calibrated,
+                            RecallEngine.Components components, String drop_reason) {}
+
+    public record Result(String decision_id, String decision, String reason, String mode, String lane,
+                         double top_score, double threshold, boolean hysteresis_open, String block, int block_chars,
+                         int budget_chars, List<Candidate> items, List<Candidate> dropped, int dropped_omitted) {}
+
+    /** Persistent log and per-session state. */
+    public record SessionState(List<List<String>> recent, boolean open, String at) {}
+
+    public record LoggedDecision(String decision_id, String at, String session_id, String mode, String lane,
+                                 String decision, List<String> uris, double top_score) {}
+
+    public record Log(Map<String, SessionState> sessions, List<LoggedDecision> decisions) {}
+
+    private final RecallEngine engine;
+    private final Path logFile;
+
+    public InjectEngine(RecallEngine engine, Path recallDir) {
+        this.engine = engine;
+        this.logFile = recallDir.resolve("injections.json");
+    }
+
+    /** One decision at a time per engine (the log's read-modify-write and the per-session state). */
+    public Result inject(Request req) {
+        synchronized (engine) {
+            return decide(req);
+        }
+    }
+
+    private Result decide(Request req) {
+        String context = req.context() == null ? "" : req.context().strip();
+        if (context.isEmpty()) throw new StewardError("recall_inject", "context is empty");
+        String mode = req.mode() == null ? "shadow" : req.mode();
+        if (!List.of("shadow", "canary", "active").contains(mode)) {
+            throw new StewardError("recall_inject", "mode must be shadow, canary or active, got '" + mode + "'");
+        }
+        int budget = req.budgetChars() == null ? DEFAULT_BUDGET : req.budgetChars();
+        if (budget < 100 || budget > 20000) throw new StewardError("recall_inject", "budget_chars must be 100–20000, got " + budget);
+        Log log = readLog();
+        SessionState st = req.sessionId() == null ? null : log.sessions().get(req.sessionId());
+        boolean open = st != null && st.open();
+
+        RecallEngine.Result found = engine.search(new RecallEngine.Query(context, CANDIDATES, null, null, null, null));
+        Set<String> cooldown = new HashSet<>();
+        if (st != null) for (List<String> call : st.recent()) cooldown.addAll(call);
+        Set<String> harmful = new HashSet<>();
+        for (var e : engine.feedback().state().items().entrySet()) if (e.getValue().harmful() > 0) harmful.add(e.getKey());
+        Set<String> recentTexts = new HashSet<>();
+        if (req.recentTurns() != null) for (String t : req.recentTurns()) if (t != null) recentTexts.add(t.strip());
+        recentTexts.add(context);
+        Gate.Context gctx = new Gate.Context(req.sessionId(), engine.recentMessageUris(req.sessionId(), steward.recall.gate.OwnSessionGate.RECENT_MESSAGES),
+                recentTexts, cooldown, harmful);
+
+        String lane = Lanes.lane(context);
+        List<Candidate> kept = new ArrayList<>();
+        List<Candidate> dropped = new ArrayList<>();
+        for (RecallEngine.Hit h : found.hits()) {
+            String reason = null;
+            for (Gate g : Gates.ALL) {
+                String r = g.drop(h.item(), gctx);
+                if (r != null) {
+                    reason = g.id() + ": " + r;
+                    break;
+                }
+            }
+            if (reason == null) reason = EchoVeto.veto(context, h.item().text());
+            Candidate c = candidate(h, reason);
+            if (reason == null) kept.add(c); else dropped.add(c);
+        }
+        kept.sort((a, b) -> Double.compare(b.calibrated(), a.calibrated()) != 0 ? Double.compare(b.calibrated(), a.calibrated())
+                : Double.compare(b.components().score(), a.components().score()));
+        double threshold = (open ? TAU_LO : TAU_HI) + (lane.equals(Lanes.PROACTIVE) ? PROACTIVE_EXTRA : 0);
+        double margin = lane.equals(Lanes.PROACTIVE) ? 2 * MARGIN : MARGIN;
+        double top = kept.isEmpty() ? 0 : kept.get(0).calibrated();
+        double field = median(kept.subList(Math.min(1, kept.size()), Math.min(10, kept.size())));
+        String reason;
+        List<Candidate> chosen = new ArrayList<>();
+        if (kept.isEmpty()) {
+            reason = found.hits().isEmpty() ? "nothing in memory matches" : "every candidate was gated or vetoed";
+        } else if (top < TAU_LO) {
+            reason = String.format("best calibrated score %.2f is below tauLo %.2f", top, TAU_LO);
+        } else if (top < threshold) {
+            reason = String.format("best calibrated score %.2f is below the %s lane's threshold %.2f%s", top, lane, threshold,
+                    open ? " (hysteresis open)" : "");
+        } else if (top < threshold + STRONG && top - field < margin) {
+            reason = String.format("no clear winner: best %.2f vs field %.2f (margin %.2f needed)", top, field, margin);
+        } else {
+            reason = null;
+        }
+        StringBuilder block = new StringBuilder();
+        if (reason == null) {
+            block.append(HEADER);
+            int used = CodePoints.length(HEADER);
+            Set<String> packedTexts = new HashSet<>();
+            for (Candidate c : kept) {
+                if (c.calibrated() < Math.max(threshold, top - BAND) || chosen.size() >= MAX_ITEMS) {
+                    dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_band"));
+                    continue;
+                }
+                String text = fullText(c, found);
+                if (!packedTexts.add(text)) {
+                    dropped.add(withReason(c, "duplicate: same text as an item already packed"));
+                    continue;
+                }
+                String line = "\n- " + c.uri() + (c.date() == null ? "" : " (" + c.date() + ")") + ": " + text;
+                int len = CodePoints.length(line);
+                if (used + len > budget) {
+                    dropped.add(withReason(c, "budget: " + len + " chars do not fit in the " + (budget - used) + " left"));
+                    continue;
+                }
+                block.append(line);
+                used += len;
+                chosen.add(c);
+            }
+            if (chosen.isEmpty()) {
+                reason = "no candidate fits in budget_chars " + budget;
+                block.setLength(0);
+            }
+        } else {
+            for (Candidate c : kept) dropped.add(withReason(c, "below_threshold"));
+        }
+        String decision;
+        if (chosen.isEmpty()) decision = "skip";
+        else if (mode.equals("active") || mode.equals("canary") && lane.equals(Lanes.EXPLICIT)) decision = "inject";
+        else decision = "shadow";
+        if (reason == null) {
+            reason = String.format("%s lane: best calibrated score %.2f ≥ %.2f, %d item(s) packed", lane, top, threshold, chosen.size())
+                    + (decision.equals("shadow") ? " (" + mode + " mode: shown, not injected)" : "");
+        }
+        String id = "d_" + Long.toHexString(Instant.now(engine.clock()).toEpochMilli()) + "_"
+                + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24));
+        writeLog(log, id, req.sessionId(), mode, lane, decision, chosen, top);
+        int shown = Math.min(dropped.size(), 20);
+        String blockText = block.toString();
+        return new Result(id, decision, reason, mode, lane, round(top), round(threshold), open, chosen.isEmpty() ? "" : blockText,
+                chosen.isEmpty() ? 0 : CodePoints.length(blockText), budget, chosen, List.copyOf(dropped.subList(0, shown)),
+                dropped.size() - shown);
+    }
+
+    private static String fullText(Candidate c, RecallEngine.Result found) {
+        for (RecallEngine.Hit h : found.hits()) if (h.item().uri().equals(c.uri())) return h.item().text().replaceAll("\\s*\\n\\s*", " ").strip();
+        return c.snippet();
+    }
+
+    private static double median(List<Candidate> cs) {
+        if (cs.isEmpty()) return 0;
+        double[] v = cs.stream().mapToDouble(Candidate::calibrated).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private Candidate candidate(RecallEngine.Hit h, String reason) {
+        RecallItem it = h.item();
+        double cal = Math.min(1.0, h.components().coverage() * h.components().importance());
+        String date = it.timestamp() > 0 ? Instant.ofEpochMilli((long) (it.timestamp() * 1000)).atZone(ZoneOffset.UTC).toLocalDate().toString() : null;
+        return new Candidate(it.uri(), it.source(), date, RecallEngine.snippet(it.text(), 200), round(cal), h.components(), reason);
+    }
+
+    private static Candidate withReason(Candidate c, String reason) {
+        return new Candidate(c.uri(), c.source(), c.date(), c.snippet(), c.calibrated(), c.components(), reason);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    public synchronized Log readLog() {
+        if (!Files.exists(logFile)) return new Log(new LinkedHashMap<>(), new ArrayList<>());
+        try {
+            return Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + e.getMessage());
+        }
+    }
+
+    private void writeLog(Log log, String id, String sessionId, String mode, String lane, String decision, List<Candidate> chosen,
+                          double top) {
+        String at = Instant.now(engine.clock()).toString();
+        Map<String, SessionState> sessions = new LinkedHashMap<>(log.sessions());
+        List<String> uris = chosen.stream().map(Candidate::uri).toList();
+        if (sessionId != null) {
+            SessionState old = sessions.remove(sessionId);
+            List<List<String>> recent = new ArrayList<>(old == null ? List.of() : old.recent());
+            recent.add(uris);
+            while (recent.size() > CooldownGate.DEFAULT_CALLS) recent.remove(0);
+            sessions.put(sessionId, new SessionState(recent, !chosen.isEmpty(), at));
+            while (sessions.size() > MAX_SESSIONS) sessions.remove(sessions.keySet().iterator().next());
+        }
+        List<LoggedDecision> decisions = new ArrayList<>(log.decisions());
+        decisions.add(new LoggedDecision(id, at, sessionId, mode, lane, decision, uris, round(top)));
+        while (decisions.size() > MAX_LOGGED_DECISIONS) decisions.remove(0);
+        try {
+            AtomicFiles.write(logFile, Json.MAPPER.writeValueAsBytes(new Log(sessions, decisions)));
+        } catch (IOException e) {
+            throw new StewardError("recall_inject", "cannot write " + logFile + ": " + e.getMessage());
+        }
+    }
+
+    /** The logged decision with this id, or null when unknown or rotated out. */
+    public LoggedDecision decision(String id) {
+        for (LoggedDecision d : readLog().decisions()) if (d.decision_id().equals(id)) return d;
+        return null;
+    }
+}

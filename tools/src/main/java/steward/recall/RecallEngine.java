@@ -1,0 +1,513 @@
+package steward.recall;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.sessions.store.SessionStore;
+import steward.text.CodePoints;
+
+/**
+ * Recall over a Hermes home: keeps the index in step with the sources (incrementally, before every
+ * query) and answers queries with BM25 over the item text (its neighbouring turns at a lower weight),
+ * then score = relevance × recency × importance × time. Dense retrieval is optional and off by default (see
+ * {@link #DENSE_STATUS}); without it the fused relevance is the BM25 score normalised by the best hit.
+ */
+public final class RecallEngine implements AutoCloseable {
+    public static final String DENSE_STATUS = "off (default): lexical BM25 with neighbouring-turn context; set STEWARD_RECALL_DENSE=on "
+            + "to fuse bge-small-en-v1.5-q embeddings (bundled in the jar, run in process; on LoCoMo dev +0.011 R@10 for ~20x query latency)";
+    public static final String DENSE_ON = "on: bge-small-en-v1.5-q (bundled, in-process ONNX) fused with BM25 by weighted reciprocal rank";
+    static final double CTX_BOOST = 0.6, TITLE_BOOST = 0.5;
+    static final double RECENCY_HALF_LIFE_DAYS = 180, RECENCY_FLOOR = 0.8;
+    static final int MAX_QUERY_TERMS = 256;
+    private static final Pattern DECISION = Pattern.compile(
+            "(?i)\\b(we decided|decided to|decision|agreed|we chose|going with|rule)\\b|决定|约定|规则");
+    private static final Map<String, RecallEngine> CACHE = new ConcurrentHashMap<>();
+
+    /**
+     * Retrieval knobs: the weight of a message's neighbouring turns, and whether recency and importance
+     * re-rank the BM25 order. {@link #BM25_ONLY} is the naive turn-level baseline the benchmark compares with.
+     */
+    public record Options(double ctxBoost, boolean rerank, boolean dense) {
+        public static final Options DEFAULT = new Options(CTX_BOOST, true, DENSE_DEFAULT);
+        public static final Options LEXICAL = new Options(CTX_BOOST, true, false);
+        public static final Options BM25_ONLY = new Options(0, false, false);
+
+        public Options withDense(boolean on) {
+            return new Options(ctxBoost, rerank, on);
+        }
+    }
+
+    /** Dense retrieval is optional and off by default: {@code STEWARD_RECALL_DENSE=on} (or -Dsteward.recall.dense=true) turns it on. */
+    public static final boolean DENSE_DEFAULT = "on".equalsIgnoreCase(System.getenv().getOrDefault("STEWARD_RECALL_DENSE", "off"))
+            || Boolean.parseBoolean(System.getProperty("steward.recall.dense", "false"));
+    static final int RRF_K = 60;
+    static final double DENSE_WEIGHT = 0.3; // measured with bge-small on LoCoMo dev (2 conversations): 0.3 → R@10 0.735, 1.0 → 0.727, lexical alone 0.743
+    /** Candidates taken from BM25 before re-ranking. Tried on LoCoMo dev and dropped (R@10 not better or worse):
+     *  session-level score expansion (+0.3/+0.6 of the session's best scores), pseudo-relevance feedback (10 terms:
+     *  0.743 → 0.710), neighbour diversification (0.743 → 0.728), BM25 k1/b variations (±0.005). */
+    static final int POOL = 50;
+
+    private final StewardPaths paths;
+    private final Clock clock;
+    private final Options options;
+    private final Corpus corpus;
+    private final RecallIndex index;
+    private final FeedbackStore feedback;
+    private final VectorStore vectors;
+    private SessionStore store;
+    private Instant lastSync;
+    private long lastSyncMillis;
+
+    public RecallEngine(StewardPaths paths, Clock clock) {
+        this(paths, clock, Options.DEFAULT);
+    }
+
+    public RecallEngine(StewardPaths paths, Clock clock, Options options) {
+        this.options = options;
+        this.paths = paths;
+        this.clock = clock;
+        this.corpus = new Corpus(paths);
+        this.index = new RecallIndex(recallDir(paths).resolve("index"));
+        this.feedback = new FeedbackStore(recallDir(paths));
+        this.vectors = new VectorStore(recallDir(paths));
+    }
+
+    /** The encoder when dense retrieval is on and its model loads here, else null. */
+    DenseEncoder encoder() {
+        return options.dense() ? DenseEncoder.get() : null;
+    }
+
+    public boolean denseActive() {
+        return encoder() != null;
+    }
+
+    /** One engine per (home, state dir, clock), kept warm across tool calls of a server process. */
+    public static RecallEngine shared(StewardPaths paths, Clock clock) {
+        String key = paths.hermesHome() + "\u0000" + paths.stateDir() + "\u0000" + clock;
+        return CACHE.computeIfAbsent(key, k -> new RecallEngine(paths, clock));
+    }
+
+    public static Path recallDir(StewardPaths paths) {
+        return paths.stateDir().resolve("recall");
+    }
+
+    public FeedbackStore feedback() {
+        return feedback;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    private SessionStore store() {
+        if (store == null && Files.isRegularFile(paths.stateDb())) store = SessionStore.openReadOnly(paths.stateDb());
+        return store;
+    }
+
+    /** What the last sync changed. */
+    public record SyncReport(boolean built, int changedGroups, int removedGroups, int items, long millis) {}
+
+    /** Brings the index in step with the sources: new and changed groups re-indexed, vanished ones deleted. */
+    public synchronized SyncReport sync() {
+        long t0 = System.nanoTime();
+        index.openIfPresent();
+        boolean existed = index.exists();
+        SessionStore s = store();
+        Map<String, String> fileSigs = corpus.fileSignatures();
+        String msgFp = Corpus.messageFingerprint(s);
+        Map<String, String> old = index.signatures();
+        Map<String, String> now = new TreeMap<>(fileSigs);
+        if (existed && msgFp.equals(index.messageFingerprint())) {
+            for (Map.Entry<String, String> e : old.entrySet()) if (e.getKey().startsWith("session:")) now.put(e.getKey(), e.getValue());
+        } else {
+            now.putAll(Corpus.sessionSignatures(s));
+        }
+        DenseEncoder enc = encoder();
+        Map<String, String> oldVec = enc == null ? null : vectors.signatures();
+        boolean vecCurrent = enc == null || now.equals(oldVec);
+        if (existed && now.equals(old) && vecCurrent) {
+            lastSync = Instant.now(clock);
+            return new SyncReport(false, 0, 0, 0, (System.nanoTime() - t0) / 1_000_000);
+        }
+        if (!existed && now.isEmpty()) return new SyncReport(false, 0, 0, 0, 0); // empty home: nothing to build
+        Map<String, List<RecallItem>> read = new HashMap<>();
+        Map<String, List<RecallItem>> changed = new LinkedHashMap<>();
+        int items = 0;
+        for (Map.Entry<String, String> e : now.entrySet()) {
+            if (!e.getValue().equals(old.get(e.getKey()))) {
+                List<RecallItem> its = read.computeIfAbsent(e.getKey(), k -> corpus.items(k, s));
+                changed.put(e.getKey(), its);
+                items += its.size();
+            }
+        }
+        List<String> removed = new ArrayList<>();
+        for (String k : old.keySet()) if (!now.containsKey(k)) removed.add(k);
+        if (!changed.isEmpty() || !removed.isEmpty() || !existed) index.apply(changed, removed, now, msgFp);
+        if (enc != null && !vecCurrent) {
+            Map<String, List<RecallItem>> vChanged = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : now.entrySet()) {
+                if (!e.getValue().equals(oldVec.get(e.getKey()))) vChanged.put(e.getKey(), read.computeIfAbsent(e.getKey(), k -> corpus.items(k, s)));
+            }
+            List<String> vRemoved = new ArrayList<>();
+            for (String k : oldVec.keySet()) if (!now.containsKey(k)) vRemoved.add(k);
+            vectors.apply(vChanged, vRemoved, now, enc);
+        }
+        lastSync = Instant.now(clock);
+        lastSyncMillis = (System.nanoTime() - t0) / 1_000_000;
+        return new SyncReport(!existed, changed.size(), removed.size(), items, lastSyncMillis);
+    }
+
+    /** Query arguments; null scopes = all; times in epoch seconds, inclusive. */
+    public record Query(String query, int k, Set<String> scopes, Double since, Double until, String excludeSessionId) {}
+
+    /** Every component of an item's score. dense is null while dense retrieval is off. */
+    public record Components(double bm25, Double dense, double fused, double recency, double importance, double time,
+                             double coverage, double score) {}
+
+    public record Hit(RecallItem item, Components components, int rank) {}
+
+    public record Result(List<Hit> hits, int candidates, List<String> queryTerms) {
+        /** The analysed query terms, at most 50. */
+        public List<String> query_terms_bounded() {
+            return queryTerms.size() <= 50 ? queryTerms : queryTerms.subList(0, 50);
+        }
+    }
+
+    public StewardPaths paths() {
+        return paths;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    public synchronized Result search(Query q) {
+        if (q.query() == null || q.query().isBlank()) throw new StewardError("recall_search", "query is empty");
+        if (q.k() < 1 || q.k() > 100) throw new StewardError("recall_search", "k must be 1–100, got " + q.k());
+        sync();
+        List<String> terms = new ArrayList<>(new LinkedHashSet<>(RecallAnalyzer.terms(q.query())));
+        if (terms.size() > MAX_QUERY_TERMS) terms = terms.subList(terms.size() - MAX_QUERY_TERMS, terms.size());
+        IndexSearcher searcher = index.searcher();
+        if (searcher == null || terms.isEmpty() && encoder() == null) return new Result(List.of(), 0, terms);
+        try {
+            Map<String, Float> weights = new LinkedHashMap<>();
+            for (String t : terms) weights.put(t, 1f);
+            int n = Math.max(POOL, q.k() * 3);
+            TopDocs top = searcher.search(buildQuery(weights, q), n);
+            if (top.scoreDocs.length == 0 && encoder() == null) return new Result(List.of(), 0, terms);
+            Map<String, Double> idf = idf(terms);
+            double entityFactor = unknownEntities(q.query()) > 0 ? UNKNOWN_ENTITY_FACTOR : 1.0;
+            TimeMention when = TimeMention.parse(q.query());
+            double totalIdf = idf.values().stream().mapToDouble(Double::doubleValue).sum();
+            double best = top.scoreDocs.length == 0 ? 1 : top.scoreDocs[0].score;
+            double nowSec = Instant.now(clock).toEpochMilli() / 1000.0;
+            var stored = searcher.storedFields();
+            Map<String, double[]> lex = new LinkedHashMap<>(); // uri -> {bm25, rank}
+            Map<String, RecallItem> itemsByUri = new HashMap<>();
+            Map<String, Integer> docIds = new HashMap<>();
+            Set<String> decisions = new HashSet<>();
+            for (int r = 0; r < top.scoreDocs.length; r++) {
+                ScoreDoc sd = top.scoreDocs[r];
+                RecallIndex.Meta m = index.meta(sd.doc);
+                RecallItem it = new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned());
+                docIds.put(it.uri(), sd.doc);
+                if (m.decision()) decisions.add(it.uri());
+                lex.put(it.uri(), new double[] {sd.score, r + 1});
+                itemsByUri.put(it.uri(), it);
+            }
+            DenseEncoder enc = encoder();
+            Map<String, double[]> dense = enc == null ? Map.of() : denseTop(enc.embedQuery(q.query()), q, n);
+            if (enc != null) {
+                for (String uri : dense.keySet()) {
+                    if (itemsByUri.containsKey(uri)) continue;
+                    Integer doc = index.docOf(uri);
+                    if (doc != null) {
+                        RecallIndex.Meta m = index.meta(doc);
+                        itemsByUri.put(uri, new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned()));
+                        docIds.put(uri, doc);
+                        if (m.decision()) decisions.add(uri);
+                    }
+                }
+            }
+            List<Hit> hits = new ArrayList<>();
+            for (Map.Entry<String, RecallItem> e : itemsByUri.entrySet()) {
+                RecallItem it = e.getValue();
+                double[] l = lex.get(e.getKey());
+                double[] d = dense.get(e.getKey());
+                double fused;
+                if (enc == null) {
+                    fused = l[0] / best;
+                } else {
+                    double rrf = (l == null ? 0 : 1.0 / (RRF_K + l[1])) + DENSE_WEIGHT * (d == null ? 0 : 1.0 / (RRF_K + d[1]));
+                    fused = rrf / ((1 + DENSE_WEIGHT) / (RRF_K + 1));
+                }
+                double recency = options.rerank() ? recency(it.timestamp(), nowSec) : 1.0;
+                double importance = options.rerank() ? importance(it, decisions.contains(it.uri())) : 1.0;
+                double time = options.rerank() && when != null && when.matches(it.timestamp()) ? TimeMention.BOOST : 1.0;
+                hits.add(new Hit(it, new Components(l == null ? 0 : l[0], d == null ? null : round4(d[0]), fused, recency, importance, time, 0,
+                        fused * recency * importance * time), 0));
+            }
+            hits.sort(Comparator.comparingDouble((Hit h) -> -h.components().score()).thenComparing(h -> h.item().uri()));
+            List<Hit> out = new ArrayList<>();
+            for (int i = 0; i < hits.size() && i < q.k(); i++) {
+                Hit h = hits.get(i);
+                Components c = h.components();
+                org.apache.lucene.document.Document full = stored.document(docIds.get(h.item().uri()));
+                Set<String> bodyTerms = new HashSet<>(List.of(full.get(RecallIndex.F_TERMS).split(" ")));
+                if (when != null && when.matches(h.item().timestamp())) bodyTerms.addAll(when.terms()); // the date is the item's own
+                double cov = entityFactor * coverage(terms, idf, totalIdf, bodyTerms,
+                        new HashSet<>(List.of(full.get(RecallIndex.F_CTERMS).split(" "))));
+                out.add(new Hit(RecallIndex.fromDocument(full), new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()),
+                        round4(c.importance()), c.time(), round4(cov), round4(c.score())), i + 1));
+            }
+            return new Result(out, (int) Math.min(Integer.MAX_VALUE, Math.max(top.totalHits.value, hits.size())), terms);
+        } catch (IOException e) {
+            throw new StewardError("recall_search", "index read failed: " + e.getMessage());
+        }
+    }
+
+    private org.apache.lucene.search.Query buildQuery(Map<String, Float> weights, Query q) {
+        BooleanQuery.Builder text = new BooleanQuery.Builder();
+        for (Map.Entry<String, Float> e : weights.entrySet()) {
+            String t = e.getKey();
+            float w = e.getValue();
+            text.add(boost(new TermQuery(new Term(RecallIndex.F_BODY, t)), w), BooleanClause.Occur.SHOULD);
+            if (options.ctxBoost() > 0) text.add(boost(new TermQuery(new Term(RecallIndex.F_CTX, t)), w * (float) options.ctxBoost()), BooleanClause.Occur.SHOULD);
+            text.add(boost(new TermQuery(new Term(RecallIndex.F_TITLE, t)), w * (float) TITLE_BOOST), BooleanClause.Occur.SHOULD);
+        }
+        BooleanQuery.Builder all = new BooleanQuery.Builder().add(weights.isEmpty() ? new org.apache.lucene.search.MatchNoDocsQuery()
+                : text.build(), BooleanClause.Occur.MUST);
+        if (q.scopes() != null && !q.scopes().isEmpty()) {
+            BooleanQuery.Builder sc = new BooleanQuery.Builder();
+            for (String s : q.scopes()) sc.add(new TermQuery(new Term(RecallIndex.F_SOURCE, s)), BooleanClause.Occur.SHOULD);
+            all.add(sc.build(), BooleanClause.Occur.FILTER);
+        }
+        if (q.since() != null || q.until() != null) {
+            long lo = q.since() == null ? Long.MIN_VALUE : (long) Math.floor(q.since());
+            long hi = q.until() == null ? Long.MAX_VALUE : (long) Math.floor(q.until());
+            all.add(LongPoint.newRangeQuery(RecallIndex.F_TS, lo, hi), BooleanClause.Occur.FILTER);
+        }
+        if (q.excludeSessionId() != null) {
+            all.add(new TermQuery(new Term(RecallIndex.F_SESSION, q.excludeSessionId())), BooleanClause.Occur.MUST_NOT);
+        }
+        return all.build();
+    }
+
+    private static org.apache.lucene.search.Query boost(org.apache.lucene.search.Query q, float w) {
+        return w == 1f ? q : new BoostQuery(q, w);
+    }
+
+    static double round4(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+
+    /** Brute-force cosine over the stored vectors that pass the query's filters: uri -> {cosine, rank}. */
+    private Map<String, double[]> denseTop(float[] qv, Query q, int n) {
+        List<VectorStore.Entry> all = vectors.entries();
+        List<double[]> scored = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            VectorStore.Entry e = all.get(i);
+            if (q.scopes() != null && !q.scopes().isEmpty() && !q.scopes().contains(e.source())) continue;
+            if (q.excludeSessionId() != null && q.excludeSessionId().equals(e.sessionId())) continue;
+            if (q.since() != null && e.ts() < Math.floor(q.since())) continue;
+            if (q.until() != null && Math.floor(e.ts()) > Math.floor(q.until())) continue;
+            float[] v = e.vector();
+            double dot = 0;
+            for (int d = 0; d < v.length; d++) dot += v[d] * qv[d];
+            scored.add(new double[] {dot, i});
+        }
+        scored.sort((a, b) -> Double.compare(b[0], a[0]));
+        Map<String, double[]> out = new LinkedHashMap<>();
+        for (int r = 0; r < scored.size() && r < n; r++) out.put(all.get((int) scored.get(r)[1]).uri(), new double[] {scored.get(r)[0], r + 1});
+        return out;
+    }
+
+    private Map<String, Double> idf(List<String> terms) throws IOException {
+        Map<String, Double> out = new HashMap<>();
+        int n = Math.max(1, index.reader().numDocs());
+        for (String t : terms) {
+            int df = index.reader().docFreq(new Term(RecallIndex.F_BODY, t));
+            // a CJK bigram found nowhere is mostly a segmentation artefact across a word boundary ("得我"), not evidence
+            // of an unknown subject: it does not count against coverage (its unigrams still do)
+            if (df == 0 && cjkBigram(t)) continue;
+            out.put(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+        }
+        return out;
+    }
+
+    /**
+     * Calibrated 0–1 relevance: the share of the query's information (IDF-weighted terms) that the item
+     * holds — a term in the item counts fully, one only in its neighbouring turns half.
+     */
+    /** A message naming something memory has never seen is not about what memory holds: coverage is scaled by this. */
+    static final double UNKNOWN_ENTITY_FACTOR = 0.6;
+    /** Share of a query term's weight earned when it occurs only in an item's neighbouring turns. */
+    static final double CTX_COVERAGE = 0.5; // 0.8 measured: inject 78.8 % but 99.7 % of echo messages then got their neighbours injected
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’_-]*|[.?!。？！]");
+
+    /**
+     * Proper names in the query (capitalised, not sentence-initial) that occur in no indexed item. Names are the
+     * strongest sign of what a message is about; one the memory has never seen means the match is on side words.
+     */
+    int unknownEntities(String query) throws IOException {
+        int unknown = 0;
+        boolean initial = true;
+        java.util.regex.Matcher m = WORD.matcher(query);
+        while (m.find()) {
+            String w = m.group();
+            if (w.length() == 1 && ".?!。？！".contains(w)) {
+                initial = true;
+                continue;
+            }
+            boolean cap = Character.isUpperCase(w.codePointAt(0)) && w.codePoints().skip(1).anyMatch(Character::isLowerCase);
+            if (cap && !initial) {
+                for (String t : RecallAnalyzer.terms(w)) {
+                    if (index.reader().docFreq(new Term(RecallIndex.F_BODY, t)) == 0
+                            && index.reader().docFreq(new Term(RecallIndex.F_TITLE, t)) == 0) {
+                        unknown++;
+                        break;
+                    }
+                }
+            }
+            initial = false;
+        }
+        return unknown;
+    }
+
+    static boolean cjkBigram(String t) {
+        if (t.codePointCount(0, t.length()) != 2) return false;
+        return t.codePoints().allMatch(cp -> {
+            Character.UnicodeScript sc = Character.UnicodeScript.of(cp);
+            return sc == Character.UnicodeScript.HAN || sc == Character.UnicodeScript.HIRAGANA
+                    || sc == Character.UnicodeScript.KATAKANA || sc == Character.UnicodeScript.HANGUL;
+        });
+    }
+
+    static double coverage(List<String> terms, Map<String, Double> idf, double totalIdf, Set<String> body, Set<String> ctx) {
+        if (totalIdf <= 0) return 0;
+        double got = 0;
+        for (String t : terms) {
+            Double w = idf.get(t);
+            if (w == null) continue;
+            if (body.contains(t)) got += w;
+            else if (ctx.contains(t)) got += CTX_COVERAGE * w;
+        }
+        return got / totalIdf;
+    }
+
+    /** Whether a text records a decision or rule (an importance signal, computed once at index time). */
+    public static boolean recordsDecision(String text) {
+        return DECISION.matcher(text).find();
+    }
+
+    static double recency(double ts, double nowSec) {
+        if (ts <= 0) return RECENCY_FLOOR;
+        double ageDays = Math.max(0, nowSec - ts) / 86400.0;
+        return RECENCY_FLOOR + (1 - RECENCY_FLOOR) * Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
+    }
+
+    /** Importance: curated memory 1.1, pinned ×1.2, records a decision ×1.1, then the feedback factor. */
+    double importance(RecallItem it, boolean decision) {
+        double f = it.source().equals(RecallItem.MEMORY) ? 1.1 : 1.0;
+        if (it.pinned()) f *= 1.2;
+        if (decision) f *= 1.1;
+        return f * feedback.counts(it.uri()).factor();
+    }
+
+    /** URIs of the newest {@code n} indexed messages of a session (empty without a session id or state.db). */
+    public synchronized Set<String> recentMessageUris(String sessionId, int n) {
+        Set<String> out = new HashSet<>();
+        SessionStore s = sessionId == null ? null : store();
+        if (s == null) return out;
+        try (java.sql.PreparedStatement ps = s.connection().prepareStatement("SELECT id FROM messages WHERE session_id = ? "
+                + "AND role IN ('user','assistant') ORDER BY id DESC LIMIT ?")) {
+            ps.setString(1, sessionId);
+            ps.setInt(2, n);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add("steward://session/" + sessionId + "/message/" + rs.getLong(1));
+            }
+        } catch (java.sql.SQLException e) {
+            throw new StewardError("recall", "cannot read session " + sessionId + ": " + e.getMessage());
+        }
+        return out;
+    }
+
+    /** Reads an item back from its source by URI; null when it no longer exists. */
+    public synchronized RecallItem resolve(String uri) {
+        return corpus.resolve(uri, store());
+    }
+
+    /** Index state for steward_status, without building anything. */
+    public record IndexState(boolean built, Map<String, Integer> items, boolean denseEnabled, String dense,
+                             Double injectionPrecision, int feedbackJudged, String path) {}
+
+    public static IndexState state(StewardPaths paths) {
+        Path dir = recallDir(paths).resolve("index");
+        RecallIndex idx = new RecallIndex(dir);
+        Map<String, Integer> items = new TreeMap<>();
+        for (String s : List.of(RecallItem.MEMORY, RecallItem.SKILL, RecallItem.SESSION, RecallItem.LOG)) items.put(s, 0);
+        boolean built = idx.exists();
+        if (built) {
+            try {
+                idx.openIfPresent();
+                for (String s : List.of(RecallItem.MEMORY, RecallItem.SKILL, RecallItem.SESSION, RecallItem.LOG)) {
+                    items.put(s, idx.searcher().count(new TermQuery(new Term(RecallIndex.F_SOURCE, s))));
+                }
+            } catch (IOException | StewardError e) {
+                built = false;
+            } finally {
+                idx.close();
+            }
+        }
+        FeedbackStore fb = new FeedbackStore(recallDir(paths));
+        Double precision;
+        int judged;
+        try {
+            precision = fb.precision();
+            judged = fb.judged();
+        } catch (StewardError e) {
+            precision = null;
+            judged = 0;
+        }
+        return new IndexState(built, items, DENSE_DEFAULT, DENSE_DEFAULT ? DENSE_ON : DENSE_STATUS, precision, judged, dir.toString());
+    }
+
+    public static String snippet(String text, int max) {
+        String t = text.replaceAll("\\s+", " ").strip();
+        return CodePoints.length(t) <= max ? t : CodePoints.prefix(t, max - 1) + "…";
+    }
+
+    @Override
+    public synchronized void close() {
+        index.close();
+        if (store != null) store.close();
+        store = null;
+    }
+}

@@ -1,0 +1,45 @@
+package steward.recall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.config.StewardPaths;
+
+/** The optional dense path: the bundled model loads in process, vectors are stored once and reused, dense finds paraphrases. */
+class DenseRetrievalTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void vectorsAreComputedOnceAndStoredAndParaphrasesAreFound() throws Exception {
+        assumeTrue(DenseEncoder.get() != null, "embedding runtime not available on this platform: " + DenseEncoder.failure());
+        Path home = RecallTestHomes.memoryHome(tmp, String.join("\n§\n",
+                "The user adopted a rescue greyhound named Biscuit last spring",
+                "Deployments go out on Tuesdays after the smoke tests pass",
+                "The laptop runs Fedora with a tiling window manager"), null);
+        RecallEngine.Options dense = RecallEngine.Options.LEXICAL.withDense(true);
+        Path vectors = home.resolve("steward/recall/vectors.bin");
+        try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, dense)) {
+            RecallEngine.Result r = e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
+            assertEquals("steward://memory/memory/1", r.hits().get(0).item().uri());
+            assertNotNull(r.hits().get(0).components().dense());
+        }
+        assertTrue(Files.isRegularFile(vectors));
+        long stamp = Files.getLastModifiedTime(vectors).toMillis();
+        byte[] before = Files.readAllBytes(vectors);
+        Thread.sleep(20);
+        try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, dense)) {
+            assertEquals(0, e.sync().changedGroups(), "nothing recomputed when nothing changed");
+        }
+        assertEquals(stamp, Files.getLastModifiedTime(vectors).toMillis());
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(vectors)));
+    }
+}

@@ -1,0 +1,139 @@
+package steward.recall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.config.StewardPaths;
+
+class RecallEngineTest {
+    @TempDir
+    Path tmp;
+
+    static RecallEngine.Query q(String text, int k) {
+        return new RecallEngine.Query(text, k, null, null, null, null);
+    }
+
+    static List<String> uris(RecallEngine.Result r) {
+        return r.hits().stream().map(h -> h.item().uri()).toList();
+    }
+
+    @Test
+    void buildsTheFixtureIndexInTheStateDirAndCountsEverySource() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            RecallEngine.SyncReport rep = e.sync();
+            assertTrue(rep.built());
+            assertTrue(Files.isDirectory(home.resolve("steward/recall/index")));
+            RecallEngine.IndexState st = RecallEngine.state(StewardPaths.of(home));
+            assertTrue(st.built());
+            assertEquals(2, st.items().get("skill"));
+            assertTrue(st.items().get("memory") >= 7, st.items().toString());
+            assertTrue(st.items().get("session") > 100, st.items().toString());
+            assertFalse(e.sync().built(), "second sync changes nothing");
+            assertEquals(0, e.sync().changedGroups());
+        }
+    }
+
+    @Test
+    void newMessageIsFoundWithoutARebuild() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync();
+            assertTrue(e.search(q("zebrafish aquarium heater", 5)).hits().isEmpty());
+            long id = RecallTestHomes.addMessage(home, "20260810_071500_a6a3a4", "user", "My zebrafish aquarium heater broke", 1.78e9);
+            RecallEngine.Result r = e.search(q("zebrafish aquarium heater", 5));
+            assertEquals("steward://session/20260810_071500_a6a3a4/message/" + id, r.hits().get(0).item().uri());
+        }
+    }
+
+    @Test
+    void editedMemoryEntryReplacesTheOldTextAndDeletedSkillDisappears() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            assertTrue(uris(e.search(q("junction AppData", 5))).contains("steward://memory/memory/3"));
+            Path mem = home.resolve("memories/MEMORY.md");
+            Files.writeString(mem, Files.readString(mem).replace("is a junction to C:/Users/u/AppData/Local/hermes: one directory, not two",
+                    "now lives on the NAS share, mounted read-write"));
+            assertFalse(uris(e.search(q("junction AppData", 5))).contains("steward://memory/memory/3"));
+            RecallEngine.Result r = e.search(q("NAS share mounted", 5));
+            assertEquals("steward://memory/memory/3", r.hits().get(0).item().uri());
+
+            assertTrue(uris(e.search(q("heuristic digestion journal", 5))).contains("steward://skill/scope-recall-maintenance"));
+            Path skill = home.resolve("skills/ops/scope-recall-maintenance/SKILL.md");
+            Files.delete(skill);
+            Files.delete(skill.getParent());
+            assertFalse(uris(e.search(q("heuristic digestion journal", 10))).contains("steward://skill/scope-recall-maintenance"));
+            assertNull(e.resolve("steward://skill/scope-recall-maintenance"));
+        }
+    }
+
+    @Test
+    void chineseAndEnglishQueriesFindTheirItems() throws Exception {
+        Path home = RecallTestHomes.memoryHome(tmp, "部署流程：先在预发环境验证，再灰度发布\n§\nThe backup job runs nightly at 02:00 and keeps seven snapshots",
+                "用户偏好：中文回答，代码注释用英文");
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            assertEquals("steward://memory/user/1", e.search(q("用中文回答吗", 3)).hits().get(0).item().uri());
+            assertEquals("steward://memory/memory/1", e.search(q("灰度发布怎么做", 3)).hits().get(0).item().uri());
+            // stemming: "backups" / "snapshot" match "backup" / "snapshots"
+            assertEquals("steward://memory/memory/2", e.search(q("how many snapshot backups are kept", 3)).hits().get(0).item().uri());
+        }
+    }
+
+    @Test
+    void everyResultUriResolvesBackToItsItem() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        Files.createDirectories(home.resolve("memories/logs"));
+        Files.writeString(home.resolve("memories/logs/2026-08-12.md"), "Moved the session housekeeping cron to 03:00");
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            RecallEngine.Result r = e.search(q("session housekeeping", 30));
+            Set<String> sources = new java.util.HashSet<>();
+            for (RecallEngine.Hit h : r.hits()) {
+                RecallItem back = e.resolve(h.item().uri());
+                assertNotNull(back, h.item().uri());
+                assertEquals(h.item().text(), back.text());
+                sources.add(back.source());
+            }
+            assertTrue(sources.containsAll(Set.of("session", "skill", "log")), sources.toString());
+        }
+    }
+
+    @Test
+    void emptyHomeGivesNoItemsAndWritesNothing() throws Exception {
+        Path home = tmp.resolve("empty");
+        Files.createDirectories(home);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            assertTrue(e.search(q("anything at all", 10)).hits().isEmpty());
+            assertFalse(Files.exists(home.resolve("steward")));
+        }
+        assertFalse(RecallEngine.state(StewardPaths.of(home)).built());
+    }
+
+    @Test
+    void filtersScopesTimeAndExcludedSession() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            RecallEngine.Result skills = e.search(new RecallEngine.Query("session housekeeping", 10, Set.of("skill"), null, null, null));
+            assertFalse(skills.hits().isEmpty());
+            assertTrue(skills.hits().stream().allMatch(h -> h.item().source().equals("skill")));
+            RecallEngine.Result ex = e.search(new RecallEngine.Query("session housekeeping", 50, Set.of("session"), null, null,
+                    "20260810_071500_a6a3a4"));
+            assertTrue(ex.hits().stream().noneMatch(h -> "20260810_071500_a6a3a4".equals(h.item().sessionId())));
+            RecallEngine.Result none = e.search(new RecallEngine.Query("session housekeeping", 10, Set.of("session"), 0.0, 1.0, null));
+            assertTrue(none.hits().isEmpty());
+            RecallEngine.Hit h = e.search(q("session housekeeping", 1)).hits().get(0);
+            RecallEngine.Components c = h.components();
+            assertEquals(c.fused() * c.recency() * c.importance() * c.time(), c.score(), 1e-3);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package steward.recall;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.PreparedStatement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.stream.Stream;
+
+import steward.config.StewardPaths;
+import steward.sessions.store.SessionStore;
+
+/** Test homes: a copy of fixtures/hermes-home, or a small home written by the test. */
+final class RecallTestHomes {
+    private RecallTestHomes() {}
+
+    static final Clock CLOCK = Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC);
+
+    static Path fixtureCopy(Path tmp) throws IOException {
+        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
+        Path dst = tmp.resolve("hermes-home");
+        try (Stream<Path> s = Files.walk(src)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path t = dst.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return dst;
+    }
+
+    /** A home with only memory files (no state.db, no skills). */
+    static Path memoryHome(Path tmp, String memory, String user) throws IOException {
+        Path home = tmp.resolve("home");
+        Files.createDirectories(home.resolve("memories"));
+        if (memory != null) Files.writeString(home.resolve("memories/MEMORY.md"), memory);
+        if (user != null) Files.writeString(home.resolve("memories/USER.md"), user);
+        return home;
+    }
+
+    static RecallEngine engine(Path home) {
+        return new RecallEngine(StewardPaths.of(home), CLOCK, RecallEngine.Options.LEXICAL);
+    }
+
+    static long addMessage(Path home, String sessionId, String role, String content, double ts) {
+        try (SessionStore st = SessionStore.openReadWrite(home.resolve("state.db"))) {
+            return st.write(c -> {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?,?,?,?)",
+                        java.sql.Statement.RETURN_GENERATED_KEYS)) {
+                    ps.setString(1, sessionId);
+                    ps.setString(2, role);
+                    ps.setString(3, content);
+                    ps.setDouble(4, ts);
+                    ps.executeUpdate();
+                    try (var k = ps.getGeneratedKeys()) {
+                        k.next();
+                        return k.getLong(1);
+                    }
+                }
+            });
+        }
+    }
+}
