@@ -107,7 +107,7 @@ public final class AuditBench implements Callable<Integer> {
         Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(a) session_audit end to end", ma, Collections.min(a), Collections.max(a)));
         Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(b) seed listing query (baseline)", mb, Collections.min(b), Collections.max(b)));
         Printer.println(String.format("ratio (a)/(b): %.3f   target: <= 0.1", ma / mb));
-        if (temp) deleteTree(work);
+        if (temp) steward.state.FileTrees.delete(work);
         return 0;
     }
 
@@ -242,9 +242,4 @@ public final class AuditBench implements Callable<Integer> {
         }
     }
 
-    static void deleteTree(Path p) throws java.io.IOException {
-        try (var s = Files.walk(p)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
-        }
-    }
 }

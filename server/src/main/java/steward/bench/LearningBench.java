@@ -158,7 +158,7 @@ public final class LearningBench implements Callable<Integer> {
             Printer.println("  B/long locked at LOW: " + locked + " (target true)");
             ok &= locked;
         }
-        LearningBenchSupport.deleteTree(tmp);
+        steward.state.FileTrees.delete(tmp);
         return ok;
     }
 

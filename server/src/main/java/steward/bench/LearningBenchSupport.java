@@ -8,10 +8,4 @@ import java.util.Comparator;
 final class LearningBenchSupport {
     private LearningBenchSupport() {}
 
-    static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) return;
-        try (var s = Files.walk(p)) {
-            s.sorted(Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
-        }
-    }
 }

@@ -41,7 +41,7 @@ public final class DemoCommand implements Callable<Integer> {
         memoryWalkthrough(home);
         recallSteps();
         if (keep) out("\nKept: " + home);
-        else deleteTree(tmp);
+        else steward.state.FileTrees.delete(tmp);
         return 0;
     }
 
@@ -115,10 +115,4 @@ public final class DemoCommand implements Callable<Integer> {
         Printer.println(s);
     }
 
-    static void deleteTree(Path p) throws java.io.IOException {
-        if (!Files.exists(p)) return;
-        try (var s = Files.walk(p)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
-        }
-    }
 }

@@ -33,21 +33,7 @@ public final class Fixtures {
 
     /** Copies a directory tree (files writable by the owner). */
     public static void copyTree(Path from, Path to) throws IOException {
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Path t = to.resolve(from.relativize(file).toString());
-                Files.copy(file, t, StandardCopyOption.REPLACE_EXISTING);
-                t.toFile().setWritable(true, true);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        steward.state.FileTrees.copy(from, to);
     }
 
     public static Path copyHermesHome(Path targetParent) throws IOException {

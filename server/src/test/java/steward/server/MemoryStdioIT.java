@@ -25,13 +25,7 @@ class MemoryStdioIT {
     @Test
     void memoryToolsAndResourcesOverStdio() throws Exception {
         Path src = Path.of(System.getProperty("steward.repo")).resolve("fixtures/hermes-home");
-        try (Stream<Path> s = Files.walk(src)) {
-            for (Path p : s.toList()) {
-                Path d = tmp.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(d);
-                else Files.copy(p, d);
-            }
-        }
+        steward.state.FileTrees.copy(src, tmp);
         String java = ProcessHandle.current().info().command().orElse("java");
         Process p = new ProcessBuilder(java, "-jar", System.getProperty("steward.jar"), "serve", "--hermes-home", tmp.toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();

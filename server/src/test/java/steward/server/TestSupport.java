@@ -29,21 +29,7 @@ public final class TestSupport {
     public static Path copyFixture(Path tempDir) throws IOException {
         Path from = repo().resolve("fixtures/hermes-home");
         Path to = tempDir.resolve("hermes-home");
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Path t = to.resolve(from.relativize(file).toString());
-                Files.copy(file, t, StandardCopyOption.REPLACE_EXISTING);
-                t.toFile().setWritable(true, true);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        steward.state.FileTrees.copy(from, to);
         return to;
     }
 

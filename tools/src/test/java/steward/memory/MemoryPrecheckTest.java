@@ -31,13 +31,7 @@ class MemoryPrecheckTest {
     @BeforeEach
     void setUp() throws IOException {
         Path src = TestHomes.repo().resolve("fixtures/hermes-home");
-        try (Stream<Path> s = Files.walk(src)) {
-            for (Path p : s.toList()) {
-                Path d = tmp.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(d);
-                else Files.copy(p, d);
-            }
-        }
+        steward.state.FileTrees.copy(src, tmp);
         paths = StewardPaths.of(tmp);
         precheck = new MemoryPrecheck(new MemoryWriter(paths, Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), java.time.ZoneOffset.UTC)));
     }

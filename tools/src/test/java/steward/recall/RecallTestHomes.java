@@ -22,13 +22,7 @@ final class RecallTestHomes {
     static Path fixtureCopy(Path tmp) throws IOException {
         Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
         Path dst = tmp.resolve("hermes-home");
-        try (Stream<Path> s = Files.walk(src)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path t = dst.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t);
-                else Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
+        steward.state.FileTrees.copy(src, dst);
         return dst;
     }
 

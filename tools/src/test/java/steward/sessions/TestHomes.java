@@ -38,19 +38,7 @@ public final class TestHomes {
     public static Path copyFixture(Path tmp) throws IOException {
         Path from = repo().resolve("fixtures/hermes-home");
         Path to = tmp.resolve("hermes-home");
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        steward.state.FileTrees.copy(from, to);
         return to;
     }
 

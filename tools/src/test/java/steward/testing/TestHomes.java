@@ -28,21 +28,7 @@ public final class TestHomes {
     public static Path copyFixture(Path tempDir) throws IOException {
         Path from = fixtureHome();
         Path to = tempDir.resolve("hermes-home");
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Path t = to.resolve(from.relativize(file).toString());
-                Files.copy(file, t, StandardCopyOption.REPLACE_EXISTING);
-                t.toFile().setWritable(true, true);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        steward.state.FileTrees.copy(from, to);
         return to;
     }
 }

@@ -66,13 +66,7 @@ final class HttpServerProcess implements AutoCloseable {
 
     static Path copyFixture(Path target) throws IOException {
         Path src = repo().resolve("fixtures/hermes-home");
-        try (Stream<Path> s = Files.walk(src)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path t = target.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t);
-                else Files.copy(p, t);
-            }
-        }
+        steward.state.FileTrees.copy(src, target);
         return target;
     }
 
@@ -88,10 +82,4 @@ final class HttpServerProcess implements AutoCloseable {
         if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
     }
 
-    static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) return;
-        try (Stream<Path> s = Files.walk(p)) {
-            s.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-        }
-    }
 }

@@ -34,13 +34,7 @@ class ProtocolFeaturesTest {
     static Path fixture(Path tmp) throws Exception {
         Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
         Path home = tmp.resolve("hermes-home");
-        try (var s = Files.walk(src)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path t = home.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t);
-                else Files.copy(p, t);
-            }
-        }
+        steward.state.FileTrees.copy(src, home);
         return home;
     }
 

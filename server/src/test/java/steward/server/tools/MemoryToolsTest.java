@@ -39,13 +39,7 @@ class MemoryToolsTest {
     @BeforeEach
     void setUp() throws Exception {
         Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
-        try (Stream<Path> s = Files.walk(src)) {
-            for (Path p : s.toList()) {
-                Path d = tmp.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(d);
-                else Files.copy(p, d);
-            }
-        }
+        steward.state.FileTrees.copy(src, tmp);
         registry = Tools.registry();
         ctx = new ToolContext(StewardPaths.of(tmp), Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC), Work.NONE);
         mem = tmp.resolve("memories/MEMORY.md");

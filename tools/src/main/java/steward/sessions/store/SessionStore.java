@@ -149,10 +149,7 @@ public final class SessionStore implements AutoCloseable {
      * Hermes' per-session message index (no per-session query).
      */
     public List<SessionRow> listSessions() {
-        String opt = (hasSessionColumn("archived") ? "s.archived" : "0") + ", "
-                + (hasSessionColumn("pinned") ? "s.pinned" : "0") + ", "
-                + (hasSessionColumn("hidden") ? "s.hidden" : "0") + ", "
-                + (hasSessionColumn("model_config") ? "s.model_config" : "NULL");
+        String opt = optionalColumns();
         String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
                 + "s.message_count, " + opt + ", m.last_ts, m.n, m.max_id "
                 + "FROM sessions s LEFT JOIN (SELECT session_id, MAX(timestamp) AS last_ts, COUNT(*) AS n, MAX(id) AS max_id "
@@ -243,14 +240,19 @@ public final class SessionStore implements AutoCloseable {
         return out;
     }
 
+    /** archived, pinned, hidden, model_config — or constants where this schema version lacks them. */
+    private String optionalColumns() {
+        return (hasSessionColumn("archived") ? "s.archived" : "0") + ", "
+                + (hasSessionColumn("pinned") ? "s.pinned" : "0") + ", "
+                + (hasSessionColumn("hidden") ? "s.hidden" : "0") + ", "
+                + (hasSessionColumn("model_config") ? "s.model_config" : "NULL");
+    }
+
     /** The sessions with the given ids (missing ids are simply absent from the map). */
     public Map<String, SessionRow> sessionsById(java.util.Collection<String> ids) {
         Map<String, SessionRow> out = new LinkedHashMap<>();
         if (ids.isEmpty()) return out;
-        String opt = (hasSessionColumn("archived") ? "s.archived" : "0") + ", "
-                + (hasSessionColumn("pinned") ? "s.pinned" : "0") + ", "
-                + (hasSessionColumn("hidden") ? "s.hidden" : "0") + ", "
-                + (hasSessionColumn("model_config") ? "s.model_config" : "NULL");
+        String opt = optionalColumns();
         String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
                 + "s.message_count, " + opt + ", "
                 + "(SELECT MAX(timestamp) FROM messages WHERE session_id = s.id), "
