@@ -110,14 +110,7 @@ public final class AuditEngine {
             if (g.wants()) g.add(toItem(pi, byId.get(pi.session_id()), ctx));
             else g.skip();
         }
-        Capped retained = new Capped(cap);
-        for (SessionRow s : ordered) {
-            Verdict v = verdicts.get(s.id());
-            if (v.action() == Action.retain && !items.containsKey(s.id())) {
-                if (retained.wants()) retained.add(toItem(item(s, v, null, req), s, ctx));
-                else retained.skip();
-            }
-        }
+        Capped retained = retained(rows, verdicts, items, cap, req, ctx);
         List<AuditResult.RuleGroup> confirmGroups = new ArrayList<>();
         confirm.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
             Rule r = Rules.byId(e.getKey());
@@ -148,15 +141,47 @@ public final class AuditEngine {
         return new Outcome(result, text, plan);
     }
 
-    /** By rule order, then newest activity first, then id (sort keys precomputed: 20,000 sessions sort in a few ms). */
+    /** Sort key: rule order, then newest activity first, then id (precomputed: 20,000 sessions order in a few ms). */
+    private record Key(SessionRow row, int rule, double last) {
+        static final Comparator<Key> ORDER = (a, b) -> a.rule != b.rule ? Integer.compare(a.rule, b.rule)
+                : a.last != b.last ? Double.compare(b.last, a.last) : a.row.id().compareTo(b.row.id());
+
+        static Key of(SessionRow s, Verdict v) {
+            return new Key(s, ruleIndex(v.rule()), s.lastActivity());
+        }
+    }
+
+    /** The sessions with an action, in report order. */
     private static List<SessionRow> order(List<SessionRow> rows, Map<String, Verdict> verdicts) {
-        record Key(SessionRow row, int rule, double last) {}
-        List<Key> keys = new ArrayList<>(rows.size());
-        for (SessionRow s : rows) keys.add(new Key(s, ruleIndex(verdicts.get(s.id()).rule()), s.lastActivity()));
-        keys.sort((a, b) -> a.rule != b.rule ? Integer.compare(a.rule, b.rule)
-                : a.last != b.last ? Double.compare(b.last, a.last) : a.row.id().compareTo(b.row.id()));
-        List<SessionRow> out = new ArrayList<>(keys.size());
-        for (Key k : keys) out.add(k.row);
+        List<Key> acting = new ArrayList<>();
+        for (SessionRow s : rows) {
+            Verdict v = verdicts.get(s.id());
+            if (v.action() != Action.retain) acting.add(Key.of(s, v));
+        }
+        acting.sort(Key.ORDER);
+        List<SessionRow> out = new ArrayList<>(acting.size());
+        for (Key k : acting) out.add(k.row);
+        return out;
+    }
+
+    /** The first {@code cap} kept sessions in report order (only those are sorted), and how many are kept in all. */
+    private static Capped retained(List<SessionRow> rows, Map<String, Verdict> verdicts, Map<String, Plan.PlanItem> items,
+                                   int cap, AuditRequest req, RuleContext ctx) {
+        java.util.PriorityQueue<Key> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1), Key.ORDER.reversed());
+        int count = 0;
+        for (SessionRow s : rows) {
+            Verdict v = verdicts.get(s.id());
+            if (v.action() != Action.retain || items.containsKey(s.id())) continue;
+            count++;
+            if (cap <= 0) continue;
+            top.add(Key.of(s, v));
+            if (top.size() > cap) top.poll();
+        }
+        List<Key> first = new ArrayList<>(top);
+        first.sort(Key.ORDER);
+        Capped out = new Capped(cap);
+        for (Key k : first) out.add(toItem(item(k.row, verdicts.get(k.row.id()), null, req), k.row, ctx));
+        for (int i = first.size(); i < count; i++) out.skip();
         return out;
     }
 
