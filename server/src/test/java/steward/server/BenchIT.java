@@ -1,0 +1,49 @@
+package steward.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmarks still run end to end on small inputs and print their tables (their figures are read by
+ * people, never asserted: these machines are shared and noisy).
+ */
+class BenchIT {
+    @TempDir
+    Path tmp;
+
+    private String bench(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bench"));
+        cmd.addAll(List.of(args));
+        Path err = tmp.resolve("err.txt");
+        Process p = new ProcessBuilder(StewardProcess.command(cmd.toArray(String[]::new))).redirectError(err.toFile()).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "bench " + cmd + " did not finish");
+        assertEquals(0, p.exitValue(), out + "\n" + Files.readString(err));
+        return out;
+    }
+
+    @Test
+    void auditOnASmallDatabase() throws Exception {
+        String out = bench("audit", "--sessions", "300", "--messages", "3000", "-n", "1", "--dir", tmp.resolve("audit").toString());
+        assertTrue(out.contains("ratio (a)/(b)"), out);
+    }
+
+    @Test
+    void locomoOnAnotherLocomoFormatFile() throws Exception {
+        Path data = TestSupport.repo().resolve("server/src/test/resources/bench/locomo-mini.json");
+        String out = bench("locomo", "--data", data.toString());
+        assertTrue(out.contains("R@10"), out);
+        assertTrue(out.toLowerCase(java.util.Locale.ROOT).contains("inject"), out);
+    }
+}
