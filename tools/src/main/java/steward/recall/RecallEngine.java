@@ -256,6 +256,7 @@ public final class RecallEngine implements AutoCloseable {
                     }
                 }
             }
+            Set<String> mentioned = mentionedSpeakers(terms);
             List<Hit> hits = new ArrayList<>();
             for (Map.Entry<String, RecallItem> e : itemsByUri.entrySet()) {
                 RecallItem it = e.getValue();
@@ -271,8 +272,9 @@ public final class RecallEngine implements AutoCloseable {
                 double recency = options.rerank() ? recency(it.timestamp(), nowSec) : 1.0;
                 double importance = options.rerank() ? importance(it, decisions.contains(it.uri())) : 1.0;
                 double time = options.rerank() && when != null && when.matches(it.timestamp()) ? TimeMention.BOOST : 1.0;
+                double match = options.rerank() ? match(index.meta(docIds.get(e.getKey())), mentioned) : 1.0;
                 hits.add(new Hit(it, new Components(l == null ? 0 : l[0], d == null ? null : round4(d[0]), fused, recency, importance, time, 0,
-                        fused * recency * importance * time), 0));
+                        fused * recency * importance * time * match), 0));
             }
             hits.sort(Comparator.comparingDouble((Hit h) -> -h.components().score()).thenComparing(h -> h.item().uri()));
             List<Hit> out = new ArrayList<>();
@@ -291,6 +293,28 @@ public final class RecallEngine implements AutoCloseable {
         } catch (IOException e) {
             throw new StewardError("recall_search", "index read failed: " + e.getMessage());
         }
+    }
+
+    static final double SPEAKER_BOOST = Double.parseDouble(System.getProperty("r2.speaker", "1.25"));
+    static final double ASKS_FACTOR = Double.parseDouble(System.getProperty("r2.asks", "1.0"));
+
+    /** Speakers (as named at the start of their messages) whose name the query mentions. */
+    private Set<String> mentionedSpeakers(List<String> terms) {
+        Set<String> out = new HashSet<>();
+        Set<String> q = new HashSet<>(terms);
+        for (String s : index.speakers()) {
+            List<String> st = RecallAnalyzer.terms(s);
+            if (!st.isEmpty() && q.contains(st.get(0))) out.add(s);
+        }
+        return out;
+    }
+
+    /** Re-rank factor from what a message is, not what it says: said by a speaker the query names; only asks a question. */
+    static double match(RecallIndex.Meta m, Set<String> mentioned) {
+        double f = 1.0;
+        if (!mentioned.isEmpty() && m.speaker() != null && mentioned.contains(m.speaker())) f *= SPEAKER_BOOST;
+        if (m.asks()) f *= ASKS_FACTOR;
+        return f;
     }
 
     private org.apache.lucene.search.Query buildQuery(Map<String, Float> weights, Query q) {
