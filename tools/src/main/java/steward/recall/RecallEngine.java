@@ -43,7 +43,7 @@ public final class RecallEngine implements AutoCloseable {
     public static final String DENSE_STATUS = "off (default): lexical BM25 with neighbouring-turn context; set STEWARD_RECALL_DENSE=on "
             + "to fuse bge-small-en-v1.5-q embeddings (bundled in the jar, run in process; on LoCoMo dev +0.011 R@10 for ~20x query latency)";
     public static final String DENSE_ON = "on: bge-small-en-v1.5-q (bundled, in-process ONNX) fused with BM25 by weighted reciprocal rank";
-    static final double CTX_BOOST = 0.6, TITLE_BOOST = 0.5;
+    static final double CTX_BOOST = Double.parseDouble(System.getProperty("r2.ctx", "0.8")), TITLE_BOOST = 0.5;
     static final double RECENCY_HALF_LIFE_DAYS = 180, RECENCY_FLOOR = 0.8;
     static final int MAX_QUERY_TERMS = 256;
     private static final Pattern DECISION = Pattern.compile(
@@ -72,7 +72,7 @@ public final class RecallEngine implements AutoCloseable {
     /** Candidates taken from BM25 before re-ranking. Tried on LoCoMo dev and dropped (R@10 not better or worse):
      *  session-level score expansion (+0.3/+0.6 of the session's best scores), pseudo-relevance feedback (10 terms:
      *  0.743 → 0.710), neighbour diversification (0.743 → 0.728), BM25 k1/b variations (±0.005). */
-    static final int POOL = 50;
+    static final int POOL = Integer.getInteger("r2.pool", 50);
 
     private final StewardPaths paths;
     private final Clock clock;
