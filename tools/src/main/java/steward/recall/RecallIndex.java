@@ -139,6 +139,18 @@ final class RecallIndex implements AutoCloseable {
 
     private java.util.Set<String> speakers;
 
+    /**
+     * The speakers that start a real share of the session messages (at least 3 and 2 %): a chat's participants,
+     * not a one-off "Remember: …" or "Plan: …" line.
+     */
+    static java.util.Set<String> recurringSpeakers(Map<String, Integer> counts, int messages) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            if (e.getValue() >= Math.max(3, 0.02 * messages)) out.add(e.getKey());
+        }
+        return out;
+    }
+
     /** Every distinct speaker named in the index. */
     java.util.Set<String> speakers() {
         if (meta == null) loadMeta();
@@ -162,7 +174,8 @@ final class RecallIndex implements AutoCloseable {
         try {
             Meta[] m = new Meta[reader.maxDoc()];
             Map<String, Integer> byUri = new HashMap<>();
-            java.util.Set<String> names = new java.util.HashSet<>();
+            Map<String, Integer> names = new HashMap<>();
+            int messages = 0;
             var live = org.apache.lucene.index.MultiBits.getLiveDocs(reader);
             var sf = reader.storedFields();
             for (int i = 0; i < m.length; i++) {
@@ -171,12 +184,13 @@ final class RecallIndex implements AutoCloseable {
                 m[i] = new Meta(d.get(F_URI), d.get(F_SOURCE), d.get(F_SESSION), d.getField(F_TS).numericValue().doubleValue(),
                         d.getField(F_PINNED).numericValue().intValue() != 0, d.getField(F_DECISION).numericValue().intValue() != 0,
                         d.get(F_SPEAKER), d.getField(F_ASKS) != null && d.getField(F_ASKS).numericValue().intValue() != 0);
-                if (m[i].speaker() != null) names.add(m[i].speaker());
+                if (m[i].speaker() != null) names.merge(m[i].speaker(), 1, Integer::sum);
+                if (RecallItem.SESSION.equals(m[i].source())) messages++;
                 byUri.put(m[i].uri(), i);
             }
             meta = m;
             docByUri = byUri;
-            speakers = names;
+            speakers = recurringSpeakers(names, messages);
         } catch (IOException e) {
             throw new StewardError("recall", "cannot read the index at " + dir + ": " + e.getMessage());
         }
