@@ -41,7 +41,8 @@ import steward.text.CodePoints;
  */
 public final class RecallEngine implements AutoCloseable {
     public static final String DENSE_STATUS = "off (default): lexical BM25 with neighbouring-turn context; set STEWARD_RECALL_DENSE=on "
-            + "to fuse bge-small-en-v1.5-q embeddings (bundled in the jar, run in process; on LoCoMo dev +0.011 R@10 for ~20x query latency)";
+            + "to fuse bge-small-en-v1.5-q embeddings (bundled in the jar, run in process; on LoCoMo dev conversations 1-2 +0.014 R@10 "
+            + "for ~10x query latency, about 17 ms)";
     public static final String DENSE_ON = "on: bge-small-en-v1.5-q (bundled, in-process ONNX) fused with BM25 by weighted reciprocal rank";
     /** Weight of the neighbouring turns (±{@link Corpus#CONTEXT_WINDOW}); LoCoMo conversations 1–2: 0.6/±3 → R@10 0.767,
      *  0.8/±2 → 0.786; higher weights trade R@1 for R@10 (1.3/±2: R@1 0.21, R@10 0.80). */
