@@ -317,7 +317,10 @@ public final class RecallEngine implements AutoCloseable {
      * LoCoMo conversations 1–2 (R@10; tuned there only): speaker ×1.5 0.743 → 0.759, question turns ×0.85 → 0.767,
      * coverage weight 0.4 (with the ±2/0.8 context) 0.786 → 0.795. Tried and dropped: neighbour diversification
      * (×0.8/0.9 for a turn next to a chosen one: −0.01 to −0.016), sloppy bigram phrases (±0), lower weight for
-     * the speaker's name as a query term (±0), split near/far context fields (−0.005), recency floor 1.0 (−0.008).
+     * the speaker's name as a query term (±0), split near/far context fields (−0.005), recency floor 1.0 (−0.008),
+     * asymmetric context (2 before/1 after −0.007, 1/2 −0.035), KStem instead of Porter (−0.05), the speaker prefix
+     * kept out of the indexed body (−0.014), ×1.5–2 weight on capitalised query names (±0), coverage counting only the
+     * item's own text (−0.019), a larger candidate pool (100/200: ±0).
      */
     /** A message said by a speaker the query names (LoCoMo 1–2: 254 of 264 evidence turns of one-name questions). */
     static final double SPEAKER_BOOST = 1.5;
