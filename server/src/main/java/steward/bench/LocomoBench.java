@@ -47,8 +47,9 @@ public final class LocomoBench implements Callable<Integer> {
     @Option(names = "--data", description = "LoCoMo-format JSON (default ../shared/data/locomo/locomo-dev.json from the repository)")
     Path data;
 
-    @Option(names = "--conversations", defaultValue = "0", description = "use only the first N conversations (0 = all)")
-    int limit;
+    @Option(names = "--conversations", defaultValue = "0", description = "which conversations: N = the first N (0 = all), "
+            + "or 1-based ranges and lists such as 1-2 or 3,5 (tune on some, report on the held-out rest)")
+    String select;
 
     @Option(names = "--echo-per-conversation", defaultValue = "60", description = "echo turns replayed per conversation")
     int echoPer;
@@ -101,9 +102,9 @@ public final class LocomoBench implements Callable<Integer> {
         List<String> schema = HermesDbBuilder.schema(Fixtures.locateHermesHome().resolve("state.db"));
         List<Conv> convs = new ArrayList<>();
         int i = 0;
+        Set<Integer> chosen = selection(select, root.size());
         for (JsonNode c : root) {
-            if (limit > 0 && i >= limit) break;
-            convs.add(build(c, work.resolve("conv" + i), schema, i));
+            if (chosen.contains(i + 1)) convs.add(build(c, work.resolve("conv" + i), schema, i));
             i++;
         }
         Printer.println("steward bench locomo: " + file + " — " + convs.size() + " conversations; dense retrieval "
@@ -146,6 +147,9 @@ public final class LocomoBench implements Callable<Integer> {
                     if (out != null) {
                         out.println(conv.id() + "\t" + cat + "\t" + r[2] + "\t" + d.decision() + "\t" + d.top_score() + "\t"
                                 + d.reason().replace('\t', ' ') + "\t" + question);
+                        out.println("  EVIDENCE ranks (steward/bm25-only, 0 = not in the top 20): " + evidenceRanks(engine, question, ev, conv)
+                                + " / " + evidenceRanks(baseline, question, ev, conv));
+                        for (String e : new java.util.TreeSet<>(ev)) out.println("    " + e + "  " + conv.diaText().get(e));
                     }
                 }
                 // questions of the next conversation: nothing here is relevant
@@ -208,9 +212,41 @@ public final class LocomoBench implements Callable<Integer> {
         return 0;
     }
 
+    /** 1-based conversation numbers chosen by {@code spec}: "0" all, "N" the first N, else ranges and lists ("1-2", "3,5"). */
+    static Set<Integer> selection(String spec, int size) {
+        Set<Integer> out = new java.util.TreeSet<>();
+        String s = spec == null ? "0" : spec.strip();
+        if (s.matches("\\d+")) {
+            int n = Integer.parseInt(s);
+            for (int i = 1; i <= size && (n == 0 || i <= n); i++) out.add(i);
+            return out;
+        }
+        for (String part : s.split(",")) {
+            String[] r = part.strip().split("-");
+            try {
+                int lo = Integer.parseInt(r[0].strip()), hi = r.length > 1 ? Integer.parseInt(r[1].strip()) : lo;
+                for (int i = Math.max(1, lo); i <= Math.min(size, hi); i++) out.add(i);
+            } catch (NumberFormatException e) {
+                throw new steward.StewardError("bench locomo", "--conversations: expected N, a range such as 3-5 or a list such as 1,3; got '" + spec + "'");
+            }
+        }
+        return out;
+    }
+
     private void row(String name, Stats s, int cat) {
         Printer.println(String.format("%-24s %6d %7.3f %7.3f %7.3f %7.3f", name, s.n.getOrDefault(cat, 0) / (cat == 0 ? 1 : 1),
                 s.r(cat, 0), s.r(cat, 1), s.r(cat, 2), s.r(cat, 3)));
+    }
+
+    private static String evidenceRanks(RecallEngine engine, String question, Set<String> ev, Conv conv) {
+        RecallEngine.Result res = engine.search(new RecallEngine.Query(question, 20, Set.of(RecallItem.SESSION), null, null, null));
+        List<String> out = new ArrayList<>();
+        for (String e : new java.util.TreeSet<>(ev)) {
+            int rank = 0;
+            for (int j = 0; j < res.hits().size(); j++) if (e.equals(conv.uriToDia().get(res.hits().get(j).item().uri()))) rank = j + 1;
+            out.add(e + "@" + rank);
+        }
+        return String.join(" ", out);
     }
 
     /** Searches twice (the second, warm run is timed) and returns the evidence recall at each k. */

@@ -39,7 +39,7 @@ import steward.sessions.store.Sqlite;
  */
 public final class Corpus {
     /** Neighbouring turns on each side folded into a message's context field. */
-    public static final int CONTEXT_WINDOW = 3;
+    public static final int CONTEXT_WINDOW = 2;
     private static final Pattern LOG_NAME = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})\\.md");
     private static final Pattern FRONT = Pattern.compile("\\A---\\s*\\n(.*?)\\n---\\s*\\n?", Pattern.DOTALL);
 

@@ -12,8 +12,6 @@ import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15Quantize
  */
 public final class DenseEncoder {
     public static final String MODEL = "bge-small-en-v1.5-q";
-    /** BGE v1.5 query instruction for short-query-to-passage retrieval. */
-    public static final String QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
     public static final int DIM = 384;
     private static volatile DenseEncoder shared;
     private static volatile String failure;
@@ -48,8 +46,13 @@ public final class DenseEncoder {
         return normalise(model.embed(text).content().vector());
     }
 
+    /**
+     * The query as it is, without BGE's "Represent this sentence for searching relevant passages: " instruction:
+     * v1.5 retrieves about as well without it (LoCoMo conversations 1–2 with the lexical re-ranker: R@10 0.814 with,
+     * 0.809 without) and the query costs about a third less to encode (p50 24 → 17.5 ms on a loaded 2-core machine).
+     */
     public float[] embedQuery(String query) {
-        return embed(QUERY_PREFIX + query);
+        return embed(query);
     }
 
     public List<float[]> embedAll(List<String> texts) {

@@ -37,9 +37,14 @@ import tools.jackson.core.type.TypeReference;
 final class RecallIndex implements AutoCloseable {
     static final String F_URI = "uri", F_KEY = "key", F_SOURCE = "source", F_SESSION = "session", F_TITLE = "title",
             F_BODY = "body", F_CTX = "ctx", F_TS = "ts", F_PINNED = "pinned",
-            F_TERMS = "terms", F_CTERMS = "cterms", F_DECISION = "decision";
+            F_TERMS = "terms", F_CTERMS = "cterms", F_DECISION = "decision",
+            F_SPEAKER = "speaker", F_ASKS = "asks";
     /** The stored fields ranking needs (no text): loading only these keeps a query cheap. */
-    static final java.util.Set<String> LIGHT = java.util.Set.of(F_URI, F_KEY, F_SOURCE, F_SESSION, F_TS, F_PINNED, F_DECISION);
+    static final java.util.Set<String> LIGHT = java.util.Set.of(F_URI, F_KEY, F_SOURCE, F_SESSION, F_TS, F_PINNED, F_DECISION,
+            F_SPEAKER, F_ASKS);
+    /** "Name: text" — a chat line that names its speaker (gateway transcripts, imported chats). */
+    private static final java.util.regex.Pattern SPEAKER = java.util.regex.Pattern.compile(
+            "\\A\\s*(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}):\\s");
 
     private final Path dir;
     private Directory directory;
@@ -78,7 +83,17 @@ final class RecallIndex implements AutoCloseable {
         }
     }
 
+    /** The document layout; an index written with another layout is rebuilt from scratch on the next sync. */
+    static final String FORMAT = "2";
+    private boolean stale;
+
     private void loadUserData(Map<String, String> data) {
+        if (!FORMAT.equals(data.get("format"))) {
+            stale = true;
+            signatures = new HashMap<>();
+            messageFingerprint = "";
+            return;
+        }
         String sig = data.get("signatures");
         signatures = sig == null ? new HashMap<>() : Json.MAPPER.readValue(sig, new TypeReference<HashMap<String, String>>() {});
         messageFingerprint = data.getOrDefault("messages", "");
@@ -106,7 +121,41 @@ final class RecallIndex implements AutoCloseable {
     }
 
     /** What ranking needs of a document, cached per reader so a query decompresses no stored block for it. */
-    record Meta(String uri, String source, String sessionId, double ts, boolean pinned, boolean decision) {}
+    record Meta(String uri, String source, String sessionId, double ts, boolean pinned, boolean decision, String speaker, boolean asks) {}
+
+    /** The speaker a message names at its start ("Name: …"), lower-cased; null when it names none. */
+    static String speaker(String text) {
+        java.util.regex.Matcher m = SPEAKER.matcher(text == null ? "" : text);
+        return m.find() ? m.group(1).toLowerCase(java.util.Locale.ROOT) : null;
+    }
+
+    /** Whether a message only asks: its last sentence is a question (a question records less than a statement). */
+    static boolean asks(String text) {
+        String t = text == null ? "" : text.strip();
+        int bracket = t.lastIndexOf(" [shared ");
+        if (bracket > 0 && t.endsWith("]")) t = t.substring(0, bracket).strip();
+        return t.endsWith("?") || t.endsWith("？");
+    }
+
+    private java.util.Set<String> speakers;
+
+    /**
+     * The speakers that start a real share of the session messages (at least 3 and 2 %): a chat's participants,
+     * not a one-off "Remember: …" or "Plan: …" line.
+     */
+    static java.util.Set<String> recurringSpeakers(Map<String, Integer> counts, int messages) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            if (e.getValue() >= Math.max(3, 0.02 * messages)) out.add(e.getKey());
+        }
+        return out;
+    }
+
+    /** Every distinct speaker named in the index. */
+    java.util.Set<String> speakers() {
+        if (meta == null) loadMeta();
+        return speakers;
+    }
 
     private Meta[] meta;
     private Map<String, Integer> docByUri;
@@ -125,17 +174,23 @@ final class RecallIndex implements AutoCloseable {
         try {
             Meta[] m = new Meta[reader.maxDoc()];
             Map<String, Integer> byUri = new HashMap<>();
+            Map<String, Integer> names = new HashMap<>();
+            int messages = 0;
             var live = org.apache.lucene.index.MultiBits.getLiveDocs(reader);
             var sf = reader.storedFields();
             for (int i = 0; i < m.length; i++) {
                 if (live != null && !live.get(i)) continue;
                 Document d = sf.document(i, LIGHT);
                 m[i] = new Meta(d.get(F_URI), d.get(F_SOURCE), d.get(F_SESSION), d.getField(F_TS).numericValue().doubleValue(),
-                        d.getField(F_PINNED).numericValue().intValue() != 0, d.getField(F_DECISION).numericValue().intValue() != 0);
+                        d.getField(F_PINNED).numericValue().intValue() != 0, d.getField(F_DECISION).numericValue().intValue() != 0,
+                        d.get(F_SPEAKER), d.getField(F_ASKS) != null && d.getField(F_ASKS).numericValue().intValue() != 0);
+                if (m[i].speaker() != null) names.merge(m[i].speaker(), 1, Integer::sum);
+                if (RecallItem.SESSION.equals(m[i].source())) messages++;
                 byUri.put(m[i].uri(), i);
             }
             meta = m;
             docByUri = byUri;
+            speakers = recurringSpeakers(names, messages);
         } catch (IOException e) {
             throw new StewardError("recall", "cannot read the index at " + dir + ": " + e.getMessage());
         }
@@ -155,6 +210,7 @@ final class RecallIndex implements AutoCloseable {
             IndexWriterConfig cfg = new IndexWriterConfig(RecallAnalyzer.shared());
             cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
             try (IndexWriter w = new IndexWriter(directory, cfg)) {
+                if (stale) w.deleteAll();
                 for (String key : removed) w.deleteDocuments(new Term(F_KEY, key));
                 for (Map.Entry<String, List<RecallItem>> e : changed.entrySet()) {
                     w.deleteDocuments(new Term(F_KEY, e.getKey()));
@@ -163,6 +219,7 @@ final class RecallIndex implements AutoCloseable {
                 Map<String, String> data = new HashMap<>();
                 data.put("signatures", Json.MAPPER.writeValueAsString(newSignatures));
                 data.put("messages", newMessageFingerprint);
+                data.put("format", FORMAT);
                 w.setLiveCommitData(data.entrySet());
                 w.commit();
             }
@@ -175,6 +232,7 @@ final class RecallIndex implements AutoCloseable {
                 meta = null;
             }
             signatures = new HashMap<>(newSignatures);
+            stale = false;
             messageFingerprint = newMessageFingerprint;
         } catch (LockObtainFailedException e) {
             throw new StewardError("recall", "the index at " + dir + " is being updated by another Steward process; try again");
@@ -208,6 +266,11 @@ final class RecallIndex implements AutoCloseable {
         d.add(new StoredField(F_TERMS, String.join(" ", body)));
         d.add(new StoredField(F_CTERMS, String.join(" ", new java.util.LinkedHashSet<>(RecallAnalyzer.terms(it.context())))));
         d.add(new StoredField(F_DECISION, RecallEngine.recordsDecision(it.text()) ? 1 : 0));
+        if (RecallItem.SESSION.equals(it.source())) {
+            String who = speaker(it.text());
+            if (who != null) d.add(new StringField(F_SPEAKER, who, Field.Store.YES));
+            d.add(new StoredField(F_ASKS, asks(it.text()) ? 1 : 0));
+        }
         return d;
     }
 

@@ -58,6 +58,29 @@ class RecallEngineTest {
     }
 
     @Test
+    void messagesOfTheSpeakerTheQueryNamesRankAboveTheOtherSpeakersAndQuestionsBelowStatements() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        String sid = "20260810_071500_a6a3a4";
+        long alice = RecallTestHomes.addMessage(home, sid, "user", "Alice: the zebrafish aquarium heater broke again", 1.78e9);
+        long bob = RecallTestHomes.addMessage(home, sid, "assistant", "Bob: the zebrafish aquarium heater broke again", 1.78e9 + 30);
+        long asks = RecallTestHomes.addMessage(home, sid, "user", "Bob: did the zebrafish aquarium heater break again?", 1.78e9 + 60);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            List<RecallEngine.Hit> hits = e.search(q("Which zebrafish aquarium heater did Bob say broke?", 5)).hits();
+            String base = "steward://session/" + sid + "/message/";
+            assertEquals(base + bob, hits.get(0).item().uri());
+            RecallEngine.Hit byAlice = hits.stream().filter(h -> h.item().uri().equals(base + alice)).findFirst().orElseThrow();
+            RecallEngine.Hit question = hits.stream().filter(h -> h.item().uri().equals(base + asks)).findFirst().orElseThrow();
+            assertTrue(hits.get(0).components().match() > byAlice.components().match(), "speaker named in the query");
+            assertTrue(hits.get(0).components().match() > question.components().match(), "a question records less than a statement");
+        }
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            // no speaker named: both statements get the same match factor
+            List<RecallEngine.Hit> hits = e.search(q("zebrafish aquarium heater broke", 5)).hits();
+            assertEquals(hits.get(0).components().match(), hits.get(1).components().match(), 1e-9);
+        }
+    }
+
+    @Test
     void editedMemoryEntryReplacesTheOldTextAndDeletedSkillDisappears() throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         try (RecallEngine e = RecallTestHomes.engine(home)) {

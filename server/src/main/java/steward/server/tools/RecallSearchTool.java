@@ -24,7 +24,7 @@ public final class RecallSearchTool implements StewardTool {
         return "Searches the agent's memory entries (MEMORY.md, USER.md), skills, past session messages (user and assistant "
                 + "turns; tool output is not indexed) and daily logs for an explicit query, in English or Chinese, and returns "
                 + "ranked items: a stable steward:// URI, source, snippet, timestamp and every score component (BM25, dense "
-                + "when enabled, fused relevance, recency, importance, query coverage). Use it when the user asks about "
+                + "when enabled, fused relevance, recency, importance, speaker/question match, query coverage). Use it when the user asks about "
                 + "something from earlier sessions or you need a fact you may have stored. Arguments: query, k (default 10, "
                 + "max 100), scopes (memory, skills, sessions, logs), since/until (ISO date or UTC time), exclude_session_id "
                 + "(usually the current session). Read-only for Hermes' files: it only builds or updates Steward's own index in "
