@@ -68,7 +68,9 @@ public final class ServeCommand implements Callable<Integer> {
         try (MemoryWatcher watcher = new MemoryWatcher(ctx.paths().memoriesDir(), 250)) {
             if (http) return serveHttp(ctx, extras, watcher);
             var transport = new StdioTransport(McpServerFactory.mapper(), System.in, Printer.out());
-            McpSyncServer server = McpServerFactory.build(transport, Tools.registry(), ctx, extras);
+            var registry = Tools.registry();
+            steward.server.Warmup.start(registry);
+            McpSyncServer server = McpServerFactory.build(transport, registry, ctx, extras);
             McpServerFactory.notifyOnMemoryChange(server, watcher);
             LOG.info("steward {} serving on stdio (hermes home {})", McpServerFactory.VERSION, common.paths().hermesHome());
             transport.awaitTermination();
