@@ -15,10 +15,12 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {}
 
-    /** {@code condition}: the rule condition the learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic. */
+    /**
+     * {@code reason} is rendered into the report at audit time and not stored (apply does not need it; a plan of a
+     * large store is written faster without it). {@code condition}: the rule condition the learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
-                           boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
+                           boolean executable, @com.fasterxml.jackson.annotation.JsonIgnore String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
 
     public PlanItem item(String id) {
         return items.stream().filter(i -> i.item_id().equals(id)).findFirst().orElse(null);
