@@ -123,19 +123,19 @@ public final class MemoryBench implements Callable<Integer> {
         try {
             OutputStream in = p.getOutputStream();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                     + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
-            await(out, "\"id\":1");
-            send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+            StdioLines.await(out, "\"id\":1");
+            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             int id = 10;
             int[] k = {0};
             List<Double> t = new ArrayList<>();
             for (int i = 0; i < warmup + n; i++) {
                 int rid = id++;
                 long t0 = System.nanoTime();
-                send(in, "{\"jsonrpc\":\"2.0\",\"id\":" + rid + ",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\","
+                StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":" + rid + ",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\","
                         + "\"arguments\":{\"action\":\"add\",\"content\":\"[env] stdio bench fact " + (k[0]++) + "\"}}}");
-                String line = await(out, "\"id\":" + rid + ",");
+                String line = StdioLines.await(out, "\"id\":" + rid + ",");
                 if (line.contains("\"isError\":true")) throw new IllegalStateException("stdio call failed: " + line);
                 if (i >= warmup) t.add((System.nanoTime() - t0) / 1e6);
             }
@@ -147,16 +147,5 @@ public final class MemoryBench implements Callable<Integer> {
         }
     }
 
-    private static void send(OutputStream in, String line) throws IOException {
-        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        in.flush();
-    }
 
-    private static String await(BufferedReader out, String marker) throws IOException {
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.contains(marker)) return line;
-        }
-        throw new IOException("server closed stdout before answering " + marker);
-    }
 }

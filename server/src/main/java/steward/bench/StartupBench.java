@@ -67,14 +67,14 @@ public final class StartupBench implements Callable<Integer> {
             Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             OutputStream in = p.getOutputStream();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                     + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
-            await(out, "\"id\":1");
-            send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
-            await(out, "\"id\":2");
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}}");
-            await(out, "\"id\":3");
+            StdioLines.await(out, "\"id\":1");
+            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+            StdioLines.await(out, "\"id\":2");
+            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}}");
+            StdioLines.await(out, "\"id\":3");
             times.add((System.nanoTime() - t0) / 1e6);
             peakRss = Math.max(peakRss, vmHwmKiB(p.pid()) / 1024.0);
             in.close();
@@ -84,18 +84,7 @@ public final class StartupBench implements Callable<Integer> {
         return new Result(times.get(times.size() / 2), times.get(Math.min(times.size() - 1, (int) Math.ceil(times.size() * 0.9) - 1)), peakRss);
     }
 
-    private static void send(OutputStream in, String line) throws IOException {
-        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        in.flush();
-    }
 
-    private static void await(BufferedReader out, String marker) throws IOException {
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.contains(marker)) return;
-        }
-        throw new IOException("server closed stdout before answering " + marker);
-    }
 
     static long vmHwmKiB(long pid) {
         try {
