@@ -234,8 +234,12 @@ public final class LocomoBench implements Callable<Integer> {
     }
 
     private void row(String name, Stats s, int cat) {
-        Printer.println(String.format("%-24s %6d %7.3f %7.3f %7.3f %7.3f", name, s.n.getOrDefault(cat, 0) / (cat == 0 ? 1 : 1),
-                s.r(cat, 0), s.r(cat, 1), s.r(cat, 2), s.r(cat, 3)));
+        StringBuilder line = new StringBuilder(String.format("%-24s %6d", name, s.n.getOrDefault(cat, 0)));
+        for (int k = 0; k < 4; k++) {
+            double r = s.r(cat, k);
+            line.append(Double.isNaN(r) ? String.format(" %7s", "—") : String.format(" %7.3f", r)); // no questions of this category
+        }
+        Printer.println(line.toString());
     }
 
     private static String evidenceRanks(RecallEngine engine, String question, Set<String> ev, Conv conv) {
