@@ -2,12 +2,8 @@ package steward.cli;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /** Finds {@code fixtures/hermes-home} next to the jar's repository (or under the working directory) and copies it. */
 public final class Fixtures {
@@ -31,14 +27,9 @@ public final class Fixtures {
         throw new IllegalStateException("fixtures/hermes-home not found: run from the Steward repository");
     }
 
-    /** Copies a directory tree (files writable by the owner). */
-    public static void copyTree(Path from, Path to) throws IOException {
-        steward.state.FileTrees.copy(from, to);
-    }
-
     public static Path copyHermesHome(Path targetParent) throws IOException {
         Path home = targetParent.resolve("hermes-home");
-        copyTree(locateHermesHome(), home);
+        steward.state.FileTrees.copy(locateHermesHome(), home);
         return home;
     }
 }

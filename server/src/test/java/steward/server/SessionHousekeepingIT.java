@@ -19,7 +19,6 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
-import steward.cli.Fixtures;
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -40,7 +39,7 @@ class SessionHousekeepingIT {
     void auditApplyAuditOverStdio() throws Exception {
         String repo = System.getProperty("steward.repo", "..");
         Path home = tmp.resolve("hermes-home");
-        Fixtures.copyTree(Path.of(repo).resolve("fixtures/hermes-home"), home);
+        steward.state.FileTrees.copy(Path.of(repo).resolve("fixtures/hermes-home"), home);
         String jar = System.getProperty("steward.jar", Path.of(repo, "server/target/steward.jar").toString());
         String java = ProcessHandle.current().info().command().orElse("java");
         ServerParameters params = ServerParameters.builder(java).args("-jar", jar, "serve", "--hermes-home", home.toString()).build();

@@ -23,7 +23,7 @@ public final class Similarity {
         for (int i = 0; i < t.length(); ) {
             int cp = t.codePointAt(i);
             i += Character.charCount(cp);
-            if (isCjk(cp)) {
+            if (steward.text.TitleAnalyzer.isCjk(cp)) {
                 flush(word, out);
                 if (prevCjk >= 0) out.add(new String(Character.toChars(prevCjk)) + new String(Character.toChars(cp)));
                 else out.add(new String(Character.toChars(cp)));
@@ -47,12 +47,6 @@ public final class Similarity {
         while (w.endsWith(".")) w = w.substring(0, w.length() - 1);
         word.setLength(0);
         if (w.length() >= 2 && !STOP.contains(w)) out.add(w);
-    }
-
-    static boolean isCjk(int cp) {
-        Character.UnicodeScript sc = Character.UnicodeScript.of(cp);
-        return sc == Character.UnicodeScript.HAN || sc == Character.UnicodeScript.HIRAGANA
-                || sc == Character.UnicodeScript.KATAKANA || sc == Character.UnicodeScript.HANGUL;
     }
 
     /** |A∩B| / |A∪B|. */

@@ -459,11 +459,7 @@ public final class RecallEngine implements AutoCloseable {
 
     static boolean cjkBigram(String t) {
         if (t.codePointCount(0, t.length()) != 2) return false;
-        return t.codePoints().allMatch(cp -> {
-            Character.UnicodeScript sc = Character.UnicodeScript.of(cp);
-            return sc == Character.UnicodeScript.HAN || sc == Character.UnicodeScript.HIRAGANA
-                    || sc == Character.UnicodeScript.KATAKANA || sc == Character.UnicodeScript.HANGUL;
-        });
+        return t.codePoints().allMatch(steward.text.TitleAnalyzer::isCjk);
     }
 
     static double coverage(List<String> terms, Map<String, Double> idf, double totalIdf, Set<String> body, Set<String> ctx) {

@@ -14,6 +14,7 @@ import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
 import steward.memory.MemoryDocument;
+import steward.memory.MemoryRules;
 import steward.sessions.store.SessionStore;
 
 /** Builds {@link StatusReport}: read-only, never creates or changes a file. */
@@ -78,11 +79,11 @@ public final class StatusEngine {
         try {
             MemoryDocument doc = MemoryDocument.read(file);
             int chars = doc.chars();
-            int pct = limit > 0 ? (int) Math.min(999, (long) chars * 100 / limit) : 0;
-            String usage = pct + "% — " + chars + "/" + limit + " chars";
+            int pct = MemoryRules.percent(chars, limit);
+            String usage = MemoryRules.usage(chars, limit); // Hermes' own rendering, as memory_write reports it
             if (chars > limit) {
                 warnings.add(file.getFileName() + ": over its limit (" + usage + "); compress it before the next write");
-            } else if (limit > 0 && chars * 100L >= 85L * limit) {
+            } else if (MemoryRules.nearLimit(chars, limit)) {
                 warnings.add(file.getFileName() + ": near its limit (" + usage + ")");
             }
             return new StatusReport.MemoryUsage(file.toString(), doc.exists(), chars, limit, pct, doc.entries().size(), usage, null);

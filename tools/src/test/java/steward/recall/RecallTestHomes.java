@@ -3,12 +3,10 @@ package steward.recall;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.stream.Stream;
 
 import steward.config.StewardPaths;
 import steward.sessions.store.SessionStore;

@@ -1,12 +1,8 @@
 package steward.testing;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /** Test helper: a private, writable copy of {@code fixtures/hermes-home}. */
 public final class TestHomes {

@@ -6,9 +6,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /** {@code steward serve --http} from the real jar in a child process, on a free loopback port. */
 final class HttpServerProcess implements AutoCloseable {

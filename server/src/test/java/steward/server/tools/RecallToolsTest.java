@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.Work;
-import steward.cli.Fixtures;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.server.Schemas;
@@ -31,7 +30,7 @@ class RecallToolsTest {
     ToolContext ctx() throws Exception {
         Path home = tmp.resolve("hermes-home");
         if (!Files.exists(home)) {
-            Fixtures.copyTree(Path.of(System.getProperty("steward.repo")).resolve("fixtures/hermes-home"), home);
+            steward.state.FileTrees.copy(Path.of(System.getProperty("steward.repo")).resolve("fixtures/hermes-home"), home);
         }
         return new ToolContext(StewardPaths.of(home), Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC), Work.NONE);
     }

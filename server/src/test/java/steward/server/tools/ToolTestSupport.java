@@ -10,7 +10,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 
 import steward.Work;
-import steward.cli.Fixtures;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.server.Schemas;
@@ -28,7 +27,7 @@ final class ToolTestSupport {
     ToolTestSupport(Path tmp) throws Exception {
         String repo = System.getProperty("steward.repo", "..");
         home = tmp.resolve("hermes-home");
-        Fixtures.copyTree(Path.of(repo).resolve("fixtures/hermes-home"), home);
+        steward.state.FileTrees.copy(Path.of(repo).resolve("fixtures/hermes-home"), home);
         ctx = new ToolContext(StewardPaths.of(home), Clock.fixed(NOW, ZoneOffset.UTC), Work.NONE);
     }
 
