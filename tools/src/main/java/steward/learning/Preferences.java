@@ -1,6 +1,8 @@
 package steward.learning;
 
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What the rule engine may ask of the learning store (rule F and rule D's threshold). A store that could
@@ -9,10 +11,14 @@ import java.util.Locale;
 public final class Preferences {
     private final PreferenceData data;
     private final String problem;
+    /** Session ids kept / asked to delete, as sets: rule F asks once per session, so a list scan would be O(sessions × preferences). */
+    private final Set<String> kept = new HashSet<>(), deleted = new HashSet<>();
 
     public Preferences(PreferenceData data, String problem) {
         this.data = problem == null ? data : new PreferenceData();
         this.problem = problem;
+        for (var m : this.data.session_level.retain) kept.add(m.id);
+        for (var m : this.data.session_level.delete) deleted.add(m.id);
     }
 
     public static Preferences empty() {
@@ -24,11 +30,11 @@ public final class Preferences {
     }
 
     public boolean kept(String sessionId) {
-        return data.session_level.retain.stream().anyMatch(m -> m.id.equals(sessionId));
+        return kept.contains(sessionId);
     }
 
     public boolean deleteRequested(String sessionId) {
-        return data.session_level.delete.stream().anyMatch(m -> m.id.equals(sessionId));
+        return deleted.contains(sessionId);
     }
 
     public double activeThreshold() {

@@ -80,21 +80,15 @@ public final class AuditEngine {
         AuditResult.Current current = findCurrent(rows, req.currentSessionId(), "session_audit");
         RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
 
-        Map<String, Verdict> verdicts = evaluate(rows, ctx);
+        Verdict[] verdicts = evaluate(rows, ctx);
 
         // items: every non-retain verdict, plus the subagent children that Hermes deletes with a deleted parent
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
-        Map<String, SessionRow> byId = new HashMap<>();
-        for (SessionRow s : rows) byId.put(s.id(), s);
-        List<SessionRow> ordered = order(rows, verdicts);
-        for (SessionRow s : ordered) {
-            Verdict v = verdicts.get(s.id());
-            if (v.action() == Action.retain) continue;
-            items.put(s.id(), item(s, v, null, req));
-        }
-        for (SessionRow s : ordered) {
-            Plan.PlanItem it = items.get(s.id());
-            if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(s, it, ctx, items, verdicts, req);
+        List<Key> ordered = order(rows, verdicts);
+        for (Key k : ordered) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
+        for (Key k : ordered) {
+            Plan.PlanItem it = items.get(k.row.id());
+            if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(k.row, it, ctx, items, req);
         }
 
         String planId = PlanStore.newId();
@@ -106,7 +100,7 @@ public final class AuditEngine {
             Confidence c = Confidence.valueOf(pi.confidence());
             Capped g = c == Confidence.HIGH && pi.executable() ? auto
                     : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
-            if (g.wants()) g.add(toItem(pi, byId.get(pi.session_id()), ctx));
+            if (g.wants()) g.add(toItem(pi, ctx.session(pi.session_id()), ctx));
             else g.skip();
         }
         Capped retained = retained(rows, verdicts, items, cap, req, ctx);
@@ -124,7 +118,7 @@ public final class AuditEngine {
             if (s.archived()) archived++;
         }
         AuditResult.Totals totals = new AuditResult.Totals(rows.size(), active, rows.size() - active, archived);
-        AuditResult.Expected expected = expected(items.values(), byId, active, rows.size());
+        AuditResult.Expected expected = expected(items.values(), ctx, active, rows.size());
         List<AuditResult.TopicOut> topics = ctx.topics().stream().limit(cap)
                 .map(t -> new AuditResult.TopicOut(t.label(), t.count(), t.sessionIds())).toList();
         String created = Times.iso(Times.epoch(clock.instant()));
@@ -143,61 +137,57 @@ public final class AuditEngine {
     /** Stores at least this large are classified on all cores (the context is read-only, rules are stateless). */
     static final int PARALLEL_MIN_SESSIONS = 4000;
 
-    private static Map<String, Verdict> evaluate(List<SessionRow> rows, RuleContext ctx) {
+    /** The verdict of each row, by position in {@code rows}. */
+    private static Verdict[] evaluate(List<SessionRow> rows, RuleContext ctx) {
         Verdict[] out = new Verdict[rows.size()];
         java.util.stream.IntStream range = java.util.stream.IntStream.range(0, out.length);
         (out.length >= PARALLEL_MIN_SESSIONS ? range.parallel() : range).forEach(i -> out[i] = RuleEngine.evaluate(rows.get(i), ctx));
-        Map<String, Verdict> verdicts = new HashMap<>(out.length * 2);
-        for (int i = 0; i < out.length; i++) verdicts.put(rows.get(i).id(), out[i]);
-        return verdicts;
+        return out;
     }
 
     /** Sort key: rule order, then newest activity first, then id (precomputed: 20,000 sessions order in a few ms). */
-    private record Key(SessionRow row, int rule, double last) {
+    private record Key(SessionRow row, int index, int rule, double last) {
         static final Comparator<Key> ORDER = (a, b) -> a.rule != b.rule ? Integer.compare(a.rule, b.rule)
                 : a.last != b.last ? Double.compare(b.last, a.last) : a.row.id().compareTo(b.row.id());
 
-        static Key of(SessionRow s, Verdict v) {
-            return new Key(s, ruleIndex(v.rule()), s.lastActivity());
+        static Key of(SessionRow s, int index, Verdict v) {
+            return new Key(s, index, ruleIndex(v.rule()), s.lastActivity());
         }
     }
 
     /** The sessions with an action, in report order. */
-    private static List<SessionRow> order(List<SessionRow> rows, Map<String, Verdict> verdicts) {
+    private static List<Key> order(List<SessionRow> rows, Verdict[] verdicts) {
         List<Key> acting = new ArrayList<>();
-        for (SessionRow s : rows) {
-            Verdict v = verdicts.get(s.id());
-            if (v.action() != Action.retain) acting.add(Key.of(s, v));
+        for (int i = 0; i < verdicts.length; i++) {
+            if (verdicts[i].action() != Action.retain) acting.add(Key.of(rows.get(i), i, verdicts[i]));
         }
         acting.sort(Key.ORDER);
-        List<SessionRow> out = new ArrayList<>(acting.size());
-        for (Key k : acting) out.add(k.row);
-        return out;
+        return acting;
     }
 
     /** The first {@code cap} kept sessions in report order (only those are sorted), and how many are kept in all. */
-    private static Capped retained(List<SessionRow> rows, Map<String, Verdict> verdicts, Map<String, Plan.PlanItem> items,
+    private static Capped retained(List<SessionRow> rows, Verdict[] verdicts, Map<String, Plan.PlanItem> items,
                                    int cap, AuditRequest req, RuleContext ctx) {
         java.util.PriorityQueue<Key> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1), Key.ORDER.reversed());
         int count = 0;
-        for (SessionRow s : rows) {
-            Verdict v = verdicts.get(s.id());
-            if (v.action() != Action.retain || items.containsKey(s.id())) continue;
+        for (int i = 0; i < verdicts.length; i++) {
+            SessionRow s = rows.get(i);
+            if (verdicts[i].action() != Action.retain || items.containsKey(s.id())) continue;
             count++;
             if (cap <= 0) continue;
-            top.add(Key.of(s, v));
+            top.add(Key.of(s, i, verdicts[i]));
             if (top.size() > cap) top.poll();
         }
         List<Key> first = new ArrayList<>(top);
         first.sort(Key.ORDER);
         Capped out = new Capped(cap);
-        for (Key k : first) out.add(toItem(item(k.row, verdicts.get(k.row.id()), null, req), k.row, ctx));
+        for (Key k : first) out.add(toItem(item(k.row, verdicts[k.index], null, req), k.row, ctx));
         for (int i = first.size(); i < count; i++) out.skip();
         return out;
     }
 
     private void addCascade(SessionRow parent, Plan.PlanItem parentItem, RuleContext ctx, Map<String, Plan.PlanItem> items,
-                            Map<String, Verdict> verdicts, AuditRequest req) {
+                            AuditRequest req) {
         for (SessionRow c : ctx.subagentChildren(parent.id())) {
             Plan.PlanItem existing = items.get(c.id());
             if (existing != null && existing.action().equals("delete")) continue;
@@ -209,7 +199,7 @@ public final class AuditEngine {
             Plan.PlanItem ci = item(c, v, parent.id(), req);
             items.remove(c.id());
             items.put(c.id(), ci);
-            addCascade(c, ci, ctx, items, verdicts, req);
+            addCascade(c, ci, ctx, items, req);
         }
     }
 
@@ -259,11 +249,11 @@ public final class AuditEngine {
         return new AuditResult.Group(l.count, List.copyOf(l.items), l.count - l.items.size());
     }
 
-    private static AuditResult.Expected expected(java.util.Collection<Plan.PlanItem> items, Map<String, SessionRow> byId, int active, int total) {
+    private static AuditResult.Expected expected(java.util.Collection<Plan.PlanItem> items, RuleContext ctx, int active, int total) {
         int aAuto = active, tAuto = total, aAll = active, tAll = total;
         for (Plan.PlanItem pi : items) {
             if (!pi.executable()) continue;
-            SessionRow s = byId.get(pi.session_id());
+            SessionRow s = ctx.session(pi.session_id());
             boolean del = !pi.action().equals("mark_ended");
             int da = s.active() ? 1 : 0;
             int dt = del ? 1 : 0;

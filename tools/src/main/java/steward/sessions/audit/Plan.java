@@ -2,7 +2,7 @@ package steward.sessions.audit;
 
 import java.util.List;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonFormat;
 
 /**
  * A stored audit plan ({@code <state dir>/plans/<plan_id>.json}): single use, valid 24 h, bound to
@@ -12,15 +12,18 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
                    String database_key, String mode, String locale, String current_session_id, String current_found_by,
                    double threshold, List<PlanItem> items, String report_text) {
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
+    /** Stored as a JSON array (field order as declared): a plan of a large store holds ten thousand of them. */
+    @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     public record Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {}
 
     /**
-     * {@code reason} is rendered into the report at audit time and not stored (apply does not need it; a plan of a
-     * large store is written faster without it). {@code condition}: the rule condition the learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
+     * {@code reason} is rendered into the report at audit time and stored as null (apply does not need it; a plan of a
+     * large store is written faster without it). Stored as a JSON array in declared field order, without field names:
+     * a 20,000-session store makes plans of ~11,000 items, which this halves. {@code condition}: the rule condition the learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic. */
+    @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
-                           boolean executable, @com.fasterxml.jackson.annotation.JsonIgnore String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
+                           boolean executable,
+                           @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
 
     public PlanItem item(String id) {
         return items.stream().filter(i -> i.item_id().equals(id)).findFirst().orElse(null);

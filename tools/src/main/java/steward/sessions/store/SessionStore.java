@@ -206,9 +206,12 @@ public final class SessionStore implements AutoCloseable {
         boolean pinned = hasSessionColumn("pinned");
         boolean hidden = hasSessionColumn("hidden");
         boolean modelConfig = hasSessionColumn("model_config");
-        // only the columns that exist are read: every column read is a native call per row
-        StringBuilder sql = new StringBuilder("SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, "
-                + "s.end_reason, s.message_count, (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
+        // only the columns that exist are read: every column read is a native call per row. Times come back as a
+        // number or -1 (a NULL or non-numeric ended_at is "active"; a non-numeric message time counts as the start),
+        // so one getDouble reads each.
+        StringBuilder sql = new StringBuilder("SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, "
+                + "CASE WHEN typeof(s.ended_at) IN ('real', 'integer') THEN s.ended_at ELSE -1 END, s.end_reason, s.message_count, "
+                + "ifnull((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), -1)");
         if (modelConfig) sql.append(", CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 THEN s.model_config END");
         if (archived) sql.append(", s.archived");
         if (pinned) sql.append(", s.pinned");
@@ -221,23 +224,32 @@ public final class SessionStore implements AutoCloseable {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     double started = rs.getDouble(5);
-                    Object endedRaw = rs.getObject(6);
-                    Double ended = endedRaw instanceof Number n ? n.doubleValue() : null;
-                    Object lastRaw = rs.getObject(9);
-                    double last = lastRaw instanceof Number n ? Math.max(n.doubleValue(), started) : started;
+                    double endedRaw = rs.getDouble(6);
+                    Double ended = endedRaw == -1 ? null : endedRaw;
+                    double lastRaw = rs.getDouble(9);
+                    double last = lastRaw == -1 ? started : Math.max(lastRaw, started);
                     int col = 10;
-                    String mc = modelConfig ? rs.getString(col++) : null;
+                    String mc = modelConfig ? text(rs, col++) : null;
                     boolean arc = archived && rs.getInt(col++) != 0;
                     boolean pin = pinned && rs.getInt(col++) != 0;
                     boolean hid = hidden && rs.getInt(col++) != 0;
-                    out.add(new SessionRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), started, ended,
-                            rs.getString(7), rs.getInt(8), -1, arc, pin, hid, mc, last, -1));
+                    out.add(new SessionRow(text(rs, 1), text(rs, 2), text(rs, 3), text(rs, 4), started, ended,
+                            text(rs, 7), rs.getInt(8), -1, arc, pin, hid, mc, last, -1));
                 }
             }
         } catch (SQLException e) {
             throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
         }
         return out;
+    }
+
+    /**
+     * A text column read as its UTF-8 bytes: the driver's getString goes through a direct buffer and a copy
+     * per call, which dominates a 20,000-row listing; the decoded string is the same.
+     */
+    private static String text(ResultSet rs, int col) throws SQLException {
+        byte[] b = rs.getBytes(col);
+        return b == null ? null : new String(b, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** archived, pinned, hidden, model_config — or constants where this schema version lacks them. */

@@ -62,6 +62,65 @@ class SessionStoreTest {
     }
 
     @Test
+    void auditListingReadsTheSameRowsAsTheReferenceListing() throws Exception {
+        // more rows than PARALLEL_MIN_ROWS, so the two-reader path runs; awkward titles, no messages, a subagent
+        Path home = TestHomes.copyFixture(tmp);
+        Path db = home.resolve("state.db");
+        String[] titles = {null, "O'Brien; DROP TABLE sessions;--", "emoji \uD83D\uDE80 title", "ctl\u001fsep\u0001x", "  ", "中文标题"};
+        try (Connection c = Sqlite.openReadWrite(db)) {
+            c.setAutoCommit(false);
+            try (var ps = c.prepareStatement("INSERT INTO sessions (id, source, title, started_at, ended_at, end_reason, message_count, "
+                    + "model_config, parent_session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                 var pm = c.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'x', ?)")) {
+                for (int i = 0; i < (int) SessionStore.PARALLEL_MIN_ROWS + 100; i++) {
+                    String id = String.format("zz_%05d", i);
+                    boolean sub = i % 7 == 0;
+                    ps.setString(1, id);
+                    ps.setString(2, sub ? "subagent" : "cli");
+                    String t = titles[i % titles.length];
+                    ps.setString(3, t == null ? null : t.isBlank() ? (i == 4 ? t : null) : t + " " + i); // titles are unique
+                    ps.setDouble(4, 1.7e9 + i + 0.123456789);
+                    if (i % 3 == 0) ps.setNull(5, java.sql.Types.REAL); else ps.setDouble(5, 1.7e9 + i + 99.987654321);
+                    ps.setString(6, i % 3 == 0 ? null : "user_exit");
+                    ps.setInt(7, i % 5);
+                    ps.setString(8, sub ? "{\"_delegate_from\": \"zz_00000\"}" : null);
+                    ps.setString(9, sub && i > 0 ? "zz_00000" : null);
+                    ps.executeUpdate();
+                    for (int m = 0; m < i % 5; m++) {
+                        pm.setString(1, id);
+                        pm.setDouble(2, 1.7e9 + i + 10 * m + 0.5);
+                        pm.executeUpdate();
+                    }
+                }
+            }
+            c.commit();
+        }
+        try (SessionStore store = SessionStore.openReadOnly(db)) {
+            Map<String, SessionRow> reference = new HashMap<>();
+            for (SessionRow r : store.listSessions()) reference.put(r.id(), r);
+            var audit = store.listSessionsForAudit();
+            assertEquals(reference.size(), audit.size());
+            assertEquals(reference.size(), audit.stream().map(SessionRow::id).distinct().count());
+            for (SessionRow a : audit) {
+                SessionRow r = reference.get(a.id());
+                String at = a.id();
+                assertEquals(r.source(), a.source(), at);
+                assertEquals(r.title(), a.title(), at);
+                assertEquals(r.parentSessionId(), a.parentSessionId(), at);
+                assertEquals(r.startedAt(), a.startedAt(), 0.0, at);
+                assertEquals(r.endedAt(), a.endedAt(), at);
+                assertEquals(r.endReason(), a.endReason(), at);
+                assertEquals(r.messageCount(), a.messageCount(), at);
+                assertEquals(r.lastActivity(), a.lastActivity(), 0.0, at);
+                assertEquals(r.archived(), a.archived(), at);
+                if (r.subagent() || (r.modelConfig() != null && r.modelConfig().contains("_delegate_from"))) {
+                    assertEquals(r.modelConfig(), a.modelConfig(), at);
+                }
+            }
+        }
+    }
+
+    @Test
     void refusesAFileThatIsNotSqlite() throws Exception {
         Path db = tmp.resolve("state.db");
         Files.writeString(db, "this is not a database, just text ".repeat(200));
