@@ -81,6 +81,37 @@ class RecallEngineTest {
     }
 
     @Test
+    void anOpenCompoundInTheQueryFindsTheClosedFormInTheHistory() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        String sid = "20260810_071500_a6a3a4";
+        long gym = RecallTestHomes.addMessage(home, sid, "user", "Our family workout routine is three mornings a week", 1.78e9);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            List<String> found = uris(e.search(q("How often does the family work out?", 5)));
+            assertEquals("steward://session/" + sid + "/message/" + gym, found.get(0));
+            assertEquals(List.of("workout"), e.compounds("How often does the family work out?"));
+            assertEquals(List.of(), e.compounds("the zebra fish"), "a compound the index does not hold is not added");
+        }
+    }
+
+    @Test
+    void aDayNamedInTheQueryBringsThatDaysItemsIntoTheCandidatesAndFirst() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        String sid = "20260810_071500_a6a3a4";
+        double day = java.time.LocalDate.parse("2026-03-14").atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond() + 15 * 3600;
+        // sixty other mentions outscore the dated one lexically (shorter texts) and fill the BM25 candidate pool
+        for (int i = 0; i < 60; i++) RecallTestHomes.addMessage(home, sid, "user", "heater note " + i, 1.7e9 + i * 86400);
+        long dated = RecallTestHomes.addMessage(home, sid, "user",
+                "a long story about the weekend, the market, the weather, the cousins, and the heater as well", day);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            String want = "steward://session/" + sid + "/message/" + dated;
+            assertFalse(uris(e.search(q("heater", 10))).contains(want), "undated query: outscored");
+            RecallEngine.Hit first = e.search(q("What about the heater on 14 March, 2026?", 10)).hits().get(0);
+            assertEquals(want, first.item().uri());
+            assertEquals(TimeMention.DAY_BOOST, first.components().time(), 0.0);
+        }
+    }
+
+    @Test
     void editedMemoryEntryReplacesTheOldTextAndDeletedSkillDisappears() throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         try (RecallEngine e = RecallTestHomes.engine(home)) {

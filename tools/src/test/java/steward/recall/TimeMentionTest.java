@@ -1,5 +1,6 @@
 package steward.recall;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,6 +35,27 @@ class TimeMentionTest {
         TimeMention c = TimeMention.parse("2024年3月我们决定了什么？");
         assertEquals(2024, c.year());
         assertEquals(3, c.month());
+    }
+
+    @Test
+    void aNamedDayMatchesThatDayAndTwoDaysAfterAndBoostsMoreThanItsMonth() {
+        for (String q : new String[] {"What dish did Nate make on 9 November, 2022?", "What did we fix on November 9th 2022?"}) {
+            TimeMention t = TimeMention.parse(q);
+            assertEquals(9, t.day(), q);
+            assertTrue(t.matchesDay(at("2022-11-09") + 3600), q);
+            assertTrue(t.matchesDay(at("2022-11-11") + 3600), q);
+            assertFalse(t.matchesDay(at("2022-11-12") + 3600), q);
+            assertFalse(t.matchesDay(at("2022-11-08") + 3600), q);
+            assertFalse(t.matchesDay(at("2021-11-09") + 3600), q);
+            assertEquals(TimeMention.DAY_BOOST, t.boost(at("2022-11-09")), 0.0);
+            assertEquals(TimeMention.BOOST, t.boost(at("2022-11-20")), 0.0, "same month, other day");
+            assertEquals(1.0, t.boost(at("2023-02-20")), 0.0);
+            assertArrayEquals(new long[] {(long) at("2022-11-09"), (long) at("2022-11-12")}, t.range());
+        }
+        assertNull(TimeMention.parse("What happened on 31 February, 2022?").day(), "no such day: month only");
+        assertNull(TimeMention.parse("What happened in November?").range(), "no year: recurs every year, no range");
+        assertArrayEquals(new long[] {(long) at("2023-10-01"), (long) at("2023-12-02")},
+                TimeMention.parse("What setback did Melanie face in October 2023?").range(), "month plus the 31-day slack");
     }
 
     @Test
