@@ -91,6 +91,9 @@ public final class AuditEngine {
             if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(k.row, it, ctx, items, req);
         }
 
+        // the plan's items are final: serialise them on another core while the report is built
+        List<Plan.PlanItem> planItems = List.copyOf(items.values());
+        PlanStore.Items ahead = PlanStore.serialiseAhead(planItems);
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
         Capped auto = new Capped(cap);
@@ -129,8 +132,8 @@ public final class AuditEngine {
                 new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning);
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
-                current.session_id(), current.found_by(), ctx.threshold(), List.copyOf(items.values()), text);
-        new PlanStore(paths.stateDir()).save(plan);
+                current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
+        new PlanStore(paths.stateDir()).save(plan, ahead);
         return new Outcome(result, text, plan);
     }
 

@@ -6,8 +6,11 @@ import com.fasterxml.jackson.annotation.JsonFormat;
 
 /**
  * A stored audit plan ({@code <state dir>/plans/<plan_id>.json}): single use, valid 24 h, bound to
- * one database. Items carry the evidence fingerprint that {@code session_apply} re-checks.
+ * one database. Items carry the evidence fingerprint that {@code session_apply} re-checks. {@code items} is
+ * written last (see {@link PlanStore#save(Plan, PlanStore.Items)}).
  */
+@com.fasterxml.jackson.annotation.JsonPropertyOrder({"plan_id", "created_at", "created_at_epoch", "expires_at_epoch", "database",
+        "database_key", "mode", "locale", "current_session_id", "current_found_by", "threshold", "report_text", "items"})
 public record Plan(String plan_id, String created_at, double created_at_epoch, double expires_at_epoch, String database,
                    String database_key, String mode, String locale, String current_session_id, String current_found_by,
                    double threshold, List<PlanItem> items, String report_text) {

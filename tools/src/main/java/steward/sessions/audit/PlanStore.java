@@ -48,12 +48,55 @@ public final class PlanStore {
     }
 
     public void save(Plan plan) {
+        save(plan, null);
+    }
+
+    /** A plan's items being serialised on another thread while the audit renders its report. */
+    public static final class Items {
+        private final List<Plan.PlanItem> items;
+        private final java.util.concurrent.CompletableFuture<byte[]> json;
+
+        private Items(List<Plan.PlanItem> items) {
+            this.items = items;
+            this.json = java.util.concurrent.CompletableFuture.supplyAsync(() -> WRITER.writeValueAsBytes(items));
+        }
+    }
+
+    /** Starts serialising {@code items} (the list must not change afterwards); pass the result to {@link #save(Plan, Items)}. */
+    public static Items serialiseAhead(List<Plan.PlanItem> items) {
+        return new Items(items);
+    }
+
+    private static final byte[] EMPTY_ITEMS_TAIL = "[]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    /**
+     * Saves the plan; with {@code ahead} (serialised from the same item list) the items are spliced in after the other
+     * fields: {@code items} is the last property, so the plan without items ends in {@code []}} and the items'
+     * JSON array takes the place of {@code []}.
+     */
+    public void save(Plan plan, Items ahead) {
         try {
             prune(plan.created_at_epoch());
-            AtomicFiles.write(file(plan.plan_id()), WRITER.writeValueAsBytes(plan));
+            AtomicFiles.write(file(plan.plan_id()), bytes(plan, ahead));
         } catch (IOException | RuntimeException e) {
             throw new StewardError("session_audit", "cannot save the plan in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    static byte[] bytes(Plan plan, Items ahead) {
+        if (ahead == null || ahead.items != plan.items() && !ahead.items.equals(plan.items())) return WRITER.writeValueAsBytes(plan);
+        byte[] head = WRITER.writeValueAsBytes(new Plan(plan.plan_id(), plan.created_at(), plan.created_at_epoch(), plan.expires_at_epoch(),
+                plan.database(), plan.database_key(), plan.mode(), plan.locale(), plan.current_session_id(), plan.current_found_by(),
+                plan.threshold(), List.of(), plan.report_text()));
+        int cut = head.length - EMPTY_ITEMS_TAIL.length;
+        if (cut < 0 || !java.util.Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
+            return WRITER.writeValueAsBytes(plan); // not the expected shape: no splice
+        }
+        byte[] items = ahead.json.join();
+        byte[] out = java.util.Arrays.copyOf(head, cut + items.length + 1);
+        System.arraycopy(items, 0, out, cut, items.length);
+        out[out.length - 1] = '}';
+        return out;
     }
 
     /** Loads a plan that exists, is unused, unexpired and bound to {@code databaseKey}; anything else is refused. */
