@@ -57,7 +57,7 @@ public final class LocomoBench implements Callable<Integer> {
     @Option(names = "--dense", description = "turn dense retrieval on for the steward run (default: as configured, off unless STEWARD_RECALL_DENSE=on)")
     boolean dense;
 
-    @Option(names = "--dump", description = "write per-question details (TSV) to this file")
+    @Option(names = "--dump", description = "write per-question details (TSV) to this file: evidence ranks, and the top 10 of every question whose evidence is not all in it")
     Path dump;
 
     static final int[] KS = {1, 5, 10, 20};
@@ -150,6 +150,16 @@ public final class LocomoBench implements Callable<Integer> {
                         out.println("  EVIDENCE ranks (steward/bm25-only, 0 = not in the top 20): " + evidenceRanks(engine, question, ev, conv)
                                 + " / " + evidenceRanks(baseline, question, ev, conv));
                         for (String e : new java.util.TreeSet<>(ev)) out.println("    " + e + "  " + conv.diaText().get(e));
+                        if (r[2] < 1) { // what ranked above the missed evidence
+                            RecallEngine.Result top = engine.search(new RecallEngine.Query(question, 10, Set.of(RecallItem.SESSION), null, null, null));
+                            for (RecallEngine.Hit h : top.hits()) {
+                                String dia = conv.uriToDia().get(h.item().uri());
+                                RecallEngine.Components c = h.components();
+                                out.println(String.format("      #%d %s%s bm25 %.2f time %.1f match %.2f score %.3f  %s", h.rank(), dia,
+                                        ev.contains(dia) ? "*" : "", c.bm25(), c.time(), c.match(), c.score(),
+                                        RecallEngine.snippet(String.valueOf(conv.diaText().get(dia)), 110)));
+                            }
+                        }
                     }
                 }
                 // questions of the next conversation: nothing here is relevant
