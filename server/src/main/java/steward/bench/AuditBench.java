@@ -40,7 +40,7 @@ public final class AuditBench implements Callable<Integer> {
     @Option(names = "--messages", defaultValue = "2000000", description = "messages to generate (default 2000000)")
     int messages;
 
-    @Option(names = "-n", defaultValue = "7", description = "timed runs per variant (default 7)")
+    @Option(names = "-n", defaultValue = "11", description = "timed runs per variant (default 11)")
     int n;
 
     @Option(names = "--dir", description = "work directory; a database already built there with the same size is reused")
