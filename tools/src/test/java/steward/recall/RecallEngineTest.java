@@ -81,6 +81,28 @@ class RecallEngineTest {
     }
 
     @Test
+    void anItemThatSaysItRanksAboveOneWhoseNeighboursSayItAndATermInBothCountsOnce() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        String a = "20260707_101100_1738f7", b = "20260702_112900_0becd7";
+        long alone = RecallTestHomes.addMessage(home, a, "user", "zebrafish tank cleaned", 1.78e9);
+        RecallTestHomes.addMessage(home, a, "user", "weekend plans only", 1.78e9 + 10);
+        RecallTestHomes.addMessage(home, b, "user", "zebrafish food ordered", 1.78e9);
+        long withNeighbour = RecallTestHomes.addMessage(home, b, "user", "zebrafish tank cleaned", 1.78e9 + 10);
+        long neighbourOnly = RecallTestHomes.addMessage(home, b, "user", "weekend plans only", 1.78e9 + 20);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            List<RecallEngine.Hit> hits = e.search(q("zebrafish tank", 20)).hits();
+            java.util.function.Function<Long, RecallEngine.Hit> hit = id -> hits.stream()
+                    .filter(h -> h.item().uri().endsWith("/message/" + id)).findFirst().orElseThrow();
+            double own = hit.apply(alone).components().bm25(), both = hit.apply(withNeighbour).components().bm25();
+            assertTrue(hit.apply(neighbourOnly).rank() > hit.apply(alone).rank(), "said by the item beats said next to it");
+            assertTrue(both >= own, "a neighbour saying it too adds evidence");
+            // the item and its neighbours are one BM25F field, so the term saturates once: ×1.17 here, where scoring the
+            // two as separate BM25 fields and adding them gives ×1.32
+            assertTrue(both < 1.25 * own, "the term saturates once (" + both + " vs " + own + ")");
+        }
+    }
+
+    @Test
     void anOpenCompoundInTheQueryFindsTheClosedFormInTheHistory() throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         String sid = "20260810_071500_a6a3a4";
