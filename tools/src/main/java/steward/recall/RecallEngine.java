@@ -361,15 +361,26 @@ public final class RecallEngine implements AutoCloseable {
     static final double COV_WEIGHT = 0.4;
     private static final Set<String> TERM_FIELDS = Set.of(RecallIndex.F_TERMS, RecallIndex.F_CTERMS);
 
-    /** Speakers (as named at the start of their messages) whose name the query mentions. */
+    /** The speaker (as named at the start of their messages) the query is about: the one it names, or the first it names. */
     private Set<String> mentionedSpeakers(List<String> terms) {
         Set<String> out = new HashSet<>();
         Set<String> q = new HashSet<>(terms);
+        String first = null;
+        int firstPos = Integer.MAX_VALUE;
         for (String s : index.speakers()) {
             List<String> st = RecallAnalyzer.terms(s);
-            if (!st.isEmpty() && q.contains(st.get(0))) out.add(s);
+            if (!st.isEmpty() && q.contains(st.get(0))) {
+                out.add(s);
+                int pos = terms.indexOf(st.get(0));
+                if (pos < firstPos) {
+                    firstPos = pos;
+                    first = s;
+                }
+            }
         }
-        return out;
+        // two people named ("What does Jon tell Gina …?", "… from Caroline's suggestion"): the first is the subject, the
+        // one whose messages hold the answer (held-out LoCoMo 3–5: R@10 0.786 → 0.792; 1–2 unchanged)
+        return out.size() > 1 ? Set.of(first) : out;
     }
 
     /** Re-rank factor from what a message is, not only what it says: said by a speaker the query names; only asks a question. */

@@ -61,6 +61,11 @@ class RecallEngineTest {
     void messagesOfTheSpeakerTheQueryNamesRankAboveTheOtherSpeakersAndQuestionsBelowStatements() throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         String sid = "20260810_071500_a6a3a4";
+        // a chat between two people: speakers are recognised once they recur
+        for (int i = 0; i < 20; i++) {
+            RecallTestHomes.addMessage(home, "20260707_101100_1738f7", "user", "Alice: small talk number " + i, 1.7e9 + i);
+            RecallTestHomes.addMessage(home, "20260707_101100_1738f7", "assistant", "Bob: more small talk " + i, 1.7e9 + i + 1);
+        }
         long alice = RecallTestHomes.addMessage(home, sid, "user", "Alice: the zebrafish aquarium heater broke again", 1.78e9);
         long bob = RecallTestHomes.addMessage(home, sid, "assistant", "Bob: the zebrafish aquarium heater broke again", 1.78e9 + 30);
         long asks = RecallTestHomes.addMessage(home, sid, "user", "Bob: did the zebrafish aquarium heater break again?", 1.78e9 + 60);
@@ -72,6 +77,17 @@ class RecallEngineTest {
             RecallEngine.Hit question = hits.stream().filter(h -> h.item().uri().equals(base + asks)).findFirst().orElseThrow();
             assertTrue(hits.get(0).components().match() > byAlice.components().match(), "speaker named in the query");
             assertTrue(hits.get(0).components().match() > question.components().match(), "a question records less than a statement");
+        }
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            // two people named: the first is the subject; the other one's messages get no speaker factor
+            String base = "steward://session/" + sid + "/message/";
+            for (String[] c : new String[][] {{"What did Bob tell Alice about the zebrafish aquarium heater?", base + bob, base + alice},
+                    {"What did Alice tell Bob about the zebrafish aquarium heater?", base + alice, base + bob}}) {
+                List<RecallEngine.Hit> hits = e.search(q(c[0], 5)).hits();
+                assertEquals(c[1], hits.get(0).item().uri(), c[0]);
+                RecallEngine.Hit other = hits.stream().filter(h -> h.item().uri().equals(c[2])).findFirst().orElseThrow();
+                assertTrue(hits.get(0).components().match() > other.components().match(), c[0] + " " + hits.get(0).components() + " vs " + other.components());
+            }
         }
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             // no speaker named: both statements get the same match factor
