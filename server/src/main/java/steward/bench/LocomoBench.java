@@ -54,8 +54,11 @@ public final class LocomoBench implements Callable<Integer> {
     @Option(names = "--echo-per-conversation", defaultValue = "60", description = "echo turns replayed per conversation")
     int echoPer;
 
-    @Option(names = "--dense", description = "turn dense retrieval on for the steward run (default: as configured, off unless STEWARD_RECALL_DENSE=on)")
+    @Option(names = "--dense", description = "turn dense retrieval on for the steward run (the default unless STEWARD_RECALL_DENSE=off)")
     boolean dense;
+
+    @Option(names = "--lexical", description = "turn dense retrieval off for the steward run (BM25F and the re-ranker only)")
+    boolean lexical;
 
     @Option(names = "--dump", description = "write per-question details (TSV) to this file: evidence ranks, and the top 10 of every question whose evidence is not all in it")
     Path dump;
@@ -108,7 +111,7 @@ public final class LocomoBench implements Callable<Integer> {
             i++;
         }
         Printer.println("steward bench locomo: " + file + " — " + convs.size() + " conversations; dense retrieval "
-                + (dense || RecallEngine.DENSE_DEFAULT ? "on (" + steward.recall.DenseEncoder.MODEL + ")" : "off (lexical BM25 + context)"));
+                + (useDense() ? "on (" + steward.recall.DenseEncoder.MODEL + ")" : "off (lexical BM25F + context)"));
         Stats full = new Stats(), base = new Stats();
         long buildMs = 0;
         int missingEvidence = 0;
@@ -118,7 +121,7 @@ public final class LocomoBench implements Callable<Integer> {
             Conv conv = convs.get(ci);
             StewardPaths paths = StewardPaths.of(conv.home());
             Clock clock = Clock.fixed(Instant.ofEpochSecond((long) conv.lastTs() + 86400), ZoneOffset.UTC);
-            try (RecallEngine engine = new RecallEngine(paths, clock, dense ? RecallEngine.Options.DEFAULT.withDense(true) : RecallEngine.Options.DEFAULT);
+            try (RecallEngine engine = new RecallEngine(paths, clock, RecallEngine.Options.DEFAULT.withDense(useDense()));
                  RecallEngine baseline = new RecallEngine(new StewardPaths(paths.hermesHome(), paths.hermesHomeOrigin(),
                          paths.stateDir().resolveSibling("steward-bm25"), paths.stateDirOrigin()), clock, RecallEngine.Options.BM25_ONLY)) {
                 long t0 = System.nanoTime();
@@ -250,6 +253,11 @@ public final class LocomoBench implements Callable<Integer> {
             line.append(Double.isNaN(r) ? String.format(" %7s", "—") : String.format(" %7.3f", r)); // no questions of this category
         }
         Printer.println(line.toString());
+    }
+
+    private boolean useDense() {
+        if (dense && lexical) throw new IllegalArgumentException("--dense and --lexical exclude each other");
+        return !lexical && (dense || RecallEngine.DENSE_DEFAULT);
     }
 
     private static String evidenceRanks(RecallEngine engine, String question, Set<String> ev, Conv conv) {

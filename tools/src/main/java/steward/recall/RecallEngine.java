@@ -42,10 +42,10 @@ import steward.text.CodePoints;
  * {@link #DENSE_STATUS}); without it the fused relevance is the BM25 score normalised by the best hit.
  */
 public final class RecallEngine implements AutoCloseable {
-    public static final String DENSE_STATUS = "off (default): lexical BM25F with neighbouring-turn context; set STEWARD_RECALL_DENSE=on "
-            + "to fuse bge-small-en-v1.5-q embeddings (bundled in the jar, run in process; on LoCoMo dev R@10 0.791 -> 0.799 "
-            + "for ~3x query latency, about 9 ms, and ~3.5 ms per message to embed the history once)";
-    public static final String DENSE_ON = "on: bge-small-en-v1.5-q (bundled, in-process ONNX) fused with BM25 by a weighted sum of normalised scores (0.7 BM25, 0.3 cosine)";
+    public static final String DENSE_STATUS = "off (STEWARD_RECALL_DENSE=off): lexical BM25F with neighbouring-turn context only; on LoCoMo "
+            + "dev R@10 0.795 instead of 0.805 with dense retrieval, at about a third of its query latency";
+    public static final String DENSE_ON = "on (default): bge-small-en-v1.5-q (bundled, in-process ONNX) fused with BM25F by a weighted sum of "
+            + "normalised scores (0.7 BM25F, 0.3 cosine); STEWARD_RECALL_DENSE=off turns it off";
     /**
      * Weight of the neighbouring turns (±{@link Corpus#CONTEXT_WINDOW}) relative to the item's own text, combined with it
      * as one BM25F field. Sum of two BM25 fields, LoCoMo conversations 1–2: 0.6/±3 → R@10 0.767, 0.8/±2 → 0.786. BM25F
@@ -72,9 +72,17 @@ public final class RecallEngine implements AutoCloseable {
         }
     }
 
-    /** Dense retrieval is optional and off by default: {@code STEWARD_RECALL_DENSE=on} (or -Dsteward.recall.dense=true) turns it on. */
-    public static final boolean DENSE_DEFAULT = "on".equalsIgnoreCase(System.getenv().getOrDefault("STEWARD_RECALL_DENSE", "off"))
-            || Boolean.parseBoolean(System.getProperty("steward.recall.dense", "false"));
+    /**
+     * Dense retrieval is on by default and optional: {@code STEWARD_RECALL_DENSE=off} (or -Dsteward.recall.dense=false)
+     * turns it off; where the embedding runtime cannot load, retrieval is lexical and the status says why.
+     */
+    public static final boolean DENSE_DEFAULT = !"off".equalsIgnoreCase(System.getenv().getOrDefault("STEWARD_RECALL_DENSE", "on"))
+            && Boolean.parseBoolean(System.getProperty("steward.recall.dense", "true"));
+    /**
+     * New embeddings computed per sync at most (~3.5 ms each on 2 cores: about 7 s). A larger history is embedded over
+     * several calls; until every item has its vector, ranking stays lexical so that no item is favoured for having one.
+     */
+    static final int DENSE_ITEMS_PER_SYNC = 2000;
     /**
      * Share of the dense cosine (min-max normalised over the dense candidates) in the fused relevance; the rest is
      * BM25 normalised by the best hit. Measured with bge-small and the re-ranker on LoCoMo conversations 1–2 (R@10):
@@ -102,6 +110,10 @@ public final class RecallEngine implements AutoCloseable {
     private SessionStore store;
     private Instant lastSync;
     private long lastSyncMillis;
+    /** Every indexed item has its vector (dense ranking may be used); items still waiting for one. */
+    private boolean denseReady;
+    private int densePending;
+    private int denseBudget = DENSE_ITEMS_PER_SYNC;
 
     public RecallEngine(StewardPaths paths, Clock clock) {
         this(paths, clock, Options.DEFAULT);
@@ -124,6 +136,17 @@ public final class RecallEngine implements AutoCloseable {
 
     public boolean denseActive() {
         return encoder() != null;
+    }
+
+    /** Tests: a smaller number of new embeddings per sync. */
+    synchronized RecallEngine denseBudget(int items) {
+        this.denseBudget = items;
+        return this;
+    }
+
+    /** Items still waiting for their vector after the last sync (ranking is lexical until none are). */
+    public synchronized int densePending() {
+        return densePending;
     }
 
     /** One engine per (home, state dir, clock), kept warm across tool calls of a server process. */
@@ -171,10 +194,15 @@ public final class RecallEngine implements AutoCloseable {
         Map<String, String> oldVec = enc == null ? null : vectors.signatures();
         boolean vecCurrent = enc == null || now.equals(oldVec);
         if (existed && now.equals(old) && vecCurrent) {
+            denseReady = enc != null;
+            densePending = 0;
             lastSync = Instant.now(clock);
             return new SyncReport(false, 0, 0, 0, (System.nanoTime() - t0) / 1_000_000);
         }
-        if (!existed && now.isEmpty()) return new SyncReport(false, 0, 0, 0, 0); // empty home: nothing to build
+        if (!existed && now.isEmpty()) { // empty home: nothing to build
+            denseReady = false;
+            return new SyncReport(false, 0, 0, 0, 0);
+        }
         Map<String, List<RecallItem>> read = new HashMap<>();
         Map<String, List<RecallItem>> changed = new LinkedHashMap<>();
         int items = 0;
@@ -195,8 +223,11 @@ public final class RecallEngine implements AutoCloseable {
             }
             List<String> vRemoved = new ArrayList<>();
             for (String k : oldVec.keySet()) if (!now.containsKey(k)) vRemoved.add(k);
-            vectors.apply(vChanged, vRemoved, now, enc);
+            densePending = vectors.apply(vChanged, vRemoved, now, enc, denseBudget);
+        } else {
+            densePending = 0;
         }
+        denseReady = enc != null && densePending == 0 && now.equals(vectors.signatures());
         lastSync = Instant.now(clock);
         lastSyncMillis = (System.nanoTime() - t0) / 1_000_000;
         return new SyncReport(!existed, changed.size(), removed.size(), items, lastSyncMillis);
@@ -233,14 +264,15 @@ public final class RecallEngine implements AutoCloseable {
         List<String> terms = new ArrayList<>(new LinkedHashSet<>(RecallAnalyzer.terms(q.query())));
         if (terms.size() > MAX_QUERY_TERMS) terms = terms.subList(terms.size() - MAX_QUERY_TERMS, terms.size());
         IndexSearcher searcher = index.searcher();
-        if (searcher == null || terms.isEmpty() && encoder() == null) return new Result(List.of(), 0, terms);
+        DenseEncoder enc = denseReady ? encoder() : null;
+        if (searcher == null || terms.isEmpty() && enc == null) return new Result(List.of(), 0, terms);
         try {
             Map<String, Float> weights = new LinkedHashMap<>();
             for (String t : terms) weights.put(t, 1f);
             for (String c : compounds(q.query())) weights.putIfAbsent(c, 1f);
             int n = Math.max(POOL, q.k() * 3);
             TopDocs top = searcher.search(buildQuery(weights, q), n);
-            if (top.scoreDocs.length == 0 && encoder() == null) return new Result(List.of(), 0, terms);
+            if (top.scoreDocs.length == 0 && enc == null) return new Result(List.of(), 0, terms);
             Map<String, Double> idf = idf(terms);
             double entityFactor = unknownEntities(q.query()) > 0 ? UNKNOWN_ENTITY_FACTOR : 1.0;
             TimeMention when = TimeMention.parse(q.query());
@@ -277,7 +309,6 @@ public final class RecallEngine implements AutoCloseable {
                     itemsByUri.put(it.uri(), it);
                 }
             }
-            DenseEncoder enc = encoder();
             Map<String, double[]> dense = enc == null ? Map.of() : denseTop(enc.embedQuery(q.query()), q, n);
             if (enc != null) {
                 for (String uri : dense.keySet()) {

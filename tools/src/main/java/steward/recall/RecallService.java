@@ -74,6 +74,9 @@ public final class RecallService {
     }
 
     public String denseStatus() {
+        if (engine.denseActive() && engine.densePending() > 0) {
+            return RecallEngine.DENSE_ON + "; embedding the history: " + engine.densePending() + " items left, ranking lexical until done";
+        }
         if (engine.denseActive()) return RecallEngine.DENSE_ON;
         if (!engine.options().dense()) return RecallEngine.DENSE_STATUS;
         return "off: the embedding model could not be loaded here (" + DenseEncoder.failure() + "); lexical BM25 only";

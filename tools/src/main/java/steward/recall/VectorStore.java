@@ -78,33 +78,50 @@ final class VectorStore {
         }
     }
 
-    /** Replaces the vectors of the changed keys (reusing any with unchanged text), drops removed keys, saves. */
-    void apply(Map<String, List<RecallItem>> changed, List<String> removed, Map<String, String> newSignatures, DenseEncoder enc) {
+    /**
+     * Replaces the vectors of the changed keys (reusing any with unchanged text), drops removed keys, saves. At most
+     * about {@code budget} new embeddings are computed (whole keys, at least one key): the keys left over keep their
+     * old signature, so the next call goes on where this one stopped. Returns how many items were left for later.
+     */
+    int apply(Map<String, List<RecallItem>> changed, List<String> removed, Map<String, String> newSignatures, DenseEncoder enc, int budget) {
         load();
         Map<String, Entry> old = new HashMap<>(byUri);
-        byUri.values().removeIf(e -> removed.contains(e.key()) || changed.containsKey(e.key()));
-        List<RecallItem> todo = new ArrayList<>();
-        for (List<RecallItem> its : changed.values()) {
-            for (RecallItem it : its) {
+        Map<String, String> sig = new HashMap<>(signatures);
+        sig.keySet().removeAll(removed);
+        byUri.values().removeIf(e -> removed.contains(e.key()));
+        int embedded = 0, deferred = 0;
+        for (Map.Entry<String, List<RecallItem>> key : changed.entrySet()) {
+            List<RecallItem> todo = new ArrayList<>();
+            for (RecallItem it : key.getValue()) {
+                Entry prev = old.get(it.uri());
+                if (prev == null || prev.textHash() != it.text().hashCode()) todo.add(it);
+            }
+            if (embedded > 0 && embedded + todo.size() > budget) {
+                deferred += todo.size();
+                continue;
+            }
+            byUri.values().removeIf(e -> e.key().equals(key.getKey()));
+            for (RecallItem it : key.getValue()) {
                 Entry prev = old.get(it.uri());
                 if (prev != null && prev.textHash() == it.text().hashCode()) {
                     byUri.put(it.uri(), new Entry(it.uri(), it.key(), prev.textHash(), it.source(), it.timestamp(), it.sessionId(), prev.vector()));
-                } else {
-                    todo.add(it);
                 }
             }
-        }
-        for (int i = 0; i < todo.size(); i += 32) {
-            List<RecallItem> batch = todo.subList(i, Math.min(todo.size(), i + 32));
-            List<float[]> vs = enc.embedAll(batch.stream().map(RecallItem::text).toList());
-            for (int j = 0; j < batch.size(); j++) {
-                RecallItem it = batch.get(j);
-                byUri.put(it.uri(), new Entry(it.uri(), it.key(), it.text().hashCode(), it.source(), it.timestamp(), it.sessionId(), vs.get(j)));
+            for (int i = 0; i < todo.size(); i += 32) {
+                List<RecallItem> batch = todo.subList(i, Math.min(todo.size(), i + 32));
+                List<float[]> vs = enc.embedAll(batch.stream().map(RecallItem::text).toList());
+                for (int j = 0; j < batch.size(); j++) {
+                    RecallItem it = batch.get(j);
+                    byUri.put(it.uri(), new Entry(it.uri(), it.key(), it.text().hashCode(), it.source(), it.timestamp(), it.sessionId(), vs.get(j)));
+                }
             }
+            embedded += todo.size();
+            sig.put(key.getKey(), newSignatures.get(key.getKey()));
         }
-        signatures = new HashMap<>(newSignatures);
+        signatures = sig;
         cached = null;
         save();
+        return deferred;
     }
 
     private void save() {

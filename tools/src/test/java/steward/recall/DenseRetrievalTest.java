@@ -42,4 +42,28 @@ class DenseRetrievalTest {
         assertEquals(stamp, Files.getLastModifiedTime(vectors).toMillis());
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(vectors)));
     }
+
+    @Test
+    void aLargeHistoryIsEmbeddedOverSeveralCallsAndRankingStaysLexicalUntilEveryItemHasItsVector() throws Exception {
+        assumeTrue(DenseEncoder.get() != null, "embedding runtime not available on this platform: " + DenseEncoder.failure());
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        RecallEngine.Options dense = RecallEngine.Options.LEXICAL.withDense(true);
+        RecallEngine.Query q = new RecallEngine.Query("restic backup schedule", 5, null, null, null, null);
+        int first;
+        try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, dense).denseBudget(300)) {
+            e.sync();
+            first = e.densePending();
+            assertTrue(first > 0, "the fixture holds more than 300 items");
+            RecallEngine.Result r = e.search(q);
+            assertTrue(r.hits().stream().allMatch(h -> h.components().dense() == null), "lexical while vectors are missing");
+        }
+        try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, dense).denseBudget(300)) {
+            e.sync();
+            assertTrue(e.densePending() < first, "a new process goes on where the last one stopped: " + e.densePending());
+            for (int i = 0; i < 10 && e.densePending() > 0; i++) e.sync();
+            assertEquals(0, e.densePending());
+            RecallEngine.Result r = e.search(q);
+            assertNotNull(r.hits().get(0).components().dense(), "dense once every item has its vector");
+        }
+    }
 }

@@ -92,6 +92,9 @@ class RecallToolsTest {
         JsonNode after = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c));
         assertTrue(after.get("recall").get("index_built").asBoolean());
         assertEquals(2, after.get("recall").get("items").get("skill").asInt());
-        assertFalse(after.get("recall").get("dense_enabled").asBoolean());
+        // dense retrieval is on unless STEWARD_RECALL_DENSE=off, and the status says which
+        assertEquals(steward.recall.RecallEngine.DENSE_DEFAULT, after.get("recall").get("dense_enabled").asBoolean());
+        assertTrue(after.get("recall").get("dense").asString().startsWith(steward.recall.RecallEngine.DENSE_DEFAULT ? "on (default)" : "off"),
+                after.get("recall").get("dense").asString());
     }
 }
