@@ -52,7 +52,7 @@ public final class HttpBench implements Callable<Integer> {
 
     record Call(String tool, Map<String, Object> args) {}
 
-    record Result(long requests, long errors, double seconds, double p50ms, double p99ms) {
+    record Result(long requests, long errors, double seconds, double p50ms, double p99ms, String firstError) {
         double rps() {
             return requests / seconds;
         }
@@ -83,7 +83,10 @@ public final class HttpBench implements Callable<Integer> {
             Printer.println(String.format("%-16s %-22s %10s %9s %9s %8s", "tool", "variant", "req/s", "p50 ms", "p99 ms", "errors"));
             ToolContext ctx = new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);
             for (Call c : calls) {
-                Result base = run(() -> () -> !registry.invoke(c.tool(), Json.MAPPER.valueToTree(c.args()), ctx).isError());
+                Result base = run(() -> () -> {
+                    var r = registry.invoke(c.tool(), Json.MAPPER.valueToTree(c.args()), ctx);
+                    return r.isError() ? r.text() : null;
+                });
                 List<McpSyncClient> cs = new ArrayList<>();
                 for (int i = 0; i < clients; i++) cs.add(client(port));
                 try {
@@ -94,10 +97,14 @@ public final class HttpBench implements Callable<Integer> {
                             mine = cs.get(next[0]++ % cs.size());
                         }
                         var req = McpSchema.CallToolRequest.builder().name(c.tool()).arguments(c.args()).build();
-                        return () -> !Boolean.TRUE.equals(mine.callTool(req).isError());
+                        return () -> {
+                            var r = mine.callTool(req);
+                            return Boolean.TRUE.equals(r.isError()) ? String.valueOf(r.content()) : null;
+                        };
                     });
                     Printer.println(String.format("%-16s %-22s %10.0f %9.2f %9.2f %8d", c.tool(), "in-process baseline", base.rps(), base.p50ms(), base.p99ms(), base.errors()));
                     Printer.println(String.format("%-16s %-22s %10.0f %9.2f %9.2f %8d", c.tool(), "HTTP, " + clients + " clients", http.rps(), http.p50ms(), http.p99ms(), http.errors()));
+                    for (Result r : List.of(base, http)) if (r.firstError() != null) Printer.println("  first error: " + r.firstError());
                     Printer.println(String.format("%-16s ratio HTTP/baseline: throughput %.2f, p50 latency %.1fx", c.tool(), http.rps() / base.rps(), http.p50ms() / base.p50ms()));
                 } finally {
                     cs.forEach(McpSyncClient::closeGracefully);
@@ -113,27 +120,29 @@ public final class HttpBench implements Callable<Integer> {
         return 0;
     }
 
-    /** Each worker gets its own call (per-thread client); returns whether the call succeeded. */
+    /** Each worker gets its own call (per-thread client); returns null when the call succeeded, else what went wrong. */
     interface Op {
-        boolean call();
+        String call();
     }
 
     private Result run(Supplier<Op> perThread) throws InterruptedException {
         phase(perThread, warmup, null);
         List<long[]> lat = new ArrayList<>();
         AtomicLong errors = new AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<String> first = new java.util.concurrent.atomic.AtomicReference<>();
         long t0 = System.nanoTime();
-        long n = phase(perThread, seconds, lat, errors);
+        long n = phase(perThread, seconds, lat, errors, first);
         double elapsed = (System.nanoTime() - t0) / 1e9;
         long[] all = lat.stream().flatMapToLong(a -> java.util.Arrays.stream(a)).filter(v -> v >= 0).sorted().toArray();
-        return new Result(n, errors.get(), elapsed, pct(all, 0.50) / 1e6, pct(all, 0.99) / 1e6);
+        return new Result(n, errors.get(), elapsed, pct(all, 0.50) / 1e6, pct(all, 0.99) / 1e6, first.get());
     }
 
     private long phase(Supplier<Op> perThread, int secs, List<long[]> lat) throws InterruptedException {
-        return phase(perThread, secs, lat, new AtomicLong());
+        return phase(perThread, secs, lat, new AtomicLong(), new java.util.concurrent.atomic.AtomicReference<>());
     }
 
-    private long phase(Supplier<Op> perThread, int secs, List<long[]> lat, AtomicLong errors) throws InterruptedException {
+    private long phase(Supplier<Op> perThread, int secs, List<long[]> lat, AtomicLong errors,
+                       java.util.concurrent.atomic.AtomicReference<String> first) throws InterruptedException {
         if (secs <= 0) return 0;
         long end = System.nanoTime() + Duration.ofSeconds(secs).toNanos();
         AtomicLong total = new AtomicLong();
@@ -149,13 +158,16 @@ public final class HttpBench implements Callable<Integer> {
                 try {
                     while (System.nanoTime() < end) {
                         long s = System.nanoTime();
-                        boolean ok;
+                        String error;
                         try {
-                            ok = op.call();
+                            error = op.call();
                         } catch (RuntimeException e) {
-                            ok = false;
+                            error = e.toString();
                         }
-                        if (!ok) errors.incrementAndGet();
+                        if (error != null) {
+                            errors.incrementAndGet();
+                            first.compareAndSet(null, error);
+                        }
                         if (k < mine.length) mine[k++] = System.nanoTime() - s;
                         total.incrementAndGet();
                     }
