@@ -57,6 +57,12 @@ public final class RecallEngine implements AutoCloseable {
     private static final Pattern DECISION = Pattern.compile(
             "(?i)\\b(we decided|decided to|decision|agreed|we chose|going with|rule)\\b|决定|约定|规则");
     private static final Map<String, RecallEngine> CACHE = new ConcurrentHashMap<>();
+    /** One daemon thread that embeds queries while the lexical search runs. */
+    private static final java.util.concurrent.ExecutorService EMBEDDER = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "steward-query-embedder");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * Retrieval knobs: the weight of a message's neighbouring turns, and whether recency and importance
@@ -264,8 +270,12 @@ public final class RecallEngine implements AutoCloseable {
         List<String> terms = new ArrayList<>(new LinkedHashSet<>(RecallAnalyzer.terms(q.query())));
         if (terms.size() > MAX_QUERY_TERMS) terms = terms.subList(terms.size() - MAX_QUERY_TERMS, terms.size());
         IndexSearcher searcher = index.searcher();
-        DenseEncoder enc = denseReady ? encoder() : null;
+        // the bundled model is English: a query mostly in CJK script is ranked lexically (bigrams) rather than by noise
+        DenseEncoder enc = denseReady && !mostlyCjk(q.query()) ? encoder() : null;
         if (searcher == null || terms.isEmpty() && enc == null) return new Result(List.of(), 0, terms);
+        // the query's embedding (the slow part of a dense search) is computed on another core during the lexical search
+        java.util.concurrent.CompletableFuture<float[]> queryVector = enc == null ? null
+                : java.util.concurrent.CompletableFuture.supplyAsync(() -> enc.embedQuery(q.query()), EMBEDDER);
         try {
             Map<String, Float> weights = new LinkedHashMap<>();
             for (String t : terms) weights.put(t, 1f);
@@ -309,7 +319,7 @@ public final class RecallEngine implements AutoCloseable {
                     itemsByUri.put(it.uri(), it);
                 }
             }
-            Map<String, double[]> dense = enc == null ? Map.of() : denseTop(enc.embedQuery(q.query()), q, n);
+            Map<String, double[]> dense = enc == null ? Map.of() : denseTop(queryVector.join(), q, n);
             if (enc != null) {
                 for (String uri : dense.keySet()) {
                     if (itemsByUri.containsKey(uri)) continue;
@@ -342,10 +352,13 @@ public final class RecallEngine implements AutoCloseable {
                 double time = options.rerank() && when != null ? when.boost(it.timestamp()) : 1.0;
                 double match = options.rerank() ? match(index.meta(docIds.get(e.getKey())), mentioned) : 1.0;
                 if (options.rerank()) {
-                    org.apache.lucene.document.Document td = stored.document(docIds.get(e.getKey()), TERM_FIELDS);
-                    Set<String> bt = new HashSet<>(List.of(td.get(RecallIndex.F_TERMS).split(" ")));
-                    if (when != null && when.matches(it.timestamp())) bt.addAll(when.terms());
-                    double cv = coverage(terms, idf, totalIdf, bt, new HashSet<>(List.of(td.get(RecallIndex.F_CTERMS).split(" "))));
+                    RecallIndex.Terms tt = index.terms(docIds.get(e.getKey()));
+                    Set<String> bt = tt.body();
+                    if (when != null && when.matches(it.timestamp())) {
+                        bt = new HashSet<>(bt);
+                        bt.addAll(when.terms());
+                    }
+                    double cv = coverage(terms, idf, totalIdf, bt, tt.context());
                     if (d != null) cv = Math.max(cv, COV_DENSE * (d[0] - cosMin) / Math.max(1e-9, cosMax - cosMin));
                     match *= 1 - COV_WEIGHT + COV_WEIGHT * cv;
                 }
@@ -358,10 +371,10 @@ public final class RecallEngine implements AutoCloseable {
                 Hit h = hits.get(i);
                 Components c = h.components();
                 org.apache.lucene.document.Document full = stored.document(docIds.get(h.item().uri()));
-                Set<String> bodyTerms = new HashSet<>(List.of(full.get(RecallIndex.F_TERMS).split(" ")));
+                RecallIndex.Terms ft = index.terms(docIds.get(h.item().uri()));
+                Set<String> bodyTerms = new HashSet<>(ft.body());
                 if (when != null && when.matches(h.item().timestamp())) bodyTerms.addAll(when.terms()); // the date is the item's own
-                double cov = entityFactor * coverage(terms, idf, totalIdf, bodyTerms,
-                        new HashSet<>(List.of(full.get(RecallIndex.F_CTERMS).split(" "))));
+                double cov = entityFactor * coverage(terms, idf, totalIdf, bodyTerms, ft.context());
                 out.add(new Hit(RecallIndex.fromDocument(full), new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()),
                         round4(c.importance()), c.time(), round4(c.match()), round4(cov), round4(c.score())), i + 1));
             }
@@ -390,7 +403,6 @@ public final class RecallEngine implements AutoCloseable {
     static final double ASKS_FACTOR = 0.85;
     /** Share of the match factor that follows the IDF coverage of the query terms (in the item's own text, half in its context). */
     static final double COV_WEIGHT = 0.4;
-    private static final Set<String> TERM_FIELDS = Set.of(RecallIndex.F_TERMS, RecallIndex.F_CTERMS);
 
     /** The speaker (as named at the start of their messages) the query is about: the one it names, or the first it names. */
     private Set<String> mentionedSpeakers(List<String> terms) {
@@ -560,6 +572,18 @@ public final class RecallEngine implements AutoCloseable {
             initial = false;
         }
         return unknown;
+    }
+
+    /** More CJK than other letters. */
+    static boolean mostlyCjk(String text) {
+        int cjk = 0, other = 0;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (steward.text.TitleAnalyzer.isCjk(cp)) cjk++;
+            else if (Character.isLetter(cp)) other++;
+            i += Character.charCount(cp);
+        }
+        return cjk > other;
     }
 
     static boolean cjkBigram(String t) {

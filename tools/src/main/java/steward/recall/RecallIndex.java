@@ -76,6 +76,7 @@ final class RecallIndex implements AutoCloseable {
             directory = FSDirectory.open(dir);
             reader = DirectoryReader.open(directory);
             searcher = newSearcher(reader);
+            termCache.clear();
             loadUserData(reader.getIndexCommit().getUserData());
         } catch (IOException e) {
             throw new StewardError("recall", "cannot open the index at " + dir + ": " + e.getMessage()
@@ -160,6 +161,38 @@ final class RecallIndex implements AutoCloseable {
     private Meta[] meta;
     private Map<String, Integer> docByUri;
 
+    /** The analysed terms of an item's own text (and title) and of its neighbouring turns, as stored at index time. */
+    record Terms(java.util.Set<String> body, java.util.Set<String> context) {}
+
+    /** Documents whose terms stay decoded: the re-ranker reads them for every candidate of every query. */
+    static final int TERM_CACHE_DOCS = 4096;
+    private static final java.util.Set<String> TERM_FIELDS = java.util.Set.of(F_TERMS, F_CTERMS);
+    private final Map<Integer, Terms> termCache = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, Terms> eldest) {
+            return size() > TERM_CACHE_DOCS;
+        }
+    };
+
+    /**
+     * The terms of document {@code doc} of the current reader, decoded from its stored fields once and kept in a
+     * bounded LRU cache (emptied whenever the reader changes, since document numbers then change).
+     */
+    synchronized Terms terms(int doc) throws IOException {
+        Terms t = termCache.get(doc);
+        if (t == null) {
+            Document d = reader.storedFields().document(doc, TERM_FIELDS);
+            t = new Terms(split(d.get(F_TERMS)), split(d.get(F_CTERMS)));
+            termCache.put(doc, t);
+        }
+        return t;
+    }
+
+    private static java.util.Set<String> split(String joined) {
+        if (joined == null || joined.isEmpty()) return java.util.Set.of();
+        return java.util.Set.copyOf(java.util.Arrays.asList(joined.split(" ")));
+    }
+
     Meta meta(int doc) {
         if (meta == null) loadMeta();
         return meta[doc];
@@ -230,6 +263,7 @@ final class RecallIndex implements AutoCloseable {
                 reader = fresh;
                 searcher = newSearcher(reader);
                 meta = null;
+                termCache.clear();
             }
             signatures = new HashMap<>(newSignatures);
             stale = false;
@@ -289,6 +323,7 @@ final class RecallIndex implements AutoCloseable {
         }
         reader = null;
         meta = null;
+        termCache.clear();
         directory = null;
         searcher = null;
     }

@@ -31,6 +31,10 @@ class DenseRetrievalTest {
             RecallEngine.Result r = e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
             assertEquals("steward://memory/memory/1", r.hits().get(0).item().uri());
             assertNotNull(r.hits().get(0).components().dense());
+            // the model is English: a Chinese query is ranked lexically
+            RecallEngine.Result zh = e.search(new RecallEngine.Query("周二部署测试 smoke", 3, null, null, null, null));
+            assertTrue(!zh.hits().isEmpty() && zh.hits().stream().allMatch(h -> h.components().dense() == null));
+            assertTrue(RecallEngine.mostlyCjk("我们上次决定的备份方案 restic") && !RecallEngine.mostlyCjk("restic 备份 schedule for the NAS"));
         }
         assertTrue(Files.isRegularFile(vectors));
         long stamp = Files.getLastModifiedTime(vectors).toMillis();

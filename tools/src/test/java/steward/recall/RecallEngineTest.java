@@ -119,6 +119,25 @@ class RecallEngineTest {
     }
 
     @Test
+    void decodedTermsFollowTheIndexWhenItChanges() throws Exception {
+        // the re-ranker keeps decoded terms per document; document numbers change when segments merge
+        Path home = RecallTestHomes.memoryHome(tmp, "zebrafish heater broke", "prefers tea");
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            for (int round = 0; round < 30; round++) {
+                int at = round % 3;
+                String[] entries = {"heater manual in the drawer " + round, "heater manual in the attic " + round, "heater manual lent out " + round};
+                entries[at] = "zebrafish heater broke";
+                Files.writeString(home.resolve("memories/MEMORY.md"), String.join("\n§\n", entries));
+                Files.writeString(home.resolve("memories/USER.md"), "prefers tea, round " + round);
+                List<RecallEngine.Hit> hits = e.search(q("zebrafish heater", 3)).hits();
+                assertEquals("steward://memory/memory/" + (at + 1), hits.get(0).item().uri(), "round " + round);
+                assertEquals(1.0, hits.get(0).components().coverage(), 1e-9, "round " + round);
+                for (RecallEngine.Hit h : hits.subList(1, hits.size())) assertTrue(h.components().coverage() < 1.0, "round " + round);
+            }
+        }
+    }
+
+    @Test
     void anOpenCompoundInTheQueryFindsTheClosedFormInTheHistory() throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         String sid = "20260810_071500_a6a3a4";
