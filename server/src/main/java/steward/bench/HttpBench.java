@@ -60,7 +60,7 @@ public final class HttpBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path jarPath = jar != null ? jar : Path.of(HttpBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path jarPath = jar != null ? jar : Fixtures.runningJar();
         Path home = Fixtures.copyHermesHome(Files.createTempDirectory("steward-bench-http-"));
         ToolRegistry registry = Tools.registry();
         List<Call> calls = new ArrayList<>(List.of(new Call("steward_status", Map.of())));

@@ -113,7 +113,7 @@ public final class MemoryBench implements Callable<Integer> {
     }
 
     double stdio(Path home) throws Exception {
-        Path jarPath = jar != null ? jar : Path.of(MemoryBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path jarPath = jar != null ? jar : Fixtures.runningJar();
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(LaunchFlags.jvmFlags(null));

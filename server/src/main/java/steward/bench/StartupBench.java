@@ -36,7 +36,7 @@ public final class StartupBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path jarPath = jar != null ? jar : Path.of(StartupBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path jarPath = jar != null ? jar : Fixtures.runningJar();
         Path archive = cds != null ? cds : jarPath.resolveSibling("steward.jsa");
         Path home = Fixtures.copyHermesHome(Files.createTempDirectory("steward-bench-startup-"));
         String java = ProcessHandle.current().info().command().orElse("java");

@@ -16,7 +16,7 @@ public final class Fixtures {
             if (Files.isRegularFile(p.resolve("state.db"))) return p;
         }
         try {
-            Path jar = Path.of(Fixtures.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+            Path jar = runningJar().toAbsolutePath();
             for (Path base = jar.getParent(); base != null; base = base.getParent()) {
                 Path p = base.resolve("fixtures/hermes-home");
                 if (Files.isRegularFile(p.resolve("state.db"))) return p;
@@ -25,6 +25,11 @@ public final class Fixtures {
             // fall through
         }
         throw new IllegalStateException("fixtures/hermes-home not found: run from the Steward repository");
+    }
+
+    /** The jar (or classes directory) this code runs from. */
+    public static Path runningJar() throws URISyntaxException {
+        return Path.of(Fixtures.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     public static Path copyHermesHome(Path targetParent) throws IOException {

@@ -291,52 +291,28 @@ public final class RecallEngine implements AutoCloseable {
             double nowSec = Instant.now(clock).toEpochMilli() / 1000.0;
             var stored = searcher.storedFields();
             Map<String, double[]> lex = new LinkedHashMap<>(); // uri -> {bm25, rank}
-            Map<String, RecallItem> itemsByUri = new HashMap<>();
-            Map<String, Integer> docIds = new HashMap<>();
-            Set<String> decisions = new HashSet<>();
+            Candidates cand = new Candidates();
             for (int r = 0; r < top.scoreDocs.length; r++) {
                 ScoreDoc sd = top.scoreDocs[r];
-                RecallIndex.Meta m = index.meta(sd.doc);
-                RecallItem it = new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned());
-                docIds.put(it.uri(), sd.doc);
-                if (m.decision()) decisions.add(it.uri());
-                lex.put(it.uri(), new double[] {sd.score, r + 1});
-                itemsByUri.put(it.uri(), it);
+                lex.put(cand.add(sd.doc), new double[] {sd.score, r + 1});
             }
             long[] period = options.rerank() && when != null ? when.range() : null;
             if (period != null) {
                 // the named period's own best matches join the candidates even when the whole history outscores them
                 BooleanQuery.Builder scoped = new BooleanQuery.Builder().add(buildQuery(weights, q), BooleanClause.Occur.MUST)
                         .add(LongPoint.newRangeQuery(RecallIndex.F_TS, period[0], period[1] - 1), BooleanClause.Occur.FILTER);
-                TopDocs inPeriod = searcher.search(scoped.build(), POOL);
-                for (ScoreDoc sd : inPeriod.scoreDocs) {
-                    RecallIndex.Meta m = index.meta(sd.doc);
-                    if (lex.containsKey(m.uri())) continue;
-                    RecallItem it = new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned());
-                    docIds.put(it.uri(), sd.doc);
-                    if (m.decision()) decisions.add(it.uri());
-                    lex.put(it.uri(), new double[] {sd.score, 0});
-                    itemsByUri.put(it.uri(), it);
-                }
+                for (ScoreDoc sd : searcher.search(scoped.build(), POOL).scoreDocs) lex.putIfAbsent(cand.add(sd.doc), new double[] {sd.score, 0});
             }
             Map<String, double[]> dense = enc == null ? Map.of() : denseTop(queryVector.join(), q, n);
-            if (enc != null) {
-                for (String uri : dense.keySet()) {
-                    if (itemsByUri.containsKey(uri)) continue;
-                    Integer doc = index.docOf(uri);
-                    if (doc != null) {
-                        RecallIndex.Meta m = index.meta(doc);
-                        itemsByUri.put(uri, new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned()));
-                        docIds.put(uri, doc);
-                        if (m.decision()) decisions.add(uri);
-                    }
-                }
+            for (String uri : dense.keySet()) {
+                Integer doc = index.docOf(uri);
+                if (doc != null) cand.add(doc);
             }
             double cosMax = dense.values().stream().mapToDouble(x -> x[0]).max().orElse(1);
             double cosMin = dense.values().stream().mapToDouble(x -> x[0]).min().orElse(0);
             Set<String> mentioned = mentionedSpeakers(terms);
             List<Hit> hits = new ArrayList<>();
-            for (Map.Entry<String, RecallItem> e : itemsByUri.entrySet()) {
+            for (Map.Entry<String, RecallItem> e : cand.items.entrySet()) {
                 RecallItem it = e.getValue();
                 double[] l = lex.get(e.getKey());
                 double[] d = dense.get(e.getKey());
@@ -348,11 +324,11 @@ public final class RecallEngine implements AutoCloseable {
                     fused = (1 - DENSE_WEIGHT) * (l == null ? 0 : l[0] / best) + DENSE_WEIGHT * dn;
                 }
                 double recency = options.rerank() ? recency(it.timestamp(), nowSec) : 1.0;
-                double importance = options.rerank() ? importance(it, decisions.contains(it.uri())) : 1.0;
+                double importance = options.rerank() ? importance(it, cand.decisions.contains(it.uri())) : 1.0;
                 double time = options.rerank() && when != null ? when.boost(it.timestamp()) : 1.0;
-                double match = options.rerank() ? match(index.meta(docIds.get(e.getKey())), mentioned) : 1.0;
+                double match = options.rerank() ? match(index.meta(cand.docs.get(e.getKey())), mentioned) : 1.0;
                 if (options.rerank()) {
-                    RecallIndex.Terms tt = index.terms(docIds.get(e.getKey()));
+                    RecallIndex.Terms tt = index.terms(cand.docs.get(e.getKey()));
                     Set<String> bt = tt.body();
                     if (when != null && when.matches(it.timestamp())) {
                         bt = new HashSet<>(bt);
@@ -370,8 +346,8 @@ public final class RecallEngine implements AutoCloseable {
             for (int i = 0; i < hits.size() && i < q.k(); i++) {
                 Hit h = hits.get(i);
                 Components c = h.components();
-                org.apache.lucene.document.Document full = stored.document(docIds.get(h.item().uri()));
-                RecallIndex.Terms ft = index.terms(docIds.get(h.item().uri()));
+                org.apache.lucene.document.Document full = stored.document(cand.docs.get(h.item().uri()));
+                RecallIndex.Terms ft = index.terms(cand.docs.get(h.item().uri()));
                 Set<String> bodyTerms = new HashSet<>(ft.body());
                 if (when != null && when.matches(h.item().timestamp())) bodyTerms.addAll(when.terms()); // the date is the item's own
                 double cov = entityFactor * coverage(terms, idf, totalIdf, bodyTerms, ft.context());
@@ -381,6 +357,24 @@ public final class RecallEngine implements AutoCloseable {
             return new Result(out, (int) Math.min(Integer.MAX_VALUE, Math.max(top.totalHits.value, hits.size())), terms);
         } catch (IOException e) {
             throw new StewardError("recall_search", "index read failed: " + e.getMessage());
+        }
+    }
+
+    /** The candidates of one query: each item (light fields only), its document number, whether it records a decision. */
+    private final class Candidates {
+        final Map<String, RecallItem> items = new HashMap<>();
+        final Map<String, Integer> docs = new HashMap<>();
+        final Set<String> decisions = new HashSet<>();
+
+        /** Adds document {@code doc} (once) and returns its URI. */
+        String add(int doc) {
+            RecallIndex.Meta m = index.meta(doc);
+            if (!items.containsKey(m.uri())) {
+                items.put(m.uri(), new RecallItem(m.uri(), m.source(), null, null, "", null, m.ts(), m.sessionId(), m.pinned()));
+                docs.put(m.uri(), doc);
+                if (m.decision()) decisions.add(m.uri());
+            }
+            return m.uri();
         }
     }
 

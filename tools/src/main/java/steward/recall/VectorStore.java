@@ -88,34 +88,41 @@ final class VectorStore {
         Map<String, Entry> old = new HashMap<>(byUri);
         Map<String, String> sig = new HashMap<>(signatures);
         sig.keySet().removeAll(removed);
-        byUri.values().removeIf(e -> removed.contains(e.key()));
+        // which keys fit the budget: whole keys, at least one
+        Map<String, List<RecallItem>> todo = new java.util.LinkedHashMap<>();
         int embedded = 0, deferred = 0;
         for (Map.Entry<String, List<RecallItem>> key : changed.entrySet()) {
-            List<RecallItem> todo = new ArrayList<>();
+            List<RecallItem> fresh = new ArrayList<>();
             for (RecallItem it : key.getValue()) {
                 Entry prev = old.get(it.uri());
-                if (prev == null || prev.textHash() != it.text().hashCode()) todo.add(it);
+                if (prev == null || prev.textHash() != it.text().hashCode()) fresh.add(it);
             }
-            if (embedded > 0 && embedded + todo.size() > budget) {
-                deferred += todo.size();
+            if (embedded > 0 && embedded + fresh.size() > budget) {
+                deferred += fresh.size();
                 continue;
             }
-            byUri.values().removeIf(e -> e.key().equals(key.getKey()));
-            for (RecallItem it : key.getValue()) {
+            todo.put(key.getKey(), fresh);
+            embedded += fresh.size();
+        }
+        java.util.Set<String> gone = new java.util.HashSet<>(removed);
+        gone.addAll(todo.keySet());
+        byUri.values().removeIf(e -> gone.contains(e.key()));
+        for (Map.Entry<String, List<RecallItem>> key : todo.entrySet()) {
+            for (RecallItem it : changed.get(key.getKey())) {
                 Entry prev = old.get(it.uri());
                 if (prev != null && prev.textHash() == it.text().hashCode()) {
                     byUri.put(it.uri(), new Entry(it.uri(), it.key(), prev.textHash(), it.source(), it.timestamp(), it.sessionId(), prev.vector()));
                 }
             }
-            for (int i = 0; i < todo.size(); i += 32) {
-                List<RecallItem> batch = todo.subList(i, Math.min(todo.size(), i + 32));
+            List<RecallItem> fresh = key.getValue();
+            for (int i = 0; i < fresh.size(); i += 32) {
+                List<RecallItem> batch = fresh.subList(i, Math.min(fresh.size(), i + 32));
                 List<float[]> vs = enc.embedAll(batch.stream().map(RecallItem::text).toList());
                 for (int j = 0; j < batch.size(); j++) {
                     RecallItem it = batch.get(j);
                     byUri.put(it.uri(), new Entry(it.uri(), it.key(), it.text().hashCode(), it.source(), it.timestamp(), it.sessionId(), vs.get(j)));
                 }
             }
-            embedded += todo.size();
             sig.put(key.getKey(), newSignatures.get(key.getKey()));
         }
         signatures = sig;
