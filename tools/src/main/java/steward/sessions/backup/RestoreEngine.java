@@ -52,21 +52,52 @@ public final class RestoreEngine {
         SessionBackup bk = new SessionBackup(paths.stateDir());
         bk.requireExisting(backupId, CTX);
         List<JsonNode> lines;
+        List<JsonNode> claudeLines;
         try {
-            lines = bk.read(backupId);
+            lines = Files.exists(bk.file(backupId)) ? bk.read(backupId) : List.of();
+            claudeLines = bk.readClaude(backupId);
         } catch (IOException | RuntimeException e) {
             throw new StewardError(CTX, "backup " + backupId + " is unreadable: " + e.getMessage(), e);
         }
         Set<String> inBackup = new LinkedHashSet<>();
         for (JsonNode l : lines) inBackup.add(l.path("id").asString());
+        for (JsonNode l : claudeLines) inBackup.addAll(ClaudeRestorer.ids(l));
         Set<String> wanted = sessionIds == null || sessionIds.isEmpty() ? inBackup : new LinkedHashSet<>(sessionIds);
         List<String> unknown = wanted.stream().filter(id -> !inBackup.contains(id)).toList();
         if (!unknown.isEmpty()) throw new StewardError(CTX, "not in backup " + backupId + ": " + String.join(", ", unknown));
 
         List<String> restored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
-        List<String> sideFileSessions = new ArrayList<>();
+        int files = 0, sessionsAfter = 0, activeAfter = 0;
         int[] messages = {0};
+        if (!claudeLines.isEmpty()) {
+            if (paths.claudeHome() == null) throw new StewardError(CTX, "backup " + backupId + " holds Claude Code sessions but no Claude Code home is configured");
+            ClaudeRestorer.Outcome o = new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
+            restored.addAll(o.restored());
+            skipped.addAll(o.skipped());
+            files += o.files();
+            var rows = new steward.sessions.store.ClaudeSessions(paths.claudeHome(), paths.stateDir(), new steward.sessions.store.ClaudeSessions.Options(
+                    steward.sessions.audit.Times.epoch(clock.instant()), steward.sessions.store.ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false)).rows();
+            sessionsAfter += rows.size();
+            activeAfter += (int) rows.stream().filter(steward.sessions.store.SessionRow::active).count();
+        }
+        if (!lines.isEmpty() || claudeLines.isEmpty()) {
+            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages);
+            files += h.files();
+            sessionsAfter += h.sessions();
+            activeAfter += h.active();
+        }
+        List<JsonNode> all = new ArrayList<>(lines);
+        all.addAll(claudeLines);
+        forgetDeletions(restored, all);
+        return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter);
+    }
+
+    private record Hermes(int files, int sessions, int active) {}
+
+    private Hermes restoreHermes(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, List<String> restored,
+                                 List<Skipped> skipped, int[] messages) {
+        List<String> sideFileSessions = new ArrayList<>();
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
@@ -110,9 +141,8 @@ public final class RestoreEngine {
                     }
                 }
             }
-            forgetDeletions(restored, lines);
             var counts = store.counts();
-            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active());
+            return new Hermes(files, counts.total(), counts.active());
         }
     }
 
