@@ -134,25 +134,22 @@ public final class ClaudeHome {
             List<ClaudeSessionFile> subs = new ArrayList<>();
             if (sdir != null) {
                 boolean[] dirEscapes = {false};
-                for (Path a : subagentFiles(sdir, realHome, dirEscapes, problems)) {
-                    Stat as = stat(a, problems);
-                    if (as == null) continue;
-                    TranscriptFacts f = facts(a, as, false, cache, sc, problems);
+                for (Found a : subagentFiles(sdir, realHome, dirEscapes, problems)) {
+                    TranscriptFacts f = facts(a.path, a.stat, false, cache, sc, problems);
                     if (f == null) continue;
-                    String an = a.getFileName().toString();
+                    String an = a.path.getFileName().toString();
                     String agent = an.substring("agent-".length(), an.length() - ".jsonl".length());
-                    Path meta = a.resolveSibling("agent-" + agent + ".meta.json");
                     String id = uuid + "/agent-" + agent;
-                    subs.add(new ClaudeSessionFile(id, ClaudeSessionFile.Kind.SUBAGENT, name, a, null, Files.exists(meta, LinkOption.NOFOLLOW_LINKS) ? meta : null,
-                            uuid, as.size, as.mtimeNanos, as.mtimeMillis, f, description(meta), esc || as.link && !inside(a, realHome), false));
-                    newest = Math.max(newest, as.mtimeMillis);
+                    subs.add(new ClaudeSessionFile(id, ClaudeSessionFile.Kind.SUBAGENT, name, a.path, null, a.meta, uuid, a.stat.size,
+                            a.stat.mtimeNanos, a.stat.mtimeMillis, f, esc, false));
+                    newest = Math.max(newest, a.stat.mtimeMillis);
                 }
                 if (dirEscapes[0]) esc = true;
             }
             TranscriptFacts f = facts(file, st, true, cache, sc, problems);
             if (f == null) continue;
             out.add(new ClaudeSessionFile(uuid, ClaudeSessionFile.Kind.MAIN, name, file, sdir, null, null, st.size, st.mtimeNanos, newest, f,
-                    null, esc, indexed.contains(uuid)));
+                    esc, indexed.contains(uuid)));
             out.addAll(subs);
         }
         for (Path a : flats) {
@@ -164,7 +161,7 @@ public final class ClaudeHome {
             String agent = an.substring("agent-".length(), an.length() - ".jsonl".length());
             String parent = f.sessionId() != null && mains.containsKey(f.sessionId()) ? f.sessionId() : null;
             out.add(new ClaudeSessionFile((parent != null ? parent : name) + "/agent-" + agent, ClaudeSessionFile.Kind.FLAT_SUBAGENT, name, a,
-                    null, null, parent, as.size, as.mtimeNanos, as.mtimeMillis, f, null, escapes || as.link && !inside(a, realHome),
+                    null, null, parent, as.size, as.mtimeNanos, as.mtimeMillis, f, escapes || as.link && !inside(a, realHome),
                     indexed.contains(f.sessionId() == null ? "" : f.sessionId()) && parent == null));
         }
         List<String> orphans = new ArrayList<>(subdirs.keySet());
@@ -215,37 +212,68 @@ public final class ClaudeHome {
         return f;
     }
 
-    /** {@code agent-*.jsonl} under {@code <dir>/subagents/} at any depth, without following links. */
-    private static List<Path> subagentFiles(Path sessionDir, Path realHome, boolean[] escapes, List<String> problems) {
+    /** A subagent transcript found: its path, attributes and {@code .meta.json} (or null). */
+    private record Found(Path path, Stat stat, Path meta) {}
+
+    /**
+     * {@code agent-*.jsonl} under {@code <dir>/subagents/} at any depth, one {@code lstat} per entry, links not followed
+     * (a link leading out of the Claude home marks the session as escaping).
+     */
+    private static List<Found> subagentFiles(Path sessionDir, Path realHome, boolean[] escapes, List<String> problems) {
         Path sub = sessionDir.resolve("subagents");
-        List<Path> out = new ArrayList<>();
-        if (!Files.isDirectory(sub, LinkOption.NOFOLLOW_LINKS)) {
-            if (Files.isSymbolicLink(sub) && !inside(sub, realHome)) escapes[0] = true;
+        List<Found> out = new ArrayList<>();
+        BasicFileAttributes sa = lstat(sub);
+        if (sa == null) return out;
+        if (sa.isSymbolicLink()) {
+            if (!inside(sub, realHome)) escapes[0] = true;
             return out;
         }
+        if (!sa.isDirectory()) return out;
         List<Path> stack = new ArrayList<>(List.of(sub));
         while (!stack.isEmpty()) {
             Path d = stack.remove(stack.size() - 1);
+            Map<String, Path> metas = new HashMap<>();
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(d)) {
                 for (Path p : ds) {
                     String n = p.getFileName().toString();
-                    if (Files.isSymbolicLink(p)) {
+                    BasicFileAttributes a = lstat(p);
+                    if (a == null) continue;
+                    if (a.isSymbolicLink()) {
                         if (!inside(p, realHome)) escapes[0] = true;
                         continue;
                     }
-                    if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) stack.add(p);
-                    else if (n.startsWith("agent-") && n.endsWith(".jsonl")) out.add(p);
+                    if (a.isDirectory()) stack.add(p);
+                    else if (n.startsWith("agent-") && n.endsWith(".meta.json")) metas.put(n.substring(0, n.length() - ".meta.json".length()), p);
+                    else if (n.startsWith("agent-") && n.endsWith(".jsonl") && a.isRegularFile()) {
+                        out.add(new Found(p, new Stat(a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.lastModifiedTime().toMillis(), false),
+                                null));
+                    }
                 }
             } catch (IOException e) {
                 problems.add("cannot list " + d + ": " + e.getMessage());
             }
+            for (int i = 0; i < out.size(); i++) {
+                Found f = out.get(i);
+                if (f.meta != null || !f.path.getParent().equals(d)) continue;
+                String n = f.path.getFileName().toString();
+                Path meta = metas.get(n.substring(0, n.length() - ".jsonl".length()));
+                if (meta != null) out.set(i, new Found(f.path, f.stat, meta));
+            }
         }
-        out.sort(null);
+        out.sort((x, y) -> x.path.compareTo(y.path));
         return out;
     }
 
+    private static BasicFileAttributes lstat(Path p) {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** A subagent's description from its {@code .meta.json} ({@code agentType}: {@code description}), or null. */
-    static String description(Path meta) {
+    public static String description(Path meta) {
         if (meta == null || !Files.isRegularFile(meta, LinkOption.NOFOLLOW_LINKS)) return null;
         try {
             JsonNode n = Json.MAPPER.readTree(Files.readAllBytes(meta));

@@ -11,10 +11,15 @@ import java.nio.file.Path;
  * {@code indexed}: its project's {@code sessions-index.json} has an entry for it.
  */
 public record ClaudeSessionFile(String id, Kind kind, String project, Path file, Path dir, Path meta, String parentId,
-                                long size, long mtimeNanos, long lastModifiedMillis, TranscriptFacts facts, String agentDescription,
-                                boolean escapes, boolean indexed) {
+                                long size, long mtimeNanos, long lastModifiedMillis, TranscriptFacts facts, boolean escapes,
+                                boolean indexed) {
 
     public enum Kind { MAIN, SUBAGENT, FLAT_SUBAGENT }
+
+    /** A subagent's description from its {@code .meta.json} ({@code agentType: description}), or null. */
+    public String agentDescription() {
+        return ClaudeHome.description(meta);
+    }
 
     public boolean subagent() {
         return kind != Kind.MAIN;

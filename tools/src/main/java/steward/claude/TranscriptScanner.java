@@ -18,10 +18,10 @@ import tools.jackson.databind.JsonNode;
  * The audit's view of a transcript without parsing every line: a file up to {@link #HEAD} + {@link #TAIL} bytes
  * is read whole; a larger one by its first {@link #HEAD} and last {@link #TAIL} bytes (identity, start,
  * continuation marker from the head; title entries, last activity and {@code continued-in} from the tail, as
- * Claude Code's own session list reads a head and a tail). The whole file is read only when the decision could
- * depend on the middle: no title in the parts read (a title could be anywhere: "untitled" must be certain), or
- * at most {@link #EXACT_LIMIT} turns seen (the rules' message thresholds must be exact). Otherwise the turn count
- * is estimated from the parts read and flagged as such.
+ * Claude Code's own session list reads a head and a tail). A session's transcript with no title in the parts read
+ * is read whole: a title could be anywhere, and "untitled" must be certain, since the rules delete untitled
+ * sessions, and then by their exact number of turns. A titled session's turn count is only evidence (no rule
+ * weighs it): it is estimated from the parts read and flagged as such.
  *
  * <p>Lines are classified by their top-level {@code "type"} found by a byte search (Claude Code writes compact
  * JSON with {@code type} before {@code message}); a line where that fails is parsed with Jackson. A line that
@@ -31,10 +31,8 @@ import tools.jackson.databind.JsonNode;
 public final class TranscriptScanner {
     private TranscriptScanner() {}
 
-    public static final int HEAD = 8 * 1024;
-    public static final int TAIL = 16 * 1024;
-    /** Up to this many turns the count must be exact (rule B's "≤ 10 messages"). */
-    public static final int EXACT_LIMIT = 10;
+    public static final int HEAD = 4 * 1024;
+    public static final int TAIL = 8 * 1024;
     /** How far into a line the top-level keys are looked for before the line is parsed in full. */
     static final int LOOK = 1024;
 
@@ -58,7 +56,7 @@ public final class TranscriptScanner {
 
     /**
      * Scans a transcript. {@code main} true: a session's own transcript, whose {@code messages} are its turns outside
-     * sidechains and must be exact up to {@link #EXACT_LIMIT}, and whose title must be certain. {@code main} false: a
+     * sidechains, exact when it has no title, and whose title must be certain. {@code main} false: a
      * subagent's transcript, whose {@code messages} are all its turns and which is never read whole for a count or a
      * title (a subagent has no title of its own).
      */
@@ -71,7 +69,7 @@ public final class TranscriptScanner {
             acc.region(head, head.length, 0, true, false);
             byte[] tail = read(ch, size - TAIL, TAIL);
             acc.region(tail, tail.length, size - TAIL, false, true);
-            if (main && (acc.mainMessages <= EXACT_LIMIT || acc.titles.isEmpty())) return whole(ch, size, true);
+            if (main && Titles.effective(acc.titles) == null) return whole(ch, size, true);
             int seen = main ? acc.mainMessages : acc.mainMessages + acc.sideMessages;
             long covered = Math.max(1, acc.coveredBytes);
             int estimate = (int) Math.min(Integer.MAX_VALUE, Math.max(seen + 1L, Math.round(seen * (double) size / covered)));
@@ -132,7 +130,8 @@ public final class TranscriptScanner {
     /** What the lines seen so far add up to. */
     static final class Acc {
         String sessionId, cwd, gitBranch, agentId, continuedIn;
-        double firstEpoch = Double.NaN, lastEpoch = Double.NaN;
+        double firstEpoch = Double.NaN;
+        String firstTs, lastTs;
         int mainMessages, sideMessages, malformed;
         boolean sawMessage, allSide = true, sawUser, continuation, openTail;
         long coveredBytes;
@@ -166,7 +165,7 @@ public final class TranscriptScanner {
             int look = Math.min(e, s + LOOK);
             if (sessionId == null) sessionId = field(b, s, look, "sessionId");
             if (cwd == null) cwd = field(b, s, look, "cwd");
-            if (Double.isNaN(firstEpoch)) {
+            if (firstTs == null && Double.isNaN(firstEpoch)) {
                 String ts = field(b, s, e, "timestamp");
                 if (ts != null) firstEpoch = TranscriptReader.epoch(ts);
             }
@@ -277,10 +276,10 @@ public final class TranscriptScanner {
                 ts = field(b, from, e, "timestamp");
                 if (ts == null && from > s) ts = field(b, s, e, "timestamp");
             }
-            double t = TranscriptReader.epoch(ts);
-            if (Double.isNaN(t)) return;
-            if (Double.isNaN(firstEpoch)) firstEpoch = t;
-            lastEpoch = t;
+            if (ts == null) return;
+            // parsed once at the end: the first and the last time seen
+            if (firstTs == null) firstTs = ts;
+            lastTs = ts;
         }
 
         int count(boolean main) {
@@ -289,7 +288,10 @@ public final class TranscriptScanner {
 
         TranscriptFacts facts(int messages, boolean exact) {
             TitleEntry t = Titles.effective(titles);
-            return new TranscriptFacts(sessionId, cwd, gitBranch, agentId, firstEpoch, lastEpoch, t == null ? null : t.text(),
+            double first = firstTs != null ? TranscriptReader.epoch(firstTs) : Double.NaN;
+            if (!Double.isNaN(firstEpoch) && (Double.isNaN(first) || firstEpoch < first)) first = firstEpoch;
+            double lastEpoch = lastTs != null ? TranscriptReader.epoch(lastTs) : Double.NaN;
+            return new TranscriptFacts(sessionId, cwd, gitBranch, agentId, first, lastEpoch, t == null ? null : t.text(),
                     t == null ? null : t.kind(), messages, exact, sideMessages, sawMessage && allSide, continuation, continuedIn, malformed,
                     openTail);
         }
@@ -322,9 +324,11 @@ public final class TranscriptScanner {
         return k < 0 ? "" : typeAt(b, k, e);
     }
 
+    private static final java.util.Map<String, byte[]> KEYS = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** A string field's value by byte search ({@code "key":"value"}), decoded; null when absent or not a plain string. */
     static String field(byte[] b, int s, int e, String key) {
-        byte[] k = bytes("\"" + key + "\":\"");
+        byte[] k = KEYS.computeIfAbsent(key, x -> bytes("\"" + x + "\":\""));
         int i = indexOf(b, s, e, k);
         if (i < 0) return null;
         int v = i + k.length;
@@ -349,13 +353,26 @@ public final class TranscriptScanner {
         }
     }
 
+    private static final java.lang.invoke.VarHandle INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** The first {@code needle} in {@code b[s, e)}, or -1: one 4-byte compare per position, then the rest. */
     static int indexOf(byte[] b, int s, int e, byte[] needle) {
-        byte first = needle[0];
-        int last = e - needle.length;
+        int n = needle.length;
+        int last = e - n;
+        if (n < 4) {
+            outer:
+            for (int i = s; i <= last; i++) {
+                for (int j = 0; j < n; j++) if (b[i + j] != needle[j]) continue outer;
+                return i;
+            }
+            return -1;
+        }
+        int head = (int) INT.get(needle, 0);
         outer:
         for (int i = s; i <= last; i++) {
-            if (b[i] != first) continue;
-            for (int j = 1; j < needle.length; j++) if (b[i + j] != needle[j]) continue outer;
+            if ((int) INT.get(b, i) != head) continue;
+            for (int j = 4; j < n; j++) if (b[i + j] != needle[j]) continue outer;
             return i;
         }
         return -1;

@@ -81,17 +81,20 @@ class TranscriptScannerTest {
     }
 
     @Test
-    void aFewLargeTurnsAreCountedExactly() throws Exception {
+    void anUntitledSessionIsCountedExactlyATitledOneEstimated() throws Exception {
         Path f = tmp.resolve("few.jsonl");
         String pad = "y".repeat(20_000);
-        StringBuilder sb = new StringBuilder("{\"type\":\"ai-title\",\"aiTitle\":\"t\"}\n");
+        StringBuilder sb = new StringBuilder();
         for (int i = 0; i < 6; i++) sb.append("{\"type\":\"user\",\"message\":{\"content\":\"").append(pad).append("\"}}\n");
-        sb.append("{\"type\":\"ai-title\",\"aiTitle\":\"Big pastes\"}\n");
         Files.writeString(f, sb.toString());
         TranscriptFacts x = TranscriptScanner.scan(f, true);
-        assertTrue(x.exact(), "six turns: the count decides rule B, so it is exact");
+        assertTrue(x.exact(), "untitled: rule B weighs the count, so it is exact");
         assertEquals(6, x.messages());
-        assertEquals("Big pastes", x.title());
+        Files.writeString(f, sb + "{\"type\":\"ai-title\",\"aiTitle\":\"Big pastes\"}\n");
+        TranscriptFacts titled = TranscriptScanner.scan(f, true);
+        assertEquals("Big pastes", titled.title());
+        assertFalse(titled.exact());
+        assertTrue(titled.messages() >= 1);
     }
 
     @Test

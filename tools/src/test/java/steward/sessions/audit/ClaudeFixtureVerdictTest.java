@@ -45,7 +45,10 @@ class ClaudeFixtureVerdictTest {
             assertEquals("claude", it.store());
             assertEquals(s.get("project").asString(), it.evidence().project());
             if (s.get("title").isString()) assertEquals(s.get("title").asString(), it.evidence().title(), id);
-            if (s.get("messages").asInt() >= 0) assertEquals(s.get("messages").asInt(), it.evidence().message_count(), id);
+            int want = s.get("messages").asInt();
+            if (want >= 0 && it.evidence().message_count_exact()) assertEquals(want, it.evidence().message_count(), id);
+            else if (want >= 0) assertTrue(Math.abs(want - it.evidence().message_count()) <= want / 5 + 1, id + ": estimated " + it.evidence().message_count());
+            if (it.evidence().title() == null && !"subagent".equals(it.evidence().source())) assertTrue(it.evidence().message_count_exact(), id);
             assertEquals(s.get("live").asBoolean(), it.evidence().ended_at() == null, id);
         }
         AuditResult r = o.result();
