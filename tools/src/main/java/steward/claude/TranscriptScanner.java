@@ -61,15 +61,16 @@ public final class TranscriptScanner {
      * title (a subagent has no title of its own).
      */
     public static TranscriptFacts scan(Path file, boolean main) throws IOException {
+        Buffers buf = BUFFERS.get();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
-            if (size <= HEAD + TAIL) return whole(ch, size, main);
+            if (size <= HEAD + TAIL) return whole(ch, size, main, buf);
             Acc acc = new Acc();
-            byte[] head = read(ch, 0, HEAD);
-            acc.region(head, head.length, 0, true, false);
-            byte[] tail = read(ch, size - TAIL, TAIL);
-            acc.region(tail, tail.length, size - TAIL, false, true);
-            if (main && Titles.effective(acc.titles) == null) return whole(ch, size, true);
+            int h = read(ch, 0, buf.head);
+            acc.region(buf.head.array(), h, 0, true, false);
+            int t = read(ch, size - TAIL, buf.tail);
+            acc.region(buf.tail.array(), t, size - TAIL, false, true);
+            if (main && Titles.effective(acc.titles) == null) return whole(ch, size, true, buf);
             int seen = main ? acc.mainMessages : acc.mainMessages + acc.sideMessages;
             long covered = Math.max(1, acc.coveredBytes);
             int estimate = (int) Math.min(Integer.MAX_VALUE, Math.max(seen + 1L, Math.round(seen * (double) size / covered)));
@@ -77,54 +78,72 @@ public final class TranscriptScanner {
         }
     }
 
-    private static TranscriptFacts whole(FileChannel ch, long size, boolean main) throws IOException {
+    /** Per-thread read buffers: a scan allocates nothing per file but its results. */
+    private static final class Buffers {
+        final ByteBuffer head = ByteBuffer.allocate(HEAD);
+        final ByteBuffer tail = ByteBuffer.allocate(TAIL);
+        final ByteBuffer small = ByteBuffer.allocate(HEAD + TAIL);
+        final ByteBuffer chunk = ByteBuffer.allocate(1 << 18);
+        byte[] line = new byte[1 << 14];
+    }
+
+    private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
+
+    private static TranscriptFacts whole(FileChannel ch, long size, boolean main, Buffers buf) throws IOException {
         Acc acc = new Acc();
         if (size <= HEAD + TAIL) {
-            byte[] all = read(ch, 0, (int) size);
-            acc.region(all, all.length, 0, true, true);
+            buf.small.clear().limit((int) size);
+            int n = read(ch, 0, buf.small);
+            acc.region(buf.small.array(), n, 0, true, true);
             return acc.facts(acc.count(main), true);
         }
         // streamed in chunks, a line at a time (lines may be megabytes)
-        ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-        byte[] line = new byte[1 << 14];
+        ByteBuffer chunk = buf.chunk;
+        byte[] line = buf.line;
         int len = 0;
         long pos = 0, lineStart = 0;
         while (pos < size) {
-            buf.clear();
-            int n = ch.read(buf, pos);
+            chunk.clear();
+            int n = ch.read(chunk, pos);
             if (n <= 0) break;
             BYTES_READ.addAndGet(n);
-            byte[] a = buf.array();
+            byte[] a = chunk.array();
             int start = 0;
             for (int i = 0; i < n; i++) {
                 if (a[i] != '\n') continue;
-                int k = i - start;
-                if (len + k > line.length) line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + k));
-                System.arraycopy(a, start, line, len, k);
-                len += k;
-                acc.line(line, 0, len, lineStart, true, true);
+                if (len == 0) {
+                    acc.line(a, start, i, lineStart, true, true); // the whole line is in the chunk: no copy
+                } else {
+                    int k = i - start;
+                    if (len + k > line.length) line = buf.line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + k));
+                    System.arraycopy(a, start, line, len, k);
+                    len += k;
+                    acc.line(line, 0, len, lineStart, true, true);
+                }
                 lineStart = pos + i + 1;
                 len = 0;
                 start = i + 1;
             }
             int k = n - start;
-            if (len + k > line.length) line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + k));
+            if (len + k > line.length) line = buf.line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + k));
             System.arraycopy(a, start, line, len, k);
             len += k;
             pos += n;
         }
         if (len > 0) acc.line(line, 0, len, lineStart, false, true);
+        if (buf.line.length > 1 << 20) buf.line = new byte[1 << 14]; // do not keep a giant line's buffer
         return acc.facts(acc.count(main), true);
     }
 
-    private static byte[] read(FileChannel ch, long pos, int n) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(n);
+    /** Reads from {@code pos} into {@code b} (cleared; up to its limit); returns the bytes read. */
+    private static int read(FileChannel ch, long pos, ByteBuffer b) throws IOException {
+        if (b.position() != 0 || b.limit() == b.capacity()) b.clear();
         while (b.hasRemaining()) {
             int r = ch.read(b, pos + b.position());
             if (r < 0) break;
         }
         BYTES_READ.addAndGet(b.position());
-        return b.position() == n ? b.array() : java.util.Arrays.copyOf(b.array(), b.position());
+        return b.position();
     }
 
     /** What the lines seen so far add up to. */
@@ -135,6 +154,7 @@ public final class TranscriptScanner {
         int mainMessages, sideMessages, malformed;
         boolean sawMessage, allSide = true, sawUser, continuation, openTail;
         long coveredBytes;
+        int identityLines;
         final List<TitleEntry> titles = new ArrayList<>();
 
         /**
@@ -235,7 +255,7 @@ public final class TranscriptScanner {
                 mainMessages++;
                 allSide = false;
             }
-            if (sessionId == null || cwd == null || gitBranch == null || agentId == null) {
+            if (identityLines++ < 2 && (sessionId == null || cwd == null || gitBranch == null || agentId == null)) {
                 if (parsed != null) {
                     if (sessionId == null) sessionId = TranscriptReader.str(parsed, "sessionId");
                     if (cwd == null) cwd = TranscriptReader.str(parsed, "cwd");
