@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import steward.testing.TestHomes;
+
 /**
  * The benchmarks still run end to end on small inputs and print their tables (their figures are read by
  * people, never asserted: these machines are shared and noisy).
@@ -41,7 +43,7 @@ class BenchIT {
 
     @Test
     void locomoOnAnotherLocomoFormatFile() throws Exception {
-        Path data = TestSupport.repo().resolve("server/src/test/resources/bench/locomo-mini.json");
+        Path data = TestHomes.repo().resolve("server/src/test/resources/bench/locomo-mini.json");
         String out = bench("locomo", "--data", data.toString());
         assertTrue(out.contains("R@10"), out);
         assertTrue(out.toLowerCase(java.util.Locale.ROOT).contains("inject"), out);

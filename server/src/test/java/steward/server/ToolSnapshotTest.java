@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import steward.json.Json;
 import steward.server.tools.StewardTool;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -25,7 +26,7 @@ import tools.jackson.databind.JsonNode;
  */
 class ToolSnapshotTest {
     static Path dir() {
-        return TestSupport.repo().resolve("server/src/test/snapshots");
+        return TestHomes.repo().resolve("server/src/test/snapshots");
     }
 
     @Test
@@ -72,7 +73,7 @@ class ToolSnapshotTest {
             expected.add(t.name() + ".output.json");
         }
         Set<String> files;
-        try (Stream<Path> s = Files.list(TestSupport.repo().resolve("schemas"))) {
+        try (Stream<Path> s = Files.list(TestHomes.repo().resolve("schemas"))) {
             files = s.map(p -> p.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
         }
         assertEquals(expected, files, "schemas/ holds exactly one input and one output schema per registered tool");

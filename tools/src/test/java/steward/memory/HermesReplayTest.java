@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /**

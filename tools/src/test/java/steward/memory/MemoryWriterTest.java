@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.testing.TestHomes;
 
 /** memory_write beyond the recorded Hermes cases: bad input, the USER.md trap, staging, backups, the overflow tree. */
 class MemoryWriterTest {

@@ -22,13 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** The serve command's refusals, and cancellation over stdio (the same interception as over HTTP). */
 class ServeCommandIT {
     @Test
     void aNonLoopbackBindWithoutATokenIsRefused(@TempDir Path tmp) throws Exception {
-        Path home = HttpServerProcess.copyFixture(tmp.resolve("home"));
+        Path home = TestHomes.copyFixture(tmp.resolve("home"));
         ProcessBuilder pb = new ProcessBuilder(HttpServerProcess.javaBin(), "-jar", HttpServerProcess.jar(), "serve", "--http",
                 "--bind", "0.0.0.0", "--port", "0", "--hermes-home", home.toString()).redirectErrorStream(true);
         pb.environment().remove(BearerToken.ENV);
@@ -41,7 +42,7 @@ class ServeCommandIT {
 
     @Test
     void cancellationWorksOverStdioToo(@TempDir Path tmp) throws Exception {
-        Path home = HttpServerProcess.copyFixture(tmp.resolve("home"));
+        Path home = TestHomes.copyFixture(tmp.resolve("home"));
         Process p = new ProcessBuilder(HttpServerProcess.javaBin(), "-jar", HttpServerProcess.jar(), "serve", "--hermes-home", home.toString(),
                 "--conformance-fixtures").redirectError(ProcessBuilder.Redirect.DISCARD).start();
         int items = 400;

@@ -25,6 +25,7 @@ import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.resources.MemoryResources;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** The memory tools through the registry: real results validate against their output schemas; failures are isError with Hermes' record. */
@@ -37,8 +38,7 @@ class MemoryToolsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
-        steward.state.FileTrees.copy(src, tmp);
+        steward.state.FileTrees.copy(TestHomes.fixtureHome(), tmp);
         registry = Tools.registry();
         ctx = new ToolContext(StewardPaths.of(tmp), Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC), Work.NONE);
         mem = tmp.resolve("memories/MEMORY.md");
