@@ -27,11 +27,11 @@ public final class ToolsCommand implements Callable<Integer> {
             return 0;
         }
         if (namesOnly) {
-            for (StewardTool t : Tools.registry().tools()) Printer.println(t.name());
+            for (StewardTool<?> t : Tools.registry().tools()) Printer.println(t.name());
             return 0;
         }
         ArrayNode arr = Json.MAPPER.createArrayNode();
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             arr.add(Json.MAPPER.valueToTree(McpServerFactory.describe(t)));
         }
         Printer.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(arr));
@@ -43,7 +43,7 @@ public final class ToolsCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append("| tool | what it does | arguments (* = required) | hints |\n");
         sb.append("|---|---|---|---|\n");
-        for (StewardTool t : registry.tools()) {
+        for (StewardTool<?> t : registry.tools()) {
             var in = Schemas.input(t.name());
             java.util.Set<String> required = new java.util.HashSet<>();
             if (in.has("required")) in.get("required").forEach(r -> required.add(r.asString()));

@@ -36,7 +36,7 @@ public final class McpServerFactory {
     private McpServerFactory() {}
 
     /** The tool as it appears in {@code tools/list}. */
-    public static McpSchema.Tool describe(StewardTool t) {
+    public static McpSchema.Tool describe(StewardTool<?> t) {
         Map<String, Object> in = Json.MAPPER.convertValue(Schemas.input(t.name()), new TypeReference<Map<String, Object>>() {});
         Map<String, Object> out = Json.MAPPER.convertValue(Schemas.output(t.name()), new TypeReference<Map<String, Object>>() {});
         var h = t.hints();
@@ -125,7 +125,7 @@ public final class McpServerFactory {
     private static <S extends McpServer.SyncSpecification<S>> McpServer.SyncSpecification<S> configure(
             McpServer.SyncSpecification<S> spec, ToolRegistry registry, ToolContext ctx, Extras extras) {
         List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
-        for (StewardTool t : registry.tools()) {
+        for (StewardTool<?> t : registry.tools()) {
             tools.add(toolSpec(describe(t), ctx, (args, c, ex) -> toMcp(registry.invoke(t.name(), Json.MAPPER.valueToTree(args), c))));
         }
         tools.addAll(extras.tools());

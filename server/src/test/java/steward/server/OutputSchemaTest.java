@@ -29,7 +29,7 @@ class OutputSchemaTest {
     @Test
     void everyToolsSampleResultsValidate() throws Exception {
         Path samples = TestHomes.repo().resolve("server/src/test/resources/samples");
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             Path f = samples.resolve(t.name() + ".json");
             assertTrue(Files.exists(f), "no sample arguments for " + t.name() + " in " + f);
             Path home = TestHomes.copyFixture(Files.createTempDirectory(tmp, t.name()));

@@ -33,7 +33,7 @@ class ToolSnapshotTest {
     void toolsListEntriesMatchTheirSnapshots() throws IOException {
         boolean update = Boolean.getBoolean("snapshot.update");
         Files.createDirectories(dir());
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             JsonNode actual = Json.MAPPER.valueToTree(McpServerFactory.describe(t));
             Path file = dir().resolve(t.name() + ".json");
             String rendered = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(actual) + "\n";
@@ -68,7 +68,7 @@ class ToolSnapshotTest {
     @Test
     void schemaFilesAndToolsMatchOneToOne() throws IOException {
         Set<String> expected = new TreeSet<>();
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             expected.add(t.name() + ".input.json");
             expected.add(t.name() + ".output.json");
         }

@@ -72,6 +72,24 @@ class MemoryToolsTest {
     }
 
     @Test
+    void operationsMayArriveAsAJsonStringAndAnythingElseIsAClearErrorThatChangesNothing() throws Exception {
+        byte[] before = Files.readAllBytes(mem);
+        ToolResult broken = call("memory_write", "{\"target\":\"memory\",\"operations\":\"[{\\\"action\\\": \\\"add\\\", \"}");
+        assertTrue(broken.isError());
+        assertTrue(broken.text().startsWith("memory_write: operations is not valid JSON"), broken.text());
+        ToolResult notArray = call("memory_write", "{\"operations\":\"{\\\"action\\\":\\\"add\\\"}\"}");
+        assertTrue(notArray.text().startsWith("memory_write: operations must be an array"), notArray.text());
+        ToolResult notString = call("memory_write", "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":7}]\"}");
+        assertEquals("memory_write: content must be a string", notString.text());
+        assertArrayEquals(before, Files.readAllBytes(mem));
+        ToolResult ok = call("memory_write", "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] a\\\"},"
+                + "{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] b\\\"}]\"}");
+        assertFalse(ok.isError(), ok.text());
+        String after = Files.readString(mem);
+        assertTrue(after.endsWith("[env] a\n§\n[env] b"), "a JSON string holding the array is applied as the batch: " + after);
+    }
+
+    @Test
     void failuresAreIsErrorAndStillCarryHermesRecord() throws Exception {
         byte[] before = Files.readAllBytes(mem);
         ToolResult noMatch = call("memory_write", "{\"action\":\"remove\",\"old_text\":\"no such entry\"}");
