@@ -67,7 +67,7 @@ class ToolArgumentsTest {
     }
 
     @Test
-    void argumentsThatDoNotFitTheRecordAreAnInvalidArgumentsResult() {
+    void aValueOfTheWrongTypeIsAnInvalidArgumentsResultNotAnInternalError() {
         var r = Tools.registry().invoke("recall_search", Json.MAPPER.readTree("{\"query\":\"x\",\"k\":1.5}"), null);
         assertTrue(r.isError());
         assertTrue(r.text().startsWith("recall_search: invalid arguments"), r.text());
