@@ -23,6 +23,7 @@ public final class Main implements Callable<Integer> {
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
         Printer.install(); // from here on only the Printer reaches the real stdout
         CommandLine cl = new CommandLine(new Main());
+        DevExtension.find().ifPresent(dev -> dev.benchmarks().forEach(cl.getSubcommands().get("bench")::addSubcommand));
         cl.setOut(new PrintWriter(Printer.out(), true));
         cl.setErr(new PrintWriter(System.err, true));
         int code = cl.execute(args);

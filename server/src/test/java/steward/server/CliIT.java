@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,23 @@ class CliIT {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         return new Run(p.exitValue(), out, Files.readString(err));
+    }
+
+    @Test
+    void theShippedJarHoldsNeitherBenchmarksNorConformanceFixtures() throws Exception {
+        Run bench = run(null, "bench", "startup");
+        assertEquals(2, bench.exit(), bench.stdout() + bench.stderr());
+        Run benchAlone = run(null, "bench");
+        assertEquals(2, benchAlone.exit());
+        assertTrue(benchAlone.stderr().contains("./steward bench"), benchAlone.stderr());
+        Run fixtures = run(null, "serve", "--conformance-fixtures", "--hermes-home", tmp.toString());
+        assertEquals(2, fixtures.exit());
+        assertTrue(fixtures.stderr().contains("--conformance-fixtures needs the bench module"), fixtures.stderr());
+        try (JarFile jar = new JarFile(StewardProcess.jar().toFile())) {
+            assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("steward/bench/") || e.getName().startsWith("steward/conformance/")),
+                    "no benchmark or fixture class in the shipped jar");
+            assertEquals("steward.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
+        }
     }
 
     @Test

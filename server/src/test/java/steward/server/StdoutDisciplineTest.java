@@ -18,7 +18,7 @@ class StdoutDisciplineTest {
     @Test
     void onlyThePrinterWritesToStdout() throws IOException {
         List<String> offenders = new ArrayList<>();
-        for (String module : List.of("tools/src/main/java", "server/src/main/java")) {
+        for (String module : List.of("tools/src/main/java", "server/src/main/java", "bench/src/main/java")) {
             Path root = TestHomes.repo().resolve(module);
             try (Stream<Path> s = Files.walk(root)) {
                 for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {

@@ -23,7 +23,7 @@ final class HttpServerProcess implements AutoCloseable {
         this.port = freePort();
         this.log = tmp.resolve("server.log");
         List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", jar(), "serve", "--http", "--port", String.valueOf(port),
-                "--hermes-home", home.toString(), "--conformance-fixtures"));
+                "--hermes-home", home.toString()));
         if (withToken) {
             Path tf = tmp.resolve("token");
             Files.writeString(tf, TOKEN + "\n");
