@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import steward.json.Json;
 import steward.learning.PreferenceData;
+import steward.learning.rules.ThresholdRule;
 import steward.recall.RecallService;
 import steward.server.tools.StewardTool;
+import steward.sessions.audit.PlanStore;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,7 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The typed argument records agree with the schema files, and every default has one source: each record's
  * components are named exactly like its input schema's properties, and each {@code default} in
  * {@code schemas/*.input.json} is what the record holds when the argument is absent (the records take their
- * defaults from the engines' constants). Bounds that Java also states are checked against those constants.
+ * defaults from the engines' constants). Bounds and numbers that the schemas' texts quote are checked against those
+ * constants too (tool descriptions are built from them).
  */
 class ToolArgumentsTest {
     @Test
@@ -64,6 +67,16 @@ class ToolArgumentsTest {
         JsonNode n = Schemas.input("session_preferences").get("properties").get("value");
         assertEquals(PreferenceData.MIN_THRESHOLD, n.get("minimum").asDouble());
         assertEquals(PreferenceData.MAX_THRESHOLD, n.get("maximum").asDouble());
+    }
+
+    @Test
+    void numbersQuotedInSchemaDescriptionsAreTheConstants() {
+        String planId = Schemas.input("session_apply").get("properties").get("plan_id").get("description").asString();
+        assertTrue(planId.contains("valid " + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h"), planId);
+        String action = Schemas.input("session_preferences").get("properties").get("action").get("description").asString();
+        String bounds = "set N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD)
+                + ") or reset it to " + ThresholdRule.fmt(PreferenceData.DEFAULT_THRESHOLD);
+        assertTrue(action.contains(bounds), action);
     }
 
     @Test
