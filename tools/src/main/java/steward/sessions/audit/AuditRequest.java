@@ -13,14 +13,15 @@ import steward.sessions.store.SessionHomes;
 public record AuditRequest(String currentSessionId, Instant now, String mode, String locale, int maxItemsPerGroup, String store,
                            double idleHours) {
     public static final int DEFAULT_MAX_ITEMS = 20;
+    public static final String DEFAULT_MODE = "interactive", DEFAULT_LOCALE = "en";
 
     public AuditRequest(String currentSessionId, Instant now, String mode, String locale, int maxItemsPerGroup) {
         this(currentSessionId, now, mode, locale, maxItemsPerGroup, null, 0);
     }
 
     public AuditRequest {
-        if (mode == null) mode = "interactive";
-        if (locale == null) locale = "en";
+        if (mode == null) mode = DEFAULT_MODE;
+        if (locale == null) locale = DEFAULT_LOCALE;
         if (!mode.equals("interactive") && !mode.equals("headless")) throw new StewardError("session_audit", "mode must be interactive or headless, not " + mode);
         if (!locale.equals("en") && !locale.equals("zh")) throw new StewardError("session_audit", "locale must be zh or en, not " + locale);
         if (maxItemsPerGroup <= 0) maxItemsPerGroup = DEFAULT_MAX_ITEMS;
