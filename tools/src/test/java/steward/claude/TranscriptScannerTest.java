@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import steward.sessions.ClaudeTestHomes;
+import steward.testing.ClaudeTestHomes;
 
 /** The fast scan agrees with the full reader wherever the rules depend on it. */
 class TranscriptScannerTest {

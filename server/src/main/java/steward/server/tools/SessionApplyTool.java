@@ -11,7 +11,8 @@ import steward.sessions.audit.PlanStore;
 public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_apply", "Apply a session housekeeping plan",
             "Carries out a plan from session_audit with the user's decisions: deletes sessions (with their messages and their "
-                + "subagent children, as Hermes does), marks sessions as ended, renames them. HIGH items run unless rejected; MEDIUM "
+                + "subagent children, as Hermes does; a Claude Code session's transcript, directory and index entry move into the "
+                + "backup), marks Hermes sessions as ended, renames them. HIGH items run unless rejected; MEDIUM "
                 + "and LOW items run only when approved (decisions.items by item_id, or decisions.rules per rule such as {\"B\": "
                 + "\"approve\"}); renames give a session a new unique title instead of deleting it. Before changing anything it "
                 + "re-reads every affected session and skips those changed since the audit, and writes a verified backup "
@@ -24,7 +25,8 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
             .destructive();
 
     /** schemas/session_apply.input.json. */
-    public record Args(String plan_id, Decisions decisions, Map<String, String> renames, Boolean dry_run, String current_session_id) {
+    public record Args(String plan_id, Decisions decisions, Map<String, String> renames, Boolean dry_run, String current_session_id,
+                       String store) {
         public Args {
             if (decisions == null) decisions = new Decisions(null, null, null);
             if (dry_run == null) dry_run = false;
@@ -43,7 +45,7 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
         Decisions d = a.decisions();
         ApplyRequest req = new ApplyRequest(a.plan_id(), Arguments.map(d.items()), Arguments.map(d.rules()), Arguments.map(a.renames()),
                 a.dry_run(), a.current_session_id(), Arguments.map(d.keep_reasons()));
-        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).apply(req);
+        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).store(a.store()).apply(req);
         return ToolResult.ok(r, render(r));
     }
 

@@ -62,6 +62,17 @@ public final class ApplyEngine {
     }
 
     private Path callerCwd = Path.of(System.getProperty("user.dir"));
+    private String store;
+    private List<Plan.PlanItem> others = List.of();
+
+    /** Only this home's items run ({@code hermes} or {@code claude}); the plan's other items are skipped. Null: all. */
+    public ApplyEngine store(String store) {
+        if (store != null && !steward.sessions.store.SessionHomes.STORES.contains(store)) {
+            throw new StewardError(CTX, "store must be hermes or claude, not " + store);
+        }
+        this.store = store;
+        return this;
+    }
 
     /** The working directory whose Claude Code project holds the current session (default: this process's). */
     public ApplyEngine callerCwd(Path cwd) {
@@ -78,8 +89,10 @@ public final class ApplyEngine {
     public ApplyResult apply(ApplyRequest req) {
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
-        Plan plan = plans.load(req.planId(), now, this::currentKey);
-        validate(plan, req);
+        Plan full = plans.load(req.planId(), now, this::currentKey);
+        validate(full, req);
+        Plan plan = selected(full);
+        this.others = full.items().stream().filter(i -> store != null && !i.storeName().equals(store)).toList();
         List<Plan.PlanItem> claudeItems = itemsOf(plan, ClaudeSessions.STORE);
         if (claudeItems.isEmpty()) {
             if (!req.dryRun()) plans.claim(plan.plan_id());
@@ -127,6 +140,18 @@ public final class ApplyEngine {
         checks.addAll(cp.checks());
         ApplyResult.Counts after = h == null ? cp.after() : sum(h.after(), cp.after());
         return result(plan, false, b, d, after, h != null && h.fts(), checks, learn(plan, req, d));
+    }
+
+    /** The plan restricted to the selected store (its other items are reported as skipped). */
+    private Plan selected(Plan p) {
+        if (store == null) return p;
+        if (p.storeRefs().stream().noneMatch(r -> r.store().equals(store))) {
+            throw new StewardError(CTX, "plan " + p.plan_id() + " has no " + store + " store (its stores: "
+                    + String.join(", ", p.storeRefs().stream().map(Plan.StoreRef::store).toList()) + ")");
+        }
+        return new Plan(p.plan_id(), p.created_at(), p.created_at_epoch(), p.expires_at_epoch(), p.database(), p.database_key(), p.mode(),
+                p.locale(), p.current_session_id(), p.current_found_by(), p.threshold(), itemsOf(p, store), p.report_text(),
+                p.storeRefs().stream().filter(r -> r.store().equals(store)).toList());
     }
 
     /** The key each store of a plan has now, for binding the plan to the homes it was made for. */
@@ -530,8 +555,20 @@ public final class ApplyEngine {
         return new ApplyResult.Learning(s.paused() ? "paused" : "ok", s.paused() ? s.lines().get(0) : null, s.lines());
     }
 
-    private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                                      boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
+    private ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+                               boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
+        if (!others.isEmpty()) {
+            List<ApplyResult.Skipped> skipped = new ArrayList<>(d.skipped());
+            for (Plan.PlanItem it : others) {
+                skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), "not in the selected store (" + store + ")"));
+            }
+            d = new Decision(d.run(), skipped, d.before());
+        }
+        return resultOf(plan, dry, b, d, after, fts, checks, learning);
+    }
+
+    private static ApplyResult resultOf(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+                                        boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
         List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
                 p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
         return new ApplyResult(plan.plan_id(), dry, b, done.size(), List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),

@@ -49,15 +49,26 @@ public final class RestoreEngine {
                          int side_files_restored, int sessions_after, int active_after) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
+        return restore(backupId, sessionIds, null);
+    }
+
+    /** {@code store}: only the part of the backup from this home ({@code hermes} or {@code claude}); null: all of it. */
+    public Result restore(String backupId, List<String> sessionIds, String store) {
+        if (store != null && !steward.sessions.store.SessionHomes.STORES.contains(store)) {
+            throw new StewardError(CTX, "store must be hermes or claude, not " + store);
+        }
         SessionBackup bk = new SessionBackup(paths.stateDir());
         bk.requireExisting(backupId, CTX);
         List<JsonNode> lines;
         List<JsonNode> claudeLines;
         try {
-            lines = Files.exists(bk.file(backupId)) ? bk.read(backupId) : List.of();
-            claudeLines = bk.readClaude(backupId);
+            lines = Files.exists(bk.file(backupId)) && !"claude".equals(store) ? bk.read(backupId) : List.of();
+            claudeLines = "hermes".equals(store) ? List.of() : bk.readClaude(backupId);
         } catch (IOException | RuntimeException e) {
             throw new StewardError(CTX, "backup " + backupId + " is unreadable: " + e.getMessage(), e);
+        }
+        if (store != null && lines.isEmpty() && claudeLines.isEmpty()) {
+            throw new StewardError(CTX, "backup " + backupId + " holds no " + store + " sessions");
         }
         Set<String> inBackup = new LinkedHashSet<>();
         for (JsonNode l : lines) inBackup.add(l.path("id").asString());

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 import steward.claude.fixture.ClaudeHomeFixture;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
-import steward.sessions.ClaudeTestHomes;
-import steward.sessions.TestHomes;
+import steward.testing.ClaudeTestHomes;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** The verdict of every session of fixtures/claude-home, as its manifest says, at 2026-08-10T12:00:00Z. */

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
-import steward.sessions.ClaudeTestHomes;
-import steward.sessions.TestHomes;
+import steward.testing.ClaudeTestHomes;
+import steward.testing.TestHomes;
 
 class ClaudePrecheckTest {
     @TempDir

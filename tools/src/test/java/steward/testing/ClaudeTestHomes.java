@@ -1,4 +1,4 @@
-package steward.sessions;
+package steward.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,7 +13,7 @@ import steward.json.Json;
 import steward.state.FileMoves;
 import tools.jackson.databind.JsonNode;
 
-/** Installs {@code fixtures/claude-home} (file times set from its manifest) into a test directory. */
+/** Private copies of {@code fixtures/claude-home} (file times set from its manifest, as git keeps none) and its manifest. */
 public final class ClaudeTestHomes {
     private ClaudeTestHomes() {}
 
