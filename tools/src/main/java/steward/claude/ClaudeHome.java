@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import steward.json.Json;
@@ -305,7 +306,7 @@ public final class ClaudeHome {
 
     /** Session ids registered in {@code sessions/<pid>.json} by a process that is still running. */
     public Set<String> liveRegistered() {
-        Set<String> out = new java.util.TreeSet<>();
+        Set<String> out = new TreeSet<>();
         Path dir = home.resolve("sessions");
         if (!Files.isDirectory(dir)) return out;
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {

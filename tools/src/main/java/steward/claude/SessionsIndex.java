@@ -2,6 +2,7 @@ package steward.claude;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -128,7 +129,7 @@ public final class SessionsIndex {
         StringBuilder sb = new StringBuilder();
         write(sb, root, tabs ? "\t" : " ".repeat(indent), 0);
         if (like.length > 0 && like[like.length - 1] == '\n') sb.append('\n');
-        return sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** {@code JSON.stringify(root, null, indent)}. */

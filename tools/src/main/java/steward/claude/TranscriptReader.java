@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -62,7 +63,7 @@ public final class TranscriptReader {
 
     private static byte[] append(byte[] line, int len, byte[] src, int off, int n) {
         if (n == 0) return line;
-        if (len + n > line.length) line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + n));
+        if (len + n > line.length) line = Arrays.copyOf(line, Math.max(line.length * 2, len + n));
         System.arraycopy(src, off, line, len, n);
         return line;
     }

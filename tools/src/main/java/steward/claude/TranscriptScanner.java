@@ -1,14 +1,20 @@
 package steward.claude;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import steward.json.Json;
@@ -115,7 +121,7 @@ public final class TranscriptScanner {
                     acc.line(a, start, i, lineStart, true, true); // the whole line is in the chunk: no copy
                 } else {
                     int k = i - start;
-                    if (len + k > line.length) line = buf.line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + k));
+                    if (len + k > line.length) line = buf.line = Arrays.copyOf(line, Math.max(line.length * 2, len + k));
                     System.arraycopy(a, start, line, len, k);
                     len += k;
                     acc.line(line, 0, len, lineStart, true, true);
@@ -125,7 +131,7 @@ public final class TranscriptScanner {
                 start = i + 1;
             }
             int k = n - start;
-            if (len + k > line.length) line = buf.line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, len + k));
+            if (len + k > line.length) line = buf.line = Arrays.copyOf(line, Math.max(line.length * 2, len + k));
             System.arraycopy(a, start, line, len, k);
             len += k;
             pos += n;
@@ -344,7 +350,7 @@ public final class TranscriptScanner {
         return k < 0 ? "" : typeAt(b, k, e);
     }
 
-    private static final java.util.Map<String, byte[]> KEYS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, byte[]> KEYS = new ConcurrentHashMap<>();
 
     /** A string field's value by byte search ({@code "key":"value"}), decoded; null when absent or not a plain string. */
     static String field(byte[] b, int s, int e, String key) {
@@ -373,8 +379,8 @@ public final class TranscriptScanner {
         }
     }
 
-    private static final java.lang.invoke.VarHandle INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class,
-            java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     /** The first {@code needle} in {@code b[s, e)}, or -1: one 4-byte compare per position, then the rest. */
     static int indexOf(byte[] b, int s, int e, byte[] needle) {

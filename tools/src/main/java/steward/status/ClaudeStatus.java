@@ -15,6 +15,8 @@ import java.util.Map;
 
 import steward.claude.ClaudeHome;
 import steward.claude.ClaudeSessionFile;
+import steward.claude.SessionsIndex;
+import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.sessions.audit.Times;
 import steward.sessions.store.ClaudeSessions;
@@ -28,7 +30,7 @@ final class ClaudeStatus {
     static final int MAX_PROJECTS = 10;
     static final int DEFAULT_CLEANUP_DAYS = 30;
 
-    static StatusReport.Claude of(steward.config.StewardPaths paths, Clock clock, List<String> warnings) {
+    static StatusReport.Claude of(StewardPaths paths, Clock clock, List<String> warnings) {
         Path home = paths.claudeHome();
         StatusReport.Location loc = new StatusReport.Location(home.toString(), paths.claudeHomeOrigin().name().toLowerCase(Locale.ROOT));
         int cleanup = DEFAULT_CLEANUP_DAYS;
@@ -78,7 +80,7 @@ final class ClaudeStatus {
         for (ClaudeHome.Project p : l.projects()) {
             per.computeIfAbsent(p.name(), k -> new int[3]);
             if (p.index().exists()) indexFiles++;
-            if (p.index().exists() && !p.index().usable()) broken.add(p.name() + "/" + steward.claude.SessionsIndex.FILE);
+            if (p.index().exists() && !p.index().usable()) broken.add(p.name() + "/" + SessionsIndex.FILE);
             orphans += p.orphanDirs().size();
         }
         List<StatusReport.ClaudeProject> projects = new ArrayList<>();

@@ -3,6 +3,7 @@ package steward.status;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.stream.Stream;
 
 import steward.StewardError;
 import steward.config.HermesConfig;
+import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.memory.MemoryDocument;
 import steward.memory.MemoryRules;
@@ -20,13 +22,13 @@ import steward.sessions.store.SessionStore;
 /** Builds {@link StatusReport}: read-only, never creates or changes a file. */
 public final class StatusEngine {
     private final StewardPaths paths;
-    private final java.time.Clock clock;
+    private final Clock clock;
 
     public StatusEngine(StewardPaths paths) {
-        this(paths, java.time.Clock.systemUTC());
+        this(paths, Clock.systemUTC());
     }
 
-    public StatusEngine(StewardPaths paths, java.time.Clock clock) {
+    public StatusEngine(StewardPaths paths, Clock clock) {
         this.paths = paths;
         this.clock = clock;
     }
@@ -43,7 +45,7 @@ public final class StatusEngine {
             errors.add("hermes home: " + home + " does not exist or is not a directory (set --hermes-home or HERMES_HOME"
                     + (paths.claudeHome() == null ? ")" : "; no Claude Code home at " + paths.claudeHome() + " either: --claude-home or CLAUDE_CONFIG_DIR)"));
         }
-        if (paths.claudeHome() != null && !claude && paths.claudeHomeOrigin() != steward.config.Origin.DEFAULT) {
+        if (paths.claudeHome() != null && !claude && paths.claudeHomeOrigin() != Origin.DEFAULT) {
             warnings.add("claude home: " + paths.claudeHome() + " does not exist or is not a directory");
         }
         HermesConfig cfg = HermesConfig.load(paths.configYaml());
@@ -87,7 +89,7 @@ public final class StatusEngine {
                 claudeStatus);
     }
 
-    private static String origin(steward.config.Origin o) {
+    private static String origin(Origin o) {
         return o.name().toLowerCase(Locale.ROOT);
     }
 

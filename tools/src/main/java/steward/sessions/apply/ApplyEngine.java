@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.learning.DecisionEvent;
@@ -35,6 +36,7 @@ import steward.sessions.audit.PlanStore;
 import steward.sessions.audit.Times;
 import steward.sessions.backup.SessionBackup;
 import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import steward.state.AtomicFiles;
@@ -67,7 +69,7 @@ public final class ApplyEngine {
 
     /** Only this home's items run ({@code hermes} or {@code claude}); the plan's other items are skipped. Null: all. */
     public ApplyEngine store(String store) {
-        if (store != null && !steward.sessions.store.SessionHomes.STORES.contains(store)) {
+        if (store != null && !SessionHomes.STORES.contains(store)) {
             throw new StewardError(CTX, "store must be hermes or claude, not " + store);
         }
         this.store = store;
@@ -157,7 +159,7 @@ public final class ApplyEngine {
     /** The key each store of a plan has now, for binding the plan to the homes it was made for. */
     private String currentKey(String store, String location) {
         if (store.equals(ClaudeSessions.STORE)) {
-            return paths.claudeHome() == null ? null : PlanStore.databaseKey(new steward.claude.ClaudeHome(paths.claudeHome()).projectsDir());
+            return paths.claudeHome() == null ? null : PlanStore.databaseKey(new ClaudeHome(paths.claudeHome()).projectsDir());
         }
         return PlanStore.databaseKey(paths.stateDb());
     }

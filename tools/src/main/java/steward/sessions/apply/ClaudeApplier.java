@@ -1,6 +1,7 @@
 package steward.sessions.apply;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -8,11 +9,13 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -174,7 +177,7 @@ final class ClaudeApplier {
                         return "being written (" + f.dir().relativize(p) + " was modified moments ago)";
                     }
                 }
-            } catch (IOException | java.io.UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 return "cannot read its directory: " + e.getMessage();
             }
         }
@@ -230,7 +233,7 @@ final class ClaudeApplier {
                 line.put("id", f.id());
                 line.put("store", ClaudeSessions.STORE);
                 line.put("project", f.project());
-                line.put("kind", f.kind().name().toLowerCase(java.util.Locale.ROOT));
+                line.put("kind", f.kind().name().toLowerCase(Locale.ROOT));
                 line.put("title", f.subagent() ? null : f.facts().title());
                 ArrayNode roots = line.putArray("paths");
                 ArrayNode fl = line.putArray("files");
@@ -275,7 +278,7 @@ final class ClaudeApplier {
                 note.put("at", Times.iso(now));
                 lines.add(line);
             }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             throw new StewardError(CTX, "backup failed, nothing was changed: cannot read a Claude Code session: " + e.getMessage(), e);
         }
         // 2. the manifest and the indexes' original bytes, verified, before anything moves
@@ -347,7 +350,7 @@ final class ClaudeApplier {
             }
         }
         List<Path[]> moved = new ArrayList<>(p.undo().moved());
-        java.util.Collections.reverse(moved);
+        Collections.reverse(moved);
         for (Path[] m : moved) {
             try {
                 if (!Files.exists(m[0], LinkOption.NOFOLLOW_LINKS)) FileMoves.move(m[1], m[0]);

@@ -3,6 +3,7 @@ package steward.sessions.audit;
 import java.time.Instant;
 
 import steward.StewardError;
+import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionHomes;
 
 /**
@@ -36,6 +37,6 @@ public record AuditRequest(String currentSessionId, Instant now, String mode, St
 
     /** The Claude Code idle time in seconds. */
     public double idleSeconds() {
-        return idleHours > 0 ? idleHours * 3600.0 : steward.sessions.store.ClaudeSessions.DEFAULT_IDLE_SECONDS;
+        return idleHours > 0 ? idleHours * 3600.0 : ClaudeSessions.DEFAULT_IDLE_SECONDS;
     }
 }

@@ -4,6 +4,8 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
 
+import steward.sessions.store.SessionRow;
+
 /**
  * A stored audit plan ({@code <state dir>/plans/<plan_id>.json}): single use, valid 24 h, bound to
  * one database. Items carry the evidence fingerprint that {@code session_apply} re-checks. {@code items} is
@@ -33,7 +35,7 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
     /** The stores of this plan; a plan written before stores existed is bound to its Hermes database. */
     public List<StoreRef> storeRefs() {
         if (stores != null) return stores;
-        return List.of(new StoreRef(steward.sessions.store.SessionRow.HERMES, database, database_key, current_session_id, current_found_by, null));
+        return List.of(new StoreRef(SessionRow.HERMES, database, database_key, current_session_id, current_found_by, null));
     }
 
     /**
@@ -65,7 +67,7 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
 
         /** The store of the session ({@code hermes} when not recorded). */
         public String storeName() {
-            return store == null ? steward.sessions.store.SessionRow.HERMES : store;
+            return store == null ? SessionRow.HERMES : store;
         }
     }
 

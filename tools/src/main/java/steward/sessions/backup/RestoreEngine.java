@@ -20,6 +20,10 @@ import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
+import steward.sessions.audit.Times;
+import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.SessionHomes;
+import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import tools.jackson.databind.JsonNode;
 
@@ -54,7 +58,7 @@ public final class RestoreEngine {
 
     /** {@code store}: only the part of the backup from this home ({@code hermes} or {@code claude}); null: all of it. */
     public Result restore(String backupId, List<String> sessionIds, String store) {
-        if (store != null && !steward.sessions.store.SessionHomes.STORES.contains(store)) {
+        if (store != null && !SessionHomes.STORES.contains(store)) {
             throw new StewardError(CTX, "store must be hermes or claude, not " + store);
         }
         SessionBackup bk = new SessionBackup(paths.stateDir());
@@ -87,10 +91,10 @@ public final class RestoreEngine {
             restored.addAll(o.restored());
             skipped.addAll(o.skipped());
             files += o.files();
-            var rows = new steward.sessions.store.ClaudeSessions(paths.claudeHome(), paths.stateDir(), new steward.sessions.store.ClaudeSessions.Options(
-                    steward.sessions.audit.Times.epoch(clock.instant()), steward.sessions.store.ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false)).rows();
+            List<SessionRow> rows = new ClaudeSessions(paths.claudeHome(), paths.stateDir(), new ClaudeSessions.Options(
+                    Times.epoch(clock.instant()), ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false)).rows();
             sessionsAfter += rows.size();
-            activeAfter += (int) rows.stream().filter(steward.sessions.store.SessionRow::active).count();
+            activeAfter += (int) rows.stream().filter(SessionRow::active).count();
         }
         if (!lines.isEmpty() || claudeLines.isEmpty()) {
             Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages);

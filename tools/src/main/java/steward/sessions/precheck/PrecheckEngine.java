@@ -1,5 +1,6 @@
 package steward.sessions.precheck;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,10 +59,10 @@ public final class PrecheckEngine {
         return out;
     }
 
-    private java.nio.file.Path callerCwd = java.nio.file.Path.of(System.getProperty("user.dir"));
+    private Path callerCwd = Path.of(System.getProperty("user.dir"));
 
     /** The working directory whose Claude Code project holds the current session (default: this process's). */
-    public PrecheckEngine callerCwd(java.nio.file.Path cwd) {
+    public PrecheckEngine callerCwd(Path cwd) {
         this.callerCwd = cwd;
         return this;
     }

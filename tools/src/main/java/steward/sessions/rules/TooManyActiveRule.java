@@ -2,6 +2,7 @@ package steward.sessions.rules;
 
 import java.util.Optional;
 
+import steward.learning.rules.ThresholdRule;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(id = "D", summary = "Too many active sessions (> N): archived-but-active (MEDIUM) or titled and idle > 3 days (LOW) → mark as ended",
@@ -14,7 +15,7 @@ public final class TooManyActiveRule implements Rule {
         int active = ctx.activeCount(s);
         if (!s.active() || ctx.isCurrent(s) || active <= ctx.threshold()) return Optional.empty();
         if (!s.markable()) {
-            String n = steward.learning.rules.ThresholdRule.fmt(ctx.threshold());
+            String n = ThresholdRule.fmt(ctx.threshold());
             return Optional.of(verdict("crowded", Action.review, Confidence.LOW,
                     active + " live sessions in this project (N=" + n + "); Claude Code has no ended mark: exit the ones you no longer use",
                     "此项目有 " + active + " 个活跃会话（N=" + n + "）；Claude Code 没有“已结束”标记：请退出不再使用的会话"));
