@@ -86,6 +86,11 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
         return new StewardPaths(hermesHome, hermesHomeOrigin, dir.toAbsolutePath().normalize(), Origin.FLAG, claudeHome, claudeHomeOrigin);
     }
 
+    /** The same paths with another Claude Code home (the state dir is kept). */
+    public StewardPaths withClaudeHome(Path claude) {
+        return new StewardPaths(hermesHome, hermesHomeOrigin, stateDir, stateDirOrigin, claude.toAbsolutePath().normalize(), Origin.FLAG);
+    }
+
     public Path stateDb() {
         return hermesHome.resolve("state.db");
     }

@@ -272,6 +272,7 @@ final class ClaudeApplier {
                 ObjectNode note = line.putObject("_steward");
                 note.put("backup_id", backupId);
                 note.put("store", ClaudeSessions.STORE);
+                note.put("claude_home", home.toString());
                 note.put("action", "delete");
                 note.put("rule", u.planned().item().rule());
                 note.put("item_id", u.planned().item().item_id());

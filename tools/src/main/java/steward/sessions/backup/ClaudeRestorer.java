@@ -56,36 +56,42 @@ final class ClaudeRestorer {
             List<String> ids = ids(l);
             if (ids.stream().noneMatch(wanted::contains)) continue;
             String id = ids.get(0);
+            String made = l.path("_steward").path("claude_home").asString(null);
+            if (made != null && !Path.of(made).equals(home)) {
+                skipped.add(new RestoreEngine.Skipped(id, "backed up from the Claude Code home " + made + ", not " + home));
+                continue;
+            }
+            // each path comes back on its own: after an interrupted apply, part of a session may still be in place
+            List<String> back = new ArrayList<>();
+            List<String> inPlace = new ArrayList<>();
             String why = null;
             for (JsonNode r : l.path("paths")) {
-                Path original = home.resolve(r.asString());
-                if (Files.exists(original, LinkOption.NOFOLLOW_LINKS)) {
-                    why = "exists again (" + r.asString() + ")";
-                    break;
-                }
-                if (!Files.exists(filesRoot.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS)) {
-                    why = "its files are no longer in backup " + backupId;
-                    break;
-                }
+                boolean there = Files.exists(home.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS);
+                boolean saved = Files.exists(filesRoot.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS);
+                if (there) inPlace.add(r.asString());
+                else if (saved) back.add(r.asString());
+                else why = r.asString() + " is neither in place nor in backup " + backupId;
             }
-            if (why != null) {
-                skipped.add(new RestoreEngine.Skipped(id, why));
+            if (back.isEmpty()) {
+                skipped.add(new RestoreEngine.Skipped(id, why != null ? why : "exists again (" + String.join(", ", inPlace) + ")"));
                 continue;
             }
             List<Path[]> moved = new ArrayList<>();
             try {
-                for (JsonNode r : l.path("paths")) {
-                    Path from = filesRoot.resolve(r.asString());
-                    Path to = home.resolve(r.asString());
+                for (String r : back) {
+                    Path from = filesRoot.resolve(r);
+                    Path to = home.resolve(r);
                     FileMoves.move(from, to);
                     moved.add(new Path[] {from, to});
                     FileMoves.fsyncTree(to);
                 }
                 for (JsonNode fe : l.path("files")) {
-                    Path back = home.resolve(fe.path("path").asString());
-                    if (!FileMoves.sha256(back).equals(fe.path("sha256").asString())) {
-                        throw new IOException(fe.path("path").asString() + " does not match its hash");
+                    String f = fe.path("path").asString();
+                    if (back.stream().noneMatch(r -> f.equals(r) || f.startsWith(r + "/"))) continue;
+                    if (!FileMoves.sha256(home.resolve(f)).equals(fe.path("sha256").asString())) {
+                        throw new IOException(f + " does not match its hash");
                     }
+                    files++;
                 }
             } catch (IOException e) {
                 for (Path[] m : moved) {
@@ -98,7 +104,10 @@ final class ClaudeRestorer {
                 skipped.add(new RestoreEngine.Skipped(id, "cannot move its files back: " + e.getMessage()));
                 continue;
             }
-            files += l.path("files").size();
+            if (!inPlace.isEmpty() || why != null) {
+                skipped.add(new RestoreEngine.Skipped(id, "partly restored: " + String.join(", ", back) + " moved back; "
+                        + (why != null ? why : String.join(", ", inPlace) + " already in place")));
+            }
             restored.addAll(ids);
             restoredIds.addAll(ids);
             if (l.hasNonNull("index")) indexLines.add(l);

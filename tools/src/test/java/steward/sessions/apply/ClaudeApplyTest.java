@@ -151,6 +151,35 @@ class ClaudeApplyTest {
     }
 
     @Test
+    void anInterruptedApplyIsRestoredPathByPath() throws Exception {
+        Path a4dir = home.resolve("projects/-home-dev-webapp").resolve(id("B_medium"));
+        Files.createDirectories(a4dir.resolve("tool-results"));
+        Files.writeString(a4dir.resolve("tool-results/t.txt"), "output\n");
+        try (var s = Files.walk(a4dir)) {
+            for (Path p : s.toList()) Files.setLastModifiedTime(p, FileTime.from(TestHomes.NOW.minusSeconds(4 * 86400)));
+        }
+        Map<String, String> before = ClaudeTestHomes.tree(home);
+        ApplyResult r = apply(audit(0).result().plan_id(), Map.of("B", "approve"));
+        assertTrue(executed(r).contains(id("B_medium")));
+        // a backup is only restored into the Claude home it came from
+        Path other = tmp.resolve("other-claude");
+        Files.createDirectories(other.resolve("projects"));
+        RestoreEngine.Result wrongHome = new RestoreEngine(paths.withClaudeHome(other), TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
+        assertTrue(wrongHome.restored().isEmpty());
+        assertTrue(wrongHome.skipped().stream().allMatch(s -> s.reason().startsWith("backed up from the Claude Code home")), wrongHome.toString());
+        // as if the apply had stopped after the transcript: the directory never left
+        Path saved = paths.stateDir().resolve("backups/sessions/" + r.backup().backup_id() + ".files/claude/projects/-home-dev-webapp")
+                .resolve(id("B_medium"));
+        FileTrees.copy(saved, a4dir);
+        FileTrees.delete(saved);
+        RestoreEngine.Result back = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(id("B_medium")));
+        assertTrue(back.restored().contains(id("B_medium")), back.toString());
+        assertTrue(back.skipped().stream().anyMatch(s -> s.reason().startsWith("partly restored")), back.skipped().toString());
+        Map<String, String> now = ClaudeTestHomes.tree(home);
+        for (String k : before.keySet()) if (k.contains(id("B_medium"))) assertEquals(before.get(k), now.get(k), k);
+    }
+
+    @Test
     void aSessionAppendedToAfterTheAuditIsSkipped() throws Exception {
         AuditEngine.Outcome o = audit(0);
         Path f = file("B_high");
