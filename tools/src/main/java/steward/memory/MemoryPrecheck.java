@@ -61,6 +61,11 @@ public final class MemoryPrecheck {
 
     private final MemoryWriter writer;
 
+    /** Whether {@code c} reads as a procedure (numbered steps, commands, code): it belongs in a skill. */
+    public static boolean procedure(String c) {
+        return count(NUMBERED.matcher(c)) >= 2 || PROCEDURE.matcher(c).find();
+    }
+
     public MemoryPrecheck(MemoryWriter writer) {
         this.writer = writer;
     }
