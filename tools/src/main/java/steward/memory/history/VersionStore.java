@@ -45,6 +45,74 @@ import steward.state.AtomicFiles;
  */
 public final class VersionStore {
     public static final String BRANCH = "refs/heads/main";
+
+    static {
+        // Steward's repository reads no user, system or JGit config (JGit would otherwise run `git config --system`
+        // to find it) and needs no host name lookup.
+        org.eclipse.jgit.util.SystemReader.setInstance(new Isolated(org.eclipse.jgit.util.SystemReader.getInstance()));
+    }
+
+    private static final class Isolated extends org.eclipse.jgit.util.SystemReader.Delegate {
+        Isolated(org.eclipse.jgit.util.SystemReader d) {
+            super(d);
+        }
+
+        @Override
+        public String getHostname() {
+            return "localhost";
+        }
+
+        /**
+         * Also answers JGit's question about the file system's timestamp resolution (which it would otherwise
+         * measure for seconds on first use and store in the user's config) with a conservative 10 ms.
+         */
+        @Override
+        public org.eclipse.jgit.storage.file.FileBasedConfig openUserConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return new org.eclipse.jgit.storage.file.FileBasedConfig(parent, null, fs) {
+                @Override
+                public void load() {
+                    // nothing to read
+                }
+
+                @Override
+                public boolean isOutdated() {
+                    return false;
+                }
+
+                @Override
+                public long getTimeUnit(String section, String subsection, String name, long defaultValue, java.util.concurrent.TimeUnit unit) {
+                    if ("filesystem".equals(section) && ("timestampResolution".equals(name) || "minRacyThreshold".equals(name))) {
+                        return unit.convert(10, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    }
+                    return super.getTimeUnit(section, subsection, name, defaultValue, unit);
+                }
+            };
+        }
+
+        @Override
+        public org.eclipse.jgit.storage.file.FileBasedConfig openSystemConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return empty(parent, fs);
+        }
+
+        @Override
+        public org.eclipse.jgit.storage.file.FileBasedConfig openJGitConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return empty(parent, fs);
+        }
+
+        private static org.eclipse.jgit.storage.file.FileBasedConfig empty(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return new org.eclipse.jgit.storage.file.FileBasedConfig(parent, null, fs) {
+                @Override
+                public void load() {
+                    // nothing to read
+                }
+
+                @Override
+                public boolean isOutdated() {
+                    return false;
+                }
+            };
+        }
+    }
     private final Path dir;
 
     public VersionStore(Path stateDir) {

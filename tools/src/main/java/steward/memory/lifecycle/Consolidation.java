@@ -717,7 +717,7 @@ public final class Consolidation {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-        return score >= 0.3 ? best : null;
+        return score >= 0.15 ? best : null;
     }
 
     private FileChange fileChange(Path f, byte[] before, byte[] after) {
@@ -744,7 +744,7 @@ public final class Consolidation {
         if (sb.length() == 0) entries.forEach(sb::append);
         long cjk = sb.codePoints().filter(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN).count();
         long letters = sb.codePoints().filter(Character::isLetter).count();
-        return letters > 0 && cjk * 3 >= letters ? "zh" : "en";
+        return letters > 0 && cjk * 4 >= letters ? "zh" : "en";
     }
 
     private static byte[] bytes8() {

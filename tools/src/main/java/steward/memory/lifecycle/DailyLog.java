@@ -52,7 +52,8 @@ public final class DailyLog {
     public static Day read(Path file, LocalDate date) {
         String text;
         try {
-            text = MemoryDocument.decodeUtf8(Files.readAllBytes(file), file);
+            // read-only uses (gather, plan, health) read a damaged log leniently; memory_log never rewrites one
+            text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             return new Day(date, file, List.of());
         } catch (IOException e) {

@@ -7,14 +7,16 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * A stable key for an entry's evidence: its body without the confidence prefix, whitespace collapsed, lower case,
- * hashed. A promotion (which rewrites the prefix) keeps the key; an edit of the words makes a new one.
+ * A stable key for an entry's evidence: its body without the confidence prefix and a leading tag ({@code [env]}),
+ * whitespace collapsed, lower case, hashed. A promotion (which rewrites the prefix) or a re-tag keeps the key; an
+ * edit of the words makes a new one.
  */
 public final class EntryKey {
     private EntryKey() {}
 
     public static String normalise(String entry) {
-        return Confidence.parse(entry.strip()).body().strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+        String body = Confidence.parse(entry.strip()).body().strip().replaceFirst("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*", "");
+        return body.replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
     }
 
     public static String of(String entry) {

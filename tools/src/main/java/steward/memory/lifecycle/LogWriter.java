@@ -1,7 +1,6 @@
 package steward.memory.lifecycle;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -93,7 +92,7 @@ public final class LogWriter {
                 }
             }
             byte[] before = Files.exists(file) ? Files.readAllBytes(file) : null;
-            String text = before == null ? DailyLog.header(today) : new String(before, StandardCharsets.UTF_8);
+            String text = before == null ? DailyLog.header(today) : steward.memory.MemoryDocument.decodeUtf8(before, file);
             if (!text.isEmpty() && !text.endsWith("\n")) text += "\n";
             text += DailyLog.noteLine(now.toLocalTime(), ws, note) + "\n";
             AtomicFiles.writeString(file, text);

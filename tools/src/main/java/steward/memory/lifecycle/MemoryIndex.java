@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class MemoryIndex {
     public static final int MAX_AUDIT = 200;
-    static final Pattern TAG = Pattern.compile("^\\[(base|env|ops|rule)\\]", Pattern.CASE_INSENSITIVE);
+    static final Pattern TAG = Pattern.compile("^\\[([A-Za-z][A-Za-z-]{0,11})\\]");
     static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+)");
 
     private MemoryIndex() {}
