@@ -512,7 +512,7 @@ public final class Consolidation {
         plan.put("created_at", now.toString());
         plan.put("expires_epoch", now.getEpochSecond() + PLAN_SECONDS);
         plan.put("scope", s.id());
-        plan.put("file", s.file().toString());
+        plan.put("file", enc(s.file()));
         plan.put("limit", s.limit());
         plan.put("hermes_cap", s.hermesCap());
         if (t.create()) {
@@ -521,12 +521,12 @@ public final class Consolidation {
         }
         plan.put("locale", loc);
         ObjectNode base = plan.putObject("base");
-        base.put(s.file().toString(), mainBefore == null ? "absent" : Journal.sha(mainBefore));
-        base.put(supFile.toString(), supBefore == null ? "absent" : Journal.sha(supBefore));
+        base.put(enc(s.file()), mainBefore == null ? "absent" : Journal.sha(mainBefore));
+        base.put(enc(supFile), supBefore == null ? "absent" : Journal.sha(supBefore));
         byte[] idxBefore = readOrNull(root.indexFile());
-        base.put(root.indexFile().toString(), idxBefore == null ? "absent" : Journal.sha(idxBefore));
+        base.put(enc(root.indexFile()), idxBefore == null ? "absent" : Journal.sha(idxBefore));
         byte[] evBefore = readOrNull(evidence.file());
-        base.put(evidence.file().toString(), evBefore == null ? "absent" : Journal.sha(evBefore));
+        base.put(enc(evidence.file()), evBefore == null ? "absent" : Journal.sha(evBefore));
         ArrayNode ents = plan.putArray("entries");
         newEntries.forEach(ents::add);
         plan.put("main_changed", mainChanged);
@@ -534,7 +534,7 @@ public final class Consolidation {
         ArrayNode pr = plan.putArray("prune");
         for (PruneItem p : prune) pr.addObject().put("id", p.id()).put("entry", p.entry()).put("rule", p.rule()).put("reason", p.reason());
         ArrayNode mv = plan.putArray("moves");
-        for (Journal.Op m : moves) mv.addObject().put("from", m.source().toString()).put("to", m.target().toString()).put("sha", m.sha());
+        for (Journal.Op m : moves) mv.addObject().put("from", enc(m.source())).put("to", enc(m.target())).put("sha", m.sha());
         plan.set("evidence", Json.MAPPER.valueToTree(evAfter));
         ObjectNode wmn = plan.putObject("watermarks");
         wms.forEach((k, v) -> wmn.putObject(k).put("date", v.date()).put("line", v.line()));
@@ -809,7 +809,7 @@ public final class Consolidation {
                     + " " + pruneById.keySet());
         }
         String scopeId = plan.path("scope").asString();
-        Path main = Path.of(plan.path("file").asString());
+        Path main = dec(plan.path("file").asString());
         int limit = plan.path("limit").asInt();
         boolean cap = plan.path("hermes_cap").asBoolean();
         List<String> entries = new ArrayList<>();
@@ -828,17 +828,17 @@ public final class Consolidation {
         try (Flock l1 = Flock.exclusive(stewardLock); Flock l2 = Flock.exclusive(root.lockFor(main))) {
             // nothing may have changed since the plan
             for (var b : plan.path("base").properties()) {
-                byte[] cur = readOrNull(Path.of(b.getKey()));
+                byte[] cur = readOrNull(dec(b.getKey()));
                 String sha = cur == null ? "absent" : Journal.sha(cur);
                 if (!sha.equals(b.getValue().asString())) {
-                    throw new StewardError("memory_consolidate", relOrAbs(Path.of(b.getKey())) + " changed since plan " + planId
+                    throw new StewardError("memory_consolidate", relOrAbs(dec(b.getKey())) + " changed since plan " + planId
                             + " was made; make a new plan. Nothing was changed.");
                 }
             }
             for (JsonNode m : plan.path("moves")) {
-                byte[] cur = readOrNull(Path.of(m.path("from").asString()));
+                byte[] cur = readOrNull(dec(m.path("from").asString()));
                 if (cur == null || !Journal.sha(cur).equals(m.path("sha").asString())) {
-                    throw new StewardError("memory_consolidate", relOrAbs(Path.of(m.path("from").asString())) + " changed since plan " + planId
+                    throw new StewardError("memory_consolidate", relOrAbs(dec(m.path("from").asString())) + " changed since plan " + planId
                             + " was made; make a new plan. Nothing was changed.");
                 }
             }
@@ -877,7 +877,7 @@ public final class Consolidation {
                 files.add(fileChange(pf2, before, b));
             }
             for (JsonNode m : plan.path("moves")) {
-                Path from = Path.of(m.path("from").asString()), to = Path.of(m.path("to").asString());
+                Path from = dec(m.path("from").asString()), to = dec(m.path("to").asString());
                 ops.add(Journal.Op.move(from, to, m.path("sha").asString()));
                 byte[] b = readOrNull(from);
                 files.add(new FileChange(relOrAbs(from), "move", relOrAbs(to), b.length, b.length, "", 0, 0));
@@ -945,6 +945,23 @@ public final class Consolidation {
         } catch (IOException e) {
             throw new StewardError("memory_consolidate", "cannot lock the memory files: " + e.getMessage(), e);
         }
+    }
+
+    /** A path as a plan stores it: relative to the state dir ({@code state:}) or the home ({@code home:}), so a plan names no absolute path. */
+    String enc(Path p) {
+        Path a = p.toAbsolutePath().normalize();
+        if (a.startsWith(paths.stateDir())) return "state:" + paths.stateDir().relativize(a).toString().replace('\\', '/');
+        if (a.startsWith(paths.hermesHome())) return "home:" + paths.hermesHome().relativize(a).toString().replace('\\', '/');
+        throw new StewardError("memory_consolidate", p + " is outside the Hermes home and the state dir");
+    }
+
+    Path dec(String s) {
+        Path p;
+        if (s.startsWith("state:")) p = paths.stateDir().resolve(s.substring(6)).normalize();
+        else if (s.startsWith("home:")) p = paths.hermesHome().resolve(s.substring(5)).normalize();
+        else throw new StewardError("memory_consolidate", "the plan names an unknown path '" + s + "'");
+        if (!p.startsWith(paths.stateDir()) && !p.startsWith(paths.hermesHome())) throw new StewardError("memory_consolidate", "the plan names a path outside the home");
+        return p;
     }
 
     private String relOrAbs(Path p) {
