@@ -1,0 +1,30 @@
+package steward.memory.precheck;
+
+import java.util.regex.Pattern;
+
+@CheckMeta(id = "pointer", verdict = "write_pointer", summary = "the full text does not already live elsewhere",
+        rationale = "Seed 001 (可查证知识): what a document or a skill carries is compressed to a pointer (\"详见存档\").")
+public final class PointerCheck implements PrecheckCheck {
+    public static final double SKILL_COVERAGE = 0.5;
+    public static final int LONG = 100;
+    static final Pattern POINTER = Pattern.compile("(?i)\\bsee\\s+(?:the\\s+)?[`'\"]?[\\w./-]+|https?://\\S+|\\bdetails? in\\b|\\bdocumented in\\b"
+            + "|详见|参见|见\\s*[`'\"]?[\\w./-]+\\.md|[\\w./-]+/SKILL\\.md|references/[\\w./-]+");
+
+    /** Whether the text itself names the place the full text lives. */
+    public static boolean mentionsElsewhere(String c) {
+        return POINTER.matcher(c).find();
+    }
+
+    /** A skill carries most of it (but not all: that would be already_covered). */
+    public static boolean skillCarries(PrecheckInput in) {
+        return "skill".equals(in.bestSource()) && in.bestCoverage() >= SKILL_COVERAGE && in.bestCoverage() < AlreadyCarriedCheck.COVERAGE
+                && in.tokens() >= AlreadyCarriedCheck.MIN_TOKENS;
+    }
+
+    @Override
+    public Outcome evaluate(PrecheckInput in) {
+        if (skillCarries(in)) return Outcome.fail("the full text is already in " + in.bestWhere() + ": keep only a short pointer");
+        if (mentionsElsewhere(in.content()) && in.length() > LONG) return Outcome.fail("the full text lives elsewhere: keep only a short pointer");
+        return Outcome.pass("no long text that lives elsewhere");
+    }
+}
