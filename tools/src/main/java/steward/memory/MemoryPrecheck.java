@@ -174,7 +174,7 @@ public final class MemoryPrecheck {
     record Ranked(List<Candidate> shown, int considered) {}
 
     Ranked rank(String c, MemoryTarget t, MemoryDocument doc, MemoryTarget other, MemoryDocument otherDoc) {
-        var ct = Similarity.tokens(c);
+        var ct = simTokens(c);
         List<Candidate> all = new ArrayList<>();
         addEntries(all, ct, t, doc);
         addEntries(all, ct, other, otherDoc);
@@ -201,7 +201,7 @@ public final class MemoryPrecheck {
     private static void addEntries(List<Candidate> all, java.util.Set<String> ct, MemoryTarget t, MemoryDocument d) {
         for (int i = 0; i < d.entries().size(); i++) {
             String e = d.entries().get(i);
-            all.add(candidate(ct, Similarity.tokens(e), t.id, t.fileName + " entry " + (i + 1), e));
+            all.add(candidate(ct, simTokens(e), t.id, t.fileName + " entry " + (i + 1), e));
         }
     }
 
@@ -215,11 +215,18 @@ public final class MemoryPrecheck {
         Candidate best = null;
         StringBuilder block = new StringBuilder();
         int start = 1;
+        // every paragraph belongs to its skill: the skill's name and description words count for each of them
+        java.util.Set<String> skillWords = new java.util.HashSet<>();
+        for (String l : lines) {
+            if (l.startsWith("name:") || l.startsWith("description:")) skillWords.addAll(simTokens(l.substring(l.indexOf(':') + 1)));
+        }
         for (int i = 0; i <= lines.size(); i++) {
             String l = i < lines.size() ? lines.get(i) : "";
             if (l.isBlank() || i == lines.size()) {
                 if (block.length() > 0) {
-                    Candidate x = candidate(ct, Similarity.tokens(block.toString()), "skill", rel + ":" + start, block.toString().strip());
+                    java.util.Set<String> bt = simTokens(block.toString());
+                    bt.addAll(skillWords);
+                    Candidate x = candidate(ct, bt, "skill", rel + ":" + start, block.toString().strip());
                     if (best == null || x.score() > best.score()) best = x;
                     block.setLength(0);
                 }
@@ -229,6 +236,12 @@ public final class MemoryPrecheck {
             }
         }
         if (best != null) all.add(best);
+    }
+
+    /** Tokens for similarity: without the confidence prefix and the leading tag (not content), CJK unigrams included. */
+    static java.util.Set<String> simTokens(String text) {
+        String body = steward.memory.lifecycle.Confidence.parse(text.strip()).body().strip().replaceFirst("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*", "");
+        return Similarity.tokens(body, true);
     }
 
     private static Candidate candidate(java.util.Set<String> ct, java.util.Set<String> xt, String source, String where, String text) {

@@ -18,9 +18,9 @@ public final class Checks {
             new AlreadyCarriedCheck(),
             new HistoryCheck(),
             new TemporaryCheck(),
+            new PointerCheck(),
             new ProcedureCheck(),
             new IncidentCheck(),
-            new PointerCheck(),
             new GranularityCheck(),
             new ValueCheck(),
             new CapacityCheck(),
@@ -35,9 +35,9 @@ public final class Checks {
         p.put("already_carried", "already_covered");
         p.put("history_state", "reject_history");
         p.put("temporary", "route_session_search");
+        p.put("pointer", "write_pointer");
         p.put("procedure", "route_skill");
         p.put("incident_story", "route_archive");
-        p.put("pointer", "write_pointer");
         p.put("granularity", "split");
         p.put("value", "route_skill");
         p.put("capacity", "needs_compression");
