@@ -28,6 +28,10 @@ public final class Tools {
                 new MemoryWriteTool(),
                 new MemoryPrecheckTool(),
                 new MemoryPendingTool(),
+                new steward.server.tools.MemoryLogTool(),
+                new steward.server.tools.MemoryHealthTool(),
+                new steward.server.tools.MemoryConsolidateTool(),
+                new steward.server.tools.MemoryHistoryTool(),
                 new steward.server.tools.RecallSearchTool(),
                 new steward.server.tools.RecallInjectTool(),
                 new steward.server.tools.RecallFeedbackTool()));

@@ -34,6 +34,8 @@ public final class MemoryPrecheck {
     public static final List<String> VERDICTS = List.of("write", "write_pointer", "already_covered", "route_skill", "route_archive",
             "route_session_search", "reject_history", "split", "needs_compression", "reject_threat");
     static final int MAX_CANDIDATES = 5;
+    /** Longer than this (Chinese counted double) asks for a split; the granularity check owns the number. */
+    public static final int SPLIT_CHARS = steward.memory.precheck.GranularityCheck.SPLIT_CHARS;
 
     public record Answers(String frequency, String consequence) {}
 
