@@ -148,6 +148,8 @@ public final class Consolidation {
         List<String> entries = MemoryWriter.load(s.file()).doc().entries();
         Map<String, Evidence> ev = evidence.read();
         Map<String, LocalDate> refs = evidence.references();
+        List<java.util.Set<String>> entryTokens = new ArrayList<>();
+        for (String e : entries) entryTokens.add(Similarity.tokens(Confidence.parse(e).body()));
         List<Day> days = new ArrayList<>();
         int total = 0, shown = 0;
         String through = null;
@@ -162,7 +164,7 @@ public final class Consolidation {
                 if (shown >= max) continue;
                 shown++;
                 lines.add(new Excerpt("log:" + f.getKey() + "#" + l.number(), l.time() == null ? null : l.time().toString(), l.text(),
-                        signals(l.text()), similar(l.text(), entries)));
+                        signals(l.text()), similar(l.text(), entries, entryTokens)));
             }
             if (!lines.isEmpty()) days.add(new Day(f.getKey().toString(), lines));
         }
@@ -194,10 +196,17 @@ public final class Consolidation {
     }
 
     static List<Similar> similar(String text, List<String> entries) {
+        List<java.util.Set<String>> ts = new ArrayList<>();
+        for (String e : entries) ts.add(Similarity.tokens(Confidence.parse(e).body()));
+        return similar(text, entries, ts);
+    }
+
+    static List<Similar> similar(String text, List<String> entries, List<java.util.Set<String>> entryTokens) {
         var t = Similarity.tokens(text);
         List<Similar> out = new ArrayList<>();
-        for (String e : entries) {
-            var et = Similarity.tokens(Confidence.parse(e).body());
+        for (int i = 0; i < entries.size(); i++) {
+            String e = entries.get(i);
+            var et = entryTokens.get(i);
             double score = Math.round((0.7 * Similarity.coverage(t, et) + 0.3 * Similarity.jaccard(t, et)) * 1000) / 1000.0;
             if (score >= 0.2) out.add(new Similar(MemoryRules.preview(e), Confidence.parse(e).level(), score));
         }
@@ -253,6 +262,12 @@ public final class Consolidation {
         final List<String> newSources = new ArrayList<>();
         String originalText;
         String evKey;
+        private java.util.Set<String> tokens;
+
+        java.util.Set<String> tokens() {
+            if (tokens == null) tokens = Similarity.tokens(body);
+            return tokens;
+        }
     }
 
     public PlanResult plan(String workspace, String through, List<Proposal> proposals, String locale) {
@@ -286,7 +301,7 @@ public final class Consolidation {
         // evidence of an entry whose words were edited elsewhere: re-key the orphan that resembles it
         for (Item it : items) {
             if (it.ev != null) continue;
-            var tt = Similarity.tokens(it.body);
+            var tt = it.tokens();
             String bestKey = null;
             double best = 0;
             for (var o : ev.entrySet()) {
@@ -344,7 +359,7 @@ public final class Consolidation {
                 var bt = Similarity.tokens(body);
                 for (Item it : items) {
                     if (it.supersededBy != null) continue;
-                    var it2 = Similarity.tokens(it.body);
+                    var it2 = it.tokens();
                     if (EntryKey.normalise(it.body).equals(EntryKey.normalise(body))
                             || bt.size() >= 3 && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt)) >= SAME_FACT) {
                         same = it;
@@ -641,11 +656,11 @@ public final class Consolidation {
     }
 
     private static String redundantWith(Item it, List<Item> all) {
-        var t = Similarity.tokens(it.body);
+        var t = it.tokens();
         if (t.size() < 3) return null;
         for (Item o : all) {
             if (o == it) continue;
-            var ot = Similarity.tokens(o.body);
+            var ot = o.tokens();
             if (Similarity.coverage(t, ot) >= REDUNDANT && (ot.size() > t.size() || ot.size() == t.size() && all.indexOf(o) < all.indexOf(it))) {
                 return MemoryRules.preview(o.body);
             }
