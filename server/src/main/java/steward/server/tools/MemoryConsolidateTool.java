@@ -4,43 +4,30 @@ import java.util.ArrayList;
 import java.util.List;
 
 import steward.StewardError;
-import steward.json.Json;
 import steward.memory.lifecycle.Consolidation;
 import steward.memory.lifecycle.LocalZone;
-import tools.jackson.databind.JsonNode;
 
 /** {@code memory_consolidate}: daily logs → long-term memory, as gather → plan → apply. */
-public final class MemoryConsolidateTool implements StewardTool {
-    /** schemas/memory_consolidate.input.json. */
-    public record Args(String step, String workspace, String through, List<Consolidation.Proposal> proposals, String plan_id,
-                       List<String> confirm_prune, String locale, Integer max_excerpts) {}
-
-    @Override
-    public String name() {
-        return "memory_consolidate";
-    }
-
-    @Override
-    public String title() {
-        return "Consolidate daily logs into long-term memory";
-    }
-
-    @Override
-    public String description() {
-        return "Turns daily logs into memory entries in 3 steps. gather: unprocessed log lines, signals flagged, similar entries. "
+public final class MemoryConsolidateTool extends StewardTool<MemoryConsolidateTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("memory_consolidate", "Consolidate daily logs into long-term memory",
+            "Turns daily logs into memory entries in 3 steps. gather: unprocessed log lines, signals flagged, similar entries. "
                 + "plan: your proposals {text, kind, evidence} → mentions, [0.3] adds, promotions, decay, supersedes, prune "
                 + "proposals, log archiving, a diff of every file and a plan_id; changes nothing. apply: plan_id (+ confirm_prune ids "
-                + "the user approved), backed up, all or nothing. Show the plan's report first; prunes need confirmation.";
+                + "the user approved), backed up, all or nothing. Show the plan's report first; prunes need confirmation.").destructive();
+    /** schemas/memory_consolidate.input.json. */
+    public record Args(String step, String workspace, String through, List<Consolidation.Proposal> proposals, String plan_id,
+                       List<String> confirm_prune, String locale, Integer max_excerpts) {
+        public Args {
+            if (max_excerpts == null) max_excerpts = Consolidation.MAX_EXCERPTS;
+        }
+    }
+
+    public MemoryConsolidateTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return new ToolHints(false, true, false, false);
-    }
-
-    @Override
-    public ToolResult call(JsonNode arguments, ToolContext ctx) {
-        Args a = Json.MAPPER.treeToValue(arguments, Args.class);
+    public ToolResult call(Args a, ToolContext ctx) {
         String step = a.step() == null ? (a.plan_id() != null ? "apply" : a.proposals() != null ? "plan" : "gather") : a.step();
         Consolidation c = Consolidation.hermes(ctx.paths(), ctx.clock(), LocalZone.resolve());
         switch (step) {

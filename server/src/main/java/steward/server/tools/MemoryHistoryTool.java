@@ -1,43 +1,31 @@
 package steward.server.tools;
 
 import steward.StewardError;
-import steward.json.Json;
 import steward.memory.history.History;
-import tools.jackson.databind.JsonNode;
 
 /** {@code memory_history}: versions of memories/ and skills/ files: list, diff, roll back. */
-public final class MemoryHistoryTool implements StewardTool {
-    /** schemas/memory_history.input.json. */
-    public record Args(String action, String file, String version, String from, String to, Integer limit) {}
-
-    @Override
-    public String name() {
-        return "memory_history";
-    }
-
-    @Override
-    public String title() {
-        return "Versions of memory and skill files";
-    }
-
-    @Override
-    public String description() {
-        return "Every change Steward makes under memories/ and skills/ is a version in a private git repository in Steward's state "
+public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("memory_history", "Versions of memory and skill files",
+            "Every change Steward makes under memories/ and skills/ is a version in a private git repository in Steward's state "
                 + "dir (never pushed). list: versions of a file; diff: between two versions (to omitted: the file now); rollback: "
                 + "restore a version's exact bytes, itself a new version, backed up and written under Hermes' lock. Use it to "
-                + "show what changed or undo a change.";
+                + "show what changed or undo a change.").destructive();
+    /** schemas/memory_history.input.json. */
+    public record Args(String action, String file, String version, String from, String to, Integer limit) {
+        public Args {
+            if (action == null) action = "list";
+            if (limit == null) limit = History.DEFAULT_LIMIT;
+        }
+    }
+
+    public MemoryHistoryTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return new ToolHints(false, true, false, false);
-    }
-
-    @Override
-    public ToolResult call(JsonNode arguments, ToolContext ctx) {
-        Args a = Json.MAPPER.treeToValue(arguments, Args.class);
+    public ToolResult call(Args a, ToolContext ctx) {
         History h = new History(ctx.paths(), ctx.clock());
-        String action = a.action() == null ? "list" : a.action();
+        String action = a.action();
         switch (action) {
             case "list" -> {
                 History.ListResult r = h.list(a.file(), a.limit());

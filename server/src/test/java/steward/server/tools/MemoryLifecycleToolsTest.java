@@ -52,6 +52,16 @@ class MemoryLifecycleToolsTest {
     }
 
     @Test
+    void numbersTheTextsQuoteAreTheConstants() {
+        String note = steward.server.Schemas.input("memory_log").path("properties").path("note").path("description").asString();
+        assertTrue(note.contains("≤ " + steward.memory.lifecycle.LogWriter.MAX_CHARS + " chars"), note);
+        for (String tool : new String[] {"memory_log", "memory_health", "memory_consolidate", "memory_history"}) {
+            String d = steward.server.Tools.registry().tools().stream().filter(x -> x.name().equals(tool)).findFirst().orElseThrow().description();
+            assertTrue(d.length() <= 450, tool + " description is " + d.length() + " characters");
+        }
+    }
+
+    @Test
     void badArgumentsAreErrorsThatChangeNothing() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         for (String[] c : new String[][] {{"memory_log", "{\"note\": \"" + "x".repeat(241) + "\"}"}, {"memory_consolidate", "{\"plan_id\": \"nope\"}"},
