@@ -263,6 +263,12 @@ public final class Consolidation {
         String originalText;
         String evKey;
         private java.util.Set<String> tokens;
+        private String norm;
+
+        String norm() {
+            if (norm == null) norm = EntryKey.normalise(body);
+            return norm;
+        }
 
         java.util.Set<String> tokens() {
             if (tokens == null) tokens = Similarity.tokens(body);
@@ -357,10 +363,11 @@ public final class Consolidation {
                 same = one(items, p.same_as(), pos + ".same_as");
             } else {
                 var bt = Similarity.tokens(body);
+                String bodyNorm = EntryKey.normalise(body);
                 for (Item it : items) {
                     if (it.supersededBy != null) continue;
                     var it2 = it.tokens();
-                    if (EntryKey.normalise(it.body).equals(EntryKey.normalise(body))
+                    if (it.norm().equals(bodyNorm)
                             || bt.size() >= 3 && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt)) >= SAME_FACT) {
                         same = it;
                         break;

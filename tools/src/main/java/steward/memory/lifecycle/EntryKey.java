@@ -14,9 +14,12 @@ import java.util.Locale;
 public final class EntryKey {
     private EntryKey() {}
 
+    private static final java.util.regex.Pattern TAG = java.util.regex.Pattern.compile("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*");
+    private static final java.util.regex.Pattern SPACE = java.util.regex.Pattern.compile("\\s+");
+
     public static String normalise(String entry) {
-        String body = Confidence.parse(entry.strip()).body().strip().replaceFirst("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*", "");
-        return body.replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+        String body = TAG.matcher(Confidence.parse(entry.strip()).body().strip()).replaceFirst("");
+        return SPACE.matcher(body).replaceAll(" ").toLowerCase(Locale.ROOT);
     }
 
     public static String of(String entry) {

@@ -24,8 +24,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Makes a change of several files all-or-nothing across a crash. Every new content is staged and every file that
- * will be overwritten or moved is backed up first, in {@code <state dir>/journal/<id>/}; then one atomic write of the
+ * Makes a change of several files all-or-nothing across a crash. Every new content is staged in
+ * {@code <state dir>/journal/<id>/} and every file that will be overwritten is backed up first; then one atomic write of the
  * manifest marks the change committed; then the operations run, each idempotent. A crash before the commit mark
  * leaves the old state untouched (the next call discards the journal); a crash after it is rolled forward by the
  * next call, so what anyone finds after the next call is the old state or the new one, never a mix.
@@ -68,10 +68,10 @@ public final class Journal {
                 } else {
                     n.put("source", op.source().toString());
                 }
-                Path existing = op.kind().equals("put") ? op.target() : op.source();
-                if (backupDir != null && Files.isRegularFile(existing)) {
-                    Path b = backupDir.resolve(String.format("%03d-", i) + existing.getFileName());
-                    AtomicFiles.write(b, Files.readAllBytes(existing));
+                // a move keeps its bytes (the journal can always finish it): only files a put replaces are backed up
+                if (backupDir != null && op.kind().equals("put") && Files.isRegularFile(op.target())) {
+                    Path b = backupDir.resolve(String.format("%03d-", i) + op.target().getFileName());
+                    AtomicFiles.write(b, Files.readAllBytes(op.target()));
                 }
             }
             ObjectNode m = Json.MAPPER.createObjectNode().put("id", id).put("committed", false);
