@@ -139,7 +139,7 @@ public final class Consolidation {
                                List<EntryView> entries, int chars, int limit, String next) {}
 
     public GatherResult gather(String workspace, Integer maxExcerpts) {
-        Journal.recover(paths);
+        Journal.recover(paths, root.stewardLock());
         Target t = target(workspace);
         Scope s = t.scope();
         int max = maxExcerpts == null ? MAX_EXCERPTS : maxExcerpts;
@@ -277,7 +277,7 @@ public final class Consolidation {
     }
 
     public PlanResult plan(String workspace, String through, List<Proposal> proposals, String locale) {
-        Journal.recover(paths);
+        Journal.recover(paths, root.stewardLock());
         Target t = target(workspace);
         Scope s = t.scope();
         LocalDate today = today();
@@ -806,7 +806,7 @@ public final class Consolidation {
                               String report) {}
 
     public ApplyResult apply(String planId, List<String> confirmPrune, String client) {
-        Journal.recover(paths);
+        Journal.recover(paths, root.stewardLock());
         if (planId == null || !PLAN_ID.matcher(planId).matches()) {
             throw new StewardError("memory_consolidate", "unknown plan id '" + planId + "' (expected mc_ and 16 hex digits, as plan returned)");
         }

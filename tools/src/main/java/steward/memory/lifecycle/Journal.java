@@ -86,12 +86,21 @@ public final class Journal {
         }
     }
 
-    /** Completes every committed journal and discards every uncommitted one. Returns the ids it completed. */
-    public static List<String> recover(StewardPaths paths) {
+    /**
+     * Completes every committed journal and discards every uncommitted one, holding {@code lock} (the lock every
+     * change through the journal holds, so a change still running in another process is never touched). Returns the
+     * ids it completed. Never call it while holding {@code lock}.
+     */
+    public static List<String> recover(StewardPaths paths, Path lock) {
         List<String> done = new ArrayList<>();
         Path d = dir(paths);
         if (!Files.isDirectory(d)) return done;
         try (Stream<Path> s = Files.list(d)) {
+            if (s.findAny().isEmpty()) return done;
+        } catch (IOException e) {
+            throw new StewardError("memory", "cannot read the journal in " + d + ": " + e.getMessage());
+        }
+        try (steward.memory.Flock l = steward.memory.Flock.exclusive(lock); Stream<Path> s = Files.list(d)) {
             for (Path j : s.filter(Files::isDirectory).sorted().toList()) {
                 Path mf = j.resolve("manifest.json");
                 JsonNode m = null;

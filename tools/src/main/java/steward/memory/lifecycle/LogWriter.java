@@ -64,7 +64,7 @@ public final class LogWriter {
         var threat = ThreatScan.blockMessage(note);
         if (threat.isPresent()) throw new StewardError("memory_log", threat.get());
         String ws = workspace(r);
-        Journal.recover(paths);
+        Journal.recover(paths, root.stewardLock());
         LocalDateTime now = LocalDateTime.ofInstant(clock.instant(), zone).truncatedTo(ChronoUnit.MINUTES);
         LocalDate today = now.toLocalDate();
         Path file = DailyLog.file(root, today);

@@ -86,7 +86,7 @@ class JournalCrashTest {
             }
             assertTrue(proc.waitFor(60, TimeUnit.SECONDS));
             // the next call recovers (completes a committed change, discards an uncommitted one)
-            Journal.recover(rp);
+            Journal.recover(rp, rp.memoriesDir().resolve(".steward.lock"));
             Map<String, String> now = state(rp);
             boolean isOld = now.equals(old), isNew = now.equals(fresh);
             assertTrue(isOld || isNew, "crash point " + k + " (crashed: " + crashed + ") left a mix: " + diff(old, fresh, now));
