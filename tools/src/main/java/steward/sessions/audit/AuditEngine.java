@@ -129,7 +129,13 @@ public final class AuditEngine {
         double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
-                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning);
+                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), new AuditResult.Group(0, List.of(), 0), List.of(),
+                        new AuditResult.Group(0, List.of(), 0), group(retained, cap)), topics, expected, learning, null);
+        int listed = (int) java.util.stream.Stream.concat(confirmGroups.stream().flatMap(g -> g.items().stream()), info.items.stream())
+                .filter(i -> "new".equals(i.question())).count();
+        result = new AuditResult(result.plan_id(), result.created_at(), result.expires_at(), result.now(), result.now_epoch(), result.mode(),
+                result.locale(), result.database(), result.totals(), result.current(), result.threshold(), result.groups(), result.repeated_topics(),
+                result.expected(), result.learning(), new AuditResult.Questions(listed, listed, 0, 0, 0, 0, Integer.MAX_VALUE, null));
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
                 current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
@@ -220,8 +226,9 @@ public final class AuditEngine {
         AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size());
+        boolean q = pi.executable() && !pi.confidence().equals("HIGH") || pi.rule().equals("E");
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                pi.reason(), pi.cascade_of(), ev);
+                pi.reason(), pi.cascade_of(), q && !pi.action().equals("retain") ? "new" : null, ev);
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */
