@@ -194,7 +194,16 @@ class TrustFindingsTest {
         assertEquals(2, autoLong.size(), "B/long runs automatically now");
         ApplyResult r3 = apply(o3.plan(), Map.of(), Map.of());
         for (String s : autoLong) assertFalse(HermesRows.exists(db, s));
-        new RestoreEngine(paths, clock()).restore(r3.backup().backup_id(), autoLong);
+        // every automatic action is listed with its condition and its one-line undo
+        for (String s : autoLong) {
+            ApplyResult.Auto a = r3.automatic().stream().filter(x -> x.session_id().equals(s)).findFirst().orElseThrow();
+            assertEquals("B/long", a.condition());
+            assertTrue(a.undo().contains(r3.backup().backup_id()) && a.undo().contains(s), a.undo());
+        }
+        RestoreEngine.Result rr = new RestoreEngine(paths, clock()).restore(r3.backup().backup_id(), autoLong);
+        String said = String.join(" ", rr.learning().summary());
+        assertTrue(said.contains("B/long") && said.contains("contradiction"), "restoring a promoted condition's items is a contradiction: " + said);
+        assertTrue(said.contains("B/long demoted to MEDIUM"), "two restores demote it: " + said);
         later(1);
         String fresh = "20260812_090000_f40001";
         HermesRows.into(db).chat(fresh, "cli", null, true, 18, epoch() - 7200).write();
@@ -269,6 +278,7 @@ class TrustFindingsTest {
             apply(o.plan(), Map.of(), Map.of());
         }
         assertTrue(asked.get(5) <= asked.get(0), "questions per run do not grow: " + asked);
+        assertTrue(asked.stream().allMatch(n -> n <= 10), "at most 10 question lines per run: " + asked);
     }
 
     // 6b. Rule D's ignored warning collapses into one line.
