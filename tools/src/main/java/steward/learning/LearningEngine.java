@@ -33,6 +33,7 @@ public final class LearningEngine {
             new CountRule(),
             new PromotionRule(),
             new DemotionRule(),
+            new steward.learning.rules.QuietRule(),
             new ThresholdRule(),
             new TopicRule(),
             new WaitingRule());
@@ -110,7 +111,7 @@ public final class LearningEngine {
             PreferenceData.RuleState s = e.getValue();
             Level base = s.base_level == null ? Level.MEDIUM : s.base_level;
             Preferences.Adjusted a = p.adjust(s.rule, s.condition, base);
-            out.put(e.getKey(), a.level() + (a.locked() ? " locked" : "") + "/" + s.level);
+            out.put(e.getKey(), a.level() + (a.locked() ? " locked" : "") + "/" + s.level + (s.quiet ? " quiet" : ""));
         }
         return out;
     }
@@ -126,6 +127,13 @@ public final class LearningEngine {
             if (was.equals(e.getValue())) continue;
             String runsNow = e.getValue().substring(0, e.getValue().indexOf('/'));
             String ranBefore = was.substring(0, was.indexOf('/'));
+            boolean quietNow = e.getValue().endsWith(" quiet"), quietBefore = was.endsWith(" quiet");
+            if (quietNow != quietBefore) {
+                out.add(quietNow ? new LearningRun.Change("quiet", key, key + " listed from now on, no longer asked (you kept " + s.vetoes
+                        + ", approved none; approve one by id to be asked again)")
+                        : new LearningRun.Change("raised", key, key + " asked again (you approved one)"));
+                continue;
+            }
             if (runsNow.endsWith("locked")) {
                 if (ranBefore.endsWith("locked")) continue;
                 out.add(new LearningRun.Change("locked", key, key + " locked at LOW (your answers on it changed " + s.contradictions
@@ -160,7 +168,7 @@ public final class LearningEngine {
         Map<String, List<String>> sessions = new java.util.LinkedHashMap<>();
         for (LearningRun.Change c : changes) {
             switch (c.kind()) {
-                case "locked", "capped", "promoted", "asked", "demoted", "raised", "contradiction" -> learned.add(c.detail());
+                case "locked", "capped", "promoted", "asked", "demoted", "raised", "quiet", "contradiction" -> learned.add(c.detail());
                 case "kept", "restored", "renamed", "delete_asked" -> sessions.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(c.detail());
                 default -> recorded.add(c.detail());
             }

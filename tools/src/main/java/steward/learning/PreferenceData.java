@@ -92,6 +92,8 @@ public final class PreferenceData {
         public String last_polarity;
         public int contradictions;
         public boolean locked;
+        /** Rejected again and again, never approved: listed for information, no longer asked (QuietRule). */
+        public boolean quiet;
         public String updated;
     }
 

@@ -65,6 +65,12 @@ public final class Preferences {
         return waiting.get(waitingKey(sessionId, key));
     }
 
+    /** A condition gone quiet: the user always kept its items; they are listed, not asked. */
+    public boolean quiet(String key) {
+        PreferenceData.RuleState s = data.rule_level.get(key);
+        return s != null && s.quiet && !s.locked;
+    }
+
     /** Consecutive runs in which rule D's questions were all left unanswered. */
     public int warningIgnoredRuns() {
         return data.warning_ignored_runs;
@@ -93,6 +99,7 @@ public final class Preferences {
             return new Adjusted(Level.LOW, "locked at LOW after contradictory decisions; not executed automatically until you trust rule "
                     + RuleKey.of(rule, condition) + " again", true);
         }
+        if (s.quiet) return new Adjusted(Level.LOW, "you kept " + s.vetoes + " like this: listed, no longer asked", false);
         Level level = s.level == null ? base : s.level;
         String note = null;
         if (level != base) {

@@ -36,6 +36,7 @@ public final class PromotionRule implements LearningRule {
             if (run.frozen.contains(entry.getKey())) continue;
             PreferenceData.RuleState s = run.state(entry.getValue().get(0));
             if (s.vetoes > 0 || s.locked) continue;
+            if (entry.getValue().stream().allMatch(e -> "review".equals(e.action()))) continue; // nothing to run: rule E learns topics
             if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.runs >= RUNS_FOR_HIGH) {
                 s.level = Level.HIGH;
             } else if (s.level == Level.LOW && s.approvals >= 1) {

@@ -453,7 +453,8 @@ public final class ApplyEngine {
                 if (!it.automatic()) continue;
                 o = Outcome.RAN_AUTOMATICALLY;
             } else if (it.question() != null && !it.question().equals("not_asked")) {
-                boolean later = "later".equals(req.waiting()) && !it.question().equals("new");
+                boolean later = "later".equals(req.waiting()) && (it.question().equals("waiting") || it.question().equals("later")
+                        || it.question().equals("collapsed"));
                 if (it.question().equals("later") && !later) continue; // put off before: still put off
                 o = later ? Outcome.LATER : Outcome.UNANSWERED;
             } else continue;

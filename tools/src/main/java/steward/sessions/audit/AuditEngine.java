@@ -86,12 +86,7 @@ public final class AuditEngine {
 
         // items: every non-retain verdict; a deletion whose subagent children would not all go automatically on their own
         // becomes a question naming them (Cascade); then how each question is asked (QuestionPlan)
-        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
-        List<Key> ordered = order(rows, verdicts);
-        for (Key k : ordered) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
-        Cascade.apply(items, ctx, req.locale());
-        QuestionPlan.assign(items, preferences, req.headless(), java.time.LocalDate.ofInstant(now, java.time.ZoneOffset.UTC),
-                req.maxItemsPerGroup());
+        Map<String, Plan.PlanItem> items = planItems(rows, verdicts, ctx, req, java.time.LocalDate.ofInstant(now, java.time.ZoneOffset.UTC));
 
         // the plan's items are final: serialise them on another core while the report is built
         List<Plan.PlanItem> planItems = List.copyOf(items.values());
@@ -100,19 +95,20 @@ public final class AuditEngine {
         int cap = req.maxItemsPerGroup();
         Capped auto = new Capped(cap), info = new Capped(cap), waiting = new Capped(cap), notAsked = new Capped(cap);
         Map<String, Capped> confirm = new LinkedHashMap<>(), collapsed = new LinkedHashMap<>();
-        int[] q = new int[5]; // new, waiting, later, collapsed, not asked
+        int[] q = new int[6]; // new, waiting, later, collapsed, not asked, grouped
         Map<String, Integer> notAskedByKey = new LinkedHashMap<>();
         // questions asked by name first (each is listed: QuestionPlan kept them within the group cap), then the rest
         for (int pass = 0; pass < 2; pass++) {
             for (Plan.PlanItem pi : items.values()) {
-                boolean asked = "new".equals(pi.question());
+                boolean asked = "new".equals(pi.question()) || "grouped".equals(pi.question());
                 if (asked != (pass == 0)) continue;
                 Capped g;
                 if (pi.question() == null || asked) {
                     Confidence c = Confidence.valueOf(pi.confidence());
                     g = c == Confidence.HIGH && pi.executable() ? auto
                             : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
-                    if (asked) q[0]++;
+                    if ("new".equals(pi.question())) q[0]++;
+                    if ("grouped".equals(pi.question())) q[5]++;
                 } else {
                     switch (pi.question()) {
                         case "waiting" -> { g = waiting; q[1]++; }
@@ -130,7 +126,7 @@ public final class AuditEngine {
         List<AuditResult.RuleGroup> collapsedGroups = ruleGroups(collapsed, req.locale(), ctx);
         StringBuilder digest = new StringBuilder();
         notAskedByKey.forEach((k, n) -> digest.append(digest.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
-        AuditResult.Questions questions = new AuditResult.Questions(q[0] + (q[1] > 0 ? 1 : 0) + collapsedGroups.size(), q[0], q[1], q[2], q[3],
+        AuditResult.Questions questions = new AuditResult.Questions(QuestionPlan.lines(items.values()), q[0], q[5], q[1], q[2], q[3],
                 q[4], QuestionPlan.CAP, digest.length() == 0 ? null : digest.toString());
 
         int active = 0, archived = 0;
@@ -154,6 +150,21 @@ public final class AuditEngine {
                 current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
         new PlanStore(paths.stateDir()).save(plan, ahead);
         return new Outcome(result, text, plan);
+    }
+
+    /** The plan's items in report order: every session with an action, cascades resolved, questions assigned. */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req,
+                                               java.time.LocalDate today) {
+        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
+        for (Key k : order(rows, verdicts)) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
+        Cascade.apply(items, ctx, req.locale());
+        QuestionPlan.assign(items, ctx.preferences(), req.headless(), today, req.maxItemsPerGroup());
+        return items;
+    }
+
+    /** The plan's items for these sessions (tests). */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, RuleContext ctx, AuditRequest req) {
+        return planItems(rows, evaluate(rows, ctx), ctx, req, java.time.LocalDate.of(2026, 8, 10));
     }
 
     /** Stores at least this large are classified on all cores (the context is read-only, rules are stateless). */
@@ -236,7 +247,7 @@ public final class AuditEngine {
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size());
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                pi.reason(), pi.cascade_of(), pi.question(), ev);
+                pi.reason(), pi.cascade_of(), pi.question(), pi.held_by(), ev);
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */

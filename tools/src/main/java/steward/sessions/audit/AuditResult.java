@@ -18,10 +18,12 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
                            String last_activity, double last_activity_epoch, String ended_at, Double ended_at_epoch,
                            String end_reason, boolean archived, String parent, int children) {}
 
-    /** {@code question}: new (asked by name in this report), waiting (asked before, unanswered), collapsed (in one grouped line),
-     * later (the user said 'later'), not_asked (over this run's question cap); null when nothing is asked (automatic, report only, kept). */
+    /** {@code question}: new (asked by name in this report), grouped (in one line per rule condition), waiting (asked before,
+     * unanswered), collapsed (in one line per rule),
+     * later (the user said 'later'), not_asked (over this run's question cap); null when nothing is asked (automatic, report only, kept).
+     * {@code takes_along}: the subagents this deletion would take along that would not go on their own (why it is asked). */
     public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
-                       String reason, String cascade_of, String question, Evidence evidence) {}
+                       String reason, String cascade_of, String question, List<String> takes_along, Evidence evidence) {}
 
     public record Group(int count, List<Item> items, int left_out) {}
 
@@ -30,8 +32,11 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
     public record Groups(Group auto, List<RuleGroup> confirm, Group info, Group waiting, List<RuleGroup> collapsed, Group not_asked,
                          Group retained) {}
 
-    /** What this report asks: {@code asked} = questions listed by name + one per grouped line (waiting, collapsed). */
-    public record Questions(int asked, int listed, int waiting, int later, int collapsed, int not_asked, int cap, String digest) {}
+    /**
+     * What this report asks: {@code asked} = lines that ask something (each question by name, each grouped line, the waiting
+     * line, each collapsed rule); the others count items.
+     */
+    public record Questions(int asked, int listed, int grouped, int waiting, int later, int collapsed, int not_asked, int cap, String digest) {}
 
     public record TopicOut(String topic, int count, List<String> session_ids) {}
 

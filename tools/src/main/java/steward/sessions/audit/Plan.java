@@ -24,8 +24,9 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
      * large store is written faster without it). Stored as a JSON array in declared field order, without field names:
      * a 20,000-session store makes plans of ~11,000 items, which this halves. {@code condition}: the rule condition the
      * learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic; {@code base}: the rule's own
-     * confidence before anything learned; {@code question}: how the report asked it (new, waiting, collapsed, later,
-     * not_asked; null when nothing was asked: a rule-group decision covers only new and collapsed questions);
+     * confidence before anything learned; {@code question}: how the report asked it (new: by name; grouped: in one line
+     * per rule condition; collapsed: in one line per rule; waiting; later; not_asked; null when nothing was asked): a
+     * rule-group decision covers only new, grouped and collapsed questions;
      * {@code held_by}: the subagent children that made a deletion a question (they go only with it); {@code guarded}:
      * the safety guard's cap applies (titled, active, not a subagent).
      */
@@ -57,7 +58,7 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
 
         /** A rule-group decision covers this item: it was put to the user as a question in this report. */
         public boolean coveredByRuleDecision() {
-            return "new".equals(question) || "collapsed".equals(question);
+            return "new".equals(question) || "grouped".equals(question) || "collapsed".equals(question);
         }
 
         /** Reported only: nothing for the user to approve (a review that is not rule E's question, or not executable). */

@@ -16,6 +16,8 @@ import steward.learning.Preferences;
  * questions share one line ("still waiting from earlier runs: 14 — answer or say 'later'"); after "later" they stay
  * out of sight for {@link PreferenceData#LATER_DAYS} days;</li>
  * <li>once rule D's warning has been ignored up to N's cap, its questions collapse into one line;</li>
+ * <li>rule E asks once per topic (the topic is the question, not each session on it), and questions that cannot lose
+ * anything (mark as ended, consolidated yet?) are asked per rule in one line; deletions are always asked by name;</li>
  * <li>at most {@link #CAP} lines ask something per report (the grouped lines included): new questions are picked most
  * valuable first — sessions the user kept before (they must be asked by name), then MEDIUM before LOW, then one
  * question per rule condition in turn so each condition can be learned — and the rest are summed up in one digest
@@ -33,6 +35,15 @@ final class QuestionPlan {
         return "D".equals(rule) && prefs.activeThreshold() >= PreferenceData.MAX_THRESHOLD && prefs.warningIgnoredRuns() >= 1;
     }
 
+    /**
+     * Questions that change nothing the user could lose — "mark as ended" (undone by restore) and rule E's "consolidated
+     * yet?" — are asked per rule in one line, as the seed batches a rule's questions ("mark these 5 idle sessions as
+     * ended?"); deletions are always asked by name.
+     */
+    static boolean groupedLine(Plan.PlanItem it) {
+        return it.action().equals("mark_ended") || it.action().equals("review");
+    }
+
     /** A question: something the user is asked to decide (not automatic, not report only, not going along with a parent). */
     static boolean candidate(Plan.PlanItem it, boolean headless) {
         if (headless || it.cascade_of() != null || it.action().equals("retain")) return false;
@@ -44,9 +55,11 @@ final class QuestionPlan {
     static void assign(Map<String, Plan.PlanItem> items, Preferences prefs, boolean headless, LocalDate today, int maxPerGroup) {
         List<Plan.PlanItem> fresh = new ArrayList<>();
         boolean waiting = false;
-        java.util.Set<String> collapsed = new java.util.HashSet<>();
+        java.util.Set<String> collapsed = new java.util.HashSet<>(), topics = new java.util.HashSet<>();
         for (Plan.PlanItem it : new ArrayList<>(items.values())) {
             if (!candidate(it, headless)) continue;
+            if (prefs.quiet(it.key()) && !prefs.protectedSession(it.session_id())) continue; // the user always kept these: listed, not asked
+            if (it.rule().equals("E") && it.topic() != null && !topics.add(it.topic())) continue; // the topic is asked once
             String q;
             PreferenceData.Waiting w = prefs.waiting(it.session_id(), it.key());
             if (collapses(it.rule(), prefs)) {
@@ -65,17 +78,43 @@ final class QuestionPlan {
         }
         int room = CAP - (waiting ? 1 : 0) - collapsed.size();
         Map<String, Integer> perGroup = new LinkedHashMap<>();
+        Map<String, Boolean> lines = new LinkedHashMap<>(); // grouped line per condition: asked or not
         int asked = 0;
         for (Plan.PlanItem it : byValue(fresh, prefs)) {
-            String group = it.confidence().equals("LOW") ? "info" : "confirm:" + it.rule();
-            int inGroup = perGroup.getOrDefault(group, 0);
-            boolean ask = asked < room && inGroup < maxPerGroup;
-            if (ask) {
-                asked++;
-                perGroup.put(group, inGroup + 1);
+            boolean ask;
+            if (groupedLine(it) && !prefs.protectedSession(it.session_id())) {
+                Boolean line = lines.get(it.rule());
+                if (line == null) {
+                    line = asked < room;
+                    if (line) asked++;
+                    lines.put(it.rule(), line);
+                }
+                ask = line;
+            } else {
+                String group = it.confidence().equals("LOW") ? "info" : "confirm:" + it.rule();
+                int inGroup = perGroup.getOrDefault(group, 0);
+                ask = asked < room && inGroup < maxPerGroup;
+                if (ask) {
+                    asked++;
+                    perGroup.put(group, inGroup + 1);
+                }
             }
-            items.put(it.session_id(), it.withQuestion(ask ? "new" : "not_asked"));
+            items.put(it.session_id(), it.withQuestion(!ask ? "not_asked" : groupedLine(it) && !prefs.protectedSession(it.session_id()) ? "grouped" : "new"));
         }
+    }
+
+    /** The lines a report asks: each question listed by name, each grouped line, the waiting line, each collapsed rule. */
+    static int lines(java.util.Collection<Plan.PlanItem> items) {
+        int n = 0;
+        boolean waiting = false;
+        java.util.Set<String> grouped = new java.util.HashSet<>(), collapsed = new java.util.HashSet<>();
+        for (Plan.PlanItem it : items) {
+            if ("waiting".equals(it.question())) waiting = true;
+            else if ("collapsed".equals(it.question())) collapsed.add(it.rule());
+            else if ("grouped".equals(it.question())) grouped.add(it.rule());
+            else if ("new".equals(it.question())) n++;
+        }
+        return n + grouped.size() + collapsed.size() + (waiting ? 1 : 0);
     }
 
     /**

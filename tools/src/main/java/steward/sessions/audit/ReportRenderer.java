@@ -75,7 +75,17 @@ public final class ReportRenderer {
         items(sb, g.info().items(), "·", l, true);
         more(sb, g.info().left_out(), l);
         AuditResult.Questions q = r.questions();
-        if (q != null && (q.listed() > 0 || !g.collapsed().isEmpty())) {
+        java.util.Map<String, Integer> byRule = new java.util.TreeMap<>();
+        for (AuditResult.RuleGroup rg : g.confirm()) for (AuditResult.Item i : rg.items()) if ("grouped".equals(i.question())) byRule.merge(i.rule(), 1, Integer::sum);
+        for (AuditResult.Item i : g.info().items()) if ("grouped".equals(i.question())) byRule.merge(i.rule(), 1, Integer::sum);
+        for (var e : byRule.entrySet()) {
+            boolean topics = e.getKey().equals("E");
+            if (z) sb.append("  ? 规则 ").append(e.getKey()).append(topics ? "：以上主题都已沉淀到记忆或技能？" : "：以上 " + e.getValue() + " 个都标记为已结束？")
+                    .append("（").append(e.getKey()).append("=同意/拒绝，或逐条回复）\n");
+            else sb.append("  ? Rule ").append(e.getKey()).append(topics ? ": are the topics above consolidated into memory or a skill?" : ": mark these " + e.getValue() + " as ended?")
+                    .append(" (").append(e.getKey()).append("=approve/reject for all, or per item)\n");
+        }
+        if (q != null && (q.listed() > 0 || q.grouped() > 0 || !g.collapsed().isEmpty())) {
             sb.append(z ? "  按规则整组回复（如 B=同意）只覆盖上面列出的问题，不含自动执行和仅报告的条目；也可逐条回复（id=同意/拒绝）。\n"
                     : "  Answer per rule (e.g. B=approve) or per item (id=approve/reject); a rule answer covers only the questions listed above, never automatic or report-only items.\n");
         }
@@ -138,6 +148,7 @@ public final class ReportRenderer {
     private static void items(StringBuilder sb, List<AuditResult.Item> items, String mark, String l, boolean question) {
         for (AuditResult.Item it : items) {
             if (it.cascade_of() != null) continue; // named in its parent's question
+            if (it.rule().equals("E") && it.question() == null) continue; // its topic is asked once, with another session
             sb.append("  ").append(mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
                     .append(" — ").append(it.reason()).append(" → ").append(actionWord(it.action(), l)).append(question && !it.action().equals("review") ? "?" : "");
             if (!it.executable() && !it.action().equals("review")) sb.append(zh(l) ? "（仅报告）" : " (report only)");
