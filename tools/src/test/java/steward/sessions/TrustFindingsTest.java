@@ -32,6 +32,7 @@ import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.AuditResult;
 import steward.sessions.audit.Plan;
 import steward.sessions.backup.RestoreEngine;
+import steward.testing.TestHomes;
 
 /**
  * The six findings of issue 11, each reproduced on a copy of fixtures/hermes-home with sessions inserted as

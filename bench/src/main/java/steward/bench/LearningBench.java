@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -18,12 +19,14 @@ import picocli.CommandLine.Option;
 import steward.Work;
 import steward.cli.Fixtures;
 import steward.cli.Printer;
+import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.tools.ToolContext;
 import steward.server.tools.ToolResult;
+import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -134,8 +137,8 @@ public final class LearningBench implements Callable<Integer> {
             for (int run = 1; run <= runs; run++) {
                 if (run > 1) h.advance(run);
                 h.touchCurrent();
-                if (!learning) steward.state.FileTrees.delete(state);
-                StewardPaths paths = new StewardPaths(home, steward.config.Origin.FLAG, state, steward.config.Origin.FLAG);
+                if (!learning) FileTrees.delete(state);
+                StewardPaths paths = new StewardPaths(home, Origin.FLAG, state, Origin.FLAG);
                 ctx = new ToolContext(paths, Clock.fixed(h.now(), ZoneOffset.UTC), Work.NONE);
                 JsonNode audit = call(reg, ctx, "session_audit", Map.of("now", h.now().toString(), "current_session_id", EvolvingHome.CURRENT));
                 questions[run - 1] = audit.get("questions").get("asked").asInt();
@@ -176,13 +179,13 @@ public final class LearningBench implements Callable<Integer> {
             String state1 = learning ? call(reg, ctx, "session_preferences", Map.of()).get("rule_state").asString() : "-";
             return new Arm(questions, automatic, vetoed, afterTold, lost, restored, state1);
         } finally {
-            steward.state.FileTrees.delete(tmp);
+            FileTrees.delete(tmp);
         }
     }
 
     /** What a report asked, per rule condition (for --verbose). */
     static String describe(JsonNode audit) {
-        Map<String, Integer> listed = new java.util.TreeMap<>();
+        Map<String, Integer> listed = new TreeMap<>();
         JsonNode g = audit.get("groups");
         List<JsonNode> all = new ArrayList<>();
         for (JsonNode rg : g.get("confirm")) rg.get("items").forEach(all::add);

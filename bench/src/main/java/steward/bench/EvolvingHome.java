@@ -5,11 +5,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 
 import steward.sessions.store.Sqlite;
@@ -141,7 +145,7 @@ final class EvolvingHome {
         for (int i = 0, n = r.nextInt(3); i < n; i++) out.add(new Row(id(r, ago(r, span)), "subagent", null, host, true, 5 + r.nextInt(16), ago(r, span), false, "completed"));
         for (int i = 0, n = r.nextInt(3); i < n; i++) {
             boolean ended = r.nextBoolean();
-            out.add(new Row(id(r, ago(r, span)), "subagent", "Subtask: " + title(topic, r).toLowerCase(java.util.Locale.ROOT), host, ended,
+            out.add(new Row(id(r, ago(r, span)), "subagent", "Subtask: " + title(topic, r).toLowerCase(Locale.ROOT), host, ended,
                     5 + r.nextInt(10), ago(r, span), false, ended ? "completed" : null));
         }
         for (int i = 0, n = 1 + r.nextInt(2); i < n; i++) out.add(new Row(id(r, ago(r, span)), "subagent", null, host, false, 1 + r.nextInt(6), ago(r, 3 * 3600), false, null));
@@ -154,7 +158,7 @@ final class EvolvingHome {
         String parent = id(r, ago(r, span));
         boolean parentEnded = r.nextBoolean();
         out.add(new Row(parent, "cli", null, null, parentEnded, 4 + r.nextInt(20), ago(r, span), false, parentEnded ? "cli_close" : null));
-        if (r.nextBoolean()) out.add(new Row(id(r, ago(r, span)), "subagent", "Subtask: " + title(TOPICS[r.nextInt(TOPICS.length)], r).toLowerCase(java.util.Locale.ROOT), parent, true, 5 + r.nextInt(8), ago(r, span), false, "completed"));
+        if (r.nextBoolean()) out.add(new Row(id(r, ago(r, span)), "subagent", "Subtask: " + title(TOPICS[r.nextInt(TOPICS.length)], r).toLowerCase(Locale.ROOT), parent, true, 5 + r.nextInt(8), ago(r, span), false, "completed"));
         else out.add(new Row(id(r, ago(r, span)), "subagent", null, parent, false, 1 + r.nextInt(5), ago(r, 2 * 3600), false, null));
         // titled chats on recurring topics, some still open (they go idle as time moves on)
         for (int i = 0, n = 1 + r.nextInt(3); i < n; i++) {
@@ -207,7 +211,7 @@ final class EvolvingHome {
                         ps.setString(5, sub && r.parent() != null ? "{\"_delegate_from\": \"" + r.parent() + "\"}" : null);
                         ps.setDouble(6, started);
                         if (r.ended()) ps.setDouble(7, r.last() + 60);
-                        else ps.setNull(7, java.sql.Types.REAL);
+                        else ps.setNull(7, Types.REAL);
                         ps.setString(8, r.ended() ? r.endReason() : null);
                         ps.setInt(9, r.messages());
                         ps.setInt(10, r.archived() ? 1 : 0);
@@ -237,8 +241,8 @@ final class EvolvingHome {
         }
     }
 
-    java.util.Map<String, Session> sessions() throws SQLException {
-        java.util.Map<String, Session> out = new java.util.HashMap<>();
+    Map<String, Session> sessions() throws SQLException {
+        Map<String, Session> out = new HashMap<>();
         try (Connection c = Sqlite.openReadOnly(db); PreparedStatement ps = c.prepareStatement(
                 "SELECT id, source, title, parent_session_id, ended_at IS NULL, message_count, archived FROM sessions");
              ResultSet rs = ps.executeQuery()) {
