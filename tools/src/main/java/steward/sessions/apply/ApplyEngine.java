@@ -202,8 +202,12 @@ public final class ApplyEngine {
                 // goes only with its parent: kept in the run for now, removed below unless the parent is deleted
             } else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) {
                 reason = it.question() == null ? "not approved (" + it.confidence() + ")"
-                        : it.question().equals("new") || it.question().equals("collapsed") ? "not answered (" + it.confidence() + ")"
-                        : "not asked this run (" + it.question().replace('_', ' ') + ")";
+                        : it.coveredByRuleDecision() ? "not answered (" + it.confidence() + ")"
+                        : switch (it.question()) {
+                            case "waiting" -> "still waiting for an answer";
+                            case "later" -> "put off until later";
+                            default -> "not asked this run (over the question cap)";
+                        };
             }
             if (reason != null) {
                 skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), reason));

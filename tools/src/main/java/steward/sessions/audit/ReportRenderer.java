@@ -149,8 +149,10 @@ public final class ReportRenderer {
         for (AuditResult.Item it : items) {
             if (it.cascade_of() != null) continue; // named in its parent's question
             if (it.rule().equals("E") && it.question() == null) continue; // its topic is asked once, with another session
-            sb.append("  ").append(mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
-                    .append(" — ").append(it.reason()).append(" → ").append(actionWord(it.action(), l)).append(question && !it.action().equals("review") ? "?" : "");
+            boolean grouped = "grouped".equals(it.question()); // asked once, in its rule's line below
+            sb.append("  ").append(grouped ? "·" : mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
+                    .append(" — ").append(it.reason());
+            if (!grouped) sb.append(" → ").append(actionWord(it.action(), l)).append(question && !it.action().equals("review") ? "?" : "");
             if (!it.executable() && !it.action().equals("review")) sb.append(zh(l) ? "（仅报告）" : " (report only)");
             sb.append('\n');
         }
