@@ -70,6 +70,7 @@ public final class LearningBench implements Callable<Integer> {
                 + "recurring topics, archived threads, parents of titled or running subagents, compression chains; existing sessions "
                 + "end, get messages, get titled). questions = lines of the report that ask something.");
         boolean allOk = true;
+        Map<String, List<Arm[]>> bySeed = new LinkedHashMap<>();
         for (long seed : seeds) {
             Printer.println("");
             Printer.println("seed " + seed);
@@ -84,11 +85,34 @@ public final class LearningBench implements Callable<Integer> {
                 print(p.name(), "learning", learn);
                 print("", "control", control);
                 allOk &= verdict(p, learn, control);
+                bySeed.computeIfAbsent(p.name(), k -> new ArrayList<>()).add(new Arm[] {learn, control});
             }
         }
+        if (seeds.size() > 1) summary(bySeed);
         Printer.println("");
         Printer.println(allOk ? "all targets met" : "SOME TARGETS MISSED");
         return 0;
+    }
+
+    /** Over all seeds: per profile, run-5 questions summed over the seeds in each arm, and how many seeds met each target. */
+    void summary(Map<String, List<Arm[]>> bySeed) {
+        Printer.println("");
+        Printer.println("over " + seeds.size() + " seeds: run-5 questions summed (learning vs control), seeds meeting the run-5 target, "
+                + "vetoed after told, kept lost");
+        for (var e : bySeed.entrySet()) {
+            SimulatedUsers.Profile p = SimulatedUsers.ALL.stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElseThrow();
+            int l5 = 0, c5 = 0, met = 0, told = 0, lost = 0;
+            for (Arm[] a : e.getValue()) {
+                l5 += a[0].questions()[4];
+                c5 += a[1].questions()[4];
+                told += a[0].vetoedAfterTold();
+                lost += a[0].keptLost().size();
+                boolean ok = p.answers() ? drop(a[1].questions()[4], a[0].questions()[4]) >= 50 : a[0].questions()[runs - 1] <= a[0].questions()[0];
+                if (ok) met++;
+            }
+            Printer.println(String.format("  %-30s run 5: %3d vs %3d (%3.0f %% fewer)  target met on %d of %d seeds%s  vetoed after told %d  kept lost %d",
+                    e.getKey(), l5, c5, drop(c5, l5), met, e.getValue().size(), p.answers() ? "" : " (no growth)", told, lost));
+        }
     }
 
     void print(String name, String arm, Arm a) {
