@@ -275,7 +275,10 @@ final class ClaudeApplier {
                 note.put("claude_home", home.toString());
                 note.put("action", "delete");
                 note.put("rule", u.planned().item().rule());
+                note.put("condition", u.planned().item().key());
                 note.put("item_id", u.planned().item().item_id());
+                note.put("automatic", ApplyEngine.automatic(u.planned(), req));
+                note.put("base", u.planned().item().base());
                 note.put("at", Times.iso(now));
                 lines.add(line);
             }

@@ -3,6 +3,8 @@ package steward.sessions.audit;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,7 +23,6 @@ import steward.sessions.rules.Rule;
 import steward.sessions.rules.RuleContext;
 import steward.sessions.rules.RuleEngine;
 import steward.sessions.rules.Rules;
-import steward.sessions.rules.Text;
 import steward.sessions.rules.Verdict;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.HermesSessions;
@@ -35,6 +36,9 @@ import steward.sessions.store.SessionSource;
  * Hermes' or Claude Code's files.
  */
 public final class AuditEngine {
+    /** At most this many lines of a report ask something (questions by name plus grouped lines). */
+    public static final int QUESTION_CAP = QuestionPlan.CAP;
+
     private final StewardPaths paths;
     private final Clock clock;
     private final Preferences preferences;
@@ -85,7 +89,6 @@ public final class AuditEngine {
         final AuditResult.Current current;
         final RuleContext ctx;
         final Verdict[] verdicts;
-        final List<Key> ordered;
 
         StoreAudit(SessionSource source, List<SessionRow> rows, AuditResult.Current current, RuleContext ctx, Verdict[] verdicts) {
             this.source = source;
@@ -93,7 +96,6 @@ public final class AuditEngine {
             this.current = current;
             this.ctx = ctx;
             this.verdicts = verdicts;
-            this.ordered = order(rows, verdicts, this);
         }
     }
 
@@ -108,52 +110,66 @@ public final class AuditEngine {
             throw new StewardError("session_audit", "current_session_id " + req.currentSessionId() + " is not a session in "
                     + (sources.size() == 1 && sources.get(0).store().equals(SessionRow.HERMES) ? "this database" : "any audited home"));
         }
+        // items: every non-retain verdict of every home; a deletion whose subagent children would not all go automatically on
+        // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan, per report)
         List<StoreAudit> audits = new ArrayList<>();
+        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
+        Map<String, StoreAudit> itemStore = new HashMap<>();
         for (int i = 0; i < sources.size(); i++) {
             List<SessionRow> rows = listed.get(i);
             AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId());
             RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
-            audits.add(new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx)));
-        }
-
-        // items: every non-retain verdict, plus the subagent children that Hermes deletes with a deleted parent
-        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
-        Map<String, StoreAudit> itemStore = new HashMap<>();
-        for (StoreAudit a : audits) {
-            for (Key k : a.ordered) {
-                items.put(k.row.id(), item(k.row, a.verdicts[k.index], null, req));
-                itemStore.put(k.row.id(), a);
-            }
-            for (Key k : a.ordered) {
-                Plan.PlanItem it = items.get(k.row.id());
-                if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(k.row, it, a, items, itemStore, req);
+            StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
+            audits.add(a);
+            for (Map.Entry<String, Plan.PlanItem> e : storeItems(rows, a.verdicts, ctx, req).entrySet()) {
+                items.put(e.getKey(), e.getValue());
+                itemStore.put(e.getKey(), a);
             }
         }
+        QuestionPlan.assign(items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
+        StoreAudit first = audits.get(0);
 
         // the plan's items are final: serialise them on another core while the report is built
         List<Plan.PlanItem> planItems = List.copyOf(items.values());
         PlanStore.Items ahead = PlanStore.serialiseAhead(planItems);
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
-        Capped auto = new Capped(cap);
-        Map<String, Capped> confirm = new LinkedHashMap<>();
-        Capped info = new Capped(cap);
-        for (Plan.PlanItem pi : items.values()) {
-            Confidence c = Confidence.valueOf(pi.confidence());
-            Capped g = c == Confidence.HIGH && pi.executable() ? auto
-                    : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
-            StoreAudit a = itemStore.get(pi.session_id());
-            if (g.wants()) g.add(toItem(pi, a.ctx.session(pi.session_id()), a.ctx));
-            else g.skip();
+        Capped auto = new Capped(cap), info = new Capped(cap), waiting = new Capped(cap), notAsked = new Capped(cap);
+        Map<String, Capped> confirm = new LinkedHashMap<>(), collapsed = new LinkedHashMap<>();
+        int[] q = new int[6]; // new, waiting, later, collapsed, not asked, grouped
+        Map<String, Integer> notAskedByKey = new LinkedHashMap<>();
+        // questions asked by name first (each is listed: QuestionPlan kept them within the group cap), then the rest
+        for (int pass = 0; pass < 2; pass++) {
+            for (Plan.PlanItem pi : items.values()) {
+                boolean asked = "new".equals(pi.question()) || "grouped".equals(pi.question());
+                if (asked != (pass == 0)) continue;
+                Capped g;
+                if (pi.question() == null || asked) {
+                    Confidence c = Confidence.valueOf(pi.confidence());
+                    g = c == Confidence.HIGH && pi.executable() ? auto
+                            : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
+                    if ("new".equals(pi.question())) q[0]++;
+                    if ("grouped".equals(pi.question())) q[5]++;
+                } else {
+                    switch (pi.question()) {
+                        case "waiting" -> { g = waiting; q[1]++; }
+                        case "later" -> { g = waiting; q[2]++; }
+                        case "collapsed" -> { g = collapsed.computeIfAbsent(pi.rule(), k -> new Capped(cap)); q[3]++; }
+                        default -> { g = notAsked; q[4]++; notAskedByKey.merge(pi.key(), 1, Integer::sum); }
+                    }
+                }
+                StoreAudit a = itemStore.get(pi.session_id());
+                if (g.wants()) g.add(toItem(pi, a.ctx.session(pi.session_id()), a.ctx));
+                else g.skip();
+            }
         }
         Capped retained = retained(audits, items, cap, req);
-        List<AuditResult.RuleGroup> confirmGroups = new ArrayList<>();
-        confirm.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
-            Rule r = Rules.byId(e.getKey());
-            Capped l = e.getValue();
-            confirmGroups.add(new AuditResult.RuleGroup(e.getKey(), r == null ? e.getKey() : r.meta().summary(), l.count,
-                    List.copyOf(l.items), l.count - l.items.size()));
-        });
+        List<AuditResult.RuleGroup> confirmGroups = ruleGroups(confirm, null, first.ctx);
+        List<AuditResult.RuleGroup> collapsedGroups = ruleGroups(collapsed, req.locale(), first.ctx);
+        StringBuilder digest = new StringBuilder();
+        notAskedByKey.forEach((k, n) -> digest.append(digest.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
+        AuditResult.Questions questions = new AuditResult.Questions(QuestionPlan.lines(items.values()), q[0], q[5], q[1], q[2], q[3],
+                q[4], QuestionPlan.CAP, digest.length() == 0 ? null : digest.toString());
 
         int all = 0, active = 0, archived = 0;
         List<AuditResult.StoreOut> storeOuts = new ArrayList<>();
@@ -183,12 +199,11 @@ public final class AuditEngine {
         String created = Times.iso(Times.epoch(clock.instant()));
         double createdEpoch = Times.epoch(clock.instant());
         double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
-        StoreAudit first = audits.get(0);
         double threshold = first.ctx.threshold();
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), first.source.location(), totals, first.current, threshold,
-                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning,
-                List.copyOf(storeOuts));
+                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(waiting, cap), collapsedGroups,
+                        group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions, List.copyOf(storeOuts));
         String text = ReportRenderer.render(result);
         List<Plan.StoreRef> refs = new ArrayList<>();
         for (StoreAudit a : audits) {
@@ -200,6 +215,27 @@ public final class AuditEngine {
                 first.current.session_id(), first.current.found_by(), threshold, planItems, text, refs);
         new PlanStore(paths.stateDir()).save(plan, ahead);
         return new Outcome(result, text, plan);
+    }
+
+    /** The plan's items in report order: every session with an action, cascades resolved, questions assigned. */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req,
+                                               java.time.LocalDate today) {
+        Map<String, Plan.PlanItem> items = storeItems(rows, verdicts, ctx, req);
+        QuestionPlan.assign(items, ctx.preferences(), req.headless(), today, req.maxItemsPerGroup());
+        return items;
+    }
+
+    /** One home's items in report order, cascades resolved (questions are assigned over the whole report). */
+    static Map<String, Plan.PlanItem> storeItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req) {
+        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
+        for (Key k : order(rows, verdicts)) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
+        Cascade.apply(items, ctx, req.locale());
+        return items;
+    }
+
+    /** The plan's items for these sessions (tests). */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, RuleContext ctx, AuditRequest req) {
+        return planItems(rows, evaluate(rows, ctx), ctx, req, java.time.LocalDate.of(2026, 8, 10));
     }
 
     /** Stores at least this large are classified on all cores (the context is read-only, rules are stateless). */
@@ -214,20 +250,20 @@ public final class AuditEngine {
     }
 
     /** Sort key: rule order, then newest activity first, then id (precomputed: 20,000 sessions order in a few ms). */
-    private record Key(SessionRow row, int index, int rule, double last, StoreAudit audit) {
+    private record Key(SessionRow row, int index, int rule, double last) {
         static final Comparator<Key> ORDER = (a, b) -> a.rule != b.rule ? Integer.compare(a.rule, b.rule)
                 : a.last != b.last ? Double.compare(b.last, a.last) : a.row.id().compareTo(b.row.id());
 
-        static Key of(SessionRow s, int index, Verdict v, StoreAudit audit) {
-            return new Key(s, index, ruleIndex(v.rule()), s.lastActivity(), audit);
+        static Key of(SessionRow s, int index, Verdict v) {
+            return new Key(s, index, ruleIndex(v.rule()), s.lastActivity());
         }
     }
 
     /** The sessions with an action, in report order. */
-    private static List<Key> order(List<SessionRow> rows, Verdict[] verdicts, StoreAudit audit) {
+    private static List<Key> order(List<SessionRow> rows, Verdict[] verdicts) {
         List<Key> acting = new ArrayList<>();
         for (int i = 0; i < verdicts.length; i++) {
-            if (verdicts[i].action() != Action.retain) acting.add(Key.of(rows.get(i), i, verdicts[i], audit));
+            if (verdicts[i].action() != Action.retain) acting.add(Key.of(rows.get(i), i, verdicts[i]));
         }
         acting.sort(Key.ORDER);
         return acting;
@@ -235,7 +271,9 @@ public final class AuditEngine {
 
     /** The first {@code cap} kept sessions in report order (only those are sorted), and how many are kept in all. */
     private static Capped retained(List<StoreAudit> audits, Map<String, Plan.PlanItem> items, int cap, AuditRequest req) {
-        java.util.PriorityQueue<Key> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1), Key.ORDER.reversed());
+        record Kept(Key key, StoreAudit audit) {}
+        java.util.PriorityQueue<Kept> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1),
+                Comparator.comparing(Kept::key, Key.ORDER).reversed());
         int count = 0;
         for (StoreAudit a : audits) {
             for (int i = 0; i < a.verdicts.length; i++) {
@@ -243,43 +281,36 @@ public final class AuditEngine {
                 if (a.verdicts[i].action() != Action.retain || items.containsKey(s.id())) continue;
                 count++;
                 if (cap <= 0) continue;
-                top.add(Key.of(s, i, a.verdicts[i], a));
+                top.add(new Kept(Key.of(s, i, a.verdicts[i]), a));
                 if (top.size() > cap) top.poll();
             }
         }
-        List<Key> first = new ArrayList<>(top);
-        first.sort(Key.ORDER);
+        List<Kept> first = new ArrayList<>(top);
+        first.sort(Comparator.comparing(Kept::key, Key.ORDER));
         Capped out = new Capped(cap);
-        for (Key k : first) out.add(toItem(item(k.row, k.audit.verdicts[k.index], null, req), k.row, k.audit.ctx));
+        for (Kept k : first) out.add(toItem(item(k.key.row, k.audit.verdicts[k.key.index], null, req), k.key.row, k.audit.ctx));
         for (int i = first.size(); i < count; i++) out.skip();
         return out;
-    }
-
-    private void addCascade(SessionRow parent, Plan.PlanItem parentItem, StoreAudit a, Map<String, Plan.PlanItem> items,
-                            Map<String, StoreAudit> itemStore, AuditRequest req) {
-        boolean claude = a.source.store().equals(ClaudeSessions.STORE);
-        for (SessionRow c : a.ctx.subagentChildren(parent.id())) {
-            Plan.PlanItem existing = items.get(c.id());
-            if (existing != null && existing.action().equals("delete")) continue;
-            Confidence conf = Confidence.valueOf(parentItem.confidence());
-            if (c.active()) conf = conf.atMost(Confidence.MEDIUM);
-            Verdict v = new Verdict(parentItem.rule(), parentItem.condition(), Action.delete, conf, claude
-                    ? new Text("subagent of " + parent.id() + ": its transcript goes with the session's directory",
-                            "子代理，其记录随会话 " + parent.id() + " 的目录一起移走")
-                    : new Text("subagent of " + parent.id() + ": deleted with it, as Hermes does",
-                            "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）"), null);
-            Plan.PlanItem ci = item(c, v, parent.id(), req);
-            items.remove(c.id());
-            items.put(c.id(), ci);
-            itemStore.put(c.id(), a);
-            addCascade(c, ci, a, items, itemStore, req);
-        }
     }
 
     private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
         boolean executable = v.action().executable() && (!req.headless() || v.rule().equals("A"));
         return new Plan.PlanItem(s.id(), s.id(), v.rule(), v.condition(), v.action().name(), v.confidence().name(), executable,
-                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s), s.place() == null ? null : s.store());
+                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s), v.base().name(), null, null, v.guarded(),
+                s.place() == null ? null : s.store());
+    }
+
+    /** Report groups per rule, in rule order; for a collapsed group ({@code collapsedLocale} set) the summary is its one line. */
+    private static List<AuditResult.RuleGroup> ruleGroups(Map<String, Capped> byRule, String collapsedLocale, RuleContext ctx) {
+        List<AuditResult.RuleGroup> out = new ArrayList<>();
+        byRule.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
+            Rule r = Rules.byId(e.getKey());
+            Capped l = e.getValue();
+            String summary = collapsedLocale != null ? ReportRenderer.collapsedLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
+                    : r == null ? e.getKey() : r.meta().summary();
+            out.add(new AuditResult.RuleGroup(e.getKey(), summary, l.count, List.copyOf(l.items), l.count - l.items.size()));
+        });
+        return out;
     }
 
     public static Plan.Fingerprint fingerprint(SessionRow s) {
@@ -292,7 +323,7 @@ public final class AuditEngine {
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size(), s.group(), s.place() == null || s.place().exactCount());
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                pi.reason(), pi.cascade_of(), ev, s.store());
+                pi.reason(), pi.cascade_of(), pi.question(), pi.held_by(), ev, s.store());
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */
