@@ -75,6 +75,16 @@ class ClaudeMemoryToolsTest {
     }
 
     @Test
+    void statusReportsEachMemoryFileAgainstWhatClaudeCodeLoads() {
+        JsonNode status = t.ok("steward_status", "{}");
+        JsonNode m = status.get("claude").get("memory");
+        assertEquals(200, m.get("index_window").asInt());
+        assertEquals(2, m.get("indexes").asInt());
+        ToolResult text = t.call("steward_status", "{}");
+        assertTrue(text.text().contains("  memory:    2 MEMORY.md, 4 topics; -home-dev-api 205/200 lines (5 not loaded)"), text.text());
+    }
+
+    @Test
     void badInputIsAClearErrorAndTheHermesTargetsRefuseClaudeArguments() throws Exception {
         Map<String, String> before = ClaudeTestHomes.tree(claude);
         byte[] hermes = Files.readAllBytes(t.home.resolve("memories/MEMORY.md"));
