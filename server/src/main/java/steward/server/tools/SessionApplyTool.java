@@ -43,7 +43,7 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
         Decisions d = a.decisions();
         ApplyRequest req = new ApplyRequest(a.plan_id(), Arguments.map(d.items()), Arguments.map(d.rules()), Arguments.map(a.renames()),
                 a.dry_run(), a.current_session_id(), Arguments.map(d.keep_reasons()));
-        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).apply(req);
+        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).apply(req, ctx.work());
         return ToolResult.ok(r, render(r));
     }
 

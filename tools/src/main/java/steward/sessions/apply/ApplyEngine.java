@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.learning.DecisionEvent;
@@ -67,6 +68,15 @@ public final class ApplyEngine {
     record Decision(List<Planned> run, List<ApplyResult.Skipped> skipped, ApplyResult.Counts before) {}
 
     public ApplyResult apply(ApplyRequest req) {
+        return apply(req, Work.NONE);
+    }
+
+    /**
+     * Progress goes to {@code work} (checking, backing up each session, the transaction, verifying); a cancellation is
+     * honoured only before the transaction starts, when nothing has been written: once it runs, the apply finishes.
+     */
+    public ApplyResult apply(ApplyRequest req, Work work) {
+        work.progress(0, 1, "checking plan " + req.planId());
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
         Plan plan = plans.load(req.planId(), now, PlanStore.databaseKey(paths.stateDb()));
@@ -82,15 +92,18 @@ public final class ApplyEngine {
                 return result(plan, true, null, d, d.before(), false, List.of(),
                         new ApplyResult.Learning("not_recorded", "dry run", List.of()));
             }
+            work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
             plans.claim(plan.plan_id());
             List<Path[]> moved = new ArrayList<>();
             Object[] out = new Object[3];
+            int steps = plan.items().size() + 3;
             try {
                 store.write(c -> {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved);
+                    out[1] = backup(c, d, now, moved, work, steps);
+                    work.progress(steps - 2, steps, "applying " + d.run().size() + " changes in one transaction");
                     out[2] = execute(c, d, now);
                     return null;
                 });
@@ -102,6 +115,7 @@ public final class ApplyEngine {
             Decision d = (Decision) out[0];
             ApplyResult.Backup b = (ApplyResult.Backup) out[1];
             boolean fts = (Boolean) out[2];
+            work.progress(steps - 1, steps, "verifying");
             ApplyResult.Counts after = counts(store.connection());
             List<ApplyResult.Check> checks = new ArrayList<>();
             checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
@@ -254,8 +268,9 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved) throws SQLException {
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, Work work, int steps) throws SQLException {
         if (d.run().isEmpty()) return null;
+        int done = 0;
         SessionBackup bk = new SessionBackup(paths.stateDir());
         String id = SessionBackup.newId(clock.instant());
         List<ObjectNode> lines = new ArrayList<>();
@@ -280,6 +295,7 @@ public final class ApplyEngine {
                     throw new StewardError(CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
                 }
             }
+            if (done++ % 50 == 0) work.progress(done, steps, "backing up " + d.run().size() + " sessions");
             ObjectNode line = SessionBackup.exportLine(c, p.item().session_id(), note);
             if (line == null) throw new StewardError(CTX, "session " + p.item().session_id() + " vanished during apply; nothing was changed");
             lines.add(line);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.learning.LearningEngine;
 import steward.learning.PreferenceStore;
@@ -30,6 +31,7 @@ import steward.sessions.store.SessionStore;
  * rules, stores the plan in the state dir and renders the report. It never writes to Hermes' files.
  */
 public final class AuditEngine {
+    static final String CTX = "session_audit";
     private final StewardPaths paths;
     private final Clock clock;
     private final Preferences preferences;
@@ -70,17 +72,29 @@ public final class AuditEngine {
     }
 
     public Outcome audit(AuditRequest req) {
+        return audit(req, Work.NONE);
+    }
+
+    /** Phases reported to {@code work} (listing, classifying, report, plan); a cancellation stops before the plan is saved. */
+    public static final int PHASES = 4;
+
+    public Outcome audit(AuditRequest req, Work work) {
         Instant now = req.now() != null ? req.now() : clock.instant();
         double nowEpoch = Times.epoch(now);
         List<SessionRow> rows;
+        work.progress(0, PHASES, "listing sessions");
         String dbKey = PlanStore.databaseKey(paths.stateDb());
         try (SessionStore store = SessionStore.openReadOnly(paths.stateDb())) {
             rows = store.listSessionsForAudit();
         }
+        work.checkpoint(CTX);
+        work.progress(1, PHASES, "classifying " + rows.size() + " sessions");
         AuditResult.Current current = findCurrent(rows, req.currentSessionId(), "session_audit");
         RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
 
         Verdict[] verdicts = evaluate(rows, ctx);
+        work.checkpoint(CTX);
+        work.progress(2, PHASES, "building the report");
 
         // items: every non-retain verdict, plus the subagent children that Hermes deletes with a deleted parent
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
@@ -133,7 +147,10 @@ public final class AuditEngine {
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
                 current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
+        work.checkpoint(CTX); // the last safe point: after it the plan is written whole
+        work.progress(3, PHASES, "saving plan " + planId);
         new PlanStore(paths.stateDir()).save(plan, ahead);
+        work.progress(PHASES, PHASES, "audit done: " + planItems.size() + " items");
         return new Outcome(result, text, plan);
     }
 

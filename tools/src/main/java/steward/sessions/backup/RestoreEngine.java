@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
@@ -49,6 +50,12 @@ public final class RestoreEngine {
                          int side_files_restored, int sessions_after, int active_after) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
+        return restore(backupId, sessionIds, Work.NONE);
+    }
+
+    /** Progress goes to {@code work}; a cancellation is honoured before the transaction starts, when nothing has been written. */
+    public Result restore(String backupId, List<String> sessionIds, Work work) {
+        work.progress(0, 3, "reading backup " + backupId);
         SessionBackup bk = new SessionBackup(paths.stateDir());
         bk.requireExisting(backupId, CTX);
         List<JsonNode> lines;
@@ -70,6 +77,8 @@ public final class RestoreEngine {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
+            work.checkpoint(CTX); // the last safe point: from here the restore runs to its end
+            work.progress(1, 3, "restoring " + wanted.size() + " sessions in one transaction");
             store.write(c -> {
                 boolean usage = SessionBackup.hasTable(c, "session_model_usage");
                 for (JsonNode l : lines) {
@@ -92,6 +101,7 @@ public final class RestoreEngine {
                 }
                 return null;
             });
+            work.progress(2, 3, "moving side files back");
             int files = 0;
             for (JsonNode l : lines) {
                 String id = l.path("id").asString();
