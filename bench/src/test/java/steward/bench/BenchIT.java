@@ -111,4 +111,11 @@ class BenchIT {
         assertTrue(Integer.parseInt(other.group(2)) > 0);
         assertEquals(100.0 * Integer.parseInt(other.group(1)) / Integer.parseInt(other.group(2)), num(other.group(3)), 0.05);
     }
+
+    @Test
+    void consolidateOnASmallRoot() throws Exception {
+        String out = bench("consolidate", "--days", "35", "--lines", "5", "--entries", "20", "--runs", "1");
+        assertTrue(out.contains("plan (") && out.contains("apply ("), out);
+        assertTrue(out.contains("archived 4 logs"), "logs older than 30 days move to archive/: " + out);
+    }
 }
