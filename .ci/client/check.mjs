@@ -96,6 +96,19 @@ await call("memory_precheck", { target: "memory", content: "[ops] The CI host ru
 const w = (await call("memory_write", { target: "memory", action: "add", content: "[ops] The CI host runs Node 22." })).structuredContent;
 if (!w.success) fail(`memory_write: ${JSON.stringify(w)}`);
 await call("memory_pending", { action: "list" });
+const hist = (await call("memory_history", { file: "memories/MEMORY.md" })).structuredContent;
+if (JSON.stringify(hist).indexOf("memory_write") < 0) fail(`memory_history does not show the write: ${JSON.stringify(hist).slice(0, 300)}`);
+
+// memory lifecycle: a daily-log note, health, then consolidation gather -> plan -> apply of that note
+await call("memory_log", { note: "The CI host runs Node 22 LTS." });
+await call("memory_health", {});
+const g = (await call("memory_consolidate", { step: "gather" })).structuredContent;
+const line = g.days.flatMap((d) => d.lines).find((l) => l.text.includes("Node 22 LTS"));
+if (!line) fail(`memory_consolidate gather does not show the logged note: ${JSON.stringify(g).slice(0, 300)}`);
+const plan = (await call("memory_consolidate", { step: "plan", through: g.through,
+  proposals: [{ text: "[ops] The CI host runs Node 22 LTS.", kind: "fact", evidence: [line.ref] }] })).structuredContent;
+const done = (await call("memory_consolidate", { step: "apply", plan_id: plan.plan_id })).structuredContent;
+if (!done.applied) fail(`memory_consolidate apply: ${JSON.stringify(done).slice(0, 300)}`);
 
 // recall: search, inject, feedback on what was injected
 const found = (await call("recall_search", { query: "session housekeeping", k: 3 })).structuredContent;
