@@ -177,4 +177,25 @@ class CliIT {
         Run warn = run("", "serve", "--hermes-home", home.toString(), "--log-level", "warn");
         assertEquals("", warn.stderr());
     }
+
+    @Test
+    void backupsListsWhatRetentionKeepsAndDiscardingTheOnlyCopyNeedsForce() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        Run audit = run(null, "call", "session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}", "--hermes-home", home.toString());
+        String plan = Json.MAPPER.readTree(audit.stdout()).get("plan_id").asString();
+        Run apply = run(null, "call", "session_apply", "{\"plan_id\":\"" + plan + "\"}", "--hermes-home", home.toString());
+        assertEquals(0, apply.exit(), apply.stderr());
+        String backup = Json.MAPPER.readTree(apply.stdout()).get("backup").get("backup_id").asString();
+        Run list = run(null, "backups", "--hermes-home", home.toString());
+        assertEquals(0, list.exit(), list.stderr());
+        assertTrue(list.stdout().contains(backup) && list.stdout().contains("within retention"), list.stdout());
+        assertTrue(list.stdout().contains("backups are kept 30 days"), list.stdout());
+        Run refused = run(null, "backups", "--discard", backup, "--hermes-home", home.toString());
+        assertEquals(1, refused.exit());
+        assertTrue(refused.stderr().contains("only copy"), refused.stderr());
+        assertTrue(Files.exists(home.resolve("steward/backups/sessions/" + backup + ".jsonl")));
+        Run forced = run(null, "backups", "--discard", backup, "--force", "--hermes-home", home.toString());
+        assertEquals(0, forced.exit(), forced.stderr());
+        assertTrue(Files.notExists(home.resolve("steward/backups/sessions/" + backup + ".jsonl")));
+    }
 }

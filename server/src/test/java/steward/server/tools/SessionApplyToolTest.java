@@ -80,4 +80,22 @@ class SessionApplyToolTest {
                 + "\",\"dry_run\":true}");
         assertTrue(text.text().startsWith("Dry run of plan "), text.text());
     }
+
+    @Test
+    void afterANewBackupOldBackupsArePrunedUnlessTheyAreTheOnlyCopy() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path dir = t.home.resolve("steward/backups/sessions");
+        Files.createDirectories(dir);
+        // 70 days old: one of a session that is still in state.db (ended), one of a session that exists nowhere else
+        Path back = dir.resolve("b_20260601T000000Z_aaaaaa.jsonl");
+        Files.writeString(back, "{\"id\":\"20260810_071500_a6a3a4\",\"messages\":[],\"_steward\":{\"action\":\"mark_ended\"}}\n");
+        Path only = dir.resolve("b_20260601T000000Z_bbbbbb.jsonl");
+        Files.writeString(only, "{\"id\":\"20260101_000000_gone00\",\"messages\":[],\"_steward\":{\"action\":\"delete\"}}\n");
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString();
+        ToolResult r = t.call("session_apply", "{\"plan_id\":\"" + plan + "\"}");
+        assertTrue(r.text().contains("Retention: pruned 1 backup(s) older than 30 days"), r.text());
+        assertTrue(r.text().contains("Retention: kept 1 backup(s) older than 30 days: the only copy of 1 deleted session(s)"), r.text());
+        assertTrue(Files.notExists(back));
+        assertTrue(Files.exists(only), "the only copy of a deleted session is never pruned");
+    }
 }
