@@ -142,7 +142,10 @@ abstract class McpChannel implements AutoCloseable {
             try (Socket s = new Socket("127.0.0.1", port)) {
                 break;
             } catch (IOException e) {
-                if (System.nanoTime() > deadline) throw new IllegalStateException("server did not listen: " + Files.readString(log));
+                if (System.nanoTime() > deadline) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException("server did not listen: " + Files.readString(log));
+                }
                 Thread.sleep(100);
             }
         }
