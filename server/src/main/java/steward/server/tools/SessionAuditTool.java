@@ -6,15 +6,14 @@ import steward.sessions.audit.AuditRequest;
 /** {@code session_audit}: classify every session and store a plan for {@code session_apply}. */
 public final class SessionAuditTool extends StewardTool<SessionAuditTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_audit", "Audit Hermes sessions",
-            "Audits the Hermes sessions in state.db for housekeeping and returns a report to show the user, plus a plan_id for "
-                + "session_apply. Every session is classified by ordered rules (S safety guard, F user preferences, A finished "
-                + "subagent shells, B ended untitled sessions, C active subagents, D more than N active sessions, E repeated topics, "
-                + "else keep) with a confidence: HIGH items (group auto) run unless the user rejects them, MEDIUM items (group "
-                + "confirm, per rule) and LOW items (group info) run only if approved. The current session, chains still in use and "
-                + "titled active sessions are never executed automatically. Use it when the user asks to tidy, clean up or review "
-                + "sessions, or from a cron job with mode=headless (then only rule A is executable). Pass current_session_id when "
-                + "you know it. Show the report text as it is; relay the user's answers to session_apply. Read-only for Hermes: it "
-                + "only writes the plan into Steward's state dir. Refuses an unknown current_session_id or an unreadable database.")
+            "Audits the Hermes sessions in state.db for housekeeping: a report to show the user and a plan_id for session_apply. "
+                + "Ordered rules (S safety guard, F user preferences, A finished subagent shells, B ended untitled, C active subagents, "
+                + "D more than N active, E repeated topics, else keep) give each session a confidence: HIGH (group auto) runs unless "
+                + "rejected, MEDIUM/LOW only if approved. The current session, chains in use, titled active sessions and kept "
+                + "sessions never run automatically, nor does a deletion taking such a subagent along (it is asked, naming it). At "
+                + "most " + AuditEngine.QUESTION_CAP + " questions per report; earlier unanswered ones are grouped as waiting. Use it "
+                + "when the user asks to tidy or review sessions, or from cron with mode=headless (only rule A runs). Show the text "
+                + "as it is. Read-only for Hermes. Refuses an unknown current_session_id or unreadable database.")
             .readOnly().idempotent();
 
     /** schemas/session_audit.input.json; absent values take the engine's defaults. */

@@ -90,7 +90,7 @@ public final class ApplyEngine {
                     throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
                 }
                 return result(plan, true, null, d, d.before(), false, List.of(),
-                        new ApplyResult.Learning("not_recorded", "dry run", List.of()));
+                        steward.learning.LearningReport.notRecorded("dry run"), req);
             }
             work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
             plans.claim(plan.plan_id());
@@ -102,7 +102,7 @@ public final class ApplyEngine {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved, work, steps);
+                    out[1] = backup(c, d, now, moved, req, work, steps);
                     work.progress(steps - 2, steps, "applying " + d.run().size() + " changes in one transaction");
                     out[2] = execute(c, d, now);
                     return null;
@@ -124,7 +124,7 @@ public final class ApplyEngine {
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
             checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
-            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d));
+            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d), req);
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
         }
@@ -142,6 +142,16 @@ public final class ApplyEngine {
         if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
         List<String> unknownRules = req.ruleDecisions().keySet().stream().filter(k -> !rules.contains(k)).sorted().toList();
         if (!unknownRules.isEmpty()) throw new StewardError(CTX, "decisions name rules with no item in plan " + plan.plan_id() + ": " + String.join(", ", unknownRules));
+        Set<String> asked = new HashSet<>();
+        for (Plan.PlanItem i : plan.items()) if (i.cascade_of() == null && i.coveredByRuleDecision()) asked.add(i.rule());
+        List<String> unasked = req.ruleDecisions().keySet().stream().filter(k -> !asked.contains(k)).sorted().toList();
+        if (!unasked.isEmpty()) {
+            throw new StewardError(CTX, "decisions.rules names " + String.join(", ", unasked) + ", which asked no question in plan " + plan.plan_id()
+                    + ": a rule decision covers only the questions the report listed; decide an automatic or unlisted item by its item_id");
+        }
+        if (req.waiting() != null && !req.waiting().equals("later")) {
+            throw new StewardError(CTX, "decisions.waiting must be 'later', not " + req.waiting());
+        }
         for (Map<String, String> m : List.of(req.itemDecisions(), req.ruleDecisions())) {
             for (Map.Entry<String, String> e : m.entrySet()) {
                 if (!e.getValue().equals("approve") && !e.getValue().equals("reject")) {
@@ -190,7 +200,7 @@ public final class ApplyEngine {
         for (Plan.PlanItem it : plan.items()) {
             SessionRow s = byId.get(it.session_id());
             String reason = null;
-            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            String dec = decision(it, req);
             String rename = req.renames().get(it.session_id());
             if (s == null) reason = "no longer exists";
             else if (currents.contains(s.id())) reason = "became the current session";
@@ -199,8 +209,20 @@ public final class ApplyEngine {
                 run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename), 0));
                 continue;
             } else if ("reject".equals(dec)) reason = "rejected";
-            else if (!it.executable()) reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
-            else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) reason = "not approved (" + it.confidence() + ")";
+            else if (!it.executable()) {
+                reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
+                if ("approve".equals(dec) && !it.rule().equals("E")) reason += ": approving it changes nothing";
+            } else if (it.cascade_of() != null) {
+                // goes only with its parent: kept in the run for now, removed below unless the parent is deleted
+            } else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) {
+                reason = it.question() == null ? "not approved (" + it.confidence() + ")"
+                        : it.coveredByRuleDecision() ? "not answered (" + it.confidence() + ")"
+                        : switch (it.question()) {
+                            case "waiting" -> "still waiting for an answer";
+                            case "later" -> "put off until later";
+                            default -> "not asked this run (over the question cap)";
+                        };
+            }
             if (reason != null) {
                 skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), reason));
                 continue;
@@ -241,6 +263,23 @@ public final class ApplyEngine {
         return new Decision(out, skipped, counts(c));
     }
 
+    /**
+     * The user's decision about one item: its own (by item_id), else its rule group's when the report asked it as a
+     * question (listed by name, or in a collapsed line). Automatic, report-only, unlisted and waiting items are never
+     * covered by a rule decision, and an item that goes with its parent follows the parent.
+     */
+    static String decision(Plan.PlanItem it, ApplyRequest req) {
+        String d = req.itemDecisions().get(it.item_id());
+        if (d != null) return d;
+        return it.cascade_of() == null && it.coveredByRuleDecision() ? req.ruleDecisions().get(it.rule()) : null;
+    }
+
+    /** Ran without being asked: no decision of the user's and HIGH (or going with such a parent). */
+    static boolean automatic(Planned p, ApplyRequest req) {
+        return p.op() != Op.RENAME && req.itemDecisions().get(p.item().item_id()) == null && decision(p.item(), req) == null
+                && p.item().automatic();
+    }
+
     private static int depth(String id, Map<String, SessionRow> byId, Map<String, Planned> run) {
         int d = 0;
         Set<String> seen = new HashSet<>();
@@ -268,7 +307,7 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, Work work, int steps) throws SQLException {
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, Work work, int steps) throws SQLException {
         if (d.run().isEmpty()) return null;
         int done = 0;
         SessionBackup bk = new SessionBackup(paths.stateDir());
@@ -280,7 +319,10 @@ public final class ApplyEngine {
             note.put("backup_id", id);
             note.put("action", p.op().name().toLowerCase(java.util.Locale.ROOT));
             note.put("rule", p.item().rule());
+            note.put("condition", p.item().key());
             note.put("item_id", p.item().item_id());
+            note.put("automatic", automatic(p, req));
+            note.put("base", p.item().base());
             note.put("at", Times.iso(now));
             if (p.op() == Op.MARK_ENDED) note.put("ended_at", now);
             if (p.op() == Op.RENAME) note.put("new_title", p.newTitle());
@@ -395,54 +437,78 @@ public final class ApplyEngine {
     }
 
     /**
-     * Records the user's decisions in the learning store (steward.learning): every plan item becomes a
-     * DecisionEvent — APPROVED (explicitly, or a HIGH item that ran unobjected), VETOED (rejected or renamed
-     * instead of deleted: the user kept it; with the keep reason if given), EXTRA_DELETE (deletion asked for a
-     * report-only item), UNANSWERED (an item that needed an answer and got none). Items skipped because they
-     * changed since the audit, and cascade items, teach nothing. A corrupt or unwritable store pauses
-     * learning, never the apply.
+     * Records the user's decisions in the learning store (steward.learning): every plan item the user decided, that ran
+     * or that was asked becomes a DecisionEvent — APPROVED (explicitly, by item or by the rule group it was asked in),
+     * VETOED (rejected: the user kept it; with the keep reason if given), RENAMED, RAN_AUTOMATICALLY (a HIGH item that ran
+     * unasked: never an approval), UNANSWERED (asked, no answer: it waits), LATER. Approving a report-only item records
+     * nothing. A deletion asked only because of its subagent children teaches about that session, not its condition.
+     * Items skipped because they changed since the audit, and F/S items, teach nothing. A corrupt or unwritable store
+     * pauses learning, never the apply.
      */
-    private ApplyResult.Learning learn(Plan plan, ApplyRequest req, Decision d) {
+    private steward.learning.LearningReport learn(Plan plan, ApplyRequest req, Decision d) {
         Map<String, Planned> ran = new HashMap<>();
         for (Planned p : d.run()) ran.put(p.item().item_id(), p);
         Map<String, String> skipped = new HashMap<>();
         for (ApplyResult.Skipped s : d.skipped()) skipped.put(s.item_id(), s.reason());
         List<DecisionEvent> events = new ArrayList<>();
+        Set<String> open = new HashSet<>();
         for (Plan.PlanItem it : plan.items()) {
+            if (it.question() != null) open.add(it.session_id() + "|" + it.key());
             String skip = skipped.get(it.item_id());
-            if (it.cascade_of() != null || it.rule().equals("F") || it.rule().equals("S")) continue;
+            if (it.rule().equals("F") || it.rule().equals("S")) continue;
             if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
-            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            String dec = decision(it, req);
             Planned p = ran.get(it.item_id());
-            boolean review = it.action().equals("review");
-            boolean needsAnswer = (it.executable() && !it.confidence().equals("HIGH")) || it.rule().equals("E");
+            boolean rejected = "reject".equals(dec);
             Outcome o;
-            if (p != null && p.op() == Op.RENAME) o = Outcome.VETOED;
-            else if ("approve".equals(dec)) o = review && !it.rule().equals("E") ? Outcome.EXTRA_DELETE : Outcome.APPROVED;
-            else if ("reject".equals(dec)) {
-                if (review) continue; // "not consolidated yet" / "leave it" is no veto
+            if (p != null && p.op() == Op.RENAME) o = Outcome.RENAMED;
+            else if (it.cascade_of() != null) {
+                if (!rejected) continue; // goes with its parent: the parent's answer teaches
                 o = Outcome.VETOED;
-            } else if (p != null) o = Outcome.APPROVED;
-            else if (needsAnswer) o = Outcome.UNANSWERED;
-            else continue;
-            String key = it.condition() == null ? it.rule() : it.condition();
-            String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+            } else if ("approve".equals(dec)) {
+                if (it.reportOnly()) continue; // nothing was asked: approving it is not "delete asked for"
+                o = Outcome.APPROVED;
+            } else if (rejected) {
+                if (it.action().equals("review")) continue; // "not consolidated yet" / "leave it" is no veto
+                o = Outcome.VETOED;
+            } else if (p != null) {
+                if (!it.automatic()) continue;
+                o = Outcome.RAN_AUTOMATICALLY;
+            } else if (it.question() != null && !it.question().equals("not_asked")) {
+                boolean later = "later".equals(req.waiting()) && (it.question().equals("waiting") || it.question().equals("later")
+                        || it.question().equals("collapsed"));
+                if (it.question().equals("later") && !later) continue; // put off before: still put off
+                o = later ? Outcome.LATER : Outcome.UNANSWERED;
+            } else continue;
+            String condition = it.key().indexOf('/') < 0 ? null : it.key().substring(it.key().indexOf('/') + 1);
             String action = it.action().equals("name_or_delete") ? "delete" : it.action();
-            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(), p != null ? "in_use" : null) : null;
+            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(), null) : null;
+            boolean sessionOnly = it.cascade_of() != null || (it.held_by() != null && !it.held_by().isEmpty());
+            Level base = it.base() == null ? Level.valueOf(it.confidence()) : Level.valueOf(it.base());
             events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), condition, Level.valueOf(it.confidence()),
-                    action, o, keepReason, it.topic()));
+                    action, o, keepReason, it.topic(), base, it.question(), sessionOnly, it.guarded(), p != null && p.op() != Op.RENAME,
+                    p != null && p.op() == Op.RENAME ? p.newTitle() : null));
         }
-        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events);
-        return new ApplyResult.Learning(s.paused() ? "paused" : "ok", s.paused() ? s.lines().get(0) : null, s.lines());
+        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events, open);
+        return steward.learning.LearningReport.of(s);
     }
 
     private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                                      boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
+                                      boolean fts, List<ApplyResult.Check> checks, steward.learning.LearningReport learning, ApplyRequest req) {
         List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
                 p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
+        String backupId = b == null ? "<backup_id>" : b.backup_id();
+        List<ApplyResult.Auto> auto = d.run().stream().filter(p -> automatic(p, req)).map(p -> new ApplyResult.Auto(p.item().item_id(),
+                p.item().session_id(), p.item().key(), p.op().name().toLowerCase(java.util.Locale.ROOT), undo(backupId, p.item().session_id()))).toList();
         return new ApplyResult(plan.plan_id(), dry, b, done.size(), List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),
                 Math.max(0, done.size() - MAX_LISTED), d.skipped().size(),
                 List.copyOf(d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))), Math.max(0, d.skipped().size() - MAX_LISTED),
+                auto.size(), List.copyOf(auto.subList(0, Math.min(MAX_LISTED, auto.size()))), Math.max(0, auto.size() - MAX_LISTED),
                 d.before(), after, fts, checks, learning);
+    }
+
+    /** The one-line undo of one executed item. */
+    public static String undo(String backupId, String sessionId) {
+        return "session_restore {\"backup_id\": \"" + backupId + "\", \"session_ids\": [\"" + sessionId + "\"]}";
     }
 }

@@ -21,7 +21,6 @@ import steward.sessions.rules.Rule;
 import steward.sessions.rules.RuleContext;
 import steward.sessions.rules.RuleEngine;
 import steward.sessions.rules.Rules;
-import steward.sessions.rules.Text;
 import steward.sessions.rules.Verdict;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
@@ -32,6 +31,9 @@ import steward.sessions.store.SessionStore;
  */
 public final class AuditEngine {
     static final String CTX = "session_audit";
+    /** At most this many lines of a report ask something (questions by name plus grouped lines). */
+    public static final int QUESTION_CAP = QuestionPlan.CAP;
+
     private final StewardPaths paths;
     private final Clock clock;
     private final Preferences preferences;
@@ -96,38 +98,50 @@ public final class AuditEngine {
         work.checkpoint(CTX);
         work.progress(2, PHASES, "building the report");
 
-        // items: every non-retain verdict, plus the subagent children that Hermes deletes with a deleted parent
-        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
-        List<Key> ordered = order(rows, verdicts);
-        for (Key k : ordered) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
-        for (Key k : ordered) {
-            Plan.PlanItem it = items.get(k.row.id());
-            if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(k.row, it, ctx, items, req);
-        }
+        // items: every non-retain verdict; a deletion whose subagent children would not all go automatically on their own
+        // becomes a question naming them (Cascade); then how each question is asked (QuestionPlan)
+        Map<String, Plan.PlanItem> items = planItems(rows, verdicts, ctx, req, java.time.LocalDate.ofInstant(now, java.time.ZoneOffset.UTC));
 
         // the plan's items are final: serialise them on another core while the report is built
         List<Plan.PlanItem> planItems = List.copyOf(items.values());
         PlanStore.Items ahead = PlanStore.serialiseAhead(planItems);
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
-        Capped auto = new Capped(cap);
-        Map<String, Capped> confirm = new LinkedHashMap<>();
-        Capped info = new Capped(cap);
-        for (Plan.PlanItem pi : items.values()) {
-            Confidence c = Confidence.valueOf(pi.confidence());
-            Capped g = c == Confidence.HIGH && pi.executable() ? auto
-                    : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
-            if (g.wants()) g.add(toItem(pi, ctx.session(pi.session_id()), ctx));
-            else g.skip();
+        Capped auto = new Capped(cap), info = new Capped(cap), waiting = new Capped(cap), notAsked = new Capped(cap);
+        Map<String, Capped> confirm = new LinkedHashMap<>(), collapsed = new LinkedHashMap<>();
+        int[] q = new int[6]; // new, waiting, later, collapsed, not asked, grouped
+        Map<String, Integer> notAskedByKey = new LinkedHashMap<>();
+        // questions asked by name first (each is listed: QuestionPlan kept them within the group cap), then the rest
+        for (int pass = 0; pass < 2; pass++) {
+            for (Plan.PlanItem pi : items.values()) {
+                boolean asked = "new".equals(pi.question()) || "grouped".equals(pi.question());
+                if (asked != (pass == 0)) continue;
+                Capped g;
+                if (pi.question() == null || asked) {
+                    Confidence c = Confidence.valueOf(pi.confidence());
+                    g = c == Confidence.HIGH && pi.executable() ? auto
+                            : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
+                    if ("new".equals(pi.question())) q[0]++;
+                    if ("grouped".equals(pi.question())) q[5]++;
+                } else {
+                    switch (pi.question()) {
+                        case "waiting" -> { g = waiting; q[1]++; }
+                        case "later" -> { g = waiting; q[2]++; }
+                        case "collapsed" -> { g = collapsed.computeIfAbsent(pi.rule(), k -> new Capped(cap)); q[3]++; }
+                        default -> { g = notAsked; q[4]++; notAskedByKey.merge(pi.key(), 1, Integer::sum); }
+                    }
+                }
+                if (g.wants()) g.add(toItem(pi, ctx.session(pi.session_id()), ctx));
+                else g.skip();
+            }
         }
         Capped retained = retained(rows, verdicts, items, cap, req, ctx);
-        List<AuditResult.RuleGroup> confirmGroups = new ArrayList<>();
-        confirm.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
-            Rule r = Rules.byId(e.getKey());
-            Capped l = e.getValue();
-            confirmGroups.add(new AuditResult.RuleGroup(e.getKey(), r == null ? e.getKey() : r.meta().summary(), l.count,
-                    List.copyOf(l.items), l.count - l.items.size()));
-        });
+        List<AuditResult.RuleGroup> confirmGroups = ruleGroups(confirm, null, ctx);
+        List<AuditResult.RuleGroup> collapsedGroups = ruleGroups(collapsed, req.locale(), ctx);
+        StringBuilder digest = new StringBuilder();
+        notAskedByKey.forEach((k, n) -> digest.append(digest.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
+        AuditResult.Questions questions = new AuditResult.Questions(QuestionPlan.lines(items.values()), q[0], q[5], q[1], q[2], q[3],
+                q[4], QuestionPlan.CAP, digest.length() == 0 ? null : digest.toString());
 
         int active = 0, archived = 0;
         for (SessionRow s : rows) {
@@ -143,7 +157,8 @@ public final class AuditEngine {
         double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
-                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning);
+                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(waiting, cap), collapsedGroups,
+                        group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions);
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
                 current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
@@ -152,6 +167,21 @@ public final class AuditEngine {
         new PlanStore(paths.stateDir()).save(plan, ahead);
         work.progress(PHASES, PHASES, "audit done: " + planItems.size() + " items");
         return new Outcome(result, text, plan);
+    }
+
+    /** The plan's items in report order: every session with an action, cascades resolved, questions assigned. */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req,
+                                               java.time.LocalDate today) {
+        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
+        for (Key k : order(rows, verdicts)) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
+        Cascade.apply(items, ctx, req.locale());
+        QuestionPlan.assign(items, ctx.preferences(), req.headless(), today, req.maxItemsPerGroup());
+        return items;
+    }
+
+    /** The plan's items for these sessions (tests). */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, RuleContext ctx, AuditRequest req) {
+        return planItems(rows, evaluate(rows, ctx), ctx, req, java.time.LocalDate.of(2026, 8, 10));
     }
 
     /** Stores at least this large are classified on all cores (the context is read-only, rules are stateless). */
@@ -206,27 +236,23 @@ public final class AuditEngine {
         return out;
     }
 
-    private void addCascade(SessionRow parent, Plan.PlanItem parentItem, RuleContext ctx, Map<String, Plan.PlanItem> items,
-                            AuditRequest req) {
-        for (SessionRow c : ctx.subagentChildren(parent.id())) {
-            Plan.PlanItem existing = items.get(c.id());
-            if (existing != null && existing.action().equals("delete")) continue;
-            Confidence conf = Confidence.valueOf(parentItem.confidence());
-            if (c.active()) conf = conf.atMost(Confidence.MEDIUM);
-            Verdict v = new Verdict(parentItem.rule(), parentItem.condition(), Action.delete, conf,
-                    new Text("subagent of " + parent.id() + ": deleted with it, as Hermes does",
-                            "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）"), null);
-            Plan.PlanItem ci = item(c, v, parent.id(), req);
-            items.remove(c.id());
-            items.put(c.id(), ci);
-            addCascade(c, ci, ctx, items, req);
-        }
-    }
-
     private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
         boolean executable = v.action().executable() && (!req.headless() || v.rule().equals("A"));
         return new Plan.PlanItem(s.id(), s.id(), v.rule(), v.condition(), v.action().name(), v.confidence().name(), executable,
-                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s));
+                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s), v.base().name(), null, null, v.guarded());
+    }
+
+    /** Report groups per rule, in rule order; for a collapsed group ({@code collapsedLocale} set) the summary is its one line. */
+    private static List<AuditResult.RuleGroup> ruleGroups(Map<String, Capped> byRule, String collapsedLocale, RuleContext ctx) {
+        List<AuditResult.RuleGroup> out = new ArrayList<>();
+        byRule.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
+            Rule r = Rules.byId(e.getKey());
+            Capped l = e.getValue();
+            String summary = collapsedLocale != null ? ReportRenderer.collapsedLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
+                    : r == null ? e.getKey() : r.meta().summary();
+            out.add(new AuditResult.RuleGroup(e.getKey(), summary, l.count, List.copyOf(l.items), l.count - l.items.size()));
+        });
+        return out;
     }
 
     public static Plan.Fingerprint fingerprint(SessionRow s) {
@@ -238,7 +264,7 @@ public final class AuditEngine {
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size());
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                pi.reason(), pi.cascade_of(), ev);
+                pi.reason(), pi.cascade_of(), pi.question(), pi.held_by(), ev);
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */

@@ -5,7 +5,7 @@ import java.util.List;
 /** The structured result of {@code session_audit} (field names are the wire names). */
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
                           String locale, String database, Totals totals, Current current, double threshold, Groups groups,
-                          List<TopicOut> repeated_topics, Expected expected, LearningState learning) {
+                          List<TopicOut> repeated_topics, Expected expected, LearningState learning, Questions questions) {
 
     /** The learning store as this audit used it: ok, absent (nothing learned yet) or corrupt (learning paused, file untouched). */
     public record LearningState(String status, String error, String rule_state) {}
@@ -18,14 +18,25 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
                            String last_activity, double last_activity_epoch, String ended_at, Double ended_at_epoch,
                            String end_reason, boolean archived, String parent, int children) {}
 
+    /** {@code question}: new (asked by name in this report), grouped (in one line per rule condition), waiting (asked before,
+     * unanswered), collapsed (in one line per rule),
+     * later (the user said 'later'), not_asked (over this run's question cap); null when nothing is asked (automatic, report only, kept).
+     * {@code takes_along}: the subagents this deletion would take along that would not go on their own (why it is asked). */
     public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
-                       String reason, String cascade_of, Evidence evidence) {}
+                       String reason, String cascade_of, String question, List<String> takes_along, Evidence evidence) {}
 
     public record Group(int count, List<Item> items, int left_out) {}
 
     public record RuleGroup(String rule, String summary, int count, List<Item> items, int left_out) {}
 
-    public record Groups(Group auto, List<RuleGroup> confirm, Group info, Group retained) {}
+    public record Groups(Group auto, List<RuleGroup> confirm, Group info, Group waiting, List<RuleGroup> collapsed, Group not_asked,
+                         Group retained) {}
+
+    /**
+     * What this report asks: {@code asked} = lines that ask something (each question by name, each grouped line, the waiting
+     * line, each collapsed rule); the others count items.
+     */
+    public record Questions(int asked, int listed, int grouped, int waiting, int later, int collapsed, int not_asked, int cap, String digest) {}
 
     public record TopicOut(String topic, int count, List<String> session_ids) {}
 

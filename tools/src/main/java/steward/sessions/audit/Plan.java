@@ -22,11 +22,50 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
     /**
      * {@code reason} is rendered into the report at audit time and stored as null (apply does not need it; a plan of a
      * large store is written faster without it). Stored as a JSON array in declared field order, without field names:
-     * a 20,000-session store makes plans of ~11,000 items, which this halves. {@code condition}: the rule condition the learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic. */
+     * a 20,000-session store makes plans of ~11,000 items, which this halves. {@code condition}: the rule condition the
+     * learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic; {@code base}: the rule's own
+     * confidence before anything learned; {@code question}: how the report asked it (new: by name; grouped: in one line
+     * per rule condition; collapsed: in one line per rule; waiting; later; not_asked; null when nothing was asked): a
+     * rule-group decision covers only new, grouped and collapsed questions;
+     * {@code held_by}: the subagent children that made a deletion a question (they go only with it); {@code guarded}:
+     * the safety guard's cap applies (titled, active, not a subagent).
+     */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
                            boolean executable,
-                           @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
+                           @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint,
+                           String base, String question, List<String> held_by, boolean guarded) {
+
+        public PlanItem withConfidence(String c, String why, List<String> heldBy) {
+            return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
+                    heldBy, guarded);
+        }
+
+        public PlanItem withQuestion(String q) {
+            return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
+                    base, q, held_by, guarded);
+        }
+
+        /** The learning key: the rule condition, else the rule. */
+        public String key() {
+            return condition == null ? rule : condition;
+        }
+
+        /** Runs without being asked: HIGH and executable. */
+        public boolean automatic() {
+            return executable && confidence.equals("HIGH");
+        }
+
+        /** A rule-group decision covers this item: it was put to the user as a question in this report. */
+        public boolean coveredByRuleDecision() {
+            return "new".equals(question) || "grouped".equals(question) || "collapsed".equals(question);
+        }
+
+        /** Reported only: nothing for the user to approve (a review that is not rule E's question, or not executable). */
+        public boolean reportOnly() {
+            return action.equals("review") ? !rule.equals("E") : !executable;
+        }
+    }
 
     public PlanItem item(String id) {
         return items.stream().filter(i -> i.item_id().equals(id)).findFirst().orElse(null);

@@ -71,12 +71,36 @@ public final class ReportRenderer {
             items(sb, rg.items(), "?", l, true);
             more(sb, rg.left_out(), l);
         }
-        if (!g.confirm().isEmpty()) {
-            sb.append(z ? "  可按规则整组回复（如 B=同意），或逐条回复（id=同意/拒绝）。\n" : "  Answer per rule (e.g. B=approve) or per item (id=approve/reject).\n");
-        }
         sb.append('\n').append(z ? "=== 仅供参考（LOW 置信度，" + g.info().count() + " 条）===" : "=== For your information (LOW confidence, " + g.info().count() + ") ===").append('\n');
         items(sb, g.info().items(), "·", l, true);
         more(sb, g.info().left_out(), l);
+        AuditResult.Questions q = r.questions();
+        java.util.Map<String, Integer> byRule = new java.util.TreeMap<>();
+        for (AuditResult.RuleGroup rg : g.confirm()) for (AuditResult.Item i : rg.items()) if ("grouped".equals(i.question())) byRule.merge(i.rule(), 1, Integer::sum);
+        for (AuditResult.Item i : g.info().items()) if ("grouped".equals(i.question())) byRule.merge(i.rule(), 1, Integer::sum);
+        for (var e : byRule.entrySet()) {
+            boolean topics = e.getKey().equals("E");
+            if (z) sb.append("  ? 规则 ").append(e.getKey()).append(topics ? "：以上主题都已沉淀到记忆或技能？" : "：以上 " + e.getValue() + " 个都标记为已结束？")
+                    .append("（").append(e.getKey()).append("=同意/拒绝，或逐条回复）\n");
+            else sb.append("  ? Rule ").append(e.getKey()).append(topics ? ": are the topics above consolidated into memory or a skill?" : ": mark these " + e.getValue() + " as ended?")
+                    .append(" (").append(e.getKey()).append("=approve/reject for all, or per item)\n");
+        }
+        if (q != null && (q.listed() > 0 || q.grouped() > 0 || !g.collapsed().isEmpty())) {
+            sb.append(z ? "  按规则整组回复（如 B=同意）只覆盖上面列出的问题，不含自动执行和仅报告的条目；也可逐条回复（id=同意/拒绝）。\n"
+                    : "  Answer per rule (e.g. B=approve) or per item (id=approve/reject); a rule answer covers only the questions listed above, never automatic or report-only items.\n");
+        }
+        for (AuditResult.RuleGroup c : g.collapsed()) sb.append("  ? ").append(c.summary()).append('\n');
+        if (q != null && q.waiting() > 0) {
+            sb.append(z ? "  ? 之前几次仍在等你回答: " + q.waiting() + " 条——请回答，或说“以后再说”" : "  ? Still waiting from earlier runs: " + q.waiting() + " — answer or say 'later'");
+            if (q.later() > 0) sb.append(z ? "（另有 " + q.later() + " 条已推迟）" : " (" + q.later() + " more put off)");
+            sb.append('\n');
+        } else if (q != null && q.later() > 0) {
+            sb.append(z ? "  · 已推迟的问题: " + q.later() + " 条\n" : "  · Put off until later: " + q.later() + "\n");
+        }
+        if (q != null && q.not_asked() > 0) {
+            sb.append(z ? "  · 本次未问（每次最多 " + q.cap() + " 个问题）: " + q.not_asked() + " 条（" + q.digest() + "），之后再问\n"
+                    : "  · Not asked this run (at most " + q.cap() + " questions per run): " + q.not_asked() + " more (" + q.digest() + "), asked in later runs\n");
+        }
         sb.append('\n').append(z ? "=== 保留（不操作，" + g.retained().count() + " 条）===" : "=== Kept (no action, " + g.retained().count() + ") ===").append('\n');
         for (AuditResult.Item it : g.retained().items()) {
             sb.append("  · ").append(it.session_id()).append(" — ").append(title(it.evidence().title(), l)).append(" — ").append(it.reason()).append('\n');
@@ -111,10 +135,24 @@ public final class ReportRenderer {
         return sb.toString();
     }
 
+    /** The one line that replaces a rule's questions once its warning has been ignored up to N's cap (rule D). */
+    public static String collapsedLine(String rule, int count, int active, double threshold, String locale) {
+        if (zh(locale)) {
+            return "规则 " + rule + "：活跃会话 " + active + " 个，超过 N=" + fmt(threshold) + "（已到上限，提醒一直未获回答）；" + count
+                    + " 个可标记为已结束——整组回复 " + rule + "=同意/拒绝，或说“以后再说”";
+        }
+        return "Rule " + rule + ": " + active + " active sessions, more than N=" + fmt(threshold) + " (its cap; this warning went unanswered); "
+                + count + " could be marked as ended — answer " + rule + "=approve/reject for all, or say 'later'";
+    }
+
     private static void items(StringBuilder sb, List<AuditResult.Item> items, String mark, String l, boolean question) {
         for (AuditResult.Item it : items) {
-            sb.append("  ").append(mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
-                    .append(" — ").append(it.reason()).append(" → ").append(actionWord(it.action(), l)).append(question && !it.action().equals("review") ? "?" : "");
+            if (it.cascade_of() != null) continue; // named in its parent's question
+            if (it.rule().equals("E") && it.question() == null) continue; // its topic is asked once, with another session
+            boolean grouped = "grouped".equals(it.question()); // asked once, in its rule's line below
+            sb.append("  ").append(grouped ? "·" : mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
+                    .append(" — ").append(it.reason());
+            if (!grouped) sb.append(" → ").append(actionWord(it.action(), l)).append(question && !it.action().equals("review") ? "?" : "");
             if (!it.executable() && !it.action().equals("review")) sb.append(zh(l) ? "（仅报告）" : " (report only)");
             sb.append('\n');
         }

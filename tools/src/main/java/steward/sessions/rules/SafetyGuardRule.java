@@ -29,10 +29,13 @@ public final class SafetyGuardRule implements Rule {
 
     /** The cap: a titled, active, non-subagent session is never executed automatically (at most MEDIUM). */
     public static Verdict cap(SessionRow s, Verdict v) {
-        if (v.action() != Action.retain && s.active() && !s.untitled() && !s.subagent()
-                && v.confidence().compareTo(Confidence.MEDIUM) > 0) {
-            return v.withConfidence(Confidence.MEDIUM, null);
-        }
-        return v;
+        if (v.action() == Action.retain || !guards(s)) return v;
+        Verdict g = v.guarded(true);
+        return g.confidence().compareTo(Confidence.MEDIUM) > 0 ? g.withConfidence(Confidence.MEDIUM, null) : g;
+    }
+
+    /** Whether the cap applies to this session: titled, active and not a subagent. */
+    public static boolean guards(SessionRow s) {
+        return s.active() && !s.untitled() && !s.subagent();
     }
 }
