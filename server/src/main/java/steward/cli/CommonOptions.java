@@ -20,7 +20,11 @@ public final class CommonOptions {
     @Option(names = "--hermes-home", paramLabel = "DIR", description = "Hermes home (default: $HERMES_HOME, else ~/.hermes)")
     String hermesHome;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Steward's own state (default: <hermes home>/steward)")
+    @Option(names = "--claude-home", paramLabel = "DIR", description = "Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)")
+    String claudeHome;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Steward's own state (default: <hermes home>/steward; with a Claude Code home only, <claude home>/steward)")
     String stateDir;
 
     @Option(names = "--log-level", paramLabel = "LEVEL", description = "Steward's log lines on stderr: off, error, warn, info (default), "
@@ -40,6 +44,12 @@ public final class CommonOptions {
         return p == null ? null : p.hermesHomeFlag();
     }
 
+    public String claudeHomeFlag() {
+        if (claudeHome != null) return claudeHome;
+        CommonOptions p = parent();
+        return p == null ? null : p.claudeHomeFlag();
+    }
+
     public String stateDirFlag() {
         if (stateDir != null) return stateDir;
         CommonOptions p = parent();
@@ -47,7 +57,7 @@ public final class CommonOptions {
     }
 
     public StewardPaths paths() {
-        return StewardPaths.resolve(hermesHomeFlag(), stateDirFlag(), System.getenv());
+        return StewardPaths.resolve(hermesHomeFlag(), claudeHomeFlag(), stateDirFlag(), System.getenv());
     }
 
     public ToolContext context() {

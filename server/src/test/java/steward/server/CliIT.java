@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.json.Json;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -122,17 +123,20 @@ class CliIT {
         for (String command : List.of("serve", "call", "tools", "demo", "bench")) {
             Run help = run(null, command, "--help");
             assertEquals(0, help.exit(), command + ": " + help.stderr());
-            for (String o : List.of("--hermes-home", "--state-dir", "--log-level")) assertTrue(help.stdout().contains(o), command + " --help: " + help.stdout());
+            for (String o : List.of("--hermes-home", "--claude-home", "--state-dir", "--log-level")) assertTrue(help.stdout().contains(o), command + " --help: " + help.stdout());
         }
         Path home = TestHomes.copyFixture(tmp);
         Path state = tmp.resolve("elsewhere");
-        Run after = run(null, "call", "steward_status", "--hermes-home", home.toString(), "--state-dir", state.toString());
-        Run before = run(null, "--hermes-home", home.toString(), "--state-dir", state.toString(), "call", "steward_status");
+        Path claude = ClaudeTestHomes.install(tmp, false);
+        Run after = run(null, "call", "steward_status", "--hermes-home", home.toString(), "--claude-home", claude.toString(), "--state-dir", state.toString());
+        Run before = run(null, "--hermes-home", home.toString(), "--claude-home", claude.toString(), "--state-dir", state.toString(), "call", "steward_status");
         for (Run r : List.of(after, before)) {
             assertEquals(0, r.exit(), r.stderr());
             JsonNode paths = Json.MAPPER.readTree(r.stdout()).get("paths");
             assertEquals(state.toString(), paths.get("state_dir").get("path").asString(), paths.toString());
             assertEquals("flag", paths.get("state_dir").get("origin").asString());
+            assertEquals(claude.toString(), paths.get("claude_home").get("path").asString(), paths.toString());
+            assertEquals("flag", paths.get("claude_home").get("origin").asString());
         }
         Run tools = run(null, "tools", "--names", "--hermes-home", home.toString());
         assertEquals(0, tools.exit(), tools.stderr());

@@ -3,6 +3,7 @@ package steward.retention;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,8 +16,10 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -39,7 +42,8 @@ import tools.jackson.databind.JsonNode;
  * <li>Plans (housekeeping {@code p_…}, consolidation {@code mc_…}) are pruned once expired: they can never be applied.</li>
  * <li>A session backup ({@code backups/sessions/b_…}) older than {@code steward.backup_retention_days} (config.yaml,
  * default {@value #DEFAULT_BACKUP_DAYS}) is pruned only when it is not the only copy of anything: every session it
- * holds exists in state.db (restored, or only ended or renamed) and every side file it holds is back in place. A
+ * holds exists in state.db (restored, or only ended or renamed), every side file it holds is back in place, and every
+ * Claude Code file it moved is back in the Claude Code home. A
  * backup that still holds a deleted session or a side file found nowhere else is kept, whatever its age, and reported
  * ({@code steward backups}); only an explicit {@link #discard} with {@code force} removes it.</li>
  * </ul>
@@ -49,7 +53,7 @@ public final class Retention {
     public static final int DEFAULT_BACKUP_DAYS = 30;
     public static final String KEY = "steward.backup_retention_days";
     static final long PLAN_SECONDS = 24 * 3600;
-    private static final Pattern BACKUP = Pattern.compile("(b_(\\d{8}T\\d{6}Z)_[0-9a-f]{6})\\.jsonl");
+    private static final Pattern BACKUP = Pattern.compile("(b_(\\d{8}T\\d{6}Z)_[0-9a-f]{6})(\\.claude)?\\.jsonl");
     private static final Pattern PLAN = Pattern.compile("(p_[0-9a-f]{16}|mc_[0-9a-f]{16})\\.json");
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
@@ -98,7 +102,8 @@ public final class Retention {
 
     /**
      * One session backup as retention sees it. {@code only_copy_sessions}: deleted sessions that are in no other place
-     * (not in state.db); {@code only_copy_files}: side files not back under {@code <home>/sessions/}.
+     * (not in state.db; a Claude Code session with a file not back in its home); {@code only_copy_files}: side files not
+     * back under {@code <home>/sessions/} and Claude Code files not back in the Claude Code home.
      */
     public record Backup(String backup_id, String created_at, double age_days, long bytes, int sessions, int only_copy_sessions,
                          int only_copy_files, String state) {
@@ -128,13 +133,14 @@ public final class Retention {
         List<String> prunedBackups = new ArrayList<>();
         long freed = 0;
         SessionBackup store = new SessionBackup(paths.stateDir());
+        Set<String> seen = new LinkedHashSet<>();
         for (Path f : list(store.dir())) {
             Matcher m = BACKUP.matcher(f.getFileName().toString());
-            if (!m.matches()) continue;
+            if (!m.matches() || !seen.add(m.group(1))) continue; // a backup's Hermes part and Claude Code part are one backup
             String id = m.group(1);
             Instant created = LocalDateTime.parse(m.group(2), STAMP).toInstant(ZoneOffset.UTC);
             double age = (now.getEpochSecond() - created.getEpochSecond()) / 86_400.0;
-            long bytes = size(f) + size(store.filesDir(id));
+            long bytes = size(store.file(id)) + size(store.claudeFile(id)) + size(store.filesDir(id));
             Backup b;
             try {
                 b = examine(store, id, created, age, bytes);
@@ -147,7 +153,8 @@ public final class Retention {
             if (prune && b.state().equals(PRUNABLE)) {
                 try {
                     FileTrees.delete(store.filesDir(id));
-                    Files.deleteIfExists(f);
+                    Files.deleteIfExists(store.claudeFile(id));
+                    Files.deleteIfExists(store.file(id));
                     prunedBackups.add(id);
                     freed += bytes;
                 } catch (IOException e) {
@@ -162,24 +169,48 @@ public final class Retention {
     }
 
     private Backup examine(SessionBackup store, String id, Instant created, double age, long bytes) throws IOException, SQLException {
-        List<JsonNode> lines = store.read(id);
+        List<JsonNode> lines = Files.exists(store.file(id)) ? store.read(id) : List.of();
+        List<JsonNode> claudeLines = store.readClaude(id);
         int onlySessions = 0, onlyFiles = 0;
-        try (Connection c = Sqlite.openReadOnly(paths.stateDb());
-             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
-            for (JsonNode l : lines) {
-                if (!"delete".equals(l.path("_steward").path("action").asString("delete"))) continue; // ended or renamed: still there
-                ps.setString(1, l.path("id").asString());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) onlySessions++;
+        if (!lines.isEmpty()) {
+            try (Connection c = Sqlite.openReadOnly(paths.stateDb());
+                 PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+                for (JsonNode l : lines) {
+                    if (!"delete".equals(l.path("_steward").path("action").asString("delete"))) continue; // ended or renamed: still there
+                    ps.setString(1, l.path("id").asString());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) onlySessions++;
+                    }
                 }
             }
         }
         for (Path side : list(store.filesDir(id))) {
+            if (side.getFileName().toString().equals(CLAUDE_FILES)) continue;
             if (!Files.exists(paths.hermesHome().resolve("sessions").resolve(side.getFileName().toString()))) onlyFiles++;
         }
+        // the Claude Code part: a file still in the backup and not back where it was is the only copy of its session
+        Path claudeFiles = store.filesDir(id).resolve(CLAUDE_FILES);
+        int claudeSessions = 0;
+        for (JsonNode l : claudeLines) {
+            claudeSessions += 1 + l.path("with").size();
+            String made = l.path("_steward").path("claude_home").asString(null);
+            Path home = made != null ? Path.of(made) : paths.claudeHome();
+            int missing = 0;
+            for (JsonNode r : l.path("paths")) {
+                boolean saved = Files.exists(claudeFiles.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS);
+                if (saved && (home == null || !Files.exists(home.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS))) missing++;
+            }
+            if (missing > 0) {
+                onlySessions += 1 + l.path("with").size();
+                onlyFiles += missing;
+            }
+        }
         String state = age < settings.backupDays() ? WITHIN : onlySessions > 0 || onlyFiles > 0 ? KEPT_ONLY_COPY : PRUNABLE;
-        return new Backup(id, created.toString(), round(age), bytes, lines.size(), onlySessions, onlyFiles, state);
+        return new Backup(id, created.toString(), round(age), bytes, lines.size() + claudeSessions, onlySessions, onlyFiles, state);
     }
+
+    /** Where a backup keeps the Claude Code files it moved ({@code <id>.files/claude/}). */
+    static final String CLAUDE_FILES = "claude";
 
     /** Removes one backup on the user's explicit word; one that holds the only copy of something needs {@code force}. */
     public Backup discard(String backupId, boolean force) {
@@ -194,6 +225,7 @@ public final class Retention {
         }
         try {
             FileTrees.delete(store.filesDir(backupId));
+            Files.deleteIfExists(store.claudeFile(backupId));
             Files.deleteIfExists(store.file(backupId));
         } catch (IOException e) {
             throw new StewardError("steward backups", "cannot remove " + backupId + ": " + e.getMessage(), e);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -16,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.Work;
 import steward.config.StewardPaths;
+import steward.learning.Preferences;
+import steward.retention.Retention;
 import steward.recall.RecallEngine;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
@@ -23,7 +27,9 @@ import steward.sessions.apply.ApplyResult;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.backup.RestoreEngine;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Where each long engine call may stop when its caller gives up, cancelling at every progress report in turn: before
@@ -89,11 +95,62 @@ class SafePointsTest {
 
         List<String> applied = TestHomes.dump(paths.stateDb());
         CancelAt restore = new CancelAt(1);
-        assertThrows(Work.Cancelled.class, () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(), restore));
+        assertThrows(Work.Cancelled.class, () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(), null, restore));
         assertEquals(applied, TestHomes.dump(paths.stateDb()), "a cancelled restore put nothing back");
-        RestoreEngine.Result back = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(), new CancelAt(2));
+        RestoreEngine.Result back = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(), null, new CancelAt(2));
         assertEquals(r.executed_count(), back.restored().size(), "past its safe point a restore runs to its end");
         assertEquals(db, TestHomes.dump(paths.stateDb()));
+    }
+
+    @Test
+    void anApplyOfBothHomesStopsBeforeEitherIsWrittenAndARestoreBeforeAnythingMovesBack() throws Exception {
+        Path hermes = TestHomes.copyFixture(tmp);
+        Path home = ClaudeTestHomes.install(tmp, false);
+        StewardPaths paths = StewardPaths.of(hermes, home);
+        String current = TestHomes.manifest().get("current_session_id").asString();
+        String bHigh = null;
+        for (JsonNode s : ClaudeTestHomes.manifest().get("sessions")) if (s.get("kind").asString().equals("B_high")) bHigh = s.get("id").asString();
+        String claudeHigh = bHigh;
+        List<String> db = TestHomes.dump(paths.stateDb());
+        Map<String, String> claude = ClaudeTestHomes.tree(home);
+        String plan = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD)
+                .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 500)).plan().plan_id();
+        ApplyRequest req = new ApplyRequest(plan, Map.of(), Map.of(), Map.of(), false, current);
+
+        CancelAt first = new CancelAt(1); // "checking plan": before the last safe point
+        assertThrows(Work.Cancelled.class, () -> new ApplyEngine(paths, TestHomes.CLOCK).callerCwd(ClaudeTestHomes.CALLER_CWD).apply(req, first));
+        assertEquals(claude, ClaudeTestHomes.tree(home), "the Claude Code files stay in place");
+        assertEquals(db, TestHomes.dump(paths.stateDb()), "nothing deleted from state.db");
+        assertEquals(0, files(paths.stateDir().resolve("backups")), "no backup");
+
+        CancelAt moving = new CancelAt(2); // the Claude Code files start moving: past the last safe point
+        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).callerCwd(ClaudeTestHomes.CALLER_CWD).apply(req, moving);
+        assertTrue(moving.cancelled(), "the caller had given up");
+        assertTrue(moving.messages.get(1).contains("Claude Code"), moving.messages.toString());
+        assertTrue(moving.messages.contains("verifying"), "the Hermes part ran to its end too: " + moving.messages);
+        increasing(moving);
+        assertTrue(r.executed().stream().anyMatch(d -> d.session_id().equals(claudeHigh)), "the plan was still usable");
+        assertTrue(r.executed().size() > 6, "Hermes items ran too");
+        List<String> applied = TestHomes.dump(paths.stateDb());
+        Map<String, String> claudeApplied = ClaudeTestHomes.tree(home);
+        String bid = r.backup().backup_id();
+
+        // an old backup that holds the only copy of both homes' sessions is kept by retention, whatever its age
+        Clock later = Clock.offset(TestHomes.CLOCK, Duration.ofDays(40));
+        Retention.Backup kept = new Retention(paths, later).run(false).backups().stream().filter(b -> b.backup_id().equals(bid)).findFirst().orElseThrow();
+        assertTrue(kept.onlyCopy() && kept.only_copy_files() > 0, kept.toString());
+
+        assertThrows(Work.Cancelled.class, () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, List.of(), null, new CancelAt(1)));
+        assertEquals(claudeApplied, ClaudeTestHomes.tree(home), "a cancelled restore moved no Claude Code file back");
+        assertEquals(applied, TestHomes.dump(paths.stateDb()), "a cancelled restore put nothing back into state.db");
+        CancelAt restoring = new CancelAt(2);
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, List.of(), null, restoring);
+        increasing(restoring);
+        assertEquals(claude, ClaudeTestHomes.tree(home));
+        assertEquals(db, TestHomes.dump(paths.stateDb()));
+        Retention.Backup back = new Retention(paths, later).run(false).backups().stream().filter(b -> b.backup_id().equals(bid)).findFirst().orElseThrow();
+        assertFalse(back.onlyCopy(), "everything is back: " + back);
+        assertEquals("past retention", back.state());
     }
 
     @Test

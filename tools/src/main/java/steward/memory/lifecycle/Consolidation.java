@@ -829,6 +829,7 @@ public final class Consolidation {
 
     /** Progress by phase; a cancellation is honoured only before the journal runs, when nothing has been written. */
     public ApplyResult apply(String planId, List<String> confirmPrune, String client, Work work) {
+        HermesMemoryRoot.requireHome(root, paths, "memory_consolidate");
         work.progress(0, 2, "checking plan " + planId);
         Journal.recover(paths, root.stewardLock());
         if (planId == null || !PLAN_ID.matcher(planId).matches()) {
