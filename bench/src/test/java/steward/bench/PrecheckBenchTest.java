@@ -31,6 +31,20 @@ class PrecheckBenchTest {
         }
     }
 
+    /** The split is a function of the ids: per batch and verdict, the round(n/3) ids with the lowest SHA-1 are held out. */
+    @Test
+    void theSplitIsFrozenByTheSha1OfTheIds() throws Exception {
+        Map<String, List<PrecheckBench.Row>> groups = PrecheckBench.load(SET).stream().collect(Collectors.groupingBy(r -> r.batch() + "/" + r.expected()));
+        java.security.MessageDigest sha1 = java.security.MessageDigest.getInstance("SHA-1");
+        for (var e : groups.entrySet()) {
+            List<String> ids = e.getValue().stream().map(PrecheckBench.Row::id)
+                    .sorted(java.util.Comparator.comparing(id -> java.util.HexFormat.of().formatHex(sha1.digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
+                    .toList();
+            var held = java.util.Set.copyOf(ids.subList(0, (int) Math.round(ids.size() / 3.0)));
+            for (PrecheckBench.Row r : e.getValue()) assertEquals(held.contains(r.id()) ? "held_out" : "tune", r.part(), e.getKey() + " " + r.id());
+        }
+    }
+
     @Test
     void precisionRecallAndF1AreComputedPerVerdict() {
         List<PrecheckBench.Row> rows = List.of(row("a", "write"), row("b", "write"), row("c", "split"), row("d", "split"));
@@ -44,6 +58,6 @@ class PrecheckBenchTest {
     }
 
     static PrecheckBench.Row row(String id, String expected) {
-        return new PrecheckBench.Row(id, "tune", "en", "memory", "base", expected, "x", null);
+        return new PrecheckBench.Row(id, "tune", 1, "en", "memory", "base", expected, "x", null);
     }
 }
