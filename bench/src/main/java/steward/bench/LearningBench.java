@@ -166,8 +166,8 @@ public final class LearningBench implements Callable<Integer> {
                 ctx = new ToolContext(paths, Clock.fixed(h.now(), ZoneOffset.UTC), Work.NONE);
                 JsonNode audit = call(reg, ctx, "session_audit", Map.of("now", h.now().toString(), "current_session_id", EvolvingHome.CURRENT));
                 questions[run - 1] = audit.get("questions").get("asked").asInt();
-                if (verbose) Printer.println("      " + (learning ? "L" : "C") + run + " " + describe(audit));
                 Map<String, EvolvingHome.Session> sessions = h.sessions();
+                if (verbose) Printer.println("      " + (learning ? "L" : "C") + run + " " + describe(audit, sessions));
                 Set<String> keptBefore = new HashSet<>(m.kept), vetoedBefore = new HashSet<>(m.vetoedConditions);
                 SimulatedUsers.Answers a = SimulatedUsers.answer(p, audit, sessions, run, m);
                 Map<String, Object> decisions = new LinkedHashMap<>();
@@ -208,20 +208,42 @@ public final class LearningBench implements Callable<Integer> {
     }
 
     /** What a report asked, per rule condition (for --verbose). */
-    static String describe(JsonNode audit) {
+    static String describe(JsonNode audit, Map<String, EvolvingHome.Session> sessions) {
         Map<String, Integer> listed = new TreeMap<>();
         JsonNode g = audit.get("groups");
         List<JsonNode> all = new ArrayList<>();
         for (JsonNode rg : g.get("confirm")) rg.get("items").forEach(all::add);
         g.get("info").get("items").forEach(all::add);
-        for (JsonNode it : all) if ("new".equals(it.path("question").asString(""))) {
-            String k = it.get("condition").asString() + (it.get("takes_along").isArray() ? "+children" : "");
-            listed.merge(k, 1, Integer::sum);
+        Map<String, Set<String>> grouped = new TreeMap<>();
+        for (JsonNode it : all) {
+            String qn = it.path("question").asString("");
+            if ("new".equals(qn)) {
+                String k = it.get("condition").asString();
+                if (it.get("takes_along").isArray()) {
+                    Set<String> kinds = new java.util.TreeSet<>();
+                    for (JsonNode c : it.get("takes_along")) {
+                        EvolvingHome.Session cs = sessions.get(c.asString());
+                        kinds.add(cs == null ? "?" : cs.active() ? "running" : cs.titled() ? "titled" : "other");
+                    }
+                    k += "+" + String.join("/", kinds);
+                }
+                listed.merge(k, 1, Integer::sum);
+            } else if ("grouped".equals(qn)) {
+                grouped.computeIfAbsent(it.get("rule").asString() + ":" + it.path("condition").asString(""), k -> new java.util.TreeSet<>())
+                        .add(it.get("rule").asString().equals("E") ? topicOf(it) : it.get("session_id").asString());
+            }
         }
         JsonNode q = audit.get("questions");
-        return "asked " + listed + " waiting " + q.get("waiting").asInt() + " collapsed " + q.get("collapsed").asInt() + " not asked "
+        return "asked " + listed + " grouped " + grouped + " waiting " + q.get("waiting").asInt() + " collapsed " + q.get("collapsed").asInt()
+                + " status " + q.get("status").asInt() + " not asked "
                 + q.get("not_asked").asInt() + " (" + q.get("digest").asString("") + ") auto " + g.get("auto").get("count").asInt()
                 + " active " + audit.get("totals").get("active").asInt() + " N " + audit.get("threshold").asDouble();
+    }
+
+    private static String topicOf(JsonNode it) {
+        String r = it.get("reason").asString("");
+        int a = r.indexOf('"'), b = a < 0 ? -1 : r.indexOf('"', a + 1);
+        return b > a ? r.substring(a + 1, b) : r;
     }
 
     static JsonNode call(ToolRegistry reg, ToolContext ctx, String tool, Map<String, Object> args) {
