@@ -12,7 +12,8 @@ import steward.sessions.audit.PlanStore;
 public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_apply", "Apply a session housekeeping plan",
             "Carries out a session_audit plan with the user's decisions: deletes sessions (with their subagent children, as Hermes "
-                + "does), marks them as ended, renames them. HIGH items run unless rejected by item_id; others run only if approved. "
+                + "does; a Claude Code session's transcript, directory and index entry move into the backup), marks Hermes sessions "
+                + "as ended, renames them. HIGH items run unless rejected by item_id; others run only if approved. "
                 + "decisions.rules covers only that rule's questions the report listed, never automatic, report-only or unlisted items; "
                 + "report-only items cannot be approved. Silence is never approval. Writes a verified backup first (if it fails nothing "
                 + "changes), skips sessions changed since the audit, one transaction. Returns what ran, each automatic action with its "
@@ -22,7 +23,8 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
             .destructive();
 
     /** schemas/session_apply.input.json. */
-    public record Args(String plan_id, Decisions decisions, Map<String, String> renames, Boolean dry_run, String current_session_id) {
+    public record Args(String plan_id, Decisions decisions, Map<String, String> renames, Boolean dry_run, String current_session_id,
+                       String store) {
         public Args {
             if (decisions == null) decisions = new Decisions(null, null, null, null);
             if (dry_run == null) dry_run = false;
@@ -44,7 +46,7 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
         Decisions d = a.decisions();
         ApplyRequest req = new ApplyRequest(a.plan_id(), Arguments.map(d.items()), Arguments.map(d.rules()), Arguments.map(a.renames()),
                 a.dry_run(), a.current_session_id(), Arguments.map(d.keep_reasons()), d.waiting());
-        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).apply(req);
+        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).store(a.store()).apply(req);
         return ToolResult.ok(r, render(r));
     }
 

@@ -8,7 +8,7 @@ import steward.sessions.backup.RestoreEngine;
 public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_restore", "Restore sessions from a housekeeping backup",
             "Undoes a session_apply from the backup it wrote: re-inserts deleted sessions with their original ids and messages "
-                + "(Hermes' search index follows), moves their side files back, and reverts 'mark as ended' and renames that nobody "
+                + "(Hermes' search index follows), moves their side files and Claude Code transcripts back byte for byte, and reverts 'mark as ended' and renames that nobody "
                 + "changed since. Pass the backup_id returned by session_apply, optionally with session_ids to restore only some. "
                 + "Sessions that exist again are skipped and reported, so running it twice is harmless. Restored sessions are kept "
                 + "from now on; restoring what ran automatically is a veto of its rule condition (Steward asks first next time). "
@@ -16,7 +16,7 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
             .idempotent();
 
     /** schemas/session_restore.input.json; no session_ids means every session of the backup. */
-    public record Args(String backup_id, List<String> session_ids) {}
+    public record Args(String backup_id, List<String> session_ids, String store) {}
 
     public SessionRestoreTool() {
         super(SPEC, Args.class);
@@ -24,7 +24,7 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
 
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
-        RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.backup_id(), Arguments.list(a.session_ids()));
+        RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.backup_id(), Arguments.list(a.session_ids()), a.store());
         StringBuilder sb = new StringBuilder();
         sb.append("Restored ").append(r.restored().size()).append(" sessions (").append(r.messages_restored()).append(" messages, ")
                 .append(r.side_files_restored()).append(" side files) from ").append(r.backup_id()).append('\n');

@@ -21,11 +21,13 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.learning.DecisionEvent;
 import steward.learning.RuleKey;
 import steward.learning.LearningEngine;
+import steward.learning.LearningReport;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
@@ -35,6 +37,8 @@ import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
 import steward.sessions.audit.Times;
 import steward.sessions.backup.SessionBackup;
+import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import steward.state.AtomicFiles;
@@ -61,6 +65,25 @@ public final class ApplyEngine {
         this.clock = clock;
     }
 
+    private Path callerCwd = Path.of(System.getProperty("user.dir"));
+    private String store;
+    private List<Plan.PlanItem> others = List.of();
+
+    /** Only this home's items run ({@code hermes} or {@code claude}); the plan's other items are skipped. Null: all. */
+    public ApplyEngine store(String store) {
+        if (store != null && !SessionHomes.STORES.contains(store)) {
+            throw new StewardError(CTX, "store must be hermes or claude, not " + store);
+        }
+        this.store = store;
+        return this;
+    }
+
+    /** The working directory whose Claude Code project holds the current session (default: this process's). */
+    public ApplyEngine callerCwd(Path cwd) {
+        this.callerCwd = cwd;
+        return this;
+    }
+
     enum Op { DELETE, MARK_ENDED, RENAME }
 
     record Planned(Plan.PlanItem item, Op op, String newTitle, int depth) {}
@@ -70,20 +93,120 @@ public final class ApplyEngine {
     public ApplyResult apply(ApplyRequest req) {
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
-        Plan plan = plans.load(req.planId(), now, PlanStore.databaseKey(paths.stateDb()));
-        validate(plan, req);
+        Plan full = plans.load(req.planId(), now, this::currentKey);
+        validate(full, req);
+        Plan plan = selected(full);
+        this.others = full.items().stream().filter(i -> store != null && !i.storeName().equals(store)).toList();
+        List<Plan.PlanItem> claudeItems = itemsOf(plan, ClaudeSessions.STORE);
+        if (claudeItems.isEmpty()) {
+            if (!req.dryRun()) plans.claim(plan.plan_id());
+            HermesPart h;
+            try {
+                h = applyHermes(plan, req, now, null);
+            } catch (RuntimeException e) {
+                if (!req.dryRun()) plans.release(plan.plan_id());
+                throw e;
+            }
+            if (req.dryRun()) return result(plan, true, null, h.d(), h.d().before(), false, List.of(),
+                    LearningReport.notRecorded("dry run"), req);
+            return result(plan, false, h.b(), h.d(), h.after(), h.fts(), h.checks(), learn(plan, req, h.d()), req);
+        }
+        ClaudeApplier claude = new ClaudeApplier(paths, clock, plan, claudeItems, callerCwd);
+        boolean hermes = plan.storeRefs().stream().anyMatch(r -> r.store().equals(SessionRow.HERMES));
+        if (req.dryRun()) {
+            ClaudeApplier.Part cp = claude.decide(req);
+            HermesPart h = hermes ? applyHermes(plan, req, now, null) : null;
+            Decision d = merge(h == null ? null : h.d(), cp.decision());
+            return result(plan, true, null, d, d.before(), false, List.of(), LearningReport.notRecorded("dry run"), req);
+        }
+        plans.claim(plan.plan_id());
+        String backupId = SessionBackup.newId(clock.instant());
+        ClaudeApplier.Part cp;
+        try {
+            cp = claude.execute(req, backupId);
+        } catch (RuntimeException e) {
+            plans.release(plan.plan_id());
+            throw e;
+        }
+        HermesPart h = null;
+        if (hermes) {
+            try {
+                h = applyHermes(plan, req, now, backupId);
+            } catch (RuntimeException e) {
+                claude.undo(cp);
+                plans.release(plan.plan_id());
+                throw e;
+            }
+        }
+        Decision d = merge(h == null ? null : h.d(), cp.decision());
+        ApplyResult.Backup b = mergeBackup(h == null ? null : h.b(), cp.backup());
+        List<ApplyResult.Check> checks = new ArrayList<>(h == null ? List.of() : h.checks());
+        checks.addAll(cp.checks());
+        ApplyResult.Counts after = h == null ? cp.after() : sum(h.after(), cp.after());
+        return result(plan, false, b, d, after, h != null && h.fts(), checks, learn(plan, req, d), req);
+    }
+
+    /** The plan restricted to the selected store (its other items are reported as skipped). */
+    private Plan selected(Plan p) {
+        if (store == null) return p;
+        if (p.storeRefs().stream().noneMatch(r -> r.store().equals(store))) {
+            throw new StewardError(CTX, "plan " + p.plan_id() + " has no " + store + " store (its stores: "
+                    + String.join(", ", p.storeRefs().stream().map(Plan.StoreRef::store).toList()) + ")");
+        }
+        return new Plan(p.plan_id(), p.created_at(), p.created_at_epoch(), p.expires_at_epoch(), p.database(), p.database_key(), p.mode(),
+                p.locale(), p.current_session_id(), p.current_found_by(), p.threshold(), itemsOf(p, store), p.report_text(),
+                p.storeRefs().stream().filter(r -> r.store().equals(store)).toList());
+    }
+
+    /** The key each store of a plan has now, for binding the plan to the homes it was made for. */
+    private String currentKey(String store, String location) {
+        if (store.equals(ClaudeSessions.STORE)) {
+            return paths.claudeHome() == null ? null : PlanStore.databaseKey(new ClaudeHome(paths.claudeHome()).projectsDir());
+        }
+        return PlanStore.databaseKey(paths.stateDb());
+    }
+
+    static List<Plan.PlanItem> itemsOf(Plan plan, String store) {
+        return plan.items().stream().filter(i -> i.storeName().equals(store)).toList();
+    }
+
+    private static Decision merge(Decision a, Decision b) {
+        if (a == null) return b;
+        List<Planned> run = new ArrayList<>(a.run());
+        run.addAll(b.run());
+        List<ApplyResult.Skipped> skipped = new ArrayList<>(a.skipped());
+        skipped.addAll(b.skipped());
+        return new Decision(run, skipped, sum(a.before(), b.before()));
+    }
+
+    static ApplyResult.Counts sum(ApplyResult.Counts a, ApplyResult.Counts b) {
+        return new ApplyResult.Counts(a.all() + b.all(), a.active() + b.active(), a.ended() + b.ended(), a.archived() + b.archived(),
+                a.untitled() + b.untitled());
+    }
+
+    private static ApplyResult.Backup mergeBackup(ApplyResult.Backup a, ApplyResult.Backup b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        return new ApplyResult.Backup(a.backup_id(), a.path(), a.size_bytes() + b.size_bytes(), a.sessions() + b.sessions(),
+                a.messages() + b.messages(), a.side_files() + b.side_files());
+    }
+
+    /** What the Hermes part of an apply did. */
+    record HermesPart(Decision d, ApplyResult.Backup b, boolean fts, ApplyResult.Counts after, List<ApplyResult.Check> checks) {}
+
+    /**
+     * The Hermes part of a plan (the plan is claimed by the caller), in one transaction; a dry run only decides.
+     * {@code backupId}: the backup id shared with the Claude Code part, or null for a new one.
+     */
+    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String backupId) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             if (req.dryRun()) {
-                Decision d;
                 try {
-                    d = decide(store, store.connection(), plan, req);
+                    return new HermesPart(decide(store, store.connection(), plan, req), null, false, null, List.of());
                 } catch (SQLException e) {
                     throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
                 }
-                return result(plan, true, null, d, d.before(), false, List.of(),
-                        steward.learning.LearningReport.notRecorded("dry run"), req);
             }
-            plans.claim(plan.plan_id());
             List<Path[]> moved = new ArrayList<>();
             Object[] out = new Object[3];
             try {
@@ -91,13 +214,12 @@ public final class ApplyEngine {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved, req);
+                    out[1] = backup(c, d, now, moved, req, backupId);
                     out[2] = execute(c, d, now);
                     return null;
                 });
             } catch (RuntimeException e) {
                 moveBack(moved);
-                plans.release(plan.plan_id());
                 throw e;
             }
             Decision d = (Decision) out[0];
@@ -111,7 +233,7 @@ public final class ApplyEngine {
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
             checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
-            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d), req);
+            return new HermesPart(d, b, fts, after, checks);
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
         }
@@ -155,6 +277,9 @@ public final class ApplyEngine {
         Set<String> newTitles = new HashSet<>();
         for (Map.Entry<String, String> e : req.renames().entrySet()) {
             if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
+            if (plan.item(e.getKey()).storeName().equals(ClaudeSessions.STORE)) {
+                throw new StewardError(CTX, "rename of " + e.getKey() + ": Steward does not rename Claude Code sessions (use /rename in Claude Code)");
+            }
             String t = e.getValue() == null ? "" : CodePoints.pyStrip(e.getValue());
             if (t.isEmpty()) throw new StewardError(CTX, "rename of " + e.getKey() + ": the new title is empty");
             if (CodePoints.length(t) > MAX_TITLE) throw new StewardError(CTX, "rename of " + e.getKey() + ": titles are at most " + MAX_TITLE + " characters");
@@ -165,6 +290,25 @@ public final class ApplyEngine {
 
     Decision decide(SessionStore store, Connection c, Plan plan, ApplyRequest req) throws SQLException {
         List<SessionRow> rows = store.listSessionsForAudit();
+        Plan.StoreRef ref = plan.storeRefs().stream().filter(r -> r.store().equals(SessionRow.HERMES)).findFirst().orElse(plan.storeRefs().get(0));
+        String inferred = AuditEngine.findCurrent(rows, null, CTX).session_id();
+        Decided dd = decide(rows, itemsOf(plan, SessionRow.HERMES), plan, req, currents(ref, req, inferred));
+        return new Decision(dd.run(), dd.skipped(), counts(c));
+    }
+
+    /** The sessions apply must not touch as current: the audit's argument, the caller's, else the store's own guess now. */
+    static Set<String> currents(Plan.StoreRef ref, ApplyRequest req, String inferred) {
+        Set<String> currents = new HashSet<>();
+        if ("argument".equals(ref.current_found_by()) && ref.current_session_id() != null) currents.add(ref.current_session_id());
+        if (req.currentSessionId() != null) currents.add(req.currentSessionId());
+        if (inferred != null && req.currentSessionId() == null) currents.add(inferred);
+        return currents;
+    }
+
+    /** What runs and what is skipped (and why) of one store's {@code items}, given its sessions now. */
+    record Decided(List<Planned> run, List<ApplyResult.Skipped> skipped) {}
+
+    static Decided decide(List<SessionRow> rows, List<Plan.PlanItem> items, Plan plan, ApplyRequest req, Set<String> currents) {
         Map<String, SessionRow> byId = new HashMap<>();
         Map<String, List<String>> subChildren = new HashMap<>();
         for (SessionRow s : rows) byId.put(s.id(), s);
@@ -176,15 +320,9 @@ public final class ApplyEngine {
             if (df != null) ps.add(df);
             for (String p : ps) subChildren.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id());
         }
-        Set<String> currents = new HashSet<>();
-        if ("argument".equals(plan.current_found_by()) && plan.current_session_id() != null) currents.add(plan.current_session_id());
-        if (req.currentSessionId() != null) currents.add(req.currentSessionId());
-        String inferred = AuditEngine.findCurrent(rows, null, CTX).session_id();
-        if (inferred != null && req.currentSessionId() == null) currents.add(inferred);
-
         List<ApplyResult.Skipped> skipped = new ArrayList<>();
         Map<String, Planned> run = new LinkedHashMap<>();
-        for (Plan.PlanItem it : plan.items()) {
+        for (Plan.PlanItem it : items) {
             SessionRow s = byId.get(it.session_id());
             String reason = null;
             String dec = decision(it, req);
@@ -248,7 +386,7 @@ public final class ApplyEngine {
         List<Planned> out = new ArrayList<>();
         for (Planned p : run.values()) out.add(new Planned(p.item(), p.op(), p.newTitle(), depth(p.item().session_id(), byId, run)));
         out.sort(Comparator.comparingInt(Planned::depth).thenComparing(p -> p.item().session_id()));
-        return new Decision(out, skipped, counts(c));
+        return new Decided(out, skipped);
     }
 
     /**
@@ -295,10 +433,11 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req) throws SQLException {
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, String sharedId)
+            throws SQLException {
         if (d.run().isEmpty()) return null;
         SessionBackup bk = new SessionBackup(paths.stateDir());
-        String id = SessionBackup.newId(clock.instant());
+        String id = sharedId != null ? sharedId : SessionBackup.newId(clock.instant());
         List<ObjectNode> lines = new ArrayList<>();
         Map<Path, Path> sideMoves = new LinkedHashMap<>();
         for (Planned p : d.run()) {
@@ -431,7 +570,7 @@ public final class ApplyEngine {
      * Items skipped because they changed since the audit, and F/S items, teach nothing. A corrupt or unwritable store
      * pauses learning, never the apply.
      */
-    private steward.learning.LearningReport learn(Plan plan, ApplyRequest req, Decision d) {
+    private LearningReport learn(Plan plan, ApplyRequest req, Decision d) {
         Map<String, Planned> ran = new HashMap<>();
         for (Planned p : d.run()) ran.put(p.item().item_id(), p);
         Map<String, String> skipped = new HashMap<>();
@@ -486,11 +625,23 @@ public final class ApplyEngine {
             }
         }
         LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events, open);
-        return steward.learning.LearningReport.of(s);
+        return LearningReport.of(s);
     }
 
-    private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                                      boolean fts, List<ApplyResult.Check> checks, steward.learning.LearningReport learning, ApplyRequest req) {
+    private ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+                               boolean fts, List<ApplyResult.Check> checks, LearningReport learning, ApplyRequest req) {
+        if (!others.isEmpty()) {
+            List<ApplyResult.Skipped> skipped = new ArrayList<>(d.skipped());
+            for (Plan.PlanItem it : others) {
+                skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), "not in the selected store (" + store + ")"));
+            }
+            d = new Decision(d.run(), skipped, d.before());
+        }
+        return resultOf(plan, dry, b, d, after, fts, checks, learning, req);
+    }
+
+    private static ApplyResult resultOf(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+                                        boolean fts, List<ApplyResult.Check> checks, LearningReport learning, ApplyRequest req) {
         List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
                 p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
         String backupId = b == null ? "<backup_id>" : b.backup_id();

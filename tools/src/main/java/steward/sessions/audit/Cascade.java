@@ -48,7 +48,7 @@ final class Cascade {
                         : "subagent of " + parent + ": deleted only if you approve deleting " + id + " (Hermes deletes children with their parent)";
                 items.remove(c.id());
                 items.put(c.id(), new Plan.PlanItem(c.id(), c.id(), p.rule(), p.condition(), "delete", conf, p.executable(), why, parent,
-                        null, AuditEngine.fingerprint(c), p.base(), null, null, false));
+                        null, AuditEngine.fingerprint(c), p.base(), null, null, false, p.store()));
                 memo.put(c.id(), false);
             }
             memo.put(id, false);

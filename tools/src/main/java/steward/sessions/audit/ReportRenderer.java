@@ -1,5 +1,6 @@
 package steward.sessions.audit;
 
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -46,33 +47,33 @@ public final class ReportRenderer {
         sb.append(z ? "  会话审计报告 — " : "  Session audit report — ").append(r.now(), 0, 10)
                 .append(r.mode().equals("headless") ? (z ? "（无人值守模式）" : " (headless)") : "").append('\n');
         sb.append(RULE).append("\n\n");
-        AuditResult.Totals t = r.totals();
-        if (z) {
-            sb.append("总记录: ").append(t.all()).append(" 条\n");
-            sb.append("  活跃: ").append(t.active()).append(" 条（当前: ").append(r.current().session_id() == null ? "未知" : r.current().session_id()).append("）\n");
-            sb.append("  已结束: ").append(t.ended()).append(" 条\n");
-            sb.append("  已归档: ").append(t.archived()).append(" 条\n");
-            sb.append("  活跃阈值 N: ").append(fmt(r.threshold())).append('\n');
+        if (plainHermes(r)) {
+            totals(sb, r.totals(), r.current(), z);
         } else {
-            sb.append("Total: ").append(t.all()).append(" sessions\n");
-            sb.append("  active: ").append(t.active()).append(" (current: ").append(r.current().session_id() == null ? "unknown" : r.current().session_id()).append(")\n");
-            sb.append("  ended: ").append(t.ended()).append('\n');
-            sb.append("  archived: ").append(t.archived()).append('\n');
-            sb.append("  active threshold N: ").append(fmt(r.threshold())).append('\n');
+            for (AuditResult.StoreOut so : r.stores()) {
+                sb.append(storeName(so.store())).append(" — ").append(so.location());
+                if (so.idle_hours() != null) {
+                    sb.append(z ? "（空闲 " + fmt(so.idle_hours()) + " 小时后视为已结束）" : " (ended after " + fmt(so.idle_hours()) + " h without an append)");
+                }
+                sb.append('\n');
+                totals(sb, so.totals(), so.current(), z);
+                for (String w : so.warnings()) sb.append("  ⚠ ").append(w).append('\n');
+            }
         }
+        sb.append(z ? "  活跃阈值 N: " : "  active threshold N: ").append(fmt(r.threshold())).append('\n');
         AuditResult.Groups g = r.groups();
         sb.append('\n').append(z ? "=== 自动执行（HIGH 置信度，" + g.auto().count() + " 条）===" : "=== Runs automatically (HIGH confidence, " + g.auto().count() + ") ===").append('\n');
-        items(sb, g.auto().items(), "✓", l, false);
+        items(sb, g.auto().items(), "✓", l, false, r);
         more(sb, g.auto().left_out(), l);
         int confirmCount = g.confirm().stream().mapToInt(AuditResult.RuleGroup::count).sum();
         sb.append('\n').append(z ? "=== 建议操作（MEDIUM 置信度，" + confirmCount + " 条，需你确认）===" : "=== Suggested (MEDIUM confidence, " + confirmCount + ", needs your answer) ===").append('\n');
         for (AuditResult.RuleGroup rg : g.confirm()) {
             sb.append(z ? "  规则 " + rg.rule() + "（" + rg.count() + " 条）:" : "  Rule " + rg.rule() + " (" + rg.count() + "):").append('\n');
-            items(sb, rg.items(), "?", l, true);
+            items(sb, rg.items(), "?", l, true, r);
             more(sb, rg.left_out(), l);
         }
         sb.append('\n').append(z ? "=== 仅供参考（LOW 置信度，" + g.info().count() + " 条）===" : "=== For your information (LOW confidence, " + g.info().count() + ") ===").append('\n');
-        items(sb, g.info().items(), "·", l, true);
+        items(sb, g.info().items(), "·", l, true, r);
         more(sb, g.info().left_out(), l);
         AuditResult.Questions q = r.questions();
         java.util.Map<String, Integer> byRule = new java.util.TreeMap<>();
@@ -105,7 +106,9 @@ public final class ReportRenderer {
                     : "  · Not asked this run (at most " + q.cap() + " questions per run): " + q.not_asked() + " more (" + q.digest() + "), asked in later runs\n");
         }
         sb.append('\n').append(z ? "=== 保留（不操作，" + g.retained().count() + " 条）===" : "=== Kept (no action, " + g.retained().count() + ") ===").append('\n');
-        for (AuditResult.Item it : g.retained().items()) {
+        String place = null;
+        for (AuditResult.Item it : sorted(g.retained().items(), r)) {
+            place = heading(sb, it, place, r);
             sb.append("  · ").append(it.session_id()).append(" — ").append(title(it.evidence().title(), l)).append(" — ").append(it.reason()).append('\n');
         }
         more(sb, g.retained().left_out(), l);
@@ -162,10 +165,63 @@ public final class ReportRenderer {
                 + "answering any of them by id, or setting N, asks again";
     }
 
-    private static void items(StringBuilder sb, List<AuditResult.Item> items, String mark, String l, boolean question) {
-        for (AuditResult.Item it : items) {
+    /** A report of one Hermes store reads as it always did: no store headings. */
+    static boolean plainHermes(AuditResult r) {
+        return r.stores() == null || r.stores().isEmpty() || r.stores().size() == 1 && "hermes".equals(r.stores().get(0).store());
+    }
+
+    static String storeName(String store) {
+        return "claude".equals(store) ? "Claude Code" : "Hermes";
+    }
+
+    private static void totals(StringBuilder sb, AuditResult.Totals t, AuditResult.Current cur, boolean z) {
+        String current = cur.session_id() == null ? (z ? "未知" : "unknown") : cur.session_id();
+        if (z) {
+            sb.append("总记录: ").append(t.all()).append(" 条\n");
+            sb.append("  活跃: ").append(t.active()).append(" 条（当前: ").append(current).append("）\n");
+            sb.append("  已结束: ").append(t.ended()).append(" 条\n");
+            sb.append("  已归档: ").append(t.archived()).append(" 条\n");
+        } else {
+            sb.append("Total: ").append(t.all()).append(" sessions\n");
+            sb.append("  active: ").append(t.active()).append(" (current: ").append(current).append(")\n");
+            sb.append("  ended: ").append(t.ended()).append('\n');
+            sb.append("  archived: ").append(t.archived()).append('\n');
+        }
+    }
+
+    /** Items grouped by store, then by Claude Code project (stable: report order within a group). */
+    private static List<AuditResult.Item> sorted(List<AuditResult.Item> items, AuditResult r) {
+        if (plainHermes(r)) return items;
+        List<String> order = r.stores().stream().map(AuditResult.StoreOut::store).toList();
+        return items.stream().sorted(Comparator.<AuditResult.Item>comparingInt(i -> order.indexOf(i.store()))
+                .thenComparing(i -> i.evidence().project() == null ? "" : i.evidence().project())).toList();
+    }
+
+    /** Prints a store / project heading when it changes; returns the current one. */
+    private static String heading(StringBuilder sb, AuditResult.Item it, String previous, AuditResult r) {
+        if (plainHermes(r)) return previous;
+        String key = it.store() + "\u0000" + (it.evidence().project() == null ? "" : it.evidence().project());
+        if (key.equals(previous)) return previous;
+        sb.append("  [").append(storeName(it.store()));
+        if (it.evidence().project() != null) sb.append(" · ").append(projectLabel(it.evidence().project(), r));
+        sb.append("]\n");
+        return key;
+    }
+
+    /** A project's working directory when its transcripts name one, else its directory name. */
+    private static String projectLabel(String project, AuditResult r) {
+        for (AuditResult.StoreOut so : r.stores()) {
+            for (AuditResult.ProjectOut p : so.projects()) if (p.project().equals(project) && p.cwd() != null) return p.cwd();
+        }
+        return project;
+    }
+
+    private static void items(StringBuilder sb, List<AuditResult.Item> items, String mark, String l, boolean question, AuditResult r) {
+        String place = null;
+        for (AuditResult.Item it : sorted(items, r)) {
             if (it.cascade_of() != null) continue; // named in its parent's question
             if (it.rule().equals("E") && it.question() == null) continue; // its topic is asked once, with another session
+            place = heading(sb, it, place, r);
             boolean grouped = "grouped".equals(it.question()); // asked once, in its rule's line below
             // listed but not asked (a quiet condition, a deletion kept with its subagents): no question mark
             boolean listedOnly = question && it.question() == null && it.executable() && !it.action().equals("review");

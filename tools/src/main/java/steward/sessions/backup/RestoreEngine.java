@@ -24,6 +24,10 @@ import steward.learning.LearningReport;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
+import steward.sessions.audit.Times;
+import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.SessionHomes;
+import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import tools.jackson.databind.JsonNode;
 
@@ -53,24 +57,66 @@ public final class RestoreEngine {
                          int side_files_restored, int sessions_after, int active_after, LearningReport learning) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
+        return restore(backupId, sessionIds, null);
+    }
+
+    /** {@code store}: only the part of the backup from this home ({@code hermes} or {@code claude}); null: all of it. */
+    public Result restore(String backupId, List<String> sessionIds, String store) {
+        if (store != null && !SessionHomes.STORES.contains(store)) {
+            throw new StewardError(CTX, "store must be hermes or claude, not " + store);
+        }
         SessionBackup bk = new SessionBackup(paths.stateDir());
         bk.requireExisting(backupId, CTX);
         List<JsonNode> lines;
+        List<JsonNode> claudeLines;
         try {
-            lines = bk.read(backupId);
+            lines = Files.exists(bk.file(backupId)) && !"claude".equals(store) ? bk.read(backupId) : List.of();
+            claudeLines = "hermes".equals(store) ? List.of() : bk.readClaude(backupId);
         } catch (IOException | RuntimeException e) {
             throw new StewardError(CTX, "backup " + backupId + " is unreadable: " + e.getMessage(), e);
         }
+        if (store != null && lines.isEmpty() && claudeLines.isEmpty()) {
+            throw new StewardError(CTX, "backup " + backupId + " holds no " + store + " sessions");
+        }
         Set<String> inBackup = new LinkedHashSet<>();
         for (JsonNode l : lines) inBackup.add(l.path("id").asString());
+        for (JsonNode l : claudeLines) inBackup.addAll(ClaudeRestorer.ids(l));
         Set<String> wanted = sessionIds == null || sessionIds.isEmpty() ? inBackup : new LinkedHashSet<>(sessionIds);
         List<String> unknown = wanted.stream().filter(id -> !inBackup.contains(id)).toList();
         if (!unknown.isEmpty()) throw new StewardError(CTX, "not in backup " + backupId + ": " + String.join(", ", unknown));
 
         List<String> restored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
-        List<String> sideFileSessions = new ArrayList<>();
+        int files = 0, sessionsAfter = 0, activeAfter = 0;
         int[] messages = {0};
+        if (!claudeLines.isEmpty()) {
+            if (paths.claudeHome() == null) throw new StewardError(CTX, "backup " + backupId + " holds Claude Code sessions but no Claude Code home is configured");
+            ClaudeRestorer.Outcome o = new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
+            restored.addAll(o.restored());
+            skipped.addAll(o.skipped());
+            files += o.files();
+            List<SessionRow> rows = new ClaudeSessions(paths.claudeHome(), paths.stateDir(), new ClaudeSessions.Options(
+                    Times.epoch(clock.instant()), ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false)).rows();
+            sessionsAfter += rows.size();
+            activeAfter += (int) rows.stream().filter(SessionRow::active).count();
+        }
+        if (!lines.isEmpty() || claudeLines.isEmpty()) {
+            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages);
+            files += h.files();
+            sessionsAfter += h.sessions();
+            activeAfter += h.active();
+        }
+        List<JsonNode> all = new ArrayList<>(lines);
+        all.addAll(claudeLines);
+        LearningReport learning = learn(backupId, restored, all);
+        return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter, learning);
+    }
+
+    private record Hermes(int files, int sessions, int active) {}
+
+    private Hermes restoreHermes(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, List<String> restored,
+                                 List<Skipped> skipped, int[] messages) {
+        List<String> sideFileSessions = new ArrayList<>();
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
@@ -114,9 +160,8 @@ public final class RestoreEngine {
                     }
                 }
             }
-            LearningReport learning = learn(backupId, restored, lines);
             var counts = store.counts();
-            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active(), learning);
+            return new Hermes(files, counts.total(), counts.active());
         }
     }
 
