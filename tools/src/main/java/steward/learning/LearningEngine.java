@@ -34,6 +34,7 @@ public final class LearningEngine {
             new PromotionRule(),
             new DemotionRule(),
             new steward.learning.rules.QuietRule(),
+            new steward.learning.rules.SettledTopicsRule(),
             new ThresholdRule(),
             new TopicRule(),
             new WaitingRule());
@@ -138,6 +139,12 @@ public final class LearningEngine {
                         + " times; approve one by id to be asked again)")
                         : new LearningRun.Change("raised", key, "rule " + s.rule + " deletions that would take a " + kind
                         + " subagent along are asked again"));
+                continue;
+            }
+            if (quietNow != quietBefore && key.equals(steward.learning.rules.SettledTopicsRule.RULE)) {
+                out.add(quietNow ? new LearningRun.Change("quiet", key, "rule E's topics listed from now on, no longer asked (you said "
+                        + "consolidated " + s.approvals + " times, never 'not yet'; answer 'not yet' to a listed topic to be asked again)")
+                        : new LearningRun.Change("raised", key, "rule E's topics asked again (you said one is not consolidated yet)"));
                 continue;
             }
             if (quietNow != quietBefore) {

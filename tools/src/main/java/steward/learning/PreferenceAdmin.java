@@ -85,6 +85,10 @@ public final class PreferenceAdmin {
                     s.vetoes = 0;
                     s.vetoes_since_approval = 0;
                     s.veto_runs_since_approval = 0;
+                    if (k.equals(steward.learning.rules.SettledTopicsRule.RULE)) { // rule E went quiet from its approvals
+                        s.approvals = 0;
+                        s.runs = 0;
+                    }
                 }
                 s.locked = false;
                 s.quiet = false;

@@ -105,6 +105,8 @@ public final class PreferenceData {
         public int vetoes_since_approval;
         /** Learning passes (runs or restores) with a veto since the last explicit approval. */
         public int veto_runs_since_approval;
+        /** Rule E: topics the user said are not consolidated yet (SettledTopicsRule: one keeps rule E asked). */
+        public int not_yet;
         public String updated;
     }
 

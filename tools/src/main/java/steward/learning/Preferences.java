@@ -150,6 +150,9 @@ public final class Preferences {
             return new Adjusted(Level.LOW, "locked at LOW after contradictory decisions; not executed automatically until you trust rule "
                     + RuleKey.of(rule, condition) + " again", true);
         }
+        if (s.quiet && RuleKey.of(rule, condition).equals(steward.learning.rules.SettledTopicsRule.RULE)) {
+            return new Adjusted(Level.LOW, "you said every topic so far was consolidated (" + s.approvals + "): listed, no longer asked", false);
+        }
         if (s.quiet) return new Adjusted(Level.LOW, "you kept " + s.vetoes + " like this: listed, no longer asked", false);
         Level level = s.level == null ? base : s.level;
         String note = null;

@@ -38,6 +38,7 @@ public final class QuietRule implements LearningRule {
     public void apply(LearningRun run) {
         for (var entry : run.byKey().entrySet()) {
             if (run.frozen.contains(entry.getKey())) continue;
+            if (entry.getKey().equals(SettledTopicsRule.RULE)) continue; // rule E asks nothing to keep: SettledTopicsRule
             PreferenceData.RuleState s = run.state(entry.getValue().get(0));
             boolean approvedNow = entry.getValue().stream().anyMatch(e -> e.outcome() == Outcome.APPROVED);
             if (s.quiet && approvedNow) s.quiet = false;

@@ -220,7 +220,8 @@ public final class ReportRenderer {
         String place = null;
         for (AuditResult.Item it : sorted(items, r)) {
             if (it.cascade_of() != null) continue; // named in its parent's question
-            if (it.rule().equals("E") && it.question() == null) continue; // its topic is asked once, with another session
+            // its topic is asked once, with another session; listed (LOW) when rule E went quiet
+            if (it.rule().equals("E") && it.question() == null && !it.confidence().equals("LOW")) continue;
             place = heading(sb, it, place, r);
             boolean grouped = "grouped".equals(it.question()); // asked once, in its rule's line below
             // listed but not asked (a quiet condition, a deletion kept with its subagents): no question mark
