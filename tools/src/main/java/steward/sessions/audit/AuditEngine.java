@@ -78,7 +78,8 @@ public final class AuditEngine {
             rows = store.listSessionsForAudit();
         }
         AuditResult.Current current = findCurrent(rows, req.currentSessionId(), "session_audit");
-        RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
+        steward.config.StewardSettings settings = steward.config.StewardSettings.load(paths.configYaml());
+        RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences, settings.subagentKeepDays());
 
         Verdict[] verdicts = evaluate(rows, ctx);
 
@@ -129,7 +130,8 @@ public final class AuditEngine {
         double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
-                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning);
+                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning,
+                retention(rows, verdicts, ctx, settings));
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
                 current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
@@ -189,6 +191,25 @@ public final class AuditEngine {
         return out;
     }
 
+    /** What rule K kept in this audit, and when the next young subagent becomes eligible. */
+    private static AuditResult.Retention retention(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx,
+                                                   steward.config.StewardSettings settings) {
+        int young = 0, continuable = 0;
+        double next = Double.NaN;
+        for (int i = 0; i < verdicts.length; i++) {
+            if (!verdicts[i].rule().equals("K")) continue;
+            if ("K/continuable".equals(verdicts[i].condition())) {
+                continuable++;
+                continue;
+            }
+            young++;
+            double e = steward.sessions.rules.SubagentRetentionRule.eligibleAt(rows.get(i), ctx);
+            if (Double.isNaN(next) || e < next) next = e;
+        }
+        return new AuditResult.Retention(settings.subagentKeepDays(), settings.subagentKeepDaysOrigin().name().toLowerCase(java.util.Locale.ROOT),
+                young, continuable, Double.isNaN(next) ? null : Times.iso(next), settings.warnings());
+    }
+
     private void addCascade(SessionRow parent, Plan.PlanItem parentItem, RuleContext ctx, Map<String, Plan.PlanItem> items,
                             AuditRequest req) {
         for (SessionRow c : ctx.subagentChildren(parent.id())) {
@@ -196,9 +217,23 @@ public final class AuditEngine {
             if (existing != null && existing.action().equals("delete")) continue;
             Confidence conf = Confidence.valueOf(parentItem.confidence());
             if (c.active()) conf = conf.atMost(Confidence.MEDIUM);
-            Verdict v = new Verdict(parentItem.rule(), parentItem.condition(), Action.delete, conf,
-                    new Text("subagent of " + parent.id() + ": deleted with it, as Hermes does",
-                            "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）"), null);
+            Text why = new Text("subagent of " + parent.id() + ": deleted with it, as Hermes does",
+                    "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）");
+            Verdict own = RuleEngine.evaluate(c, ctx);
+            if (own.action() == Action.retain && own.rule().equals("K")) {
+                // a cascade never outranks the child: what rule K keeps goes only if the user approves it and its parent
+                conf = Confidence.LOW;
+                why = new Text(why.en() + "; but " + own.reason().en(), why.zh() + "；但" + own.reason().zh());
+                Plan.PlanItem p = items.get(parent.id());
+                if (p != null && !p.confidence().equals("LOW")) {
+                    items.put(parent.id(), new Plan.PlanItem(p.item_id(), p.session_id(), p.rule(), p.condition(), p.action(), "LOW",
+                            p.executable(), p.reason() + (req.locale().equals("zh") ? "（其子代理 " + c.id() + " 仍在保留期内）"
+                                    : " (its subagent " + c.id() + " is still kept by the keep-days setting)"), p.cascade_of(), p.topic(),
+                            p.fingerprint()));
+                    parentItem = items.get(parent.id());
+                }
+            }
+            Verdict v = new Verdict(parentItem.rule(), parentItem.condition(), Action.delete, conf, why, null);
             Plan.PlanItem ci = item(c, v, parent.id(), req);
             items.remove(c.id());
             items.put(c.id(), ci);

@@ -5,7 +5,14 @@ import java.util.List;
 /** The structured result of {@code session_audit} (field names are the wire names). */
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
                           String locale, String database, Totals totals, Current current, double threshold, Groups groups,
-                          List<TopicOut> repeated_topics, Expected expected, LearningState learning) {
+                          List<TopicOut> repeated_topics, Expected expected, LearningState learning, Retention retention) {
+
+    /**
+     * Rule K in this audit: the keep-days setting and where it came from, how many finished subagents it kept because they
+     * are younger or continuable, and when the next young one becomes eligible for deletion.
+     */
+    public record Retention(double keep_days, String keep_days_from, int kept_young, int kept_continuable, String next_eligible_at,
+                            List<String> warnings) {}
 
     /** The learning store as this audit used it: ok, absent (nothing learned yet) or corrupt (learning paused, file untouched). */
     public record LearningState(String status, String error, String rule_state) {}

@@ -82,6 +82,16 @@ public final class ReportRenderer {
             sb.append("  · ").append(it.session_id()).append(" — ").append(title(it.evidence().title(), l)).append(" — ").append(it.reason()).append('\n');
         }
         more(sb, g.retained().left_out(), l);
+        AuditResult.Retention rt = r.retention();
+        if (rt != null && rt.kept_young() + rt.kept_continuable() > 0) {
+            String days = fmt(rt.keep_days());
+            sb.append(z ? "  子代理痕迹（保留期 " + days + " 天）: 保留 " + rt.kept_young() + " 条未满期"
+                    + (rt.next_eligible_at() == null ? "" : "（最早 " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC 起可删除）")
+                    + (rt.kept_continuable() > 0 ? "，" + rt.kept_continuable() + " 条可续接" : "")
+                    : "  Subagent traces (keep-days " + days + "): " + rt.kept_young() + " kept as too young"
+                    + (rt.next_eligible_at() == null ? "" : " (first eligible " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC)")
+                    + (rt.kept_continuable() > 0 ? ", " + rt.kept_continuable() + " continuable" : "")).append('\n');
+        }
         if (!r.repeated_topics().isEmpty()) {
             sb.append('\n').append(z ? "=== 重复主题 ===" : "=== Repeated topics ===").append('\n');
             for (AuditResult.TopicOut tp : r.repeated_topics()) {
