@@ -118,9 +118,12 @@ public final class ApplyEngine {
     static void validate(Plan plan, ApplyRequest req) {
         Set<String> itemIds = new HashSet<>();
         Set<String> rules = new HashSet<>();
+        Set<String> sessionIds = new HashSet<>();
         for (Plan.PlanItem i : plan.items()) {
             itemIds.add(i.item_id());
             rules.add(i.rule());
+            sessionIds.add(i.session_id());
+            if (isGroupRename(i)) itemIds.add(i.topic()); // a topic group's id decides all its renames
         }
         List<String> unknown = req.itemDecisions().keySet().stream().filter(k -> !itemIds.contains(k)).sorted().toList();
         if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
@@ -141,7 +144,7 @@ public final class ApplyEngine {
         }
         Set<String> newTitles = new HashSet<>();
         for (Map.Entry<String, String> e : req.renames().entrySet()) {
-            if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
+            if (!sessionIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
             String t = e.getValue() == null ? "" : CodePoints.pyStrip(e.getValue());
             if (t.isEmpty()) throw new StewardError(CTX, "rename of " + e.getKey() + ": the new title is empty");
             if (CodePoints.length(t) > MAX_TITLE) throw new StewardError(CTX, "rename of " + e.getKey() + ": titles are at most " + MAX_TITLE + " characters");
@@ -171,19 +174,26 @@ public final class ApplyEngine {
 
         List<ApplyResult.Skipped> skipped = new ArrayList<>();
         Map<String, Planned> run = new LinkedHashMap<>();
+        Set<String> renamed = new HashSet<>();
         for (Plan.PlanItem it : plan.items()) {
             SessionRow s = byId.get(it.session_id());
             String reason = null;
-            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            String dec = req.itemDecisions().get(it.item_id());
+            if (dec == null && isGroupRename(it)) dec = req.itemDecisions().get(it.topic());
+            if (dec == null) dec = req.ruleDecisions().get(it.rule());
             String rename = req.renames().get(it.session_id());
             if (s == null) reason = "no longer exists";
             else if (currents.contains(s.id())) reason = "became the current session";
             else if (!AuditEngine.fingerprint(s).equals(it.fingerprint())) reason = "changed since audit";
-            else if (rename != null) {
-                run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename), 0));
-                continue;
+            else if (rename != null || isGroupRename(it) && "approve".equals(dec) && it.executable()) {
+                if (!renamed.add(s.id())) reason = "renamed by another item of this plan";
+                else {
+                    run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename != null ? rename : it.new_title()), 0));
+                    continue;
+                }
             } else if ("reject".equals(dec)) reason = "rejected";
             else if (!it.executable()) reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
+            else if (isGroupRename(it)) reason = "not approved (" + it.confidence() + ")";
             else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) reason = "not approved (" + it.confidence() + ")";
             if (reason != null) {
                 skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), reason));
@@ -219,10 +229,23 @@ public final class ApplyEngine {
                 }
             }
         }
+        Set<String> deleted = new HashSet<>();
+        for (Planned p : run.values()) if (p.op() == Op.DELETE) deleted.add(p.item().session_id());
+        for (Planned p : new ArrayList<>(run.values())) {
+            if (p.op() == Op.RENAME && deleted.contains(p.item().session_id())) {
+                run.remove(p.item().item_id());
+                skipped.add(new ApplyResult.Skipped(p.item().item_id(), p.item().session_id(), p.item().rule(), "deleted in this run"));
+            }
+        }
         List<Planned> out = new ArrayList<>();
         for (Planned p : run.values()) out.add(new Planned(p.item(), p.op(), p.newTitle(), depth(p.item().session_id(), byId, run)));
         out.sort(Comparator.comparingInt(Planned::depth).thenComparing(p -> p.item().session_id()));
         return new Decision(out, skipped, counts(c));
+    }
+
+    /** A rule G item: a topic group's proposed title (its {@code topic} is the group's id). */
+    static boolean isGroupRename(Plan.PlanItem it) {
+        return "G".equals(it.rule()) && "rename".equals(it.action()) && it.new_title() != null && it.topic() != null;
     }
 
     private static int depth(String id, Map<String, SessionRow> byId, Map<String, Planned> run) {
@@ -392,7 +415,7 @@ public final class ApplyEngine {
         List<DecisionEvent> events = new ArrayList<>();
         for (Plan.PlanItem it : plan.items()) {
             String skip = skipped.get(it.item_id());
-            if (it.cascade_of() != null || it.rule().equals("F") || it.rule().equals("S")) continue;
+            if (it.cascade_of() != null || it.rule().equals("F") || it.rule().equals("S") || isGroupRename(it)) continue;
             if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
             String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
             Planned p = ran.get(it.item_id());

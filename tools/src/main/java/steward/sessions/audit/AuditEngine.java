@@ -77,6 +77,14 @@ public final class AuditEngine {
         try (SessionStore store = SessionStore.openReadOnly(paths.stateDb())) {
             rows = store.listSessionsForAudit();
         }
+        // topic grouping reads on its own connection and clusters on another core while the rules classify
+        List<SessionRow> listed = rows;
+        java.util.concurrent.CompletableFuture<TopicGroups> grouping = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (SessionStore store = SessionStore.openReadOnly(paths.stateDb())) {
+                return TopicGroups.build(TopicGroups.read(store, listed), listed,
+                        steward.sessions.grouping.HermesProjects.read(paths.hermesHome()));
+            }
+        });
         AuditResult.Current current = findCurrent(rows, req.currentSessionId(), "session_audit");
         steward.config.StewardSettings settings = steward.config.StewardSettings.load(paths.configYaml());
         RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences, settings.subagentKeepDays());
@@ -92,8 +100,16 @@ public final class AuditEngine {
             if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(k.row, it, ctx, items, req);
         }
 
+        // rule G: the renames of the listed topic groups, run only when approved
+        TopicGroups groups = TopicGroups.join(grouping);
+        Map<String, SessionRow> byId = new HashMap<>();
+        for (SessionRow s : rows) byId.put(s.id(), s);
+        List<Plan.PlanItem> renameItems = groups.planItems(byId, req.maxItemsPerGroup(), req.headless());
+
         // the plan's items are final: serialise them on another core while the report is built
-        List<Plan.PlanItem> planItems = List.copyOf(items.values());
+        List<Plan.PlanItem> planItems = new ArrayList<>(items.values());
+        planItems.addAll(renameItems);
+        planItems = List.copyOf(planItems);
         PlanStore.Items ahead = PlanStore.serialiseAhead(planItems);
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
@@ -104,10 +120,10 @@ public final class AuditEngine {
             Confidence c = Confidence.valueOf(pi.confidence());
             Capped g = c == Confidence.HIGH && pi.executable() ? auto
                     : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
-            if (g.wants()) g.add(toItem(pi, ctx.session(pi.session_id()), ctx));
+            if (g.wants()) g.add(toItem(pi, ctx.session(pi.session_id()), ctx, groups, req.locale()));
             else g.skip();
         }
-        Capped retained = retained(rows, verdicts, items, cap, req, ctx);
+        Capped retained = retained(rows, verdicts, items, cap, req, ctx, groups);
         List<AuditResult.RuleGroup> confirmGroups = new ArrayList<>();
         confirm.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
             Rule r = Rules.byId(e.getKey());
@@ -131,7 +147,7 @@ public final class AuditEngine {
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
                 new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning,
-                retention(rows, verdicts, ctx, settings));
+                retention(rows, verdicts, ctx, settings), groups.out(cap, req.locale()));
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
                 current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
@@ -172,7 +188,7 @@ public final class AuditEngine {
 
     /** The first {@code cap} kept sessions in report order (only those are sorted), and how many are kept in all. */
     private static Capped retained(List<SessionRow> rows, Verdict[] verdicts, Map<String, Plan.PlanItem> items,
-                                   int cap, AuditRequest req, RuleContext ctx) {
+                                   int cap, AuditRequest req, RuleContext ctx, TopicGroups groups) {
         java.util.PriorityQueue<Key> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1), Key.ORDER.reversed());
         int count = 0;
         for (int i = 0; i < verdicts.length; i++) {
@@ -186,7 +202,7 @@ public final class AuditEngine {
         List<Key> first = new ArrayList<>(top);
         first.sort(Key.ORDER);
         Capped out = new Capped(cap);
-        for (Key k : first) out.add(toItem(item(k.row, verdicts[k.index], null, req), k.row, ctx));
+        for (Key k : first) out.add(toItem(item(k.row, verdicts[k.index], null, req), k.row, ctx, groups, req.locale()));
         for (int i = first.size(); i < count; i++) out.skip();
         return out;
     }
@@ -251,12 +267,15 @@ public final class AuditEngine {
         return new Plan.Fingerprint(s.title(), s.messageCount(), s.lastActivity(), s.endedAt(), s.archived());
     }
 
-    private static AuditResult.Item toItem(Plan.PlanItem pi, SessionRow s, RuleContext ctx) {
+    private static AuditResult.Item toItem(Plan.PlanItem pi, SessionRow s, RuleContext ctx, TopicGroups groups, String locale) {
         AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size());
+        String cluster = groups.clusterOf(s.id());
+        String reason = pi.reason();
+        if (cluster != null && pi.rule().equals("E")) reason += "zh".equals(locale) ? "（见主题分组 " + cluster + "）" : " (see topic group " + cluster + ")";
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                pi.reason(), pi.cascade_of(), ev);
+                reason, pi.cascade_of(), ev, cluster);
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */

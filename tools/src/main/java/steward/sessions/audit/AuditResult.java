@@ -5,7 +5,25 @@ import java.util.List;
 /** The structured result of {@code session_audit} (field names are the wire names). */
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
                           String locale, String database, Totals totals, Current current, double threshold, Groups groups,
-                          List<TopicOut> repeated_topics, Expected expected, LearningState learning, Retention retention) {
+                          List<TopicOut> repeated_topics, Expected expected, LearningState learning, Retention retention,
+                          TopicGroups topic_groups) {
+
+    /**
+     * Topic grouping advice: clusters of sessions on one topic among the newest {@code considered} visible sessions, each
+     * with the way to show them together (title prefix renames, a new Hermes Project, or the Project that already does),
+     * and the Hermes Projects found ({@code projects_source}: projects.db or state.db, null when none).
+     */
+    public record TopicGroups(int count, List<TopicGroup> items, int left_out, int considered, String projects_source,
+                              List<String> projects, String warning) {}
+
+    public record TopicGroup(String cluster_id, String label, int size, List<String> session_ids, String newest_activity,
+                             GroupAdvice advice) {}
+
+    /** {@code renames} are rule G plan items: approve them by item_id, by cluster_id, or all with rule G. */
+    public record GroupAdvice(String kind, String why, String prefix, String project_path, String project_name, int gathers,
+                              List<String> gathers_others, List<Rename> renames) {}
+
+    public record Rename(String item_id, String session_id, String from, String to) {}
 
     /**
      * Rule K in this audit: the keep-days setting and where it came from, how many finished subagents it kept because they
@@ -25,8 +43,9 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
                            String last_activity, double last_activity_epoch, String ended_at, Double ended_at_epoch,
                            String end_reason, boolean archived, String parent, int children) {}
 
+    /** {@code cluster_id}: the topic group the session belongs to, if any (rule E's "consolidated yet?" links to it). */
     public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
-                       String reason, String cascade_of, Evidence evidence) {}
+                       String reason, String cascade_of, Evidence evidence, String cluster_id) {}
 
     public record Group(int count, List<Item> items, int left_out) {}
 

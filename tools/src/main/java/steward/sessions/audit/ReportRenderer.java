@@ -92,6 +92,7 @@ public final class ReportRenderer {
                     + (rt.next_eligible_at() == null ? "" : " (first eligible " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC)")
                     + (rt.kept_continuable() > 0 ? ", " + rt.kept_continuable() + " continuable" : "")).append('\n');
         }
+        topicGroups(sb, r.topic_groups(), z);
         if (!r.repeated_topics().isEmpty()) {
             sb.append('\n').append(z ? "=== 重复主题 ===" : "=== Repeated topics ===").append('\n');
             for (AuditResult.TopicOut tp : r.repeated_topics()) {
@@ -119,6 +120,34 @@ public final class ReportRenderer {
         sb.append(z ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at() + "。删除前会先备份；“标记为已结束”由 Steward 执行；“归档”只报告，由你在界面中操作。"
                 : "Plan " + r.plan_id() + ", valid until " + r.expires_at() + ". Everything is backed up before deletion; \"mark as ended\" is done by Steward; archiving is only reported, you do it in the UI.");
         return sb.toString();
+    }
+
+    private static void topicGroups(StringBuilder sb, AuditResult.TopicGroups tg, boolean z) {
+        if (tg == null || tg.count() == 0) return;
+        sb.append('\n').append(z ? "=== 主题分组（" + tg.count() + " 组）===" : "=== Topic groups (" + tg.count() + ") ===").append('\n');
+        boolean renames = false;
+        for (AuditResult.TopicGroup g : tg.items()) {
+            AuditResult.GroupAdvice a = g.advice();
+            sb.append("  ").append(g.cluster_id()).append(" “").append(g.label()).append("”").append(z ? "（" + g.size() + " 条）→ " : " (" + g.size() + ") → ");
+            switch (a.kind()) {
+                case "project" -> sb.append(z ? "以 " + a.project_path() + " 建 Hermes 项目（归入 " + a.gathers() + " 条）"
+                        : "Hermes Project on " + a.project_path() + " (gathers " + a.gathers() + ")");
+                case "existing_project" -> sb.append(z ? "已在项目“" + a.project_name() + "”中" : "already in Project \"" + a.project_name() + "\"");
+                default -> {
+                    sb.append(z ? "标题前缀 " + a.prefix() + "，改名 " + a.renames().size() + " 条" : "title prefix " + a.prefix() + ", "
+                            + a.renames().size() + (a.renames().size() == 1 ? " rename" : " renames"));
+                    if (!a.renames().isEmpty()) {
+                        AuditResult.Rename e = a.renames().get(0);
+                        sb.append(z ? "（如 “" : " (e.g. “").append(e.from()).append("” → “").append(e.to()).append(z ? "”）" : "”)");
+                        renames = true;
+                    }
+                }
+            }
+            sb.append('\n');
+        }
+        more(sb, tg.left_out(), z ? "zh" : "en");
+        sb.append(z ? "  Hermes 项目按工作目录归组；共用同一目录（如主目录）的会话只能用标题前缀区分。" : "  Projects group by working directory; sessions that share one (e.g. your home) can only be grouped by a title prefix.");
+        sb.append(renames ? (z ? "改名需你同意（如 g1=同意）。\n" : " Renames run only if approved (e.g. g1=approve).\n") : "\n");
     }
 
     private static void items(StringBuilder sb, List<AuditResult.Item> items, String mark, String l, boolean question) {
