@@ -24,7 +24,8 @@ public final class InspectEngine {
     public static final int MAX_SESSIONS = 5;
     public static final int DEFAULT_ITEMS = 8;
     public static final int MAX_ITEMS = 50;
-    public static final double DEFAULT_GAP_MINUTES = 30;
+    public static final int DEFAULT_GAP_MINUTES = 30;
+    public static final int MAX_GAP_MINUTES = 7 * 1440;
     static final int EXCERPT = 160;
     static final int PROMPT_CHARS = 400;
     static final int MAX_CHAIN = 50;
@@ -40,7 +41,7 @@ public final class InspectEngine {
             }
             if (ids.size() > MAX_SESSIONS) throw new StewardError("session_inspect", "at most " + MAX_SESSIONS + " sessions per call, not " + ids.size());
             sessionIds = List.copyOf(ids);
-            if (!(gapMinutes > 0) || gapMinutes > 7 * 1440) throw new StewardError("session_inspect", "gap_minutes must be between 1 and 10080");
+            if (!(gapMinutes >= 1) || gapMinutes > MAX_GAP_MINUTES) throw new StewardError("session_inspect", "gap_minutes must be between 1 and " + MAX_GAP_MINUTES);
             if (maxItems < 1 || maxItems > MAX_ITEMS) throw new StewardError("session_inspect", "max_items must be between 1 and " + MAX_ITEMS);
         }
 
