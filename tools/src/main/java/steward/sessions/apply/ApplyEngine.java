@@ -410,6 +410,10 @@ public final class ApplyEngine {
      * learning, never the apply.
      */
     private ApplyResult.Learning learn(Plan plan, ApplyRequest req, Decision d) {
+        if ("headless".equals(plan.mode())) {
+            // nobody was there to answer: silence is never approval, and an unanswered question teaches nothing
+            return new ApplyResult.Learning("not_recorded", "headless run: nobody answered, so nothing is learned", List.of());
+        }
         Map<String, Planned> ran = new HashMap<>();
         for (Planned p : d.run()) ran.put(p.item().item_id(), p);
         Map<String, String> skipped = new HashMap<>();

@@ -147,7 +147,7 @@ public final class AuditEngine {
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
                 new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning,
-                retention(rows, verdicts, ctx, settings), groups.out(cap, req.locale()));
+                retention(rows, verdicts, ctx, settings), groups.out(cap, req.locale()), scheduledRuns(req));
         String text = ReportRenderer.render(result);
         Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
                 current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
@@ -205,6 +205,26 @@ public final class AuditEngine {
         for (Key k : first) out.add(toItem(item(k.row, verdicts[k.index], null, req), k.row, ctx, groups, req.locale()));
         for (int i = first.size(); i < count; i++) out.skip();
         return out;
+    }
+
+    /** An interactive audit reports (once) what scheduled headless runs did since the last one that did. */
+    private AuditResult.ScheduledRuns scheduledRuns(AuditRequest req) {
+        if (req.headless()) return null;
+        steward.schedule.ScheduleLog log = new steward.schedule.ScheduleLog(paths.stateDir());
+        List<steward.schedule.ScheduleLog.Run> runs = log.unreported();
+        if (runs.isEmpty()) return null;
+        int executed = 0, deleted = 0;
+        List<String> backups = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (steward.schedule.ScheduleLog.Run r : runs) {
+            executed += r.executed();
+            deleted += r.deleted().size() + r.deleted_left_out();
+            if (r.backup_id() != null) backups.add(r.backup_id());
+            if (!r.status().equals("ok")) problems.add(r.started_at() + " " + r.status() + (r.error() == null ? "" : ": " + r.error()));
+        }
+        log.markReported(runs.get(runs.size() - 1).started_at_epoch());
+        return new AuditResult.ScheduledRuns(runs.size(), runs.get(0).started_at(), runs.get(runs.size() - 1).started_at(), executed, deleted,
+                backups, problems);
     }
 
     /** What rule K kept in this audit, and when the next young subagent becomes eligible. */

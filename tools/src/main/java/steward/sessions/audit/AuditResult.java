@@ -6,7 +6,14 @@ import java.util.List;
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
                           String locale, String database, Totals totals, Current current, double threshold, Groups groups,
                           List<TopicOut> repeated_topics, Expected expected, LearningState learning, Retention retention,
-                          TopicGroups topic_groups) {
+                          TopicGroups topic_groups, ScheduledRuns scheduled_runs) {
+
+    /**
+     * What the scheduled housekeeping ({@code steward schedule}) did since the last interactive audit reported it: runs,
+     * sessions deleted (rule A only), the backups to restore from, and runs that were refused or failed. Null when none ran.
+     */
+    public record ScheduledRuns(int runs, String first_at, String last_at, int executed, int deleted, List<String> backups,
+                                List<String> problems) {}
 
     /**
      * Topic grouping advice: clusters of sessions on one topic among the newest {@code considered} visible sessions, each

@@ -60,6 +60,15 @@ public final class ReportRenderer {
             sb.append("  archived: ").append(t.archived()).append('\n');
             sb.append("  active threshold N: ").append(fmt(r.threshold())).append('\n');
         }
+        AuditResult.ScheduledRuns sr = r.scheduled_runs();
+        if (sr != null) {
+            sb.append(z ? "  定时整理（上次审计以来 " + sr.runs() + " 次，最近 " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC）: 删除 "
+                    + sr.deleted() + " 条子代理空壳（仅规则 A）" : "  Scheduled housekeeping since your last audit: " + sr.runs() + (sr.runs() == 1 ? " run" : " runs")
+                    + " (last " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC), deleted " + sr.deleted() + " finished subagent shells (rule A only)");
+            if (!sr.backups().isEmpty()) sb.append(z ? "，可用 session_restore 从 " : "; undo with session_restore from ").append(String.join(", ", sr.backups()));
+            sb.append('\n');
+            for (String p : sr.problems()) sb.append("  ⚠ ").append(p).append('\n');
+        }
         AuditResult.Groups g = r.groups();
         sb.append('\n').append(z ? "=== 自动执行（HIGH 置信度，" + g.auto().count() + " 条）===" : "=== Runs automatically (HIGH confidence, " + g.auto().count() + ") ===").append('\n');
         items(sb, g.auto().items(), "✓", l, false);
