@@ -197,6 +197,10 @@ public final class MemoryWriter {
                     backup = MemoryBackups.snapshot(paths.stateDir(), t.fileName, cur.bytes(), now).toString();
                 }
                 AtomicFiles.writeString(file, String.join(MemoryDocument.DELIMITER, s.newEntries));
+                Map<Path, byte[]> was = new java.util.HashMap<>();
+                was.put(file, cur.bytes());
+                steward.memory.history.History.recordQuietly(paths, clock, "memory_write: " + (r.isBatch() ? "batch" : r.action()) + " "
+                        + t.fileName, was);
             }
             return finish(t, limit, s, cur.doc(), true, backup);
         } catch (IOException e) {
