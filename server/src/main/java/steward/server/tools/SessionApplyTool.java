@@ -12,8 +12,8 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_apply", "Apply a session housekeeping plan",
             "Carries out a plan from session_audit with the user's decisions: deletes sessions (with their messages and their "
                 + "subagent children, as Hermes does), marks sessions as ended, renames them. HIGH items run unless rejected; MEDIUM "
-                + "and LOW items run only when approved (decisions.items by item_id, or decisions.rules per rule such as {\"B\": "
-                + "\"approve\"}); renames give a session a new unique title instead of deleting it. Before changing anything it "
+                + "and LOW items run only when approved (decisions.items by item_id or topic group id such as g1, or decisions.rules "
+                + "per rule such as {\"B\": \"approve\"}); renames give a session a new unique title instead of deleting it. Before changing anything it "
                 + "re-reads every affected session and skips those changed since the audit, and writes a verified backup "
                 + "(hermes sessions export format; side files are moved into it) — if the backup fails nothing is changed. All "
                 + "changes happen in one transaction. Returns what ran, what was skipped and why, a checklist and the backup_id for "

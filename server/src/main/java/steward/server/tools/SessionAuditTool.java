@@ -7,11 +7,12 @@ import steward.sessions.audit.AuditRequest;
 public final class SessionAuditTool extends StewardTool<SessionAuditTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_audit", "Audit Hermes sessions",
             "Audits the Hermes sessions in state.db for housekeeping and returns a report to show the user, plus a plan_id for "
-                + "session_apply. Every session is classified by ordered rules (S safety guard, F user preferences, A finished "
-                + "subagent shells, B ended untitled sessions, C active subagents, D more than N active sessions, E repeated topics, "
-                + "else keep) with a confidence: HIGH items (group auto) run unless the user rejects them, MEDIUM items (group "
+                + "session_apply. Every session is classified by ordered rules (S safety guard, F user preferences, K subagents younger "
+                + "than keep-days, A finished subagent shells, B ended untitled sessions, C active subagents, D more than N active "
+                + "sessions, E repeated topics, else keep) with a confidence: HIGH items (group auto) run unless the user rejects them, MEDIUM items (group "
                 + "confirm, per rule) and LOW items (group info) run only if approved. The current session, chains still in use and "
-                + "titled active sessions are never executed automatically. Use it when the user asks to tidy, clean up or review "
+                + "titled active sessions are never executed automatically. topic_groups clusters sessions by topic and says how to "
+                + "show them together (a Project, or a title prefix: rule G renames, run only if approved). Use it when the user asks to tidy, clean up or review "
                 + "sessions, or from a cron job with mode=headless (then only rule A is executable). Pass current_session_id when "
                 + "you know it. Show the report text as it is; relay the user's answers to session_apply. Read-only for Hermes: it "
                 + "only writes the plan into Steward's state dir. Refuses an unknown current_session_id or an unreadable database.")

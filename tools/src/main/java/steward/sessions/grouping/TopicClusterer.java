@@ -36,6 +36,8 @@ public final class TopicClusterer {
     static final double MAX_DF_SHARE = 0.25;
     /** Words in up to this many sessions always link (in a small home a topic is a large share of it; IDF weighs them). */
     static final int MIN_LINK_DF = 20;
+    /** Each session keeps this many nearest sessions as merge candidates. */
+    static final int NEIGHBOURS = 30;
     /** Average-linkage similarity at which merging stops (tuned on the generated home of seed 7; see bench grouping). */
     public static final double DEFAULT_THRESHOLD = 0.40;
 
@@ -145,7 +147,30 @@ public final class TopicClusterer {
                 }
             }
         }
-        return sim;
+        return nearest(sim, NEIGHBOURS);
+    }
+
+    /**
+     * Keeps each session's {@code k} most similar sessions (a pair stays when either side keeps it): a topic has a few
+     * dozen sessions at most, and a home of look-alike titles would otherwise make every pair a candidate.
+     */
+    static List<Map<Integer, Double>> nearest(List<Map<Integer, Double>> sim, int k) {
+        int n = sim.size();
+        List<Map<Integer, Double>> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(new HashMap<>());
+        for (int i = 0; i < n; i++) {
+            Map<Integer, Double> row = sim.get(i);
+            List<Map.Entry<Integer, Double>> top = new ArrayList<>(row.entrySet());
+            if (top.size() > k) {
+                top.sort((a, b) -> !a.getValue().equals(b.getValue()) ? Double.compare(b.getValue(), a.getValue()) : Integer.compare(a.getKey(), b.getKey()));
+                top = top.subList(0, k);
+            }
+            for (Map.Entry<Integer, Double> e : top) {
+                out.get(i).put(e.getKey(), e.getValue());
+                out.get(e.getKey()).put(i, e.getValue());
+            }
+        }
+        return out;
     }
 
     /**
