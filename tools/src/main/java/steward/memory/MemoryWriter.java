@@ -103,6 +103,11 @@ public final class MemoryWriter {
     }
 
     private MemoryResult write(MemoryRequest r, boolean approved) {
+        if (!paths.hermesPresent()) {
+            // never create a Hermes home: a Claude Code user's memory is not Hermes' MEMORY.md
+            throw new steward.StewardError("memory_write", "no Hermes home at " + paths.hermesHome() + ": memory_write writes Hermes' "
+                    + "MEMORY.md and USER.md (set --hermes-home or HERMES_HOME); Claude Code's memory is not served by it");
+        }
         String targetName = r.target() == null ? "memory" : r.target();
         MemoryTarget t = MemoryTarget.of(targetName);
         if (t == null) {

@@ -14,11 +14,11 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
             "Answers \"what happened in this session\": timeline with pauses and phases (long pauses, topic shifts), messages by "
                 + "role, tool calls per tool with failures and durations, delegated subagents (goal, outcome, size), tokens and "
                 + "cost where recorded, most-touched files and commands, lineage (parent, continuation, compaction). Use it to "
-                + "analyse or review one session, or up to " + InspectEngine.MAX_SESSIONS + ". Read-only; refuses unknown ids.")
+                + "review one session, or up to " + InspectEngine.MAX_SESSIONS + ". Read-only; refuses unknown ids and Claude Code sessions.")
             .readOnly().idempotent();
 
     /** schemas/session_inspect.input.json: one of session_id / session_ids. */
-    public record Args(String session_id, List<String> session_ids, Integer gap_minutes, Integer max_items) {
+    public record Args(String session_id, List<String> session_ids, Integer gap_minutes, Integer max_items, String store) {
         public Args {
             if (gap_minutes == null) gap_minutes = InspectEngine.DEFAULT_GAP_MINUTES;
             if (max_items == null) max_items = InspectEngine.DEFAULT_ITEMS;
@@ -36,7 +36,12 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
         }
         List<String> ids = a.session_id() != null ? List.of(a.session_id()) : new ArrayList<>(a.session_ids());
         InspectEngine.Request req = new InspectEngine.Request(ids, a.gap_minutes(), a.max_items());
-        try (SessionSource src = SessionSources.open(ctx.paths())) {
+        try (SessionSource src = SessionSources.open(ctx.paths(), a.store())) {
+            List<String> claude = SessionSources.claudeSessions(ctx.paths(), ids.stream().filter(id -> src.session(id).isEmpty()).toList());
+            if (!claude.isEmpty()) {
+                throw new StewardError(SPEC.name(), String.join(", ", claude) + (claude.size() == 1 ? " is a Claude Code session: " : " are Claude Code sessions: ")
+                        + SessionSources.CLAUDE_REFUSED);
+            }
             InspectEngine.Outcome o = InspectEngine.inspect(src, req);
             return ToolResult.ok(o.result(), o.text());
         }

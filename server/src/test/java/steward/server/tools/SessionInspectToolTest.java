@@ -16,6 +16,7 @@ import steward.json.Json;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -53,5 +54,33 @@ class SessionInspectToolTest {
         var tool = t.registry.find("session_inspect").orElseThrow();
         assertTrue(tool.hints().readOnly() && tool.hints().idempotent() && !tool.hints().destructive());
         assertTrue(tool.spec().description().length() <= 450, tool.spec().description().length() + " characters");
+    }
+
+    @Test
+    void theClaudeCodeStoreIsRefusedClearlyAndNothingIsRead() throws Exception {
+        Path claude = ClaudeTestHomes.install(tmp, false);
+        var before = ClaudeTestHomes.tree(claude);
+        String claudeId = ClaudeTestHomes.manifest().get("current_session_id").asString();
+        Path hermes = tmp.resolve("hermes");
+        Files.createDirectories(hermes);
+        Files.copy(TestHomes.repo().resolve("fixtures/forensics-home/state.db"), hermes.resolve("state.db"));
+        ToolContext both = new ToolContext(StewardPaths.of(hermes, claude), Clock.systemUTC(), Work.NONE);
+        ToolResult asked = Tools.registry().invoke("session_inspect",
+                Json.MAPPER.readTree("{\"session_id\":\"" + claudeId + "\",\"store\":\"claude\"}"), both);
+        assertTrue(asked.isError());
+        assertEquals("session_inspect: Claude Code sessions cannot be inspected yet (Hermes sessions only)", asked.text());
+        ToolResult byId = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"" + claudeId + "\"}"), both);
+        assertTrue(byId.isError());
+        assertEquals("session_inspect: " + claudeId + " is a Claude Code session: Claude Code sessions cannot be inspected yet (Hermes sessions only)",
+                byId.text());
+        ToolResult hermesStill = Tools.registry().invoke("session_inspect",
+                Json.MAPPER.readTree("{\"session_id\":\"20260801_090000_b1111a\",\"store\":\"hermes\"}"), both);
+        assertTrue(!hermesStill.isError(), hermesStill.text());
+        ToolContext claudeOnly = new ToolContext(ClaudeTestHomes.claudeOnly(tmp, claude), Clock.systemUTC(), Work.NONE);
+        ToolResult none = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"" + claudeId + "\"}"), claudeOnly);
+        assertTrue(none.isError());
+        assertTrue(none.text().startsWith("session_inspect: no Hermes state.db at ") && none.text().endsWith(
+                "; Claude Code sessions cannot be inspected yet (Hermes sessions only)"), none.text());
+        assertEquals(before, ClaudeTestHomes.tree(claude));
     }
 }

@@ -806,6 +806,7 @@ public final class Consolidation {
                               String report) {}
 
     public ApplyResult apply(String planId, List<String> confirmPrune, String client) {
+        HermesMemoryRoot.requireHome(root, paths, "memory_consolidate");
         Journal.recover(paths, root.stewardLock());
         if (planId == null || !PLAN_ID.matcher(planId).matches()) {
             throw new StewardError("memory_consolidate", "unknown plan id '" + planId + "' (expected mc_ and 16 hex digits, as plan returned)");

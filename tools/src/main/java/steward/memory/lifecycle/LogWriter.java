@@ -55,6 +55,7 @@ public final class LogWriter {
                          int max_per_day, int cooldown_minutes, String next_allowed_at, String duplicate_of, String message) {}
 
     public Result append(Request r) {
+        HermesMemoryRoot.requireHome(root, paths, "memory_log");
         String note = r.note() == null ? "" : CodePoints.pyStrip(r.note().replace("\r\n", "\n").replace('\n', ' ').replace('\r', ' '));
         if (note.isEmpty()) throw new StewardError("memory_log", "note is empty: pass one short sentence");
         int len = CodePoints.length(note);

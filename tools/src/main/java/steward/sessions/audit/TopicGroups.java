@@ -36,6 +36,10 @@ final class TopicGroups {
     private final HermesProjects projects;
     private final int considered;
 
+    /** No grouping: the audit covers no Hermes home (Claude Code sessions are not grouped). */
+    static final TopicGroups NONE = new TopicGroups(List.of(), new HermesProjects(List.of(), null,
+            "topic grouping covers the Hermes home only"), 0);
+
     private TopicGroups(List<GroupingEngine.Cluster> clusters, HermesProjects projects, int considered) {
         this.clusters = clusters;
         this.projects = projects;
@@ -103,7 +107,7 @@ final class TopicGroups {
                 SessionRow s = byId.get(r.session_id());
                 if (s == null) continue;
                 out.add(new Plan.PlanItem(c.cluster_id() + ":" + s.id(), s.id(), "G", "G/title_prefix", "rename", "LOW", !headless, null,
-                        null, c.cluster_id(), AuditEngine.fingerprint(s), r.to()));
+                        null, c.cluster_id(), AuditEngine.fingerprint(s), "LOW", null, null, false, null, r.to()));
             }
         }
         return out;

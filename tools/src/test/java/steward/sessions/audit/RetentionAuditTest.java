@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -57,19 +58,21 @@ class RetentionAuditTest {
         Plan.PlanItem parent = o.plan().item(PARENT);
         Plan.PlanItem child = o.plan().item(CHILD);
         assertEquals("B", parent.rule());
-        assertEquals("LOW", parent.confidence(), "B/short would be HIGH; its kept subagent holds it back");
+        assertEquals("HIGH", parent.base());
+        assertEquals("MEDIUM", parent.confidence(), "B/short would be HIGH; its kept subagent makes it a question (the cascade never outranks the child)");
+        assertEquals("new", parent.question());
+        assertEquals(List.of(CHILD), parent.held_by());
+        assertTrue(parent.reason().contains(CHILD + " (untitled, 1 message, finished subagent younger than 3 days: kept, eligible for deletion from "
+                + "2026-08-13 09:00 UTC)"), parent.reason());
         assertEquals(PARENT, child.cascade_of());
-        assertEquals("LOW", child.confidence());
-        assertTrue(o.result().groups().info().items().stream().anyMatch(i -> i.session_id().equals(CHILD)
-                && i.reason().contains("eligible for deletion from 2026-08-13 09:00 UTC")));
         assertTrue(o.result().groups().auto().items().stream().noneMatch(i -> i.session_id().equals(PARENT) || i.session_id().equals(CHILD)));
 
         // nothing answered: neither runs
         ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of(), Map.of(), true, null));
         assertTrue(r.executed().stream().noneMatch(d -> d.session_id().equals(PARENT) || d.session_id().equals(CHILD)));
-        // the user approves both: both go (dry run: nothing changes)
+        // the user approves the parent: its kept subagent goes with it (dry run: nothing changes)
         ApplyResult both = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(o.result().plan_id(),
-                Map.of(PARENT, "approve", CHILD, "approve"), Map.of(), Map.of(), true, null));
+                Map.of(PARENT, "approve"), Map.of(), Map.of(), true, null));
         assertEquals(2, both.executed().stream().filter(d -> d.session_id().equals(PARENT) || d.session_id().equals(CHILD)).count());
     }
 
