@@ -24,6 +24,7 @@ import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
 import steward.sessions.backup.RestoreEngine;
 import steward.sessions.store.Sqlite;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 
 /** Topic groups in a whole audit of the fixture, and their renames through session_apply and session_restore. */
@@ -136,5 +137,28 @@ class TopicGroupsAuditTest {
         ApplyResult a = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of("G", "approve"),
                 Map.of(), true, null));
         assertTrue(a.executed().stream().noneMatch(d -> d.rule().equals("G")));
+    }
+
+    @Test
+    void groupingCoversTheHermesHomeOnlyAndSaysSoForAClaudeCodeAudit() throws Exception {
+        home = TestHomes.copyFixture(tmp);
+        Path claude = ClaudeTestHomes.install(tmp, false);
+        StewardPaths both = StewardPaths.of(home, claude);
+        AuditEngine engine = new AuditEngine(both, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD);
+        AuditResult r = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, null, 0)).result();
+        assertTrue(r.topic_groups().count() > 0, "the Hermes fixture's groups are still found");
+        java.util.Set<String> claudeIds = new java.util.HashSet<>();
+        for (AuditResult.StoreOut so : r.stores()) assertTrue(so.store().equals("hermes") || so.store().equals("claude"));
+        FixtureVerdictTest.all(r).values().stream().filter(i -> i.store().equals("claude")).forEach(i -> {
+            claudeIds.add(i.session_id());
+            assertEquals(null, i.cluster_id(), i.session_id());
+        });
+        assertTrue(!claudeIds.isEmpty());
+        for (AuditResult.TopicGroup g : r.topic_groups().items()) {
+            assertTrue(g.session_ids().stream().noneMatch(claudeIds::contains), g.cluster_id());
+        }
+        AuditResult onlyClaude = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, "claude", 0)).result();
+        assertEquals(0, onlyClaude.topic_groups().count());
+        assertEquals("topic grouping covers the Hermes home only", onlyClaude.topic_groups().warning());
     }
 }
