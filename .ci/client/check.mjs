@@ -90,6 +90,9 @@ if (restored.sessions_after !== expect.total) fail(`after restore ${restored.ses
 await call("session_restore", { backup_id: "b_20260101T000000Z_abcdef" }, { error: true });
 await call("session_precheck", { request: "How do I set up Claude Code hooks?", now });
 await call("session_preferences", {});
+const ins = (await call("session_inspect", { session_id: current })).structuredContent;
+if (ins.sessions.length !== 1 || ins.sessions[0].session_id !== current) fail(`session_inspect: ${JSON.stringify(ins).slice(0, 300)}`);
+await call("session_inspect", { session_id: current, store: "claude" }, { error: true });
 
 // memory: precheck, write, pending
 await call("memory_precheck", { target: "memory", content: "[ops] The CI host runs Node 22." });

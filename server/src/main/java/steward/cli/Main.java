@@ -14,10 +14,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 import steward.server.McpServerFactory;
 
-/** The launcher: {@code steward [serve|call|tools|demo|bench]}; with no command it serves MCP on stdio. */
+/** The launcher: {@code steward [serve|call|tools|demo|bench|schedule]}; with no command it serves MCP on stdio. */
 @Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
         description = "Steward: an MCP tool server that keeps an agent's sessions and memory in order.",
-        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, BackupsCommand.class, DemoCommand.class, BenchCommand.class,
+        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, BackupsCommand.class, DemoCommand.class, BenchCommand.class, ScheduleCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Mixin

@@ -14,6 +14,7 @@ import steward.server.tools.RecallInjectTool;
 import steward.server.tools.RecallSearchTool;
 import steward.server.tools.SessionApplyTool;
 import steward.server.tools.SessionAuditTool;
+import steward.server.tools.SessionInspectTool;
 import steward.server.tools.SessionPrecheckTool;
 import steward.server.tools.SessionPreferencesTool;
 import steward.server.tools.SessionRestoreTool;
@@ -32,6 +33,7 @@ public final class Tools {
                 new SessionRestoreTool(),
                 new SessionPrecheckTool(),
                 new SessionPreferencesTool(),
+                new SessionInspectTool(),
                 new MemoryWriteTool(),
                 new MemoryPrecheckTool(),
                 new MemoryPendingTool(),

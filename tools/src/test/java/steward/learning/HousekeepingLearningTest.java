@@ -116,12 +116,12 @@ class HousekeepingLearningTest {
         assertEquals(1, data().rule_level.get("B/short").vetoes);
     }
 
-    /** A new finished subagent shell arrives, as Hermes would write it. */
+    /** A finished subagent shell arrives, as Hermes would write it (4 days old: past rule K's keep-days). */
     void addShell(String id) throws Exception {
         try (java.sql.Connection c = steward.sessions.store.Sqlite.openReadWrite(paths.stateDb())) {
             steward.sessions.store.Sqlite.immediate(c, x -> {
                 try (var ps = x.prepareStatement("INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
-                        + "end_reason, message_count) VALUES (?, 'subagent', ?, '20260702_112900_0becd7', 1786300000, 1786300100, 'completed', 0)")) {
+                        + "end_reason, message_count) VALUES (?, 'subagent', ?, '20260702_112900_0becd7', 1786000000, 1786000100, 'completed', 0)")) {
                     ps.setString(1, id);
                     ps.setString(2, "{\"_delegate_from\": \"20260702_112900_0becd7\"}");
                     ps.executeUpdate();

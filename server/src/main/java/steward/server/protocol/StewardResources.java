@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpError;
@@ -17,6 +16,9 @@ import io.modelcontextprotocol.spec.McpSchema;
 import steward.StewardError;
 import steward.json.Json;
 import steward.server.tools.ToolContext;
+import steward.sessions.inspect.InspectEngine;
+import steward.sessions.inspect.SessionSource;
+import steward.sessions.inspect.SessionSources;
 import steward.sessions.store.SessionDigest;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
@@ -50,8 +52,9 @@ public final class StewardResources {
      */
     public static List<McpServerFeatures.SyncResourceTemplateSpecification> templates(ToolContext ctx) {
         var t = McpSchema.ResourceTemplate.builder().uriTemplate(SESSION_TEMPLATE).name("session").title("Hermes session")
-                .description("One Hermes session at a glance: title, status (active/ended/archived), message counts by role, "
-                        + "and its first and last messages (excerpts). {id} is the session id from Hermes' state.db.")
+                .description("One Hermes session at a glance: the session_inspect summary (timeline and phases, messages by role, "
+                        + "tools, subagents, tokens, files, lineage) and its first and last messages (excerpts). {id} is the session "
+                        + "id from Hermes' state.db.")
                 .mimeType("text/markdown").build();
         return List.of(new McpServerFeatures.SyncResourceTemplateSpecification(t, (ex, req) -> {
             String id = req.uri().substring(SESSION_PREFIX.length());
@@ -74,23 +77,15 @@ public final class StewardResources {
             throw notFound(e.getMessage());
         }
         SessionRow s = d.session();
-        String status = s.archived() ? "archived" : s.active() ? "active" : "ended" + (s.endReason() == null ? "" : " (" + s.endReason() + ")");
+        String summary;
+        try (SessionSource src = SessionSources.open(ctx.paths())) {
+            summary = InspectEngine.inspect(src, InspectEngine.Request.of(id)).text();
+        } catch (StewardError e) {
+            throw notFound(e.getMessage());
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("# ").append(s.untitled() ? "(untitled session)" : s.title()).append("\n\n");
-        sb.append("- id: ").append(s.id()).append('\n');
-        sb.append("- source: ").append(s.source()).append('\n');
-        sb.append("- status: ").append(status).append('\n');
-        sb.append("- started: ").append(iso(s.startedAt())).append('\n');
-        if (s.endedAt() != null) sb.append("- ended: ").append(iso(s.endedAt())).append('\n');
-        sb.append("- last activity: ").append(iso(s.lastActivity())).append('\n');
-        if (s.parentSessionId() != null) sb.append("- parent: ").append(s.parentSessionId()).append('\n');
-        sb.append("- messages: ").append(d.messages());
-        if (!d.byRole().isEmpty()) {
-            sb.append(" (");
-            int i = 0;
-            for (Map.Entry<String, Long> e : d.byRole().entrySet()) sb.append(i++ > 0 ? ", " : "").append(e.getKey()).append(' ').append(e.getValue());
-            sb.append(')');
-        }
+        sb.append(summary); // the same summary as session_inspect
         sb.append("\n\n## First messages\n");
         appendMessages(sb, d.first());
         if (!d.last().isEmpty()) {
@@ -108,10 +103,6 @@ public final class StewardResources {
             sb.append("\n**").append(m.role()).append("** · ").append(m.timeUtc()).append('\n')
                     .append(m.text().isBlank() ? "(no text)" : m.text()).append(m.truncated() ? " …" : "").append('\n');
         }
-    }
-
-    private static String iso(double epochSeconds) {
-        return Instant.ofEpochMilli((long) (epochSeconds * 1000)).toString() + " (" + (long) epochSeconds + ")";
     }
 
     /**

@@ -17,7 +17,7 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
                 + "does; a Claude Code session's transcript, directory and index entry move into the backup), marks Hermes sessions "
                 + "as ended, renames them. HIGH items run unless rejected by item_id; others run only if approved. "
                 + "decisions.rules covers only that rule's questions the report listed, never automatic, report-only or unlisted items; "
-                + "report-only items cannot be approved. Silence is never approval. Writes a verified backup first (if it fails nothing "
+                + "report-only items cannot be approved. A topic group id (g1) or rule G approves its renames. Silence is never approval. Writes a verified backup first (if it fails nothing "
                 + "changes), skips sessions changed since the audit, one transaction. Returns what ran, each automatic action with its "
                 + "one-line undo, what was skipped, the learning summary. Refuses unknown, used, expired ("
                 + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h) or foreign plans and bad decisions; then nothing changes. "

@@ -293,7 +293,7 @@ class HttpTransportIT {
             String id = ids.completion().values().get(0);
             var session = c.readResource(new McpSchema.ReadResourceRequest("steward://session/" + id));
             String text = ((McpSchema.TextResourceContents) session.contents().get(0)).text();
-            assertTrue(text.contains("- id: " + id) && text.contains("- status: ") && text.contains("## First messages"), text);
+            assertTrue(text.contains("Session " + id) && text.contains("Messages: ") && text.contains("## First messages"), text);
             var audit = c.readResource(new McpSchema.ReadResourceRequest("steward://audit/latest"));
             assertTrue(((McpSchema.TextResourceContents) audit.contents().get(0)).text().startsWith("No audit yet"));
         }

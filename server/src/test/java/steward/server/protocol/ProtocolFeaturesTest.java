@@ -137,7 +137,11 @@ class ProtocolFeaturesTest {
         String id = StewardPrompts.sessionIds(c).get(0);
         String t = StewardResources.sessionText(c, id);
         assertTrue(t.startsWith("# "), t);
-        assertTrue(t.contains("- id: " + id) && t.contains("- status: ") && t.contains("- messages: "), t);
+        assertTrue(t.contains("Session " + id) && t.contains("Messages: ") && t.contains("## First messages"), t);
+        try (var src = steward.sessions.inspect.SessionSources.open(c.paths())) {
+            String summary = steward.sessions.inspect.InspectEngine.inspect(src, steward.sessions.inspect.InspectEngine.Request.of(id)).text();
+            assertTrue(t.contains(summary), "the resource shows session_inspect's summary:\n" + t);
+        }
         McpError e = assertThrows(McpError.class, () -> StewardResources.sessionText(c, "no-such-session"));
         assertTrue(e.getMessage().contains("no such session"), e.getMessage());
     }

@@ -266,16 +266,19 @@ public final class ApplyEngine {
     static void validate(Plan plan, ApplyRequest req) {
         Set<String> itemIds = new HashSet<>();
         Set<String> rules = new HashSet<>();
+        Set<String> sessionIds = new HashSet<>();
         for (Plan.PlanItem i : plan.items()) {
             itemIds.add(i.item_id());
             rules.add(i.rule());
+            sessionIds.add(i.session_id());
+            if (isGroupRename(i)) itemIds.add(i.topic()); // a topic group's id decides all its renames
         }
         List<String> unknown = req.itemDecisions().keySet().stream().filter(k -> !itemIds.contains(k)).sorted().toList();
         if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
         List<String> unknownRules = req.ruleDecisions().keySet().stream().filter(k -> !rules.contains(k)).sorted().toList();
         if (!unknownRules.isEmpty()) throw new StewardError(CTX, "decisions name rules with no item in plan " + plan.plan_id() + ": " + String.join(", ", unknownRules));
         Set<String> asked = new HashSet<>();
-        for (Plan.PlanItem i : plan.items()) if (i.cascade_of() == null && i.coveredByRuleDecision()) asked.add(i.rule());
+        for (Plan.PlanItem i : plan.items()) if (i.cascade_of() == null && (i.coveredByRuleDecision() || isGroupRename(i))) asked.add(i.rule());
         List<String> unasked = req.ruleDecisions().keySet().stream().filter(k -> !asked.contains(k)).sorted().toList();
         if (!unasked.isEmpty()) {
             throw new StewardError(CTX, "decisions.rules names " + String.join(", ", unasked) + ", which asked no question in plan " + plan.plan_id()
@@ -299,8 +302,8 @@ public final class ApplyEngine {
         }
         Set<String> newTitles = new HashSet<>();
         for (Map.Entry<String, String> e : req.renames().entrySet()) {
-            if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
-            if (plan.item(e.getKey()).storeName().equals(ClaudeSessions.STORE)) {
+            if (!sessionIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
+            if (plan.items().stream().anyMatch(i -> i.session_id().equals(e.getKey()) && i.storeName().equals(ClaudeSessions.STORE))) {
                 throw new StewardError(CTX, "rename of " + e.getKey() + ": Steward does not rename Claude Code sessions (use /rename in Claude Code)");
             }
             String t = e.getValue() == null ? "" : CodePoints.pyStrip(e.getValue());
@@ -345,6 +348,7 @@ public final class ApplyEngine {
         }
         List<ApplyResult.Skipped> skipped = new ArrayList<>();
         Map<String, Planned> run = new LinkedHashMap<>();
+        Set<String> renamed = new HashSet<>();
         for (Plan.PlanItem it : items) {
             SessionRow s = byId.get(it.session_id());
             String reason = null;
@@ -353,14 +357,18 @@ public final class ApplyEngine {
             if (s == null) reason = "no longer exists";
             else if (currents.contains(s.id())) reason = "became the current session";
             else if (!AuditEngine.fingerprint(s).equals(it.fingerprint())) reason = "changed since audit";
-            else if (rename != null) {
-                run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename), 0));
-                continue;
+            else if (rename != null || isGroupRename(it) && "approve".equals(dec) && it.executable()) {
+                if (!renamed.add(s.id())) reason = "renamed by another item of this plan";
+                else {
+                    run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename != null ? rename : it.new_title()), 0));
+                    continue;
+                }
             } else if ("reject".equals(dec)) reason = "rejected";
             else if (!it.executable()) {
                 reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
                 if ("approve".equals(dec) && !it.rule().equals("E")) reason += ": approving it changes nothing";
-            } else if (it.cascade_of() != null) {
+            } else if (isGroupRename(it)) reason = "not approved (" + it.confidence() + ")";
+            else if (it.cascade_of() != null) {
                 // goes only with its parent: kept in the run for now, removed below unless the parent is deleted
             } else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) {
                 reason = it.question() == null ? "not approved (" + it.confidence() + ")"
@@ -406,6 +414,14 @@ public final class ApplyEngine {
                 }
             }
         }
+        Set<String> deleted = new HashSet<>();
+        for (Planned p : run.values()) if (p.op() == Op.DELETE) deleted.add(p.item().session_id());
+        for (Planned p : new ArrayList<>(run.values())) {
+            if (p.op() == Op.RENAME && deleted.contains(p.item().session_id())) {
+                run.remove(p.item().item_id());
+                skipped.add(new ApplyResult.Skipped(p.item().item_id(), p.item().session_id(), p.item().rule(), "deleted in this run"));
+            }
+        }
         List<Planned> out = new ArrayList<>();
         for (Planned p : run.values()) out.add(new Planned(p.item(), p.op(), p.newTitle(), depth(p.item().session_id(), byId, run)));
         out.sort(Comparator.comparingInt(Planned::depth).thenComparing(p -> p.item().session_id()));
@@ -420,6 +436,11 @@ public final class ApplyEngine {
     static String decision(Plan.PlanItem it, ApplyRequest req) {
         String d = req.itemDecisions().get(it.item_id());
         if (d != null) return d;
+        if (isGroupRename(it)) {
+            // a rule G rename is approved by its own id, its topic group's id, or rule G as a whole
+            d = req.itemDecisions().get(it.topic());
+            return d != null ? d : req.ruleDecisions().get(it.rule());
+        }
         return it.cascade_of() == null && it.coveredByRuleDecision() ? req.ruleDecisions().get(it.rule()) : null;
     }
 
@@ -427,6 +448,11 @@ public final class ApplyEngine {
     static boolean automatic(Planned p, ApplyRequest req) {
         return p.op() != Op.RENAME && req.itemDecisions().get(p.item().item_id()) == null && decision(p.item(), req) == null
                 && p.item().automatic();
+    }
+
+    /** A rule G item: a topic group's proposed title (its {@code topic} is the group's id). */
+    static boolean isGroupRename(Plan.PlanItem it) {
+        return "G".equals(it.rule()) && "rename".equals(it.action()) && it.new_title() != null && it.topic() != null;
     }
 
     private static int depth(String id, Map<String, SessionRow> byId, Map<String, Planned> run) {
@@ -596,6 +622,10 @@ public final class ApplyEngine {
      * pauses learning, never the apply.
      */
     private LearningReport learn(Plan plan, ApplyRequest req, Decision d) {
+        if ("headless".equals(plan.mode())) {
+            // nobody was there to answer: silence is never approval, and an unanswered question teaches nothing
+            return LearningReport.notRecorded("headless run: nobody answered, so nothing is learned");
+        }
         Map<String, Planned> ran = new HashMap<>();
         for (Planned p : d.run()) ran.put(p.item().item_id(), p);
         Map<String, String> skipped = new HashMap<>();
@@ -605,7 +635,7 @@ public final class ApplyEngine {
         for (Plan.PlanItem it : plan.items()) {
             if (it.asked() || "not_asked".equals(it.question())) open.add(it.session_id() + "|" + it.key());
             String skip = skipped.get(it.item_id());
-            if (it.rule().equals("F") || it.rule().equals("S")) continue;
+            if (it.rule().equals("F") || it.rule().equals("S") || isGroupRename(it)) continue;
             if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
             String dec = decision(it, req);
             Planned p = ran.get(it.item_id());

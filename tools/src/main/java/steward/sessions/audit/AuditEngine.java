@@ -30,6 +30,7 @@ import steward.sessions.store.HermesSessions;
 import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionSource;
+import steward.sessions.store.SessionStore;
 
 /**
  * {@code session_audit}: reads each selected home's sessions once (set-based), classifies each with the ordered
@@ -122,6 +123,21 @@ public final class AuditEngine {
         }
         work.checkpoint(CTX);
         work.progress(1, PHASES, "classifying " + listed.stream().mapToInt(List::size).sum() + " sessions");
+        // topic grouping (Hermes home only: titles, first prompts, cwd, Projects) reads on its own connection and clusters on
+        // another core while the rules classify
+        java.util.concurrent.CompletableFuture<TopicGroups> grouping = null;
+        for (int i = 0; i < sources.size(); i++) {
+            if (!sources.get(i).store().equals(SessionRow.HERMES)) continue;
+            List<SessionRow> hermesRows = listed.get(i);
+            Path db = Path.of(sources.get(i).location());
+            grouping = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (SessionStore store = SessionStore.openReadOnly(db)) {
+                    return TopicGroups.build(TopicGroups.read(store, hermesRows), hermesRows,
+                            steward.sessions.grouping.HermesProjects.read(paths.hermesHome()));
+                }
+            });
+        }
+        steward.config.StewardSettings settings = steward.config.StewardSettings.load(paths.configYaml());
         // items: every non-retain verdict of every home; a deletion whose subagent children would not all go automatically on
         // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan, per report)
         List<StoreAudit> audits = new ArrayList<>();
@@ -130,7 +146,7 @@ public final class AuditEngine {
         for (int i = 0; i < sources.size(); i++) {
             List<SessionRow> rows = listed.get(i);
             AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId());
-            RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
+            RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences, settings.subagentKeepDays());
             StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
             audits.add(a);
             for (Map.Entry<String, Plan.PlanItem> e : storeItems(rows, a.verdicts, ctx, req).entrySet()) {
@@ -143,8 +159,20 @@ public final class AuditEngine {
         QuestionPlan.assign(items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
         StoreAudit first = audits.get(0);
 
+        // rule G: the renames of the listed topic groups, run only when approved
+        TopicGroups groups = grouping == null ? TopicGroups.NONE : TopicGroups.join(grouping);
+        List<Plan.PlanItem> renameItems = new ArrayList<>();
+        for (StoreAudit a : audits) {
+            if (!a.source.store().equals(SessionRow.HERMES)) continue;
+            Map<String, SessionRow> byId = new HashMap<>();
+            for (SessionRow s : a.rows) byId.put(s.id(), s);
+            renameItems.addAll(groups.planItems(byId, req.maxItemsPerGroup(), req.headless()));
+        }
+
         // the plan's items are final: serialise them on another core while the report is built
-        List<Plan.PlanItem> planItems = List.copyOf(items.values());
+        List<Plan.PlanItem> planItems = new ArrayList<>(items.values());
+        planItems.addAll(renameItems);
+        planItems = List.copyOf(planItems);
         PlanStore.Items ahead = PlanStore.serialiseAhead(planItems);
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
@@ -174,11 +202,11 @@ public final class AuditEngine {
                     }
                 }
                 StoreAudit a = itemStore.get(pi.session_id());
-                if (g.wants()) g.add(toItem(pi, a.ctx.session(pi.session_id()), a.ctx));
+                if (g.wants()) g.add(toItem(pi, a.ctx.session(pi.session_id()), a.ctx, groups, req.locale()));
                 else g.skip();
             }
         }
-        Capped retained = retained(audits, items, cap, req);
+        Capped retained = retained(audits, items, cap, req, groups);
         List<AuditResult.RuleGroup> confirmGroups = ruleGroups(confirm, null, false, first.ctx);
         List<AuditResult.RuleGroup> collapsedGroups = new ArrayList<>(ruleGroups(collapsed, req.locale(), false, first.ctx));
         collapsedGroups.addAll(ruleGroups(status, req.locale(), true, first.ctx));
@@ -219,7 +247,8 @@ public final class AuditEngine {
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
                 req.locale(), first.source.location(), totals, first.current, threshold,
                 new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(waiting, cap), collapsedGroups,
-                        group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions, List.copyOf(storeOuts));
+                        group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions, List.copyOf(storeOuts),
+                retention(audits, settings), groups.out(cap, req.locale()), scheduledRuns(req));
         String text = ReportRenderer.render(result);
         List<Plan.StoreRef> refs = new ArrayList<>();
         for (StoreAudit a : audits) {
@@ -289,7 +318,7 @@ public final class AuditEngine {
     }
 
     /** The first {@code cap} kept sessions in report order (only those are sorted), and how many are kept in all. */
-    private static Capped retained(List<StoreAudit> audits, Map<String, Plan.PlanItem> items, int cap, AuditRequest req) {
+    private static Capped retained(List<StoreAudit> audits, Map<String, Plan.PlanItem> items, int cap, AuditRequest req, TopicGroups groups) {
         record Kept(Key key, StoreAudit audit) {}
         java.util.PriorityQueue<Kept> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1),
                 Comparator.comparing(Kept::key, Key.ORDER).reversed());
@@ -307,9 +336,49 @@ public final class AuditEngine {
         List<Kept> first = new ArrayList<>(top);
         first.sort(Comparator.comparing(Kept::key, Key.ORDER));
         Capped out = new Capped(cap);
-        for (Kept k : first) out.add(toItem(item(k.key.row, k.audit.verdicts[k.key.index], null, req), k.key.row, k.audit.ctx));
+        for (Kept k : first) out.add(toItem(item(k.key.row, k.audit.verdicts[k.key.index], null, req), k.key.row, k.audit.ctx, groups, req.locale()));
         for (int i = first.size(); i < count; i++) out.skip();
         return out;
+    }
+
+    /** An interactive audit reports (once) what scheduled headless runs did since the last one that did. */
+    private AuditResult.ScheduledRuns scheduledRuns(AuditRequest req) {
+        if (req.headless()) return null;
+        steward.schedule.ScheduleLog log = new steward.schedule.ScheduleLog(paths.stateDir());
+        List<steward.schedule.ScheduleLog.Run> runs = log.unreported();
+        if (runs.isEmpty()) return null;
+        int executed = 0, deleted = 0;
+        List<String> backups = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (steward.schedule.ScheduleLog.Run r : runs) {
+            executed += r.executed();
+            deleted += r.deleted().size() + r.deleted_left_out();
+            if (r.backup_id() != null) backups.add(r.backup_id());
+            if (!r.status().equals("ok")) problems.add(r.started_at() + " " + r.status() + (r.error() == null ? "" : ": " + r.error()));
+        }
+        log.markReported(runs.get(runs.size() - 1).started_at_epoch());
+        return new AuditResult.ScheduledRuns(runs.size(), runs.get(0).started_at(), runs.get(runs.size() - 1).started_at(), executed, deleted,
+                backups, problems);
+    }
+
+    /** What rule K kept in this audit (every home), and when the next young subagent becomes eligible. */
+    private static AuditResult.Retention retention(List<StoreAudit> audits, steward.config.StewardSettings settings) {
+        int young = 0, continuable = 0;
+        double next = Double.NaN;
+        for (StoreAudit a : audits) {
+            for (int i = 0; i < a.verdicts.length; i++) {
+                if (!a.verdicts[i].rule().equals("K")) continue;
+                if ("K/continuable".equals(a.verdicts[i].condition())) {
+                    continuable++;
+                    continue;
+                }
+                young++;
+                double e = steward.sessions.rules.SubagentRetentionRule.eligibleAt(a.rows.get(i), a.ctx);
+                if (Double.isNaN(next) || e < next) next = e;
+            }
+        }
+        return new AuditResult.Retention(settings.subagentKeepDays(), settings.subagentKeepDaysOrigin().name().toLowerCase(java.util.Locale.ROOT),
+                young, continuable, Double.isNaN(next) ? null : Times.iso(next), settings.warnings());
     }
 
     private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
@@ -341,12 +410,15 @@ public final class AuditEngine {
                 s.place() == null ? null : s.place().sizeBytes());
     }
 
-    private static AuditResult.Item toItem(Plan.PlanItem pi, SessionRow s, RuleContext ctx) {
+    private static AuditResult.Item toItem(Plan.PlanItem pi, SessionRow s, RuleContext ctx, TopicGroups groups, String locale) {
         AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size(), s.group(), s.place() == null || s.place().exactCount());
+        String cluster = s.place() == null ? groups.clusterOf(s.id()) : null;
+        String reason = pi.reason();
+        if (cluster != null && pi.rule().equals("E")) reason += "zh".equals(locale) ? "（见主题分组 " + cluster + "）" : " (see topic group " + cluster + ")";
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                pi.reason(), pi.cascade_of(), pi.question(), pi.held_by(), ev, s.store());
+                reason, pi.cascade_of(), pi.question(), pi.held_by(), ev, s.store(), cluster);
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */

@@ -10,7 +10,38 @@ import java.util.List;
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
                           String locale, String database, Totals totals, Current current, double threshold, Groups groups,
                           List<TopicOut> repeated_topics, Expected expected, LearningState learning, Questions questions,
-                          List<StoreOut> stores) {
+                          List<StoreOut> stores, Retention retention, TopicGroups topic_groups, ScheduledRuns scheduled_runs) {
+
+    /**
+     * What the scheduled housekeeping ({@code steward schedule}) did since the last interactive audit reported it: runs,
+     * sessions deleted (rule A only), the backups to restore from, and runs that were refused or failed. Null when none ran.
+     */
+    public record ScheduledRuns(int runs, String first_at, String last_at, int executed, int deleted, List<String> backups,
+                                List<String> problems) {}
+
+    /**
+     * Topic grouping advice: clusters of sessions on one topic among the newest {@code considered} visible sessions, each
+     * with the way to show them together (title prefix renames, a new Hermes Project, or the Project that already does),
+     * and the Hermes Projects found ({@code projects_source}: projects.db or state.db, null when none).
+     */
+    public record TopicGroups(int count, List<TopicGroup> items, int left_out, int considered, String projects_source,
+                              List<String> projects, String warning) {}
+
+    public record TopicGroup(String cluster_id, String label, int size, List<String> session_ids, String newest_activity,
+                             GroupAdvice advice) {}
+
+    /** {@code renames} are rule G plan items: approve them by item_id, by cluster_id, or all with rule G. */
+    public record GroupAdvice(String kind, String why, String prefix, String project_path, String project_name, int gathers,
+                              List<String> gathers_others, List<Rename> renames) {}
+
+    public record Rename(String item_id, String session_id, String from, String to) {}
+
+    /**
+     * Rule K in this audit: the keep-days setting and where it came from, how many finished subagents it kept because they
+     * are younger or continuable, and when the next young one becomes eligible for deletion.
+     */
+    public record Retention(double keep_days, String keep_days_from, int kept_young, int kept_continuable, String next_eligible_at,
+                            List<String> warnings) {}
 
     /** The learning store as this audit used it: ok, absent (nothing learned yet) or corrupt (learning paused, file untouched). */
     public record LearningState(String status, String error, String rule_state) {}
@@ -30,7 +61,8 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
      * later (the user said 'later'), not_asked (over this run's question cap); null when nothing is asked (automatic, report only, kept).
      * {@code takes_along}: the subagents this deletion would take along that would not go on their own (why it is asked). */
     public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
-                       String reason, String cascade_of, String question, List<String> takes_along, Evidence evidence, String store) {}
+                       String reason, String cascade_of, String question, List<String> takes_along, Evidence evidence, String store,
+                       String cluster_id) {}
 
     public record Group(int count, List<Item> items, int left_out) {}
 

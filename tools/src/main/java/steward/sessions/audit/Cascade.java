@@ -26,6 +26,8 @@ final class Cascade {
     /** The most children named in one question's reason; the plan item lists all of them in {@code held_by}. */
     static final int MAX_NAMED = 10;
 
+    private static final steward.sessions.rules.SubagentRetentionRule RETENTION = new steward.sessions.rules.SubagentRetentionRule();
+
     static void apply(Map<String, Plan.PlanItem> items, RuleContext ctx, String locale) {
         Map<String, Boolean> memo = new HashMap<>();
         for (String id : new ArrayList<>(items.keySet())) {
@@ -157,6 +159,8 @@ final class Cascade {
             why = zh ? "仍在运行" : "still running";
         } else if (!c.untitled()) {
             why = zh ? "有标题，不会被单独删除" : "titled, never deleted on its own";
+        } else if (RETENTION.evaluate(c, ctx).isPresent()) {
+            why = RETENTION.evaluate(c, ctx).get().reason().in(zh ? "zh" : "en"); // rule K: young or continuable
         } else {
             why = zh ? "不会被自动单独删除" : "not deleted automatically on its own";
         }

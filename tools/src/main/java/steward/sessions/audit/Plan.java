@@ -61,19 +61,21 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
      * {@code held_by}: the subagent children that made a deletion a question (they go only with it); {@code guarded}:
      * the safety guard's cap applies (titled, active, not a subagent); {@code store}: the session's home ({@code claude};
      * null for Hermes); {@code along}: for a deletion asked because of {@code held_by}, what kind of subagent each would
-     * be (kept, running, titled, other; distinct, sorted): what the question teaches ({@code <rule>/with_<kind>}).
+     * be (kept, running, titled, other; distinct, sorted): what the question teaches ({@code <rule>/with_<kind>});
+     * {@code new_title}: the title a rule G rename proposes ({@code topic} is then its topic group).
      */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
                            boolean executable,
                            @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint,
-                           String base, String question, List<String> held_by, boolean guarded, String store, List<String> along) {
+                           String base, String question, List<String> held_by, boolean guarded, String store, List<String> along,
+                           String new_title) {
         /** An item of a Hermes session. */
         public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
                         boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
                         String question, List<String> held_by, boolean guarded) {
             this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
-                    held_by, guarded, null, null);
+                    held_by, guarded, null, null, null);
         }
 
         /** An item of a session of {@code store} (null: Hermes). */
@@ -81,7 +83,7 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
                         boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
                         String question, List<String> held_by, boolean guarded, String store) {
             this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
-                    held_by, guarded, store, null);
+                    held_by, guarded, store, null, null);
         }
 
         /** The store of the session ({@code hermes} when not recorded). */
@@ -91,17 +93,17 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
 
         public PlanItem withConfidence(String c, String why, List<String> heldBy) {
             return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
-                    heldBy, guarded, store, along);
+                    heldBy, guarded, store, along, new_title);
         }
 
         public PlanItem withAlong(String c, String why, List<String> heldBy, List<String> kinds) {
             return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
-                    heldBy, guarded, store, kinds);
+                    heldBy, guarded, store, kinds, new_title);
         }
 
         public PlanItem withQuestion(String q) {
             return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
-                    base, q, held_by, guarded, store, along);
+                    base, q, held_by, guarded, store, along, new_title);
         }
 
         /** The learning key: the rule condition, else the rule. */

@@ -61,6 +61,15 @@ public final class ReportRenderer {
             }
         }
         sb.append(z ? "  活跃阈值 N: " : "  active threshold N: ").append(fmt(r.threshold())).append('\n');
+        AuditResult.ScheduledRuns sr = r.scheduled_runs();
+        if (sr != null) {
+            sb.append(z ? "  定时整理（上次审计以来 " + sr.runs() + " 次，最近 " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC）: 删除 "
+                    + sr.deleted() + " 条子代理空壳（仅规则 A）" : "  Scheduled housekeeping since your last audit: " + sr.runs() + (sr.runs() == 1 ? " run" : " runs")
+                    + " (last " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC), deleted " + sr.deleted() + " finished subagent shells (rule A only)");
+            if (!sr.backups().isEmpty()) sb.append(z ? "，可用 session_restore 从 " : "; undo with session_restore from ").append(String.join(", ", sr.backups()));
+            sb.append('\n');
+            for (String p : sr.problems()) sb.append("  ⚠ ").append(p).append('\n');
+        }
         AuditResult.Groups g = r.groups();
         sb.append('\n').append(z ? "=== 自动执行（HIGH 置信度，" + g.auto().count() + " 条）===" : "=== Runs automatically (HIGH confidence, " + g.auto().count() + ") ===").append('\n');
         items(sb, g.auto().items(), "✓", l, false, r);
@@ -112,6 +121,17 @@ public final class ReportRenderer {
             sb.append("  · ").append(it.session_id()).append(" — ").append(title(it.evidence().title(), l)).append(" — ").append(it.reason()).append('\n');
         }
         more(sb, g.retained().left_out(), l);
+        AuditResult.Retention rt = r.retention();
+        if (rt != null && rt.kept_young() + rt.kept_continuable() > 0) {
+            String days = fmt(rt.keep_days());
+            sb.append(z ? "  子代理痕迹（保留期 " + days + " 天）: 保留 " + rt.kept_young() + " 条未满期"
+                    + (rt.next_eligible_at() == null ? "" : "（最早 " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC 起可删除）")
+                    + (rt.kept_continuable() > 0 ? "，" + rt.kept_continuable() + " 条可续接" : "")
+                    : "  Subagent traces (keep-days " + days + "): " + rt.kept_young() + " kept as too young"
+                    + (rt.next_eligible_at() == null ? "" : " (first eligible " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC)")
+                    + (rt.kept_continuable() > 0 ? ", " + rt.kept_continuable() + " continuable" : "")).append('\n');
+        }
+        topicGroups(sb, r.topic_groups(), z);
         if (!r.repeated_topics().isEmpty()) {
             sb.append('\n').append(z ? "=== 重复主题 ===" : "=== Repeated topics ===").append('\n');
             for (AuditResult.TopicOut tp : r.repeated_topics()) {
@@ -139,6 +159,34 @@ public final class ReportRenderer {
         sb.append(z ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at() + "。删除前会先备份；“标记为已结束”由 Steward 执行；“归档”只报告，由你在界面中操作。"
                 : "Plan " + r.plan_id() + ", valid until " + r.expires_at() + ". Everything is backed up before deletion; \"mark as ended\" is done by Steward; archiving is only reported, you do it in the UI.");
         return sb.toString();
+    }
+
+    private static void topicGroups(StringBuilder sb, AuditResult.TopicGroups tg, boolean z) {
+        if (tg == null || tg.count() == 0) return;
+        sb.append('\n').append(z ? "=== 主题分组（" + tg.count() + " 组）===" : "=== Topic groups (" + tg.count() + ") ===").append('\n');
+        boolean renames = false;
+        for (AuditResult.TopicGroup g : tg.items()) {
+            AuditResult.GroupAdvice a = g.advice();
+            sb.append("  ").append(g.cluster_id()).append(" “").append(g.label()).append("”").append(z ? "（" + g.size() + " 条）→ " : " (" + g.size() + ") → ");
+            switch (a.kind()) {
+                case "project" -> sb.append(z ? "以 " + a.project_path() + " 建 Hermes 项目（归入 " + a.gathers() + " 条）"
+                        : "Hermes Project on " + a.project_path() + " (gathers " + a.gathers() + ")");
+                case "existing_project" -> sb.append(z ? "已在项目“" + a.project_name() + "”中" : "already in Project \"" + a.project_name() + "\"");
+                default -> {
+                    sb.append(z ? "标题前缀 " + a.prefix() + "，改名 " + a.renames().size() + " 条" : "title prefix " + a.prefix() + ", "
+                            + a.renames().size() + (a.renames().size() == 1 ? " rename" : " renames"));
+                    if (!a.renames().isEmpty()) {
+                        AuditResult.Rename e = a.renames().get(0);
+                        sb.append(z ? "（如 “" : " (e.g. “").append(e.from()).append("” → “").append(e.to()).append(z ? "”）" : "”)");
+                        renames = true;
+                    }
+                }
+            }
+            sb.append('\n');
+        }
+        more(sb, tg.left_out(), z ? "zh" : "en");
+        sb.append(z ? "  Hermes 项目按工作目录归组；共用同一目录（如主目录）的会话只能用标题前缀区分。" : "  Projects group by working directory; sessions that share one (e.g. your home) can only be grouped by a title prefix.");
+        sb.append(renames ? (z ? "改名需你同意（如 g1=同意）。\n" : " Renames run only if approved (e.g. g1=approve).\n") : "\n");
     }
 
     /** The one line that replaces a rule's questions once its warning has been ignored up to N's cap (rule D). */

@@ -35,6 +35,7 @@ public final class RuleContext {
     private final List<Topic> topics;
     private final Map<String, Topic> topicBySession;
     private final Preferences preferences;
+    private final double subagentKeepDays;
 
     /** A title keyword (or co-occurring keyword phrase) shared by ≥ 2 active titled sessions. */
     public record Topic(String label, List<String> sessionIds) {
@@ -43,8 +44,9 @@ public final class RuleContext {
         }
     }
 
-    private RuleContext(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs) {
+    private RuleContext(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs, double subagentKeepDays) {
         this.now = now;
+        this.subagentKeepDays = subagentKeepDays;
         this.currentSessionId = currentSessionId;
         this.preferences = prefs == null ? Preferences.empty() : prefs;
         this.byId = new HashMap<>();
@@ -75,7 +77,13 @@ public final class RuleContext {
     }
 
     public static RuleContext of(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs) {
-        return new RuleContext(now, currentSessionId, sessions, prefs);
+        return of(now, currentSessionId, sessions, prefs, steward.config.StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS);
+    }
+
+    /** With the subagent keep-days setting ({@code steward.subagent_keep_days}; 0 = no grace period). */
+    public static RuleContext of(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs,
+                                 double subagentKeepDays) {
+        return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays);
     }
 
     /** A continuation child is live when it is active, titled (never auto-deleted) or itself heads a live chain. */
@@ -217,5 +225,10 @@ public final class RuleContext {
 
     public Preferences preferences() {
         return preferences;
+    }
+
+    /** How many days a finished subagent is kept before rule A may delete it (rule K). */
+    public double subagentKeepDays() {
+        return subagentKeepDays;
     }
 }

@@ -9,6 +9,7 @@ public final class Rules {
     public static final List<Rule> ORDERED = List.of(
             new SafetyGuardRule(),
             new PreferenceRule(),
+            new SubagentRetentionRule(),
             new SubagentShellRule(),
             new EndedUntitledRule(),
             new ActiveSubagentRule(),

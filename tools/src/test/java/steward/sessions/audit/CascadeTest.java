@@ -36,7 +36,8 @@ class CascadeTest {
 
     static Map<String, Plan.PlanItem> plan(Preferences prefs) {
         List<SessionRow> rows = RuleFixtures.rows(ROWS);
-        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, "cur", rows, prefs);
+        // keep-days 0: these finished shells are two days old, and rule K (tested in RetentionAuditTest) would keep them
+        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, "cur", rows, prefs, 0);
         return AuditEngine.planItems(rows, ctx, new AuditRequest("cur", null, "interactive", "en", 50));
     }
 

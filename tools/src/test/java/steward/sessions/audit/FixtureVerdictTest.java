@@ -21,6 +21,8 @@ import tools.jackson.databind.JsonNode;
 
 /** The verdict of every session of fixtures/hermes-home, by the manifest's {@code kind}, at 2026-08-10T12:00:00Z. */
 class FixtureVerdictTest {
+    static final String YOUNG_SHELL = "20260809_101500_06ec41";
+
     @TempDir
     Path tmp;
 
@@ -57,10 +59,16 @@ class FixtureVerdictTest {
             AuditResult.Item it = items.get(id);
             assertNotNull(it, id);
             String want = kind.equals("hostile") ? (s.get("active").asBoolean() ? "mark_ended LOW" : "retain") : expected.get(kind);
+            if (id.equals(YOUNG_SHELL)) want = "retain"; // rule K: a shell younger than keep-days (3) waits
+
             String got = it.action().equals("retain") ? "retain" : it.action() + " " + it.confidence();
             assertEquals(want, got, kind + " " + id + " (" + it.rule() + ": " + it.reason() + ")");
         }
         assertEquals("S", items.get("20260804_073200_c08a58").rule(), "chain root kept by the safety guard (live descendant)");
+        // the one A shell last active 1.07 days before now (2026-08-09T10:17:00Z) is kept by K until three days after that
+        assertEquals("K", items.get(YOUNG_SHELL).rule());
+        assertTrue(items.get(YOUNG_SHELL).reason().contains("eligible for deletion from 2026-08-12 10:17 UTC"), items.get(YOUNG_SHELL).reason());
+        assertEquals(new AuditResult.Retention(3, "default", 1, 0, "2026-08-12T10:17:00Z", List.of()), r.retention());
         assertEquals("argument", r.current().found_by());
     }
 

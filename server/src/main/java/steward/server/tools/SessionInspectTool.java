@@ -1,0 +1,49 @@
+package steward.server.tools;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import steward.StewardError;
+import steward.sessions.inspect.InspectEngine;
+import steward.sessions.inspect.SessionSource;
+import steward.sessions.inspect.SessionSources;
+
+/** {@code session_inspect}: what happened in a session (forensics), read-only. */
+public final class SessionInspectTool extends StewardTool<SessionInspectTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("session_inspect", "Inspect a session",
+            "Answers \"what happened in this session\": timeline with pauses and phases (long pauses, topic shifts), messages by "
+                + "role, tool calls per tool with failures and durations, delegated subagents (goal, outcome, size), tokens and "
+                + "cost where recorded, most-touched files and commands, lineage (parent, continuation, compaction). Use it to "
+                + "review one session, or up to " + InspectEngine.MAX_SESSIONS + ". Read-only; refuses unknown ids and Claude Code sessions.")
+            .readOnly().idempotent();
+
+    /** schemas/session_inspect.input.json: one of session_id / session_ids. */
+    public record Args(String session_id, List<String> session_ids, Integer gap_minutes, Integer max_items, String store) {
+        public Args {
+            if (gap_minutes == null) gap_minutes = InspectEngine.DEFAULT_GAP_MINUTES;
+            if (max_items == null) max_items = InspectEngine.DEFAULT_ITEMS;
+        }
+    }
+
+    public SessionInspectTool() {
+        super(SPEC, Args.class);
+    }
+
+    @Override
+    public ToolResult call(Args a, ToolContext ctx) {
+        if ((a.session_id() == null) == (a.session_ids() == null)) {
+            throw new StewardError(SPEC.name(), "give either session_id or session_ids");
+        }
+        List<String> ids = a.session_id() != null ? List.of(a.session_id()) : new ArrayList<>(a.session_ids());
+        InspectEngine.Request req = new InspectEngine.Request(ids, a.gap_minutes(), a.max_items());
+        try (SessionSource src = SessionSources.open(ctx.paths(), a.store())) {
+            List<String> claude = SessionSources.claudeSessions(ctx.paths(), ids.stream().filter(id -> src.session(id).isEmpty()).toList());
+            if (!claude.isEmpty()) {
+                throw new StewardError(SPEC.name(), String.join(", ", claude) + (claude.size() == 1 ? " is a Claude Code session: " : " are Claude Code sessions: ")
+                        + SessionSources.CLAUDE_REFUSED);
+            }
+            InspectEngine.Outcome o = InspectEngine.inspect(src, req);
+            return ToolResult.ok(o.result(), o.text());
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package steward.sessions.audit;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import steward.StewardError;
+import steward.sessions.grouping.GroupingEngine;
+import steward.sessions.grouping.HermesProjects;
+import steward.sessions.grouping.TopicClusterer;
+import steward.sessions.store.MessageContent;
+import steward.sessions.store.SessionRow;
+import steward.sessions.store.SessionStore;
+import steward.sessions.store.Sqlite;
+import steward.text.CodePoints;
+
+/**
+ * The audit's topic grouping: the sessions a user sees in Hermes' list (not subagents, not compression continuations,
+ * not archived; the newest {@value #MAX_SESSIONS}), clustered by {@link GroupingEngine}; rule G rename items for the
+ * listed clusters whose advice is a title prefix; and which cluster each session belongs to (rule E links to it).
+ */
+final class TopicGroups {
+    /** Grouping looks at the newest this many sessions (the ones a sidebar shows), so a large store audits fast. */
+    static final int MAX_SESSIONS = 500;
+    static final int PROMPT_CHARS = 300;
+
+    private final List<GroupingEngine.Cluster> clusters;
+    private final Map<String, String> clusterOf = new HashMap<>();
+    private final HermesProjects projects;
+    private final int considered;
+
+    /** No grouping: the audit covers no Hermes home (Claude Code sessions are not grouped). */
+    static final TopicGroups NONE = new TopicGroups(List.of(), new HermesProjects(List.of(), null,
+            "topic grouping covers the Hermes home only"), 0);
+
+    private TopicGroups(List<GroupingEngine.Cluster> clusters, HermesProjects projects, int considered) {
+        this.clusters = clusters;
+        this.projects = projects;
+        this.considered = considered;
+        for (GroupingEngine.Cluster c : clusters) for (String id : c.session_ids()) clusterOf.put(id, c.cluster_id());
+    }
+
+    /** Reads what grouping needs of the candidate sessions: working directory and first user prompt. */
+    static List<GroupingEngine.Candidate> read(SessionStore store, List<SessionRow> rows) {
+        Map<String, SessionRow> byId = new HashMap<>();
+        for (SessionRow r : rows) byId.put(r.id(), r);
+        List<SessionRow> cands = new ArrayList<>();
+        for (SessionRow r : rows) {
+            if (r.subagent() || r.archived() || r.hidden()) continue;
+            SessionRow p = r.parentSessionId() == null ? null : byId.get(r.parentSessionId());
+            if (p != null && "compression".equals(p.endReason())) continue; // a continuation is the same conversation
+            cands.add(r);
+        }
+        cands.sort(Comparator.comparingDouble(SessionRow::lastActivity).reversed().thenComparing(SessionRow::id));
+        if (cands.size() > MAX_SESSIONS) cands = cands.subList(0, MAX_SESSIONS);
+        String cwd = store.hasSessionColumn("cwd") ? "cwd" : "NULL";
+        List<GroupingEngine.Candidate> out = new ArrayList<>(cands.size());
+        try (PreparedStatement ps = store.connection().prepareStatement("SELECT " + cwd + ", (SELECT content FROM messages "
+                + "WHERE session_id = s.id AND role = 'user' ORDER BY timestamp, id LIMIT 1) FROM sessions s WHERE s.id = ?")) {
+            for (SessionRow r : cands) {
+                ps.setString(1, r.id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) continue;
+                    String prompt = rs.getString(2) == null ? null : CodePoints.prefix(MessageContent.text(rs.getString(2)), PROMPT_CHARS);
+                    out.add(new GroupingEngine.Candidate(r.id(), r.untitled() ? null : r.title(), prompt, rs.getString(1), r.lastActivity()));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StewardError("session_audit", "cannot read sessions for topic grouping: " + Sqlite.describe(e), e);
+        }
+        return out;
+    }
+
+    static TopicGroups build(List<GroupingEngine.Candidate> cands, List<SessionRow> rows, HermesProjects projects) {
+        Set<String> titles = new HashSet<>();
+        for (SessionRow r : rows) if (!r.untitled()) titles.add(r.title());
+        return new TopicGroups(GroupingEngine.group(cands, projects, titles, TopicClusterer.DEFAULT_THRESHOLD), projects, cands.size());
+    }
+
+    /** The result of an asynchronous {@link #build}. Grouping is advice: its failure is reported, never the audit's failure. */
+    static TopicGroups join(java.util.concurrent.CompletableFuture<TopicGroups> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            Throwable c = e.getCause() == null ? e : e.getCause();
+            String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+            return new TopicGroups(List.of(), new HermesProjects(List.of(), null, "topic grouping skipped: " + m), 0);
+        }
+    }
+
+    String clusterOf(String sessionId) {
+        return clusterOf.get(sessionId);
+    }
+
+    /** Rule G: one rename item per session of the first {@code cap} clusters advised a title prefix (LOW: only when approved). */
+    List<Plan.PlanItem> planItems(Map<String, SessionRow> byId, int cap, boolean headless) {
+        List<Plan.PlanItem> out = new ArrayList<>();
+        for (GroupingEngine.Cluster c : clusters.subList(0, Math.min(cap, clusters.size()))) {
+            for (GroupingEngine.Rename r : c.advice().renames()) {
+                SessionRow s = byId.get(r.session_id());
+                if (s == null) continue;
+                out.add(new Plan.PlanItem(c.cluster_id() + ":" + s.id(), s.id(), "G", "G/title_prefix", "rename", "LOW", !headless, null,
+                        null, c.cluster_id(), AuditEngine.fingerprint(s), "LOW", null, null, false, null, null, r.to()));
+            }
+        }
+        return out;
+    }
+
+    AuditResult.TopicGroups out(int cap, String locale) {
+        List<AuditResult.TopicGroup> items = new ArrayList<>();
+        for (GroupingEngine.Cluster c : clusters.subList(0, Math.min(cap, clusters.size()))) {
+            GroupingEngine.Advice a = c.advice();
+            List<AuditResult.Rename> renames = a.renames().stream().map(r -> new AuditResult.Rename(c.cluster_id() + ":" + r.session_id(),
+                    r.session_id(), r.from(), r.to())).toList();
+            items.add(new AuditResult.TopicGroup(c.cluster_id(), c.label(), c.session_ids().size(),
+                    List.copyOf(c.session_ids().subList(0, Math.min(cap, c.session_ids().size()))), Times.iso(c.newest_activity()),
+                    new AuditResult.GroupAdvice(a.kind(), a.why().in(locale), a.prefix(), a.project_path(), a.project_name(), a.gathers(),
+                            a.gathers_others(), renames)));
+        }
+        List<String> names = projects.projects().stream().map(HermesProjects.Project::name).toList();
+        return new AuditResult.TopicGroups(clusters.size(), items, Math.max(0, clusters.size() - items.size()), considered,
+                projects.source(), names.subList(0, Math.min(cap, names.size())), projects.warning());
+    }
+}
