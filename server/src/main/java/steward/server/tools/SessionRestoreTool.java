@@ -20,8 +20,8 @@ public final class SessionRestoreTool implements StewardTool {
 
     @Override
     public String description() {
-        return "Undoes a session_apply from the backup it wrote: re-inserts deleted sessions with their original ids and messages "
-                + "(Hermes' search index follows), moves their side files back, and reverts 'mark as ended' and renames that nobody "
+        return "Undoes a session_apply from the backup it wrote: re-inserts deleted sessions with their ids and messages "
+                + "(new row ids, as Hermes' import gives; its search index follows), moves side files back to sessions that exist, and reverts 'mark as ended' and renames that nobody "
                 + "changed since. Pass the backup_id returned by session_apply, optionally with session_ids to restore only some. "
                 + "Sessions that exist again are skipped and reported, so running it twice is harmless. Refuses an unknown backup "
                 + "id or session ids that are not in the backup; then nothing is changed.";
@@ -42,6 +42,7 @@ public final class SessionRestoreTool implements StewardTool {
                 .append(r.side_files_restored()).append(" side files) from ").append(r.backup_id()).append('\n');
         for (RestoreEngine.Skipped s : r.skipped()) sb.append("  · ").append(s.session_id()).append(" — skipped: ").append(s.reason()).append('\n');
         sb.append("Now ").append(r.sessions_after()).append(" sessions, ").append(r.active_after()).append(" active");
+        for (RestoreEngine.Check c : r.checklist()) if (!c.ok()) sb.append("\nWARNING ").append(c.check()).append(": ").append(c.detail());
         return ToolResult.ok(r, sb.toString());
     }
 }

@@ -33,6 +33,7 @@ import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
 import steward.sessions.audit.Times;
 import steward.sessions.backup.SessionBackup;
+import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import steward.text.CodePoints;
@@ -80,6 +81,8 @@ public final class ApplyEngine {
                 return result(plan, true, null, d, d.before(), false, List.of(),
                         new ApplyResult.Learning("not_recorded", "dry run", List.of()));
             }
+            // never write through Hermes' triggers into a damaged search index (read-only check: Hermes keeps writing)
+            FtsIndex.requireConsistent(paths.stateDb(), CTX);
             plans.claim(plan.plan_id());
             List<Path[]> moved = new ArrayList<>();
             Object[] out = new Object[3];
@@ -108,6 +111,9 @@ public final class ApplyEngine {
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
             checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
+            FtsIndex.Report integrity = FtsIndex.check(paths.stateDb());
+            checks.add(new ApplyResult.Check("fts_integrity", integrity.ok(), integrity.ok() ? integrity.summary()
+                    : "Hermes' search index is inconsistent (" + integrity.summary() + "). " + FtsIndex.REPAIR_HINT));
             return result(plan, false, b, d, after, fts, checks, learn(plan, req, d));
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);

@@ -20,14 +20,21 @@ import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
+import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionStore;
 import tools.jackson.databind.JsonNode;
 
 /**
  * {@code session_restore}: undoes a {@code session_apply} from its backup, in one transaction.
- * Deleted sessions are re-inserted with their ids, messages (Hermes' triggers re-index FTS) and usage
- * rows, and their side files are moved back; sessions marked as ended or renamed are put back if
- * nobody changed them since. A session that exists again is skipped and reported.
+ * Deleted sessions are re-inserted with their ids, messages and usage rows, and their side files are moved back;
+ * sessions marked as ended or renamed are put back if nobody changed them since. A session that exists again is
+ * skipped and reported, and its side files still go back to it.
+ *
+ * <p>Messages get new row ids, as Hermes' own {@code import_sessions} gives them: re-inserting a deleted row under its
+ * old id puts a rowid that was deleted back into Hermes' FTS5 index, and when Hermes' SQLite is older than Steward's
+ * (segments written by SQLite 3.44 and later, merged by 3.43 and earlier) the next merge drops the delete markers, so
+ * rows deleted later reappear in the index ("database disk image is malformed"). New ids keep each FTS rowid
+ * inserted once and deleted at most once. The order of a session's messages is kept.
  */
 public final class RestoreEngine {
     static final String CTX = "session_restore";
@@ -46,7 +53,9 @@ public final class RestoreEngine {
     public record Skipped(String session_id, String reason) {}
 
     public record Result(String backup_id, List<String> restored, List<Skipped> skipped, int messages_restored,
-                         int side_files_restored, int sessions_after, int active_after) {}
+                         int side_files_restored, int sessions_after, int active_after, List<Check> checklist) {}
+
+    public record Check(String check, boolean ok, String detail) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
         SessionBackup bk = new SessionBackup(paths.stateDir());
@@ -65,9 +74,10 @@ public final class RestoreEngine {
 
         List<String> restored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
-        List<String> sideFileSessions = new ArrayList<>();
         int[] messages = {0};
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
+            // never write through Hermes' triggers into a damaged search index
+            FtsIndex.requireConsistent(paths.stateDb(), CTX);
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
             store.write(c -> {
@@ -83,37 +93,56 @@ public final class RestoreEngine {
                         case "rename" -> unrename(c, l, note);
                         default -> "unknown action " + action + " in the backup";
                     };
-                    if (why == null) {
-                        restored.add(id);
-                        if (action.equals("delete") && note.path("side_files").size() > 0) sideFileSessions.add(id);
-                    } else {
-                        skipped.add(new Skipped(id, why));
-                    }
+                    if (why == null) restored.add(id);
+                    else skipped.add(new Skipped(id, why));
                 }
                 return null;
             });
-            int files = 0;
-            for (JsonNode l : lines) {
-                String id = l.path("id").asString();
-                if (!sideFileSessions.contains(id)) continue;
-                for (JsonNode f : l.path("_steward").path("side_files")) {
-                    Path from = bk.filesDir(backupId).resolve(f.asString());
-                    Path to = paths.hermesHome().resolve("sessions").resolve(f.asString());
-                    try {
-                        if (Files.isRegularFile(from) && !Files.exists(to)) {
-                            Files.createDirectories(to.getParent());
-                            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-                            files++;
-                        }
-                    } catch (IOException e) {
-                        skipped.add(new Skipped(id, "side file " + f.asString() + " stays in the backup: " + e.getMessage()));
-                    }
-                }
-            }
+            int files = returnSideFiles(bk, backupId, lines, wanted, store, skipped);
             forgetDeletions(restored, lines);
             var counts = store.counts();
-            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active());
+            FtsIndex.Report fts = FtsIndex.check(paths.stateDb());
+            List<Check> checks = List.of(new Check("fts_integrity", fts.ok(), fts.ok() ? fts.summary()
+                    : "Hermes' search index is inconsistent (" + fts.summary() + "). " + FtsIndex.REPAIR_HINT));
+            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active(), checks);
         }
+    }
+
+    /**
+     * Side files go back to every session of the backup that exists now, whether this call restored it or it exists
+     * again for another reason: a session in state.db never stays without its files. A file already back in place is
+     * left alone (never overwritten).
+     */
+    private int returnSideFiles(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, SessionStore store,
+                                List<Skipped> skipped) {
+        List<String> withFiles = new ArrayList<>();
+        for (JsonNode l : lines) {
+            String id = l.path("id").asString();
+            if (wanted.contains(id) && l.path("_steward").path("side_files").size() > 0) withFiles.add(id);
+        }
+        if (withFiles.isEmpty()) return 0;
+        Set<String> existing = store.sessionsById(withFiles).keySet();
+        int files = 0;
+        for (JsonNode l : lines) {
+            String id = l.path("id").asString();
+            if (!withFiles.contains(id) || !existing.contains(id)) continue;
+            for (JsonNode f : l.path("_steward").path("side_files")) {
+                String name = f.asString();
+                if (!SessionBackup.isSideFileName(name, id)) continue;
+                Path from = bk.filesDir(backupId).resolve(name);
+                Path to = paths.hermesHome().resolve("sessions").resolve(name);
+                try {
+                    if (Files.isRegularFile(from) && !Files.exists(to)) {
+                        Files.createDirectories(to.getParent());
+                        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+                        files++;
+                    }
+                } catch (IOException e) {
+                    skipped.add(new Skipped(id, "side file " + name + " stays in the backup: " + e.getMessage()));
+                }
+            }
+        }
+        return files;
     }
 
     /**
@@ -160,17 +189,10 @@ public final class RestoreEngine {
                 }
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM messages WHERE id = ?")) {
-            for (JsonNode m : l.path("messages")) {
-                ps.setLong(1, m.path("id").asLong());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) return "message id " + m.path("id").asLong() + " is taken by another session";
-                }
-            }
-        }
         insert(c, "sessions", l, sessionCols, Set.of("messages", "_steward"));
+        // new row ids in the stored order (the backup lists a session's messages by id): see the class comment
         for (JsonNode m : l.path("messages")) {
-            insert(c, "messages", m, messageCols, Set.of());
+            insert(c, "messages", m, messageCols, Set.of("id"));
             messages[0]++;
         }
         if (usage) {

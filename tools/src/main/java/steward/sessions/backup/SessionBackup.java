@@ -172,6 +172,13 @@ public final class SessionBackup {
         if (!Files.isRegularFile(file(id))) throw new StewardError(context, "no backup " + id + " in " + dir);
     }
 
+    /** Whether {@code name} is one of the side-file names of {@code sessionId} (a plain file name, no path). */
+    public static boolean isSideFileName(String name, String sessionId) {
+        if (name == null || sessionId == null || name.contains("/") || name.contains("\\") || name.contains("\u0000")) return false;
+        if (name.equals(sessionId + ".json") || name.equals(sessionId + ".jsonl")) return true;
+        return name.startsWith("request_dump_" + sessionId + "_") && name.endsWith(".json") && !name.contains("..");
+    }
+
     /** Hermes' per-session side files under {@code <home>/sessions/}. */
     public static List<Path> sideFiles(Path hermesHome, String sessionId) throws IOException {
         Path sd = hermesHome.resolve("sessions");
