@@ -1,8 +1,10 @@
 package steward.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -10,10 +12,12 @@ import picocli.CommandLine.Option;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.recall.InjectEngine;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.tools.ToolContext;
 import steward.server.tools.ToolResult;
+import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -41,7 +45,7 @@ public final class DemoCommand implements Callable<Integer> {
         memoryWalkthrough(home);
         recallSteps();
         if (keep) out("\nKept: " + home);
-        else steward.state.FileTrees.delete(tmp);
+        else FileTrees.delete(tmp);
         return 0;
     }
 
@@ -62,7 +66,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** Memory governance: precheck a fact, write it, overflow, compress, approve a staged write. */
-    private void memoryWalkthrough(Path home) throws java.io.IOException {
+    private void memoryWalkthrough(Path home) throws IOException {
         String fact = "[env] Node 22 via fnm; npm registry mirror is npmmirror.com";
         step("Memory 1. May I store this? (first call: the judgment questions come back)", "memory_precheck",
                 "{\"content\":\"" + fact + "\"}");
@@ -84,7 +88,7 @@ public final class DemoCommand implements Callable<Integer> {
         ToolResult staged = step("Memory 6. With write approval on, the write is staged", "memory_write",
                 "{\"action\":\"add\",\"target\":\"user\",\"content\":\"Prefers tables over bullet lists\"}");
         step("Memory 7. The staged writes", "memory_pending", "{}");
-        Object id = staged.structured() instanceof java.util.Map<?, ?> m ? m.get("pending_id") : null;
+        Object id = staged.structured() instanceof Map<?, ?> m ? m.get("pending_id") : null;
         step("Memory 8. The user approves: exactly the staged write is applied", "memory_pending",
                 "{\"action\":\"approve\",\"pending_id\":\"" + id + "\"}");
     }
@@ -95,7 +99,7 @@ public final class DemoCommand implements Callable<Integer> {
                 "{\"query\":\"记忆 扩容 decision\",\"k\":3}");
         ToolResult r = step("Recall: should anything be injected for this message? (shadow mode)", "recall_inject",
                 "{\"context\":\"上次我们怎么处理 scope-recall journal backlog 的？\"}");
-        if (r.structured() instanceof steward.recall.InjectEngine.Result d && !d.items().isEmpty()) {
+        if (r.structured() instanceof InjectEngine.Result d && !d.items().isEmpty()) {
             step("Recall: the injected item was used", "recall_feedback", "{\"decision_id\":\"" + d.decision_id()
                     + "\",\"uris\":[\"" + d.items().get(0).uri() + "\"],\"outcome\":\"used\"}");
         }

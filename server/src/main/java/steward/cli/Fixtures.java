@@ -5,6 +5,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import steward.state.FileTrees;
+
 /** Finds {@code fixtures/hermes-home} next to the jar's repository (or under the working directory) and copies it. */
 public final class Fixtures {
     private Fixtures() {}
@@ -34,7 +36,7 @@ public final class Fixtures {
 
     public static Path copyHermesHome(Path targetParent) throws IOException {
         Path home = targetParent.resolve("hermes-home");
-        steward.state.FileTrees.copy(locateHermesHome(), home);
+        FileTrees.copy(locateHermesHome(), home);
         return home;
     }
 }

@@ -27,7 +27,7 @@ import steward.text.CodePoints;
 public final class MemoryPrecheck {
     public static final List<String> VERDICTS = List.of("write", "write_pointer", "already_covered", "route_skill", "route_archive",
             "route_session_search", "reject_history", "split", "needs_compression", "reject_threat");
-    static final int SPLIT_CHARS = 200;
+    public static final int SPLIT_CHARS = 200;
     static final int MAX_CANDIDATES = 5;
 
     public record Answers(String frequency, String consequence) {}

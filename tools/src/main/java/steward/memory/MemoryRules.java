@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import steward.config.HermesConfig;
+import steward.json.Json;
 import steward.text.CodePoints;
 
 /**
@@ -110,7 +111,7 @@ public final class MemoryRules {
         Path settings = stateDir.resolve("settings.json");
         if (!Files.isRegularFile(settings)) return false;
         try {
-            var node = steward.json.Json.MAPPER.readTree(Files.readAllBytes(settings));
+            var node = Json.MAPPER.readTree(Files.readAllBytes(settings));
             var m = node.path("memory").path("write_approval");
             return m.isBoolean() && m.asBoolean();
         } catch (Exception e) {

@@ -19,6 +19,7 @@ import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
 import steward.state.AtomicFiles;
+import steward.text.CodePoints;
 
 /**
  * The {@code memory_write} engine, byte-compatible with Hermes' {@code memory} tool: the same validation
@@ -260,7 +261,7 @@ public final class MemoryWriter {
                 if (total > limit) {
                     int current = MemoryRules.chars(entries);
                     return new Step("overflow", ordered("success", false, "error", t.label() + " at " + MemoryRules.n(current) + "/"
-                            + MemoryRules.n(limit) + " chars. Adding this entry (" + steward.text.CodePoints.length(c)
+                            + MemoryRules.n(limit) + " chars. Adding this entry (" + CodePoints.length(c)
                             + " chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter "
                             + "ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.",
                             "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)

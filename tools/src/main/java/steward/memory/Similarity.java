@@ -4,6 +4,8 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 
+import steward.text.TitleAnalyzer;
+
 /**
  * Token overlap for English and Chinese text: lower-case ASCII words (stop words dropped) and CJK
  * character bigrams. Used to rank duplicate / related candidates; never a single hard cut-off.
@@ -23,7 +25,7 @@ public final class Similarity {
         for (int i = 0; i < t.length(); ) {
             int cp = t.codePointAt(i);
             i += Character.charCount(cp);
-            if (steward.text.TitleAnalyzer.isCjk(cp)) {
+            if (TitleAnalyzer.isCjk(cp)) {
                 flush(word, out);
                 if (prevCjk >= 0) out.add(new String(Character.toChars(prevCjk)) + new String(Character.toChars(cp)));
                 else out.add(new String(Character.toChars(cp)));

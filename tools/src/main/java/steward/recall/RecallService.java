@@ -14,6 +14,8 @@ import steward.StewardError;
 
 /** The three recall tools as records in, records out (snake_case result fields), over one {@link RecallEngine}. */
 public final class RecallService {
+    /** recall_search's k: the default, and the largest the input schema accepts. */
+    public static final int DEFAULT_K = 10, MAX_K = 100;
     public static final Map<String, String> SCOPES = Map.of("memory", RecallItem.MEMORY, "skills", RecallItem.SKILL,
             "sessions", RecallItem.SESSION, "logs", RecallItem.LOG);
 
@@ -46,7 +48,7 @@ public final class RecallService {
                                int candidates, int omitted, List<String> query_terms, IndexInfo index) {}
 
     public SearchOutput search(SearchRequest r) {
-        int k = r.k() == null ? 10 : r.k();
+        int k = r.k() == null ? DEFAULT_K : r.k();
         Set<String> sources = null;
         List<String> scopes = r.scopes() == null || r.scopes().isEmpty() ? List.of("memory", "skills", "sessions", "logs") : r.scopes();
         if (r.scopes() != null && !r.scopes().isEmpty()) {

@@ -31,6 +31,7 @@ import steward.sessions.backup.RestoreEngine;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.Sqlite;
 import steward.testing.RealHermes;
+import steward.testing.TestHomes;
 
 /**
  * Defect 1 of issue 12: Hermes' search index stays consistent while Steward deletes and restores sessions and the real

@@ -4,37 +4,24 @@ import java.util.Map;
 
 import steward.status.StatusEngine;
 import steward.status.StatusReport;
-import tools.jackson.databind.JsonNode;
 
 /** {@code steward_status}: what Steward sees of the Hermes home. */
-public final class StewardStatusTool implements StewardTool {
-    @Override
-    public String name() {
-        return "steward_status";
-    }
-
-    @Override
-    public String title() {
-        return "Steward status";
-    }
-
-    @Override
-    public String description() {
-        return "Shows what Steward sees of this agent's Hermes home: the resolved paths and where each came from, "
+public final class StewardStatusTool extends StewardTool<NoArguments> {
+    static final ToolSpec SPEC = ToolSpec.of("steward_status", "Steward status",
+            "Shows what Steward sees of this agent's Hermes home: the resolved paths and where each came from, "
                 + "whether state.db exists and its schema version, sessions by status (active/ended/archived) and by "
                 + "source, the message count, MEMORY.md and USER.md usage (characters/limit/percent, entries), the number "
                 + "of skills, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
                 + "Read-only: it never creates or changes a file. Reports an error when the home is missing or a file "
-                + "Steward needs cannot be read (the structured result still shows everything else).";
+                + "Steward needs cannot be read (the structured result still shows everything else).")
+            .readOnly().idempotent();
+
+    public StewardStatusTool() {
+        super(SPEC, NoArguments.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return ToolHints.readOnlyQuery();
-    }
-
-    @Override
-    public ToolResult call(JsonNode arguments, ToolContext ctx) {
+    public ToolResult call(NoArguments arguments, ToolContext ctx) {
         StatusReport r = new StatusEngine(ctx.paths()).status();
         String text = render(r);
         return r.failed() ? ToolResult.error(r, "steward_status: " + String.join("; ", r.errors()) + "\n\n" + text)

@@ -15,6 +15,7 @@ import steward.json.Json;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** A copy of fixtures/hermes-home and a registry to call tools on it, pinned to 2026-08-10T12:00:00Z. */
@@ -25,9 +26,7 @@ final class ToolTestSupport {
     final ToolContext ctx;
 
     ToolTestSupport(Path tmp) throws Exception {
-        String repo = System.getProperty("steward.repo", "..");
-        home = tmp.resolve("hermes-home");
-        steward.state.FileTrees.copy(Path.of(repo).resolve("fixtures/hermes-home"), home);
+        home = TestHomes.copyFixture(tmp);
         ctx = new ToolContext(StewardPaths.of(home), Clock.fixed(NOW, ZoneOffset.UTC), Work.NONE);
     }
 

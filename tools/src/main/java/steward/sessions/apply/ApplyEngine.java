@@ -28,6 +28,7 @@ import steward.learning.LearningEngine;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
+import steward.learning.rules.ThresholdRule;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
@@ -36,6 +37,7 @@ import steward.sessions.backup.SessionBackup;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
+import steward.state.AtomicFiles;
 import steward.text.CodePoints;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -106,7 +108,7 @@ public final class ApplyEngine {
             ApplyResult.Counts after = counts(store.connection());
             List<ApplyResult.Check> checks = new ArrayList<>();
             checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
-                    "active " + d.before().active() + "→" + after.active() + " (threshold " + steward.learning.rules.ThresholdRule.fmt(plan.threshold()) + ")"));
+                    "active " + d.before().active() + "→" + after.active() + " (threshold " + ThresholdRule.fmt(plan.threshold()) + ")"));
             checks.add(new ApplyResult.Check("no_untitled_sessions", after.untitled() == 0, after.untitled() + " untitled sessions left"));
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
@@ -291,7 +293,7 @@ public final class ApplyEngine {
         SessionBackup.Written w = bk.write(id, lines);
         for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
             try {
-                steward.state.AtomicFiles.ensurePrivateDir(e.getValue().getParent());
+                AtomicFiles.ensurePrivateDir(e.getValue().getParent());
                 Files.move(e.getKey(), e.getValue(), StandardCopyOption.ATOMIC_MOVE);
                 moved.add(new Path[] {e.getKey(), e.getValue()});
             } catch (IOException ex) {

@@ -28,6 +28,7 @@ import steward.text.TitleAnalyzer;
 public final class PrecheckEngine {
     public static final int MAX_KEYWORDS = 5;
     public static final int DEFAULT_MAX_MATCHES = 10;
+    public static final String DEFAULT_LOCALE = "en";
     private static final Pattern NUMBERED = Pattern.compile("\\s*#\\d+\\s*$");
 
     private final StewardPaths paths;

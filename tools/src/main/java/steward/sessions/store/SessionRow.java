@@ -1,5 +1,7 @@
 package steward.sessions.store;
 
+
+import steward.json.Json;
 /**
  * One row of Hermes' {@code sessions} table, as Steward needs it, with the last activity computed
  * from {@code messages} (newest message timestamp, else {@code started_at}). Times are epoch seconds.
@@ -26,7 +28,7 @@ public record SessionRow(String id, String source, String title, String parentSe
     public String delegateFrom() {
         if (modelConfig == null || !modelConfig.contains("_delegate_from")) return null;
         try {
-            var node = steward.json.Json.MAPPER.readTree(modelConfig);
+            var node = Json.MAPPER.readTree(modelConfig);
             var v = node.get("_delegate_from");
             return v != null && v.isString() ? v.asString() : null;
         } catch (RuntimeException e) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
-import steward.sessions.TestHomes;
+import steward.testing.TestHomes;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
-import steward.sessions.TestHomes;
+import steward.testing.TestHomes;
 import steward.learning.Preferences;
 import tools.jackson.databind.JsonNode;
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.StewardError;
-import steward.sessions.TestHomes;
+import steward.testing.TestHomes;
 
 class FtsIndexTest {
     @TempDir

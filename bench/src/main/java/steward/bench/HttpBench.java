@@ -8,11 +8,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import io.modelcontextprotocol.client.McpClient;
@@ -29,6 +31,7 @@ import steward.json.Json;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.tools.ToolContext;
+import steward.state.FileTrees;
 
 /**
  * {@code steward bench http}: N concurrent MCP clients (one Streamable HTTP session each) on loopback
@@ -129,20 +132,20 @@ public final class HttpBench implements Callable<Integer> {
         phase(perThread, warmup, null);
         List<long[]> lat = new ArrayList<>();
         AtomicLong errors = new AtomicLong();
-        java.util.concurrent.atomic.AtomicReference<String> first = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<String> first = new AtomicReference<>();
         long t0 = System.nanoTime();
         long n = phase(perThread, seconds, lat, errors, first);
         double elapsed = (System.nanoTime() - t0) / 1e9;
-        long[] all = lat.stream().flatMapToLong(a -> java.util.Arrays.stream(a)).filter(v -> v >= 0).sorted().toArray();
+        long[] all = lat.stream().flatMapToLong(a -> Arrays.stream(a)).filter(v -> v >= 0).sorted().toArray();
         return new Result(n, errors.get(), elapsed, pct(all, 0.50) / 1e6, pct(all, 0.99) / 1e6, first.get());
     }
 
     private long phase(Supplier<Op> perThread, int secs, List<long[]> lat) throws InterruptedException {
-        return phase(perThread, secs, lat, new AtomicLong(), new java.util.concurrent.atomic.AtomicReference<>());
+        return phase(perThread, secs, lat, new AtomicLong(), new AtomicReference<>());
     }
 
     private long phase(Supplier<Op> perThread, int secs, List<long[]> lat, AtomicLong errors,
-                       java.util.concurrent.atomic.AtomicReference<String> first) throws InterruptedException {
+                       AtomicReference<String> first) throws InterruptedException {
         if (secs <= 0) return 0;
         long end = System.nanoTime() + Duration.ofSeconds(secs).toNanos();
         AtomicLong total = new AtomicLong();
@@ -151,7 +154,7 @@ public final class HttpBench implements Callable<Integer> {
         for (int i = 0; i < clients; i++) {
             Op op = perThread.get();
             long[] mine = new long[500_000];
-            java.util.Arrays.fill(mine, -1);
+            Arrays.fill(mine, -1);
             perWorker.add(mine);
             Thread t = new Thread(() -> {
                 int k = 0;
@@ -208,8 +211,8 @@ public final class HttpBench implements Callable<Integer> {
 
     private static void deleteTree(Path p) {
         try {
-            steward.state.FileTrees.delete(p);
-        } catch (java.io.IOException ignored) {
+            FileTrees.delete(p);
+        } catch (IOException ignored) {
             // a temporary directory left behind is not worth failing the benchmark for
         }
     }

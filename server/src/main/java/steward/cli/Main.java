@@ -1,18 +1,14 @@
-package steward.server;
+package steward.cli;
 
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import steward.cli.BenchCommand;
-import steward.cli.CallCommand;
-import steward.cli.CommonOptions;
-import steward.cli.DemoCommand;
-import steward.cli.RepairIndexCommand;
-import steward.cli.Printer;
-import steward.cli.ServeCommand;
-import steward.cli.ToolsCommand;
+import steward.server.McpServerFactory;
 
 /** The launcher: {@code steward [serve|call|tools|demo|bench]}; with no command it serves MCP on stdio. */
 @Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
@@ -27,8 +23,9 @@ public final class Main implements Callable<Integer> {
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
         Printer.install(); // from here on only the Printer reaches the real stdout
         CommandLine cl = new CommandLine(new Main());
-        cl.setOut(new java.io.PrintWriter(Printer.out(), true));
-        cl.setErr(new java.io.PrintWriter(System.err, true));
+        DevExtension.find().ifPresent(dev -> dev.benchmarks().forEach(cl.getSubcommands().get("bench")::addSubcommand));
+        cl.setOut(new PrintWriter(Printer.out(), true));
+        cl.setErr(new PrintWriter(System.err, true));
         int code = cl.execute(args);
         System.exit(code);
     }
@@ -40,7 +37,7 @@ public final class Main implements Callable<Integer> {
     }
 
     private String[] forward() {
-        java.util.List<String> a = new java.util.ArrayList<>();
+        List<String> a = new ArrayList<>();
         if (common.hermesHomeFlag() != null) { a.add("--hermes-home"); a.add(common.hermesHomeFlag()); }
         if (common.stateDirFlag() != null) { a.add("--state-dir"); a.add(common.stateDirFlag()); }
         return a.toArray(new String[0]);

@@ -1,10 +1,12 @@
 package steward.bench;
 
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -20,6 +22,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +34,7 @@ import steward.cli.Fixtures;
 import steward.cli.Printer;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.recall.DenseEncoder;
 import steward.recall.InjectEngine;
 import steward.recall.RecallEngine;
 import steward.recall.RecallItem;
@@ -111,11 +116,11 @@ public final class LocomoBench implements Callable<Integer> {
             i++;
         }
         Printer.println("steward bench locomo: " + file + " — " + convs.size() + " conversations; dense retrieval "
-                + (useDense() ? "on (" + steward.recall.DenseEncoder.MODEL + ")" : "off (lexical BM25F + context)"));
+                + (useDense() ? "on (" + DenseEncoder.MODEL + ")" : "off (lexical BM25F + context)"));
         Stats full = new Stats(), base = new Stats();
         long buildMs = 0;
         int missingEvidence = 0;
-        java.io.PrintWriter out = dump == null ? null : new java.io.PrintWriter(Files.newBufferedWriter(dump));
+        PrintWriter out = dump == null ? null : new PrintWriter(Files.newBufferedWriter(dump));
         int answerable = 0, injected = 0, cross = 0, crossInjected = 0, echoes = 0, echoInjected = 0, echoAny = 0;
         for (int ci = 0; ci < convs.size(); ci++) {
             Conv conv = convs.get(ci);
@@ -152,7 +157,7 @@ public final class LocomoBench implements Callable<Integer> {
                                 + d.reason().replace('\t', ' ') + "\t" + question);
                         out.println("  EVIDENCE ranks (steward/bm25-only, 0 = not in the top 20): " + evidenceRanks(engine, question, ev, conv)
                                 + " / " + evidenceRanks(baseline, question, ev, conv));
-                        for (String e : new java.util.TreeSet<>(ev)) out.println("    " + e + "  " + conv.diaText().get(e));
+                        for (String e : new TreeSet<>(ev)) out.println("    " + e + "  " + conv.diaText().get(e));
                         if (r[2] < 1) { // what ranked above the missed evidence
                             RecallEngine.Result top = engine.search(new RecallEngine.Query(question, 10, Set.of(RecallItem.SESSION), null, null, null));
                             for (RecallEngine.Hit h : top.hits()) {
@@ -227,7 +232,7 @@ public final class LocomoBench implements Callable<Integer> {
 
     /** 1-based conversation numbers chosen by {@code spec}: "0" all, "N" the first N, else ranges and lists ("1-2", "3,5"). */
     static Set<Integer> selection(String spec, int size) {
-        Set<Integer> out = new java.util.TreeSet<>();
+        Set<Integer> out = new TreeSet<>();
         String s = spec == null ? "0" : spec.strip();
         if (s.matches("\\d+")) {
             int n = Integer.parseInt(s);
@@ -263,7 +268,7 @@ public final class LocomoBench implements Callable<Integer> {
     private static String evidenceRanks(RecallEngine engine, String question, Set<String> ev, Conv conv) {
         RecallEngine.Result res = engine.search(new RecallEngine.Query(question, 20, Set.of(RecallItem.SESSION), null, null, null));
         List<String> out = new ArrayList<>();
-        for (String e : new java.util.TreeSet<>(ev)) {
+        for (String e : new TreeSet<>(ev)) {
             int rank = 0;
             for (int j = 0; j < res.hits().size(); j++) if (e.equals(conv.uriToDia().get(res.hits().get(j).item().uri()))) rank = j + 1;
             out.add(e + "@" + rank);
@@ -309,7 +314,7 @@ public final class LocomoBench implements Callable<Integer> {
         JsonNode conv = c.path("conversation");
         String a = conv.path("speaker_a").asString("A"), b = conv.path("speaker_b").asString("B");
         String sample = c.path("sample_id").asString("conv-" + index);
-        Map<Integer, String> sessionsKeys = new java.util.TreeMap<>();
+        Map<Integer, String> sessionsKeys = new TreeMap<>();
         for (var it = conv.propertyNames().iterator(); it.hasNext();) {
             String k = it.next();
             Matcher m = SESSION_KEY.matcher(k);
@@ -321,7 +326,7 @@ public final class LocomoBench implements Callable<Integer> {
             cn.setAutoCommit(false);
             try (PreparedStatement ps = cn.prepareStatement("INSERT INTO sessions (id, source, started_at, ended_at, message_count) VALUES (?,?,?,?,?)");
                  PreparedStatement pm = cn.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp, platform_message_id) VALUES (?,?,?,?,?)",
-                         java.sql.Statement.RETURN_GENERATED_KEYS)) {
+                         Statement.RETURN_GENERATED_KEYS)) {
                 double fallback = 1.6e9;
                 for (Map.Entry<Integer, String> e : sessionsKeys.entrySet()) {
                     int n = e.getKey();

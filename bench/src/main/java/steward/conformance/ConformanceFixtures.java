@@ -1,9 +1,11 @@
-package steward.server.http;
+package steward.conformance;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.modelcontextprotocol.server.McpServerFeatures;
@@ -11,13 +13,15 @@ import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import steward.Work;
 import steward.server.McpServerFactory;
+import steward.server.http.ResumableStreams;
 import steward.server.tools.ToolContext;
 import steward.state.AtomicFiles;
 
 /**
- * TEST ONLY ({@code steward serve --conformance-fixtures}): the fixture tools, resources and prompts
+ * TEST ONLY ({@code steward serve --conformance-fixtures}, with the bench module on the class path; never in the
+ * shipped jar): the fixture tools, resources and prompts
  * the official MCP conformance suite calls by fixed names, plus {@code steward_test_slow}, a slow
- * tool for progress and cancellation tests. Never part of {@link steward.server.Tools#registry()};
+ * tool for progress and cancellation tests. Never part of {@code Tools.registry()};
  * they still run through Steward's own transports, sessions, notifications and error paths
  * ({@link McpServerFactory#toolSpec}).
  */
@@ -149,7 +153,7 @@ public final class ConformanceFixtures {
             return McpSchema.CallToolResult.builder().addTextContent("elicitation: the client does not support elicitation").isError(true).build();
         }
         McpSchema.ElicitResult r = ex.createElicitation(McpSchema.ElicitRequest.builder().message(message).requestedSchema(schema).build());
-        return result(new McpSchema.TextContent(prefix + "action=" + r.action().name().toLowerCase(java.util.Locale.ROOT) + ", content=" + r.content()));
+        return result(new McpSchema.TextContent(prefix + "action=" + r.action().name().toLowerCase(Locale.ROOT) + ", content=" + r.content()));
     }
 
     private static Map<String, Object> sep1034() {
@@ -204,7 +208,7 @@ public final class ConformanceFixtures {
             }
         } catch (Work.Cancelled e) {
             return McpSchema.CallToolResult.builder().addTextContent(e.getMessage()).isError(true).build();
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return McpSchema.CallToolResult.builder().addTextContent("steward_test_slow: " + e).isError(true).build();
         }
         return result(new McpSchema.TextContent("wrote " + items + " items"));

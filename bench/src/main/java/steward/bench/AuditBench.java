@@ -7,7 +7,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,6 +30,7 @@ import steward.server.Tools;
 import steward.server.tools.ToolContext;
 import steward.server.tools.ToolResult;
 import steward.sessions.store.Sqlite;
+import steward.state.FileTrees;
 
 /**
  * Builds a large Hermes state.db (schema, indexes and triggers copied from the fixture's
@@ -107,7 +112,7 @@ public final class AuditBench implements Callable<Integer> {
         Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(a) session_audit end to end", ma, Collections.min(a), Collections.max(a)));
         Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(b) seed listing query (baseline)", mb, Collections.min(b), Collections.max(b)));
         Printer.println(String.format("ratio (a)/(b): %.3f   target: <= 0.1", ma / mb));
-        if (temp) steward.state.FileTrees.delete(work);
+        if (temp) FileTrees.delete(work);
         return 0;
     }
 
@@ -201,8 +206,8 @@ public final class AuditBench implements Callable<Integer> {
              PreparedStatement pm = c.prepareStatement("INSERT INTO messages (id, session_id, role, content, timestamp) VALUES (?, ?, ?, ?, ?)")) {
             for (int i = 0; i < sessions; i++) {
                 double started = NOW - 365 * 86400.0 * Math.pow(rnd.nextDouble(), 2) - 3600;
-                String id = String.format("%s_%06x", java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss")
-                        .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.ofEpochSecond((long) started)), i);
+                String id = String.format("%s_%06x", DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss")
+                        .withZone(ZoneOffset.UTC).format(Instant.ofEpochSecond((long) started)), i);
                 String source = sources[rnd.nextInt(sources.length)];
                 boolean sub = source.equals("subagent") && !parents.isEmpty();
                 if (!sub && source.equals("subagent")) source = "cli";
@@ -218,7 +223,7 @@ public final class AuditBench implements Callable<Integer> {
                 ps.setString(3, sub ? "{\"_delegate_from\": \"" + parent + "\"}" : null);
                 ps.setString(4, parent);
                 ps.setDouble(5, started);
-                if (active) ps.setNull(6, java.sql.Types.REAL); else ps.setDouble(6, last + 60);
+                if (active) ps.setNull(6, Types.REAL); else ps.setDouble(6, last + 60);
                 ps.setString(7, active ? null : sub ? "completed" : "cli_close");
                 ps.setInt(8, mc);
                 ps.setString(9, title);

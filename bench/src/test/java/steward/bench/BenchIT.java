@@ -1,4 +1,4 @@
-package steward.server;
+package steward.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import steward.testing.TestHomes;
+
 /**
  * The benchmarks still run end to end on small inputs and print their tables (their figures are read by
  * people, never asserted: these machines are shared and noisy).
@@ -25,7 +27,7 @@ class BenchIT {
         List<String> cmd = new ArrayList<>(List.of("bench"));
         cmd.addAll(List.of(args));
         Path err = tmp.resolve("err.txt");
-        Process p = new ProcessBuilder(StewardProcess.command(cmd.toArray(String[]::new))).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(DevProcess.command(cmd.toArray(String[]::new))).redirectError(err.toFile()).start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), "bench " + cmd + " did not finish");
@@ -41,7 +43,7 @@ class BenchIT {
 
     @Test
     void locomoOnAnotherLocomoFormatFile() throws Exception {
-        Path data = TestSupport.repo().resolve("server/src/test/resources/bench/locomo-mini.json");
+        Path data = TestHomes.repo().resolve("bench/src/test/resources/locomo-mini.json");
         String out = bench("locomo", "--data", data.toString());
         assertTrue(out.contains("R@10"), out);
         assertTrue(out.toLowerCase(java.util.Locale.ROOT).contains("inject"), out);

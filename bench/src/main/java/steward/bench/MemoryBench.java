@@ -19,6 +19,8 @@ import steward.cli.Fixtures;
 import steward.cli.Printer;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.memory.MemoryRequest;
+import steward.memory.MemoryWriter;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.tools.ToolContext;
@@ -70,10 +72,10 @@ public final class MemoryBench implements Callable<Integer> {
         double batch = median(i -> invoke(registry, ctx, "{\"operations\":[{\"action\":\"remove\",\"old_text\":\"bench batch item " + b[0]
                 + "\"},{\"action\":\"add\",\"content\":\"[ops] bench batch item " + (++b[0]) + "\"}]}"));
 
-        steward.memory.MemoryWriter engine = new steward.memory.MemoryWriter(ctx.paths(), ctx.clock());
+        MemoryWriter engine = new MemoryWriter(ctx.paths(), ctx.clock());
         int[] e = {0};
         double engineAdd = median(i -> {
-            if (!engine.write(steward.memory.MemoryRequest.add("memory", "[env] engine fact " + (e[0]++))).success()) {
+            if (!engine.write(MemoryRequest.add("memory", "[env] engine fact " + (e[0]++))).success()) {
                 throw new IllegalStateException("engine add failed");
             }
         });

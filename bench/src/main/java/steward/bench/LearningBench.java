@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -27,6 +28,7 @@ import steward.server.Tools;
 import steward.server.tools.ToolContext;
 import steward.server.tools.ToolResult;
 import steward.sessions.store.Sqlite;
+import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -158,7 +160,7 @@ public final class LearningBench implements Callable<Integer> {
             Printer.println("  B/long locked at LOW: " + locked + " (target true)");
             ok &= locked;
         }
-        steward.state.FileTrees.delete(tmp);
+        FileTrees.delete(tmp);
         return ok;
     }
 
@@ -203,7 +205,7 @@ public final class LearningBench implements Callable<Integer> {
                         ps.setString(4, (String) r[3]);
                         ps.setString(5, r[3] == null ? null : "{\"_delegate_from\": \"" + r[3] + "\"}");
                         ps.setDouble(6, started);
-                        if ((Boolean) r[4]) ps.setDouble(7, last + 30); else ps.setNull(7, java.sql.Types.REAL);
+                        if ((Boolean) r[4]) ps.setDouble(7, last + 30); else ps.setNull(7, Types.REAL);
                         ps.setString(8, (Boolean) r[4] ? "cli_close" : null);
                         ps.setInt(9, n);
                         ps.executeUpdate();
