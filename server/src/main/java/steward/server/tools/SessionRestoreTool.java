@@ -25,6 +25,7 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
     public ToolResult call(Args a, ToolContext ctx) {
         RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.backup_id(), Arguments.list(a.session_ids()));
         StringBuilder sb = new StringBuilder();
+        for (String n : r.recovered()) sb.append(n).append('\n');
         sb.append("Restored ").append(r.restored().size()).append(" sessions (").append(r.messages_restored()).append(" messages, ")
                 .append(r.side_files_restored()).append(" side files) from ").append(r.backup_id()).append('\n');
         for (RestoreEngine.Skipped s : r.skipped()) sb.append("  · ").append(s.session_id()).append(" — skipped: ").append(s.reason()).append('\n');

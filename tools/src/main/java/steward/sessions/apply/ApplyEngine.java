@@ -38,6 +38,7 @@ import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import steward.state.AtomicFiles;
+import steward.state.Crashpoint;
 import steward.text.CodePoints;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -70,6 +71,10 @@ public final class ApplyEngine {
     public ApplyResult apply(ApplyRequest req) {
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
+        ApplyJournal journal = new ApplyJournal(paths, clock);
+        // an apply killed earlier (any process) is settled first, so that retrying its plan works: its side files go
+        // where their sessions say, its plan is released or kept used (settling finishes that earlier call)
+        List<String> recovered = !req.dryRun() && PlanStore.isPlanId(req.planId()) ? journal.recover().notices() : List.of();
         Plan plan = plans.load(req.planId(), now, PlanStore.databaseKey(paths.stateDb()));
         validate(plan, req);
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
@@ -81,27 +86,41 @@ public final class ApplyEngine {
                     throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
                 }
                 return result(plan, true, null, d, d.before(), false, List.of(),
-                        new ApplyResult.Learning("not_recorded", "dry run", List.of()));
+                        new ApplyResult.Learning("not_recorded", "dry run", List.of()), recovered);
             }
             // never write through Hermes' triggers into a damaged search index (read-only check: Hermes keeps writing)
             FtsIndex.requireConsistent(paths.stateDb(), CTX);
-            plans.claim(plan.plan_id());
+            String backupId = SessionBackup.newId(clock.instant());
+            ApplyJournal.Entry entry = journal.begin(plan.plan_id(), backupId);
             List<Path[]> moved = new ArrayList<>();
             Object[] out = new Object[3];
+            try {
+                plans.claim(plan.plan_id());
+            } catch (RuntimeException e) {
+                entry.close();
+                throw e;
+            }
+            Crashpoint.reach("apply.claimed");
             try {
                 store.write(c -> {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved);
+                    out[1] = backup(c, d, now, moved, entry);
                     out[2] = execute(c, d, now);
+                    Crashpoint.reach("apply.before-commit");
                     return null;
                 });
             } catch (RuntimeException e) {
-                moveBack(moved);
+                boolean allBack = moveBack(moved);
                 plans.release(plan.plan_id());
+                if (allBack) entry.close();
+                else entry.abandon(); // the next call puts the rest back
                 throw e;
             }
+            Crashpoint.reach("apply.committed");
+            entry.write(ApplyJournal.Phase.COMMITTED, List.of(), List.of());
+            entry.close();
             Decision d = (Decision) out[0];
             ApplyResult.Backup b = (ApplyResult.Backup) out[1];
             boolean fts = (Boolean) out[2];
@@ -116,7 +135,7 @@ public final class ApplyEngine {
             FtsIndex.Report integrity = FtsIndex.check(paths.stateDb());
             checks.add(new ApplyResult.Check("fts_integrity", integrity.ok(), integrity.ok() ? integrity.summary()
                     : "Hermes' search index is inconsistent (" + integrity.summary() + "). " + FtsIndex.REPAIR_HINT));
-            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d));
+            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d), recovered);
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
         }
@@ -260,10 +279,18 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved) throws SQLException {
-        if (d.run().isEmpty()) return null;
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyJournal.Entry entry) throws SQLException {
+        List<ApplyJournal.Op> ops = new ArrayList<>();
+        for (Planned p : d.run()) {
+            ops.add(new ApplyJournal.Op(p.item().session_id(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle(),
+                    p.op() == Op.MARK_ENDED ? now : null));
+        }
+        if (d.run().isEmpty()) {
+            entry.write(ApplyJournal.Phase.PREPARED, ops, List.of());
+            return null;
+        }
         SessionBackup bk = new SessionBackup(paths.stateDir());
-        String id = SessionBackup.newId(clock.instant());
+        String id = entry.backupId();
         List<ObjectNode> lines = new ArrayList<>();
         Map<Path, Path> sideMoves = new LinkedHashMap<>();
         for (Planned p : d.run()) {
@@ -291,26 +318,46 @@ public final class ApplyEngine {
             lines.add(line);
         }
         SessionBackup.Written w = bk.write(id, lines);
+        Crashpoint.reach("apply.backup-written");
+        // the journal lists every move before the first one: a kill from here on is settled by the next call
+        List<ApplyJournal.Move> moves = new ArrayList<>();
+        Map<Path, String> owner = new HashMap<>();
+        for (Planned p : d.run()) {
+            if (p.op() != Op.DELETE) continue;
+            for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
+                if (SessionBackup.isSideFileName(e.getKey().getFileName().toString(), p.item().session_id())) owner.put(e.getKey(), p.item().session_id());
+            }
+        }
+        for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
+            moves.add(new ApplyJournal.Move(owner.get(e.getKey()), e.getKey().toString(), e.getValue().toString()));
+        }
+        entry.write(ApplyJournal.Phase.PREPARED, ops, moves);
+        Crashpoint.reach("apply.prepared");
         for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
             try {
                 AtomicFiles.ensurePrivateDir(e.getValue().getParent());
                 Files.move(e.getKey(), e.getValue(), StandardCopyOption.ATOMIC_MOVE);
                 moved.add(new Path[] {e.getKey(), e.getValue()});
+                Crashpoint.reach("apply.moved-one");
             } catch (IOException ex) {
                 throw new StewardError(CTX, "cannot move side file " + e.getKey() + " into the backup: " + ex.getMessage() + "; nothing was changed", ex);
             }
         }
+        Crashpoint.reach("apply.moved");
         return new ApplyResult.Backup(w.backup_id(), w.path(), w.size_bytes(), w.sessions(), w.messages(), sideMoves.size());
     }
 
-    static void moveBack(List<Path[]> moved) {
+    /** Puts moved side files back after a rollback; false when one could not be moved (the journal keeps it for later). */
+    static boolean moveBack(List<Path[]> moved) {
+        boolean all = true;
         for (Path[] m : moved) {
             try {
                 if (!Files.exists(m[0])) Files.move(m[1], m[0], StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException ignored) {
-                // the file stays in the backup folder, where restore finds it
+            } catch (IOException e) {
+                all = false;
             }
         }
+        return all;
     }
 
     /** Runs the operations; returns whether FTS was verified for deleted messages. */
@@ -427,12 +474,12 @@ public final class ApplyEngine {
     }
 
     private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                                      boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
+                                      boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning, List<String> recovered) {
         List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
                 p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
         return new ApplyResult(plan.plan_id(), dry, b, done.size(), List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),
                 Math.max(0, done.size() - MAX_LISTED), d.skipped().size(),
                 List.copyOf(d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))), Math.max(0, d.skipped().size() - MAX_LISTED),
-                d.before(), after, fts, checks, learning);
+                d.before(), after, fts, checks, learning, recovered);
     }
 }

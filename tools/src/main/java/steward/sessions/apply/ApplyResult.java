@@ -5,7 +5,8 @@ import java.util.List;
 /** The structured result of {@code session_apply}. */
 public record ApplyResult(String plan_id, boolean dry_run, Backup backup, int executed_count, List<Done> executed,
                           int executed_left_out, int skipped_count, List<Skipped> skipped, int skipped_left_out,
-                          Counts before, Counts after, boolean fts_verified, List<Check> checklist, Learning learning) {
+                          Counts before, Counts after, boolean fts_verified, List<Check> checklist, Learning learning,
+                          List<String> recovered) {
 
     /** What the learning loop recorded: status ok / paused (store corrupt or unwritable) / not_recorded (dry run). */
     public record Learning(String status, String error, List<String> summary) {}

@@ -20,6 +20,8 @@ import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
+import steward.state.Crashpoint;
+import steward.sessions.apply.ApplyJournal;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionStore;
 import tools.jackson.databind.JsonNode;
@@ -53,13 +55,19 @@ public final class RestoreEngine {
     public record Skipped(String session_id, String reason) {}
 
     public record Result(String backup_id, List<String> restored, List<Skipped> skipped, int messages_restored,
-                         int side_files_restored, int sessions_after, int active_after, List<Check> checklist) {}
+                         int side_files_restored, int sessions_after, int active_after, List<Check> checklist,
+                         List<String> recovered) {}
 
     public record Check(String check, boolean ok, String detail) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
         SessionBackup bk = new SessionBackup(paths.stateDir());
+        // an apply killed earlier (any process) is settled first: its files go where their sessions say
+        List<String> recovered = SessionBackup.isBackupId(backupId)
+                ? new ApplyJournal(paths, clock).recover().notices() : List.of();
         bk.requireExisting(backupId, CTX);
+        String interrupted = bk.interruptedReason(backupId);
+        if (interrupted != null) throw new StewardError(CTX, "backup " + backupId + " was " + interrupted + "; nothing to restore");
         List<JsonNode> lines;
         try {
             lines = bk.read(backupId);
@@ -80,31 +88,52 @@ public final class RestoreEngine {
             FtsIndex.requireConsistent(paths.stateDb(), CTX);
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
-            store.write(c -> {
-                boolean usage = SessionBackup.hasTable(c, "session_model_usage");
-                for (JsonNode l : lines) {
-                    String id = l.path("id").asString();
-                    if (!wanted.contains(id)) continue;
-                    JsonNode note = l.path("_steward");
-                    String action = note.path("action").asString("delete");
-                    String why = switch (action) {
-                        case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages);
-                        case "mark_ended" -> unmark(c, l, note);
-                        case "rename" -> unrename(c, l, note);
-                        default -> "unknown action " + action + " in the backup";
-                    };
-                    if (why == null) restored.add(id);
-                    else skipped.add(new Skipped(id, why));
+            // the journal lists the side files before anything changes: a kill from here on is settled by the next call
+            List<ApplyJournal.Move> moves = new ArrayList<>();
+            for (JsonNode l : lines) {
+                String id = l.path("id").asString();
+                if (!wanted.contains(id)) continue;
+                for (JsonNode f : l.path("_steward").path("side_files")) {
+                    if (!SessionBackup.isSideFileName(f.asString(), id)) continue;
+                    moves.add(new ApplyJournal.Move(id, paths.hermesHome().resolve("sessions").resolve(f.asString()).toString(),
+                            bk.filesDir(backupId).resolve(f.asString()).toString()));
                 }
-                return null;
-            });
+            }
+            ApplyJournal.Entry entry = moves.isEmpty() ? null : new ApplyJournal(paths, clock).beginRestore(backupId);
+            if (entry != null) entry.write(ApplyJournal.Phase.PREPARED, List.of(), moves);
+            try {
+                store.write(c -> {
+                    boolean usage = SessionBackup.hasTable(c, "session_model_usage");
+                    for (JsonNode l : lines) {
+                        String id = l.path("id").asString();
+                        if (!wanted.contains(id)) continue;
+                        JsonNode note = l.path("_steward");
+                        String action = note.path("action").asString("delete");
+                        String why = switch (action) {
+                            case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages);
+                            case "mark_ended" -> unmark(c, l, note);
+                            case "rename" -> unrename(c, l, note);
+                            default -> "unknown action " + action + " in the backup";
+                        };
+                        if (why == null) restored.add(id);
+                        else skipped.add(new Skipped(id, why));
+                    }
+                    Crashpoint.reach("restore.before-commit");
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                if (entry != null) entry.close(); // rolled back: the files never left the backup
+                throw e;
+            }
+            Crashpoint.reach("restore.committed");
             int files = returnSideFiles(bk, backupId, lines, wanted, store, skipped);
+            if (entry != null) entry.close();
             forgetDeletions(restored, lines);
             var counts = store.counts();
             FtsIndex.Report fts = FtsIndex.check(paths.stateDb());
             List<Check> checks = List.of(new Check("fts_integrity", fts.ok(), fts.ok() ? fts.summary()
                     : "Hermes' search index is inconsistent (" + fts.summary() + "). " + FtsIndex.REPAIR_HINT));
-            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active(), checks);
+            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active(), checks, recovered);
         }
     }
 

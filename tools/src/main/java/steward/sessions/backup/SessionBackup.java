@@ -45,6 +45,10 @@ public final class SessionBackup {
         this.dir = stateDir.resolve("backups").resolve("sessions");
     }
 
+    public static boolean isBackupId(String id) {
+        return id != null && ID.matcher(id).matches();
+    }
+
     public static String newId(Instant now) {
         byte[] b = new byte[3];
         RANDOM.nextBytes(b);
@@ -162,6 +166,30 @@ public final class SessionBackup {
             }
         }
         return out;
+    }
+
+    /** The marker of a backup written by an apply that was interrupted before it changed anything. */
+    public Path interruptedMarker(String id) {
+        return dir.resolve(id + ".interrupted.json");
+    }
+
+    /** Marks a backup as from an apply that changed nothing (restore then has nothing to do and says why). */
+    public void markInterrupted(String id, String reason) throws IOException {
+        var n = Json.MAPPER.createObjectNode();
+        n.put("backup_id", id);
+        n.put("reason", reason);
+        AtomicFiles.write(interruptedMarker(id), Json.MAPPER.writeValueAsBytes(n));
+    }
+
+    /** Why the backup is from an apply that changed nothing, or null. */
+    public String interruptedReason(String id) {
+        Path m = interruptedMarker(id);
+        if (!Files.isRegularFile(m)) return null;
+        try {
+            return Json.MAPPER.readTree(Files.readAllBytes(m)).path("reason").asString("interrupted apply");
+        } catch (IOException | RuntimeException e) {
+            return "interrupted apply";
+        }
     }
 
     /** Validates a backup id from the caller and that the backup exists. */
