@@ -1,7 +1,10 @@
 package steward.config;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+
+import steward.StewardError;
 
 /**
  * The resolved locations Steward works on. Hermes home: {@code --hermes-home}, else
@@ -39,6 +42,25 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
     public static StewardPaths of(Path hermesHome) {
         Path home = hermesHome.toAbsolutePath().normalize();
         return new StewardPaths(home, Origin.FLAG, home.resolve("steward"), Origin.DERIVED);
+    }
+
+    /** Where the home path came from, in the user's words: the flag, the variable or the default. */
+    public String hermesHomeSource() {
+        return switch (hermesHomeOrigin) {
+            case FLAG -> "--hermes-home";
+            case ENVIRONMENT -> "$HERMES_HOME";
+            default -> "the default ~/.hermes";
+        };
+    }
+
+    /**
+     * Refuses a Hermes home that does not exist: a mistyped path must not become a new, empty home. Nothing is created.
+     */
+    public void requireHome(String context) {
+        if (Files.isDirectory(hermesHome)) return;
+        String what = Files.exists(hermesHome) ? "is not a directory" : "does not exist";
+        throw new StewardError(context, "Hermes home " + hermesHome + " " + what + " (from " + hermesHomeSource()
+                + "); nothing was created. Pass the home Hermes uses (--hermes-home or HERMES_HOME).");
     }
 
     public Path stateDb() {
