@@ -37,7 +37,8 @@ import steward.state.FileTrees;
  * {@code sqlite_master}) and times, on the same database and in the same run, (a) {@code session_audit}
  * end to end through the tool registry and (b) the listing query the seed runs by hand.
  */
-@Command(name = "audit", description = "session_audit end to end vs the seed's listing query on a 20,000-session / 2,000,000-message state.db.")
+@Command(name = "audit", description = "session_audit end to end vs the seed's listing query on a 20,000-session / 2,000,000-message state.db; "
+        + "--store claude: vs find | xargs wc -l on a 2,000-project / 20,000-session / 2 GiB Claude Code home.")
 public final class AuditBench implements Callable<Integer> {
     @Option(names = "--sessions", defaultValue = "20000", description = "sessions to generate (default 20000)")
     int sessions;
@@ -54,6 +55,15 @@ public final class AuditBench implements Callable<Integer> {
     @Option(names = "--no-fts", description = "leave the FTS tables empty (faster build; neither timed query reads them)")
     boolean noFts;
 
+    @Option(names = "--store", defaultValue = "hermes", description = "hermes (default) or claude")
+    String store;
+
+    @Option(names = "--projects", defaultValue = "2000", description = "claude: projects to generate (default 2000)")
+    int projects;
+
+    @Option(names = "--bytes", defaultValue = "2147483648", description = "claude: bytes of transcripts to generate (default 2 GiB)")
+    long bytes;
+
     static final String SEED_QUERY = """
             SELECT s.id, COALESCE(s.title,'(无标题)'), s.message_count,
               CASE WHEN s.ended_at IS NULL THEN 'active' ELSE 'ended' END, COALESCE(s.end_reason,''), s.source,
@@ -66,6 +76,8 @@ public final class AuditBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (store.equals("claude")) return ClaudeAuditBench.run(dir, projects, sessions, bytes, n);
+        if (!store.equals("hermes")) throw new IllegalArgumentException("--store must be hermes or claude, not " + store);
         boolean temp = dir == null;
         Path work = temp ? Files.createTempDirectory("steward-bench-audit-") : dir;
         Path home = work.resolve("hermes-home");

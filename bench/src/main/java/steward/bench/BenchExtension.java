@@ -11,7 +11,8 @@ import steward.server.tools.ToolContext;
 public final class BenchExtension implements DevExtension {
     @Override
     public List<Object> benchmarks() {
-        return List.of(new StartupBench(), new AuditBench(), new LearningBench(), new MemoryBench(), new HttpBench(), new LocomoBench());
+        return List.of(new StartupBench(), new AuditBench(), new LearningBench(), new MemoryBench(), new HttpBench(), new LocomoBench(), new PrecheckBench(),
+                new ConsolidateBench());
     }
 
     @Override

@@ -48,4 +48,11 @@ class BenchIT {
         assertTrue(out.contains("R@10"), out);
         assertTrue(out.toLowerCase(java.util.Locale.ROOT).contains("inject"), out);
     }
+
+    @Test
+    void consolidateOnASmallRoot() throws Exception {
+        String out = bench("consolidate", "--days", "35", "--lines", "5", "--entries", "20", "--runs", "1");
+        assertTrue(out.contains("plan (") && out.contains("apply ("), out);
+        assertTrue(out.contains("archived 4 logs"), "logs older than 30 days move to archive/: " + out);
+    }
 }

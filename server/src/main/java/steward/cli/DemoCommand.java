@@ -21,10 +21,11 @@ import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A readable walkthrough on a temporary copy of {@code fixtures/hermes-home}: every step calls a tool
- * through the same registry as the server and prints its text rendering. The user's own home is never touched.
+ * A readable walkthrough on temporary copies of {@code fixtures/hermes-home} and {@code fixtures/claude-home}: every
+ * step calls a tool through the same registry as the server and prints its text rendering. The user's own homes are
+ * never touched.
  */
-@Command(name = "demo", description = "Walk through what Steward does, on a temporary copy of fixtures/hermes-home.")
+@Command(name = "demo", description = "Walk through what Steward does, on temporary copies of fixtures/hermes-home and fixtures/claude-home.")
 public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "keep the temporary copy and print its path")
     boolean keep;
@@ -36,30 +37,35 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path tmp = Files.createTempDirectory("steward-demo-");
         Path home = Fixtures.copyHermesHome(tmp);
+        Path claude = Fixtures.installClaudeHome(tmp);
         registry = Tools.registry();
-        ctx = new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);
-        out("Steward demo — working on a temporary copy of fixtures/hermes-home:");
+        ctx = new ToolContext(StewardPaths.of(home, claude), Clock.systemUTC(), Work.NONE);
+        out("Steward demo — working on temporary copies of fixtures/hermes-home and fixtures/claude-home:");
         out("  " + home);
+        out("  " + claude);
         step("1. What Steward sees", "steward_status", "{}");
         housekeeping();
         memoryWalkthrough(home);
         recallSteps();
-        if (keep) out("\nKept: " + home);
+        if (keep) out("\nKept: " + tmp);
         else FileTrees.delete(tmp);
         return 0;
     }
 
-    /** Session housekeeping: audit the copy (time pinned to the fixture's), apply the HIGH items, restore them. */
+    /**
+     * Session housekeeping over both homes: audit the copies (time pinned to the fixtures'; the report has a section per
+     * home and groups Claude Code sessions by project), apply the HIGH items, restore them.
+     */
     private void housekeeping() {
         String pin = "\"now\":\"2026-08-10T12:00:00Z\",\"current_session_id\":\"20260810_071500_a6a3a4\"";
         step("Housekeeping · before a new session: is there one on this topic already?", "session_precheck",
                 "{\"request\":\"How do I set up Claude Code hooks?\"," + pin.substring(0, pin.indexOf(',')) + "}");
-        ToolResult audit = step("Housekeeping · audit", "session_audit", "{" + pin + ",\"max_items_per_group\":6}");
+        ToolResult audit = step("Housekeeping · audit both homes (Hermes and Claude Code)", "session_audit", "{" + pin + ",\"max_items_per_group\":6}");
         if (audit.isError()) return;
         String plan = ToolRegistry.toJson(audit.structured()).get("plan_id").asString();
         ToolResult applied = step("Housekeeping · apply the HIGH items (backup first)", "session_apply", "{\"plan_id\":\"" + plan + "\"}");
         if (applied.isError()) return;
-        step("Housekeeping · audit again", "session_audit", "{" + pin + ",\"max_items_per_group\":3}");
+        step("Housekeeping · audit the Claude Code home again", "session_audit", "{\"now\":\"2026-08-10T12:00:00Z\",\"store\":\"claude\",\"max_items_per_group\":3}");
         step("Housekeeping · what the learning loop recorded", "session_preferences", "{}");
         String backup = ToolRegistry.toJson(applied.structured()).get("backup").get("backup_id").asString();
         step("Housekeeping · restore everything from the backup", "session_restore", "{\"backup_id\":\"" + backup + "\"}");

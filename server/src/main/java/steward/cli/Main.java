@@ -39,6 +39,7 @@ public final class Main implements Callable<Integer> {
     private String[] forward() {
         List<String> a = new ArrayList<>();
         if (common.hermesHomeFlag() != null) { a.add("--hermes-home"); a.add(common.hermesHomeFlag()); }
+        if (common.claudeHomeFlag() != null) { a.add("--claude-home"); a.add(common.claudeHomeFlag()); }
         if (common.stateDirFlag() != null) { a.add("--state-dir"); a.add(common.stateDirFlag()); }
         return a.toArray(new String[0]);
     }

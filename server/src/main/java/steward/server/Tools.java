@@ -2,6 +2,10 @@ package steward.server;
 
 import java.util.List;
 
+import steward.server.tools.MemoryConsolidateTool;
+import steward.server.tools.MemoryHealthTool;
+import steward.server.tools.MemoryHistoryTool;
+import steward.server.tools.MemoryLogTool;
 import steward.server.tools.MemoryPendingTool;
 import steward.server.tools.MemoryPrecheckTool;
 import steward.server.tools.MemoryWriteTool;
@@ -31,6 +35,10 @@ public final class Tools {
                 new MemoryWriteTool(),
                 new MemoryPrecheckTool(),
                 new MemoryPendingTool(),
+                new MemoryLogTool(),
+                new MemoryHealthTool(),
+                new MemoryConsolidateTool(),
+                new MemoryHistoryTool(),
                 new RecallSearchTool(),
                 new RecallInjectTool(),
                 new RecallFeedbackTool()));

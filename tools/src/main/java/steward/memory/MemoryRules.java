@@ -86,8 +86,9 @@ public final class MemoryRules {
         return t == MemoryTarget.USER && doc.entries().size() == 1 && !doc.text().contains(MemoryDocument.DELIMITER);
     }
 
+    /** Whether the entry starts with a tag, after its confidence prefix ({@code [0.5] [env] …}) if it has one. */
     public static boolean hasTag(String content) {
-        String c = content.toLowerCase(Locale.ROOT);
+        String c = steward.memory.lifecycle.Confidence.parse(content).body().toLowerCase(Locale.ROOT);
         for (String t : TAGS) if (c.startsWith(t)) return true;
         return false;
     }

@@ -104,6 +104,11 @@ public final class MemoryWriter {
     }
 
     private MemoryResult write(MemoryRequest r, boolean approved) {
+        if (!paths.hermesPresent()) {
+            // never create a Hermes home: a Claude Code user's memory is not Hermes' MEMORY.md
+            throw new steward.StewardError("memory_write", "no Hermes home at " + paths.hermesHome() + ": memory_write writes Hermes' "
+                    + "MEMORY.md and USER.md (set --hermes-home or HERMES_HOME); Claude Code's memory is not served by it");
+        }
         String targetName = r.target() == null ? "memory" : r.target();
         MemoryTarget t = MemoryTarget.of(targetName);
         if (t == null) {
@@ -198,6 +203,10 @@ public final class MemoryWriter {
                     backup = MemoryBackups.snapshot(paths.stateDir(), t.fileName, cur.bytes(), now).toString();
                 }
                 AtomicFiles.writeString(file, String.join(MemoryDocument.DELIMITER, s.newEntries));
+                Map<Path, byte[]> was = new java.util.HashMap<>();
+                was.put(file, cur.bytes());
+                steward.memory.history.History.recordQuietly(paths, clock, "memory_write: " + (r.isBatch() ? "batch" : r.action()) + " "
+                        + t.fileName, was);
             }
             return finish(t, limit, s, cur.doc(), true, backup);
         } catch (IOException e) {

@@ -70,6 +70,7 @@ public final class RecallService {
                     RecallEngine.snippet(it.text(), 300), iso(it.timestamp()), it.timestamp() > 0 ? it.timestamp() : null,
                     it.sessionId(), h.components()));
         }
+        referenced(res.hits().stream().map(RecallEngine.Hit::item).filter(it -> RecallItem.MEMORY.equals(it.source())).map(RecallItem::text).toList());
         return new SearchOutput(r.query(), k, scopes, items, items.size(), res.candidates(),
                 Math.max(0, res.candidates() - items.size()), res.query_terms_bounded(), new IndexInfo(true, engine.denseActive(),
                         denseStatus(), sync.changedGroups() > 0 || sync.removedGroups() > 0, sync.changedGroups() + sync.removedGroups(), sync.millis()));
@@ -105,7 +106,21 @@ public final class RecallService {
     // ---- recall_inject
     public InjectEngine.Result inject(InjectEngine.Request r) {
         String mode = r.mode() != null ? r.mode() : configuredMode();
-        return inject.inject(new InjectEngine.Request(r.context(), r.recentTurns(), r.sessionId(), r.budgetChars(), mode));
+        InjectEngine.Result res = inject.inject(new InjectEngine.Request(r.context(), r.recentTurns(), r.sessionId(), r.budgetChars(), mode));
+        List<String> texts = new ArrayList<>();
+        for (InjectEngine.Candidate c : res.items()) {
+            if (!RecallItem.MEMORY.equals(c.source())) continue;
+            RecallItem it = engine.resolve(c.uri());
+            if (it != null) texts.add(it.text());
+        }
+        referenced(texts);
+        return res;
+    }
+
+    /** Memory entries recall returned count as referenced for the lifecycle's decay rule (a side log, never the entries). */
+    private void referenced(List<String> entryTexts) {
+        new steward.memory.lifecycle.EvidenceStore(engine.paths().stateDir()).referenced(entryTexts,
+                LocalDate.ofInstant(engine.clock().instant(), ZoneOffset.UTC));
     }
 
     /** The configured mode: {@code STEWARD_RECALL_MODE} (shadow, canary, active), else shadow. */

@@ -65,9 +65,9 @@ class HermesIndexInteropTest {
                 did = "restored " + r.restored().size();
             } else {
                 Plan plan = new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20)).plan();
-                Map<String, String> rules = new HashMap<>();
-                for (Plan.PlanItem it : plan.items()) if (it.executable() && "ABCD".contains(it.rule())) rules.put(it.rule(), "approve");
-                ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), Map.of(), rules, Map.of(), false, null));
+                Map<String, String> items = new HashMap<>();
+                for (Plan.PlanItem it : plan.items()) if (it.executable() && "ABCD".contains(it.rule())) items.put(it.item_id(), "approve");
+                ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), items, Map.of(), Map.of(), false, null));
                 List<String> deleted = r.executed().stream().filter(d -> d.action().equals("delete")).map(ApplyResult.Done::session_id).toList();
                 if (r.backup() != null && !deleted.isEmpty()) backups.push(new Object[] {r.backup().backup_id(), deleted});
                 assertTrue(r.checklist().stream().filter(c -> c.check().equals("fts_integrity")).allMatch(ApplyResult.Check::ok),

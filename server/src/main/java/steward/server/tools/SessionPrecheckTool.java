@@ -10,7 +10,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class SessionPrecheckTool extends StewardTool<SessionPrecheckTool.Args> {
     /** Not read-only: a reported choice is written to the learning store. */
     static final ToolSpec SPEC = ToolSpec.of("session_precheck", "Find existing sessions on a new request's topic",
-            "Before opening a new Hermes session for a new request, checks whether an active titled session already covers the "
+            "Before opening a new session for a new request, checks whether an active titled session (Hermes or Claude Code) "
+                + "already covers the "
                 + "topic, so the user can continue it instead of starting a duplicate. Extracts 2–" + PrecheckEngine.MAX_KEYWORDS
                 + " keywords from the request "
                 + "(English and Chinese, stop words removed), matches them against active session titles, and returns the matches "
@@ -19,7 +20,7 @@ public final class SessionPrecheckTool extends StewardTool<SessionPrecheckTool.A
                 + "choice (continue + session_id, or new) to record the user's answer for the learning loop. Changes no session.");
 
     /** schemas/session_precheck.input.json. */
-    public record Args(String request, String now, String locale, Integer max_matches, String session_id, String choice) {
+    public record Args(String request, String now, String locale, Integer max_matches, String session_id, String choice, String store) {
         public Args {
             if (locale == null) locale = PrecheckEngine.DEFAULT_LOCALE;
             if (max_matches == null) max_matches = PrecheckEngine.DEFAULT_MAX_MATCHES;
@@ -34,7 +35,7 @@ public final class SessionPrecheckTool extends StewardTool<SessionPrecheckTool.A
     public ToolResult call(Args a, ToolContext ctx) {
         String locale = a.locale();
         PrecheckEngine.Result r = new PrecheckEngine(ctx.paths(), ctx.clock()).precheck(a.request(),
-                Arguments.now(a.now(), SPEC.name()), locale, a.max_matches());
+                Arguments.now(a.now(), SPEC.name()), locale, a.max_matches(), a.store());
         boolean zh = "zh".equals(locale);
         StringBuilder sb = new StringBuilder();
         if (r.matches().isEmpty()) {

@@ -8,11 +8,11 @@ import steward.status.StatusReport;
 /** {@code steward_status}: what Steward sees of the Hermes home. */
 public final class StewardStatusTool extends StewardTool<NoArguments> {
     static final ToolSpec SPEC = ToolSpec.of("steward_status", "Steward status",
-            "Shows what Steward sees of this agent's Hermes home: the resolved paths and where each came from, "
+            "Shows what Steward sees of the Hermes and Claude Code homes: the resolved paths and where each came from, "
                 + "whether state.db exists and its schema version, sessions by status (active/ended/archived) and by "
                 + "source, the message count, MEMORY.md and USER.md usage (characters/limit/percent, entries), the number "
-                + "of skills, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
-                + "Read-only: it never creates or changes a file. Reports an error when the home is missing or a file "
+                + "of skills, Claude Code sessions by project and state, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
+                + "Read-only: it never creates or changes a file. Reports an error when no home exists or a file "
                 + "Steward needs cannot be read (the structured result still shows everything else).")
             .readOnly().idempotent();
 
@@ -22,7 +22,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
 
     @Override
     public ToolResult call(NoArguments arguments, ToolContext ctx) {
-        StatusReport r = new StatusEngine(ctx.paths()).status();
+        StatusReport r = new StatusEngine(ctx.paths(), ctx.clock()).status();
         String text = render(r);
         return r.failed() ? ToolResult.error(r, "steward_status: " + String.join("; ", r.errors()) + "\n\n" + text)
                 : ToolResult.ok(r, text);
@@ -57,6 +57,26 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
             sb.append('\n');
         }
         sb.append("Skills:      ").append(r.skills()).append('\n');
+        StatusReport.Claude c = r.claude();
+        if (c != null) {
+            sb.append("Claude home: ").append(c.home().path()).append(" (").append(c.home().origin()).append(c.exists() ? "" : ", missing").append(")\n");
+            if (c.exists()) {
+                sb.append("Claude:      ").append(c.sessions()).append(" sessions (live ").append(c.live()).append(", ended ").append(c.ended())
+                        .append("; live = appended to within ").append((c.idle_hours() == Math.rint(c.idle_hours()) ? String.valueOf((long) c.idle_hours()) : String.valueOf(c.idle_hours()))).append(" h), ").append(c.subagents())
+                        .append(" subagent transcripts, ").append(c.projects()).append(" projects; cleanupPeriodDays ")
+                        .append(c.cleanup_period_days()).append('\n');
+                int shown = 0;
+                for (StatusReport.ClaudeProject p : c.by_project()) {
+                    if (shown++ == 3) break;
+                    sb.append(shown == 1 ? "  projects:  " : ", ").append(p.cwd() != null ? p.cwd() : p.project()).append(' ')
+                            .append(p.sessions()).append(" (").append(p.live()).append(" live)");
+                }
+                if (shown > 0) sb.append('\n');
+                if (!c.unparseable_index_files().isEmpty()) {
+                    sb.append("  index:     ").append(c.unparseable_index_files().size()).append(" sessions-index.json cannot be parsed (left as they are)\n");
+                }
+            }
+        }
         if (r.recall() != null) {
             StatusReport.Recall rc = r.recall();
             sb.append("Recall:      ").append(rc.index_built() ? "index built " + rc.items() : "index not built yet (first recall call builds it)")

@@ -58,7 +58,7 @@ class MemoryToolsTest {
     void registeredInOrderAfterStewardStatus() {
         List<String> names = registry.tools().stream().map(StewardTool::name).toList();
         assertEquals("steward_status", names.get(0));
-        assertEquals(List.of("memory_write", "memory_precheck", "memory_pending"),
+        assertEquals(List.of("memory_write", "memory_precheck", "memory_pending", "memory_log", "memory_health", "memory_consolidate", "memory_history"),
                 names.stream().filter(n -> n.startsWith("memory_")).toList());
     }
 

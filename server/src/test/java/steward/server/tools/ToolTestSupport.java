@@ -15,6 +15,7 @@ import steward.json.Json;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -26,8 +27,14 @@ final class ToolTestSupport {
     final ToolContext ctx;
 
     ToolTestSupport(Path tmp) throws Exception {
+        this(tmp, false);
+    }
+
+    /** {@code claude}: with a copy of fixtures/claude-home too (both homes). */
+    ToolTestSupport(Path tmp, boolean claude) throws Exception {
         home = TestHomes.copyFixture(tmp);
-        ctx = new ToolContext(StewardPaths.of(home), Clock.fixed(NOW, ZoneOffset.UTC), Work.NONE);
+        StewardPaths paths = claude ? StewardPaths.of(home, ClaudeTestHomes.install(tmp, false)) : StewardPaths.of(home);
+        ctx = new ToolContext(paths, Clock.fixed(NOW, ZoneOffset.UTC), Work.NONE);
     }
 
     ToolResult call(String tool, String json) {

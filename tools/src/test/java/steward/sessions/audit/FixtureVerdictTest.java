@@ -29,6 +29,9 @@ class FixtureVerdictTest {
         r.groups().auto().items().forEach(i -> m.put(i.session_id(), i));
         r.groups().confirm().forEach(g -> g.items().forEach(i -> m.put(i.session_id(), i)));
         r.groups().info().items().forEach(i -> m.put(i.session_id(), i));
+        r.groups().waiting().items().forEach(i -> m.put(i.session_id(), i));
+        r.groups().collapsed().forEach(g -> g.items().forEach(i -> m.put(i.session_id(), i)));
+        r.groups().not_asked().items().forEach(i -> m.put(i.session_id(), i));
         r.groups().retained().items().forEach(i -> m.put(i.session_id(), i));
         return m;
     }

@@ -58,7 +58,7 @@ class IndexRepairTest {
 
         Plan plan = audit(paths);
         StewardError e = assertThrows(StewardError.class, () -> new ApplyEngine(paths, TestHomes.CLOCK)
-                .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null)));
+                .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of(), Map.of(), false, null)));
         assertTrue(e.getMessage().contains("search index is inconsistent") && e.getMessage().contains("nothing was changed"), e.getMessage());
         assertTrue(Files.isRegularFile(paths.stateDir().resolve("plans/" + plan.plan_id() + ".json")), "the plan was not used");
         StewardError r = assertThrows(StewardError.class, () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(applied.backup().backup_id(), null));
