@@ -21,6 +21,12 @@ public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        // JNA (flock) unpacks its native library into ~/.cache/JNA unless told otherwise: Steward writes only in the
+        // homes and its state dir, so the library goes to the system temp dir
+        if (System.getProperty("jna.tmpdir") == null) {
+            System.setProperty("jna.tmpdir", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                    "steward-jna-" + System.getProperty("user.name", "user")).toString());
+        }
         Printer.install(); // from here on only the Printer reaches the real stdout
         CommandLine cl = new CommandLine(new Main());
         DevExtension.find().ifPresent(dev -> dev.benchmarks().forEach(cl.getSubcommands().get("bench")::addSubcommand));
