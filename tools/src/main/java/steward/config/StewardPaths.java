@@ -86,10 +86,15 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
     }
 
     /**
-     * Refuses a Hermes home that does not exist: a mistyped path must not become a new, empty home. Nothing is created.
+     * Refuses a Hermes home that does not exist, unless it is only the default and a Claude Code home exists: a
+     * mistyped path must not become a new, empty home. Nothing is created.
      */
     public void requireHome(String context) {
         if (Files.isDirectory(hermesHome)) return;
+        // a Claude Code-only user has no Hermes home (the tools that write Hermes' files refuse on their own); a Hermes
+        // home named explicitly (flag or variable) that does not exist is a mistake either way
+        boolean explicit = hermesHomeOrigin == Origin.FLAG || hermesHomeOrigin == Origin.ENVIRONMENT;
+        if (!explicit && claudeHome != null && Files.isDirectory(claudeHome)) return;
         String what = Files.exists(hermesHome) ? "is not a directory" : "does not exist";
         throw new StewardError(context, "Hermes home " + hermesHome + " " + what + " (from " + hermesHomeSource()
                 + "); nothing was created. Pass the home Hermes uses (--hermes-home or HERMES_HOME).");

@@ -192,6 +192,8 @@ public final class MemoryWriter {
     private MemoryResult apply(MemoryRequest r, MemoryTarget t, int limit) {
         Path file = t.file(paths);
         try (Flock lock = Flock.exclusive(t.lockFile(paths))) {
+            // a temp file a killed Steward left next to the memory file goes (only when its process is gone)
+            if (Files.isDirectory(file.getParent())) AtomicFiles.removeStaleTemps(file.getParent());
             Loaded cur = load(file);
             Step s = compute(r, t, limit, cur.doc());
             String backup = null;
