@@ -27,6 +27,11 @@ public final class Main implements Callable<Integer> {
             System.setProperty("jna.tmpdir", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
                     "steward-jna-" + System.getProperty("user.name", "user")).toString());
         }
+        // DJL (the recall tokenizer) unpacks its native library into ~/.djl.ai unless told otherwise
+        if (System.getProperty("DJL_CACHE_DIR") == null && System.getenv("DJL_CACHE_DIR") == null) {
+            System.setProperty("DJL_CACHE_DIR", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                    "steward-djl-" + System.getProperty("user.name", "user")).toString());
+        }
         Printer.install(); // from here on only the Printer reaches the real stdout
         CommandLine cl = new CommandLine(new Main());
         DevExtension.find().ifPresent(dev -> dev.benchmarks().forEach(cl.getSubcommands().get("bench")::addSubcommand));
