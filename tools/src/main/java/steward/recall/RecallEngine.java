@@ -31,6 +31,7 @@ import org.apache.lucene.sandbox.search.CombinedFieldQuery;
 import org.apache.lucene.util.BytesRef;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.sessions.store.SessionStore;
 import steward.text.CodePoints;
@@ -183,6 +184,15 @@ public final class RecallEngine implements AutoCloseable {
 
     /** Brings the index in step with the sources: new and changed groups re-indexed, vanished ones deleted. */
     public synchronized SyncReport sync() {
+        return sync(Work.NONE);
+    }
+
+    /**
+     * {@link #sync()}, reporting to {@code work}: reading the changed sources (the long part of a first build, with a
+     * safe point after each), then indexing and embedding. A cancellation stops while sources are read, before
+     * anything is written; once the index is being written the sync finishes.
+     */
+    public synchronized SyncReport sync(Work work) {
         long t0 = System.nanoTime();
         index.openIfPresent();
         boolean existed = index.exists();
@@ -212,13 +222,19 @@ public final class RecallEngine implements AutoCloseable {
         Map<String, List<RecallItem>> read = new HashMap<>();
         Map<String, List<RecallItem>> changed = new LinkedHashMap<>();
         int items = 0;
+        int toRead = 0, done = 0;
+        for (Map.Entry<String, String> e : now.entrySet()) if (!e.getValue().equals(old.get(e.getKey()))) toRead++;
         for (Map.Entry<String, String> e : now.entrySet()) {
             if (!e.getValue().equals(old.get(e.getKey()))) {
+                work.checkpoint("recall index");
+                if (done++ % 100 == 0) work.progress(done, toRead + 2, "reading " + toRead + " changed sources for the recall index");
                 List<RecallItem> its = read.computeIfAbsent(e.getKey(), k -> corpus.items(k, s));
                 changed.put(e.getKey(), its);
                 items += its.size();
             }
         }
+        work.checkpoint("recall index"); // the last safe point: from here the index is written whole
+        work.progress(toRead + 1, toRead + 2, "indexing " + items + " items");
         List<String> removed = new ArrayList<>();
         for (String k : old.keySet()) if (!now.containsKey(k)) removed.add(k);
         if (!changed.isEmpty() || !removed.isEmpty() || !existed) index.apply(changed, removed, now, msgFp);
@@ -229,6 +245,7 @@ public final class RecallEngine implements AutoCloseable {
             }
             List<String> vRemoved = new ArrayList<>();
             for (String k : oldVec.keySet()) if (!now.containsKey(k)) vRemoved.add(k);
+            work.progress(toRead + 1.5, toRead + 2, "embedding up to " + denseBudget + " new items");
             densePending = vectors.apply(vChanged, vRemoved, now, enc, denseBudget);
         } else {
             densePending = 0;
@@ -236,6 +253,7 @@ public final class RecallEngine implements AutoCloseable {
         denseReady = enc != null && densePending == 0 && now.equals(vectors.signatures());
         lastSync = Instant.now(clock);
         lastSyncMillis = (System.nanoTime() - t0) / 1_000_000;
+        work.progress(toRead + 2, toRead + 2, "recall index up to date");
         return new SyncReport(!existed, changed.size(), removed.size(), items, lastSyncMillis);
     }
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.Work;
 
 /** The three recall tools as records in, records out (snake_case result fields), over one {@link RecallEngine}. */
 public final class RecallService {
@@ -48,6 +49,11 @@ public final class RecallService {
                                int candidates, int omitted, List<String> query_terms, IndexInfo index) {}
 
     public SearchOutput search(SearchRequest r) {
+        return search(r, Work.NONE);
+    }
+
+    /** Brings the index up to date first, reporting to {@code work} (see {@link RecallEngine#sync(Work)}). */
+    public SearchOutput search(SearchRequest r, Work work) {
         int k = r.k() == null ? DEFAULT_K : r.k();
         Set<String> sources = null;
         List<String> scopes = r.scopes() == null || r.scopes().isEmpty() ? List.of("memory", "skills", "sessions", "logs") : r.scopes();
@@ -61,7 +67,7 @@ public final class RecallService {
         }
         Double since = time(r.since(), false), until = time(r.until(), true);
         if (since != null && until != null && since > until) throw new StewardError("recall_search", "since is after until");
-        RecallEngine.SyncReport sync = engine.sync();
+        RecallEngine.SyncReport sync = engine.sync(work);
         RecallEngine.Result res = engine.search(new RecallEngine.Query(r.query(), k, sources, since, until, r.exclude_session_id()));
         List<SearchItem> items = new ArrayList<>();
         for (RecallEngine.Hit h : res.hits()) {
@@ -105,6 +111,11 @@ public final class RecallService {
 
     // ---- recall_inject
     public InjectEngine.Result inject(InjectEngine.Request r) {
+        return inject(r, Work.NONE);
+    }
+
+    public InjectEngine.Result inject(InjectEngine.Request r, Work work) {
+        engine.sync(work);
         String mode = r.mode() != null ? r.mode() : configuredMode();
         InjectEngine.Result res = inject.inject(new InjectEngine.Request(r.context(), r.recentTurns(), r.sessionId(), r.budgetChars(), mode));
         List<String> texts = new ArrayList<>();

@@ -1,5 +1,8 @@
 package steward.server.protocol;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -8,8 +11,17 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code notifications/cancelled} marks its request cancelled (the SDK ignores it as shipped), and a
  * {@code tools/call} gets its JSON-RPC id in {@code _meta} ({@link Cancellations#REQUEST_ID_META}) so the
  * running call can find its cancellation flag. Batches (arrays) are inspected element by element.
+ * <p>A {@code tools/call} naming a tool no server of this process has is sent to a tool that exists with the
+ * name asked for in {@link #UNKNOWN_TOOL_META}: its handler answers the JSON-RPC error naming that tool (the SDK's
+ * own error always reads "Unknown tool: invalid_tool_name"), through the SDK, so every transport frames it as usual.
  */
 public final class JsonRpcInspector {
+    /** Where the name of a tool nobody has travels (see the class comment). */
+    public static final String UNKNOWN_TOOL_META = "dev.steward/unknown-tool";
+    /** The tools the servers of this process have, filled as they are built; empty = no rewriting. */
+    private static final Set<String> KNOWN_TOOLS = ConcurrentHashMap.newKeySet();
+    private static volatile String anyKnownTool;
+
     private JsonRpcInspector() {}
 
     /** {@code _meta} key set when a {@code tools/call}'s arguments were not an object (its value: what they were). */
@@ -104,6 +116,12 @@ public final class JsonRpcInspector {
         return i;
     }
 
+    /** Called for every tool a server registers. */
+    public static void knownTool(String name) {
+        KNOWN_TOOLS.add(name);
+        if (anyKnownTool == null) anyKnownTool = name;
+    }
+
     /** Inspects (and possibly rewrites in place) {@code tree}; returns whether it was rewritten. */
     public static boolean inspect(JsonNode tree, String session, Cancellations cancellations) {
         boolean changed = false;
@@ -141,6 +159,13 @@ public final class JsonRpcInspector {
                     // the SDK would fail to bind it and answer with its own class names: the tool answers in plain words
                     params.putObject("arguments");
                     meta.put(BAD_ARGUMENTS_META, kind(a));
+                }
+                meta.remove(UNKNOWN_TOOL_META);
+                JsonNode name = params.get("name");
+                String stand = anyKnownTool;
+                if (name != null && name.isString() && stand != null && !KNOWN_TOOLS.contains(name.asString())) {
+                    meta.put(UNKNOWN_TOOL_META, name.asString());
+                    params.put("name", stand);
                 }
                 return true;
             }

@@ -39,7 +39,7 @@ public final class RecallInjectTool extends StewardTool<RecallInjectTool.Args> {
         List<String> recent = a.recent_turns() == null ? null : Arguments.list(a.recent_turns());
         RecallService svc = new RecallService(RecallEngine.shared(ctx.paths(), ctx.clock()));
         InjectEngine.Result r = svc.inject(new InjectEngine.Request(a.context() == null ? "" : a.context(), recent,
-                a.session_id(), a.budget_chars(), a.mode()));
+                a.session_id(), a.budget_chars(), a.mode()), ctx.work());
         StringBuilder sb = new StringBuilder();
         sb.append(r.decision()).append(" (").append(r.mode()).append(", ").append(r.lane()).append(" lane): ").append(r.reason())
                 .append("\ndecision_id: ").append(r.decision_id());

@@ -34,7 +34,7 @@ public final class RecallSearchTool extends StewardTool<RecallSearchTool.Args> {
         List<String> scopes = a.scopes() == null ? null : Arguments.list(a.scopes());
         RecallService svc = new RecallService(RecallEngine.shared(ctx.paths(), ctx.clock()));
         RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest(a.query() == null ? "" : a.query(),
-                a.k(), scopes, a.since(), a.until(), a.exclude_session_id()));
+                a.k(), scopes, a.since(), a.until(), a.exclude_session_id()), ctx.work());
         StringBuilder sb = new StringBuilder();
         sb.append(out.returned()).append(" item(s) for \"").append(out.query()).append("\"");
         if (out.omitted() > 0) sb.append(" (").append(out.omitted()).append(" more candidates not shown)");

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,5 +98,35 @@ class RecallToolsTest {
         assertEquals(steward.recall.RecallEngine.DENSE_DEFAULT, after.get("recall").get("dense_enabled").asBoolean());
         assertTrue(after.get("recall").get("dense").asString().startsWith(steward.recall.RecallEngine.DENSE_DEFAULT ? "on (default)" : "off"),
                 after.get("recall").get("dense").asString());
+    }
+
+    @Test
+    void searchHonoursItsArguments() throws Exception {
+        ToolContext c = ctx();
+        JsonNode docker = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c));
+        assertEquals(3, docker.get("items").size(), "k items");
+        assertTrue(docker.get("items").get(0).get("snippet").asString().toLowerCase(Locale.ROOT).contains("docker"), docker.toString());
+        for (int i = 1; i < 3; i++) {
+            assertEquals(i + 1, docker.get("items").get(i).get("rank").asInt());
+            assertTrue(docker.get("items").get(i).get("score").get("score").asDouble() <= docker.get("items").get(i - 1).get("score").get("score").asDouble(),
+                    "ranked by score");
+        }
+        String session = "20260808_074300_bc9e28"; // the fixture's Docker build-cache conversation
+        JsonNode others = valid("recall_search", Tools.registry().invoke("recall_search",
+                args("{\"query\":\"docker build cache\",\"k\":10,\"exclude_session_id\":\"" + session + "\"}"), c));
+        for (JsonNode it : others.get("items")) assertFalse(it.get("uri").asString().contains(session), "excluded: " + it);
+        JsonNode skills = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skills\"]}"), c));
+        assertFalse(skills.get("items").isEmpty());
+        for (JsonNode it : skills.get("items")) assertTrue(it.get("uri").asString().startsWith("steward://skill/"), it.toString());
+        JsonNode august = valid("recall_search", Tools.registry().invoke("recall_search",
+                args("{\"query\":\"docker build cache\",\"since\":\"2026-08-01\",\"until\":\"2026-08-31\"}"), c));
+        assertFalse(august.get("items").isEmpty());
+        for (JsonNode it : august.get("items")) {
+            String ts = it.path("timestamp").isString() ? it.get("timestamp").asString() : "";
+            assertTrue(ts.isEmpty() || ts.startsWith("2026-08"), "within since/until: " + it);
+        }
+        ToolResult text = Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c);
+        assertTrue(text.text().startsWith("3 item(s) for \"docker build cache\""), text.text());
+        assertTrue(text.text().contains(docker.get("items").get(0).get("uri").asString()), "the text names what the record holds");
     }
 }

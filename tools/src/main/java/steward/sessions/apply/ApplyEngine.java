@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.Work;
 import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -93,6 +94,15 @@ public final class ApplyEngine {
     record Decision(List<Planned> run, List<ApplyResult.Skipped> skipped, ApplyResult.Counts before) {}
 
     public ApplyResult apply(ApplyRequest req) {
+        return apply(req, Work.NONE);
+    }
+
+    /**
+     * Progress goes to {@code work} (checking, backing up each session, the transaction, verifying); a cancellation is
+     * honoured only before the transaction starts, when nothing has been written: once it runs, the apply finishes.
+     */
+    public ApplyResult apply(ApplyRequest req, Work work) {
+        work.progress(0, 1, "checking plan " + req.planId());
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
         ApplyJournal journal = new ApplyJournal(paths, clock);
@@ -104,9 +114,12 @@ public final class ApplyEngine {
         Plan plan = selected(full);
         this.others = full.items().stream().filter(i -> store != null && !i.storeName().equals(store)).toList();
         List<Plan.PlanItem> claudeItems = itemsOf(plan, ClaudeSessions.STORE);
+        // progress: checking, [moving the Claude Code files], backing up each Hermes session, the transaction, verifying
+        int steps = plan.items().size() + 3 + (claudeItems.isEmpty() ? 0 : 1);
         if (claudeItems.isEmpty()) {
+            if (!req.dryRun()) work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
             // the plan is claimed inside, after the journal is written, and released there when nothing was committed
-            HermesPart h = applyHermes(plan, req, now, null, plans, journal);
+            HermesPart h = applyHermes(plan, req, now, null, plans, journal, req.dryRun() ? Work.NONE : work.pastSafePoint(), 0, steps);
             if (req.dryRun()) return result(plan, true, null, h.d(), h.d().before(), false, List.of(),
                     LearningReport.notRecorded("dry run"), req);
             return result(plan, false, h.b(), h.d(), h.after(), h.fts(), h.checks(), learn(plan, req, h.d()), req);
@@ -115,13 +128,18 @@ public final class ApplyEngine {
         boolean hermes = plan.storeRefs().stream().anyMatch(r -> r.store().equals(SessionRow.HERMES));
         if (req.dryRun()) {
             ClaudeApplier.Part cp = claude.decide(req);
-            HermesPart h = hermes ? applyHermes(plan, req, now, null, plans, journal) : null;
+            HermesPart h = hermes ? applyHermes(plan, req, now, null, plans, journal, Work.NONE, 0, steps) : null;
             Decision d = merge(h == null ? null : h.d(), cp.decision());
             return result(plan, true, null, d, d.before(), false, List.of(), LearningReport.notRecorded("dry run"), req);
         }
+        // the last safe point, before anything of either home is written: the Claude Code files move first, then Hermes'
+        // transaction runs; from here the apply runs to its end (a failure moves the Claude Code files back)
+        work.checkpoint(CTX);
+        Work rest = work.pastSafePoint();
         plans.claim(plan.plan_id());
         String backupId = SessionBackup.newId(clock.instant());
         ClaudeApplier.Part cp;
+        rest.progress(1, steps, "moving " + claudeItems.size() + " Claude Code sessions into the backup");
         try {
             cp = claude.execute(req, backupId);
         } catch (RuntimeException e) {
@@ -131,7 +149,7 @@ public final class ApplyEngine {
         HermesPart h = null;
         if (hermes) {
             try {
-                h = applyHermes(plan, req, now, backupId, null, journal);
+                h = applyHermes(plan, req, now, backupId, null, journal, rest, 1, steps);
             } catch (RuntimeException e) {
                 claude.undo(cp);
                 plans.release(plan.plan_id());
@@ -143,6 +161,7 @@ public final class ApplyEngine {
         List<ApplyResult.Check> checks = new ArrayList<>(h == null ? List.of() : h.checks());
         checks.addAll(cp.checks());
         ApplyResult.Counts after = h == null ? cp.after() : sum(h.after(), cp.after());
+        rest.progress(steps, steps, "applied");
         return result(plan, false, b, d, after, h != null && h.fts(), checks, learn(plan, req, d), req);
     }
 
@@ -199,7 +218,8 @@ public final class ApplyEngine {
      * the Claude Code part, or null for a new one. {@code plans}: claims the plan after the journal is begun (and
      * releases it when nothing was committed); null when the caller has claimed it already.
      */
-    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String sharedBackupId, PlanStore plans, ApplyJournal journal) {
+    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String sharedBackupId, PlanStore plans, ApplyJournal journal,
+                                   Work work, int base, int steps) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             if (req.dryRun()) {
                 try {
@@ -226,7 +246,8 @@ public final class ApplyEngine {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved, req, entry);
+                    out[1] = backup(c, d, now, moved, req, entry, work, base, steps);
+                    work.progress(steps - 2, steps, "applying " + d.run().size() + " changes in one transaction");
                     out[2] = execute(c, d, now);
                     Crashpoint.reach("apply.before-commit");
                     return null;
@@ -244,6 +265,7 @@ public final class ApplyEngine {
             Decision d = (Decision) out[0];
             ApplyResult.Backup b = (ApplyResult.Backup) out[1];
             boolean fts = (Boolean) out[2];
+            work.progress(steps - 1, steps, "verifying");
             ApplyResult.Counts after = counts(store.connection());
             List<ApplyResult.Check> checks = new ArrayList<>();
             checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
@@ -454,8 +476,8 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, ApplyJournal.Entry entry)
-            throws SQLException {
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, ApplyJournal.Entry entry,
+                                      Work work, int base, int steps) throws SQLException {
         List<ApplyJournal.Op> ops = new ArrayList<>();
         for (Planned p : d.run()) {
             ops.add(new ApplyJournal.Op(p.item().session_id(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle(),
@@ -465,6 +487,7 @@ public final class ApplyEngine {
             entry.write(ApplyJournal.Phase.PREPARED, ops, List.of());
             return null;
         }
+        int done = 0;
         SessionBackup bk = new SessionBackup(paths.stateDir());
         String id = entry.backupId();
         List<ObjectNode> lines = new ArrayList<>();
@@ -492,6 +515,7 @@ public final class ApplyEngine {
                     throw new StewardError(CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
                 }
             }
+            if (done++ % 50 == 0) work.progress(base + done, steps, "backing up " + d.run().size() + " sessions");
             ObjectNode line = SessionBackup.exportLine(c, p.item().session_id(), note);
             if (line == null) throw new StewardError(CTX, "session " + p.item().session_id() + " vanished during apply; nothing was changed");
             lines.add(line);

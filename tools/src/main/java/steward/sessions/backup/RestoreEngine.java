@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningEngine;
@@ -69,14 +70,23 @@ public final class RestoreEngine {
     public record Check(String check, boolean ok, String detail) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
-        return restore(backupId, sessionIds, null);
+        return restore(backupId, sessionIds, null, Work.NONE);
     }
 
     /** {@code store}: only the part of the backup from this home ({@code hermes} or {@code claude}); null: all of it. */
     public Result restore(String backupId, List<String> sessionIds, String store) {
+        return restore(backupId, sessionIds, store, Work.NONE);
+    }
+
+    /**
+     * Progress goes to {@code work}; a cancellation is honoured only before anything is written: before the Claude Code
+     * files move back and before the transaction starts.
+     */
+    public Result restore(String backupId, List<String> sessionIds, String store, Work work) {
         if (store != null && !SessionHomes.STORES.contains(store)) {
             throw new StewardError(CTX, "store must be hermes or claude, not " + store);
         }
+        work.progress(0, 3, "reading backup " + backupId);
         SessionBackup bk = new SessionBackup(paths.stateDir());
         // an apply killed earlier (any process) is settled first: its files go where their sessions say
         List<String> recovered = SessionBackup.isBackupId(backupId)
@@ -107,8 +117,14 @@ public final class RestoreEngine {
         int files = 0, sessionsAfter = 0, activeAfter = 0;
         List<Check> checks = new ArrayList<>();
         int[] messages = {0};
-        if (!claudeLines.isEmpty()) {
+        boolean claude = !claudeLines.isEmpty();
+        boolean hermes = !lines.isEmpty() || !claude;
+        int steps = (claude ? 1 : 0) + (hermes ? 2 : 0) + 1;
+        if (claude) {
             if (paths.claudeHome() == null) throw new StewardError(CTX, "backup " + backupId + " holds Claude Code sessions but no Claude Code home is configured");
+            work.checkpoint(CTX); // the last safe point: from here the restore (the Claude Code files, then Hermes' transaction) runs to its end
+            work = work.pastSafePoint();
+            work.progress(1, steps, "moving Claude Code files back");
             ClaudeRestorer.Outcome o = new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
             restored.addAll(o.restored());
             skipped.addAll(o.skipped());
@@ -118,8 +134,8 @@ public final class RestoreEngine {
             sessionsAfter += rows.size();
             activeAfter += (int) rows.stream().filter(SessionRow::active).count();
         }
-        if (!lines.isEmpty() || claudeLines.isEmpty()) {
-            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages);
+        if (hermes) {
+            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages, work, claude ? 2 : 1, steps);
             files += h.files();
             checks.addAll(h.checks());
             sessionsAfter += h.sessions();
@@ -128,18 +144,21 @@ public final class RestoreEngine {
         List<JsonNode> all = new ArrayList<>(lines);
         all.addAll(claudeLines);
         LearningReport learning = learn(backupId, restored, all);
+        work.progress(steps, steps, "restored " + restored.size() + " sessions");
         return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter, learning, checks, recovered);
     }
 
     private record Hermes(int files, int sessions, int active, List<Check> checks) {}
 
     private Hermes restoreHermes(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, List<String> restored,
-                                 List<Skipped> skipped, int[] messages) {
+                                 List<Skipped> skipped, int[] messages, Work work, int step, int steps) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             // never write through Hermes' triggers into a damaged search index
             FtsIndex.requireConsistent(paths.stateDb(), CTX);
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
+            work.checkpoint(CTX); // the last safe point of a Hermes-only restore: from here it runs to its end
+            work.progress(step, steps, "restoring " + wanted.size() + " sessions in one transaction");
             // the journal lists the side files before anything changes: a kill from here on is settled by the next call
             List<ApplyJournal.Move> moves = new ArrayList<>();
             for (JsonNode l : lines) {
@@ -178,6 +197,7 @@ public final class RestoreEngine {
                 throw e;
             }
             Crashpoint.reach("restore.committed");
+            work.progress(step + 1, steps, "moving side files back");
             int files = returnSideFiles(bk, backupId, lines, wanted, store, skipped);
             if (entry != null) entry.close();
             var counts = store.counts();
