@@ -230,14 +230,19 @@ public final class CrashBench implements Callable<Integer> {
             FtsIndex.Report fts = FtsIndex.check(paths.stateDb());
             if (!fts.ok()) problems.add("FTS5 integrity-check: " + fts.summary());
             Set<String> inDb = new HashSet<>(sessionIds(paths.stateDb()));
-            Map<String, String> inBackup = backedUp(paths);
+            Map<String, List<String>> inBackup = backedUp(paths);
             for (String id : before) {
                 List<String> files = List.of(id + ".json", "request_dump_" + id + "_1.json");
                 if (inDb.contains(id)) {
                     for (String f : files) if (!Files.isRegularFile(c.home().resolve("sessions/" + f))) problems.add("session in state.db without its side file " + f);
                 } else if (inBackup.containsKey(id)) {
-                    Path fd = paths.stateDir().resolve("backups/sessions/" + inBackup.get(id) + ".files");
-                    for (String f : files) if (!Files.isRegularFile(fd.resolve(f))) problems.add("deleted session whose backup lacks side file " + f);
+                    // the session may be in several backups (an interrupted apply's, whose files went back, and the next one's)
+                    boolean any = false;
+                    for (String bid : inBackup.get(id)) {
+                        Path fd = paths.stateDir().resolve("backups/sessions/" + bid + ".files");
+                        any |= files.stream().allMatch(f -> Files.isRegularFile(fd.resolve(f)));
+                    }
+                    if (!any) problems.add("deleted session whose backups lack its side files");
                 } else {
                     problems.add("session " + id + " neither in state.db nor in a backup");
                 }
@@ -248,16 +253,16 @@ public final class CrashBench implements Callable<Integer> {
         return problems;
     }
 
-    /** Session id -> backup id, for every session line in every backup. */
-    private static Map<String, String> backedUp(StewardPaths paths) throws IOException {
-        Map<String, String> out = new HashMap<>();
+    /** Session id -> the backups that hold it. */
+    private static Map<String, List<String>> backedUp(StewardPaths paths) throws IOException {
+        Map<String, List<String>> out = new HashMap<>();
         Path d = paths.stateDir().resolve("backups/sessions");
         if (!Files.isDirectory(d)) return out;
         try (Stream<Path> s = Files.list(d)) {
             for (Path f : s.filter(p -> p.getFileName().toString().matches("[^.]+\\.jsonl")).toList()) {
                 String bid = f.getFileName().toString().replace(".jsonl", "");
                 for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    if (!line.isBlank()) out.put(Json.MAPPER.readTree(line).path("id").asString(), bid);
+                    if (!line.isBlank()) out.computeIfAbsent(Json.MAPPER.readTree(line).path("id").asString(), k -> new ArrayList<>()).add(bid);
                 }
             }
         }
