@@ -14,10 +14,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 import steward.server.McpServerFactory;
 
-/** The launcher: {@code steward [serve|call|tools|demo|bench|schedule]}; with no command it serves MCP on stdio. */
+/** The launcher: {@code steward [serve|call|tools|demo|bench|schedule|repair-index]}; with no command it serves MCP on stdio. */
 @Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
         description = "Steward: an MCP tool server that keeps an agent's sessions and memory in order.",
         subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, BackupsCommand.class, DemoCommand.class, BenchCommand.class, ScheduleCommand.class,
+                RepairIndexCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Mixin
@@ -25,6 +26,17 @@ public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {
         Logging.configure(args, System.getenv()); // before the first logger exists
+        // JNA (flock) unpacks its native library into ~/.cache/JNA unless told otherwise: Steward writes only in the
+        // homes and its state dir, so the library goes to the system temp dir
+        if (System.getProperty("jna.tmpdir") == null) {
+            System.setProperty("jna.tmpdir", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                    "steward-jna-" + System.getProperty("user.name", "user")).toString());
+        }
+        // DJL (the recall tokenizer) unpacks its native library into ~/.djl.ai unless told otherwise
+        if (System.getProperty("DJL_CACHE_DIR") == null && System.getenv("DJL_CACHE_DIR") == null) {
+            System.setProperty("DJL_CACHE_DIR", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                    "steward-djl-" + System.getProperty("user.name", "user")).toString());
+        }
         Printer.install(); // from here on only the Printer reaches the real stdout
         System.exit(commandLine().execute(args));
     }

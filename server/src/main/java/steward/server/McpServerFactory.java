@@ -102,6 +102,11 @@ public final class McpServerFactory {
             String session = exchange == null ? null : exchange.sessionId();
             Object rid = req.meta() == null ? null : req.meta().get(Cancellations.REQUEST_ID_META);
             String requestId = rid == null ? null : rid.toString();
+            Object bad = req.meta() == null ? null : req.meta().get(JsonRpcInspector.BAD_ARGUMENTS_META);
+            if (bad != null) {
+                return McpSchema.CallToolResult.builder().isError(true)
+                        .addTextContent(tool.name() + ": arguments must be a JSON object, not " + bad + "; nothing was changed").build();
+            }
             AtomicBoolean flag = CANCELLATIONS.register(session, requestId);
             try {
                 ExchangeWork.log(exchange, McpSchema.LoggingLevel.DEBUG, "tools/call " + tool.name() + " started");

@@ -46,7 +46,38 @@ public final class Schemas {
     /** Validation messages for {@code value} against the named schema file; empty when valid. */
     public static List<String> validate(String file, JsonNode value) {
         Schema schema = COMPILED.computeIfAbsent(file, f -> REGISTRY.getSchema(load(f)));
-        List<Error> errors = schema.validate(value);
+        String range = outOfRange(value, "");
+        if (range != null) return List.of(range);
+        List<Error> errors;
+        try {
+            errors = schema.validate(value);
+        } catch (RuntimeException e) {
+            // the validator itself gave up on a value (its message names its own classes): said in plain words
+            return List.of("a value could not be checked against the schema (a number out of range or a malformed value)");
+        }
         return errors.stream().map(Error::toString).toList();
+    }
+
+    /** The first number that no integer or double field can take (beyond 64-bit integers, or not finite), or null. */
+    static String outOfRange(JsonNode n, String path) {
+        if (n == null) return null;
+        if (n.isNumber()) {
+            if (n.isIntegralNumber() ? !n.canConvertToLong() : (!Double.isFinite(n.asDouble()) || Math.abs(n.asDouble()) >= 0x1p63)) {
+                return (path.isEmpty() ? "$" : path) + ": number " + n + " is out of range";
+            }
+            return null;
+        }
+        if (n.isArray()) {
+            for (int i = 0; i < n.size(); i++) {
+                String r = outOfRange(n.get(i), path + "[" + i + "]");
+                if (r != null) return r;
+            }
+        } else if (n.isObject()) {
+            for (var e : n.properties()) {
+                String r = outOfRange(e.getValue(), path + "." + e.getKey());
+                if (r != null) return r;
+            }
+        }
+        return null;
     }
 }

@@ -95,7 +95,25 @@ public final class StdioTransport implements McpServerTransportProvider {
         try {
             tree = Json.MAPPER.readTree(line);
         } catch (RuntimeException e) {
-            writeError(null, -32700, "Parse error: not a JSON text");
+            // a request whose id can still be read is answered under it (its client would otherwise wait for its timeout)
+            String raw = JsonRpcInspector.rawId(line);
+            JsonNode id = null;
+            if (raw != null) {
+                try {
+                    id = Json.MAPPER.readTree(raw);
+                } catch (RuntimeException ignored) {
+                    // an unreadable id: answered with id null, as JSON-RPC says
+                }
+            }
+            String msg = e.getMessage() != null && e.getMessage().contains("nesting depth")
+                    ? "Parse error: nested too deeply (more levels than the JSON parser accepts)"
+                    : "Parse error: not a JSON text";
+            writeError(id, -32700, msg);
+            return;
+        }
+        String invalid = JsonRpcInspector.invalidParams(tree);
+        if (invalid != null) {
+            writeError(tree.get("id"), -32602, invalid);
             return;
         }
         McpServerSession current = session;

@@ -56,6 +56,8 @@ public final class ToolRegistry {
             return ToolResult.error(name + ": invalid arguments: " + String.join("; ", problems));
         }
         try {
+            // a home that does not exist is refused before anything could create it (steward_status reports it itself)
+            if (!name.equals("steward_status")) ctx.paths().requireHome(name);
             return bindAndCall(tool, args, ctx);
         } catch (Work.Cancelled e) {
             return ToolResult.error(e.getMessage());

@@ -104,6 +104,44 @@ class StdioChannelIT {
         assertTrue(stderr.contains("serving on stdio"), "logs go to stderr: " + stderr);
     }
 
+    /** Issue 12, defects 4 and 5: no Java class name in any error; a deeply nested request is answered under its id. */
+    @Test
+    void badArgumentsAndDeepNestingAreAnsweredUnderTheirIdInPlainWords() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        Process p = start(home);
+        StringBuilder script = new StringBuilder(INIT).append('\n').append(INITIALIZED).append('\n');
+        String[] bad = {"\"text\"", "[1,2]", "42", "true"};
+        for (int i = 0; i < bad.length; i++) {
+            script.append("{\"jsonrpc\":\"2.0\",\"id\":").append(10 + i)
+                    .append(",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\",\"arguments\":").append(bad[i]).append("}}\n");
+        }
+        script.append("{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\",\"params\":{\"name\":\"recall_search\",\"arguments\":{\"query\":\"x\",\"k\":1e308}}}\n");
+        String deep = "[".repeat(600) + "]".repeat(600);
+        script.append("{\"jsonrpc\":\"2.0\",\"id\":\"deep-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"x\":")
+                .append(deep).append("}}}\n");
+        script.append("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"a\":").append(deep).append("},\"id\":21}\n");
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(script.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        List<JsonNode> answers = readAll(p);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        java.util.Map<String, JsonNode> byId = new java.util.HashMap<>();
+        for (JsonNode a : answers) byId.put(a.get("id").isNull() ? "null" : a.get("id").asString(), a);
+        for (String id : List.of("10", "11", "12", "13", "20", "deep-1", "21")) {
+            JsonNode a = byId.get(id);
+            assertTrue(a != null, "no answer under id " + id + ": " + answers);
+            String text = a.toString();
+            assertTrue(!text.matches("(?s).*\\b(java|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol)\\.[a-z].*")
+                    && !text.contains("Exception") && !text.contains("LinkedHashMap") && !text.contains("DoubleNode"), text);
+            boolean toolError = a.has("result") && a.get("result").get("isError").asBoolean();
+            int code = a.has("error") ? a.get("error").get("code").asInt() : 0;
+            assertTrue(toolError || code == -32602 || code == -32700 || code == -32600, text);
+        }
+        for (String id : List.of("10", "11", "12", "13")) {
+            assertTrue(byId.get(id).toString().contains("arguments must be a JSON object"), byId.get(id).toString());
+        }
+    }
+
     private static void write(OutputStream in, String line) throws Exception {
         in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
         in.flush();

@@ -1,6 +1,7 @@
 package steward.config;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -10,14 +11,21 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.regex.Pattern;
 
-import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.schema.FailsafeSchema;
 
 /**
- * What Steward reads of Hermes' {@code config.yaml}. A missing file means Hermes' defaults; a
- * malformed file or value is reported in {@link #warnings()} and the default is used: never fatal.
+ * What Steward reads of Hermes' {@code config.yaml}, read as Hermes reads it (PyYAML's YAML 1.1 types, then Python's
+ * {@code int()}; see {@link PyInt}): a limit of 0 is 0, {@code "100"} is 100, and a value Hermes cannot read leaves its
+ * defaults. A missing file means Hermes' defaults; a malformed file or value is reported in {@link #warnings()}: never fatal.
  */
 public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
                            int userCharLimit, Origin userCharLimitOrigin,
@@ -48,9 +56,11 @@ public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
         } catch (CharacterCodingException e) {
             return withWarning("config.yaml: not valid UTF-8; using defaults");
         }
-        Object root;
+        Node root;
         try {
-            root = new Load(LoadSettings.builder().setAllowDuplicateKeys(true).build()).loadFromString(text);
+            // failsafe schema: scalars stay text, typed as PyYAML (YAML 1.1) types them by PyInt, not by YAML 1.2's rules
+            root = new Compose(LoadSettings.builder().setAllowDuplicateKeys(true).setSchema(new FailsafeSchema()).build())
+                    .composeString(text).orElse(null);
         } catch (RuntimeException e) {
             String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
             return withWarning("config.yaml: malformed YAML (" + msg + "); using defaults");
@@ -60,31 +70,77 @@ public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
         int userLimit = DEFAULT_USER_CHAR_LIMIT;
         boolean approval = false;
         Origin memOrigin = Origin.DEFAULT, userOrigin = Origin.DEFAULT, apprOrigin = Origin.DEFAULT;
-        if (root != null && !(root instanceof Map)) {
+        Node memory = root instanceof MappingNode top ? value(top, "memory") : null;
+        if (root != null && !(root instanceof MappingNode)) {
             warnings.add("config.yaml: top level is not a mapping; using defaults");
-        } else if (root instanceof Map<?, ?> top && top.get("memory") != null) {
-            if (!(top.get("memory") instanceof Map<?, ?> mem)) {
-                warnings.add("config.yaml: 'memory' is not a mapping; using defaults");
-            } else {
-                Integer v = positiveInt(mem.get("memory_char_limit"), "memory.memory_char_limit", warnings);
-                if (v != null) { memLimit = v; memOrigin = Origin.CONFIG_FILE; }
-                v = positiveInt(mem.get("user_char_limit"), "memory.user_char_limit", warnings);
-                if (v != null) { userLimit = v; userOrigin = Origin.CONFIG_FILE; }
-                Object wa = mem.get("write_approval");
-                if (wa instanceof Boolean b) { approval = b; apprOrigin = Origin.CONFIG_FILE; }
-                else if (wa != null) warnings.add("config.yaml: memory.write_approval is not a boolean (" + wa + "); using false");
+        } else if (memory != null && !(memory instanceof MappingNode) && !isNull(memory)) {
+            warnings.add("config.yaml: 'memory' is not a mapping; using defaults");
+        } else if (memory instanceof MappingNode mem) {
+            // Hermes: int(mem.get("memory_char_limit", 2200)), then int(mem.get("user_char_limit", 1375)); the first
+            // that Python's int() refuses leaves both at their defaults (the second is never read)
+            Node ml = value(mem, "memory_char_limit");
+            Node ul = value(mem, "user_char_limit");
+            boolean failed = false;
+            if (ml != null) {
+                BigInteger v = PyInt.of(ml);
+                if (v == null) {
+                    failed = true;
+                    warnings.add("config.yaml: memory.memory_char_limit (" + show(ml) + ") is not a number Hermes can read; Hermes and "
+                            + "Steward use the defaults for both limits");
+                } else {
+                    memLimit = PyInt.clamp(v);
+                    memOrigin = Origin.CONFIG_FILE;
+                }
+            }
+            if (ul != null && !failed) {
+                BigInteger v = PyInt.of(ul);
+                if (v == null) {
+                    warnings.add("config.yaml: memory.user_char_limit (" + show(ul) + ") is not a number Hermes can read; using the default");
+                } else {
+                    userLimit = PyInt.clamp(v);
+                    userOrigin = Origin.CONFIG_FILE;
+                }
+            }
+            if (memOrigin == Origin.CONFIG_FILE && memLimit <= 0) {
+                warnings.add("config.yaml: memory.memory_char_limit is " + memLimit + ": Hermes refuses every MEMORY.md write, and so does Steward");
+            }
+            if (userOrigin == Origin.CONFIG_FILE && userLimit <= 0) {
+                warnings.add("config.yaml: memory.user_char_limit is " + userLimit + ": Hermes refuses every USER.md write, and so does Steward");
+            }
+            Node wa = value(mem, "write_approval");
+            if (wa instanceof ScalarNode s && s.getScalarStyle() == ScalarStyle.PLAIN && BOOL.matcher(s.getValue()).matches()) {
+                approval = TRUE.matcher(s.getValue()).matches();
+                apprOrigin = Origin.CONFIG_FILE;
+            } else if (wa != null && !isNull(wa)) {
+                warnings.add("config.yaml: memory.write_approval is not a boolean (" + show(wa) + "); using false");
             }
         }
         return new HermesConfig(memLimit, memOrigin, userLimit, userOrigin, approval, apprOrigin, true, List.copyOf(warnings));
     }
 
-    private static Integer positiveInt(Object v, String key, List<String> warnings) {
-        if (v == null) return null;
-        if (v instanceof Number n && n.longValue() > 0 && n.longValue() <= Integer.MAX_VALUE && n.doubleValue() == n.longValue()) {
-            return n.intValue();
+    private static final Pattern BOOL = Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
+    private static final Pattern TRUE = Pattern.compile("yes|Yes|YES|true|True|TRUE|on|On|ON");
+
+    /** The value node of {@code key} in a mapping (the last one, as PyYAML keeps the last of duplicate keys). */
+    private static Node value(MappingNode m, String key) {
+        Node found = null;
+        for (NodeTuple t : m.getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key)) found = t.getValueNode();
         }
-        warnings.add("config.yaml: " + key + " is not a positive integer (" + v + "); using the default");
-        return null;
+        return found;
+    }
+
+    private static boolean isNull(Node n) {
+        return n instanceof ScalarNode s && s.getScalarStyle() == ScalarStyle.PLAIN
+                && (s.getValue().isEmpty() || s.getValue().equals("~") || s.getValue().equalsIgnoreCase("null"));
+    }
+
+    private static String show(Node n) {
+        if (n instanceof ScalarNode s) {
+            String v = s.getValue();
+            return v.length() > 40 ? v.substring(0, 40) + "…" : v;
+        }
+        return n instanceof MappingNode ? "a mapping" : "a list";
     }
 
     private static HermesConfig withWarning(String w) {

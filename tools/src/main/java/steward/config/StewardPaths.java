@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
+import steward.StewardError;
+
 /**
  * The resolved locations Steward works on. Hermes home: {@code --hermes-home}, else
  * {@code HERMES_HOME}, else {@code ~/.hermes}. Claude Code home: {@code --claude-home}, else
@@ -72,6 +74,30 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
     public static StewardPaths of(Path hermesHome) {
         Path home = hermesHome.toAbsolutePath().normalize();
         return new StewardPaths(home, Origin.FLAG, home.resolve("steward"), Origin.DERIVED);
+    }
+
+    /** Where the home path came from, in the user's words: the flag, the variable or the default. */
+    public String hermesHomeSource() {
+        return switch (hermesHomeOrigin) {
+            case FLAG -> "--hermes-home";
+            case ENVIRONMENT -> "$HERMES_HOME";
+            default -> "the default ~/.hermes";
+        };
+    }
+
+    /**
+     * Refuses a Hermes home that does not exist, unless it is only the default and a Claude Code home exists: a
+     * mistyped path must not become a new, empty home. Nothing is created.
+     */
+    public void requireHome(String context) {
+        if (Files.isDirectory(hermesHome)) return;
+        // a Claude Code-only user has no Hermes home (the tools that write Hermes' files refuse on their own); a Hermes
+        // home named explicitly (flag or variable) that does not exist is a mistake either way
+        boolean explicit = hermesHomeOrigin == Origin.FLAG || hermesHomeOrigin == Origin.ENVIRONMENT;
+        if (!explicit && claudeHome != null && Files.isDirectory(claudeHome)) return;
+        String what = Files.exists(hermesHome) ? "is not a directory" : "does not exist";
+        throw new StewardError(context, "Hermes home " + hermesHome + " " + what + " (from " + hermesHomeSource()
+                + "); nothing was created. Pass the home Hermes uses (--hermes-home or HERMES_HOME).");
     }
 
     /** Both homes given explicitly (either may not exist); the state dir is derived as {@link #resolve} does. */

@@ -8,6 +8,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 
 /**
  * A real {@code flock(2)} exclusive lock on a lock file, the way Hermes locks {@code MEMORY.md.lock}
@@ -66,7 +67,7 @@ public final class Flock implements AutoCloseable {
         try {
             fd = c.open(lockFile.toString(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         } catch (LastErrorException e) {
-            throw new IOException("cannot open lock file " + lockFile + ": errno " + e.getErrorCode(), e);
+            throw new IOException(IoErrors.errno(e.getErrorCode()) + ": cannot open lock file " + lockFile, e);
         }
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         long sleepMicros = 50;
@@ -78,7 +79,7 @@ public final class Flock implements AutoCloseable {
                 int err = e.getErrorCode();
                 if (err != EINTR && err != EWOULDBLOCK) {
                     closeQuietly(c, fd);
-                    throw new IOException("flock(" + lockFile + ") failed: errno " + err, e);
+                    throw new IOException("cannot lock " + lockFile + ": " + IoErrors.errno(err), e);
                 }
             }
             if (System.nanoTime() > deadline) {

@@ -129,6 +129,7 @@ public final class MemoryStaging {
 
     /** Applies the staged write; the staged file is removed only when the write succeeded. */
     public MemoryResult approve(String id, MemoryWriter writer) {
+        get(id); // an unknown or malformed id is refused before the lock (which would create the state dir) is taken
         try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {
             Pending p = get(id);
             MemoryResult r = writer.writeApproved(p.request());
@@ -140,6 +141,7 @@ public final class MemoryStaging {
     }
 
     public Pending reject(String id) {
+        get(id); // refused before anything is created
         try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {
             Pending p = get(id);
             Files.deleteIfExists(dir().resolve(id + ".json"));

@@ -19,6 +19,7 @@ import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 import steward.text.CodePoints;
 
 /**
@@ -86,7 +87,7 @@ public final class MemoryWriter {
         } catch (NoSuchFileException e) {
             return new Loaded(null, MemoryDocument.parse(null));
         } catch (IOException e) {
-            throw new StewardError(file.getFileName().toString(), "cannot read " + file + ": " + e.getMessage(), e);
+            throw new StewardError(file.getFileName().toString(), "cannot read " + file + ": " + IoErrors.describe(e), e);
         }
         return new Loaded(bytes, MemoryDocument.parse(MemoryDocument.decodeUtf8(bytes, file)));
     }
@@ -191,6 +192,8 @@ public final class MemoryWriter {
     private MemoryResult apply(MemoryRequest r, MemoryTarget t, int limit) {
         Path file = t.file(paths);
         try (Flock lock = Flock.exclusive(t.lockFile(paths))) {
+            // a temp file a killed Steward left next to the memory file goes (only when its process is gone)
+            if (Files.isDirectory(file.getParent())) AtomicFiles.removeStaleTemps(file.getParent());
             Loaded cur = load(file);
             Step s = compute(r, t, limit, cur.doc());
             String backup = null;
@@ -209,7 +212,7 @@ public final class MemoryWriter {
             }
             return finish(t, limit, s, cur.doc(), true, backup);
         } catch (IOException e) {
-            throw new StewardError(t.fileName, "cannot write " + file + ": " + e.getMessage(), e);
+            throw new StewardError(t.fileName, "cannot write " + file + ": " + IoErrors.describe(e), e);
         }
     }
 

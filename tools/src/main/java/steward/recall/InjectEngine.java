@@ -215,13 +215,31 @@ public final class InjectEngine {
         try {
             return Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
         } catch (IOException | RuntimeException e) {
-            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + e.getMessage());
+            String why = e instanceof tools.jackson.core.JacksonException j ? j.getOriginalMessage() : e.getMessage();
+            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + (why == null ? "unreadable" : why.lines().findFirst().orElse(why)));
         }
+    }
+
+    /** The text with every lone surrogate (which no UTF-8 file can hold) replaced by U+FFFD. */
+    static String wellFormed(String s) {
+        if (s == null) return null;
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                sb.append(c).append(s.charAt(++i));
+            } else {
+                sb.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+            }
+        }
+        return sb.toString();
     }
 
     private void writeLog(Log log, String id, String sessionId, String mode, String lane, String decision, List<Candidate> chosen,
                           double top) {
         String at = Instant.now(engine.clock()).toString();
+        sessionId = wellFormed(sessionId); // a lone surrogate written into the log would make it unreadable for every later call
+        id = wellFormed(id);
         Map<String, SessionState> sessions = new LinkedHashMap<>(log.sessions());
         List<String> uris = chosen.stream().map(Candidate::uri).toList();
         if (sessionId != null) {

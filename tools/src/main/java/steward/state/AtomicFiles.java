@@ -74,6 +74,36 @@ public final class AtomicFiles {
         }
     }
 
+    /** The temp-file names {@link #write} uses: {@code .<name>.tmp-<pid>-<hex>}. */
+    private static final java.util.regex.Pattern TEMP = java.util.regex.Pattern.compile("\\..+\\.tmp-(\\d+)-[0-9a-f]+");
+
+    /**
+     * Removes the temp files a killed Steward process left under {@code root} (its own pattern, and only when that
+     * process no longer runs). Returns how many were removed; never throws.
+     */
+    public static int removeStaleTemps(Path root) {
+        int[] n = {0};
+        try (var s = Files.walk(root, 4)) {
+            s.filter(p -> {
+                var m = TEMP.matcher(p.getFileName().toString());
+                return m.matches() && !alive(Long.parseLong(m.group(1))) && Files.isRegularFile(p);
+            }).forEach(p -> {
+                try {
+                    if (Files.deleteIfExists(p)) n[0]++;
+                } catch (IOException ignored) {
+                    // not ours to fight over
+                }
+            });
+        } catch (IOException | RuntimeException ignored) {
+            // housekeeping only
+        }
+        return n[0];
+    }
+
+    private static boolean alive(long pid) {
+        return pid == ProcessHandle.current().pid() || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
     public static void fsyncDir(Path dir) {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);

@@ -87,6 +87,43 @@ public final class TestHomes {
     }
 
     /**
+     * Sessions and messages compared by meaning rather than row id: every session row; every message row without its
+     * id, in each session's order; and, for both FTS tables, the indexed text of every message (a restore gives
+     * messages new row ids, as Hermes' own import does). Also asserts each FTS rowid belongs to a message.
+     */
+    public static List<String> logicalDump(Path db) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement()) {
+            for (String sql : List.of("SELECT * FROM sessions ORDER BY id",
+                    "SELECT * FROM messages ORDER BY session_id, id",
+                    "SELECT m.session_id, f.content FROM messages_fts f JOIN messages m ON m.id = f.rowid ORDER BY m.session_id, m.id",
+                    "SELECT m.session_id, f.content FROM messages_fts_trigram f JOIN messages m ON m.id = f.rowid ORDER BY m.session_id, m.id",
+                    "SELECT 'fts row without message', rowid FROM messages_fts WHERE rowid NOT IN (SELECT id FROM messages)",
+                    "SELECT 'message without fts row', id FROM messages WHERE id NOT IN (SELECT rowid FROM messages_fts)")) {
+                try (ResultSet rs = st.executeQuery(sql)) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    while (rs.next()) {
+                        StringBuilder sb = new StringBuilder();
+                        for (int i = 1; i <= md.getColumnCount(); i++) {
+                            if (sql.contains("FROM messages ORDER") && md.getColumnName(i).equals("id")) continue;
+                            sb.append(md.getColumnName(i)).append('=').append(rs.getObject(i)).append('|');
+                        }
+                        out.add(sb.toString());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Damages messages_fts the way issue 12 saw it: index entries left for a row whose indexed content is gone. */
+    public static void damageFts(Path db) throws Exception {
+        try (Connection c = Sqlite.openReadWrite(db); Statement st = c.createStatement()) {
+            st.execute("DELETE FROM messages_fts_content WHERE id = (SELECT MIN(id) FROM messages)");
+        }
+    }
+
+    /**
      * A copy of the fixture with {@code sessions} more ended cli sessions of {@code messagesPerSession} user/assistant
      * messages each, as Hermes would hold them (Hermes' triggers keep its FTS tables in step). For the calls that take
      * longer than a second: their progress and cancellation.

@@ -87,6 +87,27 @@ public final class SecurityFilter extends HttpFilter {
             deny(res, 413, "Payload Too Large: request body over " + maxBytes + " bytes");
             return;
         }
+        JsonNode parsed;
+        try {
+            parsed = Json.MAPPER.readTree(body);
+        } catch (RuntimeException e) {
+            parsed = null;
+        }
+        String invalid = parsed == null ? null : JsonRpcInspector.invalidParams(parsed);
+        if (invalid != null) {
+            // the SDK would answer with its own class names: answered here, under the request's id
+            res.setStatus(200);
+            res.setContentType("application/json");
+            res.setCharacterEncoding("UTF-8");
+            var node = Json.MAPPER.createObjectNode();
+            node.put("jsonrpc", "2.0");
+            node.set("id", parsed.get("id"));
+            var err = node.putObject("error");
+            err.put("code", -32602);
+            err.put("message", invalid);
+            res.getOutputStream().write(Json.MAPPER.writeValueAsBytes(node));
+            return;
+        }
         chain.doFilter(new BufferedRequest(req, inspect(body, sessionId(req))), res);
     }
 

@@ -24,6 +24,98 @@ public final class JsonRpcInspector {
 
     private JsonRpcInspector() {}
 
+    /** {@code _meta} key set when a {@code tools/call}'s arguments were not an object (its value: what they were). */
+    public static final String BAD_ARGUMENTS_META = "dev.steward/bad-arguments";
+
+    /**
+     * Why a request cannot be handed to the SDK (which would answer with its own class names), in plain words for a
+     * -32602 answer under its id; null when it can. Requests only (messages with a method and an id).
+     */
+    public static String invalidParams(JsonNode msg) {
+        if (!(msg instanceof ObjectNode o) || o.get("id") == null) return null;
+        JsonNode m = o.get("method");
+        if (m == null || !m.isString()) return null;
+        JsonNode p = o.get("params");
+        if (p == null || p.isNull()) return null;
+        if (!p.isObject()) return "Invalid params: params must be a JSON object, not " + kind(p);
+        JsonNode meta = p.get("_meta");
+        if (meta != null && !meta.isNull() && !meta.isObject()) return "Invalid params: _meta must be a JSON object, not " + kind(meta);
+        if (m.asString().equals("tools/call")) {
+            JsonNode name = p.get("name");
+            if (name == null || !name.isString()) return "Invalid params: tools/call needs the tool's name as a string";
+        }
+        return null;
+    }
+
+    /** A JSON value's kind in plain words ("a string", "an array", ...). */
+    public static String kind(JsonNode n) {
+        if (n.isString()) return "a string";
+        if (n.isArray()) return "an array";
+        if (n.isNumber()) return "a number";
+        if (n.isBoolean()) return "a boolean";
+        if (n.isNull()) return "null";
+        return "an object";
+    }
+
+    /**
+     * The {@code id} member of a top-level JSON object found by a plain scan of the text, for a line the JSON parser
+     * refused (too deeply nested, malformed after the id): the raw id token (a number, a string with its quotes,
+     * or null) or null when there is none at depth 1. Never recursive, so any nesting depth is scanned.
+     */
+    public static String rawId(String text) {
+        int depth = 0;
+        boolean expectKey = false;
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char ch = text.charAt(i);
+            if (ch == '"') {
+                int end = stringEnd(text, i);
+                if (end < 0) return null;
+                if (depth == 1 && expectKey && text.substring(i, end + 1).equals("\"id\"")) {
+                    int j = skipSpace(text, end + 1);
+                    if (j >= n || text.charAt(j) != ':') return null;
+                    j = skipSpace(text, j + 1);
+                    if (j >= n) return null;
+                    if (text.charAt(j) == '"') {
+                        int e = stringEnd(text, j);
+                        return e < 0 ? null : text.substring(j, e + 1);
+                    }
+                    int e = j;
+                    while (e < n && "-+.0123456789eE".indexOf(text.charAt(e)) >= 0) e++;
+                    return e == j ? null : text.substring(j, e);
+                }
+                expectKey = false;
+                i = end;
+            } else if (ch == '{') {
+                depth++;
+                expectKey = depth == 1;
+            } else if (ch == '[') {
+                depth++;
+                expectKey = false;
+            } else if (ch == '}' || ch == ']') {
+                depth--;
+                expectKey = false;
+            } else if (ch == ',') {
+                expectKey = depth == 1;
+            }
+        }
+        return null;
+    }
+
+    private static int stringEnd(String s, int open) {
+        for (int i = open + 1; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\') i++;
+            else if (c == '"') return i;
+        }
+        return -1;
+    }
+
+    private static int skipSpace(String s, int i) {
+        while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++;
+        return i;
+    }
+
     /** Called for every tool a server registers. */
     public static void knownTool(String name) {
         KNOWN_TOOLS.add(name);
@@ -62,6 +154,12 @@ public final class JsonRpcInspector {
                 if (m != null && !m.isObject()) return false;
                 ObjectNode meta = m == null ? params.putObject("_meta") : (ObjectNode) m;
                 meta.put(Cancellations.REQUEST_ID_META, rid);
+                JsonNode a = params.get("arguments");
+                if (a != null && !a.isNull() && !a.isObject()) {
+                    // the SDK would fail to bind it and answer with its own class names: the tool answers in plain words
+                    params.putObject("arguments");
+                    meta.put(BAD_ARGUMENTS_META, kind(a));
+                }
                 meta.remove(UNKNOWN_TOOL_META);
                 JsonNode name = params.get("name");
                 String stand = anyKnownTool;

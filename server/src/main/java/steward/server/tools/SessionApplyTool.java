@@ -79,6 +79,7 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
 
     static String render(ApplyResult r) {
         StringBuilder sb = new StringBuilder();
+        for (String n : r.recovered()) sb.append(n).append('\n');
         sb.append(r.dry_run() ? "Dry run of plan " : "Applied plan ").append(r.plan_id()).append(": ")
                 .append(r.executed_count()).append(r.dry_run() ? " would run, " : " done, ").append(r.skipped_count()).append(" skipped\n");
         int shown = 0;

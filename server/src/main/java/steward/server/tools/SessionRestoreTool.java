@@ -7,8 +7,8 @@ import steward.sessions.backup.RestoreEngine;
 /** {@code session_restore}: undo a {@code session_apply} from its backup. */
 public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_restore", "Restore sessions from a housekeeping backup",
-            "Undoes a session_apply from the backup it wrote: re-inserts deleted sessions with their original ids and messages "
-                + "(Hermes' search index follows), moves their side files and Claude Code transcripts back byte for byte, and reverts 'mark as ended' and renames that nobody "
+            "Undoes a session_apply from the backup it wrote: re-inserts deleted sessions with their ids and messages "
+                + "(messages get new row ids, as Hermes' import gives; its search index follows), moves side files back to sessions that exist and Claude Code transcripts back byte for byte, and reverts 'mark as ended' and renames that nobody "
                 + "changed since. Pass the backup_id returned by session_apply, optionally with session_ids to restore only some. "
                 + "Sessions that exist again are skipped and reported, so running it twice is harmless. Restored sessions are kept "
                 + "from now on; restoring what ran automatically is a veto of its rule condition (Steward asks first next time). "
@@ -26,10 +26,12 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
     public ToolResult call(Args a, ToolContext ctx) {
         RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.backup_id(), Arguments.list(a.session_ids()), a.store(), ctx.work());
         StringBuilder sb = new StringBuilder();
+        for (String n : r.recovered()) sb.append(n).append('\n');
         sb.append("Restored ").append(r.restored().size()).append(" sessions (").append(r.messages_restored()).append(" messages, ")
                 .append(r.side_files_restored()).append(" side files) from ").append(r.backup_id()).append('\n');
         for (RestoreEngine.Skipped s : r.skipped()) sb.append("  · ").append(s.session_id()).append(" — skipped: ").append(s.reason()).append('\n');
         sb.append("Now ").append(r.sessions_after()).append(" sessions, ").append(r.active_after()).append(" active");
+        for (RestoreEngine.Check c : r.checklist()) if (!c.ok()) sb.append("\nWARNING ").append(c.check()).append(": ").append(c.detail());
         if (r.learning() != null && !r.learning().summary().isEmpty()) sb.append('\n').append(String.join("\n", r.learning().summary()));
         return ToolResult.ok(r, sb.toString());
     }

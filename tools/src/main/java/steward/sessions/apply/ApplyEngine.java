@@ -38,11 +38,13 @@ import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
 import steward.sessions.audit.Times;
 import steward.sessions.backup.SessionBackup;
+import steward.sessions.store.FtsIndex;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import steward.state.AtomicFiles;
+import steward.state.Crashpoint;
 import steward.text.CodePoints;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -69,6 +71,7 @@ public final class ApplyEngine {
     private Path callerCwd = Path.of(System.getProperty("user.dir"));
     private String store;
     private List<Plan.PlanItem> others = List.of();
+    private List<String> recovered = List.of();
 
     /** Only this home's items run ({@code hermes} or {@code claude}); the plan's other items are skipped. Null: all. */
     public ApplyEngine store(String store) {
@@ -103,6 +106,10 @@ public final class ApplyEngine {
         work.progress(0, 1, "checking plan " + req.planId());
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
+        ApplyJournal journal = new ApplyJournal(paths, clock);
+        // an apply killed earlier (any process) is settled first, so that retrying its plan works: its side files go
+        // where their sessions say, its plan is released or kept used (settling finishes that earlier call)
+        this.recovered = !req.dryRun() && PlanStore.isPlanId(req.planId()) ? journal.recover().notices() : List.of();
         Plan full = plans.load(req.planId(), now, this::currentKey);
         validate(full, req);
         Plan plan = selected(full);
@@ -111,17 +118,9 @@ public final class ApplyEngine {
         // progress: checking, [moving the Claude Code files], backing up each Hermes session, the transaction, verifying
         int steps = plan.items().size() + 3 + (claudeItems.isEmpty() ? 0 : 1);
         if (claudeItems.isEmpty()) {
-            if (!req.dryRun()) {
-                work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
-                plans.claim(plan.plan_id());
-            }
-            HermesPart h;
-            try {
-                h = applyHermes(plan, req, now, null, work.pastSafePoint(), 0, steps);
-            } catch (RuntimeException e) {
-                if (!req.dryRun()) plans.release(plan.plan_id());
-                throw e;
-            }
+            if (!req.dryRun()) work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
+            // the plan is claimed inside, after the journal is written, and released there when nothing was committed
+            HermesPart h = applyHermes(plan, req, now, null, plans, journal, req.dryRun() ? Work.NONE : work.pastSafePoint(), 0, steps);
             if (req.dryRun()) return result(plan, true, null, h.d(), h.d().before(), false, List.of(),
                     LearningReport.notRecorded("dry run"), req);
             return result(plan, false, h.b(), h.d(), h.after(), h.fts(), h.checks(), learn(plan, req, h.d()), req);
@@ -130,7 +129,7 @@ public final class ApplyEngine {
         boolean hermes = plan.storeRefs().stream().anyMatch(r -> r.store().equals(SessionRow.HERMES));
         if (req.dryRun()) {
             ClaudeApplier.Part cp = claude.decide(req);
-            HermesPart h = hermes ? applyHermes(plan, req, now, null, Work.NONE, 0, steps) : null;
+            HermesPart h = hermes ? applyHermes(plan, req, now, null, plans, journal, Work.NONE, 0, steps) : null;
             Decision d = merge(h == null ? null : h.d(), cp.decision());
             return result(plan, true, null, d, d.before(), false, List.of(), LearningReport.notRecorded("dry run"), req);
         }
@@ -151,7 +150,7 @@ public final class ApplyEngine {
         HermesPart h = null;
         if (hermes) {
             try {
-                h = applyHermes(plan, req, now, backupId, rest, 1, steps);
+                h = applyHermes(plan, req, now, backupId, null, journal, rest, 1, steps);
             } catch (RuntimeException e) {
                 claude.undo(cp);
                 plans.release(plan.plan_id());
@@ -216,10 +215,12 @@ public final class ApplyEngine {
     record HermesPart(Decision d, ApplyResult.Backup b, boolean fts, ApplyResult.Counts after, List<ApplyResult.Check> checks) {}
 
     /**
-     * The Hermes part of a plan (the plan is claimed by the caller), in one transaction; a dry run only decides.
-     * {@code backupId}: the backup id shared with the Claude Code part, or null for a new one.
+     * The Hermes part of a plan, in one transaction; a dry run only decides. {@code backupId}: the backup id shared with
+     * the Claude Code part, or null for a new one. {@code plans}: claims the plan after the journal is begun (and
+     * releases it when nothing was committed); null when the caller has claimed it already.
      */
-    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String backupId, Work work, int base, int steps) {
+    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String sharedBackupId, PlanStore plans, ApplyJournal journal,
+                                   Work work, int base, int steps) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             if (req.dryRun()) {
                 try {
@@ -228,22 +229,40 @@ public final class ApplyEngine {
                     throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
                 }
             }
+            // never write through Hermes' triggers into a damaged search index (read-only check: Hermes keeps writing)
+            FtsIndex.requireConsistent(paths.stateDb(), CTX);
+            String backupId = sharedBackupId != null ? sharedBackupId : SessionBackup.newId(clock.instant());
+            ApplyJournal.Entry entry = journal.begin(plan.plan_id(), backupId);
             List<Path[]> moved = new ArrayList<>();
             Object[] out = new Object[3];
+            try {
+                if (plans != null) plans.claim(plan.plan_id());
+            } catch (RuntimeException e) {
+                entry.close();
+                throw e;
+            }
+            Crashpoint.reach("apply.claimed");
             try {
                 store.write(c -> {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved, req, backupId, work, base, steps);
+                    out[1] = backup(c, d, now, moved, req, entry, work, base, steps);
                     work.progress(steps - 2, steps, "applying " + d.run().size() + " changes in one transaction");
                     out[2] = execute(c, d, now);
+                    Crashpoint.reach("apply.before-commit");
                     return null;
                 });
             } catch (RuntimeException e) {
-                moveBack(moved);
+                boolean allBack = moveBack(moved);
+                if (plans != null) plans.release(plan.plan_id());
+                if (allBack) entry.close();
+                else entry.abandon(); // the next call puts the rest back
                 throw e;
             }
+            Crashpoint.reach("apply.committed");
+            entry.write(ApplyJournal.Phase.COMMITTED, List.of(), List.of());
+            entry.close();
             Decision d = (Decision) out[0];
             ApplyResult.Backup b = (ApplyResult.Backup) out[1];
             boolean fts = (Boolean) out[2];
@@ -256,6 +275,9 @@ public final class ApplyEngine {
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
             checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
+            FtsIndex.Report integrity = FtsIndex.check(paths.stateDb());
+            checks.add(new ApplyResult.Check("fts_integrity", integrity.ok(), integrity.ok() ? integrity.summary()
+                    : "Hermes' search index is inconsistent (" + integrity.summary() + "). " + FtsIndex.REPAIR_HINT));
             return new HermesPart(d, b, fts, after, checks);
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
@@ -482,12 +504,20 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, String sharedId,
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, ApplyJournal.Entry entry,
                                       Work work, int base, int steps) throws SQLException {
-        if (d.run().isEmpty()) return null;
+        List<ApplyJournal.Op> ops = new ArrayList<>();
+        for (Planned p : d.run()) {
+            ops.add(new ApplyJournal.Op(p.item().session_id(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle(),
+                    p.op() == Op.MARK_ENDED ? now : null));
+        }
+        if (d.run().isEmpty()) {
+            entry.write(ApplyJournal.Phase.PREPARED, ops, List.of());
+            return null;
+        }
         int done = 0;
         SessionBackup bk = new SessionBackup(paths.stateDir());
-        String id = sharedId != null ? sharedId : SessionBackup.newId(clock.instant());
+        String id = entry.backupId();
         List<ObjectNode> lines = new ArrayList<>();
         Map<Path, Path> sideMoves = new LinkedHashMap<>();
         for (Planned p : d.run()) {
@@ -519,26 +549,46 @@ public final class ApplyEngine {
             lines.add(line);
         }
         SessionBackup.Written w = bk.write(id, lines);
+        Crashpoint.reach("apply.backup-written");
+        // the journal lists every move before the first one: a kill from here on is settled by the next call
+        List<ApplyJournal.Move> moves = new ArrayList<>();
+        Map<Path, String> owner = new HashMap<>();
+        for (Planned p : d.run()) {
+            if (p.op() != Op.DELETE) continue;
+            for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
+                if (SessionBackup.isSideFileName(e.getKey().getFileName().toString(), p.item().session_id())) owner.put(e.getKey(), p.item().session_id());
+            }
+        }
+        for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
+            moves.add(new ApplyJournal.Move(owner.get(e.getKey()), e.getKey().toString(), e.getValue().toString()));
+        }
+        entry.write(ApplyJournal.Phase.PREPARED, ops, moves);
+        Crashpoint.reach("apply.prepared");
         for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
             try {
                 AtomicFiles.ensurePrivateDir(e.getValue().getParent());
                 Files.move(e.getKey(), e.getValue(), StandardCopyOption.ATOMIC_MOVE);
                 moved.add(new Path[] {e.getKey(), e.getValue()});
+                Crashpoint.reach("apply.moved-one");
             } catch (IOException ex) {
                 throw new StewardError(CTX, "cannot move side file " + e.getKey() + " into the backup: " + ex.getMessage() + "; nothing was changed", ex);
             }
         }
+        Crashpoint.reach("apply.moved");
         return new ApplyResult.Backup(w.backup_id(), w.path(), w.size_bytes(), w.sessions(), w.messages(), sideMoves.size());
     }
 
-    static void moveBack(List<Path[]> moved) {
+    /** Puts moved side files back after a rollback; false when one could not be moved (the journal keeps it for later). */
+    static boolean moveBack(List<Path[]> moved) {
+        boolean all = true;
         for (Path[] m : moved) {
             try {
                 if (!Files.exists(m[0])) Files.move(m[1], m[0], StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException ignored) {
-                // the file stays in the backup folder, where restore finds it
+            } catch (IOException e) {
+                all = false;
             }
         }
+        return all;
     }
 
     /** Runs the operations; returns whether FTS was verified for deleted messages. */
@@ -695,7 +745,7 @@ public final class ApplyEngine {
         return resultOf(plan, dry, b, d, after, fts, checks, learning, req);
     }
 
-    private static ApplyResult resultOf(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+    private ApplyResult resultOf(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
                                         boolean fts, List<ApplyResult.Check> checks, LearningReport learning, ApplyRequest req) {
         List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
                 p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
@@ -706,7 +756,7 @@ public final class ApplyEngine {
                 Math.max(0, done.size() - MAX_LISTED), d.skipped().size(),
                 List.copyOf(d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))), Math.max(0, d.skipped().size() - MAX_LISTED),
                 auto.size(), List.copyOf(auto.subList(0, Math.min(MAX_LISTED, auto.size()))), Math.max(0, auto.size() - MAX_LISTED),
-                d.before(), after, fts, checks, learning);
+                d.before(), after, fts, checks, learning, recovered);
     }
 
     /** The one-line undo of one executed item. */

@@ -33,6 +33,10 @@ public final class PlanStore {
         this.dir = stateDir.resolve("plans");
     }
 
+    public static boolean isPlanId(String id) {
+        return id != null && ID.matcher(id).matches();
+    }
+
     public static String newId() {
         byte[] b = new byte[8];
         RANDOM.nextBytes(b);
@@ -174,6 +178,17 @@ public final class PlanStore {
             Files.move(usedFile(id), file(id), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException ignored) {
             // best effort: the plan stays used, the user audits again
+        }
+    }
+
+    /** Puts a plan claimed by an interrupted apply back; false when it is not in used/ (or an unused copy exists). */
+    public boolean releaseIfUsed(String id) {
+        if (id == null || !ID.matcher(id).matches() || !Files.isRegularFile(usedFile(id)) || Files.exists(file(id))) return false;
+        try {
+            Files.move(usedFile(id), file(id), StandardCopyOption.ATOMIC_MOVE);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

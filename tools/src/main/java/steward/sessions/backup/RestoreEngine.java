@@ -25,6 +25,9 @@ import steward.learning.LearningReport;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
+import steward.state.Crashpoint;
+import steward.sessions.apply.ApplyJournal;
+import steward.sessions.store.FtsIndex;
 import steward.sessions.audit.Times;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionHomes;
@@ -34,9 +37,15 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code session_restore}: undoes a {@code session_apply} from its backup, in one transaction.
- * Deleted sessions are re-inserted with their ids, messages (Hermes' triggers re-index FTS) and usage
- * rows, and their side files are moved back; sessions marked as ended or renamed are put back if
- * nobody changed them since. A session that exists again is skipped and reported.
+ * Deleted sessions are re-inserted with their ids, messages and usage rows, and their side files are moved back;
+ * sessions marked as ended or renamed are put back if nobody changed them since. A session that exists again is
+ * skipped and reported, and its side files still go back to it.
+ *
+ * <p>Messages get new row ids, as Hermes' own {@code import_sessions} gives them: re-inserting a deleted row under its
+ * old id puts a rowid that was deleted back into Hermes' FTS5 index, and when Hermes' SQLite is older than Steward's
+ * (segments written by SQLite 3.44 and later, merged by 3.43 and earlier) the next merge drops the delete markers, so
+ * rows deleted later reappear in the index ("database disk image is malformed"). New ids keep each FTS rowid
+ * inserted once and deleted at most once. The order of a session's messages is kept.
  */
 public final class RestoreEngine {
     static final String CTX = "session_restore";
@@ -55,7 +64,10 @@ public final class RestoreEngine {
     public record Skipped(String session_id, String reason) {}
 
     public record Result(String backup_id, List<String> restored, List<Skipped> skipped, int messages_restored,
-                         int side_files_restored, int sessions_after, int active_after, LearningReport learning) {}
+                         int side_files_restored, int sessions_after, int active_after, LearningReport learning,
+                         List<Check> checklist, List<String> recovered) {}
+
+    public record Check(String check, boolean ok, String detail) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
         return restore(backupId, sessionIds, null, Work.NONE);
@@ -76,7 +88,12 @@ public final class RestoreEngine {
         }
         work.progress(0, 3, "reading backup " + backupId);
         SessionBackup bk = new SessionBackup(paths.stateDir());
+        // an apply killed earlier (any process) is settled first: its files go where their sessions say
+        List<String> recovered = SessionBackup.isBackupId(backupId)
+                ? new ApplyJournal(paths, clock).recover().notices() : List.of();
         bk.requireExisting(backupId, CTX);
+        String interrupted = bk.interruptedReason(backupId);
+        if (interrupted != null) throw new StewardError(CTX, "backup " + backupId + " was " + interrupted + "; nothing to restore");
         List<JsonNode> lines;
         List<JsonNode> claudeLines;
         try {
@@ -98,6 +115,7 @@ public final class RestoreEngine {
         List<String> restored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
         int files = 0, sessionsAfter = 0, activeAfter = 0;
+        List<Check> checks = new ArrayList<>();
         int[] messages = {0};
         boolean claude = !claudeLines.isEmpty();
         boolean hermes = !lines.isEmpty() || !claude;
@@ -119,6 +137,7 @@ public final class RestoreEngine {
         if (hermes) {
             Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages, work, claude ? 2 : 1, steps);
             files += h.files();
+            checks.addAll(h.checks());
             sessionsAfter += h.sessions();
             activeAfter += h.active();
         }
@@ -126,63 +145,104 @@ public final class RestoreEngine {
         all.addAll(claudeLines);
         LearningReport learning = learn(backupId, restored, all);
         work.progress(steps, steps, "restored " + restored.size() + " sessions");
-        return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter, learning);
+        return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter, learning, checks, recovered);
     }
 
-    private record Hermes(int files, int sessions, int active) {}
+    private record Hermes(int files, int sessions, int active, List<Check> checks) {}
 
     private Hermes restoreHermes(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, List<String> restored,
                                  List<Skipped> skipped, int[] messages, Work work, int step, int steps) {
-        List<String> sideFileSessions = new ArrayList<>();
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
+            // never write through Hermes' triggers into a damaged search index
+            FtsIndex.requireConsistent(paths.stateDb(), CTX);
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
             work.checkpoint(CTX); // the last safe point of a Hermes-only restore: from here it runs to its end
             work.progress(step, steps, "restoring " + wanted.size() + " sessions in one transaction");
-            store.write(c -> {
-                boolean usage = SessionBackup.hasTable(c, "session_model_usage");
-                for (JsonNode l : lines) {
-                    String id = l.path("id").asString();
-                    if (!wanted.contains(id)) continue;
-                    JsonNode note = l.path("_steward");
-                    String action = note.path("action").asString("delete");
-                    String why = switch (action) {
-                        case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages);
-                        case "mark_ended" -> unmark(c, l, note);
-                        case "rename" -> unrename(c, l, note);
-                        default -> "unknown action " + action + " in the backup";
-                    };
-                    if (why == null) {
-                        restored.add(id);
-                        if (action.equals("delete") && note.path("side_files").size() > 0) sideFileSessions.add(id);
-                    } else {
-                        skipped.add(new Skipped(id, why));
-                    }
-                }
-                return null;
-            });
-            work.progress(step + 1, steps, "moving side files back");
-            int files = 0;
+            // the journal lists the side files before anything changes: a kill from here on is settled by the next call
+            List<ApplyJournal.Move> moves = new ArrayList<>();
             for (JsonNode l : lines) {
                 String id = l.path("id").asString();
-                if (!sideFileSessions.contains(id)) continue;
+                if (!wanted.contains(id)) continue;
                 for (JsonNode f : l.path("_steward").path("side_files")) {
-                    Path from = bk.filesDir(backupId).resolve(f.asString());
-                    Path to = paths.hermesHome().resolve("sessions").resolve(f.asString());
-                    try {
-                        if (Files.isRegularFile(from) && !Files.exists(to)) {
-                            Files.createDirectories(to.getParent());
-                            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-                            files++;
-                        }
-                    } catch (IOException e) {
-                        skipped.add(new Skipped(id, "side file " + f.asString() + " stays in the backup: " + e.getMessage()));
-                    }
+                    if (!SessionBackup.isSideFileName(f.asString(), id)) continue;
+                    moves.add(new ApplyJournal.Move(id, paths.hermesHome().resolve("sessions").resolve(f.asString()).toString(),
+                            bk.filesDir(backupId).resolve(f.asString()).toString()));
                 }
             }
+            ApplyJournal.Entry entry = moves.isEmpty() ? null : new ApplyJournal(paths, clock).beginRestore(backupId);
+            if (entry != null) entry.write(ApplyJournal.Phase.PREPARED, List.of(), moves);
+            try {
+                store.write(c -> {
+                    boolean usage = SessionBackup.hasTable(c, "session_model_usage");
+                    for (JsonNode l : lines) {
+                        String id = l.path("id").asString();
+                        if (!wanted.contains(id)) continue;
+                        JsonNode note = l.path("_steward");
+                        String action = note.path("action").asString("delete");
+                        String why = switch (action) {
+                            case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages);
+                            case "mark_ended" -> unmark(c, l, note);
+                            case "rename" -> unrename(c, l, note);
+                            default -> "unknown action " + action + " in the backup";
+                        };
+                        if (why == null) restored.add(id);
+                        else skipped.add(new Skipped(id, why));
+                    }
+                    Crashpoint.reach("restore.before-commit");
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                if (entry != null) entry.close(); // rolled back: the files never left the backup
+                throw e;
+            }
+            Crashpoint.reach("restore.committed");
+            work.progress(step + 1, steps, "moving side files back");
+            int files = returnSideFiles(bk, backupId, lines, wanted, store, skipped);
+            if (entry != null) entry.close();
             var counts = store.counts();
-            return new Hermes(files, counts.total(), counts.active());
+            FtsIndex.Report fts = FtsIndex.check(paths.stateDb());
+            List<Check> checks = List.of(new Check("fts_integrity", fts.ok(), fts.ok() ? fts.summary()
+                    : "Hermes' search index is inconsistent (" + fts.summary() + "). " + FtsIndex.REPAIR_HINT));
+            return new Hermes(files, counts.total(), counts.active(), checks);
         }
+    }
+
+    /**
+     * Side files go back to every session of the backup that exists now, whether this call restored it or it exists
+     * again for another reason: a session in state.db never stays without its files. A file already back in place is
+     * left alone (never overwritten).
+     */
+    private int returnSideFiles(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, SessionStore store,
+                                List<Skipped> skipped) {
+        List<String> withFiles = new ArrayList<>();
+        for (JsonNode l : lines) {
+            String id = l.path("id").asString();
+            if (wanted.contains(id) && l.path("_steward").path("side_files").size() > 0) withFiles.add(id);
+        }
+        if (withFiles.isEmpty()) return 0;
+        Set<String> existing = store.sessionsById(withFiles).keySet();
+        int files = 0;
+        for (JsonNode l : lines) {
+            String id = l.path("id").asString();
+            if (!withFiles.contains(id) || !existing.contains(id)) continue;
+            for (JsonNode f : l.path("_steward").path("side_files")) {
+                String name = f.asString();
+                if (!SessionBackup.isSideFileName(name, id)) continue;
+                Path from = bk.filesDir(backupId).resolve(name);
+                Path to = paths.hermesHome().resolve("sessions").resolve(name);
+                try {
+                    if (Files.isRegularFile(from) && !Files.exists(to)) {
+                        Files.createDirectories(to.getParent());
+                        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+                        files++;
+                    }
+                } catch (IOException e) {
+                    skipped.add(new Skipped(id, "side file " + name + " stays in the backup: " + e.getMessage()));
+                }
+            }
+        }
+        return files;
     }
 
     /**
@@ -236,17 +296,10 @@ public final class RestoreEngine {
                 }
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM messages WHERE id = ?")) {
-            for (JsonNode m : l.path("messages")) {
-                ps.setLong(1, m.path("id").asLong());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) return "message id " + m.path("id").asLong() + " is taken by another session";
-                }
-            }
-        }
         insert(c, "sessions", l, sessionCols, Set.of("messages", "_steward"));
+        // new row ids in the stored order (the backup lists a session's messages by id): see the class comment
         for (JsonNode m : l.path("messages")) {
-            insert(c, "messages", m, messageCols, Set.of());
+            insert(c, "messages", m, messageCols, Set.of("id"));
             messages[0]++;
         }
         if (usage) {

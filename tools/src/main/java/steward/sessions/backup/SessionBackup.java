@@ -45,6 +45,10 @@ public final class SessionBackup {
         this.dir = stateDir.resolve("backups").resolve("sessions");
     }
 
+    public static boolean isBackupId(String id) {
+        return id != null && ID.matcher(id).matches();
+    }
+
     public static String newId(Instant now) {
         byte[] b = new byte[3];
         RANDOM.nextBytes(b);
@@ -186,12 +190,43 @@ public final class SessionBackup {
         return out;
     }
 
+    /** The marker of a backup written by an apply that was interrupted before it changed anything. */
+    public Path interruptedMarker(String id) {
+        return dir.resolve(id + ".interrupted.json");
+    }
+
+    /** Marks a backup as from an apply that changed nothing (restore then has nothing to do and says why). */
+    public void markInterrupted(String id, String reason) throws IOException {
+        var n = Json.MAPPER.createObjectNode();
+        n.put("backup_id", id);
+        n.put("reason", reason);
+        AtomicFiles.write(interruptedMarker(id), Json.MAPPER.writeValueAsBytes(n));
+    }
+
+    /** Why the backup is from an apply that changed nothing, or null. */
+    public String interruptedReason(String id) {
+        Path m = interruptedMarker(id);
+        if (!Files.isRegularFile(m)) return null;
+        try {
+            return Json.MAPPER.readTree(Files.readAllBytes(m)).path("reason").asString("interrupted apply");
+        } catch (IOException | RuntimeException e) {
+            return "interrupted apply";
+        }
+    }
+
     /** Validates a backup id from the caller and that the backup exists. */
     public void requireExisting(String id, String context) {
         if (id == null || !ID.matcher(id).matches()) {
             throw new StewardError(context, "unknown backup id '" + id + "' (expected the backup_id returned by session_apply)");
         }
         if (!Files.isRegularFile(file(id)) && !Files.isRegularFile(claudeFile(id))) throw new StewardError(context, "no backup " + id + " in " + dir);
+    }
+
+    /** Whether {@code name} is one of the side-file names of {@code sessionId} (a plain file name, no path). */
+    public static boolean isSideFileName(String name, String sessionId) {
+        if (name == null || sessionId == null || name.contains("/") || name.contains("\\") || name.contains("\u0000")) return false;
+        if (name.equals(sessionId + ".json") || name.equals(sessionId + ".jsonl")) return true;
+        return name.startsWith("request_dump_" + sessionId + "_") && name.endsWith(".json") && !name.contains("..");
     }
 
     /** Hermes' per-session side files under {@code <home>/sessions/}. */

@@ -49,7 +49,37 @@ public final class Sqlite {
         cfg.setReadOnly(true);
         cfg.setBusyTimeout(BUSY_TIMEOUT_MS * 5);
         cfg.setOpenMode(org.sqlite.SQLiteOpenMode.READONLY);
+        if (readOnlySnapshot(db)) {
+            // a WAL database in a directory this process cannot write, with no -wal file: every committed page is in the
+            // file itself, but SQLite cannot create the -shm it needs to coordinate; nobody who shares our permissions
+            // can write it either, so it is read as the immutable file it is
+            cfg.setOpenMode(org.sqlite.SQLiteOpenMode.OPEN_URI);
+            return open("file:" + uriPath(db) + "?immutable=1", db, cfg);
+        }
+        if (!Files.isWritable(db.toAbsolutePath().getParent()) && !Files.exists(sibling(db, "-shm"))) {
+            throw new StewardError("state.db", "permission denied: cannot create " + sibling(db, "-shm") + " (SQLite's coordination "
+                    + "file for the " + sibling(db, "-wal") + " Hermes is writing) in a directory this process cannot write");
+        }
         return open(db, cfg);
+    }
+
+    /** A read-only open that must use {@code immutable=1}: unwritable directory, no -wal and no -shm next to the file. */
+    static boolean readOnlySnapshot(Path db) {
+        Path dir = db.toAbsolutePath().getParent();
+        return dir != null && !Files.isWritable(dir) && !Files.exists(sibling(db, "-wal")) && !Files.exists(sibling(db, "-shm"));
+    }
+
+    private static Path sibling(Path db, String suffix) {
+        return db.toAbsolutePath().resolveSibling(db.getFileName() + suffix);
+    }
+
+    private static String uriPath(Path db) {
+        StringBuilder sb = new StringBuilder();
+        for (char ch : db.toAbsolutePath().toString().toCharArray()) {
+            if (ch == '%' || ch == '?' || ch == '#' || ch == ' ') sb.append(String.format("%%%02X", (int) ch));
+            else sb.append(ch);
+        }
+        return sb.toString();
     }
 
     public static Connection openReadWrite(Path db) {
@@ -70,8 +100,12 @@ public final class Sqlite {
     }
 
     private static Connection open(Path db, SQLiteConfig cfg) {
+        return open(db.toAbsolutePath().toString(), db, cfg);
+    }
+
+    private static Connection open(String name, Path db, SQLiteConfig cfg) {
         try {
-            return cfg.createConnection("jdbc:sqlite:" + db.toAbsolutePath());
+            return cfg.createConnection("jdbc:sqlite:" + name);
         } catch (SQLException e) {
             throw new StewardError("state.db", "cannot open " + db + ": " + describe(e), e);
         }
@@ -134,6 +168,14 @@ public final class Sqlite {
     public static String describe(Throwable e) {
         String m = e.getMessage();
         if (m == null) return e.getClass().getSimpleName();
+        if (e instanceof SQLiteException se) {
+            String code = se.getResultCode().name();
+            if (code.equals("SQLITE_READONLY_DIRECTORY") || code.equals("SQLITE_READONLY_CANTINIT") || code.equals("SQLITE_READONLY_CANTLOCK")) {
+                return "permission denied: SQLite cannot create its -wal/-shm coordination files in the database's directory";
+            }
+            if (code.equals("SQLITE_PERM") || code.equals("SQLITE_AUTH")) return "permission denied";
+            if (code.startsWith("SQLITE_CANTOPEN")) return "cannot open the file (missing, or permission denied)";
+        }
         return m.replace("[SQLITE_NOTADB] File opened that is not a database file (file is not a database)",
                 "not an SQLite database").lines().findFirst().orElse(m);
     }

@@ -79,6 +79,7 @@ class ApplyEngineTest {
         Files.writeString(sd.resolve(shell + ".json"), "{}");
         Files.writeString(sd.resolve("request_dump_" + shell + "_1.json"), "{}");
         List<String> before = TestHomes.dump(paths.stateDb());
+        List<String> logicalBefore = TestHomes.logicalDump(paths.stateDb());
         Plan plan = audit("interactive").plan();
         String nameless = idOfKind("C_untitled");
         ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve", "D", "approve"),
@@ -99,7 +100,8 @@ class ApplyEngineTest {
         assertTrue(new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 500)).result()
                 .groups().auto().items().stream().noneMatch(i -> rr.restored().contains(i.session_id())), "nothing restored runs automatically again");
         assertTrue(rr.skipped().isEmpty(), rr.skipped().toString());
-        assertEquals(before, TestHomes.dump(paths.stateDb()), "sessions, messages and FTS are logically identical again");
+        assertEquals(logicalBefore, TestHomes.logicalDump(paths.stateDb()), "sessions, messages and FTS are logically identical again");
+        assertTrue(rr.checklist().stream().allMatch(RestoreEngine.Check::ok), rr.checklist().toString());
         assertTrue(Files.exists(sd.resolve(shell + ".json")));
         assertTrue(Files.exists(sd.resolve("request_dump_" + shell + "_1.json")));
 

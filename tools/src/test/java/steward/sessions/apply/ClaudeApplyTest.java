@@ -243,7 +243,7 @@ class ClaudeApplyTest {
         Path hermes = TestHomes.copyFixture(tmp);
         paths = StewardPaths.of(hermes, home);
         String current = TestHomes.manifest().get("current_session_id").asString();
-        List<String> hermesBefore = TestHomes.dump(hermes.resolve("state.db"));
+        List<String> hermesBefore = TestHomes.logicalDump(hermes.resolve("state.db"));
         Map<String, String> claudeBefore = ClaudeTestHomes.tree(home);
         AuditEngine.Outcome o = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD)
                 .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 500));
@@ -256,7 +256,7 @@ class ClaudeApplyTest {
         assertTrue(Files.isRegularFile(paths.stateDir().resolve("backups/sessions/" + bid + ".claude.jsonl")));
         new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, List.of());
         assertEquals(claudeBefore, ClaudeTestHomes.tree(home));
-        assertEquals(hermesBefore, TestHomes.dump(hermes.resolve("state.db")));
+        assertEquals(hermesBefore, TestHomes.logicalDump(hermes.resolve("state.db")), "restored with new message row ids, as Hermes' import does");
 
         // a second audit, then the Hermes database breaks (same file, garbage inside): nothing may stay moved
         AuditEngine.Outcome o2 = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD)

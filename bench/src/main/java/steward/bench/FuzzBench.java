@@ -1,0 +1,367 @@
+package steward.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import steward.cli.Fixtures;
+import steward.cli.Printer;
+import steward.json.Json;
+import steward.state.FileTrees;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Fuzzes a real {@code steward serve} child over stdio (issue 12): tool calls generated from each tool's input schema
+ * (wrong types, boundaries, 10 MB strings, NUL and control characters, lone surrogates, traversal in every string,
+ * deep nesting, non-object arguments) and a corpus of malformed JSON-RPC lines. Counted: crashes (the child died or
+ * answered -32603), requests not answered under their id, Java class names in any answer, failed calls that changed a
+ * file of the home or the state dir, and files written outside them (the child's HOME and working dir).
+ */
+@Command(name = "fuzz", description = "Schema-generated and malformed requests against a steward child over stdio; crashes, unanswered ids, leaks, writes.")
+public final class FuzzBench implements Callable<Integer> {
+    @Option(names = "-n", defaultValue = "10000", description = "generated tool calls (default 10000)")
+    int n;
+
+    @Option(names = "--seed", defaultValue = "12", description = "random seed (default 12)")
+    long seed;
+
+    @Option(names = "--big", defaultValue = "20", description = "calls carrying a 10 MB string (default 20)")
+    int big;
+
+    @Option(names = "--jar", description = "the steward jar of the child (default: the running one)")
+    Path jar;
+
+    @Option(names = "--dir", description = "where to put the sandbox (default: the system temp dir)")
+    Path dir;
+
+    static final Pattern CLASS_NAME = Pattern.compile("\\b(java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol|reactor|steward|org)"
+            + "\\.[a-z][\\w.]*\\.[A-Z]\\w+|\\b[A-Z]\\w*(Exception|Error)\\b(?!\")|\\b(LinkedHashMap|DoubleNode|IntNode|TextNode|ObjectNode|ArrayNode|McpSchema)\\b");
+
+    private final Map<String, Integer> counts = new LinkedHashMap<>();
+    private final List<String> examples = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        Path sandbox = dir == null ? Files.createTempDirectory("steward-bench-fuzz-") : Files.createTempDirectory(dir, "steward-bench-fuzz-");
+        Path home = Fixtures.copyHermesHome(sandbox);
+        Path state = sandbox.resolve("state");
+        Path userHome = Files.createDirectories(sandbox.resolve("user-home"));
+        Path cwd = Files.createDirectories(sandbox.resolve("cwd"));
+        Printer.println("steward bench fuzz: " + n + " generated tool calls + a malformed-line corpus over stdio, seed " + seed);
+        long t0 = System.nanoTime();
+        try (Server s = Server.start(home, state, userHome, cwd, jar)) {
+            JsonNode list = Json.MAPPER.readTree(s.request("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}", "list", 60));
+            Map<String, JsonNode> schemas = new LinkedHashMap<>();
+            for (JsonNode t : list.path("result").path("tools")) schemas.put(t.path("name").asString(), t.path("inputSchema"));
+            Random rng = new Random(seed);
+            List<String> names = new ArrayList<>(schemas.keySet());
+            int bigLeft = big;
+            for (int i = 0; i < n; i++) {
+                String tool = names.get(rng.nextInt(names.size()));
+                String args = arguments(schemas.get(tool), rng, bigLeft > 0 && rng.nextInt(Math.max(1, n / Math.max(1, big))) == 0);
+                if (args.length() > 1_000_000) bigLeft--;
+                String id = "c" + i;
+                exchange(s, "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}",
+                        id, home, state);
+                if (!s.alive()) break;
+            }
+            int k = 0;
+            for (String[] m : malformed()) {
+                if (!s.alive()) break;
+                exchange(s, m[0], m[1], home, state);
+                k++;
+            }
+            counts.put("malformed lines sent", k);
+            counts.putIfAbsent("crashes", 0);
+            if (!s.alive()) counts.merge("crashes", 1, Integer::sum);
+        }
+        List<Path> outside = new ArrayList<>(listFiles(userHome));
+        outside.addAll(listFiles(cwd));
+        counts.put("files outside the home and state dir", outside.size());
+        for (Path p : outside.subList(0, Math.min(5, outside.size()))) example("written outside: " + sandbox.relativize(p));
+        double secs = (System.nanoTime() - t0) / 1e9;
+        Printer.println(String.format("  %.0f s; %s", secs, counts));
+        for (String e : examples) Printer.println("      " + e);
+        FileTrees.delete(sandbox);
+        int bad = counts.getOrDefault("crashes", 0) + counts.getOrDefault("unanswered", 0) + counts.getOrDefault("class names", 0)
+                + counts.getOrDefault("writes by failed calls", 0) + counts.get("files outside the home and state dir");
+        return bad == 0 ? 0 : 1;
+    }
+
+    private void exchange(Server s, String line, String id, Path home, Path state) throws Exception {
+        Map<String, String> before = snapshot(home, state);
+        counts.merge("requests", 1, Integer::sum);
+        String answer = s.request(line, id, 120);
+        if (answer == null) {
+            if (id != null) {
+                counts.merge("unanswered", 1, Integer::sum);
+                example("unanswered " + abbreviate(line));
+            }
+            return;
+        }
+        JsonNode a = Json.MAPPER.readTree(answer);
+        boolean failed = a.has("error") || a.path("result").path("isError").asBoolean(false);
+        if (a.has("error")) {
+            int code = a.path("error").path("code").asInt();
+            counts.merge("error " + code, 1, Integer::sum);
+            if (code == -32603) {
+                counts.merge("crashes", 1, Integer::sum);
+                example("-32603 for " + abbreviate(line) + " -> " + abbreviate(answer));
+            }
+        } else if (failed) {
+            counts.merge("isError results", 1, Integer::sum);
+        } else {
+            counts.merge("successes", 1, Integer::sum);
+        }
+        var m = CLASS_NAME.matcher(answer);
+        if (m.find()) {
+            counts.merge("class names", 1, Integer::sum);
+            example("class name '" + m.group() + "' in " + abbreviate(answer));
+        }
+        if (failed && !before.equals(snapshot(home, state))) {
+            counts.merge("writes by failed calls", 1, Integer::sum);
+            example("a failed call changed files: " + abbreviate(line) + " -> " + abbreviate(answer));
+            diffReport(before, snapshot(home, state));
+        }
+    }
+
+    private void diffReport(Map<String, String> a, Map<String, String> b) {
+        for (String k : b.keySet()) if (!b.get(k).equals(a.get(k))) example("    changed/new: " + k);
+        for (String k : a.keySet()) if (!b.containsKey(k)) example("    gone: " + k);
+    }
+
+    private void example(String s) {
+        if (examples.size() < 12) examples.add(s);
+    }
+
+    static String abbreviate(String s) {
+        return s.length() <= 220 ? s : s.substring(0, 200) + "…(" + s.length() + " chars)";
+    }
+
+    /** path -> size and mtime of every file of the home and the state dir (SQLite's -shm excluded: readers touch it). */
+    static Map<String, String> snapshot(Path... roots) throws IOException {
+        Map<String, String> out = new HashMap<>();
+        for (Path r : roots) {
+            if (!Files.exists(r)) continue;
+            try (Stream<Path> s = Files.walk(r)) {
+                for (Path p : s.toList()) {
+                    if (p.getFileName().toString().endsWith("-shm")) continue;
+                    try {
+                        out.put(p.toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p).toMillis());
+                    } catch (IOException ignored) {
+                        // vanished while listed
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    static List<Path> listFiles(Path root) throws IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(p -> !p.equals(root)).toList();
+        }
+    }
+
+    // ---- generation ----
+
+    static final String[] STRINGS = {"", " ", "x", "../../../../etc/passwd", "..", "/etc/passwd", "..\\\\..\\\\windows", "%2e%2e%2f%2e%2e%2f",
+            "a\\u0000b", "\\u0007\\u001b[31m", "\\ud800", "\\udfff lone", "\\ud83d\\ude00", "p_0123456789abcdef", "20990101T000000Z-deadbeef",
+            "session/../../x", "~/.ssh/id_rsa", "\\n\\n\\n", "'; DROP TABLE sessions; --", "Ā".repeat(3000), "memory", "user", "add", "replace", "remove",
+            "approve", "reject", "hermes", "claude", "zz"};
+    static final String[] NUMBERS = {"0", "-1", "1", "2147483647", "2147483648", "-2147483649", "9223372036854775807", "9223372036854775808",
+            "1e308", "-1e308", "1.5", "-0.0", "1e-320", "100000000000000000000000000000"};
+
+    static String arguments(JsonNode schema, Random rng, boolean big) {
+        int kind = rng.nextInt(100);
+        if (kind < 3) return new String[] {"\"text\"", "[1,2]", "42", "true", "null"}[rng.nextInt(5)];
+        if (kind < 5) return "{\"x\":" + "[".repeat(400 + rng.nextInt(800)) + "]".repeat(0) + "}"; // unbalanced deep nesting
+        if (kind < 8) {
+            int d = 100 + rng.nextInt(1500);
+            return "{\"x\":" + "[".repeat(d) + "]".repeat(d) + "}";
+        }
+        ObjectNode props = schema.path("properties") instanceof ObjectNode o ? o : Json.MAPPER.createObjectNode();
+        StringBuilder sb = new StringBuilder("{");
+        boolean first = true;
+        for (Iterator<Map.Entry<String, JsonNode>> it = props.properties().iterator(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (rng.nextInt(4) == 0) continue;
+            if (!first) sb.append(',');
+            first = false;
+            sb.append('"').append(e.getKey()).append("\":").append(value(e.getValue(), rng, big, 0));
+            big = false;
+        }
+        if (rng.nextInt(10) == 0) sb.append(first ? "" : ",").append("\"unknown_").append(rng.nextInt(9)).append("\":1");
+        return sb.append('}').toString();
+    }
+
+    static String value(JsonNode s, Random rng, boolean big, int depth) {
+        if (big) return "\"" + "x".repeat(10 * 1024 * 1024) + "\"";
+        String type = s.path("type").isString() ? s.path("type").asString() : "any";
+        int r = rng.nextInt(10);
+        if (r < 3 || depth > 2) return any(rng); // a wrong type, probably
+        return switch (type) {
+            case "string" -> s.has("enum") && rng.nextBoolean() ? s.path("enum").get(rng.nextInt(s.path("enum").size())).toString()
+                    : "\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\"";
+            case "integer", "number" -> NUMBERS[rng.nextInt(NUMBERS.length)];
+            case "boolean" -> rng.nextBoolean() ? "true" : "false";
+            case "array" -> {
+                int k = rng.nextInt(4);
+                StringBuilder b = new StringBuilder("[");
+                for (int i = 0; i < k; i++) b.append(i == 0 ? "" : ",").append(value(s.path("items"), rng, false, depth + 1));
+                yield b.append(']').toString();
+            }
+            case "object" -> {
+                ObjectNode p = s.path("properties") instanceof ObjectNode o ? o : null;
+                if (p == null) yield rng.nextBoolean() ? "{}" : "{\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\":" + any(rng) + "}";
+                StringBuilder b = new StringBuilder("{");
+                boolean first = true;
+                for (Map.Entry<String, JsonNode> e : p.properties()) {
+                    if (rng.nextInt(3) == 0) continue;
+                    b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(value(e.getValue(), rng, false, depth + 1));
+                    first = false;
+                }
+                yield b.append('}').toString();
+            }
+            default -> any(rng);
+        };
+    }
+
+    static String any(Random rng) {
+        return switch (rng.nextInt(7)) {
+            case 0 -> "\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\"";
+            case 1 -> NUMBERS[rng.nextInt(NUMBERS.length)];
+            case 2 -> rng.nextBoolean() ? "true" : "false";
+            case 3 -> "null";
+            case 4 -> "[]";
+            case 5 -> "{}";
+            default -> "[\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\"," + NUMBERS[rng.nextInt(NUMBERS.length)] + "]";
+        };
+    }
+
+    /** Malformed JSON-RPC lines: the line, and the id an answer must carry (null: none can be expected). */
+    static List<String[]> malformed() {
+        List<String[]> out = new ArrayList<>();
+        out.add(new String[] {"not json at all", null});
+        out.add(new String[] {"{", null});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\"", "m1"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m2\"}", "m2"});
+        out.add(new String[] {"{\"jsonrpc\":\"1.0\",\"id\":\"m3\",\"method\":\"tools/list\"}", "m3"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m4\",\"method\":42}", "m4"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m5\",\"method\":\"tools/call\",\"params\":\"steward_status\"}", "m5"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m6\",\"method\":\"tools/call\",\"params\":[1,2]}", "m6"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m7\",\"method\":\"tools/call\",\"params\":{\"name\":42}}", "m7"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m8\",\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}", "m8"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m9\",\"method\":\"no/such/method\"}", "m9"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m10\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{},\"_meta\":\"x\"}}", "m10"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m11\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"a\":"
+                + "[".repeat(5000) + "]".repeat(5000) + "}}}", "m11"});
+        out.add(new String[] {"{\"params\":{\"a\":" + "{\"b\":".repeat(3000) + "1" + "}".repeat(3000) + "},\"jsonrpc\":\"2.0\",\"id\":\"m12\",\"method\":\"tools/call\"}", "m12"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m13\",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\",\"arguments\":{\"content\":\"\\ud800\"}}}", "m13"});
+        out.add(new String[] {"[]", null});
+        out.add(new String[] {"[{\"jsonrpc\":\"2.0\",\"id\":\"m14\",\"method\":\"tools/list\"}]", null});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"tools/list\"}", null});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m15\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}},\"extra\":1}", "m15"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m16\",\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}", "m16"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m17\",\"method\":\"resources/read\",\"params\":{\"uri\":\"steward://memory/../../../etc/passwd\"}}", "m17"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m18\",\"method\":\"prompts/get\",\"params\":{\"name\":\"../x\"}}", "m18"});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m19\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}} trailing", "m19"});
+        out.add(new String[] {"\u0000\u0001\u0002", null});
+        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m20\",\"method\":\"tools/call\",\"params\":{\"name\":\"session_restore\",\"arguments\":{\"backup_id\":\"../../etc\"}}}", "m20"});
+        return out;
+    }
+
+    /** A {@code steward serve} child with its own HOME and working dir; answers are read by a thread into a queue. */
+    static final class Server implements AutoCloseable {
+        private final Process p;
+        private final OutputStream in;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+        private Server(Process p) {
+            this.p = p;
+            this.in = p.getOutputStream();
+            Thread t = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    String l;
+                    while ((l = r.readLine()) != null) lines.add(l);
+                } catch (IOException ignored) {
+                    // the child ended
+                }
+            }, "fuzz-reader");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        static Server start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
+            Path jarPath = jar != null ? jar : Fixtures.runningJar();
+            String java = ProcessHandle.current().info().command().orElse("java");
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xss1m", "-Duser.home=" + userHome));
+            cmd.addAll(LaunchFlags.jvmFlags(null));
+            cmd.addAll(List.of("-jar", jarPath.toString(), "serve", "--hermes-home", home.toString(), "--state-dir", state.toString()));
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().put("HOME", userHome.toString());
+            pb.environment().remove("HERMES_HOME");
+            pb.environment().put("CLAUDE_CONFIG_DIR", userHome.resolve("no-claude").toString());
+            Server s = new Server(pb.start());
+            s.request("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}", "init", 120);
+            StdioLines.send(s.in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+            return s;
+        }
+
+        boolean alive() {
+            return p.isAlive();
+        }
+
+        /** Sends a line and returns the answer under {@code id} (null id: the first answer within a short wait, or null). */
+        String request(String line, String id, int timeoutSeconds) throws Exception {
+            try {
+                StdioLines.send(in, line);
+            } catch (IOException e) {
+                return null;
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(id == null ? 2 : timeoutSeconds);
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return null;
+                String l = lines.poll(left, TimeUnit.NANOSECONDS);
+                if (l == null) return null;
+                JsonNode n;
+                try {
+                    n = Json.MAPPER.readTree(l);
+                } catch (RuntimeException e) {
+                    return l; // not JSON on stdout: reported as is
+                }
+                if (!n.has("id")) continue; // a notification
+                if (id == null) return l;
+                if (n.path("id").isString() && n.path("id").asString().equals(id)) return l;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            in.close();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package steward.sessions.backup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.sessions.store.FtsIndex;
+import steward.sessions.store.Sqlite;
+import steward.state.AtomicFiles;
+
+/**
+ * The explicit repair of Hermes' search index: FTS5's {@code rebuild} of every FTS5 table from the messages, after a
+ * verified copy of {@code state.db} is written to {@code <state dir>/backups/state-db/}. Runs only when asked
+ * ({@code steward repair-index}); by default only when the index is found inconsistent. The rebuild holds Hermes'
+ * write lock for its duration (seconds on a large store).
+ */
+public final class IndexRepair {
+    static final String CTX = "repair-index";
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private final StewardPaths paths;
+    private final Clock clock;
+
+    public IndexRepair(StewardPaths paths, Clock clock) {
+        this.paths = paths;
+        this.clock = clock;
+    }
+
+    public record Result(String database, FtsIndex.Report before, boolean rebuilt, String backup_path, long backup_bytes,
+                         FtsIndex.Report after, String message) {}
+
+    /** Rebuilds when an FTS table is inconsistent, or always with {@code force}. */
+    public Result run(boolean force) {
+        Path db = paths.stateDb();
+        if (!Files.isRegularFile(db)) throw new StewardError(CTX, "no state.db at " + db);
+        FtsIndex.Report before = FtsIndex.check(db);
+        if (before.tables().isEmpty()) throw new StewardError(CTX, db + " has no FTS5 table to rebuild");
+        if (before.ok() && !force) {
+            return new Result(db.toString(), before, false, null, 0, before, "the search index is consistent; nothing to do");
+        }
+        Path backup = backup(db);
+        long size;
+        try {
+            size = Files.size(backup);
+        } catch (IOException e) {
+            throw new StewardError(CTX, "cannot read the backup " + backup + ": " + e.getMessage(), e);
+        }
+        try (Connection c = Sqlite.openReadWrite(db)) {
+            Sqlite.immediate(c, cc -> {
+                List<String> tables = FtsIndex.tables(cc);
+                try (Statement st = cc.createStatement()) {
+                    for (String t : tables) st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('rebuild')");
+                    for (String t : tables) st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('integrity-check')");
+                }
+                return null;
+            });
+        } catch (SQLException e) {
+            throw new StewardError(CTX, "cannot open " + db + ": " + Sqlite.describe(e), e);
+        } catch (StewardError e) {
+            throw new StewardError(CTX, "the rebuild failed and was rolled back (backup kept at " + backup + "): " + e.getMessage(), e);
+        }
+        FtsIndex.Report after = FtsIndex.check(db);
+        return new Result(db.toString(), before, true, backup.toString(), size, after,
+                after.ok() ? "rebuilt " + String.join(", ", before.tables().stream().map(FtsIndex.TableCheck::table).toList())
+                        + " from the messages" : "rebuilt, but the check still fails: " + after.summary());
+    }
+
+    /** A consistent copy of the database (SQLite's VACUUM INTO on a read-only connection), read back before anything changes. */
+    Path backup(Path db) {
+        Path dir = paths.stateDir().resolve("backups").resolve("state-db");
+        Path out = dir.resolve("state-" + STAMP.format(clock.instant()) + ".db");
+        for (int i = 1; Files.exists(out); i++) out = dir.resolve("state-" + STAMP.format(clock.instant()) + "-" + i + ".db");
+        try {
+            AtomicFiles.ensurePrivateDir(dir);
+        } catch (IOException e) {
+            throw new StewardError(CTX, "cannot create " + dir + ": " + e.getMessage() + "; nothing was changed", e);
+        }
+        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement()) {
+            st.execute("VACUUM INTO '" + out.toString().replace("'", "''") + "'");
+        } catch (SQLException e) {
+            deleteQuietly(out);
+            throw new StewardError(CTX, "cannot back up " + db + " to " + out + ": " + Sqlite.describe(e) + "; nothing was changed", e);
+        }
+        AtomicFiles.setMode(out, AtomicFiles.FILE_MODE);
+        // the copy's own tables must read back (the FTS tables are copied as they are, damage included: that is the point)
+        try (Connection c = Sqlite.openReadOnly(out); Statement st = c.createStatement()) {
+            for (String t : List.of("sessions", "messages")) {
+                try (ResultSet rs = st.executeQuery("PRAGMA quick_check(" + t + ")")) {
+                    if (!rs.next() || !"ok".equals(rs.getString(1))) throw new SQLException("quick_check of " + t + " in the copy failed");
+                }
+            }
+        } catch (SQLException | StewardError e) {
+            deleteQuietly(out);
+            throw new StewardError(CTX, "the backup " + out + " does not read back: " + e.getMessage() + "; nothing was changed", e);
+        }
+        return out;
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // nothing more to do
+        }
+    }
+
+    private static String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+}

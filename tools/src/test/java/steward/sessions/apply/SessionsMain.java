@@ -1,0 +1,32 @@
+package steward.sessions.apply;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import steward.config.StewardPaths;
+import steward.sessions.backup.RestoreEngine;
+
+/**
+ * A separate Steward process for crash tests: {@code SessionsMain <home> apply <plan_id> <rule>...} approves the rules
+ * and applies; {@code SessionsMain <home> restore <backup_id>} restores. Started with -Dsteward.crashpoint=<name> it
+ * halts there as SIGKILL would. Prints the backup id of a finished apply.
+ */
+public final class SessionsMain {
+    public static void main(String[] args) {
+        StewardPaths paths = StewardPaths.of(Path.of(args[0]));
+        Clock clock = Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC);
+        if (args[1].equals("apply")) {
+            Map<String, String> rules = new java.util.HashMap<>();
+            for (String r : List.of(args).subList(3, args.length)) rules.put(r, "approve");
+            ApplyResult r = new ApplyEngine(paths, clock).apply(new ApplyRequest(args[2], Map.of(), rules, Map.of(), false, null));
+            System.out.println(r.backup() == null ? "-" : r.backup().backup_id());
+        } else {
+            RestoreEngine.Result r = new RestoreEngine(paths, clock).restore(args[2], null);
+            System.out.println(r.restored().size());
+        }
+    }
+}
