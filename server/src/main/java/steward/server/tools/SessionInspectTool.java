@@ -14,7 +14,7 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
             "Answers \"what happened in this session\": timeline with pauses and phases (long pauses, topic shifts), messages by "
                 + "role, tool calls per tool with failures and durations, delegated subagents (goal, outcome, size), tokens and "
                 + "cost where recorded, most-touched files and commands, lineage (parent, continuation, compaction). Use it to "
-                + "review one session, or up to " + InspectEngine.MAX_SESSIONS + ". Read-only; refuses unknown ids and Claude Code sessions.")
+                + "review one session, or up to " + InspectEngine.MAX_SESSIONS + ". Hermes or Claude Code. Read-only; refuses unknown ids.")
             .readOnly().idempotent();
 
     /** schemas/session_inspect.input.json: one of session_id / session_ids. */
@@ -36,12 +36,7 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
         }
         List<String> ids = a.session_id() != null ? List.of(a.session_id()) : new ArrayList<>(a.session_ids());
         InspectEngine.Request req = new InspectEngine.Request(ids, a.gap_minutes(), a.max_items());
-        try (SessionSource src = SessionSources.open(ctx.paths(), a.store())) {
-            List<String> claude = SessionSources.claudeSessions(ctx.paths(), ids.stream().filter(id -> src.session(id).isEmpty()).toList());
-            if (!claude.isEmpty()) {
-                throw new StewardError(SPEC.name(), String.join(", ", claude) + (claude.size() == 1 ? " is a Claude Code session: " : " are Claude Code sessions: ")
-                        + SessionSources.CLAUDE_REFUSED);
-            }
+        try (SessionSource src = SessionSources.open(ctx.paths(), a.store(), req.sessionIds(), ctx.clock().millis() / 1000.0)) {
             InspectEngine.Outcome o = InspectEngine.inspect(src, req);
             return ToolResult.ok(o.result(), o.text());
         }
