@@ -68,7 +68,10 @@ public final class LearningBench implements Callable<Integer> {
                 + "control = empty state dir before every run) on a copy of fixtures/hermes-home that evolves between runs (1-3 days "
                 + "pass; new subagent shells, long and titled and running subagents, short and long untitled chats, titled chats on "
                 + "recurring topics, archived threads, parents of titled or running subagents, compression chains; existing sessions "
-                + "end, get messages, get titled). questions = lines of the report that ask something.");
+                + "end, get messages, get titled).");
+        Printer.println("question = one line of the report that asks for a decision now (a session asked by name, a rule's grouped line, a "
+                + "collapsed rule line, the one still-waiting line); listed-only items, status lines and put-off questions are not "
+                + "questions. Both arms count the same field, session_audit questions.asked.");
         boolean allOk = true;
         Map<String, List<Arm[]>> bySeed = new LinkedHashMap<>();
         for (long seed : seeds) {
@@ -76,14 +79,14 @@ public final class LearningBench implements Callable<Integer> {
             Printer.println("seed " + seed);
             StringBuilder head = new StringBuilder(String.format("  %-30s %-8s", "profile", "arm"));
             for (int r = 1; r <= runs; r++) head.append(String.format(" %3s", "q" + r));
-            head.append(String.format(" %9s %5s %6s %10s %5s %9s", "drop 1→5", "auto", "vetoed", "after told", "lost", "restored"));
+            head.append(String.format(" %9s %8s %5s %6s %10s %5s %9s", "drop 1→5", "5 vs ctl", "auto", "vetoed", "after told", "lost", "restored"));
             Printer.println(head.toString());
             for (SimulatedUsers.Profile p : SimulatedUsers.ALL) {
                 if (only != null && !p.name().contains(only)) continue;
                 Arm learn = simulate(p, seed, true);
                 Arm control = simulate(p, seed, false);
-                print(p.name(), "learning", learn);
-                print("", "control", control);
+                print(p.name(), "learning", learn, String.format("%7.0f%%", drop(control.questions()[4], learn.questions()[4])));
+                print("", "control", control, String.format("%8s", ""));
                 allOk &= verdict(p, learn, control);
                 bySeed.computeIfAbsent(p.name(), k -> new ArrayList<>()).add(new Arm[] {learn, control});
             }
@@ -115,10 +118,11 @@ public final class LearningBench implements Callable<Integer> {
         }
     }
 
-    void print(String name, String arm, Arm a) {
+    /** One arm's row; {@code vsControl}: the learning arm's run-5 drop against the control arm's run 5 (blank for the control). */
+    void print(String name, String arm, Arm a, String vsControl) {
         StringBuilder sb = new StringBuilder(String.format("  %-30s %-8s", name, arm));
         for (int q : a.questions()) sb.append(String.format(" %3d", q));
-        sb.append(String.format(" %8.0f%% %5d %6d %10d %5d %9d", drop(a.questions()[0], a.questions()[4]), a.automatic(), a.vetoed(),
+        sb.append(String.format(" %8.0f%% %s %5d %6d %10d %5d %9d", drop(a.questions()[0], a.questions()[4]), vsControl, a.automatic(), a.vetoed(),
                 a.vetoedAfterTold(), a.keptLost().size(), a.restored()));
         Printer.println(sb.toString());
     }
@@ -166,8 +170,8 @@ public final class LearningBench implements Callable<Integer> {
                 ctx = new ToolContext(paths, Clock.fixed(h.now(), ZoneOffset.UTC), Work.NONE);
                 JsonNode audit = call(reg, ctx, "session_audit", Map.of("now", h.now().toString(), "current_session_id", EvolvingHome.CURRENT));
                 questions[run - 1] = audit.get("questions").get("asked").asInt();
-                if (verbose) Printer.println("      " + (learning ? "L" : "C") + run + " " + describe(audit));
                 Map<String, EvolvingHome.Session> sessions = h.sessions();
+                if (verbose) Printer.println("      " + (learning ? "L" : "C") + run + " " + describe(audit, sessions));
                 Set<String> keptBefore = new HashSet<>(m.kept), vetoedBefore = new HashSet<>(m.vetoedConditions);
                 SimulatedUsers.Answers a = SimulatedUsers.answer(p, audit, sessions, run, m);
                 Map<String, Object> decisions = new LinkedHashMap<>();
@@ -208,20 +212,42 @@ public final class LearningBench implements Callable<Integer> {
     }
 
     /** What a report asked, per rule condition (for --verbose). */
-    static String describe(JsonNode audit) {
+    static String describe(JsonNode audit, Map<String, EvolvingHome.Session> sessions) {
         Map<String, Integer> listed = new TreeMap<>();
         JsonNode g = audit.get("groups");
         List<JsonNode> all = new ArrayList<>();
         for (JsonNode rg : g.get("confirm")) rg.get("items").forEach(all::add);
         g.get("info").get("items").forEach(all::add);
-        for (JsonNode it : all) if ("new".equals(it.path("question").asString(""))) {
-            String k = it.get("condition").asString() + (it.get("takes_along").isArray() ? "+children" : "");
-            listed.merge(k, 1, Integer::sum);
+        Map<String, Set<String>> grouped = new TreeMap<>();
+        for (JsonNode it : all) {
+            String qn = it.path("question").asString("");
+            if ("new".equals(qn)) {
+                String k = it.get("condition").asString();
+                if (it.get("takes_along").isArray()) {
+                    Set<String> kinds = new java.util.TreeSet<>();
+                    for (JsonNode c : it.get("takes_along")) {
+                        EvolvingHome.Session cs = sessions.get(c.asString());
+                        kinds.add(cs == null ? "?" : cs.active() ? "running" : cs.titled() ? "titled" : "other");
+                    }
+                    k += "+" + String.join("/", kinds);
+                }
+                listed.merge(k, 1, Integer::sum);
+            } else if ("grouped".equals(qn)) {
+                grouped.computeIfAbsent(it.get("rule").asString() + ":" + it.path("condition").asString(""), k -> new java.util.TreeSet<>())
+                        .add(it.get("rule").asString().equals("E") ? topicOf(it) : it.get("session_id").asString());
+            }
         }
         JsonNode q = audit.get("questions");
-        return "asked " + listed + " waiting " + q.get("waiting").asInt() + " collapsed " + q.get("collapsed").asInt() + " not asked "
+        return "asked " + listed + " grouped " + grouped + " waiting " + q.get("waiting").asInt() + " collapsed " + q.get("collapsed").asInt()
+                + " status " + q.get("status").asInt() + " not asked "
                 + q.get("not_asked").asInt() + " (" + q.get("digest").asString("") + ") auto " + g.get("auto").get("count").asInt()
                 + " active " + audit.get("totals").get("active").asInt() + " N " + audit.get("threshold").asDouble();
+    }
+
+    private static String topicOf(JsonNode it) {
+        String r = it.get("reason").asString("");
+        int a = r.indexOf('"'), b = a < 0 ? -1 : r.indexOf('"', a + 1);
+        return b > a ? r.substring(a + 1, b) : r;
     }
 
     static JsonNode call(ToolRegistry reg, ToolContext ctx, String tool, Map<String, Object> args) {

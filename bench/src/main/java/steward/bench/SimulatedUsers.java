@@ -236,6 +236,7 @@ final class SimulatedUsers {
         // a collapsed rule line: one decision for all of it
         for (JsonNode c : g.get("collapsed")) {
             String rule = c.get("rule").asString();
+            if (c.get("items").isEmpty() || "status".equals(c.get("items").get(0).path("question").asString(""))) continue; // asks nothing
             if (rule.equals("D") && !p.answersRuleD()) continue;
             int yes = 0, n = 0;
             for (JsonNode it : c.get("items")) {

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import steward.StewardError;
+import steward.memory.history.History;
 import steward.server.McpServerFactory;
 import steward.server.StdioTransport;
 import steward.server.Tools;
@@ -74,7 +75,10 @@ public final class ServeCommand implements Callable<Integer> {
             extras = dev.conformanceFixtures(ctx);
             LOG.warn("conformance fixtures are ON: test-only tools, resources and prompts are registered");
         }
+        // an external change made while no server ran is recorded before anything else; later ones as the watcher sees them
+        recordExternal(ctx, "found at startup");
         try (MemoryWatcher watcher = new MemoryWatcher(ctx.paths().memoriesDir(), 250)) {
+            watcher.addListener(file -> recordExternal(ctx, "seen by the watcher"));
             if (http) return serveHttp(ctx, extras, watcher);
             var transport = new StdioTransport(McpServerFactory.mapper(), System.in, Printer.out());
             var registry = Tools.registry();
@@ -85,6 +89,21 @@ public final class ServeCommand implements Callable<Integer> {
             transport.awaitTermination();
             server.close();
             return 0;
+        }
+    }
+
+    /**
+     * History of changes made outside Steward, when the user opted in (history.record_external; checked first, so a
+     * server without it never loads JGit). A failure is logged, never fatal.
+     */
+    private static void recordExternal(ToolContext ctx, String how) {
+        if (!History.recordExternal(ctx.paths().stateDir())) return;
+        try {
+            for (String v : new History(ctx.paths(), ctx.clock()).recordExternalChanges(how)) {
+                LOG.info("memory history: external change recorded as {} ({})", v.substring(0, 12), how);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("memory history: cannot record an external change: {}", e.getMessage());
         }
     }
 

@@ -24,6 +24,11 @@ public record DecisionEvent(String sessionId, String title, String rule, String 
 
     /** Whether this event teaches something about its rule condition (not only about its session). */
     public boolean teachesCondition() {
-        return !sessionOnly && outcome != Outcome.LATER;
+        return !sessionOnly && outcome != Outcome.LATER && outcome != Outcome.NOT_YET;
+    }
+
+    /** An event about the subagents a deletion would take along ({@code <rule>/with_<kind>}), not about a session. */
+    public boolean along() {
+        return condition != null && condition.startsWith(RuleKey.ALONG_PREFIX);
     }
 }

@@ -34,6 +34,7 @@ public final class LearningEngine {
             new PromotionRule(),
             new DemotionRule(),
             new steward.learning.rules.QuietRule(),
+            new steward.learning.rules.SettledTopicsRule(),
             new ThresholdRule(),
             new TopicRule(),
             new WaitingRule());
@@ -128,9 +129,28 @@ public final class LearningEngine {
             String runsNow = e.getValue().substring(0, e.getValue().indexOf('/'));
             String ranBefore = was.substring(0, was.indexOf('/'));
             boolean quietNow = e.getValue().endsWith(" quiet"), quietBefore = was.endsWith(" quiet");
+            if (RuleKey.along(key)) {
+                // learns only one thing: keep both, unasked (quiet), or ask again
+                boolean q = s.quiet && !s.locked, qb = quietBefore && !ranBefore.endsWith("locked");
+                if (q == qb) continue;
+                String kind = key.substring(key.indexOf('/') + 1 + RuleKey.ALONG_PREFIX.length());
+                out.add(q ? new LearningRun.Change("quiet", key, "rule " + s.rule + " deletions that would take a " + kind
+                        + " subagent along are listed from now on, not asked: both stay (you kept both " + (s.approvals == 0 ? s.vetoes : s.vetoes_since_approval)
+                        + " times; approve one by id to be asked again)")
+                        : new LearningRun.Change("raised", key, "rule " + s.rule + " deletions that would take a " + kind
+                        + " subagent along are asked again"));
+                continue;
+            }
+            if (quietNow != quietBefore && key.equals(steward.learning.rules.SettledTopicsRule.RULE)) {
+                out.add(quietNow ? new LearningRun.Change("quiet", key, "rule E's topics listed from now on, no longer asked (you said "
+                        + "consolidated " + s.approvals + " times, never 'not yet'; answer 'not yet' to a listed topic to be asked again)")
+                        : new LearningRun.Change("raised", key, "rule E's topics asked again (you said one is not consolidated yet)"));
+                continue;
+            }
             if (quietNow != quietBefore) {
-                out.add(quietNow ? new LearningRun.Change("quiet", key, key + " listed from now on, no longer asked (you kept " + s.vetoes
-                        + ", approved none; approve one by id to be asked again)")
+                out.add(quietNow ? new LearningRun.Change("quiet", key, key + " listed from now on, no longer asked (" + (s.approvals == 0
+                        ? "you kept " + s.vetoes + ", approved none" : "you kept every one since you last approved one: " + s.vetoes_since_approval)
+                        + "; approve one by id to be asked again)")
                         : new LearningRun.Change("raised", key, key + " asked again (you approved one)"));
                 continue;
             }
@@ -168,7 +188,7 @@ public final class LearningEngine {
         Map<String, List<String>> sessions = new java.util.LinkedHashMap<>();
         for (LearningRun.Change c : changes) {
             switch (c.kind()) {
-                case "locked", "capped", "promoted", "asked", "demoted", "raised", "quiet", "contradiction" -> learned.add(c.detail());
+                case "locked", "capped", "promoted", "asked", "demoted", "raised", "quiet", "contradiction", "warning" -> learned.add(c.detail());
                 case "kept", "restored", "renamed", "delete_asked" -> sessions.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(c.detail());
                 default -> recorded.add(c.detail());
             }
@@ -197,9 +217,14 @@ public final class LearningEngine {
         Map<String, int[]> counts = new TreeMap<>();
         Map<String, Level> levels = new TreeMap<>();
         Map<String, Boolean> locked = new TreeMap<>();
+        List<String> alongQuiet = new ArrayList<>();
         for (var e : data.rule_level.entrySet()) {
             String rule = RuleKey.rule(e.getKey());
             PreferenceData.RuleState s = e.getValue();
+            if (RuleKey.along(e.getKey())) { // not the rule's own condition: shown only when it keeps deletions unasked
+                if (s.quiet && !s.locked) alongQuiet.add(e.getKey());
+                continue;
+            }
             int[] c = counts.computeIfAbsent(rule, k -> new int[2]);
             c[0] += s.approvals;
             c[1] += s.vetoes;
@@ -220,6 +245,8 @@ public final class LearningEngine {
             if (sb.length() > 0) sb.append(' ');
             sb.append("D(N=").append(ThresholdRule.fmt(data.active_threshold)).append(')');
         }
+        if (data.warning_status_runs > 0) sb.append("[status]");
+        for (String k : alongQuiet) sb.append(' ').append(k).append("=quiet");
         return sb.toString();
     }
 }

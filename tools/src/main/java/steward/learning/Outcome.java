@@ -15,5 +15,7 @@ public enum Outcome {
     /** The user gave the session a title instead: an answer, neither approval nor veto. */
     RENAMED,
     /** The user said "later" to the questions still waiting. */
-    LATER
+    LATER,
+    /** The user said a repeated topic is not consolidated yet (rejected rule E's question): an answer about the topic, no veto. */
+    NOT_YET
 }

@@ -81,7 +81,15 @@ public final class PreferenceAdmin {
             if (keys.isEmpty()) throw new StewardError("session_preferences", "rule " + rule + " is neither locked nor quiet");
             for (String k : keys) {
                 PreferenceData.RuleState s = d.rule_level.get(k);
-                if (s.quiet) s.vetoes = 0; // asked again: its old rejections would make it quiet at once
+                if (s.quiet) { // asked again: its old rejections would make it quiet at once
+                    s.vetoes = 0;
+                    s.vetoes_since_approval = 0;
+                    s.veto_runs_since_approval = 0;
+                    if (k.equals(steward.learning.rules.SettledTopicsRule.RULE)) { // rule E went quiet from its approvals
+                        s.approvals = 0;
+                        s.runs = 0;
+                    }
+                }
                 s.locked = false;
                 s.quiet = false;
                 s.contradictions = 0;
@@ -101,6 +109,8 @@ public final class PreferenceAdmin {
         return store.update(d -> {
             double before = d.active_threshold;
             d.active_threshold = n;
+            d.warning_ignored_runs = 0; // the user spoke about rule D: its warning is asked again
+            d.warning_status_runs = 0;
             trail(d, "set_threshold", ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(n));
             return "active-session threshold N set to " + ThresholdRule.fmt(n);
         }, false);
@@ -110,6 +120,8 @@ public final class PreferenceAdmin {
         return store.update(d -> {
             double before = d.active_threshold;
             d.active_threshold = PreferenceData.DEFAULT_THRESHOLD;
+            d.warning_ignored_runs = 0;
+            d.warning_status_runs = 0;
             trail(d, "reset_threshold", ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(d.active_threshold));
             return "active-session threshold N reset to " + ThresholdRule.fmt(d.active_threshold);
         }, false);

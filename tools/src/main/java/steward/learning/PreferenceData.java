@@ -21,6 +21,8 @@ public final class PreferenceData {
     public static final int KEPT_WINDOW_DAYS = 90;
     /** How long "later" puts off the questions still waiting. */
     public static final int LATER_DAYS = 7;
+    /** How long a topic the user said is not consolidated yet is not raised again (the same cluster, under any label). */
+    public static final int TOPIC_NOT_YET_DAYS = 30;
 
     public int version = CURRENT_VERSION;
     public SessionLevel session_level = new SessionLevel();
@@ -30,6 +32,11 @@ public final class PreferenceData {
     public double active_threshold = DEFAULT_THRESHOLD;
     /** Consecutive runs in which rule D's "too many active sessions" questions were all left unanswered. */
     public int warning_ignored_runs;
+    /**
+     * Consecutive runs in which rule D's collapsed line (the warning at N's cap) was left unanswered too: from then on the
+     * warning is a status line that asks nothing, until the user answers one of its sessions by id.
+     */
+    public int warning_status_runs;
     /** Questions asked by name and not answered yet: not asked again word for word, but grouped. */
     public List<Waiting> waiting = new ArrayList<>();
     public int run_count;
@@ -92,14 +99,22 @@ public final class PreferenceData {
         public String last_polarity;
         public int contradictions;
         public boolean locked;
-        /** Rejected again and again, never approved: listed for information, no longer asked (QuietRule). */
+        /** Rejected again and again, never approved (or not since the last approval): listed, no longer asked (QuietRule). */
         public boolean quiet;
+        /** Vetoes since the last explicit approval (all of them when never approved). */
+        public int vetoes_since_approval;
+        /** Learning passes (runs or restores) with a veto since the last explicit approval. */
+        public int veto_runs_since_approval;
+        /** Rule E: topics the user said are not consolidated yet (SettledTopicsRule: one keeps rule E asked). */
+        public int not_yet;
         public String updated;
     }
 
     public static final class TopicLevel {
         public List<TopicChoice> precheck = new ArrayList<>();
         public List<TopicMark> consolidated = new ArrayList<>();
+        /** Topics the user said are not consolidated yet: not raised again for {@link #TOPIC_NOT_YET_DAYS} days. */
+        public List<TopicMark> not_yet = new ArrayList<>();
     }
 
     public static final class TopicChoice {

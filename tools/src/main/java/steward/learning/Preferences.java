@@ -89,6 +89,57 @@ public final class Preferences {
         return data.topic_level.consolidated.stream().anyMatch(m -> m.topic.toLowerCase(Locale.ROOT).equals(t));
     }
 
+    /**
+     * Whether the user already answered this topic — the same cluster under any label: every word of {@code words} (the
+     * topic's title words) is a word of topics they said are consolidated, or of topics they said are not consolidated yet
+     * within the last {@link PreferenceData#TOPIC_NOT_YET_DAYS} days ({@code today}: yyyy-MM-dd). "react" and "hooks"
+     * answered, "react hooks" is not raised again.
+     */
+    public boolean topicAnswered(String label, java.util.Collection<String> words, String today) {
+        if (consolidated(label)) return true;
+        if (words.isEmpty()) return false;
+        if (answeredWords == null) {
+            answeredWords = new HashSet<>();
+            for (var m : data.topic_level.consolidated) answeredWords.addAll(steward.text.TitleAnalyzer.tokens(m.topic));
+            notYetWords = new java.util.HashMap<>();
+            if (data.topic_level.not_yet != null) {
+                for (var m : data.topic_level.not_yet) {
+                    for (String w : steward.text.TitleAnalyzer.tokens(m.topic)) notYetWords.merge(w, m.date, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+                }
+            }
+        }
+        String cut = today == null ? null : java.time.LocalDate.parse(today).minusDays(PreferenceData.TOPIC_NOT_YET_DAYS).toString();
+        for (String w : words) {
+            if (answeredWords.contains(w)) continue;
+            String on = notYetWords.get(w);
+            if (on == null || cut == null || on.compareTo(cut) < 0) return false;
+        }
+        return true;
+    }
+
+    private Set<String> answeredWords;
+    private java.util.Map<String, String> notYetWords;
+
+    /** The learning key of a deletion question that would take a subagent along which is {@code kind} (kept, running, titled, other). */
+    public static String alongKey(String rule, String kind) {
+        return RuleKey.of(rule, RuleKey.ALONG_PREFIX + kind);
+    }
+
+    /**
+     * A deletion question whose subagents it would take along are all of kinds the user always answered "keep both" for
+     * (QuietRule): it is listed, not asked, and both stay. Never the other way round: no answer makes a child go unasked.
+     */
+    public boolean alongQuiet(String rule, java.util.Collection<String> kinds) {
+        if (kinds == null || kinds.isEmpty()) return false;
+        for (String k : kinds) if (!quiet(alongKey(rule, k))) return false;
+        return true;
+    }
+
+    /** Rule D's collapsed line went unanswered too: the warning is a status line that asks nothing. */
+    public boolean warningIsStatus() {
+        return data.warning_status_runs >= 1;
+    }
+
     /** The confidence to use for a rule condition whose own confidence is {@code base}, and why it differs. */
     public record Adjusted(Level level, String note, boolean locked) {}
 
@@ -98,6 +149,9 @@ public final class Preferences {
         if (s.locked) {
             return new Adjusted(Level.LOW, "locked at LOW after contradictory decisions; not executed automatically until you trust rule "
                     + RuleKey.of(rule, condition) + " again", true);
+        }
+        if (s.quiet && RuleKey.of(rule, condition).equals(steward.learning.rules.SettledTopicsRule.RULE)) {
+            return new Adjusted(Level.LOW, "you said every topic so far was consolidated (" + s.approvals + "): listed, no longer asked", false);
         }
         if (s.quiet) return new Adjusted(Level.LOW, "you kept " + s.vetoes + " like this: listed, no longer asked", false);
         Level level = s.level == null ? base : s.level;

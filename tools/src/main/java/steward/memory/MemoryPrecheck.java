@@ -101,7 +101,7 @@ public final class MemoryPrecheck {
         boolean exact = "duplicate".equals(step.kind()) || otherDoc.entries().contains(c);
         PrecheckInput in = new PrecheckInput(c, t.id, best == null ? null : best.source(), best == null ? null : best.where(),
                 best == null ? 0 : best.coverage(), exact, threat, after, limit, fits, answers == null ? null : answers.frequency(),
-                answers == null ? null : answers.consequence());
+                answers == null ? null : answers.consequence(), ranked.bestMissing());
 
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         List<Check> checks = new ArrayList<>();
@@ -173,11 +173,22 @@ public final class MemoryPrecheck {
         return where == null ? head + " (details: see the referenced document)" : head + " → see " + where;
     }
 
-    record Ranked(List<Candidate> shown, int considered) {}
+    record Ranked(List<Candidate> shown, int considered, List<String> bestMissing) {
+        Ranked(List<Candidate> shown, int considered) {
+            this(shown, considered, List.of());
+        }
+    }
+
+    /** A scored candidate with what it lacks of the content's anchors (not shown: the check's detail names them). */
+    private record Scored(Candidate c, List<String> missing) {
+        double score() {
+            return c.score();
+        }
+    }
 
     Ranked rank(String c, MemoryTarget t, MemoryDocument doc, MemoryTarget other, MemoryDocument otherDoc) {
-        var ct = simTokens(c);
-        List<Candidate> all = new ArrayList<>();
+        Concepts.Bag ct = simTokens(c);
+        List<Scored> all = new ArrayList<>();
         addEntries(all, ct, t, doc);
         addEntries(all, ct, other, otherDoc);
         Path skills = writer.paths().skillsDir();
@@ -190,45 +201,45 @@ public final class MemoryPrecheck {
                 // skills are optional evidence: an unreadable tree only narrows the candidates
             }
         }
-        all.sort(Comparator.comparingDouble(Candidate::score).reversed());
+        all.sort(Comparator.comparingDouble(Scored::score).reversed());
         List<Candidate> out = new ArrayList<>();
         int considered = (int) all.stream().filter(x -> x.score() > 0).count();
         for (int i = 0; i < Math.min(MAX_CANDIDATES, considered); i++) {
-            Candidate x = all.get(i);
+            Candidate x = all.get(i).c();
             out.add(new Candidate(i + 1, x.source(), x.where(), x.score(), x.coverage(), x.jaccard(), x.preview()));
         }
-        return new Ranked(out, considered);
+        return new Ranked(out, considered, considered == 0 ? List.of() : all.get(0).missing());
     }
 
-    private static void addEntries(List<Candidate> all, java.util.Set<String> ct, MemoryTarget t, MemoryDocument d) {
+    private static void addEntries(List<Scored> all, Concepts.Bag ct, MemoryTarget t, MemoryDocument d) {
         for (int i = 0; i < d.entries().size(); i++) {
             String e = d.entries().get(i);
             all.add(candidate(ct, simTokens(e), t.id, t.fileName + " entry " + (i + 1), e));
         }
     }
 
-    private static void skillCandidate(List<Candidate> all, java.util.Set<String> ct, Path file, String rel) throws IOException {
+    private static void skillCandidate(List<Scored> all, Concepts.Bag ct, Path file, String rel) throws IOException {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return;
         }
-        Candidate best = null;
+        Scored best = null;
         StringBuilder block = new StringBuilder();
         int start = 1;
         // every paragraph belongs to its skill: the skill's name and description words count for each of them
-        java.util.Set<String> skillWords = new java.util.HashSet<>();
+        StringBuilder about = new StringBuilder();
         for (String l : lines) {
-            if (l.startsWith("name:") || l.startsWith("description:")) skillWords.addAll(simTokens(l.substring(l.indexOf(':') + 1)));
+            if (l.startsWith("name:") || l.startsWith("description:")) about.append(l.substring(l.indexOf(':') + 1)).append('\n');
         }
+        Concepts.Bag skillWords = Concepts.of(about.toString());
         for (int i = 0; i <= lines.size(); i++) {
             String l = i < lines.size() ? lines.get(i) : "";
             if (l.isBlank() || i == lines.size()) {
                 if (block.length() > 0) {
-                    java.util.Set<String> bt = simTokens(block.toString());
-                    bt.addAll(skillWords);
-                    Candidate x = candidate(ct, bt, "skill", rel + ":" + start, block.toString().strip());
+                    Concepts.Bag bt = simTokens(block.toString()).plus(skillWords);
+                    Scored x = candidate(ct, bt, "skill", rel + ":" + start, block.toString().strip());
                     if (best == null || x.score() > best.score()) best = x;
                     block.setLength(0);
                 }
@@ -240,18 +251,18 @@ public final class MemoryPrecheck {
         if (best != null) all.add(best);
     }
 
-    /** Tokens for similarity: without the confidence prefix and the leading tag (not content), CJK unigrams included. */
-    static java.util.Set<String> simTokens(String text) {
+    /** Concepts for similarity, English and Chinese alike ({@link Concepts}): without the confidence prefix and the leading tag. */
+    static Concepts.Bag simTokens(String text) {
         String body = steward.memory.lifecycle.Confidence.parse(text.strip()).body().strip().replaceFirst("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*", "");
-        return Similarity.tokens(body, true);
+        return Concepts.of(body);
     }
 
-    private static Candidate candidate(java.util.Set<String> ct, java.util.Set<String> xt, String source, String where, String text) {
-        double cov = Similarity.coverage(ct, xt);
-        double jac = Similarity.jaccard(ct, xt);
+    private static Scored candidate(Concepts.Bag ct, Concepts.Bag xt, String source, String where, String text) {
+        double cov = Concepts.coverage(ct, xt);
+        double jac = Concepts.jaccard(ct, xt);
         double score = Math.round((0.7 * cov + 0.3 * jac) * 1000) / 1000.0;
-        return new Candidate(0, source, where, score, Math.round(cov * 1000) / 1000.0, Math.round(jac * 1000) / 1000.0,
-                MemoryRules.preview(text.replace('\n', ' ')));
+        return new Scored(new Candidate(0, source, where, score, Math.round(cov * 1000) / 1000.0, Math.round(jac * 1000) / 1000.0,
+                MemoryRules.preview(text.replace('\n', ' '))), Concepts.missingAnchors(ct, xt));
     }
 
     static String lower(String s) {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Test fixture format for decision events, one per line:
- * {@code session | rule | condition | recommended | action | outcome [| keep_reason [| topic]]}; {@code -} = none.
+ * {@code session | rule | condition | recommended | action | outcome [| keep_reason [| topic [| question]]]}; {@code -} = none.
  */
 public final class Events {
     private Events() {}
@@ -19,7 +19,7 @@ public final class Events {
             Outcome o = Outcome.valueOf(f[5]);
             Level level = Level.valueOf(f[3]);
             // every test event was asked as a new question, except what ran automatically or was restored
-            String question = o == Outcome.RAN_AUTOMATICALLY || o == Outcome.RESTORED ? null : "new";
+            String question = f.length > 8 ? dash(f[8]) : o == Outcome.RAN_AUTOMATICALLY || o == Outcome.RESTORED ? null : "new";
             out.add(new DecisionEvent(f[0], "title " + f[0], f[1], dash(f[2]), level, f[4], o, f.length > 6 ? dash(f[6]) : null,
                     f.length > 7 ? dash(f[7]) : null, level, question, false, false, o == Outcome.APPROVED || o == Outcome.RAN_AUTOMATICALLY, null));
         }

@@ -59,9 +59,12 @@ class MemoryPrecheckTest {
         assertTrue(en.suggested_pointer() != null && en.suggested_pointer().length() < 140);
         assertEquals("write_pointer", verdict("memory", "[ops] 支付服务发布时的回滚步骤、灰度比例、告警阈值和值班交接要求都很多，完整说明维护在运维手册里，"
                 + "详见 docs/ops/payments-release.md，记忆里只需要记住发布前先读这份手册并确认值班人已经到位"));
-        MemoryPrecheck.Result skill = precheck.check("memory", "[ops] scope-recall embedder is e5-small; upgrade and patch it per the maintenance notes", YES);
+        // the skill carries most of it (not where the embedder runs): keep a pointer; carried whole, it is already_covered
+        MemoryPrecheck.Result skill = precheck.check("memory",
+                "[ops] scope-recall embedder is e5-small, kept on the GPU box; upgrade and patch it per the maintenance notes", YES);
         assertEquals("write_pointer", skill.verdict());
         assertTrue(skill.suggested_pointer().contains("SKILL.md"), skill.suggested_pointer());
+        assertEquals("already_covered", verdict("memory", "[ops] scope-recall embedder is e5-small; upgrade and patch it per the maintenance notes"));
         assertEquals("write", verdict("memory", "[ops] Payments releases need the on-call engineer online"));
         assertEquals("write", verdict("memory", "[ops] 支付服务发布前确认值班人在线"));
     }

@@ -282,10 +282,11 @@ class TrustFindingsTest {
         assertTrue(asked.stream().allMatch(n -> n <= 10), "at most 10 question lines per run: " + asked);
     }
 
-    // 6b. Rule D's ignored warning collapses into one line.
+    // 6b. Rule D's ignored warning collapses into one line; once that line is ignored too, a status line that asks nothing.
     @Test
     void anIgnoredTooManyActiveWarningCollapsesIntoOneLine() throws Exception {
         List<Integer> dLines = new ArrayList<>();
+        List<String> collapsedSummaries = new ArrayList<>();
         AuditResult last = null;
         for (int run = 1; run <= 6; run++) {
             if (run > 1) {
@@ -295,6 +296,7 @@ class TrustFindingsTest {
             AuditEngine.Outcome o = audit();
             last = o.result();
             dLines.add(dQuestions(o.result()));
+            for (AuditResult.RuleGroup c : o.result().groups().collapsed()) collapsedSummaries.add(c.summary());
             Map<String, String> answers = new HashMap<>();
             for (AuditResult.RuleGroup g : o.result().groups().confirm()) {
                 for (AuditResult.Item i : g.items()) if (!i.rule().equals("D") && question(i)) answers.put(i.item_id(), "approve");
@@ -306,7 +308,11 @@ class TrustFindingsTest {
         assertTrue(dLines.stream().allMatch(n -> n <= 1), "rule D asks in one line, never one question per stale session: " + dLines);
         final AuditResult r = last;
         assertTrue(r.groups().collapsed().stream().anyMatch(c -> c.rule().equals("D") && c.count() > 0), "ignored up to N's cap: collapsed");
-        assertTrue(r.groups().collapsed().get(0).summary().contains("this warning went unanswered"), r.groups().collapsed().get(0).summary());
+        assertTrue(collapsedSummaries.stream().anyMatch(x -> x.contains("this warning went unanswered")), collapsedSummaries.toString());
+        // that line went unanswered too: the warning is now a status line that asks nothing, and nothing was done
+        assertTrue(r.groups().collapsed().get(0).summary().contains("(status, not asked)"), r.groups().collapsed().get(0).summary());
+        assertTrue(r.groups().collapsed().get(0).items().stream().allMatch(i -> "status".equals(i.question())));
+        assertEquals(0, dLines.get(5), "a status line is no question: " + dLines);
     }
 
     /** Asked in this report: by name, or in its rule's one line. */
@@ -325,7 +331,9 @@ class TrustFindingsTest {
             if ("new".equals(i.question())) n++;
             if ("grouped".equals(i.question())) grouped = true;
         }
-        for (AuditResult.RuleGroup c : r.groups().collapsed()) if (c.rule().equals("D")) n++;
+        for (AuditResult.RuleGroup c : r.groups().collapsed()) {
+            if (c.rule().equals("D") && c.items().stream().anyMatch(i -> "collapsed".equals(i.question()))) n++;
+        }
         return n + (grouped ? 1 : 0);
     }
 }

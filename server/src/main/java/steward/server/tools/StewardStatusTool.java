@@ -9,7 +9,7 @@ import steward.status.StatusReport;
 public final class StewardStatusTool extends StewardTool<NoArguments> {
     static final ToolSpec SPEC = ToolSpec.of("steward_status", "Steward status",
             "What Steward sees: the Hermes and Claude Code homes and where their paths came from, sessions by status, "
-                + "memory usage vs limits, warnings. Use it first when a tool fails. Read-only.")
+                + "memory usage vs limits (and what Claude Code loads), warnings. Use it first when a tool fails. Read-only.")
             .readOnly().idempotent();
 
     public StewardStatusTool() {
@@ -70,6 +70,18 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
                 if (shown > 0) sb.append('\n');
                 if (!c.unparseable_index_files().isEmpty()) {
                     sb.append("  index:     ").append(c.unparseable_index_files().size()).append(" sessions-index.json cannot be parsed (left as they are)\n");
+                }
+                StatusReport.ClaudeMemory m = c.memory();
+                if (m != null) {
+                    sb.append("  memory:    ").append(m.indexes()).append(" MEMORY.md, ").append(m.topics()).append(" topics");
+                    int n = 0;
+                    for (StatusReport.ClaudeMemoryFile f : m.files()) {
+                        if (!f.kind().equals("auto_memory_index") || n++ == 3) continue;
+                        sb.append("; ").append(f.scope()).append(' ').append(f.lines()).append('/').append(m.index_window()).append(" lines")
+                                .append(f.lines_not_loaded() > 0 ? " (" + f.lines_not_loaded() + " not loaded)" : "");
+                    }
+                    long md = m.files().stream().filter(f -> f.kind().equals("claude_md")).count();
+                    sb.append("; ").append(md).append(" CLAUDE.md files (loaded whole)\n");
                 }
             }
         }

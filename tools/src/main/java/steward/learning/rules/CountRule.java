@@ -9,7 +9,10 @@ import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.PreferenceData;
 
-/** Counts, per rule condition: approvals, vetoes, deletions beyond the recommendation, unanswered, runs. */
+/**
+ * Counts, per rule condition: approvals, vetoes, deletions beyond the recommendation, unanswered, runs, and the vetoes (and
+ * the runs with one) since the last approval. A run that both approved and vetoed items of a condition counts as an approval.
+ */
 public final class CountRule implements LearningRule {
     @Override
     public String id() {
@@ -33,20 +36,37 @@ public final class CountRule implements LearningRule {
             List<DecisionEvent> events = entry.getValue();
             PreferenceData.RuleState s = run.state(events.get(0));
             Set<String> seen = new HashSet<>();
+            boolean approved = false;
+            int vetoed = 0;
             for (DecisionEvent e : events) {
                 if (!seen.add(e.sessionId())) continue;
                 switch (e.outcome()) {
-                    case APPROVED -> s.approvals++;
-                    case VETOED -> s.vetoes++;
+                    case APPROVED -> {
+                        s.approvals++;
+                        approved = true;
+                    }
+                    case VETOED -> {
+                        s.vetoes++;
+                        vetoed++;
+                    }
                     case RESTORED -> {
                         s.vetoes++;
                         s.restores++;
+                        vetoed++;
                     }
                     case RENAMED -> s.renames++;
                     case UNANSWERED -> s.unanswered++;
                     case RAN_AUTOMATICALLY -> s.auto_runs++;
-                    case LATER -> { }
+                    case LATER, NOT_YET -> { }
                 }
+            }
+            // what the user said since they last approved one (a change of mind shows here; QuietRule reads it)
+            if (approved) {
+                s.vetoes_since_approval = 0;
+                s.veto_runs_since_approval = 0;
+            } else if (vetoed > 0) {
+                s.vetoes_since_approval += vetoed;
+                s.veto_runs_since_approval++;
             }
             if (!run.restore) s.runs++;
             s.updated = run.date;

@@ -34,6 +34,7 @@ public final class SessionMemoryRule implements LearningRule {
     public void apply(LearningRun run) {
         var level = run.data.session_level;
         for (DecisionEvent e : run.events) {
+            if (e.along()) continue; // about the kind of subagent taken along; the parent's own event is about the session
             if (e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED) {
                 level.delete.removeIf(m -> m.id.equals(e.sessionId()));
                 remember(run, e);

@@ -13,7 +13,8 @@ import steward.learning.PreferenceData;
  * "too many active sessions" warning (answered none of its questions), +0.5 for each "mark as ended" the
  * user rejected because they simply want the session kept; always within 2–6. It also counts the consecutive
  * ignored runs: once N is at its cap and the warning is still ignored, the report collapses rule D's questions
- * into one line.
+ * into one line; once that line went unanswered too, the warning becomes a status line that asks nothing, until the user
+ * answers any of its sessions (by id) or sets N.
  */
 public final class ThresholdRule implements LearningRule {
     @Override
@@ -42,6 +43,16 @@ public final class ThresholdRule implements LearningRule {
         double n = before;
         boolean ignored = d.stream().allMatch(e -> e.outcome() == Outcome.UNANSWERED);
         run.data.warning_ignored_runs = ignored ? run.data.warning_ignored_runs + 1 : 0;
+        // the collapsed line went unanswered too: from the next run the warning is a status line that asks nothing
+        boolean collapsedIgnored = ignored && d.stream().allMatch(e -> "collapsed".equals(e.question()));
+        int statusBefore = run.data.warning_status_runs;
+        run.data.warning_status_runs = collapsedIgnored ? statusBefore + 1 : ignored ? statusBefore : 0;
+        if (statusBefore == 0 && run.data.warning_status_runs > 0) {
+            run.record("warning", "D", "rule D's warning goes unanswered at N's cap: from now on a status line, not asked (answer any of its "
+                    + "sessions by id, or set N, to be asked again)");
+        } else if (statusBefore > 0 && run.data.warning_status_runs == 0) {
+            run.record("warning", "D", "rule D's warning is asked again (you answered it)");
+        }
         if (ignored) n += 1.0;
         long wanted = d.stream().filter(e -> e.outcome() == Outcome.VETOED && "want_kept".equals(e.keepReason())).count();
         n += 0.5 * wanted;

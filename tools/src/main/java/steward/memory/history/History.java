@@ -24,7 +24,9 @@ import steward.state.AtomicFiles;
  * and the hook every Steward writer calls after it changed such a file. A rollback is itself a new version: it
  * backs up the current bytes, writes the old bytes atomically under the lock Hermes takes for that file, and
  * records the result. Changes made outside Steward are recorded only when the user opts in
- * ({@code history.record_external: true} in {@code <state dir>/settings.json}).
+ * ({@code history.record_external: true} in {@code <state dir>/settings.json}): before Steward's next write of the
+ * file, and for {@code MEMORY.md} / {@code USER.md} as the server's watcher sees them and at server startup
+ * ({@link #recordExternalChanges}).
  */
 public final class History {
     public static final int DEFAULT_LIMIT = 20;
@@ -79,6 +81,31 @@ public final class History {
         }
         if (a.isEmpty()) return null;
         return store.record(message, "steward", clock.instant(), b, a, recordExternal(paths.stateDir()));
+    }
+
+    /**
+     * Records the changes made outside Steward to Hermes' {@code MEMORY.md} and {@code USER.md} since their last
+     * version, each as a version by "external" ({@code how} says who noticed: the watcher, startup). Only when the user
+     * opted in ({@code history.record_external}); nothing happens when the memories dir does not exist (it is never
+     * created). Each file is read under the lock Hermes and Steward's writers hold while they write and record, so a
+     * write of Steward's that is not recorded yet is never taken for an external change. Returns the versions made.
+     */
+    public List<String> recordExternalChanges(String how) {
+        List<String> out = new java.util.ArrayList<>();
+        if (!recordExternal(paths.stateDir()) || !Files.isDirectory(paths.memoriesDir())) return out;
+        for (String name : List.of("MEMORY.md", "USER.md")) {
+            Path p = paths.memoriesDir().resolve(name);
+            String rel = relative(p);
+            if (rel == null) continue;
+            try (Flock lock = Flock.exclusive(lockFor(p))) {
+                byte[] now = VersionStore.readFile(p);
+                String v = store.recordExternal(rel, now, "external change to " + rel + " (" + how + ")", clock.instant());
+                if (v != null) out.add(v);
+            } catch (IOException e) {
+                throw new StewardError("memory_history", "cannot lock " + p + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
     }
 
     /** {@code file} relative to the Hermes home when it lies under memories/ or skills/; else null. */

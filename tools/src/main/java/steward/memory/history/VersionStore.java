@@ -161,10 +161,43 @@ public final class VersionStore {
                     }
                 }
                 if (!baseline.isEmpty()) head = commit(repo, head, baseline, "baseline: first version Steward saw", client, when);
-                if (!external.isEmpty()) head = commit(repo, head, external, "external change (made outside Steward)", client, when);
+                if (!external.isEmpty()) head = commit(repo, head, external, "external change (made outside Steward)", EXTERNAL, when);
                 ObjectId before2 = head;
                 ObjectId next = commit(repo, head, after, message, client, when);
                 return next.equals(before2) ? null : next.name();
+            }
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The author and client of a version Steward did not make (Hermes' own memory tool, an editor, a script). */
+    public static final String EXTERNAL = "external";
+
+    /**
+     * Records {@code now} (the bytes of {@code path} on disk, null = absent) as a version by {@link #EXTERNAL} when it
+     * differs from the last recorded version. A path with no history gets a baseline instead (the first version
+     * Steward saw: what came before is unknown). Returns the new version id, or null when nothing was recorded.
+     */
+    public String recordExternal(String path, byte[] now, String message, Instant when) {
+        try {
+            AtomicFiles.ensurePrivateDir(dir);
+            try (Flock lock = Flock.exclusive(dir.resolve(".lock")); Repository repo = open(true)) {
+                ObjectId head = repo.resolve(BRANCH);
+                byte[] known;
+                try (ObjectReader reader = repo.newObjectReader()) {
+                    known = head == null ? null : blob(repo, reader, head, path);
+                }
+                if (known == null && !existed(repo, head, path)) {
+                    if (now == null) return null;
+                    ObjectId next = commit(repo, head, Map.of(path, now), "baseline: first version Steward saw", "steward", when);
+                    return next.equals(head) ? null : next.name();
+                }
+                if (Arrays.equals(known, now)) return null;
+                Map<String, byte[]> change = new LinkedHashMap<>();
+                change.put(path, now);
+                ObjectId next = commit(repo, head, change, message, EXTERNAL, when);
+                return next.equals(head) ? null : next.name();
             }
         } catch (IOException e) {
             throw new StewardError("memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
@@ -220,7 +253,8 @@ public final class VersionStore {
             b.finish();
             if (!changed && parent != null) return parent;
             ObjectId tree = index.writeTree(ins);
-            PersonIdent who = new PersonIdent("Steward", "steward@localhost", when, ZoneOffset.UTC);
+            PersonIdent who = EXTERNAL.equals(client) ? new PersonIdent(EXTERNAL, "external@localhost", when, ZoneOffset.UTC)
+                    : new PersonIdent("Steward", "steward@localhost", when, ZoneOffset.UTC);
             CommitBuilder c = new CommitBuilder();
             c.setTreeId(tree);
             if (parent != null) c.setParentId(parent);

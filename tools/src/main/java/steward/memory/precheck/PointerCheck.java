@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
         rationale = "Seed 001 (可查证知识): what a document or a skill carries is compressed to a pointer (\"详见存档\"). A short mention of "
                 + "a place passes.")
 public final class PointerCheck implements PrecheckCheck {
-    public static final double SKILL_COVERAGE = 0.5;
+    public static final double SKILL_COVERAGE = 0.6;
     /** Longer than this (CJK counted twice) and naming where the full text lives: keep a pointer. */
     public static final int LONG = 80;
     static final Pattern POINTER = Pattern.compile("(?i)\\bsee\\s+(?:the\\s+)?[`'\"]?[\\w./-]+|https?://\\S+|\\b(?:details?|more) (?:are )?in\\b"
@@ -21,7 +21,7 @@ public final class PointerCheck implements PrecheckCheck {
 
     /** A skill carries most of it (but not all: that would be already_covered). */
     public static boolean skillCarries(PrecheckInput in) {
-        return "skill".equals(in.bestSource()) && in.bestCoverage() >= SKILL_COVERAGE && in.bestCoverage() < AlreadyCarriedCheck.COVERAGE
+        return "skill".equals(in.bestSource()) && in.bestCoverage() >= SKILL_COVERAGE && in.bestMissing().isEmpty() && !AlreadyCarriedCheck.carried(in)
                 && in.tokens() >= AlreadyCarriedCheck.MIN_TOKENS;
     }
 

@@ -26,6 +26,7 @@ import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.learning.DecisionEvent;
+import steward.learning.RuleKey;
 import steward.learning.LearningEngine;
 import steward.learning.LearningReport;
 import steward.learning.Level;
@@ -367,6 +368,7 @@ public final class ApplyEngine {
                         : switch (it.question()) {
                             case "waiting" -> "still waiting for an answer";
                             case "later" -> "put off until later";
+                            case "status" -> "not asked (rule D's status line)";
                             default -> "not asked this run (over the question cap)";
                         };
             }
@@ -601,7 +603,7 @@ public final class ApplyEngine {
         List<DecisionEvent> events = new ArrayList<>();
         Set<String> open = new HashSet<>();
         for (Plan.PlanItem it : plan.items()) {
-            if (it.question() != null) open.add(it.session_id() + "|" + it.key());
+            if (it.asked() || "not_asked".equals(it.question())) open.add(it.session_id() + "|" + it.key());
             String skip = skipped.get(it.item_id());
             if (it.rule().equals("F") || it.rule().equals("S")) continue;
             if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
@@ -617,12 +619,14 @@ public final class ApplyEngine {
                 if (it.reportOnly()) continue; // nothing was asked: approving it is not "delete asked for"
                 o = Outcome.APPROVED;
             } else if (rejected) {
-                if (it.action().equals("review")) continue; // "not consolidated yet" / "leave it" is no veto
-                o = Outcome.VETOED;
+                if (it.action().equals("review")) {
+                    if (!it.rule().equals("E") || it.topic() == null) continue; // "leave it" is no veto
+                    o = Outcome.NOT_YET; // "not consolidated yet": an answer about the topic, no veto
+                } else o = Outcome.VETOED;
             } else if (p != null) {
                 if (!it.automatic()) continue;
                 o = Outcome.RAN_AUTOMATICALLY;
-            } else if (it.question() != null && !it.question().equals("not_asked")) {
+            } else if (it.asked()) {
                 boolean later = "later".equals(req.waiting()) && (it.question().equals("waiting") || it.question().equals("later")
                         || it.question().equals("collapsed"));
                 if (it.question().equals("later") && !later) continue; // put off before: still put off
@@ -636,6 +640,14 @@ public final class ApplyEngine {
             events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), condition, Level.valueOf(it.confidence()),
                     action, o, keepReason, it.topic(), base, it.question(), sessionOnly, it.guarded(), p != null && p.op() != Op.RENAME,
                     p != null && p.op() == Op.RENAME ? p.newTitle() : null));
+            // a deletion asked because of the subagents it would take along also teaches how the user answers for that kind of
+            // subagent (<rule>/with_<kind>) — only when all of them are of one kind, so the answer is about that kind
+            if ((o == Outcome.APPROVED || o == Outcome.VETOED) && it.cascade_of() == null && it.along() != null && it.along().size() == 1
+                    && it.held_by() != null && !it.held_by().isEmpty()) {
+                String kind = RuleKey.ALONG_PREFIX + it.along().get(0);
+                events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), kind, Level.MEDIUM, action, o, keepReason,
+                        null, Level.MEDIUM, it.question(), false, false, false, null));
+            }
         }
         LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events, open);
         return LearningReport.of(s);

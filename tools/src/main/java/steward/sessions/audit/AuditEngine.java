@@ -149,8 +149,8 @@ public final class AuditEngine {
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
         Capped auto = new Capped(cap), info = new Capped(cap), waiting = new Capped(cap), notAsked = new Capped(cap);
-        Map<String, Capped> confirm = new LinkedHashMap<>(), collapsed = new LinkedHashMap<>();
-        int[] q = new int[6]; // new, waiting, later, collapsed, not asked, grouped
+        Map<String, Capped> confirm = new LinkedHashMap<>(), collapsed = new LinkedHashMap<>(), status = new LinkedHashMap<>();
+        int[] q = new int[7]; // new, waiting, later, collapsed, not asked, grouped, status
         Map<String, Integer> notAskedByKey = new LinkedHashMap<>();
         // questions asked by name first (each is listed: QuestionPlan kept them within the group cap), then the rest
         for (int pass = 0; pass < 2; pass++) {
@@ -169,6 +169,7 @@ public final class AuditEngine {
                         case "waiting" -> { g = waiting; q[1]++; }
                         case "later" -> { g = waiting; q[2]++; }
                         case "collapsed" -> { g = collapsed.computeIfAbsent(pi.rule(), k -> new Capped(cap)); q[3]++; }
+                        case "status" -> { g = status.computeIfAbsent(pi.rule(), k -> new Capped(cap)); q[6]++; }
                         default -> { g = notAsked; q[4]++; notAskedByKey.merge(pi.key(), 1, Integer::sum); }
                     }
                 }
@@ -178,12 +179,13 @@ public final class AuditEngine {
             }
         }
         Capped retained = retained(audits, items, cap, req);
-        List<AuditResult.RuleGroup> confirmGroups = ruleGroups(confirm, null, first.ctx);
-        List<AuditResult.RuleGroup> collapsedGroups = ruleGroups(collapsed, req.locale(), first.ctx);
+        List<AuditResult.RuleGroup> confirmGroups = ruleGroups(confirm, null, false, first.ctx);
+        List<AuditResult.RuleGroup> collapsedGroups = new ArrayList<>(ruleGroups(collapsed, req.locale(), false, first.ctx));
+        collapsedGroups.addAll(ruleGroups(status, req.locale(), true, first.ctx));
         StringBuilder digest = new StringBuilder();
         notAskedByKey.forEach((k, n) -> digest.append(digest.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
         AuditResult.Questions questions = new AuditResult.Questions(QuestionPlan.lines(items.values()), q[0], q[5], q[1], q[2], q[3],
-                q[4], QuestionPlan.CAP, digest.length() == 0 ? null : digest.toString());
+                q[4], q[6], QuestionPlan.CAP, digest.length() == 0 ? null : digest.toString());
 
         int all = 0, active = 0, archived = 0;
         List<AuditResult.StoreOut> storeOuts = new ArrayList<>();
@@ -317,13 +319,17 @@ public final class AuditEngine {
                 s.place() == null ? null : s.store());
     }
 
-    /** Report groups per rule, in rule order; for a collapsed group ({@code collapsedLocale} set) the summary is its one line. */
-    private static List<AuditResult.RuleGroup> ruleGroups(Map<String, Capped> byRule, String collapsedLocale, RuleContext ctx) {
+    /**
+     * Report groups per rule, in rule order; for a collapsed group ({@code collapsedLocale} set) the summary is its one line,
+     * the status line when {@code status} (it asks nothing).
+     */
+    private static List<AuditResult.RuleGroup> ruleGroups(Map<String, Capped> byRule, String collapsedLocale, boolean status, RuleContext ctx) {
         List<AuditResult.RuleGroup> out = new ArrayList<>();
         byRule.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
             Rule r = Rules.byId(e.getKey());
             Capped l = e.getValue();
-            String summary = collapsedLocale != null ? ReportRenderer.collapsedLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
+            String summary = status ? ReportRenderer.statusLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
+                    : collapsedLocale != null ? ReportRenderer.collapsedLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
                     : r == null ? e.getKey() : r.meta().summary();
             out.add(new AuditResult.RuleGroup(e.getKey(), summary, l.count, List.copyOf(l.items), l.count - l.items.size()));
         });

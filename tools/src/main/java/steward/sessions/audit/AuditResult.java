@@ -26,7 +26,7 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
                            boolean message_count_exact) {}
 
     /** {@code question}: new (asked by name in this report), grouped (in one line per rule condition), waiting (asked before,
-     * unanswered), collapsed (in one line per rule),
+     * unanswered), collapsed (in one line per rule), status (only in a status line: not asked),
      * later (the user said 'later'), not_asked (over this run's question cap); null when nothing is asked (automatic, report only, kept).
      * {@code takes_along}: the subagents this deletion would take along that would not go on their own (why it is asked). */
     public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
@@ -41,9 +41,11 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
 
     /**
      * What this report asks: {@code asked} = lines that ask something (each question by name, each grouped line, the waiting
-     * line, each collapsed rule); the others count items.
+     * line, each collapsed rule); the others count items. {@code status}: items shown only in a status line (rule D's warning
+     * after its collapsed line went unanswered): not asked.
      */
-    public record Questions(int asked, int listed, int grouped, int waiting, int later, int collapsed, int not_asked, int cap, String digest) {}
+    public record Questions(int asked, int listed, int grouped, int waiting, int later, int collapsed, int not_asked, int status, int cap,
+                            String digest) {}
 
     public record TopicOut(String topic, int count, List<String> session_ids) {}
 

@@ -15,7 +15,10 @@ import steward.sessions.store.SessionRow;
  * deletion may run automatically only when every such descendant would also run automatically on its own (its own
  * item is a HIGH, executable deletion, and it is neither kept by the user nor a child with such a descendant itself).
  * Otherwise the deletion becomes a question that names each of those descendants and what happens to them, and the
- * descendants get items that go only with it ({@code cascade_of}).
+ * descendants get items that go only with it ({@code cascade_of}). The question records what kind each such descendant
+ * is ({@code along}: kept, running, titled, other); when the user answered "keep both" every time for those kinds
+ * (QuietRule on {@code <rule>/with_<kind>}), it is listed at LOW and not asked: both stay. Learning never makes a
+ * descendant go unasked.
  */
 final class Cascade {
     private Cascade() {}
@@ -33,8 +36,12 @@ final class Cascade {
             for (SessionRow c : descendants(id, ctx, parentOf)) if (!ownAuto(c, items, ctx, memo, new LinkedHashSet<>())) held.add(c);
             if (held.isEmpty()) continue;
             boolean zh = "zh".equals(locale);
-            String conf = p.confidence().equals("HIGH") ? "MEDIUM" : p.confidence();
-            items.put(id, p.withConfidence(conf, p.reason() + question(held, ctx, zh), held.stream().map(SessionRow::id).toList()));
+            List<String> kinds = held.stream().map(c -> kind(c, ctx)).distinct().sorted().toList();
+            // the user answered "keep both" every time for subagents of these kinds: listed, not asked, both stay
+            boolean quiet = ctx.preferences().alongQuiet(p.rule(), kinds) && !ctx.preferences().protectedSession(id);
+            String conf = quiet ? "LOW" : p.confidence().equals("HIGH") ? "MEDIUM" : p.confidence();
+            String reason = p.reason() + (quiet ? quietNote(held, kinds, ctx, zh) : question(held, ctx, zh));
+            items.put(id, p.withAlong(conf, reason, held.stream().map(SessionRow::id).toList(), kinds));
             for (SessionRow c : held) {
                 String parent = parentOf.get(c.id());
                 String why = zh ? parent + " 的子代理：只有你同意删除 " + id + " 时才随之删除（与 Hermes 一致）"
@@ -103,6 +110,39 @@ final class Cascade {
         sb.append(zh ? (n == 1 ? "：同意则一并删除，拒绝则两者都保留" : "：同意则全部删除，拒绝则全部保留")
                 : (n == 1 ? ": approve to delete both, reject to keep both" : ": approve to delete them all, reject to keep them all"));
         return sb.toString();
+    }
+
+    /** Why this child would not go on its own, as a learning kind: kept (by the user), running, titled, other. */
+    static String kind(SessionRow c, RuleContext ctx) {
+        if (ctx.preferences().protectedSession(c.id())) return "kept";
+        if (c.active()) return "running";
+        if (!c.untitled()) return "titled";
+        return "other";
+    }
+
+    private static String quietNote(List<SessionRow> held, List<String> kinds, RuleContext ctx, boolean zh) {
+        StringBuilder sb = new StringBuilder(zh ? "；删除它会同时删除" : "; deleting it would also delete ");
+        int n = held.size();
+        for (int i = 0; i < Math.min(n, MAX_NAMED); i++) {
+            if (i > 0) sb.append(zh ? "、" : ", ");
+            SessionRow c = held.get(i);
+            sb.append(c.id()).append(zh ? "（" : " (").append(describe(c, ctx, zh)).append(zh ? "）" : ")");
+        }
+        if (n > MAX_NAMED) sb.append(zh ? " 等另 " + (n - MAX_NAMED) + " 个" : " and " + (n - MAX_NAMED) + " more");
+        String what = String.join(zh ? "、" : "/", kinds.stream().map(k -> kindWord(k, zh)).toList());
+        sb.append(zh ? "：这类删除（会带走" + what + "的子代理）你每次都选择两者都保留，所以只列出、不再询问，两者都保留（要删除请按 id 同意）"
+                : ": you kept both every time a deletion would take a " + what + " subagent along, so it is listed, not asked, and both stay "
+                        + "(approve it by id to delete both)");
+        return sb.toString();
+    }
+
+    private static String kindWord(String kind, boolean zh) {
+        return switch (kind) {
+            case "kept" -> zh ? "你保留过" : "kept";
+            case "running" -> zh ? "仍在运行" : "running";
+            case "titled" -> zh ? "有标题" : "titled";
+            default -> zh ? "不会单独删除" : "not-on-its-own";
+        };
     }
 
     /** What makes this child need a question: kept by the user, still running, titled, or not deleted on its own. */

@@ -60,19 +60,28 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
      * rule-group decision covers only new, grouped and collapsed questions;
      * {@code held_by}: the subagent children that made a deletion a question (they go only with it); {@code guarded}:
      * the safety guard's cap applies (titled, active, not a subagent); {@code store}: the session's home ({@code claude};
-     * null for Hermes).
+     * null for Hermes); {@code along}: for a deletion asked because of {@code held_by}, what kind of subagent each would
+     * be (kept, running, titled, other; distinct, sorted): what the question teaches ({@code <rule>/with_<kind>}).
      */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
                            boolean executable,
                            @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint,
-                           String base, String question, List<String> held_by, boolean guarded, String store) {
+                           String base, String question, List<String> held_by, boolean guarded, String store, List<String> along) {
         /** An item of a Hermes session. */
         public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
                         boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
                         String question, List<String> held_by, boolean guarded) {
             this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
-                    held_by, guarded, null);
+                    held_by, guarded, null, null);
+        }
+
+        /** An item of a session of {@code store} (null: Hermes). */
+        public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
+                        boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
+                        String question, List<String> held_by, boolean guarded, String store) {
+            this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
+                    held_by, guarded, store, null);
         }
 
         /** The store of the session ({@code hermes} when not recorded). */
@@ -82,12 +91,17 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
 
         public PlanItem withConfidence(String c, String why, List<String> heldBy) {
             return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
-                    heldBy, guarded, store);
+                    heldBy, guarded, store, along);
+        }
+
+        public PlanItem withAlong(String c, String why, List<String> heldBy, List<String> kinds) {
+            return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
+                    heldBy, guarded, store, kinds);
         }
 
         public PlanItem withQuestion(String q) {
             return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
-                    base, q, held_by, guarded, store);
+                    base, q, held_by, guarded, store, along);
         }
 
         /** The learning key: the rule condition, else the rule. */
@@ -103,6 +117,11 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
         /** A rule-group decision covers this item: it was put to the user as a question in this report. */
         public boolean coveredByRuleDecision() {
             return "new".equals(question) || "grouped".equals(question) || "collapsed".equals(question);
+        }
+
+        /** Put to the user in this report or an earlier one (not over the cap, not only in a status line). */
+        public boolean asked() {
+            return question != null && !question.equals("not_asked") && !question.equals("status");
         }
 
         /** Reported only: nothing for the user to approve (a review that is not rule E's question, or not executable). */

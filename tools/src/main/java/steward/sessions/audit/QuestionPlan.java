@@ -15,7 +15,11 @@ import steward.learning.Preferences;
  * <li>a question asked before and left unanswered is not asked again word for word: it waits, and all waiting
  * questions share one line ("still waiting from earlier runs: 14 — answer or say 'later'"); after "later" they stay
  * out of sight for {@link PreferenceData#LATER_DAYS} days;</li>
- * <li>once rule D's warning has been ignored up to N's cap, its questions collapse into one line;</li>
+ * <li>once rule D's warning has been ignored up to N's cap, its questions collapse into one line; once that line went
+ * unanswered too, it becomes a status line that asks nothing (nothing is done; answering one of its sessions by id, or
+ * setting N, asks again);</li>
+ * <li>a condition the user always rejected goes quiet (QuietRule), and so does a deletion whose subagents taken along are
+ * of kinds the user always answered "keep both" for: listed, not asked, nothing runs;</li>
  * <li>rule E asks once per topic (the topic is the question, not each session on it), and questions that cannot lose
  * anything (mark as ended, consolidated yet?) are asked per rule in one line; deletions are always asked by name;</li>
  * <li>at most {@link #CAP} lines ask something per report (the grouped lines included): new questions are picked most
@@ -33,6 +37,15 @@ final class QuestionPlan {
     /** Rules whose questions collapse into one line once their warning has been ignored up to N's cap. */
     static boolean collapses(String rule, Preferences prefs) {
         return "D".equals(rule) && prefs.activeThreshold() >= PreferenceData.MAX_THRESHOLD && prefs.warningIgnoredRuns() >= 1;
+    }
+
+    /**
+     * A deletion the user answered "keep both" every time for the kinds of subagents it would take along: listed (at LOW,
+     * by Cascade), not asked. A session the user kept by name is still asked about by name.
+     */
+    static boolean alongQuiet(Plan.PlanItem it, Preferences prefs) {
+        return it.held_by() != null && !it.held_by().isEmpty() && prefs.alongQuiet(it.rule(), it.along())
+                && !prefs.protectedSession(it.session_id());
     }
 
     /**
@@ -59,12 +72,14 @@ final class QuestionPlan {
         for (Plan.PlanItem it : new ArrayList<>(items.values())) {
             if (!candidate(it, headless)) continue;
             if (prefs.quiet(it.key()) && !prefs.protectedSession(it.session_id())) continue; // the user always kept these: listed, not asked
+            if (alongQuiet(it, prefs)) continue; // and always kept both when a deletion would take such subagents along
             if (it.rule().equals("E") && it.topic() != null && !topics.add(it.topic())) continue; // the topic is asked once
             String q;
             PreferenceData.Waiting w = prefs.waiting(it.session_id(), it.key());
             if (collapses(it.rule(), prefs)) {
-                q = "collapsed";
-                collapsed.add(it.rule());
+                // once the collapsed line went unanswered too, the warning is a status line that asks nothing
+                q = prefs.warningIsStatus() ? "status" : "collapsed";
+                if (q.equals("collapsed")) collapsed.add(it.rule());
             } else if (w != null && w.later_until != null && today.isBefore(LocalDate.parse(w.later_until))) {
                 q = "later";
             } else if (w != null) {

@@ -86,11 +86,14 @@ public final class ReportRenderer {
             else sb.append("  ? Rule ").append(e.getKey()).append(topics ? ": are the topics above consolidated into memory or a skill?" : ": mark these " + e.getValue() + " as ended?")
                     .append(" (").append(e.getKey()).append("=approve/reject for all, or per item)\n");
         }
-        if (q != null && (q.listed() > 0 || q.grouped() > 0 || !g.collapsed().isEmpty())) {
+        if (q != null && (q.listed() > 0 || q.grouped() > 0 || q.collapsed() > 0)) {
             sb.append(z ? "  按规则整组回复（如 B=同意）只覆盖上面列出的问题，不含自动执行和仅报告的条目；也可逐条回复（id=同意/拒绝）。\n"
                     : "  Answer per rule (e.g. B=approve) or per item (id=approve/reject); a rule answer covers only the questions listed above, never automatic or report-only items.\n");
         }
-        for (AuditResult.RuleGroup c : g.collapsed()) sb.append("  ? ").append(c.summary()).append('\n');
+        for (AuditResult.RuleGroup c : g.collapsed()) {
+            boolean status = !c.items().isEmpty() && "status".equals(c.items().get(0).question());
+            sb.append(status ? "  · " : "  ? ").append(c.summary()).append('\n');
+        }
         if (q != null && q.waiting() > 0) {
             sb.append(z ? "  ? 之前几次仍在等你回答: " + q.waiting() + " 条——请回答，或说“以后再说”" : "  ? Still waiting from earlier runs: " + q.waiting() + " — answer or say 'later'");
             if (q.later() > 0) sb.append(z ? "（另有 " + q.later() + " 条已推迟）" : " (" + q.later() + " more put off)");
@@ -148,6 +151,20 @@ public final class ReportRenderer {
                 + count + " could be marked as ended — answer " + rule + "=approve/reject for all, or say 'later'";
     }
 
+    /**
+     * The line that replaces rule D's collapsed line once that too went unanswered: a status, it asks nothing (nothing is
+     * done; answering one of its sessions by id, or setting N, brings the questions back).
+     */
+    public static String statusLine(String rule, int count, int active, double threshold, String locale) {
+        if (zh(locale)) {
+            return "规则 " + rule + "（状态，不再询问）：活跃会话 " + active + " 个，超过 N=" + fmt(threshold) + "；" + count
+                    + " 个可标记为已结束。提醒到上限后仍未获回答，所以不再询问、不做任何操作；按 id 回复其中任意一个或设置 N 即恢复询问";
+        }
+        return "Rule " + rule + " (status, not asked): " + active + " active sessions, more than N=" + fmt(threshold) + "; " + count
+                + " could be marked as ended. The warning went unanswered at its cap, so it is no longer asked and nothing is done; "
+                + "answering any of them by id, or setting N, asks again";
+    }
+
     /** A report of one Hermes store reads as it always did: no store headings. */
     static boolean plainHermes(AuditResult r) {
         return r.stores() == null || r.stores().isEmpty() || r.stores().size() == 1 && "hermes".equals(r.stores().get(0).store());
@@ -203,12 +220,15 @@ public final class ReportRenderer {
         String place = null;
         for (AuditResult.Item it : sorted(items, r)) {
             if (it.cascade_of() != null) continue; // named in its parent's question
-            if (it.rule().equals("E") && it.question() == null) continue; // its topic is asked once, with another session
+            // its topic is asked once, with another session; listed (LOW) when rule E went quiet
+            if (it.rule().equals("E") && it.question() == null && !it.confidence().equals("LOW")) continue;
             place = heading(sb, it, place, r);
             boolean grouped = "grouped".equals(it.question()); // asked once, in its rule's line below
-            sb.append("  ").append(grouped ? "·" : mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
+            // listed but not asked (a quiet condition, a deletion kept with its subagents): no question mark
+            boolean listedOnly = question && it.question() == null && it.executable() && !it.action().equals("review");
+            sb.append("  ").append(grouped || listedOnly ? "·" : mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
                     .append(" — ").append(it.reason());
-            if (!grouped) sb.append(" → ").append(actionWord(it.action(), l)).append(question && !it.action().equals("review") ? "?" : "");
+            if (!grouped) sb.append(" → ").append(actionWord(it.action(), l)).append(question && !listedOnly && !it.action().equals("review") ? "?" : "");
             if (!it.executable() && !it.action().equals("review")) sb.append(zh(l) ? "（仅报告）" : " (report only)");
             sb.append('\n');
         }

@@ -118,6 +118,7 @@ public final class RuleContext {
     }
 
     private void findTopics(Collection<SessionRow> sessions) {
+        String today = java.time.LocalDate.ofEpochDay((long) Math.floor(now / 86400.0)).toString();
         // token -> sessions whose title has it, among active titled sessions, in a stable order
         Map<String, List<String>> bearers = new LinkedHashMap<>();
         List<SessionRow> titled = sessions.stream().filter(s -> s.active() && !s.untitled())
@@ -147,7 +148,8 @@ public final class RuleContext {
                 }
                 prev = t;
             }
-            if (preferences.consolidated(label.toString())) continue; // the user said it is in memory or a skill already
+            // the user already answered it (consolidated, or not yet within 30 days), also under another label of the same words
+            if (preferences.topicAnswered(label.toString(), toks, today)) continue;
             Topic topic = new Topic(label.toString(), List.copyOf(ids));
             topics.add(topic);
         }

@@ -28,4 +28,20 @@ class TopicRuleTest {
         assertFalse(p.consolidated("Rust"));
         assertFalse(p.consolidated("Docker"));
     }
+
+    @Test
+    void notYetRestsTheTopicThirtyDaysUnderAnyLabelOfItsWords() {
+        PreferenceData d = new PreferenceData();
+        Events.learn(d, """
+                s1 | E | - | MEDIUM | review | NOT_YET | - | react
+                s2 | E | - | MEDIUM | review | APPROVED | - | hooks
+                """);
+        Preferences p = new Preferences(d, null);
+        assertFalse(p.consolidated("react"), "'not yet' is not consolidated");
+        assertTrue(p.topicAnswered("react hooks", java.util.List.of("react", "hooks"), "2026-08-20"), "the same words, another label");
+        assertFalse(p.topicAnswered("react native", java.util.List.of("react", "native"), "2026-08-20"), "a new word: a new topic");
+        assertTrue(p.topicAnswered("react", java.util.List.of("react"), "2026-09-09"), "30 days after 2026-08-10: still resting");
+        assertFalse(new Preferences(d, null).topicAnswered("react", java.util.List.of("react"), "2026-09-10"), "after 30 days: asked again");
+        assertTrue(new Preferences(d, null).topicAnswered("hooks", java.util.List.of("hooks"), "2027-01-01"), "consolidated stays answered");
+    }
 }

@@ -110,6 +110,50 @@ class HistoryTest {
         List<VersionStore.Version> vs = h.list("memories/MEMORY.md", null).versions();
         assertEquals(4, vs.size());
         assertEquals("external change (made outside Steward)", vs.get(1).message());
+        assertEquals("external", vs.get(1).client());
         assertTrue(h.list("memories/MEMORY.md", null).record_external());
+    }
+
+    @Test
+    void anExternalChangeIsRecordedAsItsOwnVersionByExternalWhenAsked() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] one");
+        History h = new History(p, at("2026-08-10T12:00:00Z"));
+        assertEquals(List.of(), h.recordExternalChanges("test"), "not opted in: nothing");
+        assertEquals(0, h.list("memories/MEMORY.md", null).total());
+
+        Files.createDirectories(p.stateDir());
+        Files.writeString(p.stateDir().resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
+        assertEquals(1, h.recordExternalChanges("test").size(), "no history yet: a baseline");
+        assertEquals("baseline: first version Steward saw", h.list("memories/MEMORY.md", null).versions().get(0).message());
+        assertEquals(List.of(), h.recordExternalChanges("test"), "unchanged: nothing");
+
+        Files.writeString(mem, "[env] one\n§\n[env] hand edit");
+        assertEquals(1, h.recordExternalChanges("seen by the watcher").size());
+        VersionStore.Version v = h.list("memories/MEMORY.md", null).versions().get(0);
+        assertEquals("external", v.client());
+        assertEquals("external change to memories/MEMORY.md (seen by the watcher)", v.message());
+        assertArrayEquals(Files.readAllBytes(mem), h.store().read("memories/MEMORY.md", v.id()));
+
+        // Steward's own write records itself (under Hermes' lock): nothing is left for the external recorder
+        new MemoryWriter(p, at("2026-08-10T12:05:00Z")).write(MemoryRequest.add("memory", "[env] two"));
+        assertEquals(List.of(), h.recordExternalChanges("test"));
+        assertEquals("steward", h.list("memories/MEMORY.md", null).versions().get(0).client());
+
+        Files.delete(mem);
+        assertEquals(1, h.recordExternalChanges("test").size());
+        assertTrue(h.list("memories/MEMORY.md", null).versions().get(0).deleted(), "a deletion is a version too");
+    }
+
+    @Test
+    void theExternalRecorderNeverCreatesAMissingMemoriesDir() throws Exception {
+        Path home = tmp.resolve("bare");
+        Files.createDirectories(home);
+        StewardPaths p = StewardPaths.of(home);
+        Files.createDirectories(p.stateDir());
+        Files.writeString(p.stateDir().resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
+        assertEquals(List.of(), new History(p, at("2026-08-10T12:00:00Z")).recordExternalChanges("test"));
+        assertFalse(Files.exists(p.memoriesDir()));
     }
 }

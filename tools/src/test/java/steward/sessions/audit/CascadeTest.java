@@ -97,4 +97,28 @@ class CascadeTest {
         assertEquals("p_deep", items.get("mid").cascade_of());
         assertEquals("mid", items.get("leaf").cascade_of());
     }
+
+    @Test
+    void aUserWhoAlwaysKeptBothForARunningChildIsNoLongerAskedAndNothingRuns() {
+        PreferenceData d = new PreferenceData();
+        PreferenceData.RuleState s = new PreferenceData.RuleState();
+        s.rule = "B";
+        s.condition = "with_running";
+        s.vetoes = 2;
+        s.runs = 2;
+        s.quiet = true;
+        d.rule_level.put("B/with_running", s);
+        Map<String, Plan.PlanItem> items = plan(new Preferences(d, null));
+        Plan.PlanItem p = items.get("p_run");
+        assertEquals("LOW", p.confidence(), "listed for information");
+        assertNull(p.question(), "not asked");
+        assertTrue(!p.automatic() && !items.get("runner").automatic(), "nothing runs: both stay");
+        assertEquals("p_run", items.get("runner").cascade_of());
+        assertTrue(p.reason().contains("you kept both every time"), p.reason());
+        // only that kind: a deletion that would take a titled child along is still asked by name
+        assertEquals("new", items.get("p_titled").question());
+        assertEquals("MEDIUM", items.get("p_titled").confidence());
+        // and a negative: without that lesson the same deletion is asked
+        assertEquals("new", plan(Preferences.empty()).get("p_run").question());
+    }
 }

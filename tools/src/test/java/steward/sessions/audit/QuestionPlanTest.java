@@ -127,4 +127,28 @@ class QuestionPlanTest {
         assertEquals(null, items.get("c0").question(), "a quiet condition is listed, not asked");
         assertTrue(items.values().stream().filter(i -> "not_asked".equals(i.question())).count() == 3);
     }
+
+    @Test
+    void settledTopicsAreListedNotAskedAndNothingElseChanges() {
+        String spec = """
+                e1 E review MEDIUM
+                f1 E review MEDIUM
+                b0 B/long delete MEDIUM
+                """;
+        Map<String, Plan.PlanItem> asked = assign(items(spec), new PreferenceData());
+        assertEquals(2, count(asked, "grouped"), "two topics, one line for rule E");
+        assertEquals(2, QuestionPlan.lines(asked.values()));
+        PreferenceData d = new PreferenceData();
+        PreferenceData.RuleState e = new PreferenceData.RuleState();
+        e.rule = "E";
+        e.approvals = 3;
+        e.runs = 2;
+        e.quiet = true;
+        d.rule_level.put("E", e);
+        Map<String, Plan.PlanItem> quiet = assign(items(spec), d);
+        assertEquals(null, quiet.get("e1").question());
+        assertEquals(null, quiet.get("f1").question());
+        assertEquals("new", quiet.get("b0").question(), "other rules are asked as before");
+        assertEquals(1, QuestionPlan.lines(quiet.values()));
+    }
 }

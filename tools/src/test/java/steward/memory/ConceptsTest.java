@@ -1,0 +1,50 @@
+package steward.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** Concepts: English and Chinese wordings of one fact share concepts; anchors and negation tell facts apart. */
+class ConceptsTest {
+    @Test
+    void englishAndChineseWordingsOfOneFactShareTheirConcepts() {
+        Concepts.Bag en = Concepts.of("Back up config.yaml before you edit it");
+        Concepts.Bag zh = Concepts.of("修改 config.yaml 之前先备份");
+        assertEquals(1.0, Concepts.coverage(zh, en), 1e-9, zh + " / " + en);
+        assertEquals(1.0, Concepts.coverage(en, zh), 1e-9);
+        assertEquals(List.of(), Concepts.missingAnchors(zh, en));
+    }
+
+    @Test
+    void anEnglishWordAndItsInflectionsAreOneConcept() {
+        assertEquals(Concepts.of("deploying").weights().keySet(), Concepts.of("deployment").weights().keySet());
+        assertTrue(Concepts.of("deploys").weights().containsKey("deploy"));
+    }
+
+    @Test
+    void versionsHostsAndPathsAreAnchorsKeptVerbatim() {
+        Concepts.Bag b = Concepts.of("Postgres 16 on db01, data in /srv/pg");
+        assertTrue(b.anchors().containsAll(List.of("16", "db01", "srv/pg")), b.anchors().toString());
+        assertEquals(List.of("15"), Concepts.missingAnchors(Concepts.of("Postgres 15 on db01"), Concepts.of("Postgres 16 on db01")));
+    }
+
+    @Test
+    void aNegatedTextLacksNothingOnlyWhenItsMatchNegatesToo() {
+        Concepts.Bag neg = Concepts.of("预发部署不需要 VPN");
+        assertEquals(List.of("not"), Concepts.missingAnchors(neg, Concepts.of("staging deploys need the VPN")));
+        assertEquals(List.of(), Concepts.missingAnchors(neg, Concepts.of("staging deploys do not need the VPN")));
+    }
+
+    @Test
+    void functionWordsCarryNothingAndUnknownNamesWeighMoreThanCommonWords() {
+        assertTrue(Concepts.of("the and of").isEmpty());
+        Concepts.Bag b = Concepts.of("fish shell");
+        assertEquals(Concepts.NAME, b.weights().get("fish"));
+        assertFalse(b.anchors().contains("fish"));
+        assertTrue(Concepts.coverage(Concepts.of("zsh shell"), b) <= 0.5);
+    }
+}
