@@ -89,6 +89,11 @@ public final class ToolsCommand implements Callable<Integer> {
      * schema (as compact JSON), and the size of the whole tools/list result as the server sends it.
      */
     public record Stats(int tools, int descriptionChars, int inputSchemaChars, int toolsListChars) {
+        /** Characters of descriptions plus input schemas that all tools together may cost (issue 15; a test holds it). */
+        public static final int BUDGET = 12_000;
+        /** Characters one tool's description may take, so that ~18 tools fit {@link #BUDGET} with their schemas. */
+        public static final int MAX_DESCRIPTION = 450;
+
         public static Stats of(ToolRegistry registry) {
             int d = 0, in = 0;
             List<McpSchema.Tool> listed = new ArrayList<>();
@@ -107,8 +112,13 @@ public final class ToolsCommand implements Callable<Integer> {
         }
 
         public String line() {
-            return String.format(Locale.ROOT, "%d tools: descriptions %,d + input schemas %,d = %,d characters; tools/list %,d characters",
-                    tools, descriptionChars, inputSchemaChars, descriptionChars + inputSchemaChars, toolsListChars);
+            return String.format(Locale.ROOT, "%d tools: descriptions %,d + input schemas %,d = %,d characters (budget %,d); tools/list %,d characters",
+                    tools, descriptionChars, inputSchemaChars, total(), BUDGET, toolsListChars);
+        }
+
+        /** Descriptions plus input schemas: what every turn of an agent pays for. */
+        public int total() {
+            return descriptionChars + inputSchemaChars;
         }
     }
 }

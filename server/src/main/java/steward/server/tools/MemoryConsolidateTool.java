@@ -10,10 +10,9 @@ import steward.memory.lifecycle.LocalZone;
 /** {@code memory_consolidate}: daily logs → long-term memory, as gather → plan → apply. */
 public final class MemoryConsolidateTool extends StewardTool<MemoryConsolidateTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("memory_consolidate", "Consolidate daily logs into long-term memory",
-            "Turns daily logs into memory entries in 3 steps. gather: unprocessed log lines, signals flagged, similar entries. "
-                + "plan: your proposals {text, kind, evidence} → mentions, [0.3] adds, promotions, decay, supersedes, prune "
-                + "proposals, log archiving, a diff of every file and a plan_id; changes nothing. apply: plan_id (+ confirm_prune ids "
-                + "the user approved), backed up, all or nothing. Show the plan's report first; prunes need confirmation.").destructive();
+            "Turns daily logs into memory entries. gather: unprocessed lines, similar entries. plan: your proposals (+ "
+                + "gather's through) → every file's diff and a plan_id; changes nothing. apply: the plan, backed up, all or "
+                + "nothing. Show the plan first; prunes run only if in confirm_prune.").destructive();
     /** schemas/memory_consolidate.input.json. */
     public record Args(String step, String workspace, String through, List<Consolidation.Proposal> proposals, String plan_id,
                        List<String> confirm_prune, String locale, Integer max_excerpts) {

@@ -10,11 +10,8 @@ import steward.memory.lifecycle.Scope;
 /** {@code memory_health}: the seed's memory health indicators, read-only. */
 public final class MemoryHealthTool extends StewardTool<NoArguments> {
     static final ToolSpec SPEC = ToolSpec.of("memory_health", "Check the health of long-term memory",
-            "Read-only check of long-term memory: MEMORY.md size (≤ " + MemoryRules.n(Scope.HEALTHY_CHARS) + " ok, > "
-                + MemoryRules.n(Scope.URGENT_CHARS) + " consolidate now) and Hermes' cap, days of unprocessed logs (< "
-                + MemoryHealth.MAX_UNPROCESSED_DAYS + "), log files (< " + MemoryHealth.MAX_LOG_FILES + "), entries without a confidence prefix or past their decay date, "
-                + "workspace partitions, index freshness, the last consolidation, surplus .bak files. Each indicator says ok / warn / "
-                + "act and the action. Use it to decide whether to run memory_consolidate.").readOnly().idempotent();
+            "Read-only check of long-term memory: MEMORY.md size (≤ " + MemoryRules.n(Scope.HEALTHY_CHARS) + " ok, > " + MemoryRules.n(Scope.URGENT_CHARS) + " consolidate now), unprocessed logs, untagged or "
+                + "decayed entries, index, last consolidation, each with the action. Use it to decide on memory_consolidate.").readOnly().idempotent();
 
     public MemoryHealthTool() {
         super(SPEC, NoArguments.class);

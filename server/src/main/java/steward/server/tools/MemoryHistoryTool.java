@@ -6,10 +6,9 @@ import steward.memory.history.History;
 /** {@code memory_history}: versions of memories/ and skills/ files: list, diff, roll back. */
 public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("memory_history", "Versions of memory and skill files",
-            "Every change Steward makes under memories/ and skills/ is a version in a private git repository in Steward's state "
-                + "dir (never pushed). list: versions of a file; diff: between two versions (to omitted: the file now); rollback: "
-                + "restore a version's exact bytes, itself a new version, backed up and written under Hermes' lock. Use it to "
-                + "show what changed or undo a change.").destructive();
+            "Every change Steward makes under memories/ and skills/ is a version in a private git repository. list "
+                + "versions; diff two (to omitted: now); rollback restores a version's exact bytes as a new version, backed "
+                + "up. Use it to show or undo a change.").destructive();
     /** schemas/memory_history.input.json. */
     public record Args(String action, String file, String version, String from, String to, Integer limit) {
         public Args {

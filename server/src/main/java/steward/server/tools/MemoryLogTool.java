@@ -8,10 +8,8 @@ import steward.memory.lifecycle.LogWriter;
 /** {@code memory_log}: one short note in today's daily log, within the seed's limits. */
 public final class MemoryLogTool extends StewardTool<MemoryLogTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("memory_log", "Note something in today's memory log",
-            "Appends one short note (≤ " + LogWriter.MAX_CHARS + " chars) to memories/logs/YYYY-MM-DD.md for later consolidation: a "
-                + "preference, decision or pitfall seen this turn. Limits: one note per " + LogWriter.COOLDOWN_MINUTES
-                + " min (doubled 22:00–08:00), " + LogWriter.MAX_PER_DAY + " a day, no duplicate of today's notes; the result says "
-                + "when the next is allowed. Refuses injection or secrets. cwd files the note under its project's partition.");
+            "Appends a short note to today's log in memories/logs/ for later consolidation: a preference, decision or "
+                + "pitfall seen this turn. Rate-limited, no duplicates. Refuses injection or secrets.");
 
     /** schemas/memory_log.input.json. */
     public record Args(String note, String cwd, String workspace) {}

@@ -16,11 +16,9 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
     static final String DEFAULT_ACTION = "list";
 
     static final ToolSpec SPEC = ToolSpec.of("memory_pending", "Staged memory writes: list, approve, reject",
-            "When write approval is on (memory.write_approval: true), memory_write stages each write in "
-                + "<hermes home>/pending/memory/<id>.json instead of applying it. action 'list' (default) shows the staged writes; "
-                + "'approve' applies exactly the staged write (limits, matches and drift are checked again under the lock, so an "
-                + "approval can still fail; the staged file is kept then); 'reject' deletes it. Approve or reject only after the "
-                + "user has said so explicitly.")
+            "Lists, approves or rejects the writes memory_write staged because memory.write_approval is on. approve "
+                + "applies one as staged (checks rerun: it can fail); reject deletes it. Only when the user said so "
+                + "explicitly.")
             .destructive();
 
     /** schemas/memory_pending.input.json. */

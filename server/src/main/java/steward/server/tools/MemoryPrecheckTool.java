@@ -8,17 +8,9 @@ import steward.memory.MemoryWriter;
 /** {@code memory_precheck}: may I write this to memory, and where does it belong? */
 public final class MemoryPrecheckTool extends StewardTool<MemoryPrecheckTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("memory_precheck", "Check a memory write before making it",
-            "Before writing to long-term memory, runs the pre-write checklist on the exact content and returns a verdict: "
-                + "write, write_pointer (the full text lives elsewhere: keep a short pointer), already_covered (ranked candidates "
-                + "from MEMORY.md, USER.md and skills/**/SKILL.md with scores and where), route_skill (a procedure), route_archive "
-                + "(an incident story, rare troubleshooting), route_session_search (a temporary TODO or progress), reject_history "
-                + "(a past, already-fixed state), split (several independent units or > " + MemoryPrecheck.SPLIT_CHARS
-                + " characters), needs_compression (does "
-                + "not fit: which entries to merge first) or reject_threat. Every check is listed, with the size after the write and "
-                + "a tag warning for MEMORY.md entries lacking [base]/[env]/[ops]/[rule]. Judgment checks (how often it matters, "
-                + "what happens if the agent does not know it) come back as questions: answer them in a second call with 'answers'. "
-                + "target 'claude': Claude Code auto memory, checked against CLAUDE.md files and topics (route_claude_md: a standing "
-                + "rule for CLAUDE.md; MEMORY.md's 200 loaded lines). Read-only.")
+            "Before writing long-term memory, checks the exact content: write, write_pointer, already_covered, "
+                + "route_skill/archive/session_search/claude_md, reject_history/threat, split (> " + MemoryPrecheck.SPLIT_CHARS + " chars) or needs_compression. "
+                + "target claude: also against CLAUDE.md. Answer its questions in a second call. Read-only.")
             .readOnly().idempotent();
 
     /** schemas/memory_precheck.input.json. */

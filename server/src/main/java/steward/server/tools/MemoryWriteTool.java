@@ -14,18 +14,10 @@ import tools.jackson.databind.JsonNode;
 /** {@code memory_write}: Hermes' memory tool, checked, locked, atomic and backed up. */
 public final class MemoryWriteTool extends StewardTool<MemoryWriteTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("memory_write", "Write long-term memory (MEMORY.md / USER.md)",
-            "Adds, replaces or removes entries of the agent's long-term memory exactly like Hermes' own memory tool "
-                + "(target 'memory' = MEMORY.md, your notes; 'user' = USER.md, who the user is). replace/remove find the entry by a "
-                + "short unique substring (old_text); replace's content is the COMPLETE new entry. Use 'operations' to remove and add "
-                + "in ONE atomic call: the limit is checked on the final state only. Results have Hermes' keys (success, usage, "
-                + "entry_count, message; on failure error, current_entries, matches) plus Steward's: capacity, near-limit warnings, "
-                + "and on overflow what to do next (compress first: redundant candidates; expansion only after repeated high-usage "
-                + "compressions, with the command and token tax). Refuses: prompt-injection or secret-exfiltration content, "
-                + "ambiguous or unmatched old_text, writes over the limit, a file edited outside the tool (drift: a .bak snapshot is "
-                + "saved, fix the file first), and removing the only entry of a single-entry USER.md without confirm_whole_file. "
-                + "With write approval on, the write is staged (pending_id) for the user to approve via memory_pending. "
-                + "Call memory_precheck first when unsure whether something belongs in memory. Claude Code: target 'claude' (auto "
-                + "memory), 'claude_md' (CLAUDE.md: returns the diff; writes only with confirm).")
+            "Adds, replaces or removes a long-term memory entry like Hermes' memory tool. target: memory (MEMORY.md, "
+                + "your notes), user (USER.md), claude (Claude Code auto memory), claude_md (CLAUDE.md: diff first, writes "
+                + "only with confirm). old_text: a unique substring; replace's content is the whole entry. Refuses injection, "
+                + "secrets, overflow, outside edits. With write approval on, writes are staged.")
             .destructive();
 
     /**

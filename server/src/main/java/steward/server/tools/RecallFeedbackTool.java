@@ -8,12 +8,9 @@ import steward.recall.RecallService;
 /** {@code recall_feedback}: how injected items turned out; changes later recall_inject decisions. */
 public final class RecallFeedbackTool extends StewardTool<RecallFeedbackTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("recall_feedback", "Report how injected memory turned out",
-            "Records the outcome of items a recall_inject decision chose: used, ignored, harmful or corrected (the item was "
-                + "wrong or outdated and the user corrected it). Pass the decision_id and the item URIs from that decision, or only "
-                + "URIs (e.g. from recall_search) to judge items outside any decision. "
-                + "Stored in Steward's state dir; harmful items are never injected again, ignored and corrected items are "
-                + "down-weighted, used items get a small boost, and steward_status reports injection precision from these "
-                + "outcomes. Refuses an unknown decision_id, URIs that decision did not choose, and URIs that resolve to no item.");
+            "Records how items of a recall_inject decision turned out: used, ignored, harmful (never injected again) "
+                + "or corrected. Pass decision_id with its URIs, or URIs alone (e.g. from recall_search). Refuses URIs the "
+                + "decision did not choose.");
 
     /** schemas/recall_feedback.input.json. */
     public record Args(String decision_id, List<String> uris, String outcome) {}

@@ -8,14 +8,9 @@ import steward.recall.RecallService;
 /** {@code recall_search}: ranked items from memory, skills, past sessions and daily logs for an explicit query. */
 public final class RecallSearchTool extends StewardTool<RecallSearchTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("recall_search", "Search memory and past sessions",
-            "Searches the agent's memory entries (MEMORY.md, USER.md), skills, past session messages (user and assistant "
-                + "turns; tool output is not indexed) and daily logs for an explicit query, in English or Chinese, and returns "
-                + "ranked items: a stable steward:// URI, source, snippet, timestamp and every score component (BM25, dense "
-                + "when enabled, fused relevance, recency, importance, speaker/question match, query coverage). Use it when the user asks about "
-                + "something from earlier sessions or you need a fact you may have stored. Arguments: query, k (default "
-                + RecallService.DEFAULT_K + ", max " + RecallService.MAX_K + "), scopes (memory, skills, sessions, logs), since/until (ISO date or UTC time), exclude_session_id "
-                + "(usually the current session). Read-only for Hermes' files: it only builds or updates Steward's own index in "
-                + "the state dir. Refuses an empty query.")
+            "Searches memory entries, skills, past session messages and daily logs for an explicit query: ranked items "
+                + "with a steward:// URI, snippet and scores. Use it when the user refers to earlier sessions or you need a "
+                + "stored fact. since/until: ISO date or UTC time. Read-only.")
             .readOnly().idempotent();
 
     /** schemas/recall_search.input.json; no scopes means every source. */

@@ -8,20 +8,14 @@ import steward.retention.Retention;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
-import steward.sessions.audit.PlanStore;
 
 /** {@code session_apply}: carry out an audit plan with the user's decisions, after a verified backup. */
 public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_apply", "Apply a session housekeeping plan",
-            "Carries out a session_audit plan with the user's decisions: deletes sessions (with their subagent children, as Hermes "
-                + "does; a Claude Code session's transcript, directory and index entry move into the backup), marks Hermes sessions "
-                + "as ended, renames them. HIGH items run unless rejected by item_id; others run only if approved. "
-                + "decisions.rules covers only that rule's questions the report listed, never automatic, report-only or unlisted items; "
-                + "report-only items cannot be approved. A topic group id (g1) or rule G approves its renames. Silence is never approval. Writes a verified backup first (if it fails nothing "
-                + "changes), skips sessions changed since the audit, one transaction. Returns what ran, each automatic action with its "
-                + "one-line undo, what was skipped, the learning summary. Refuses unknown, used, expired ("
-                + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h) or foreign plans and bad decisions; then nothing changes. "
-                + "dry_run previews.")
+            "Carries out a session_audit plan with the user's decisions: deletes (with subagent children), marks "
+                + "ended, renames. HIGH items run unless rejected, others only if approved; silence is never approval; "
+                + "report-only items cannot be approved. Backs up first, skips what changed since the audit, returns each "
+                + "automatic action's undo. dry_run previews. Refuses used, expired or foreign plans.")
             .destructive();
 
     /** schemas/session_apply.input.json. */

@@ -7,16 +7,10 @@ import steward.sessions.store.ClaudeSessions;
 /** {@code session_audit}: classify every session and store a plan for {@code session_apply}. */
 public final class SessionAuditTool extends StewardTool<SessionAuditTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_audit", "Audit Hermes and Claude Code sessions",
-            "Audits the sessions of the Hermes home (state.db) and the Claude Code home (transcripts, per project; store picks one) "
-                + "for housekeeping: a report to show the user and a plan_id for session_apply. "
-                + "Ordered rules (S safety guard, F user preferences, K subagents younger than keep-days, A finished subagent shells, B ended untitled, C active subagents, "
-                + "D more than N active, E repeated topics, else keep) give each session a confidence: HIGH (group auto) runs unless "
-                + "rejected, MEDIUM/LOW only if approved. The current session, chains in use, titled active sessions and kept "
-                + "sessions never run automatically, nor does a deletion taking such a subagent along (it is asked, naming it). At "
-                + "most " + AuditEngine.QUESTION_CAP + " questions per report; earlier unanswered ones are grouped as waiting. topic_groups (Hermes): topic clusters with "
-                + "advice (a Project, or a title prefix: rule G renames, only if approved). Use it "
-                + "when the user asks to tidy or review sessions, or from cron with mode=headless (only rule A runs). Show the text "
-                + "as it is. Read-only for both homes. Refuses an unknown current_session_id or unreadable database.")
+            "Audits Hermes and Claude Code sessions: a report to show the user as it is, and a plan_id for "
+                + "session_apply. HIGH items run unless rejected, others only if approved; current, titled active and kept "
+                + "sessions never run automatically. Use it when the user asks to tidy sessions; cron: mode=headless. "
+                + "Read-only.")
             .readOnly().idempotent();
 
     /** schemas/session_audit.input.json; absent values take the engine's defaults. */

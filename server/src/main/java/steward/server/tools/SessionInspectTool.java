@@ -11,10 +11,9 @@ import steward.sessions.inspect.SessionSources;
 /** {@code session_inspect}: what happened in a session (forensics), read-only. */
 public final class SessionInspectTool extends StewardTool<SessionInspectTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_inspect", "Inspect a session",
-            "Answers \"what happened in this session\": timeline with pauses and phases (long pauses, topic shifts), messages by "
-                + "role, tool calls per tool with failures and durations, delegated subagents (goal, outcome, size), tokens and "
-                + "cost where recorded, most-touched files and commands, lineage (parent, continuation, compaction). Use it to "
-                + "review one session, or up to " + InspectEngine.MAX_SESSIONS + ". Hermes or Claude Code. Read-only; refuses unknown ids.")
+            "What happened in a session: timeline and phases, messages by role, tool calls with failures, subagents, "
+                + "tokens/cost, files and commands touched, lineage. Use it to review one session or up to " + InspectEngine.MAX_SESSIONS
+                + ", Hermes or Claude Code. Read-only; refuses unknown ids.")
             .readOnly().idempotent();
 
     /** schemas/session_inspect.input.json: one of session_id / session_ids. */

@@ -10,14 +10,9 @@ import tools.jackson.databind.node.ObjectNode;
 public final class SessionPrecheckTool extends StewardTool<SessionPrecheckTool.Args> {
     /** Not read-only: a reported choice is written to the learning store. */
     static final ToolSpec SPEC = ToolSpec.of("session_precheck", "Find existing sessions on a new request's topic",
-            "Before opening a new session for a new request, checks whether an active titled session (Hermes or Claude Code) "
-                + "already covers the "
-                + "topic, so the user can continue it instead of starting a duplicate. Extracts 2–" + PrecheckEngine.MAX_KEYWORDS
-                + " keywords from the request "
-                + "(English and Chinese, stop words removed), matches them against active session titles, and returns the matches "
-                + "newest activity first with 'last active N hours ago': one shared keyword is a weak match, two or more (or a "
-                + "repeated-title chain) a strong one. Ask the user the suggested_question; never block them. Call it again with "
-                + "choice (continue + session_id, or new) to record the user's answer for the learning loop. Changes no session.");
+            "Before opening a session for a new request, finds active titled sessions on its topic so the user can "
+                + "continue one. Ask the suggested_question; never block. Call again with choice (continue + session_id, or "
+                + "new) to record the answer. Changes no session.");
 
     /** schemas/session_precheck.input.json. */
     public record Args(String request, String now, String locale, Integer max_matches, String session_id, String choice, String store) {

@@ -18,15 +18,9 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
     static final String DEFAULT_ACTION = "show";
 
     static final ToolSpec SPEC = ToolSpec.of("session_preferences", "Housekeeping preferences (learning loop)",
-            "Shows what session housekeeping has learned from the user's decisions in session_apply: per rule condition (e.g. "
-                + "B/long) its level (HIGH runs automatically, MEDIUM/LOW are asked), approvals, vetoes, whether it is locked at LOW "
-                + "after contradictory choices or quiet (always kept: listed, not asked); the active-session threshold N; sessions the "
-                + "user kept, renamed or asked to delete; questions waiting; consolidated topics. Actions: show (default), reset "
-                + "(everything; also the way out of an unreadable store, whose file is kept as a backup), reset_rule (one rule such as "
-                + "B or B/long), trust (unlock a locked or quiet rule the user says to trust or ask again), set_threshold (N between " + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + " and "
-                + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + "), reset_threshold, forget_session. Use it when the user asks "
-                + "why something was or was not asked, or tells you to trust, reset or change a rule. Every change is logged. "
-                + "Learning never overrides the safety guard. An unreadable store is reported as an error and left untouched.");
+            "What housekeeping learned from the user's decisions: each rule condition's level (HIGH runs "
+                + "automatically, others are asked), the threshold N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + "), kept sessions. Use it when asked why something "
+                + "was asked, or to trust, reset or change a rule. Never overrides the safety guard.");
 
     /** schemas/session_preferences.input.json. */
     public record Args(String action, String rule, Double value, String session_id) {

@@ -7,12 +7,9 @@ import steward.sessions.backup.RestoreEngine;
 /** {@code session_restore}: undo a {@code session_apply} from its backup. */
 public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_restore", "Restore sessions from a housekeeping backup",
-            "Undoes a session_apply from the backup it wrote: re-inserts deleted sessions with their ids and messages "
-                + "(messages get new row ids, as Hermes' import gives; its search index follows), moves side files back to sessions that exist and Claude Code transcripts back byte for byte, and reverts 'mark as ended' and renames that nobody "
-                + "changed since. Pass the backup_id returned by session_apply, optionally with session_ids to restore only some. "
-                + "Sessions that exist again are skipped and reported, so running it twice is harmless. Restored sessions are kept "
-                + "from now on; restoring what ran automatically is a veto of its rule condition (Steward asks first next time). "
-                + "Refuses an unknown backup id or session ids that are not in the backup; then nothing is changed.")
+            "Undoes a session_apply from its backup: deleted sessions return with ids, messages and files; 'ended' and "
+                + "renames are reverted unless changed since. Safe to repeat. Restored sessions are kept; restoring an "
+                + "automatic action vetoes its rule. Refuses unknown ids.")
             .idempotent();
 
     /** schemas/session_restore.input.json; no session_ids means every session of the backup. */

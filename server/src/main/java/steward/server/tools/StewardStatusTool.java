@@ -8,12 +8,8 @@ import steward.status.StatusReport;
 /** {@code steward_status}: what Steward sees of the Hermes home. */
 public final class StewardStatusTool extends StewardTool<NoArguments> {
     static final ToolSpec SPEC = ToolSpec.of("steward_status", "Steward status",
-            "Shows what Steward sees of the Hermes and Claude Code homes: the resolved paths and where each came from, "
-                + "whether state.db exists and its schema version, sessions by status (active/ended/archived) and by "
-                + "source, the message count, MEMORY.md and USER.md usage (characters/limit/percent, entries), the number "
-                + "of skills, Claude Code sessions by project and state, Claude memory files against what Claude Code loads, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
-                + "Read-only: it never creates or changes a file. Reports an error when no home exists or a file "
-                + "Steward needs cannot be read (the structured result still shows everything else).")
+            "What Steward sees: the Hermes and Claude Code homes and where their paths came from, sessions by status, "
+                + "memory usage vs limits (and what Claude Code loads), warnings. Use it first when a tool fails. Read-only.")
             .readOnly().idempotent();
 
     public StewardStatusTool() {
