@@ -47,6 +47,12 @@ class ClaudeInspectTest {
         return ClaudeSessionSource.open(home, NOW, ClaudeSessions.DEFAULT_IDLE_SECONDS);
     }
 
+    static String text(String id) {
+        try (ClaudeSessionSource src = open()) {
+            return InspectEngine.inspect(src, InspectEngine.Request.of(id)).text();
+        }
+    }
+
     static InspectResult.Report inspect(String id) {
         try (ClaudeSessionSource src = open()) {
             InspectResult r = InspectEngine.inspect(src, InspectEngine.Request.of(id)).result();
@@ -152,6 +158,8 @@ class ClaudeInspectTest {
         InspectResult.Report r = inspect(MALFORMED);
         assertEquals(3, r.messages().malformed_lines()); // two bad lines and the truncated tail
         assertEquals(16, r.messages().total());
+        assertTrue(text(MALFORMED).contains("; 3 malformed lines skipped\n"), text(MALFORMED));
+        assertTrue(!text(E1).contains("malformed"), text(E1));
     }
 
     @Test
