@@ -39,8 +39,11 @@ public final class StatusEngine {
         Path home = paths.hermesHome();
         boolean homeExists = Files.isDirectory(home);
         boolean claude = paths.claudePresent();
-        if (!homeExists && claude) {
+        boolean named = paths.hermesHomeOrigin() == Origin.FLAG || paths.hermesHomeOrigin() == Origin.ENVIRONMENT;
+        if (!homeExists && claude && !named) {
             warnings.add("hermes home: " + home + " does not exist; serving the Claude Code home only");
+        } else if (!homeExists && claude) { // named but missing: a mistyped path, as the other tools say
+            errors.add("hermes home: " + home + " does not exist (from " + paths.hermesHomeSource() + "); serving the Claude Code home only");
         } else if (!homeExists) {
             errors.add("hermes home: " + home + " does not exist or is not a directory (set --hermes-home or HERMES_HOME"
                     + (paths.claudeHome() == null ? ")" : "; no Claude Code home at " + paths.claudeHome() + " either: --claude-home or CLAUDE_CONFIG_DIR)"));

@@ -24,7 +24,7 @@ class ClaudeStatusTest {
     void aClaudeHomeAloneIsAWorkingSetupAndItsSessionsAreShownByProject() throws Exception {
         Path home = ClaudeTestHomes.install(tmp, false);
         Map<String, String> before = ClaudeTestHomes.tree(home);
-        StewardPaths paths = StewardPaths.resolve(tmp.resolve("no-hermes").toString(), null, null, Map.of("HOME", tmp.toString(),
+        StewardPaths paths = StewardPaths.resolve(null, null, null, Map.of("HOME", tmp.toString(), // Hermes home: the default, absent
                 "CLAUDE_CONFIG_DIR", home.toString()));
         StatusReport r = new StatusEngine(paths, TestHomes.CLOCK).status();
         assertFalse(r.failed(), r.errors().toString());
