@@ -45,7 +45,7 @@ class TranscriptScannerTest {
                 checked++;
             }
         }
-        assertEquals(21, checked);
+        assertEquals(22, checked);
     }
 
     @Test

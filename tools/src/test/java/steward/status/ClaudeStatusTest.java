@@ -34,8 +34,8 @@ class ClaudeStatusTest {
         assertEquals(home.resolve("steward").toString(), r.paths().state_dir().path());
         StatusReport.Claude c = r.claude();
         assertTrue(c.exists());
-        assertEquals(4, c.projects());
-        assertEquals(17, c.sessions(), "the 10 MB transcript was not installed");
+        assertEquals(5, c.projects());
+        assertEquals(18, c.sessions(), "the 10 MB transcript was not installed");
         assertEquals(3, c.subagents());
         assertEquals(7, c.live());
         assertEquals(30, c.cleanup_period_days());
@@ -60,7 +60,7 @@ class ClaudeStatusTest {
         assertEquals("flag", r.paths().hermes_home().origin());
         assertEquals("flag", r.paths().claude_home().origin());
         assertEquals(62, r.sessions().total());
-        assertEquals(17, r.claude().sessions());
+        assertEquals(18, r.claude().sessions());
     }
 
     @Test

@@ -13,7 +13,7 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
     static final ToolSpec SPEC = ToolSpec.of("session_inspect", "Inspect a session",
             "What happened in a session: timeline and phases, messages by role, tool calls with failures, subagents, "
                 + "tokens/cost, files and commands touched, lineage. Use it to review one session or up to " + InspectEngine.MAX_SESSIONS
-                + ". Read-only; refuses unknown ids and Claude Code sessions.")
+                + ", Hermes or Claude Code. Read-only; refuses unknown ids.")
             .readOnly().idempotent();
 
     /** schemas/session_inspect.input.json: one of session_id / session_ids. */
@@ -35,12 +35,7 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
         }
         List<String> ids = a.session_id() != null ? List.of(a.session_id()) : new ArrayList<>(a.session_ids());
         InspectEngine.Request req = new InspectEngine.Request(ids, a.gap_minutes(), a.max_items());
-        try (SessionSource src = SessionSources.open(ctx.paths(), a.store())) {
-            List<String> claude = SessionSources.claudeSessions(ctx.paths(), ids.stream().filter(id -> src.session(id).isEmpty()).toList());
-            if (!claude.isEmpty()) {
-                throw new StewardError(SPEC.name(), String.join(", ", claude) + (claude.size() == 1 ? " is a Claude Code session: " : " are Claude Code sessions: ")
-                        + SessionSources.CLAUDE_REFUSED);
-            }
+        try (SessionSource src = SessionSources.open(ctx.paths(), a.store(), req.sessionIds(), ctx.clock().millis() / 1000.0)) {
             InspectEngine.Outcome o = InspectEngine.inspect(src, req);
             return ToolResult.ok(o.result(), o.text());
         }

@@ -55,7 +55,7 @@ class ClaudeSessionToolsTest {
         JsonNode pre = t.ok("session_precheck", "{\"request\":\"postgres vacuum\",\"now\":\"2026-08-10T12:00:00Z\",\"store\":\"claude\"}");
         assertEquals("claude", pre.get("matches").get(0).get("store").asString());
         JsonNode status = t.ok("steward_status", "{}");
-        assertEquals(17, status.get("claude").get("sessions").asInt());
+        assertEquals(18, status.get("claude").get("sessions").asInt());
         ToolResult st = t.call("steward_status", "{}");
         assertTrue(st.text().contains("Claude home: ") && st.text().contains("/home/dev/webapp"), st.text());
         assertTrue(t.call("session_audit", "{\"store\":\"codex\"}").isError(), "an unknown store is refused by the schema");

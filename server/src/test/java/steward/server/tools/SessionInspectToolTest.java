@@ -57,30 +57,39 @@ class SessionInspectToolTest {
     }
 
     @Test
-    void theClaudeCodeStoreIsRefusedClearlyAndNothingIsRead() throws Exception {
+    void claudeCodeSessionsAreServedByStoreOrByIdAndNothingIsWritten() throws Exception {
         Path claude = ClaudeTestHomes.install(tmp, false);
         var before = ClaudeTestHomes.tree(claude);
-        String claudeId = ClaudeTestHomes.manifest().get("current_session_id").asString();
+        String tools = "37675f34-b941-36c6-ac2b-02e6ad25bf26"; // E1, "Deploy script fixes"
         Path hermes = tmp.resolve("hermes");
         Files.createDirectories(hermes);
         Files.copy(TestHomes.repo().resolve("fixtures/forensics-home/state.db"), hermes.resolve("state.db"));
-        ToolContext both = new ToolContext(StewardPaths.of(hermes, claude), Clock.systemUTC(), Work.NONE);
-        ToolResult asked = Tools.registry().invoke("session_inspect",
-                Json.MAPPER.readTree("{\"session_id\":\"" + claudeId + "\",\"store\":\"claude\"}"), both);
-        assertTrue(asked.isError());
-        assertEquals("session_inspect: Claude Code sessions cannot be inspected yet (Hermes sessions only)", asked.text());
-        ToolResult byId = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"" + claudeId + "\"}"), both);
-        assertTrue(byId.isError());
-        assertEquals("session_inspect: " + claudeId + " is a Claude Code session: Claude Code sessions cannot be inspected yet (Hermes sessions only)",
-                byId.text());
+        Clock at = Clock.fixed(steward.claude.fixture.ClaudeHomeFixture.NOW, java.time.ZoneOffset.UTC);
+        ToolContext both = new ToolContext(StewardPaths.of(hermes, claude), at, Work.NONE);
+        for (String args : java.util.List.of("{\"session_id\":\"" + tools + "\",\"store\":\"claude\"}", "{\"session_id\":\"" + tools + "\"}")) {
+            ToolResult r = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree(args), both);
+            assertTrue(!r.isError(), r.text());
+            JsonNode n = ToolRegistry.toJson(r.structured());
+            assertEquals(java.util.List.of(), Schemas.validate("session_inspect.output.json", n));
+            assertEquals("claude_code", n.get("store").asString());
+            JsonNode s = n.get("sessions").get(0);
+            assertEquals(5, s.get("tools").get("calls").asInt());
+            assertEquals(1, s.get("tools").get("failures").asInt());
+            assertEquals(1820, s.get("usage").get("input_tokens").asInt());
+            assertTrue(r.text().startsWith("Session " + tools + " — \"Deploy script fixes\""), r.text());
+        }
         ToolResult hermesStill = Tools.registry().invoke("session_inspect",
-                Json.MAPPER.readTree("{\"session_id\":\"20260801_090000_b1111a\",\"store\":\"hermes\"}"), both);
+                Json.MAPPER.readTree("{\"session_id\":\"20260801_090000_b1111a\"}"), both);
         assertTrue(!hermesStill.isError(), hermesStill.text());
-        ToolContext claudeOnly = new ToolContext(ClaudeTestHomes.claudeOnly(tmp, claude), Clock.systemUTC(), Work.NONE);
-        ToolResult none = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"" + claudeId + "\"}"), claudeOnly);
-        assertTrue(none.isError());
-        assertTrue(none.text().startsWith("session_inspect: no Hermes state.db at ") && none.text().endsWith(
-                "; Claude Code sessions cannot be inspected yet (Hermes sessions only)"), none.text());
+        assertEquals("hermes", ToolRegistry.toJson(hermesStill.structured()).get("store").asString());
+        ToolResult wrongStore = Tools.registry().invoke("session_inspect",
+                Json.MAPPER.readTree("{\"session_id\":\"" + tools + "\",\"store\":\"hermes\"}"), both);
+        assertTrue(wrongStore.isError());
+        assertEquals("session_inspect: no session " + tools + " in the hermes store", wrongStore.text());
+        ToolContext claudeOnly = new ToolContext(StewardPaths.resolve(null, claude.toString(), null, java.util.Map.of("HOME", tmp.resolve("user").toString())),
+                at, Work.NONE);
+        ToolResult only = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"" + tools + "\"}"), claudeOnly);
+        assertTrue(!only.isError(), only.text());
         assertEquals(before, ClaudeTestHomes.tree(claude));
     }
 }

@@ -223,7 +223,7 @@ public final class InspectEngine {
         byRole.entrySet().stream().sorted((a, b) -> !a.getValue().equals(b.getValue()) ? Integer.compare(b.getValue(), a.getValue())
                 : a.getKey().compareTo(b.getKey())).forEach(e -> roles.put(e.getKey(), e.getValue()));
         InspectResult.Messages messages = new InspectResult.Messages(total, roles, s.storedMessageCount(), states[0], states[1], states[2],
-                tokens[1] > 0 ? tokens[0] : null);
+                tokens[1] > 0 ? tokens[0] : null, src.malformedLines(s.id()));
 
         List<InspectResult.ToolStat> toolStats = tools.entrySet().stream()
                 .sorted((a, b) -> a.getValue().calls != b.getValue().calls ? Integer.compare(b.getValue().calls, a.getValue().calls) : 0)
@@ -342,8 +342,8 @@ public final class InspectEngine {
         Long own = u == null ? null : sum(u.inputTokens(), u.outputTokens());
         InspectResult.WithSubagents with = withUsage == 0 ? null : new InspectResult.WithSubagents(subs.size(),
                 own == null && subTokens == null ? null : (own == null ? 0 : own) + (subTokens == null ? 0 : subTokens),
-                u == null || u.estimatedCostUsd() == null ? subCost == null ? null : round6(subCost)
-                        : round6(u.estimatedCostUsd() + (subCost == null ? 0 : subCost)));
+                u == null || u.estimatedCostUsd() == null ? subCost == null ? null : (Double) round6(subCost)
+                        : (Double) round6(u.estimatedCostUsd() + (subCost == null ? 0 : subCost)));
         if (u == null) return new InspectResult.UsageOut(false, null, null, null, null, null, null, null, null, null, List.of(), with);
         List<InspectResult.ModelOut> models = u.byModel().stream().map(m -> new InspectResult.ModelOut(m.model(), m.provider(), m.apiCalls(),
                 m.inputTokens(), m.outputTokens(), round6(m.estimatedCostUsd()))).toList();

@@ -65,6 +65,7 @@ public final class InspectRenderer {
         }
         if (m.compacted() > 0) sb.append("; ").append(m.compacted()).append(" compacted");
         if (m.rewound() > 0) sb.append("; ").append(m.rewound()).append(" rewound");
+        if (m.malformed_lines() != null && m.malformed_lines() > 0) sb.append("; ").append(m.malformed_lines()).append(" malformed lines skipped");
         sb.append('\n');
         InspectResult.Tools tl = s.tools();
         if (tl.calls() > 0) {

@@ -24,7 +24,7 @@ public record InspectResult(String store, List<Report> sessions, List<String> no
                         List<String> keywords, String first_prompt) {}
 
     public record Messages(int total, Map<String, Integer> by_role, Integer stored_count, int live, int compacted, int rewound,
-                           Long recorded_tokens) {}
+                           Long recorded_tokens, Integer malformed_lines) {}
 
     public record Tools(int calls, int failures, int distinct, List<ToolStat> by_tool, int left_out) {}
 

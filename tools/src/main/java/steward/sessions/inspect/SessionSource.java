@@ -24,6 +24,11 @@ public interface SessionSource extends AutoCloseable {
     /** Token and cost figures, or null when the store recorded none for this session. */
     Usage usage(String id);
 
+    /** Lines of the session's file that were skipped as malformed, or null when the store has no such lines. */
+    default Integer malformedLines(String id) {
+        return null;
+    }
+
     @Override
     void close();
 }

@@ -8,33 +8,45 @@ import java.util.stream.Stream;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
+import steward.sessions.store.ClaudeSessions;
 
 /**
- * Which store {@code session_inspect} reads. Today Hermes' {@code state.db} only: the Claude Code home is refused with
- * a clear error (asked for by {@code store}, the only home there is, or holding the requested session). When a Claude Code
- * store implements {@link SessionSource}, it is chosen here and nothing else changes: the engine, the result and the
- * texts are store-independent.
+ * Which store {@code session_inspect} reads: Hermes' {@code state.db} or the Claude Code home's transcripts. Asked for by
+ * {@code store}, or else the store that holds the requested ids (Hermes first; Claude Code when none of the ids is a
+ * Hermes session, or there is no Hermes home). The engine, the result and the texts are store-independent.
  */
 public final class SessionSources {
     private SessionSources() {}
 
-    public static final String CLAUDE_REFUSED = "Claude Code sessions cannot be inspected yet (Hermes sessions only)";
-
-    /** The store to read for {@code store} (null: the Hermes home). */
-    public static SessionSource open(StewardPaths paths, String store) {
-        if ("claude".equals(store)) throw new StewardError("session_inspect", CLAUDE_REFUSED);
-        if (store != null && !"hermes".equals(store)) throw new StewardError("session_inspect", "store must be hermes or claude, not " + store);
-        if (!Files.isRegularFile(paths.stateDb())) {
-            if (store == null && paths.claudeHome() != null && Files.isDirectory(paths.claudeHome())) {
-                throw new StewardError("session_inspect", "no Hermes state.db at " + paths.stateDb() + "; " + CLAUDE_REFUSED);
-            }
+    /** {@code store}: hermes, claude or null (decide from {@code ids}); {@code now}: epoch seconds (Claude Code liveness). */
+    public static SessionSource open(StewardPaths paths, String store, List<String> ids, double now) {
+        if (store != null && !"hermes".equals(store) && !"claude".equals(store)) {
+            throw new StewardError("session_inspect", "store must be hermes or claude, not " + store);
+        }
+        boolean claudeHome = paths.claudeHome() != null && Files.isDirectory(paths.claudeHome());
+        if ("claude".equals(store)) {
+            if (!claudeHome) throw new StewardError("session_inspect", "no Claude Code home at " + paths.claudeHome());
+            return claude(paths, now);
+        }
+        boolean hermes = Files.isRegularFile(paths.stateDb());
+        if (!hermes) {
+            if (store == null && claudeHome) return claude(paths, now);
             throw new StewardError("session_inspect", "no Hermes state.db at " + paths.stateDb());
         }
-        return HermesSessionSource.open(paths.stateDb());
+        SessionSource h = HermesSessionSource.open(paths.stateDb());
+        if (store != null || ids == null || !claudeHome) return h;
+        List<String> missing = ids.stream().filter(id -> h.session(id).isEmpty()).toList();
+        if (missing.size() < ids.size() || claudeSessions(paths, missing).isEmpty()) return h;
+        h.close();
+        return claude(paths, now);
     }
 
     public static SessionSource open(StewardPaths paths) {
-        return open(paths, null);
+        return open(paths, null, null, System.currentTimeMillis() / 1000.0);
+    }
+
+    private static SessionSource claude(StewardPaths paths, double now) {
+        return ClaudeSessionSource.open(paths.claudeHome(), now, ClaudeSessions.DEFAULT_IDLE_SECONDS);
     }
 
     /** The ids among {@code missing} that are Claude Code transcripts ({@code projects/<project>/<id>.jsonl}). */
