@@ -72,9 +72,11 @@ public final class ServeCommand implements Callable<Integer> {
             steward.server.Warmup.start(registry);
             McpSyncServer server = McpServerFactory.build(transport, registry, ctx, extras);
             McpServerFactory.notifyOnMemoryChange(server, watcher);
+            ctx.recall().startBackground(ctx.paths(), ctx.clock()); // keeps the recall index fresh; calls never wait for it
             LOG.info("steward {} serving on stdio (hermes home {})", McpServerFactory.VERSION, common.paths().hermesHome());
             transport.awaitTermination();
             server.close();
+            ctx.recall().close();
             return 0;
         }
     }
@@ -89,7 +91,11 @@ public final class ServeCommand implements Callable<Integer> {
         }
         StewardHttpServer server = StewardHttpServer.start(options, Tools.registry(), ctx, extras);
         server.servers().forEach(s -> McpServerFactory.notifyOnMemoryChange(s, watcher));
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "steward-http-stop"));
+        ctx.recall().startBackground(ctx.paths(), ctx.clock()); // keeps the recall index fresh; calls never wait for it
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            ctx.recall().close();
+        }, "steward-http-stop"));
         LOG.info("steward {} serving Streamable HTTP at {}{} ({}; hermes home {})", McpServerFactory.VERSION, server.url(),
                 options.sse() ? " and HTTP+SSE at " + server.url().replace(HttpOptions.MCP_PATH, HttpOptions.SSE_PATH) : "",
                 options.token() != null ? "bearer token required" : "no token: loopback only", ctx.paths().hermesHome());

@@ -9,6 +9,7 @@ import steward.cli.BenchCommand;
 import steward.cli.CallCommand;
 import steward.cli.CommonOptions;
 import steward.cli.DemoCommand;
+import steward.cli.IndexCommand;
 import steward.cli.Printer;
 import steward.cli.ServeCommand;
 import steward.cli.ToolsCommand;
@@ -16,7 +17,7 @@ import steward.cli.ToolsCommand;
 /** The launcher: {@code steward [serve|call|tools|demo|bench]}; with no command it serves MCP on stdio. */
 @Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
         description = "Steward: an MCP tool server that keeps an agent's sessions and memory in order.",
-        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, DemoCommand.class, BenchCommand.class,
+        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, DemoCommand.class, BenchCommand.class, IndexCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Mixin

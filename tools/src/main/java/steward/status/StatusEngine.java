@@ -20,9 +20,18 @@ import steward.sessions.store.SessionStore;
 /** Builds {@link StatusReport}: read-only, never creates or changes a file. */
 public final class StatusEngine {
     private final StewardPaths paths;
+    private final steward.recall.RecallRuntime recall;
+    private final java.time.Clock clock;
 
     public StatusEngine(StewardPaths paths) {
+        this(paths, steward.recall.RecallRuntime.process(), java.time.Clock.systemUTC());
+    }
+
+    /** With the process's recall runtime (its settings, its model, its background indexer) and the engines' clock. */
+    public StatusEngine(StewardPaths paths, steward.recall.RecallRuntime recall, java.time.Clock clock) {
         this.paths = paths;
+        this.recall = recall;
+        this.clock = clock;
     }
 
     public StatusReport status() {
@@ -65,10 +74,9 @@ public final class StatusEngine {
                 new StatusReport.Location(paths.hermesHome().toString(), origin(paths.hermesHomeOrigin())),
                 new StatusReport.Location(paths.stateDir().toString(), origin(paths.stateDirOrigin())),
                 paths.configYaml().toString(), Files.isRegularFile(paths.configYaml()));
-        steward.recall.RecallEngine.IndexState rs = steward.recall.RecallEngine.state(paths);
-        StatusReport.Recall recall = new StatusReport.Recall(rs.built(), rs.items(), rs.denseEnabled(), rs.dense(),
-                rs.injectionPrecision(), rs.feedbackJudged(), rs.path());
-        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), recall);
+        steward.recall.RecallStatus rs = steward.recall.RecallStatus.of(paths, recall, clock);
+        for (String w : rs.settings_warnings()) warnings.add("recall settings: " + w);
+        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), rs);
     }
 
     private static String origin(steward.config.Origin o) {

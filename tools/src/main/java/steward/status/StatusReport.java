@@ -14,11 +14,7 @@ public record StatusReport(
         int skills,
         List<String> warnings,
         List<String> errors,
-        Recall recall) {
-
-    /** Recall index state (never built by steward_status itself) and injection precision from feedback. */
-    public record Recall(boolean index_built, Map<String, Integer> items, boolean dense_enabled, String dense,
-                         Double injection_precision, int feedback_judged, String index_path) {}
+        steward.recall.RecallStatus recall) {
 
     public record Location(String path, String origin) {}
 

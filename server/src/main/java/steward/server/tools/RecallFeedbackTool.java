@@ -3,7 +3,6 @@ package steward.server.tools;
 import java.util.ArrayList;
 import java.util.List;
 
-import steward.recall.RecallEngine;
 import steward.recall.RecallService;
 import tools.jackson.databind.JsonNode;
 
@@ -24,9 +23,10 @@ public final class RecallFeedbackTool implements StewardTool {
         return "Records the outcome of items a recall_inject decision chose: used, ignored, harmful or corrected (the item was "
                 + "wrong or outdated and the user corrected it). Pass the decision_id and the item URIs from that decision, or only "
                 + "URIs (e.g. from recall_search) to judge items outside any decision. "
-                + "Stored in Steward's state dir; harmful items are never injected again, ignored and corrected items are "
-                + "down-weighted, used items get a small boost, and steward_status reports injection precision from these "
-                + "outcomes. Refuses an unknown decision_id, URIs that decision did not choose, and URIs that resolve to no item.";
+                + "Harmful items are never injected again, ignored and corrected ones are down-weighted, used ones boosted; outcomes "
+                + "of a decision also move that lane's gate for the item's source, within bounds (steward_status shows it; "
+                + "reset: \"calibration\" forgets it). Refuses an unknown decision_id, URIs that decision did not choose, and URIs "
+                + "that resolve to no item.";
     }
 
     @Override
@@ -36,9 +36,18 @@ public final class RecallFeedbackTool implements StewardTool {
 
     @Override
     public ToolResult call(JsonNode a, ToolContext ctx) {
+        RecallService svc = new RecallService(ctx.recall().engine(ctx.paths(), ctx.clock()), ctx.recall().settings());
+        if (a.has("reset")) {
+            if (a.has("uris") || a.has("outcome") || a.has("decision_id")) {
+                return ToolResult.error("recall_feedback: reset is given alone, without uris, outcome or decision_id");
+            }
+            RecallService.FeedbackOutput out = svc.resetCalibration();
+            return ToolResult.ok(out, "gate calibration reset: " + (out.reset().isEmpty() ? "nothing had been learnt"
+                    : "forgot the outcomes of " + out.reset().keySet()) + "; item outcomes are kept");
+        }
+        if (!a.has("uris") || !a.has("outcome")) return ToolResult.error("recall_feedback: uris and outcome are required");
         List<String> uris = new ArrayList<>();
         for (JsonNode u : a.path("uris")) uris.add(u.asString());
-        RecallService svc = new RecallService(RecallEngine.shared(ctx.paths(), ctx.clock()));
         RecallService.FeedbackOutput out = svc.feedback(RecallSearchTool.text(a, "decision_id"), uris, a.path("outcome").asString(""));
         StringBuilder sb = new StringBuilder("recorded ").append(out.outcome()).append(" for ").append(out.recorded().size())
                 .append(" item(s)").append(out.decision_id() == null ? "" : " of " + out.decision_id());

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import steward.recall.InjectEngine;
-import steward.recall.RecallEngine;
 import steward.recall.RecallService;
 import tools.jackson.databind.JsonNode;
 
@@ -47,10 +46,10 @@ public final class RecallInjectTool implements StewardTool {
             recent = new ArrayList<>();
             for (JsonNode t : a.get("recent_turns")) recent.add(t.asString());
         }
-        RecallService svc = new RecallService(RecallEngine.shared(ctx.paths(), ctx.clock()));
+        RecallService svc = new RecallService(ctx.recall().engine(ctx.paths(), ctx.clock()), ctx.recall().settings());
         InjectEngine.Result r = svc.inject(new InjectEngine.Request(a.path("context").asString(""), recent,
                 RecallSearchTool.text(a, "session_id"), a.has("budget_chars") ? a.get("budget_chars").asInt() : null,
-                RecallSearchTool.text(a, "mode")));
+                RecallSearchTool.text(a, "mode")), ctx.work());
         StringBuilder sb = new StringBuilder();
         sb.append(r.decision()).append(" (").append(r.mode()).append(", ").append(r.lane()).append(" lane): ").append(r.reason())
                 .append("\ndecision_id: ").append(r.decision_id());

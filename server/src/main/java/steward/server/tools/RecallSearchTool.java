@@ -3,7 +3,6 @@ package steward.server.tools;
 import java.util.ArrayList;
 import java.util.List;
 
-import steward.recall.RecallEngine;
 import steward.recall.RecallService;
 import tools.jackson.databind.JsonNode;
 
@@ -23,12 +22,13 @@ public final class RecallSearchTool implements StewardTool {
     public String description() {
         return "Searches the agent's memory entries (MEMORY.md, USER.md), skills, past session messages (user and assistant "
                 + "turns; tool output is not indexed) and daily logs for an explicit query, in English or Chinese, and returns "
-                + "ranked items: a stable steward:// URI, source, snippet, timestamp and every score component (BM25, dense "
-                + "when enabled, fused relevance, recency, importance, speaker/question match, query coverage). Use it when the user asks about "
+                + "ranked items: a stable steward:// URI, source, snippet, timestamp and every score component; says \"no good match\" "
+                + "(and returns at most 3 items marked weak) when nothing clears the calibrated floor; near-duplicates are folded "
+                + "with a count, at most 2 items of one session in the top 5. Use it when the user asks about "
                 + "something from earlier sessions or you need a fact you may have stored. Arguments: query, k (default 10, "
-                + "max 100), scopes (memory, skills, sessions, logs), since/until (ISO date or UTC time), exclude_session_id "
-                + "(usually the current session). Read-only for Hermes' files: it only builds or updates Steward's own index in "
-                + "the state dir. Refuses an empty query.";
+                + "max 100), scopes (memory, skill, session, log), since/until (ISO date or UTC time), exclude_session_id "
+                + "(usually the current session). Read-only for Hermes' files: it only updates Steward's own index in "
+                + "the state dir; never waits for embedding. Refuses an empty query.";
     }
 
     @Override
@@ -43,17 +43,21 @@ public final class RecallSearchTool implements StewardTool {
             scopes = new ArrayList<>();
             for (JsonNode s : a.get("scopes")) scopes.add(s.asString());
         }
-        RecallService svc = new RecallService(RecallEngine.shared(ctx.paths(), ctx.clock()));
+        RecallService svc = new RecallService(ctx.recall().engine(ctx.paths(), ctx.clock()), ctx.recall().settings());
         RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest(a.path("query").asString(""),
-                a.has("k") ? a.get("k").asInt() : null, scopes, text(a, "since"), text(a, "until"), text(a, "exclude_session_id")));
+                a.has("k") ? a.get("k").asInt() : null, scopes, text(a, "since"), text(a, "until"), text(a, "exclude_session_id")), ctx.work());
         StringBuilder sb = new StringBuilder();
-        sb.append(out.returned()).append(" item(s) for \"").append(out.query()).append("\"");
+        sb.append(out.match().verdict()).append(": ").append(out.returned()).append(" item(s) for \"").append(out.query()).append("\"");
         if (out.omitted() > 0) sb.append(" (").append(out.omitted()).append(" more candidates not shown)");
-        sb.append(out.index().dense_enabled() ? " [BM25 + dense]" : " [BM25]").append('\n');
+        sb.append(out.index().dense_enabled() ? " [BM25 + dense]" : " [BM25]");
+        if (out.index().dense_pending() > 0) sb.append(" [").append(out.index().dense_pending()).append(" texts not embedded yet]");
+        sb.append('\n');
         for (RecallService.SearchItem it : out.items()) {
             sb.append(it.rank()).append(". ").append(it.uri()).append(it.timestamp() == null ? "" : " (" + it.timestamp().substring(0, 10) + ")")
-                    .append(String.format(" score %.3f", it.score().score())).append("\n   ").append(it.snippet()).append('\n');
+                    .append(String.format(" score %.3f", it.score().score())).append(it.weak() ? " weak" : "")
+                    .append(it.duplicates() == null ? "" : " +" + it.duplicates() + " near-duplicate(s)").append("\n   ").append(it.snippet()).append('\n');
         }
+        for (String w : out.index().warnings()) sb.append("warning: ").append(w).append('\n');
         return ToolResult.ok(out, sb.toString().stripTrailing());
     }
 

@@ -35,7 +35,7 @@ public final class StewardStatusTool implements StewardTool {
 
     @Override
     public ToolResult call(JsonNode arguments, ToolContext ctx) {
-        StatusReport r = new StatusEngine(ctx.paths()).status();
+        StatusReport r = new StatusEngine(ctx.paths(), ctx.recall(), ctx.clock()).status();
         String text = render(r);
         return r.failed() ? ToolResult.error(r, "steward_status: " + String.join("; ", r.errors()) + "\n\n" + text)
                 : ToolResult.ok(r, text);
@@ -71,11 +71,14 @@ public final class StewardStatusTool implements StewardTool {
         }
         sb.append("Skills:      ").append(r.skills()).append('\n');
         if (r.recall() != null) {
-            StatusReport.Recall rc = r.recall();
+            steward.recall.RecallStatus rc = r.recall();
             sb.append("Recall:      ").append(rc.index_built() ? "index built " + rc.items() : "index not built yet (first recall call builds it)")
-                    .append("; dense ").append(rc.dense_enabled() ? "on" : "off")
+                    .append("; dense ").append(rc.dense())
                     .append(rc.injection_precision() == null ? "" : String.format("; injection precision %.2f over %d judged",
                             rc.injection_precision(), rc.feedback_judged())).append('\n');
+            for (steward.recall.FeedbackStore.Calibration c : rc.calibration()) {
+                if (c.offset() != 0) sb.append(String.format("             gate %s/%s %+.2f from %d outcomes%n", c.lane(), c.source(), c.offset(), c.outcomes().judged()));
+            }
         }
         for (String w : r.warnings()) sb.append("warning: ").append(w).append('\n');
         return sb.toString().stripTrailing();
