@@ -385,6 +385,16 @@ public final class LocomoBench implements Callable<Integer> {
         return r;
     }
 
+    /** The shared material dir (../shared from the repository, or further up from a worktree). */
+    static Path sharedDir() {
+        Path repo = Fixtures.locateHermesHome().toAbsolutePath().getParent().getParent();
+        for (Path base = repo.getParent(); base != null; base = base.getParent()) {
+            Path p = base.resolve("shared");
+            if (Files.isDirectory(p.resolve("data"))) return p;
+        }
+        return repo.resolve("../shared").normalize();
+    }
+
     private static Path defaultData() {
         Path repo = Fixtures.locateHermesHome().toAbsolutePath().getParent().getParent();
         Path first = repo.resolve("../shared/data/locomo/locomo-dev.json").normalize();

@@ -50,7 +50,28 @@ public final class Identity {
         return toLong(sha256(normalise(text)));
     }
 
-    /** A 64-bit SimHash of the text's analysed terms: near-duplicates differ in few bits. */
+    /** Lower-cased words of letters and digits, each CJK character a word of its own (cheap: no stemming, no stop words). */
+    public static java.util.List<String> words(String text) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        StringBuilder w = new StringBuilder();
+        String t = text == null ? "" : text;
+        for (int i = 0; i < t.length(); ) {
+            int cp = t.codePointAt(i);
+            i += Character.charCount(cp);
+            boolean cjk = steward.text.TitleAnalyzer.isCjk(cp);
+            if (Character.isLetterOrDigit(cp) && !cjk) {
+                w.appendCodePoint(Character.toLowerCase(cp));
+                continue;
+            }
+            if (w.length() > 0) out.add(w.toString());
+            w.setLength(0);
+            if (cjk) out.add(new String(Character.toChars(cp)));
+        }
+        if (w.length() > 0) out.add(w.toString());
+        return out;
+    }
+
+    /** A 64-bit SimHash of the words: near-duplicates differ in few bits. */
     public static long simHash(java.util.List<String> terms) {
         int[] v = new int[64];
         for (String t : terms) {

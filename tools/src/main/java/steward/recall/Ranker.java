@@ -112,7 +112,7 @@ final class Ranker {
         List<String> terms = a.terms();
         float[] qv = null;
         boolean useDense = dense != null;
-        TopDocs top = searcher.search(buildQuery(a.weights(), q), Math.max(POOL, q.k() * 3));
+        TopDocs top = lexical(searcher, a.weights(), q, Math.max(POOL, q.k() * 3));
         Map<Integer, Double> lex = new LinkedHashMap<>();
         for (ScoreDoc sd : top.scoreDocs) lex.put(sd.doc, (double) sd.score);
         TimeMention when = a.when();
@@ -337,6 +337,43 @@ final class Ranker {
         if (!mentioned.isEmpty() && m.speaker() != null && mentioned.contains(m.speaker())) f *= SPEAKER_BOOST;
         if (m.asks()) f *= ASKS_FACTOR;
         return f;
+    }
+
+    /**
+     * The lexical candidates, in two stages: every field scored on its own with BM25 (fast: whole blocks of postings are
+     * skipped when they cannot reach the top), then the first {@link #FIRST_STAGE_PER_RESULT} per wanted result scored
+     * exactly with BM25F (which scores every document that holds a query term when run alone: 4.5 ms of CPU per query at
+     * 100k messages, mostly there).
+     */
+    TopDocs lexical(IndexSearcher searcher, Map<String, Float> weights, Query q, int n) throws IOException {
+        if (options.ctxBoost() <= 0 || weights.isEmpty()) return searcher.search(buildQuery(weights, q), n);
+        TopDocs first = searcher.search(firstStage(weights, q), Math.max(MIN_FIRST_STAGE, n * FIRST_STAGE_PER_RESULT));
+        if (first.scoreDocs.length == 0) return first;
+        int[] docs = new int[first.scoreDocs.length];
+        for (int i = 0; i < docs.length; i++) docs[i] = first.scoreDocs[i].doc;
+        java.util.Arrays.sort(docs);
+        BooleanQuery.Builder exact = new BooleanQuery.Builder().add(buildQuery(weights, q), BooleanClause.Occur.MUST)
+                .add(new DocSetQuery(docs), BooleanClause.Occur.FILTER);
+        TopDocs top = searcher.search(exact.build(), n);
+        return new TopDocs(first.totalHits, top.scoreDocs);
+    }
+
+    /** First-stage candidates per wanted result (at least {@link #MIN_FIRST_STAGE}). */
+    static final int FIRST_STAGE_PER_RESULT = 4, MIN_FIRST_STAGE = 200;
+
+    /** Each field on its own (text ×1/ctxBoost, neighbouring turns ×1, title ×{@link #TITLE_BOOST}), with the query's filters. */
+    org.apache.lucene.search.Query firstStage(Map<String, Float> weights, Query q) {
+        BooleanQuery.Builder text = new BooleanQuery.Builder();
+        float body = (float) Math.max(1, 1 / options.ctxBoost()), ctx = (float) Math.max(1, options.ctxBoost());
+        for (Map.Entry<String, Float> e : weights.entrySet()) {
+            float w = e.getValue();
+            text.add(boost(new TermQuery(new Term(RecallIndex.F_BODY, e.getKey())), w * body), BooleanClause.Occur.SHOULD);
+            text.add(boost(new TermQuery(new Term(RecallIndex.F_CTX, e.getKey())), w * ctx), BooleanClause.Occur.SHOULD);
+            text.add(boost(new TermQuery(new Term(RecallIndex.F_TITLE, e.getKey())), w * (float) TITLE_BOOST), BooleanClause.Occur.SHOULD);
+        }
+        BooleanQuery.Builder all = new BooleanQuery.Builder().add(text.build(), BooleanClause.Occur.MUST);
+        filters(all, q);
+        return all.build();
     }
 
     org.apache.lucene.search.Query buildQuery(Map<String, Float> weights, Query q) {

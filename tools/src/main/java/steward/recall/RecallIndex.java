@@ -324,7 +324,7 @@ final class RecallIndex implements AutoCloseable {
         d.add(new LongPoint(F_THASH, th));
         d.add(new NumericDocValuesField(F_THASH_DV, th));
         d.add(new NumericDocValuesField(F_NHASH, Identity.normalHash(it.text())));
-        d.add(new NumericDocValuesField(F_SIMHASH, Identity.simHash(RecallAnalyzer.terms(it.text()))));
+        d.add(new NumericDocValuesField(F_SIMHASH, Identity.simHash(Identity.words(it.text()))));
         return d;
     }
 
@@ -438,25 +438,23 @@ final class RecallIndex implements AutoCloseable {
             LeafReaderContext ctx = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
             int end = ctx.docBase + ctx.reader().maxDoc(), from = i;
             while (i < docs.length && docs[i] < end) i++;
-            for (String t : terms) {
-                boolean[][] h = out.get(t);
-                mark(ctx, F_BODY, t, docs, from, i, h[0]);
-                mark(ctx, F_TITLE, t, docs, from, i, h[0]);
-                mark(ctx, F_CTX, t, docs, from, i, h[1]);
+            for (String field : new String[] {F_BODY, F_TITLE, F_CTX}) {
+                Terms ts = ctx.reader().terms(field);
+                if (ts == null) continue;
+                TermsEnum te = ts.iterator(); // one per leaf and field, reused for every term
+                int which = field.equals(F_CTX) ? 1 : 0;
+                for (String t : terms) {
+                    if (te.seekExact(new BytesRef(t))) mark(te.postings(null, PostingsEnum.NONE), ctx.docBase, docs, from, i, out.get(t)[which]);
+                }
             }
         }
         return out;
     }
 
-    private static void mark(LeafReaderContext ctx, String field, String term, int[] docs, int from, int to, boolean[] into) throws IOException {
-        Terms ts = ctx.reader().terms(field);
-        if (ts == null) return;
-        TermsEnum te = ts.iterator();
-        if (!te.seekExact(new BytesRef(term))) return;
-        PostingsEnum pe = te.postings(null, PostingsEnum.NONE);
+    private static void mark(PostingsEnum pe, int docBase, int[] docs, int from, int to, boolean[] into) throws IOException {
         int cur = -1;
         for (int k = from; k < to; k++) {
-            int d = docs[k] - ctx.docBase;
+            int d = docs[k] - docBase;
             if (cur < d) cur = pe.advance(d);
             if (cur == PostingsEnum.NO_MORE_DOCS) return;
             if (cur == d) into[k] = true;

@@ -19,7 +19,7 @@ class RecallEngineTest {
     @TempDir
     Path tmp;
 
-    static RecallEngine.Query q(String text, int k) {
+    public static RecallEngine.Query q(String text, int k) {
         return new RecallEngine.Query(text, k, null, null, null, null);
     }
 
