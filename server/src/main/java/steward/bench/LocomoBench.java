@@ -106,9 +106,10 @@ public final class LocomoBench implements Callable<Integer> {
     /** Figures of one run over the chosen conversations. */
     static final class Gate {
         int answerable, injected, injectedWithEvidence, goodMatch;
-        int cross, crossInjected, noMemory, noMemoryInjected, noMemoryGood, echoes, echoInjected, echoAny;
+        int cross, crossInjected, noMemory, noMemoryInjected, noMemoryGood, echoes, echoInjected, echoAny, dev, devInjected, devGood;
         long lexicalBuildMs, embedMs, embedded;
-        final List<Double> devCov = new ArrayList<>(), devCos = new ArrayList<>(), ansCov = new ArrayList<>(), ansCos = new ArrayList<>();
+        final List<Double> devCov = new ArrayList<>(), devCos = new ArrayList<>(), ansCov = new ArrayList<>(), ansCos = new ArrayList<>(),
+                devInfo = new ArrayList<>(), ansInfo = new ArrayList<>();
     }
 
     @Override
@@ -158,7 +159,7 @@ public final class LocomoBench implements Callable<Integer> {
     }
 
     private void run(List<Conv> convs, steward.recall.DenseModel model, List<String> noMemoryEval, List<String> noMemoryDev) throws Exception {
-        Stats full = new Stats(), base = new Stats();
+        Stats full = new Stats(), base = new Stats(), shown = new Stats();
         Gate g = new Gate();
         int missingEvidence = 0;
         java.io.PrintWriter out = dump == null ? null : new java.io.PrintWriter(Files.newBufferedWriter(dump, java.nio.file.StandardOpenOption.CREATE,
@@ -193,10 +194,14 @@ public final class LocomoBench implements Callable<Integer> {
                     RecallEngine.Result res = timedSearch(engine, question, full);
                     double[] r = recallAt(res, ev, conv);
                     full.add(cat, r);
+                    // what recall_search shows: below every floor only the first few items, marked weak
+                    shown.add(cat, recallAt(res.confidence().good() ? res : new RecallEngine.Result(res.hits().subList(0,
+                            Math.min(res.hits().size(), RecallEngine.WEAK_MAX)), res.candidates(), res.queryTerms(), res.confidence()), ev, conv));
                     base.add(cat, recallAt(timedSearch(baseline, question, base), ev, conv));
                     if (res.confidence().good()) g.goodMatch++;
                     if (floor) {
                         g.ansCov.add(res.confidence().bestCoverage());
+                        g.ansInfo.add(res.confidence().bestInformation());
                         if (res.confidence().bestCosine() != null) g.ansCos.add(res.confidence().bestCosine());
                     }
                     InjectEngine.Result d = gate.inject(new InjectEngine.Request(question, null, null, null, null));
@@ -233,7 +238,15 @@ public final class LocomoBench implements Callable<Integer> {
                 for (String turn : noMemoryDev) {
                     RecallEngine.Confidence c = engine.rank(new RecallEngine.Query(turn, 10, null, null, null, null)).confidence();
                     g.devCov.add(c.bestCoverage());
+                    g.devInfo.add(c.bestInformation());
                     if (c.bestCosine() != null) g.devCos.add(c.bestCosine());
+                    g.dev++;
+                    if (c.good()) g.devGood++;
+                    InjectEngine.Result d = gate.inject(new InjectEngine.Request(turn, null, null, null, null));
+                    if (!d.items().isEmpty()) {
+                        g.devInjected++;
+                        if (out != null) out.println("DEV\t" + d.top_score() + "\t" + d.lane() + "\t" + turn + "\t" + d.items().get(0).snippet());
+                    }
                 }
                 // echo turns: an evidence turn's own text replayed as the user's message
                 List<String> evTurns = new ArrayList<>();
@@ -262,6 +275,7 @@ public final class LocomoBench implements Callable<Integer> {
         Printer.println(String.format("%-24s %6s %7s %7s %7s %7s", "retrieval (evidence)", "n", "R@1", "R@5", "R@10", "R@20"));
         String[] catNames = {"overall", "1 multi-hop", "2 temporal", "3 open-domain", "4 single-hop"};
         for (int cat : new int[] {1, 2, 3, 4, 0}) row("steward  " + catNames[cat], full, cat);
+        row("as recall_search shows", shown, 0);
         for (int cat : new int[] {1, 2, 3, 4, 0}) row("bm25-only " + catNames[cat], base, cat);
         Printer.println(String.format("ratio steward/bm25-only R@10 overall: %.2f   (target R@10 >= 0.80)", full.r(0, 2) / base.r(0, 2)));
         Printer.println(String.format("recall_search latency (each question once, JVM warm, query not cached): p50 %.2f ms, p99 %.2f ms "
@@ -279,10 +293,24 @@ public final class LocomoBench implements Callable<Integer> {
         Printer.println(String.format("gate  inject on another conversation's questions: %d/%d = %.1f %% (they name people this history never saw)",
                 g.crossInjected, g.cross, pct(g.crossInjected, g.cross)));
         if (floor) {
+            Printer.println(String.format("DEV no-memory turns (calibration set): \"good match\" %d/%d = %.1f %%, injected %d/%d = %.1f %%", g.devGood, g.dev,
+                    pct(g.devGood, g.dev), g.devInjected, g.dev, pct(g.devInjected, g.dev)));
             Printer.println("floor calibration (best of the top 10; quantiles 50/75/90/95/99):");
             Printer.println("  coverage, no-memory DEV turns: " + quantiles(g.devCov) + "   answerable: " + quantiles(g.ansCov));
+            Printer.println("  information, no-memory DEV turns: " + quantiles(g.devInfo) + "   answerable: " + quantiles(g.ansInfo));
             Printer.println("  cosine,   no-memory DEV turns: " + quantiles(g.devCos) + "   answerable: " + quantiles(g.ansCos));
+            Printer.println("  (answerable, low end: coverage " + lowQuantiles(g.ansCov) + ", information " + lowQuantiles(g.ansInfo) + ", cosine "
+                    + lowQuantiles(g.ansCos) + " at 5/10/25 %)");
         }
+    }
+
+    static String lowQuantiles(List<Double> v) {
+        if (v.isEmpty()) return "—";
+        List<Double> s = new ArrayList<>(v);
+        Collections.sort(s);
+        StringBuilder b = new StringBuilder();
+        for (double p : new double[] {0.05, 0.1, 0.25}) b.append(String.format("%.3f ", s.get(Math.min(s.size() - 1, (int) (p * s.size())))));
+        return b.toString().strip();
     }
 
     static double pct(int a, int b) {

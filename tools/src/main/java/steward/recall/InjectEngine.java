@@ -38,7 +38,19 @@ public final class InjectEngine {
     /** Evidence this far above the lane's threshold needs no margin (several items may match fully). */
     public static final double STRONG = 0.2;
     /** Items within this distance of the top calibrated score are injected together. */
-    public static final double BAND = 0.15;
+    /**
+     * Proactive lane (the message does not ask): the lead item must share at least this much information with the message,
+     * in units of one rare term (see {@link RecallEngine.Confidence}). Acknowledgements and small talk ("thanks, that's
+     * all", "ok cool", "good morning") match chatty history in full on common words but stay near one unit; a message that
+     * really touches a stored fact shares several rare terms. No LoCoMo question is in this lane (they all ask).
+     */
+    public static final double PROACTIVE_INFORMATION = 2.0;
+    /**
+     * When dense retrieval took part and nothing in memory reaches this cosine with the message, nothing is about it:
+     * skip. Below the lowest best-cosine of the LoCoMo questions the gate injected for (0.535; 1 % below 0.58), well below
+     * the semantic floor; bge-small puts unrelated English texts around 0.5–0.6.
+     */
+    public static final double SEMANTIC_VETO = 0.55;
     public static final int DEFAULT_BUDGET = 2400, CANDIDATES = 20, MAX_ITEMS = 5;
     public static final int MAX_LOGGED_DECISIONS = 500, MAX_SESSIONS = 200;
     public static final String HEADER = "[Recalled by Steward from memory and past sessions; may be outdated — verify before relying on it]";
@@ -142,11 +154,19 @@ public final class InjectEngine {
         List<Candidate> chosen = new ArrayList<>();
         if (kept.isEmpty()) {
             reason = found.hits().isEmpty() ? "nothing in memory matches" : "every candidate was gated or vetoed";
+        } else if (found.confidence().bestCosine() != null && found.confidence().bestCosine() < SEMANTIC_VETO) {
+            reason = String.format("nothing in memory is close in meaning: best cosine %.2f < %.2f", found.confidence().bestCosine(), SEMANTIC_VETO);
+        } else if (!open && !found.confidence().good()) { // (a session already open keeps its lower bar, tauLo)
+            reason = "no good match: nothing clears the lexical or semantic floor (best coverage " + found.confidence().bestCoverage()
+                    + (found.confidence().bestCosine() == null ? "" : ", best cosine " + found.confidence().bestCosine()) + ")";
         } else if (top < TAU_LO) {
             reason = String.format("best calibrated score %.2f is below tauLo %.2f", top, TAU_LO);
         } else if (lead == null) {
             reason = String.format("best calibrated score %.2f is below the %s lane's threshold %.2f%s", top, lane, threshold,
                     open ? " (hysteresis open)" : "") + calibrationNote(offsets.getOrDefault(kept.get(0).source(), 0.0));
+        } else if (lane.equals(Lanes.PROACTIVE) && found.confidence().information(lead.components().coverage()) < PROACTIVE_INFORMATION) {
+            reason = String.format("proactive lane: the best item shares %.1f rare terms' worth with the message (%.1f needed)",
+                    found.confidence().information(lead.components().coverage()), PROACTIVE_INFORMATION);
         } else if (lead.calibrated() < threshold + STRONG && lead.calibrated() - fieldScore < margin) {
             reason = String.format("no clear winner: best %.2f vs field %.2f (margin %.2f needed)", lead.calibrated(), fieldScore, margin);
         } else {
@@ -158,9 +178,13 @@ public final class InjectEngine {
             block.append(HEADER);
             int used = CodePoints.length(HEADER);
             Set<String> packedTexts = new HashSet<>();
-            for (Candidate c : kept) {
-                if (c.calibrated() < Math.max(thr.applyAsDouble(c), top - BAND) || chosen.size() >= MAX_ITEMS) {
-                    dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_band"));
+            // whole items in the ranker's order (relevance with dense, speaker, recency, …) among those that pass: the
+            // calibrated score decides whether to inject at all, the ranking which items go first
+            List<Candidate> byRank = new ArrayList<>(kept);
+            byRank.sort((x, y) -> Double.compare(y.components().score(), x.components().score()));
+            for (Candidate c : byRank) {
+                if (c.calibrated() < thr.applyAsDouble(c) || chosen.size() >= MAX_ITEMS) {
+                    dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_threshold"));
                     continue;
                 }
                 String text = fullText(c, found);

@@ -37,7 +37,12 @@ final class QueryAnalyser {
      * query term that counts towards coverage; {@code speakers}: the speaker the query is about (at most one).
      */
     record Analysis(String text, List<String> terms, Map<String, Float> weights, Map<String, Double> idf, double totalIdf,
-                    double entityFactor, TimeMention when, Set<String> speakers, boolean cjk) {}
+                    double entityFactor, TimeMention when, Set<String> speakers, boolean cjk, double rareIdf) {}
+
+    /** The IDF of a term that one item of {@code n} holds: the unit of information (one rare term's worth). */
+    static double rareIdf(int n) {
+        return Math.log(1 + (Math.max(1, n) - 1 + 0.5) / 1.5);
+    }
 
     static Analysis analyse(String query, IndexReader r, Set<String> recurringSpeakers) throws IOException {
         List<String> terms = new ArrayList<>(new LinkedHashSet<>(RecallAnalyzer.terms(query)));
@@ -49,7 +54,7 @@ final class QueryAnalyser {
         double total = idf.values().stream().mapToDouble(Double::doubleValue).sum();
         double entity = unknownEntities(query, r) > 0 ? UNKNOWN_ENTITY_FACTOR : 1.0;
         return new Analysis(query, List.copyOf(terms), weights, idf, total, entity, TimeMention.parse(query),
-                mentionedSpeakers(terms, recurringSpeakers), mostlyCjk(query));
+                mentionedSpeakers(terms, recurringSpeakers), mostlyCjk(query), rareIdf(r.numDocs()));
     }
 
     /**

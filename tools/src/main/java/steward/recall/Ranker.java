@@ -84,19 +84,19 @@ final class Ranker {
     /** Share of a query term's weight earned when it occurs only in an item's neighbouring turns. */
     static final double CTX_COVERAGE = 0.5; // 0.8 measured: inject 78.8 % but 99.7 % of echo messages then got their neighbours injected
 
-    /**
-     * The calibrated floors of a real match. Lexical: the item holds at least this share of the query's IDF-weighted
-     * terms. Semantic: the cosine of bge-small between query and item reaches this. Calibrated on queries written to
-     * match nothing (nonsense, generic requests and chit-chat, {@code recall-floor-dev.txt}, not the evaluation set)
-     * against the fixture home and LoCoMo conversation 1: see {@link RecallEngine#LEXICAL_FLOOR}.
-     */
-    static final double LEXICAL_FLOOR = RecallEngine.LEXICAL_FLOOR, SEMANTIC_FLOOR = RecallEngine.SEMANTIC_FLOOR;
-    /** Below the floors, at most this many items are returned, marked weak. */
-    static final int WEAK_MAX = 3;
+    /** The calibrated floors of a real match (see {@link RecallEngine#LEXICAL_FLOOR}). */
+    static final double LEXICAL_FLOOR = RecallEngine.LEXICAL_FLOOR, SEMANTIC_FLOOR = RecallEngine.SEMANTIC_FLOOR,
+            INFORMATION_FLOOR = RecallEngine.INFORMATION_FLOOR;
+    /** Below the floors, recall_search returns at most this many items, marked weak. */
+    static final int WEAK_MAX = RecallEngine.WEAK_MAX;
     /** Diversification: among the first {@code TOP} items, at most {@code PER_SESSION_TOP} from one session. */
     static final int TOP = 5, PER_SESSION_TOP = 2;
     /** Two items whose term SimHashes differ in at most this many bits are near-duplicates. */
     static final int SIMHASH_BITS = 3;
+
+    // TEMPORARY experiment switches (removed before commit)
+    static final boolean X_DIVERSIFY = !Boolean.getBoolean("x.nodiv"), X_COLLAPSE = !Boolean.getBoolean("x.nocollapse"),
+            X_TWOSTAGE = !Boolean.getBoolean("x.onestage");
 
     /** What ranking reads of the dense side for one query (null members when dense retrieval is not used). */
     record Dense(Future<float[]> query, VectorStore vectors, boolean complete) {}
@@ -155,7 +155,7 @@ final class Ranker {
         }
         Set<Integer> cands = new HashSet<>(lex.keySet());
         cands.addAll(cos.keySet());
-        if (cands.isEmpty()) return new Result(List.of(), 0, terms, Confidence.none(useDense));
+        if (cands.isEmpty()) return new Result(List.of(), 0, terms, RecallEngine.Confidence.none(useDense));
         Map<Integer, RecallIndex.Meta> meta = RecallIndex.meta(searcher.getIndexReader(), cands);
         Set<Long> vectorless = new HashSet<>();
         if (useDense && !dense.complete()) { // while texts wait for vectors: which candidates have one, and their cosine
@@ -206,19 +206,23 @@ final class Ranker {
             }
             double score = fused * recency * importance * time * match;
             scored.add(new Scored(m, new Components(l == null ? 0 : l, d == null ? null : round4(d), fused, recency, importance, time, match,
-                    a.entityFactor() * cov, score)));
+                    a.entityFactor() * cov, score), a.entityFactor() * cov * a.totalIdf() / Math.max(1e-9, a.rareIdf())));
         }
         scored.sort(Comparator.comparingDouble((Scored s) -> -s.c.score()).thenComparing(s -> s.m.uri()));
-        List<Group> groups = collapse(scored);
-        List<Group> ordered = diversify(groups);
+        List<Group> groups = X_COLLAPSE ? collapse(scored) : scored.stream().map(Group::new).toList();
+        final boolean withDense = useDense;
+        List<Group> ordered = X_DIVERSIFY ? diversify(groups, g -> RecallEngine.Confidence.strong(g.first.c.coverage(), g.first.information,
+                withDense ? g.first.c.dense() : null)) : groups;
         // honest confidence: does anything clear the lexical or the semantic floor?
-        double bestCov = 0, bestCos = 0;
+        double bestCov = 0, bestInfo = 0, bestCos = 0;
+        boolean good = false;
         for (Group g : ordered) {
             bestCov = Math.max(bestCov, g.first.c.coverage());
+            bestInfo = Math.max(bestInfo, g.first.information);
             if (g.first.c.dense() != null) bestCos = Math.max(bestCos, g.first.c.dense());
+            good |= RecallEngine.Confidence.strong(g.first.c.coverage(), g.first.information, useDense ? g.first.c.dense() : null);
         }
-        boolean good = bestCov >= LEXICAL_FLOOR || useDense && bestCos >= SEMANTIC_FLOOR;
-        int limit = good ? q.k() : Math.min(q.k(), WEAK_MAX);
+        int limit = q.k(); // the ranking in full; recall_search shows at most WEAK_MAX of it when nothing is good (RecallService)
         List<Hit> out = new ArrayList<>();
         for (int i = 0; i < ordered.size() && out.size() < limit; i++) {
             Group g = ordered.get(i);
@@ -226,14 +230,15 @@ final class Ranker {
             String[] st = RecallIndex.stored(searcher, g.first.m.doc());
             RecallItem it = new RecallItem(g.first.m.uri(), g.first.m.source(), null, st[0], st[1], null, g.first.m.ts(), g.first.m.sessionId(),
                     g.first.m.pinned());
-            boolean strong = c.coverage() >= LEXICAL_FLOOR || useDense && c.dense() != null && c.dense() >= SEMANTIC_FLOOR;
+            boolean strong = RecallEngine.Confidence.strong(c.coverage(), g.first.information, useDense ? c.dense() : null);
             out.add(new Hit(it, new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()), round4(c.importance()),
                     c.time(), round4(c.match()), round4(c.coverage()), round4(c.score())), out.size() + 1, !strong,
                     g.dups.size(), g.dups.stream().limit(3).map(s -> s.m.uri()).toList()));
         }
         long total = Math.max(top.totalHits.value, scored.size());
         return new Result(out, (int) Math.min(Integer.MAX_VALUE, total), terms,
-                new Confidence(good, round4(bestCov), useDense ? round4(bestCos) : null, LEXICAL_FLOOR, useDense ? SEMANTIC_FLOOR : null));
+                new Confidence(good, round4(bestCov), round4(bestInfo), useDense ? round4(bestCos) : null, LEXICAL_FLOOR, INFORMATION_FLOOR,
+                        useDense ? SEMANTIC_FLOOR : null, a.totalIdf() / Math.max(1e-9, a.rareIdf())));
     }
 
     private static List<Integer> docsOf(TopDocs td) {
@@ -242,7 +247,11 @@ final class Ranker {
         return out;
     }
 
-    private record Scored(RecallIndex.Meta m, Components c) {}
+    /**
+     * {@code information}: the summed IDF of the query terms the item holds (neighbouring turns half, × the entity factor),
+     * in units of one rare term (a term only one item holds), so that it means the same in a small home and a large one.
+     */
+    private record Scored(RecallIndex.Meta m, Components c, double information) {}
 
     /** An item and the near-duplicates folded into it (lower scored, same normalised text or near-equal terms). */
     private static final class Group {
@@ -278,28 +287,35 @@ final class Ranker {
         return out;
     }
 
-    /** At most {@link #PER_SESSION_TOP} items of one session among the first {@link #TOP}, unless nothing else is left. */
-    static List<Group> diversify(List<Group> groups) {
-        List<Group> out = new ArrayList<>();
-        List<Group> deferred = new ArrayList<>();
+    /**
+     * At most {@link #PER_SESSION_TOP} items of one session among the first {@link #TOP}, unless nothing else matches: an
+     * item of another session that clears no floor does not count as a match, so it never displaces a third item of a
+     * session that does.
+     */
+    static List<Group> diversify(List<Group> groups, java.util.function.Predicate<Group> strong) {
+        List<Group> head = new ArrayList<>(), rest = new ArrayList<>(), deferred = new ArrayList<>();
         Map<String, Integer> perSession = new HashMap<>();
         for (Group g : groups) {
+            if (head.size() < TOP && !deferred.isEmpty() && !strong.test(g)) {
+                // what is left does not match: the items held back (scored higher) take their places first
+                while (head.size() < TOP && !deferred.isEmpty()) head.add(deferred.remove(0));
+            }
+            if (head.size() >= TOP) {
+                rest.add(g);
+                continue;
+            }
             String sid = g.first.m.sessionId();
-            if (out.size() < TOP && sid != null && perSession.getOrDefault(sid, 0) >= PER_SESSION_TOP) {
+            if (sid != null && perSession.getOrDefault(sid, 0) >= PER_SESSION_TOP) {
                 deferred.add(g);
                 continue;
             }
-            if (out.size() < TOP && sid != null) perSession.merge(sid, 1, Integer::sum);
-            out.add(g);
+            if (sid != null) perSession.merge(sid, 1, Integer::sum);
+            head.add(g);
         }
-        if (deferred.isEmpty()) return out;
-        // the deferred items follow in their own order, merged by score with what came after the first TOP
-        List<Group> head = new ArrayList<>(out.subList(0, Math.min(TOP, out.size())));
-        List<Group> tail = new ArrayList<>(out.subList(head.size(), out.size()));
-        tail.addAll(deferred);
-        tail.sort(Comparator.comparingDouble((Group g) -> -g.first.c.score()).thenComparing(g -> g.first.m.uri()));
-        while (head.size() < TOP && !tail.isEmpty()) head.add(tail.remove(0)); // nothing else matches: they fill the top
-        head.addAll(tail);
+        while (head.size() < TOP && !deferred.isEmpty()) head.add(deferred.remove(0)); // nothing else at all
+        rest.addAll(deferred);
+        rest.sort(Comparator.comparingDouble((Group g) -> -g.first.c.score()).thenComparing(g -> g.first.m.uri()));
+        head.addAll(rest);
         return head;
     }
 
@@ -346,7 +362,7 @@ final class Ranker {
      * 100k messages, mostly there).
      */
     TopDocs lexical(IndexSearcher searcher, Map<String, Float> weights, Query q, int n) throws IOException {
-        if (options.ctxBoost() <= 0 || weights.isEmpty()) return searcher.search(buildQuery(weights, q), n);
+        if (options.ctxBoost() <= 0 || weights.isEmpty() || !X_TWOSTAGE) return searcher.search(buildQuery(weights, q), n);
         TopDocs first = searcher.search(firstStage(weights, q), Math.max(MIN_FIRST_STAGE, n * FIRST_STAGE_PER_RESULT));
         if (first.scoreDocs.length == 0) return first;
         int[] docs = new int[first.scoreDocs.length];
@@ -359,9 +375,13 @@ final class Ranker {
     }
 
     /** First-stage candidates per wanted result (at least {@link #MIN_FIRST_STAGE}). */
-    static final int FIRST_STAGE_PER_RESULT = 4, MIN_FIRST_STAGE = 200;
+    static final int FIRST_STAGE_PER_RESULT = 2, MIN_FIRST_STAGE = 100;
 
-    /** Each field on its own (text ×1/ctxBoost, neighbouring turns ×1, title ×{@link #TITLE_BOOST}), with the query's filters. */
+    /**
+     * The item's text (×1/ctxBoost) and its neighbouring turns (×1), each on its own, with the query's filters. The session
+     * title is left to the second stage: every message of a session carries it, so its postings are long and its words
+     * would make most of a session a candidate.
+     */
     org.apache.lucene.search.Query firstStage(Map<String, Float> weights, Query q) {
         BooleanQuery.Builder text = new BooleanQuery.Builder();
         float body = (float) Math.max(1, 1 / options.ctxBoost()), ctx = (float) Math.max(1, options.ctxBoost());
@@ -369,7 +389,6 @@ final class Ranker {
             float w = e.getValue();
             text.add(boost(new TermQuery(new Term(RecallIndex.F_BODY, e.getKey())), w * body), BooleanClause.Occur.SHOULD);
             text.add(boost(new TermQuery(new Term(RecallIndex.F_CTX, e.getKey())), w * ctx), BooleanClause.Occur.SHOULD);
-            text.add(boost(new TermQuery(new Term(RecallIndex.F_TITLE, e.getKey())), w * (float) TITLE_BOOST), BooleanClause.Occur.SHOULD);
         }
         BooleanQuery.Builder all = new BooleanQuery.Builder().add(text.build(), BooleanClause.Occur.MUST);
         filters(all, q);

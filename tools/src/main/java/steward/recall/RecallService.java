@@ -49,7 +49,8 @@ public final class RecallService {
                              RecallEngine.Components score) {}
 
     /** Whether anything cleared a floor. */
-    public record Match(String verdict, double best_coverage, Double best_cosine, double lexical_floor, Double semantic_floor) {}
+    public record Match(String verdict, double best_coverage, double best_information, Double best_cosine, double lexical_floor,
+                        double information_floor, Double semantic_floor) {}
 
     public record IndexInfo(boolean built, boolean dense_enabled, String dense, int dense_pending, boolean changed_on_this_call,
                             int items_written, long sync_ms, List<String> warnings) {}
@@ -82,7 +83,9 @@ public final class RecallService {
         SyncReport sync = engine.sync(work);
         RecallEngine.Result res = engine.rank(new RecallEngine.Query(r.query(), k, sources, since, until, r.exclude_session_id()));
         List<SearchItem> items = new ArrayList<>();
-        for (RecallEngine.Hit h : res.hits()) {
+        // below every floor the result says so and shows only the first few, each marked weak
+        List<RecallEngine.Hit> shown = res.confidence().good() ? res.hits() : res.hits().subList(0, Math.min(res.hits().size(), Ranker.WEAK_MAX));
+        for (RecallEngine.Hit h : shown) {
             RecallItem it = h.item();
             items.add(new SearchItem(h.rank(), it.uri(), it.source(), it.title() == null || it.title().isEmpty() ? null : it.title(),
                     RecallEngine.snippet(it.text(), 300), iso(it.timestamp()), it.timestamp() > 0 ? it.timestamp() : null,
@@ -92,7 +95,8 @@ public final class RecallService {
         RecallEngine.Confidence c = res.confidence();
         boolean denseUsed = c.bestCosine() != null;
         return new SearchOutput(r.query(), k, sources == null ? SCOPES : List.copyOf(sources),
-                new Match(c.verdict(), c.bestCoverage(), c.bestCosine(), c.lexicalFloor(), c.semanticFloor()), items, items.size(),
+                new Match(c.verdict(), c.bestCoverage(), c.bestInformation(), c.bestCosine(), c.lexicalFloor(), c.informationFloor(),
+                        c.semanticFloor()), items, items.size(),
                 res.candidates(), Math.max(0, res.candidates() - items.size()), res.query_terms_bounded(),
                 new IndexInfo(engine.built(), denseUsed, denseStatus(denseUsed), engine.densePending(), sync.changed(), sync.written(),
                         sync.millis(), warnings(sync)));

@@ -24,8 +24,11 @@ class HonestResultsTest {
             RecallEngine.Result r = e.search(RecallEngineTest.q("xyzzy plugh", 10));
             assertFalse(r.confidence().good());
             assertEquals("no good match", r.confidence().verdict());
-            assertTrue(r.hits().size() <= Ranker.WEAK_MAX, r.hits().toString());
             assertTrue(r.hits().stream().allMatch(RecallEngine.Hit::weak));
+            RecallService.SearchOutput shown = new RecallService(e).search(new RecallService.SearchRequest("xyzzy plugh", 10, null, null, null, null));
+            assertEquals("no good match", shown.match().verdict());
+            assertTrue(shown.items().size() <= Ranker.WEAK_MAX, shown.items().toString());
+            assertTrue(shown.items().stream().allMatch(RecallService.SearchItem::weak));
             RecallEngine.Result real = e.search(RecallEngineTest.q("session housekeeping rules", 10));
             assertTrue(real.confidence().good());
             assertEquals(10, real.hits().size());
@@ -58,8 +61,8 @@ class HonestResultsTest {
             RecallTestHomes.addMessage(home, busy, i % 2 == 0 ? "user" : "assistant", "The kiln firing schedule, step " + i + ": ramp to cone "
                     + (i + 4), 1.78e9 + i * 60);
         }
-        RecallTestHomes.addMessage(home, "20260707_101100_1738f7", "user", "My pottery kiln needs a new element", 1.75e9);
-        RecallTestHomes.addMessage(home, "20260702_112900_0becd7", "user", "Kiln shelves are cracked", 1.75e9);
+        RecallTestHomes.addMessage(home, "20260707_101100_1738f7", "user", "Which kiln firing schedule suits stoneware?", 1.75e9);
+        RecallTestHomes.addMessage(home, "20260702_112900_0becd7", "user", "The club posted its kiln firing schedule", 1.75e9);
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             List<RecallEngine.Hit> hits = e.search(RecallEngineTest.q("kiln firing schedule", 10)).hits();
             Map<String, Integer> top5 = new HashMap<>();
@@ -68,7 +71,7 @@ class HonestResultsTest {
             assertTrue(top5.containsKey("20260707_101100_1738f7") && top5.containsKey("20260702_112900_0becd7"));
             assertTrue(hits.stream().filter(h -> busy.equals(h.item().sessionId())).count() >= 6, "the rest follow after the top five");
 
-            // scoped to that one session's neighbourhood: nothing else matches, so it fills the top
+            // words only that session holds: nothing else matches (other items clear no floor), so it fills the top
             List<RecallEngine.Hit> only = e.search(RecallEngineTest.q("ramp to cone", 10)).hits();
             assertTrue(only.subList(0, 5).stream().allMatch(h -> busy.equals(h.item().sessionId())), only.toString());
         }

@@ -57,6 +57,50 @@ class RecallToolsTest {
         JsonNode cjk = valid("recall_search", Tools.registry().invoke("recall_search",
                 args("{\"query\":\"中文回答\",\"scopes\":[\"memory\"]}"), ctx()));
         assertEquals("steward://memory/memory/" + steward.recall.Identity.id("用户偏好：中文回答，代码注释用英文"), cjk.get("items").get(0).get("uri").asString());
+        assertEquals(List.of("memory"), List.of(cjk.get("scopes").get(0).asString()));
+        assertEquals("good match", out.get("match").get("verdict").asString());
+        assertTrue(r.text().startsWith("good match: 5 item(s)"), r.text());
+    }
+
+    @Test
+    void scopeNamesAreTheUriKindsAndThePluralsOfThePreviousReleaseStillWork() throws Exception {
+        ToolContext c = ctx();
+        JsonNode now = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skill\"]}"), c));
+        JsonNode old = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skills\"]}"), c));
+        assertEquals("skill", now.get("scopes").get(0).asString());
+        assertEquals(now.get("items"), old.get("items"));
+        for (JsonNode it : now.get("items")) assertTrue(it.get("uri").asString().startsWith("steward://skill/"), it.toString());
+    }
+
+    @Test
+    void nonsenseSaysNoGoodMatchAndMarksWhatItReturnsWeak() throws Exception {
+        ToolResult r = Tools.registry().invoke("recall_search", args("{\"query\":\"xyzzy plugh\"}"), ctx());
+        JsonNode out = valid("recall_search", r);
+        assertEquals("no good match", out.get("match").get("verdict").asString());
+        assertTrue(out.get("items").size() <= 3);
+        for (JsonNode it : out.get("items")) assertTrue(it.get("weak").asBoolean());
+        assertTrue(r.text().startsWith("no good match"), r.text());
+    }
+
+    @Test
+    void calibrationIsShownInStatusAndResetByTheUser() throws Exception {
+        ToolContext c = ctx();
+        JsonNode inj = valid("recall_inject", Tools.registry().invoke("recall_inject",
+                args("{\"context\":\"还记得我喜欢用中文回答吗？\",\"mode\":\"active\"}"), c));
+        String id = inj.get("decision_id").asString(), uri = inj.get("items").get(0).get("uri").asString();
+        for (int i = 0; i < 5; i++) {
+            valid("recall_feedback", Tools.registry().invoke("recall_feedback", args("{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri
+                    + "\"],\"outcome\":\"ignored\"}"), c));
+        }
+        JsonNode cal = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c)).get("recall").get("calibration");
+        assertEquals(1, cal.size());
+        assertEquals("explicit", cal.get(0).get("lane").asString());
+        assertEquals("memory", cal.get(0).get("source").asString());
+        assertTrue(cal.get(0).get("offset").asDouble() > 0);
+        assertTrue(Tools.registry().invoke("recall_feedback", args("{\"reset\":\"calibration\",\"outcome\":\"used\"}"), c).isError());
+        JsonNode reset = valid("recall_feedback", Tools.registry().invoke("recall_feedback", args("{\"reset\":\"calibration\"}"), c));
+        assertEquals(5, reset.get("reset").get("explicit/memory").get("ignored").asInt());
+        assertEquals(0, valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c)).get("recall").get("calibration").size());
     }
 
     @Test
