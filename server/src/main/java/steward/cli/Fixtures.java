@@ -5,26 +5,45 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Finds {@code fixtures/hermes-home} next to the jar's repository (or under the working directory) and copies it. */
+import steward.claude.fixture.ClaudeHomeFixture;
+import steward.state.FileTrees;
+
+/**
+ * Finds {@code fixtures/hermes-home} and {@code fixtures/claude-home} next to the jar's repository (or under the working
+ * directory) and copies them.
+ */
 public final class Fixtures {
     private Fixtures() {}
 
     public static Path locateHermesHome() {
+        return locate("fixtures/hermes-home", "state.db");
+    }
+
+    public static Path locateClaudeHome() {
+        return locate("fixtures/claude-home", "manifest.json");
+    }
+
+    private static Path locate(String dir, String marker) {
         Path cwd = Path.of("").toAbsolutePath();
         for (Path base = cwd; base != null; base = base.getParent()) {
-            Path p = base.resolve("fixtures/hermes-home");
-            if (Files.isRegularFile(p.resolve("state.db"))) return p;
+            Path p = base.resolve(dir);
+            if (Files.isRegularFile(p.resolve(marker))) return p;
         }
         try {
             Path jar = runningJar().toAbsolutePath();
             for (Path base = jar.getParent(); base != null; base = base.getParent()) {
-                Path p = base.resolve("fixtures/hermes-home");
-                if (Files.isRegularFile(p.resolve("state.db"))) return p;
+                Path p = base.resolve(dir);
+                if (Files.isRegularFile(p.resolve(marker))) return p;
             }
         } catch (URISyntaxException | SecurityException ignored) {
             // fall through
         }
-        throw new IllegalStateException("fixtures/hermes-home not found: run from the Steward repository");
+        throw new IllegalStateException(dir + " not found: run from the Steward repository");
+    }
+
+    /** A copy of {@code fixtures/claude-home} at {@code <targetParent>/claude-home}, file times set from its manifest. */
+    public static Path installClaudeHome(Path targetParent) throws IOException {
+        return ClaudeHomeFixture.install(locateClaudeHome(), targetParent.resolve("claude-home"), false);
     }
 
     /** The jar (or classes directory) this code runs from. */
@@ -34,7 +53,7 @@ public final class Fixtures {
 
     public static Path copyHermesHome(Path targetParent) throws IOException {
         Path home = targetParent.resolve("hermes-home");
-        steward.state.FileTrees.copy(locateHermesHome(), home);
+        FileTrees.copy(locateHermesHome(), home);
         return home;
     }
 }

@@ -16,8 +16,8 @@ import steward.StewardError;
 import steward.server.McpServerFactory;
 import steward.server.StdioTransport;
 import steward.server.Tools;
+import steward.server.Warmup;
 import steward.server.http.BearerToken;
-import steward.server.http.ConformanceFixtures;
 import steward.server.http.HttpOptions;
 import steward.server.http.StewardHttpServer;
 import steward.server.protocol.MemoryWatcher;
@@ -63,13 +63,22 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ToolContext ctx = common.context();
-        McpServerFactory.Extras extras = conformanceFixtures ? ConformanceFixtures.extras(ctx) : McpServerFactory.Extras.PRODUCTION;
-        if (conformanceFixtures) LOG.warn("conformance fixtures are ON: test-only tools, resources and prompts are registered");
+        McpServerFactory.Extras extras = McpServerFactory.Extras.PRODUCTION;
+        if (conformanceFixtures) {
+            DevExtension dev = DevExtension.find().orElse(null);
+            if (dev == null) {
+                System.err.println("steward serve: --conformance-fixtures needs the bench module on the class path "
+                        + "(java -cp server/target/steward.jar:bench/target/steward-bench.jar steward.cli.Main serve ...)");
+                return 2;
+            }
+            extras = dev.conformanceFixtures(ctx);
+            LOG.warn("conformance fixtures are ON: test-only tools, resources and prompts are registered");
+        }
         try (MemoryWatcher watcher = new MemoryWatcher(ctx.paths().memoriesDir(), 250)) {
             if (http) return serveHttp(ctx, extras, watcher);
             var transport = new StdioTransport(McpServerFactory.mapper(), System.in, Printer.out());
             var registry = Tools.registry();
-            steward.server.Warmup.start(registry);
+            Warmup.start(registry);
             McpSyncServer server = McpServerFactory.build(transport, registry, ctx, extras);
             McpServerFactory.notifyOnMemoryChange(server, watcher);
             ctx.recall().startBackground(ctx.paths(), ctx.clock()); // keeps the recall index fresh; calls never wait for it

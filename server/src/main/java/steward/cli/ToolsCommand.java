@@ -1,5 +1,9 @@
 package steward.cli;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -27,11 +31,11 @@ public final class ToolsCommand implements Callable<Integer> {
             return 0;
         }
         if (namesOnly) {
-            for (StewardTool t : Tools.registry().tools()) Printer.println(t.name());
+            for (StewardTool<?> t : Tools.registry().tools()) Printer.println(t.name());
             return 0;
         }
         ArrayNode arr = Json.MAPPER.createArrayNode();
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             arr.add(Json.MAPPER.valueToTree(McpServerFactory.describe(t)));
         }
         Printer.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(arr));
@@ -43,11 +47,11 @@ public final class ToolsCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append("| tool | what it does | arguments (* = required) | hints |\n");
         sb.append("|---|---|---|---|\n");
-        for (StewardTool t : registry.tools()) {
+        for (StewardTool<?> t : registry.tools()) {
             var in = Schemas.input(t.name());
-            java.util.Set<String> required = new java.util.HashSet<>();
+            Set<String> required = new HashSet<>();
             if (in.has("required")) in.get("required").forEach(r -> required.add(r.asString()));
-            java.util.List<String> args = new java.util.ArrayList<>();
+            List<String> args = new ArrayList<>();
             if (in.has("properties")) {
                 in.get("properties").propertyNames().forEach(n -> args.add("`" + n + "`" + (required.contains(n) ? "*" : "")));
             }
@@ -55,7 +59,7 @@ public final class ToolsCommand implements Callable<Integer> {
             int dot = d.indexOf(". ");
             String first = (dot > 0 ? d.substring(0, dot + 1) : d).replace("|", "\\|");
             var h = t.hints();
-            java.util.List<String> hints = new java.util.ArrayList<>();
+            List<String> hints = new ArrayList<>();
             hints.add(h.readOnly() ? "read-only" : "writes");
             if (h.destructive()) hints.add("destructive");
             if (h.idempotent()) hints.add("idempotent");

@@ -1,9 +1,12 @@
 package steward.server;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
@@ -21,6 +24,7 @@ import steward.server.protocol.MemoryWatcher;
 import steward.server.protocol.StewardPrompts;
 import steward.server.protocol.StewardResources;
 import steward.json.Json;
+import steward.server.resources.MemoryResources;
 import steward.server.tools.StewardTool;
 import steward.server.tools.ToolContext;
 import steward.server.tools.ToolResult;
@@ -36,7 +40,7 @@ public final class McpServerFactory {
     private McpServerFactory() {}
 
     /** The tool as it appears in {@code tools/list}. */
-    public static McpSchema.Tool describe(StewardTool t) {
+    public static McpSchema.Tool describe(StewardTool<?> t) {
         Map<String, Object> in = Json.MAPPER.convertValue(Schemas.input(t.name()), new TypeReference<Map<String, Object>>() {});
         Map<String, Object> out = Json.MAPPER.convertValue(Schemas.output(t.name()), new TypeReference<Map<String, Object>>() {});
         var h = t.hints();
@@ -125,13 +129,13 @@ public final class McpServerFactory {
     private static <S extends McpServer.SyncSpecification<S>> McpServer.SyncSpecification<S> configure(
             McpServer.SyncSpecification<S> spec, ToolRegistry registry, ToolContext ctx, Extras extras) {
         List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
-        for (StewardTool t : registry.tools()) {
+        for (StewardTool<?> t : registry.tools()) {
             tools.add(toolSpec(describe(t), ctx, (args, c, ex) -> toMcp(registry.invoke(t.name(), Json.MAPPER.valueToTree(args), c))));
         }
         tools.addAll(extras.tools());
 
         List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>(StewardResources.resources(ctx));
-        resources.addAll(steward.server.resources.MemoryResources.specifications(ctx));
+        resources.addAll(MemoryResources.specifications(ctx));
         resources.addAll(extras.resources());
         List<McpServerFeatures.SyncResourceTemplateSpecification> templates = new ArrayList<>(StewardResources.templates(ctx));
         templates.addAll(extras.templates());
@@ -159,7 +163,7 @@ public final class McpServerFactory {
      */
     public static void notifyOnMemoryChange(McpSyncServer server, MemoryWatcher watcher) {
         watcher.addListener(file -> {
-            java.util.Set<String> uris = new java.util.LinkedHashSet<>();
+            Set<String> uris = new LinkedHashSet<>();
             uris.add(MEMORY_URI_PREFIX + file);
             for (McpSchema.Resource r : server.listResources()) {
                 if (r.uri() != null && r.uri().endsWith(file)) uris.add(r.uri());
@@ -178,6 +182,6 @@ public final class McpServerFactory {
     public static final String MEMORY_URI_PREFIX = "steward://memory/";
 
     public static McpJsonMapper mapper() {
-        return io.modelcontextprotocol.json.McpJsonDefaults.getMapper();
+        return McpJsonDefaults.getMapper();
     }
 }

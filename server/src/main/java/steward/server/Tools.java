@@ -2,9 +2,16 @@ package steward.server;
 
 import java.util.List;
 
+import steward.server.tools.MemoryConsolidateTool;
+import steward.server.tools.MemoryHealthTool;
+import steward.server.tools.MemoryHistoryTool;
+import steward.server.tools.MemoryLogTool;
 import steward.server.tools.MemoryPendingTool;
 import steward.server.tools.MemoryPrecheckTool;
 import steward.server.tools.MemoryWriteTool;
+import steward.server.tools.RecallFeedbackTool;
+import steward.server.tools.RecallInjectTool;
+import steward.server.tools.RecallSearchTool;
 import steward.server.tools.SessionApplyTool;
 import steward.server.tools.SessionAuditTool;
 import steward.server.tools.SessionPrecheckTool;
@@ -13,12 +20,12 @@ import steward.server.tools.SessionRestoreTool;
 import steward.server.tools.StewardStatusTool;
 import steward.server.tools.StewardTool;
 
-/** The explicit, ordered registry of production tools. Add a tool here and nowhere else. */
+/** The explicit, ordered registry of production tools. Add a tool here and nowhere else; the order is tools/list's. */
 public final class Tools {
     private Tools() {}
 
     public static ToolRegistry registry() {
-        return new ToolRegistry(List.<StewardTool>of(
+        return new ToolRegistry(List.<StewardTool<?>>of(
                 new StewardStatusTool(),
                 new SessionAuditTool(),
                 new SessionApplyTool(),
@@ -28,8 +35,12 @@ public final class Tools {
                 new MemoryWriteTool(),
                 new MemoryPrecheckTool(),
                 new MemoryPendingTool(),
-                new steward.server.tools.RecallSearchTool(),
-                new steward.server.tools.RecallInjectTool(),
-                new steward.server.tools.RecallFeedbackTool()));
+                new MemoryLogTool(),
+                new MemoryHealthTool(),
+                new MemoryConsolidateTool(),
+                new MemoryHistoryTool(),
+                new RecallSearchTool(),
+                new RecallInjectTool(),
+                new RecallFeedbackTool()));
     }
 }

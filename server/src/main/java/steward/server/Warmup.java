@@ -23,7 +23,7 @@ public final class Warmup {
     public static void start(ToolRegistry registry) {
         Thread t = new Thread(() -> {
             try {
-                for (StewardTool tool : registry.tools()) Schemas.validate(tool.name() + ".input.json", Json.MAPPER.createObjectNode());
+                for (StewardTool<?> tool : registry.tools()) Schemas.validate(tool.name() + ".input.json", Json.MAPPER.createObjectNode());
                 try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
                     c.isValid(1);
                 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import steward.json.Json;
 import steward.server.tools.ToolResult;
 import steward.sessions.store.Sqlite;
+import steward.testing.TestHomes;
 
 /** Bad input gets a clear isError result ("context: cause") and writes nothing. */
 class BadInputTest {
@@ -27,7 +28,7 @@ class BadInputTest {
 
     @Test
     void unknownTool() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Map<String, Integer> before = TestSupport.snapshotTree(home);
         ToolResult r = Tools.registry().invoke("session_nuke", Json.MAPPER.createObjectNode(), TestSupport.context(home));
         assertTrue(r.isError());
@@ -37,7 +38,7 @@ class BadInputTest {
 
     @Test
     void argumentsThatViolateTheInputSchema() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         ToolResult r = status(home, "{\"surprise\": 1}");
         assertTrue(r.isError());
         assertTrue(r.text().startsWith("steward_status: invalid arguments:"), r.text());
@@ -57,7 +58,7 @@ class BadInputTest {
 
     @Test
     void stateDbThatIsNotSqlite() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Files.writeString(home.resolve("state.db"), "SQLite format 2? no: plain text that is not a database\n".repeat(100));
         Map<String, Integer> before = TestSupport.snapshotTree(home);
         ToolResult r = status(home, "{}");
@@ -68,7 +69,7 @@ class BadInputTest {
 
     @Test
     void stateDbThatIsEmpty() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Files.write(home.resolve("state.db"), new byte[0]);
         Map<String, Integer> before = TestSupport.snapshotTree(home);
         ToolResult r = status(home, "{}");
@@ -79,7 +80,7 @@ class BadInputTest {
 
     @Test
     void stateDbWithSchemaVersion99() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         try (Connection c = Sqlite.openReadWrite(home.resolve("state.db")); Statement st = c.createStatement()) {
             st.executeUpdate("UPDATE schema_version SET version = 99");
         }
@@ -92,7 +93,7 @@ class BadInputTest {
 
     @Test
     void memoryFileThatIsNotUtf8() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Files.write(home.resolve("memories/USER.md"), new byte[] {'N', 'a', 'm', 'e', ':', ' ', (byte) 0xc3, (byte) 0x28});
         Map<String, Integer> before = TestSupport.snapshotTree(home);
         ToolResult r = status(home, "{}");

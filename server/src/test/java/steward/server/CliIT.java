@@ -8,11 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** The headless CLI, run as a child process: JSON on stdout and the documented exit codes. */
@@ -34,8 +36,25 @@ class CliIT {
     }
 
     @Test
+    void theShippedJarHoldsNeitherBenchmarksNorConformanceFixtures() throws Exception {
+        Run bench = run(null, "bench", "startup");
+        assertEquals(2, bench.exit(), bench.stdout() + bench.stderr());
+        Run benchAlone = run(null, "bench");
+        assertEquals(2, benchAlone.exit());
+        assertTrue(benchAlone.stderr().contains("./steward bench"), benchAlone.stderr());
+        Run fixtures = run(null, "serve", "--conformance-fixtures", "--hermes-home", tmp.toString());
+        assertEquals(2, fixtures.exit());
+        assertTrue(fixtures.stderr().contains("--conformance-fixtures needs the bench module"), fixtures.stderr());
+        try (JarFile jar = new JarFile(StewardProcess.jar().toFile())) {
+            assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("steward/bench/") || e.getName().startsWith("steward/conformance/")),
+                    "no benchmark or fixture class in the shipped jar");
+            assertEquals("steward.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
+        }
+    }
+
+    @Test
     void callPrintsTheStructuredResultAndExitsZero() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Run r = run(null, "call", "steward_status", "{}", "--hermes-home", home.toString());
         assertEquals(0, r.exit(), r.stderr());
         JsonNode n = Json.MAPPER.readTree(r.stdout());
@@ -44,7 +63,7 @@ class CliIT {
 
     @Test
     void argumentsFromStdinAndFromAFile() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         assertEquals(0, run("{}", "call", "steward_status", "-", "--hermes-home", home.toString()).exit());
         Path f = tmp.resolve("args.json");
         Files.writeString(f, "{}");
@@ -62,7 +81,7 @@ class CliIT {
 
     @Test
     void usageErrorsExitTwo() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         for (List<String> args : List.of(
                 List.of("call", "steward_status", "{not json", "--hermes-home", home.toString()),
                 List.of("call", "no_such_tool", "{}", "--hermes-home", home.toString()),
@@ -78,7 +97,7 @@ class CliIT {
         Run r = run(null, "demo");
         assertEquals(0, r.exit(), r.stderr());
         assertTrue(r.stdout().contains("Sessions:    62"), r.stdout());
-        assertTrue(Files.notExists(TestSupport.repo().resolve("fixtures/hermes-home/steward")), "the fixture itself is untouched");
+        assertTrue(Files.notExists(TestHomes.repo().resolve("fixtures/hermes-home/steward")), "the fixture itself is untouched");
     }
 
     @Test

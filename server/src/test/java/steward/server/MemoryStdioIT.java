@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** End to end over stdio against the real jar: memory_write, an isError failure with Hermes' record, and the MEMORY.md resource. */
@@ -22,8 +23,7 @@ class MemoryStdioIT {
 
     @Test
     void memoryToolsAndResourcesOverStdio() throws Exception {
-        Path src = Path.of(System.getProperty("steward.repo")).resolve("fixtures/hermes-home");
-        steward.state.FileTrees.copy(src, tmp);
+        steward.state.FileTrees.copy(TestHomes.fixtureHome(), tmp);
         String java = ProcessHandle.current().info().command().orElse("java");
         Process p = new ProcessBuilder(java, "-jar", System.getProperty("steward.jar"), "serve", "--hermes-home", tmp.toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import steward.json.Json;
 import steward.server.tools.StewardTool;
 import steward.server.tools.ToolResult;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -27,11 +28,11 @@ class OutputSchemaTest {
 
     @Test
     void everyToolsSampleResultsValidate() throws Exception {
-        Path samples = TestSupport.repo().resolve("server/src/test/resources/samples");
-        for (StewardTool t : Tools.registry().tools()) {
+        Path samples = TestHomes.repo().resolve("server/src/test/resources/samples");
+        for (StewardTool<?> t : Tools.registry().tools()) {
             Path f = samples.resolve(t.name() + ".json");
             assertTrue(Files.exists(f), "no sample arguments for " + t.name() + " in " + f);
-            Path home = TestSupport.copyFixture(Files.createTempDirectory(tmp, t.name()));
+            Path home = TestHomes.copyFixture(Files.createTempDirectory(tmp, t.name()));
             JsonNode calls = Json.MAPPER.readTree(Files.readString(f));
             assertTrue(calls.isArray() && !calls.isEmpty(), f + " must be a non-empty array");
             for (JsonNode sample : calls) {

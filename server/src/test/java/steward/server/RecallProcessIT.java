@@ -39,7 +39,7 @@ class RecallProcessIT {
 
     @Test
     void whenTheOnnxRuntimeCannotLoadStatusAndResultsSaySoAndRecallStaysLexical() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = steward.testing.TestHomes.copyFixture(tmp);
         // the runtime's native library is looked for in an empty directory: it cannot load in that process
         Path empty = Files.createDirectories(tmp.resolve("no-native-libs"));
         List<String> broken = List.of("-Donnxruntime.native.path=" + empty);
@@ -63,7 +63,7 @@ class RecallProcessIT {
 
     @Test
     void theLongLivedServerIndexesAndEmbedsInTheBackgroundAndCallsNeverEmbed() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = steward.testing.TestHomes.copyFixture(tmp);
         for (String f : List.of("state.db", "state.db-wal", "state.db-shm")) Files.deleteIfExists(home.resolve(f)); // memory and skills: a few texts
         try (McpSyncClient client = StewardProcess.client(home)) {
             // the background indexer builds the index on its own; a call at any time gets an answer and says what waits

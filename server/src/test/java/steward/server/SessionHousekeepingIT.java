@@ -20,6 +20,7 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** End to end over stdio against the real jar: audit → apply with decisions → audit shows the new state. */
@@ -37,10 +38,8 @@ class SessionHousekeepingIT {
 
     @Test
     void auditApplyAuditOverStdio() throws Exception {
-        String repo = System.getProperty("steward.repo", "..");
-        Path home = tmp.resolve("hermes-home");
-        steward.state.FileTrees.copy(Path.of(repo).resolve("fixtures/hermes-home"), home);
-        String jar = System.getProperty("steward.jar", Path.of(repo, "server/target/steward.jar").toString());
+        Path home = TestHomes.copyFixture(tmp);
+        String jar = StewardProcess.jar().toString();
         String java = ProcessHandle.current().info().command().orElse("java");
         ServerParameters params = ServerParameters.builder(java).args("-jar", jar, "serve", "--hermes-home", home.toString()).build();
         StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(Json.MAPPER));

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** The stdio channel itself, byte for byte: parse errors keep the server alive; EOF drains pending answers. */
@@ -47,7 +48,7 @@ class StdioChannelIT {
 
     @Test
     void aLineThatIsNotJsonGetsAParseErrorAndTheServerKeepsServing() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Process p = start(home);
         OutputStream in = p.getOutputStream();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -72,7 +73,7 @@ class StdioChannelIT {
 
     @Test
     void whenStdinClosesEveryRequestAlreadyReceivedIsAnswered() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Process p = start(home);
         StringBuilder script = new StringBuilder(INIT).append('\n').append(INITIALIZED).append('\n');
         for (int id = 2; id <= 11; id++) script.append(call(id)).append('\n');
@@ -91,7 +92,7 @@ class StdioChannelIT {
 
     @Test
     void stdoutCarriesOnlyProtocolMessages() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         Process p = start(home);
         try (OutputStream in = p.getOutputStream()) {
             in.write((INIT + "\n" + INITIALIZED + "\n" + call(2) + "\n").getBytes(StandardCharsets.UTF_8));

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** The real server in a child process, driven over stdio by the MCP Java SDK client. */
@@ -25,7 +26,7 @@ class StdioServerIT {
 
     @Test
     void statusOverStdioMatchesTheManifest() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         JsonNode manifest = Json.MAPPER.readTree(Files.readString(home.resolve("manifest.json")));
         int active = 0, archived = 0;
         Map<String, Integer> bySource = new HashMap<>();
@@ -60,7 +61,7 @@ class StdioServerIT {
 
     @Test
     void unknownToolOverMcpIsAProtocolErrorAndTheServerKeepsServing() throws Exception {
-        Path home = TestSupport.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         try (McpSyncClient client = StewardProcess.client(home)) {
             Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
                     () -> client.callTool(new McpSchema.CallToolRequest("no_such_tool", Map.of())));

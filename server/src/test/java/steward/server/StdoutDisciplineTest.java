@@ -11,13 +11,15 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
+import steward.testing.TestHomes;
+
 /** stdout belongs to the MCP protocol: no main code may touch it except the CLI's printer. */
 class StdoutDisciplineTest {
     @Test
     void onlyThePrinterWritesToStdout() throws IOException {
         List<String> offenders = new ArrayList<>();
-        for (String module : List.of("tools/src/main/java", "server/src/main/java")) {
-            Path root = TestSupport.repo().resolve(module);
+        for (String module : List.of("tools/src/main/java", "server/src/main/java", "bench/src/main/java")) {
+            Path root = TestHomes.repo().resolve(module);
             try (Stream<Path> s = Files.walk(root)) {
                 for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
                     if (p.endsWith(Path.of("steward/cli/Printer.java"))) continue;

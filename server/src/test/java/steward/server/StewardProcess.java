@@ -9,6 +9,7 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import steward.testing.TestHomes;
 
 /** For end-to-end tests: the real shaded jar, spawned as a child process. */
 public final class StewardProcess {
@@ -16,7 +17,7 @@ public final class StewardProcess {
 
     public static Path jar() {
         String p = System.getProperty("steward.jar");
-        Path jar = p != null ? Path.of(p) : TestSupport.repo().resolve("server/target/steward.jar");
+        Path jar = p != null ? Path.of(p) : TestHomes.repo().resolve("server/target/steward.jar");
         if (!jar.toFile().isFile()) throw new IllegalStateException("steward jar not built: " + jar);
         return jar;
     }

@@ -9,25 +9,9 @@ import steward.Work;
 import steward.config.StewardPaths;
 import steward.server.tools.ToolContext;
 
-/** Test helpers for the server module: the repository root and private copies of the fixture home. */
+/** Test helpers of the server module (the repository root and fixture copies are {@link steward.testing.TestHomes}). */
 public final class TestSupport {
     private TestSupport() {}
-
-    public static Path repo() {
-        String p = System.getProperty("steward.repo");
-        Path base = (p != null ? Path.of(p) : Path.of("")).toAbsolutePath().normalize();
-        for (Path b = base; b != null; b = b.getParent()) {
-            if (Files.isDirectory(b.resolve("fixtures/hermes-home")) && Files.isDirectory(b.resolve("schemas"))) return b;
-        }
-        throw new IllegalStateException("repository root not found from " + base);
-    }
-
-    public static Path copyFixture(Path tempDir) throws IOException {
-        Path from = repo().resolve("fixtures/hermes-home");
-        Path to = tempDir.resolve("hermes-home");
-        steward.state.FileTrees.copy(from, to);
-        return to;
-    }
 
     public static ToolContext context(Path home) {
         return new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);

@@ -21,7 +21,7 @@ class ToolRegistryTest {
     @Test
     void namesAreUniqueWellFormedAndGrouped() {
         Set<String> seen = new HashSet<>();
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             assertTrue(seen.add(t.name()), "duplicate " + t.name());
             assertTrue(t.name().matches("^[a-z][a-z0-9_]*$"), t.name());
             assertTrue(GROUPS.stream().anyMatch(t.name()::startsWith), t.name() + " lacks a group prefix");
@@ -31,7 +31,7 @@ class ToolRegistryTest {
 
     @Test
     void everyAnnotationIsSetAndDescriptionsAreWrittenForTheModel() {
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             McpSchema.Tool d = McpServerFactory.describe(t);
             McpSchema.ToolAnnotations a = d.annotations();
             assertNotNull(a, t.name());
@@ -47,7 +47,7 @@ class ToolRegistryTest {
 
     @Test
     void inputSchemasAreObjectsWithoutTopLevelCombinators() {
-        for (StewardTool t : Tools.registry().tools()) {
+        for (StewardTool<?> t : Tools.registry().tools()) {
             JsonNode in = Schemas.input(t.name());
             assertEquals("object", in.get("type").asString(), t.name());
             for (String k : List.of("anyOf", "oneOf", "allOf")) assertFalse(in.has(k), t.name() + " has top-level " + k);

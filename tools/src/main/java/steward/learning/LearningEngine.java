@@ -16,10 +16,13 @@ import steward.learning.rules.PromotionRule;
 import steward.learning.rules.SessionMemoryRule;
 import steward.learning.rules.ThresholdRule;
 import steward.learning.rules.TopicRule;
+import steward.learning.rules.WaitingRule;
 
 /**
  * Learns from one housekeeping run: applies the learning rules in order to the decisions that
- * {@code session_apply} received, persists the store, and returns the summary (at most 3 lines).
+ * {@code session_apply} received (or to what {@code session_restore} took back), persists the store, and returns
+ * the summary (at most 3 lines) and every change. Level changes are found by comparing how each condition runs
+ * before and after, so none goes unreported, and a promotion the safety guard's cap holds back says so.
  * Learning only changes how much the user is asked; it never touches the safety guard.
  */
 public final class LearningEngine {
@@ -30,8 +33,13 @@ public final class LearningEngine {
             new CountRule(),
             new PromotionRule(),
             new DemotionRule(),
+            new steward.learning.rules.QuietRule(),
             new ThresholdRule(),
-            new TopicRule());
+            new TopicRule(),
+            new WaitingRule());
+
+    /** The most entries one summary line names per kind of record; the count is always given. */
+    static final int MAX_NAMED = 3;
 
     private final PreferenceStore store;
     private final Clock clock;
@@ -41,42 +49,145 @@ public final class LearningEngine {
         this.clock = clock;
     }
 
-    public record Summary(List<String> lines, List<String> learned, List<String> recorded, String ruleState, boolean paused) {}
+    /** {@code lines}: at most 3 summary lines; {@code changes}: every change of the store in this run. */
+    public record Summary(List<String> lines, List<LearningRun.Change> changes, String ruleState, boolean paused) {}
+
+    /** Learns from one housekeeping run (session_apply). {@code openQuestions}: session|condition of every question in the plan. */
+    public Summary record(String planId, List<DecisionEvent> events, java.util.Set<String> openQuestions) {
+        return learn(planId, events, false, openQuestions);
+    }
 
     public Summary record(String planId, List<DecisionEvent> events) {
+        return learn(planId, events, false, null);
+    }
+
+    /** Learns from a session_restore: what the user took back. Not a housekeeping run. */
+    public Summary recordRestore(String backupId, List<DecisionEvent> events) {
+        return learn(backupId, events, true, null);
+    }
+
+    private Summary learn(String id, List<DecisionEvent> events, boolean restore, java.util.Set<String> openQuestions) {
         String date = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toString();
         try {
             return store.update(data -> {
-                LearningRun run = new LearningRun(planId, date, events, data);
+                Map<String, String> before = levels(data);
+                LearningRun run = new LearningRun(id, date, events, data, restore, openQuestions);
                 for (LearningRule r : RULES) r.apply(run);
-                data.run_count++;
-                PreferenceData.RunEntry entry = new PreferenceData.RunEntry();
-                entry.run = data.run_count;
-                entry.date = date;
-                entry.plan_id = planId;
-                entry.decisions = events.size();
+                List<LearningRun.Change> changes = new ArrayList<>(levelChanges(run, before, levels(data)));
+                changes.addAll(run.changes);
                 String state = ruleState(data);
-                List<String> lines = summaryLines(run, state);
-                entry.summary = lines;
-                data.runs.add(entry);
-                while (data.runs.size() > PreferenceData.MAX_RUNS) data.runs.remove(0);
-                return new Summary(lines, List.copyOf(run.learned), List.copyOf(run.recorded), state, false);
+                List<String> lines = summaryLines(changes, state);
+                if (restore) {
+                    PreferenceData.Change c = new PreferenceData.Change();
+                    c.date = clock.instant().toString();
+                    c.action = "restore";
+                    c.detail = id + ": " + lines.get(0);
+                    data.changes.add(c);
+                    while (data.changes.size() > PreferenceData.MAX_CHANGES) data.changes.remove(0);
+                } else {
+                    data.run_count++;
+                    PreferenceData.RunEntry entry = new PreferenceData.RunEntry();
+                    entry.run = data.run_count;
+                    entry.date = date;
+                    entry.plan_id = id;
+                    entry.decisions = events.size();
+                    entry.summary = lines;
+                    data.runs.add(entry);
+                    while (data.runs.size() > PreferenceData.MAX_RUNS) data.runs.remove(0);
+                }
+                return new Summary(lines, List.copyOf(changes), state, false);
             }, false);
         } catch (StewardError e) {
             String msg = "learning paused: " + e.getMessage();
-            return new Summary(List.of(msg), List.of(), List.of(), "", true);
+            return new Summary(List.of(msg), List.of(), "", true);
         }
     }
 
-    static List<String> summaryLines(LearningRun run, String state) {
-        List<String> lines = new ArrayList<>();
-        lines.add("Learned: " + (run.learned.isEmpty() ? "nothing new this run" : String.join("; ", run.learned)) + ".");
-        if (!run.recorded.isEmpty()) {
-            List<String> r = run.recorded.size() > 4
-                    ? new ArrayList<>(run.recorded.subList(0, 4)) : new ArrayList<>(run.recorded);
-            if (run.recorded.size() > 4) r.add("and " + (run.recorded.size() - 4) + " more");
-            lines.add("Recorded: " + String.join("; ", r) + ".");
+    /** Per rule condition: how it runs now ("HIGH", "MEDIUM", "LOW", "LOW locked") and its stored level, as rule F applies them. */
+    static Map<String, String> levels(PreferenceData data) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Preferences p = new Preferences(data, null);
+        for (var e : data.rule_level.entrySet()) {
+            PreferenceData.RuleState s = e.getValue();
+            Level base = s.base_level == null ? Level.MEDIUM : s.base_level;
+            Preferences.Adjusted a = p.adjust(s.rule, s.condition, base);
+            out.put(e.getKey(), a.level() + (a.locked() ? " locked" : "") + "/" + s.level + (s.quiet ? " quiet" : ""));
         }
+        return out;
+    }
+
+    /** Every change of how a condition runs, from the levels before and after the run: nothing learned goes unreported. */
+    static List<LearningRun.Change> levelChanges(LearningRun run, Map<String, String> before, Map<String, String> after) {
+        List<LearningRun.Change> out = new ArrayList<>();
+        for (var e : after.entrySet()) {
+            String key = e.getKey();
+            PreferenceData.RuleState s = run.data.rule_level.get(key);
+            String was = before.get(key);
+            if (was == null) was = (s.base_level == null ? "MEDIUM" : s.base_level.name()) + "/" + s.base_level;
+            if (was.equals(e.getValue())) continue;
+            String runsNow = e.getValue().substring(0, e.getValue().indexOf('/'));
+            String ranBefore = was.substring(0, was.indexOf('/'));
+            boolean quietNow = e.getValue().endsWith(" quiet"), quietBefore = was.endsWith(" quiet");
+            if (quietNow != quietBefore) {
+                out.add(quietNow ? new LearningRun.Change("quiet", key, key + " listed from now on, no longer asked (you kept " + s.vetoes
+                        + ", approved none; approve one by id to be asked again)")
+                        : new LearningRun.Change("raised", key, key + " asked again (you approved one)"));
+                continue;
+            }
+            if (runsNow.endsWith("locked")) {
+                if (ranBefore.endsWith("locked")) continue;
+                out.add(new LearningRun.Change("locked", key, key + " locked at LOW (your answers on it changed " + s.contradictions
+                        + " times; say 'trust rule " + key + "' to resume)"));
+            } else if (runsNow.equals("HIGH")) {
+                boolean guarded = run.events.stream().filter(x -> x.key().equals(key) && x.teachesCondition()).allMatch(DecisionEvent::guarded);
+                out.add(guarded ? new LearningRun.Change("capped", key, key + " approved " + s.approvals
+                                + " times, stays asked: safety cap (titled active sessions are never changed automatically)")
+                        : new LearningRun.Change("promoted", key, key + " promoted to HIGH: runs automatically from the next run (you approved "
+                                + s.approvals + ")"));
+            } else if (ranBefore.equals("HIGH")) {
+                out.add(new LearningRun.Change(s.level == Level.HIGH ? "asked" : "demoted", key, key
+                        + (s.level == Level.HIGH ? " asked from now on (" : " demoted to " + runsNow + " (") + vetoes(s) + ")"));
+            } else if (Level.valueOf(runsNow).ordinal() < Level.valueOf(ranBefore.replace(" locked", "")).ordinal()) {
+                out.add(new LearningRun.Change("raised", key, key + " raised to " + runsNow + " (you approved it)"));
+            } else if (!runsNow.equals(ranBefore)) {
+                out.add(new LearningRun.Change("demoted", key, key + " lowered to " + runsNow + " (" + vetoes(s) + ")"));
+            } else {
+                out.add(new LearningRun.Change("demoted", key, key + " stays " + runsNow + " for good (" + vetoes(s) + ")"));
+            }
+        }
+        return out;
+    }
+
+    private static String vetoes(PreferenceData.RuleState s) {
+        if (s.restores > 0) return "you restored " + s.restores + " it ran automatically" + (s.vetoes > s.restores ? ", kept " + (s.vetoes - s.restores) : "");
+        return "you kept " + s.vetoes;
+    }
+
+    static List<String> summaryLines(List<LearningRun.Change> changes, String state) {
+        List<String> learned = new ArrayList<>(), recorded = new ArrayList<>();
+        Map<String, List<String>> sessions = new java.util.LinkedHashMap<>();
+        for (LearningRun.Change c : changes) {
+            switch (c.kind()) {
+                case "locked", "capped", "promoted", "asked", "demoted", "raised", "quiet", "contradiction" -> learned.add(c.detail());
+                case "kept", "restored", "renamed", "delete_asked" -> sessions.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(c.detail());
+                default -> recorded.add(c.detail());
+            }
+        }
+        List<String> rec = new ArrayList<>();
+        sessions.forEach((kind, l) -> {
+            String word = switch (kind) {
+                case "kept" -> "kept";
+                case "restored" -> "kept (restored)";
+                case "renamed" -> "renamed";
+                default -> "delete asked for";
+            };
+            rec.add(word + " " + l.size() + ": " + String.join(", ", l.subList(0, Math.min(MAX_NAMED, l.size())))
+                    + (l.size() > MAX_NAMED ? " +" + (l.size() - MAX_NAMED) + " more" : ""));
+        });
+        rec.addAll(recorded);
+        List<String> lines = new ArrayList<>();
+        lines.add("Learned: " + (learned.isEmpty() ? "no rule changed" : String.join("; ", learned)) + ".");
+        if (!rec.isEmpty()) lines.add("Recorded: " + String.join("; ", rec) + ".");
         lines.add("Current rule state: " + state);
         return lines;
     }

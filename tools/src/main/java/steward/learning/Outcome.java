@@ -1,13 +1,19 @@
 package steward.learning;
 
-/** What became of one recommendation in one run, as {@code session_apply} saw it. */
+/** What became of one recommendation in one run, as {@code session_apply} (or {@code session_restore}) saw it. */
 public enum Outcome {
-    /** The user approved it (MEDIUM/LOW), or a HIGH item ran without being rejected. */
+    /** The user approved it explicitly (by item, or by the rule group it was asked in). */
     APPROVED,
     /** The user rejected it: they kept the session. */
     VETOED,
-    /** The recommendation was to keep (or only report) and the user asked to delete anyway. */
-    EXTRA_DELETE,
-    /** Shown, needed an answer, got none. */
-    UNANSWERED
+    /** Asked, got no answer. Silence is never approval. */
+    UNANSWERED,
+    /** A HIGH item that ran without being asked. Not an approval: it only shows the condition ran. */
+    RAN_AUTOMATICALLY,
+    /** The user took back what ran (session_restore): a veto, and for an automatic run a veto of its condition. */
+    RESTORED,
+    /** The user gave the session a title instead: an answer, neither approval nor veto. */
+    RENAMED,
+    /** The user said "later" to the questions still waiting. */
+    LATER
 }

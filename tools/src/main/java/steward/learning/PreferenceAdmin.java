@@ -76,18 +76,20 @@ public final class PreferenceAdmin {
         String r = normaliseRule(rule);
         return store.update(d -> {
             List<String> keys = d.rule_level.entrySet().stream()
-                    .filter(e -> e.getValue().locked && (RuleKey.rule(e.getKey()).equals(r) || e.getKey().equals(rule)))
+                    .filter(e -> (e.getValue().locked || e.getValue().quiet) && (RuleKey.rule(e.getKey()).equals(r) || e.getKey().equals(rule)))
                     .map(java.util.Map.Entry::getKey).toList();
-            if (keys.isEmpty()) throw new StewardError("session_preferences", "rule " + rule + " is not locked");
+            if (keys.isEmpty()) throw new StewardError("session_preferences", "rule " + rule + " is neither locked nor quiet");
             for (String k : keys) {
                 PreferenceData.RuleState s = d.rule_level.get(k);
+                if (s.quiet) s.vetoes = 0; // asked again: its old rejections would make it quiet at once
                 s.locked = false;
+                s.quiet = false;
                 s.contradictions = 0;
                 s.last_polarity = null;
                 s.level = s.base_level;
             }
             trail(d, "trust", String.join(", ", keys));
-            return "trusting " + String.join(", ", keys) + " again: back to its own confidence, learning resumes";
+            return "trusting " + String.join(", ", keys) + " again: back to its own confidence, asked again, learning resumes";
         }, false);
     }
 

@@ -17,6 +17,10 @@ public final class PreferenceData {
     public static final double MAX_THRESHOLD = 6.0;
     public static final int MAX_RUNS = 20;
     public static final int MAX_CHANGES = 200;
+    /** How long a session the user rejected (kept, restored or renamed) is never deleted without being asked by name. */
+    public static final int KEPT_WINDOW_DAYS = 90;
+    /** How long "later" puts off the questions still waiting. */
+    public static final int LATER_DAYS = 7;
 
     public int version = CURRENT_VERSION;
     public SessionLevel session_level = new SessionLevel();
@@ -24,6 +28,10 @@ public final class PreferenceData {
     public TopicLevel topic_level = new TopicLevel();
     public List<Contradiction> feedback_contradictions = new ArrayList<>();
     public double active_threshold = DEFAULT_THRESHOLD;
+    /** Consecutive runs in which rule D's "too many active sessions" questions were all left unanswered. */
+    public int warning_ignored_runs;
+    /** Questions asked by name and not answered yet: not asked again word for word, but grouped. */
+    public List<Waiting> waiting = new ArrayList<>();
     public int run_count;
     public List<RunEntry> runs = new ArrayList<>();
     public List<Change> changes = new ArrayList<>();
@@ -32,6 +40,18 @@ public final class PreferenceData {
         public List<SessionMark> retain = new ArrayList<>();
         public List<SessionMark> delete = new ArrayList<>();
         public List<SessionMark> rename = new ArrayList<>();
+        /** Every rejection, restore or rename of the last {@link #KEPT_WINDOW_DAYS} days (the kept window). */
+        public List<SessionMark> rejected = new ArrayList<>();
+    }
+
+    public static final class Waiting {
+        public String session_id;
+        /** The rule condition it was asked under, e.g. B/long. */
+        public String key;
+        public String since;
+        public int runs;
+        /** The user said "later": not shown until this day (yyyy-MM-dd); null when not put off. */
+        public String later_until;
     }
 
     public static final class SessionMark {
@@ -61,11 +81,19 @@ public final class PreferenceData {
         public int vetoes;
         public int extra_deletes;
         public int unanswered;
+        /** Items of this condition that ran automatically (never counted as approvals: silence is not approval). */
+        public int auto_runs;
+        /** Automatic executions the user took back with session_restore (each is also a veto). */
+        public int restores;
+        /** Items the user renamed instead (an answer, neither approval nor veto). */
+        public int renames;
         public int runs;
         /** "+" when the last decided run approved, "-" when it vetoed; null before any. */
         public String last_polarity;
         public int contradictions;
         public boolean locked;
+        /** Rejected again and again, never approved: listed for information, no longer asked (QuietRule). */
+        public boolean quiet;
         public String updated;
     }
 

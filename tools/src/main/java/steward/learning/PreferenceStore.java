@@ -85,6 +85,8 @@ public final class PreferenceStore {
         if (d.feedback_contradictions == null) d.feedback_contradictions = new java.util.ArrayList<>();
         if (d.runs == null) d.runs = new java.util.ArrayList<>();
         if (d.changes == null) d.changes = new java.util.ArrayList<>();
+        if (d.waiting == null) d.waiting = new java.util.ArrayList<>();
+        if (d.session_level.rejected == null) d.session_level.rejected = new java.util.ArrayList<>();
         if (d.active_threshold < PreferenceData.MIN_THRESHOLD || d.active_threshold > PreferenceData.MAX_THRESHOLD) {
             d.active_threshold = Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, d.active_threshold));
         }

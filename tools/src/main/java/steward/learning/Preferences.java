@@ -13,12 +13,21 @@ public final class Preferences {
     private final String problem;
     /** Session ids kept / asked to delete, as sets: rule F asks once per session, so a list scan would be O(sessions × preferences). */
     private final Set<String> kept = new HashSet<>(), deleted = new HashSet<>();
+    private final java.util.Map<String, String> renamed = new java.util.HashMap<>(), rejectedOn = new java.util.HashMap<>();
+    private final java.util.Map<String, PreferenceData.Waiting> waiting = new java.util.HashMap<>();
 
     public Preferences(PreferenceData data, String problem) {
         this.data = problem == null ? data : new PreferenceData();
         this.problem = problem;
         for (var m : this.data.session_level.retain) kept.add(m.id);
         for (var m : this.data.session_level.delete) deleted.add(m.id);
+        for (var m : this.data.session_level.rename) renamed.put(m.id, m.title);
+        if (this.data.session_level.rejected != null) for (var m : this.data.session_level.rejected) rejectedOn.merge(m.id, m.date, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+        if (this.data.waiting != null) for (var w : this.data.waiting) waiting.put(waitingKey(w.session_id, w.key), w);
+    }
+
+    static String waitingKey(String sessionId, String key) {
+        return sessionId + "|" + key;
     }
 
     public static Preferences empty() {
@@ -31,6 +40,40 @@ public final class Preferences {
 
     public boolean kept(String sessionId) {
         return kept.contains(sessionId);
+    }
+
+    /** The user renamed it instead of letting housekeeping delete it (kept under its new name). */
+    public boolean renamed(String sessionId) {
+        return renamed.containsKey(sessionId);
+    }
+
+    /**
+     * The day the user last rejected, restored or renamed this session, if within the kept window: such a session is
+     * never deleted without being asked about by name. Null otherwise.
+     */
+    public String keptOn(String sessionId) {
+        return rejectedOn.get(sessionId);
+    }
+
+    /** Kept by name: in kept_ids, renamed, or rejected within the kept window. */
+    public boolean protectedSession(String sessionId) {
+        return kept.contains(sessionId) || renamed.containsKey(sessionId) || rejectedOn.containsKey(sessionId);
+    }
+
+    /** The question about this session under this rule condition that is still waiting for an answer, if any. */
+    public PreferenceData.Waiting waiting(String sessionId, String key) {
+        return waiting.get(waitingKey(sessionId, key));
+    }
+
+    /** A condition gone quiet: the user always kept its items; they are listed, not asked. */
+    public boolean quiet(String key) {
+        PreferenceData.RuleState s = data.rule_level.get(key);
+        return s != null && s.quiet && !s.locked;
+    }
+
+    /** Consecutive runs in which rule D's questions were all left unanswered. */
+    public int warningIgnoredRuns() {
+        return data.warning_ignored_runs;
     }
 
     public boolean deleteRequested(String sessionId) {
@@ -56,6 +99,7 @@ public final class Preferences {
             return new Adjusted(Level.LOW, "locked at LOW after contradictory decisions; not executed automatically until you trust rule "
                     + RuleKey.of(rule, condition) + " again", true);
         }
+        if (s.quiet) return new Adjusted(Level.LOW, "you kept " + s.vetoes + " like this: listed, no longer asked", false);
         Level level = s.level == null ? base : s.level;
         String note = null;
         if (level != base) {

@@ -3,7 +3,9 @@ package steward.memory;
 import java.util.ArrayList;
 import java.util.List;
 
+import steward.config.HermesConfig;
 import steward.config.StewardPaths;
+import steward.text.CodePoints;
 
 /**
  * MEMORY.md / USER.md as the agent sees them in Hermes' system prompt: a header with usage between two rules
@@ -26,14 +28,14 @@ public final class MemoryRender {
                     + "to delete the original.]");
         }
         String content = String.join(MemoryDocument.DELIMITER, shown);
-        int current = steward.text.CodePoints.length(content);
+        int current = CodePoints.length(content);
         String title = t == MemoryTarget.USER ? "USER PROFILE (who the user is)" : "MEMORY (your personal notes)";
         return RULE + "\n" + title + " [" + MemoryRules.usage(current, limit) + "]\n" + RULE + "\n" + content;
     }
 
     /** The resource text for one store of a Hermes home. */
     public static String resource(StewardPaths paths, MemoryTarget t) {
-        int limit = t.limit(steward.config.HermesConfig.load(paths.configYaml()));
+        int limit = t.limit(HermesConfig.load(paths.configYaml()));
         MemoryDocument doc = MemoryWriter.load(t.file(paths)).doc();
         String block = systemPromptBlock(t, doc.entries(), limit);
         return block.isEmpty() ? "(" + t.fileName + " is empty: Hermes injects no block for it) [" + MemoryRules.usage(0, limit) + "]" : block;

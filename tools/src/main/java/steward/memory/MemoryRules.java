@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import steward.config.HermesConfig;
+import steward.json.Json;
 import steward.text.CodePoints;
 
 /**
@@ -85,8 +86,9 @@ public final class MemoryRules {
         return t == MemoryTarget.USER && doc.entries().size() == 1 && !doc.text().contains(MemoryDocument.DELIMITER);
     }
 
+    /** Whether the entry starts with a tag, after its confidence prefix ({@code [0.5] [env] …}) if it has one. */
     public static boolean hasTag(String content) {
-        String c = content.toLowerCase(Locale.ROOT);
+        String c = steward.memory.lifecycle.Confidence.parse(content).body().toLowerCase(Locale.ROOT);
         for (String t : TAGS) if (c.startsWith(t)) return true;
         return false;
     }
@@ -110,7 +112,7 @@ public final class MemoryRules {
         Path settings = stateDir.resolve("settings.json");
         if (!Files.isRegularFile(settings)) return false;
         try {
-            var node = steward.json.Json.MAPPER.readTree(Files.readAllBytes(settings));
+            var node = Json.MAPPER.readTree(Files.readAllBytes(settings));
             var m = node.path("memory").path("write_approval");
             return m.isBoolean() && m.asBoolean();
         } catch (Exception e) {

@@ -19,6 +19,7 @@ import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
 import steward.state.AtomicFiles;
+import steward.text.CodePoints;
 
 /**
  * The {@code memory_write} engine, byte-compatible with Hermes' {@code memory} tool: the same validation
@@ -102,6 +103,11 @@ public final class MemoryWriter {
     }
 
     private MemoryResult write(MemoryRequest r, boolean approved) {
+        if (!paths.hermesPresent()) {
+            // never create a Hermes home: a Claude Code user's memory is not Hermes' MEMORY.md
+            throw new steward.StewardError("memory_write", "no Hermes home at " + paths.hermesHome() + ": memory_write writes Hermes' "
+                    + "MEMORY.md and USER.md (set --hermes-home or HERMES_HOME); Claude Code's memory is not served by it");
+        }
         String targetName = r.target() == null ? "memory" : r.target();
         MemoryTarget t = MemoryTarget.of(targetName);
         if (t == null) {
@@ -196,6 +202,10 @@ public final class MemoryWriter {
                     backup = MemoryBackups.snapshot(paths.stateDir(), t.fileName, cur.bytes(), now).toString();
                 }
                 AtomicFiles.writeString(file, String.join(MemoryDocument.DELIMITER, s.newEntries));
+                Map<Path, byte[]> was = new java.util.HashMap<>();
+                was.put(file, cur.bytes());
+                steward.memory.history.History.recordQuietly(paths, clock, "memory_write: " + (r.isBatch() ? "batch" : r.action()) + " "
+                        + t.fileName, was);
             }
             return finish(t, limit, s, cur.doc(), true, backup);
         } catch (IOException e) {
@@ -260,7 +270,7 @@ public final class MemoryWriter {
                 if (total > limit) {
                     int current = MemoryRules.chars(entries);
                     return new Step("overflow", ordered("success", false, "error", t.label() + " at " + MemoryRules.n(current) + "/"
-                            + MemoryRules.n(limit) + " chars. Adding this entry (" + steward.text.CodePoints.length(c)
+                            + MemoryRules.n(limit) + " chars. Adding this entry (" + CodePoints.length(c)
                             + " chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter "
                             + "ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.",
                             "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)

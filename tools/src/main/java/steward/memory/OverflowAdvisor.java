@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
+import steward.text.CodePoints;
+
 /**
  * The seed's overflow decision tree: compress first; judge a compression by its gain ((before − after) /
  * before: over 30 % removed redundancy, under 10 % is close to losing real information); if usage after a
@@ -152,7 +154,7 @@ public final class OverflowAdvisor {
     static List<LongEntry> longEntries(List<String> entries) {
         List<LongEntry> out = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
-            int n = steward.text.CodePoints.length(entries.get(i));
+            int n = CodePoints.length(entries.get(i));
             if (n > 200) out.add(new LongEntry(i, n, MemoryRules.preview(entries.get(i))));
         }
         return out;

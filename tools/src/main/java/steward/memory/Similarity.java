@@ -4,6 +4,8 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 
+import steward.text.TitleAnalyzer;
+
 /**
  * Token overlap for English and Chinese text: lower-case ASCII words (stop words dropped) and CJK
  * character bigrams. Used to rank duplicate / related candidates; never a single hard cut-off.
@@ -16,6 +18,14 @@ public final class Similarity {
             "was", "were", "has", "have", "do", "does", "its", "into", "via", "see", "all", "any", "we", "you", "i");
 
     public static Set<String> tokens(String s) {
+        return tokens(s, false);
+    }
+
+    /**
+     * Like {@link #tokens(String)}; with {@code cjkUnigrams} every CJK character is a token as well as its bigrams, so
+     * a one-character insertion ("前" → "之前") costs a Chinese text little, as a one-word change costs an English one.
+     */
+    public static Set<String> tokens(String s, boolean cjkUnigrams) {
         Set<String> out = new HashSet<>();
         String t = s.toLowerCase(Locale.ROOT);
         StringBuilder word = new StringBuilder();
@@ -23,10 +33,10 @@ public final class Similarity {
         for (int i = 0; i < t.length(); ) {
             int cp = t.codePointAt(i);
             i += Character.charCount(cp);
-            if (steward.text.TitleAnalyzer.isCjk(cp)) {
+            if (TitleAnalyzer.isCjk(cp)) {
                 flush(word, out);
                 if (prevCjk >= 0) out.add(new String(Character.toChars(prevCjk)) + new String(Character.toChars(cp)));
-                else out.add(new String(Character.toChars(cp)));
+                if (prevCjk < 0 || cjkUnigrams) out.add(new String(Character.toChars(cp)));
                 prevCjk = cp;
                 continue;
             }

@@ -75,7 +75,8 @@ public final class ThreatScan {
                     "\\b(?:curl|wget|nc|netcat|scp|post|send|upload|exfiltrate|forward|email|paste)\\b[^\\n]{0,60}?"
                             + "(?:\\$\\{?[a-z_]*(?:token|key|secret|password|passwd)[a-z_]*\\}?|\\b" + SECRET_WORDS + ")"
                             + "[^\\n]{0,40}?(?:\\bto\\b|https?://|@|webhook|pastebin|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)"
-                            + "|(?:发送|上传|转发)[^。\\n]{0,10}" + SECRET_WORDS + "[^。\\n]{0,10}(?:到|给)"));
+                            + "|(?:发送|上传|转发)[^。\\n]{0,10}" + SECRET_WORDS + "[^。\\n]{0,10}(?:到|给)"
+                            + "|" + SECRET_WORDS + "[^。\\n]{0,8}(?:发送|上传|转发|发)(?:到|给)"));
 
     /** The first pattern {@code content} matches, if any. */
     public static Optional<ThreatPattern> firstMatch(String content) {

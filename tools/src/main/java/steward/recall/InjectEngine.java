@@ -37,7 +37,6 @@ public final class InjectEngine {
     public static final double MARGIN = 0.05;
     /** Evidence this far above the lane's threshold needs no margin (several items may match fully). */
     public static final double STRONG = 0.2;
-    /** Items within this distance of the top calibrated score are injected together. */
     /**
      * Proactive lane (the message does not ask): the lead item must share at least this much information with the message,
      * in units of one rare term (see {@link RecallEngine.Confidence}). Acknowledgements and small talk ("thanks, that's

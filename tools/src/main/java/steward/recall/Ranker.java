@@ -94,10 +94,6 @@ final class Ranker {
     /** Two items whose term SimHashes differ in at most this many bits are near-duplicates. */
     static final int SIMHASH_BITS = 3;
 
-    // TEMPORARY experiment switches (removed before commit)
-    static final boolean X_DIVERSIFY = !Boolean.getBoolean("x.nodiv"), X_COLLAPSE = !Boolean.getBoolean("x.nocollapse"),
-            X_TWOSTAGE = !Boolean.getBoolean("x.onestage");
-
     /** What ranking reads of the dense side for one query (null members when dense retrieval is not used). */
     record Dense(Future<float[]> query, VectorStore vectors, boolean complete) {}
 
@@ -209,10 +205,10 @@ final class Ranker {
                     a.entityFactor() * cov, score), a.entityFactor() * cov * a.totalIdf() / Math.max(1e-9, a.rareIdf())));
         }
         scored.sort(Comparator.comparingDouble((Scored s) -> -s.c.score()).thenComparing(s -> s.m.uri()));
-        List<Group> groups = X_COLLAPSE ? collapse(scored) : scored.stream().map(Group::new).toList();
+        List<Group> groups = collapse(scored);
         final boolean withDense = useDense;
-        List<Group> ordered = X_DIVERSIFY ? diversify(groups, g -> RecallEngine.Confidence.strong(g.first.c.coverage(), g.first.information,
-                withDense ? g.first.c.dense() : null)) : groups;
+        List<Group> ordered = diversify(groups, g -> RecallEngine.Confidence.strong(g.first.c.coverage(), g.first.information,
+                withDense ? g.first.c.dense() : null));
         // honest confidence: does anything clear the lexical or the semantic floor?
         double bestCov = 0, bestInfo = 0, bestCos = 0;
         boolean good = false;
@@ -293,27 +289,27 @@ final class Ranker {
      * session that does.
      */
     static List<Group> diversify(List<Group> groups, java.util.function.Predicate<Group> strong) {
-        List<Group> head = new ArrayList<>(), rest = new ArrayList<>(), deferred = new ArrayList<>();
+        List<Group> head = new ArrayList<>(), rest = new ArrayList<>();
         Map<String, Integer> perSession = new HashMap<>();
-        for (Group g : groups) {
-            if (head.size() < TOP && !deferred.isEmpty() && !strong.test(g)) {
-                // what is left does not match: the items held back (scored higher) take their places first
-                while (head.size() < TOP && !deferred.isEmpty()) head.add(deferred.remove(0));
+        // the items that clear a floor first, then the others: each pass capped per session, its held-back items filling the
+        // top before the next pass starts (a weak item of another session never displaces a third matching item of one)
+        for (boolean pass : new boolean[] {true, false}) {
+            List<Group> deferred = new ArrayList<>();
+            for (Group g : groups) {
+                if (strong.test(g) != pass) continue;
+                String sid = g.first.m.sessionId();
+                if (head.size() >= TOP) {
+                    rest.add(g);
+                } else if (sid != null && perSession.getOrDefault(sid, 0) >= PER_SESSION_TOP) {
+                    deferred.add(g);
+                } else {
+                    if (sid != null) perSession.merge(sid, 1, Integer::sum);
+                    head.add(g);
+                }
             }
-            if (head.size() >= TOP) {
-                rest.add(g);
-                continue;
-            }
-            String sid = g.first.m.sessionId();
-            if (sid != null && perSession.getOrDefault(sid, 0) >= PER_SESSION_TOP) {
-                deferred.add(g);
-                continue;
-            }
-            if (sid != null) perSession.merge(sid, 1, Integer::sum);
-            head.add(g);
+            while (head.size() < TOP && !deferred.isEmpty()) head.add(deferred.remove(0));
+            rest.addAll(deferred);
         }
-        while (head.size() < TOP && !deferred.isEmpty()) head.add(deferred.remove(0)); // nothing else at all
-        rest.addAll(deferred);
         rest.sort(Comparator.comparingDouble((Group g) -> -g.first.c.score()).thenComparing(g -> g.first.m.uri()));
         head.addAll(rest);
         return head;
@@ -362,7 +358,7 @@ final class Ranker {
      * 100k messages, mostly there).
      */
     TopDocs lexical(IndexSearcher searcher, Map<String, Float> weights, Query q, int n) throws IOException {
-        if (options.ctxBoost() <= 0 || weights.isEmpty() || !X_TWOSTAGE) return searcher.search(buildQuery(weights, q), n);
+        if (options.ctxBoost() <= 0 || weights.isEmpty()) return searcher.search(buildQuery(weights, q), n);
         TopDocs first = searcher.search(firstStage(weights, q), Math.max(MIN_FIRST_STAGE, n * FIRST_STAGE_PER_RESULT));
         if (first.scoreDocs.length == 0) return first;
         int[] docs = new int[first.scoreDocs.length];

@@ -15,6 +15,8 @@ import steward.Work;
 
 /** The three recall tools as records in, records out (snake_case result fields), over one {@link RecallEngine}. */
 public final class RecallService {
+    /** recall_search's k: the default, and the largest the input schema accepts. */
+    public static final int DEFAULT_K = 10, MAX_K = 100;
     /** Scope names are the item kinds, as in the URIs; the plural forms of the previous release still work, for one release. */
     public static final List<String> SCOPES = List.of(RecallItem.MEMORY, RecallItem.SKILL, RecallItem.SESSION, RecallItem.LOG);
     static final Map<String, String> OLD_SCOPES = Map.of("skills", RecallItem.SKILL, "sessions", RecallItem.SESSION, "logs", RecallItem.LOG);
@@ -75,7 +77,7 @@ public final class RecallService {
     }
 
     public SearchOutput search(SearchRequest r, Work work) {
-        int k = r.k() == null ? 10 : r.k();
+        int k = r.k() == null ? DEFAULT_K : r.k();
         Set<String> sources = scopes(r.scopes(), "recall_search");
         Double since = time(r.since(), false), until = time(r.until(), true);
         if (since != null && until != null && since > until) throw new StewardError("recall_search", "since is after until");
@@ -94,6 +96,7 @@ public final class RecallService {
         }
         RecallEngine.Confidence c = res.confidence();
         boolean denseUsed = c.bestCosine() != null;
+        referenced(res.hits().stream().map(RecallEngine.Hit::item).filter(it -> RecallItem.MEMORY.equals(it.source())).map(RecallItem::text).toList());
         return new SearchOutput(r.query(), k, sources == null ? SCOPES : List.copyOf(sources),
                 new Match(c.verdict(), c.bestCoverage(), c.bestInformation(), c.bestCosine(), c.lexicalFloor(), c.informationFloor(),
                         c.semanticFloor()), items, items.size(),
@@ -157,9 +160,23 @@ public final class RecallService {
         return inject(r, Work.NONE);
     }
 
+    /** Memory entries recall returned count as referenced for the lifecycle's decay rule (a side log, never the entries). */
+    private void referenced(List<String> entryTexts) {
+        new steward.memory.lifecycle.EvidenceStore(engine.paths().stateDir()).referenced(entryTexts,
+                LocalDate.ofInstant(engine.clock().instant(), ZoneOffset.UTC));
+    }
+
     public InjectEngine.Result inject(InjectEngine.Request r, Work work) {
         String mode = r.mode() != null ? r.mode() : settings.mode().value();
-        return inject.inject(new InjectEngine.Request(r.context(), r.recentTurns(), r.sessionId(), r.budgetChars(), mode), work);
+        InjectEngine.Result res = inject.inject(new InjectEngine.Request(r.context(), r.recentTurns(), r.sessionId(), r.budgetChars(), mode), work);
+        List<String> texts = new ArrayList<>();
+        for (InjectEngine.Candidate c : res.items()) {
+            if (!RecallItem.MEMORY.equals(c.source())) continue;
+            RecallItem it = engine.resolve(c.uri());
+            if (it != null) texts.add(it.text());
+        }
+        referenced(texts);
+        return res;
     }
 
     // ---- recall_feedback

@@ -3,6 +3,7 @@ package steward.status;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.stream.Stream;
 
 import steward.StewardError;
 import steward.config.HermesConfig;
+import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.memory.MemoryDocument;
 import steward.memory.MemoryRules;
@@ -21,14 +23,18 @@ import steward.sessions.store.SessionStore;
 public final class StatusEngine {
     private final StewardPaths paths;
     private final steward.recall.RecallRuntime recall;
-    private final java.time.Clock clock;
+    private final Clock clock;
 
     public StatusEngine(StewardPaths paths) {
-        this(paths, steward.recall.RecallRuntime.process(), java.time.Clock.systemUTC());
+        this(paths, steward.recall.RecallRuntime.process(), Clock.systemUTC());
+    }
+
+    public StatusEngine(StewardPaths paths, Clock clock) {
+        this(paths, steward.recall.RecallRuntime.process(), clock);
     }
 
     /** With the process's recall runtime (its settings, its model, its background indexer) and the engines' clock. */
-    public StatusEngine(StewardPaths paths, steward.recall.RecallRuntime recall, java.time.Clock clock) {
+    public StatusEngine(StewardPaths paths, steward.recall.RecallRuntime recall, Clock clock) {
         this.paths = paths;
         this.recall = recall;
         this.clock = clock;
@@ -39,8 +45,15 @@ public final class StatusEngine {
         List<String> errors = new ArrayList<>();
         Path home = paths.hermesHome();
         boolean homeExists = Files.isDirectory(home);
-        if (!homeExists) {
-            errors.add("hermes home: " + home + " does not exist or is not a directory (set --hermes-home or HERMES_HOME)");
+        boolean claude = paths.claudePresent();
+        if (!homeExists && claude) {
+            warnings.add("hermes home: " + home + " does not exist; serving the Claude Code home only");
+        } else if (!homeExists) {
+            errors.add("hermes home: " + home + " does not exist or is not a directory (set --hermes-home or HERMES_HOME"
+                    + (paths.claudeHome() == null ? ")" : "; no Claude Code home at " + paths.claudeHome() + " either: --claude-home or CLAUDE_CONFIG_DIR)"));
+        }
+        if (paths.claudeHome() != null && !claude && paths.claudeHomeOrigin() != Origin.DEFAULT) {
+            warnings.add("claude home: " + paths.claudeHome() + " does not exist or is not a directory");
         }
         HermesConfig cfg = HermesConfig.load(paths.configYaml());
         warnings.addAll(cfg.warnings());
@@ -73,13 +86,16 @@ public final class StatusEngine {
         StatusReport.Paths p = new StatusReport.Paths(
                 new StatusReport.Location(paths.hermesHome().toString(), origin(paths.hermesHomeOrigin())),
                 new StatusReport.Location(paths.stateDir().toString(), origin(paths.stateDirOrigin())),
-                paths.configYaml().toString(), Files.isRegularFile(paths.configYaml()));
+                paths.configYaml().toString(), Files.isRegularFile(paths.configYaml()),
+                paths.claudeHome() == null ? null : new StatusReport.Location(paths.claudeHome().toString(), origin(paths.claudeHomeOrigin())));
         steward.recall.RecallStatus rs = steward.recall.RecallStatus.of(paths, recall, clock);
         for (String w : rs.settings_warnings()) warnings.add("recall settings: " + w);
-        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), rs);
+        StatusReport.Claude claudeStatus = paths.claudeHome() == null ? null : ClaudeStatus.of(paths, clock, warnings);
+        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), rs,
+                claudeStatus);
     }
 
-    private static String origin(steward.config.Origin o) {
+    private static String origin(Origin o) {
         return o.name().toLowerCase(Locale.ROOT);
     }
 

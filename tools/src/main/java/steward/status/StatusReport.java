@@ -14,11 +14,35 @@ public record StatusReport(
         int skills,
         List<String> warnings,
         List<String> errors,
-        steward.recall.RecallStatus recall) {
+        steward.recall.RecallStatus recall,
+        Claude claude) {
+
+    /** A report without a Claude Code section (Hermes only). */
+    public StatusReport(Paths paths, boolean hermes_home_exists, StateDb state_db, Sessions sessions, Map<String, MemoryUsage> memory,
+                        Config config, int skills, List<String> warnings, List<String> errors, steward.recall.RecallStatus recall) {
+        this(paths, hermes_home_exists, state_db, sessions, memory, config, skills, warnings, errors, recall, null);
+    }
+
+    /**
+     * The Claude Code home: where it is and where that came from, its sessions (live ones appended to within
+     * {@code idle_hours}), the busiest projects, index files and what could not be read, and Claude Code's own
+     * {@code cleanupPeriodDays} (it deletes older transcripts at startup).
+     */
+    public record Claude(Location home, boolean exists, String projects_dir, int projects, int sessions, int live, int ended,
+                         int subagents, double idle_hours, List<ClaudeProject> by_project, int projects_left_out, int index_files,
+                         List<String> unparseable_index_files, int malformed_lines, int orphan_dirs, int cleanup_period_days,
+                         String cleanup_period_days_origin) {}
+
+    /** A project: its directory name, working directory (from its transcripts), sessions, live ones, subagent transcripts. */
+    public record ClaudeProject(String project, String cwd, int sessions, int live, int subagents) {}
 
     public record Location(String path, String origin) {}
 
-    public record Paths(Location hermes_home, Location state_dir, String config_yaml, boolean config_yaml_exists) {}
+    public record Paths(Location hermes_home, Location state_dir, String config_yaml, boolean config_yaml_exists, Location claude_home) {
+        public Paths(Location hermes_home, Location state_dir, String config_yaml, boolean config_yaml_exists) {
+            this(hermes_home, state_dir, config_yaml, config_yaml_exists, null);
+        }
+    }
 
     public record StateDb(String path, boolean exists, Integer schema_version, String supported_schema_versions,
                           boolean readable, String error) {}

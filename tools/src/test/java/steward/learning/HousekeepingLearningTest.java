@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
-import steward.sessions.TestHomes;
+import steward.testing.TestHomes;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;

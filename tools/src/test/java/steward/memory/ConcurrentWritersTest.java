@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
+import steward.testing.TestHomes;
 
 /** Many writers at once (threads of this JVM and separate processes): every entry lands exactly once. */
 class ConcurrentWritersTest {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
+import steward.testing.TestHomes;
 
 /** A writer killed with SIGKILL mid-way leaves the old or the new file, never a torn one. */
 class CrashSafetyTest {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
+import steward.testing.TestHomes;
 
 /** Steward's lock is a real flock(2): an external flock holder (util-linux flock, python3 fcntl.flock) excludes it. */
 class FlockInteropTest {

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.testing.TestHomes;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * Replays every recorded case of Hermes' own memory tool ({@code fixtures/memory-tool-examples.jsonl}) through
@@ -36,6 +39,9 @@ class HermesReplayTest {
     static final Set<String> DELIBERATE = Set.of(
             "ex-7-0016#0" // Hermes' 'known_c2_framework' pattern blocks the word "sliver"; Steward's patterns do not
     );
+
+    /** Hermes' arguments never carry Steward's confirm_whole_file: absent means false. */
+    static final ObjectReader REQUEST = Json.MAPPER.readerFor(MemoryRequest.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
     @TempDir
     Path tmp;
@@ -79,7 +85,7 @@ class HermesReplayTest {
             }
             clock.advance(Duration.ofSeconds(1));
             String where = id + "#" + step.get("call").asInt();
-            MemoryRequest req = MemoryRequest.fromJson(step.get("args"));
+            MemoryRequest req = REQUEST.readValue(step.get("args")); // Hermes' arguments are the request's fields
             MemoryResult r = writer.write(req);
             if (DELIBERATE.contains(where)) {
                 // Steward's own patterns do not block the word "sliver": the entry is written like any other add

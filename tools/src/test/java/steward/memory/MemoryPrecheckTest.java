@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
+import steward.testing.TestHomes;
 
 /** Each precheck verdict with positive and negative examples, in English and Chinese, on a copy of the fixture home. */
 class MemoryPrecheckTest {

@@ -63,12 +63,14 @@ class HonestResultsTest {
         }
         RecallTestHomes.addMessage(home, "20260707_101100_1738f7", "user", "Which kiln firing schedule suits stoneware?", 1.75e9);
         RecallTestHomes.addMessage(home, "20260702_112900_0becd7", "user", "The club posted its kiln firing schedule", 1.75e9);
+        RecallTestHomes.addMessage(home, "20260628_120000_b688b6", "user", "Ask Mina about the kiln firing schedule", 1.75e9);
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             List<RecallEngine.Hit> hits = e.search(RecallEngineTest.q("kiln firing schedule", 10)).hits();
             Map<String, Integer> top5 = new HashMap<>();
             for (RecallEngine.Hit h : hits.subList(0, 5)) if (h.item().sessionId() != null) top5.merge(h.item().sessionId(), 1, Integer::sum);
             assertTrue(top5.getOrDefault(busy, 0) <= 2, top5.toString());
-            assertTrue(top5.containsKey("20260707_101100_1738f7") && top5.containsKey("20260702_112900_0becd7"));
+            assertTrue(top5.containsKey("20260707_101100_1738f7") && top5.containsKey("20260702_112900_0becd7")
+                    && top5.containsKey("20260628_120000_b688b6"), top5.toString());
             assertTrue(hits.stream().filter(h -> busy.equals(h.item().sessionId())).count() >= 6, "the rest follow after the top five");
 
             // words only that session holds: nothing else matches (other items clear no floor), so it fills the top

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 
 import steward.config.StewardPaths;
 import steward.sessions.store.SessionStore;
+import steward.testing.TestHomes;
 
 /** Test homes: a copy of fixtures/hermes-home, or a small home written by the test. */
 final class RecallTestHomes {
@@ -18,10 +19,7 @@ final class RecallTestHomes {
     static final Clock CLOCK = Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC);
 
     static Path fixtureCopy(Path tmp) throws IOException {
-        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
-        Path dst = tmp.resolve("hermes-home");
-        steward.state.FileTrees.copy(src, dst);
-        return dst;
+        return TestHomes.copyFixture(tmp);
     }
 
     /** A home with only memory files (no state.db, no skills). */

@@ -1,30 +1,86 @@
 package steward.testing;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Test helper: a private, writable copy of {@code fixtures/hermes-home}. */
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.sessions.store.Sqlite;
+import steward.state.FileTrees;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The one shared test support of every module (packaged as the {@code steward-tools} test-jar, which holds
+ * only {@code steward.testing}): the repository root, private copies of {@code fixtures/hermes-home}, the
+ * fixture's manifest and pinned clock, small memory homes, and a logical dump of a {@code state.db}.
+ */
 public final class TestHomes {
     private TestHomes() {}
 
+    /** The fixture's "now": every expectation in {@code fixtures/hermes-home/manifest.json} is relative to it. */
+    public static final Instant NOW = Instant.parse("2026-08-10T12:00:00Z");
+    public static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+
+    /** The repository root: from the {@code steward.repo} system property (set by Maven), else upwards from the working directory. */
     public static Path repo() {
         String p = System.getProperty("steward.repo");
-        Path base = p != null ? Path.of(p) : Path.of("").toAbsolutePath();
-        for (Path b = base.toAbsolutePath(); b != null; b = b.getParent()) {
-            if (Files.isDirectory(b.resolve("fixtures/hermes-home"))) return b;
+        Path base = (p != null ? Path.of(p) : Path.of("")).toAbsolutePath().normalize();
+        for (Path b = base; b != null; b = b.getParent()) {
+            if (Files.isDirectory(b.resolve("fixtures/hermes-home")) && Files.isDirectory(b.resolve("schemas"))) return b;
         }
-        throw new IllegalStateException("repository root with fixtures/hermes-home not found from " + base);
+        throw new IllegalStateException("repository root (with fixtures/hermes-home and schemas/) not found from " + base);
     }
 
     public static Path fixtureHome() {
         return repo().resolve("fixtures/hermes-home");
     }
 
-    public static Path copyFixture(Path tempDir) throws IOException {
-        Path from = fixtureHome();
-        Path to = tempDir.resolve("hermes-home");
-        steward.state.FileTrees.copy(from, to);
+    /** A private, writable copy of {@code fixtures/hermes-home} at {@code <dir>/hermes-home}. */
+    public static Path copyFixture(Path dir) throws IOException {
+        Path to = dir.resolve("hermes-home");
+        FileTrees.copy(fixtureHome(), to);
         return to;
+    }
+
+    public static JsonNode manifest() throws IOException {
+        return Json.MAPPER.readTree(Files.readAllBytes(fixtureHome().resolve("manifest.json")));
+    }
+
+    /** A home with an empty {@code memories/} directory and a {@code config.yaml} setting both memory limits. */
+    public static StewardPaths home(Path dir, int memoryLimit, int userLimit) throws IOException {
+        Files.createDirectories(dir.resolve("memories"));
+        Files.writeString(dir.resolve("config.yaml"), "memory:\n  memory_char_limit: " + memoryLimit + "\n  user_char_limit: "
+                + userLimit + "\n", StandardCharsets.UTF_8);
+        return StewardPaths.of(dir);
+    }
+
+    /** Every row of sessions and messages (all columns, ordered by id), for logical comparison. */
+    public static List<String> dump(Path db) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement()) {
+            for (String sql : List.of("SELECT * FROM sessions ORDER BY id", "SELECT * FROM messages ORDER BY id",
+                    "SELECT rowid, * FROM messages_fts ORDER BY rowid")) {
+                try (ResultSet rs = st.executeQuery(sql)) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    while (rs.next()) {
+                        StringBuilder sb = new StringBuilder();
+                        for (int i = 1; i <= md.getColumnCount(); i++) sb.append(md.getColumnName(i)).append('=').append(rs.getObject(i)).append('|');
+                        out.add(sb.toString());
+                    }
+                }
+            }
+        }
+        return out;
     }
 }

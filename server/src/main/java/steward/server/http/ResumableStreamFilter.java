@@ -2,6 +2,7 @@ package steward.server.http;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.Locale;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.FilterChain;
@@ -30,7 +31,7 @@ public final class ResumableStreamFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
         String session = req.getHeader("Mcp-Session-Id");
-        switch (req.getMethod().toUpperCase(java.util.Locale.ROOT)) {
+        switch (req.getMethod().toUpperCase(Locale.ROOT)) {
             case "GET" -> {
                 String last = req.getHeader("Last-Event-ID");
                 ResumableStreams.Stream s = streams.find(session, last);

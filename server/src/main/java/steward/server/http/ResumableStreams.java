@@ -19,6 +19,7 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import steward.json.Json;
+import steward.server.protocol.JsonRpcInspector;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -173,7 +174,7 @@ public final class ResumableStreams {
                 if (!line.startsWith("data:")) continue;
                 try {
                     JsonNode n = Json.MAPPER.readTree(line.substring(5).strip());
-                    if ((n.has("result") || n.has("error")) && requestId.equals(steward.server.protocol.JsonRpcInspector.idText(n.get("id")))) return true;
+                    if ((n.has("result") || n.has("error")) && requestId.equals(JsonRpcInspector.idText(n.get("id")))) return true;
                 } catch (RuntimeException e) {
                     return false;
                 }

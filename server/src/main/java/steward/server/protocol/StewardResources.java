@@ -1,6 +1,8 @@
 package steward.server.protocol;
 
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +55,7 @@ public final class StewardResources {
                 .mimeType("text/markdown").build();
         return List.of(new McpServerFeatures.SyncResourceTemplateSpecification(t, (ex, req) -> {
             String id = req.uri().substring(SESSION_PREFIX.length());
-            return text(req.uri(), "text/markdown", sessionText(ctx, java.net.URLDecoder.decode(id, java.nio.charset.StandardCharsets.UTF_8)));
+            return text(req.uri(), "text/markdown", sessionText(ctx, URLDecoder.decode(id, StandardCharsets.UTF_8)));
         }));
     }
 

@@ -5,43 +5,39 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import steward.StewardError;
 import steward.memory.MemoryResult;
 import steward.memory.MemoryStaging;
 import steward.memory.MemoryWriter;
-import tools.jackson.databind.JsonNode;
 
 /** {@code memory_pending}: the staged memory writes (write approval): list, approve, reject. */
-public final class MemoryPendingTool implements StewardTool {
+public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args> {
     static final int MAX_LISTED = 50;
+    static final String DEFAULT_ACTION = "list";
 
-    @Override
-    public String name() {
-        return "memory_pending";
-    }
-
-    @Override
-    public String title() {
-        return "Staged memory writes: list, approve, reject";
-    }
-
-    @Override
-    public String description() {
-        return "When write approval is on (memory.write_approval: true), memory_write stages each write in "
+    static final ToolSpec SPEC = ToolSpec.of("memory_pending", "Staged memory writes: list, approve, reject",
+            "When write approval is on (memory.write_approval: true), memory_write stages each write in "
                 + "<hermes home>/pending/memory/<id>.json instead of applying it. action 'list' (default) shows the staged writes; "
                 + "'approve' applies exactly the staged write (limits, matches and drift are checked again under the lock, so an "
                 + "approval can still fail; the staged file is kept then); 'reject' deletes it. Approve or reject only after the "
-                + "user has said so explicitly.";
+                + "user has said so explicitly.")
+            .destructive();
+
+    /** schemas/memory_pending.input.json. */
+    public record Args(String action, String pending_id) {
+        public Args {
+            if (action == null) action = DEFAULT_ACTION;
+        }
+    }
+
+    public MemoryPendingTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return new ToolHints(false, true, false, false);
-    }
-
-    @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
-        String action = a.has("action") ? a.get("action").asString() : "list";
-        String id = a.has("pending_id") ? a.get("pending_id").asString() : null;
+    public ToolResult call(Args a, ToolContext ctx) {
+        String action = a.action();
+        String id = a.pending_id();
         MemoryStaging staging = new MemoryStaging(ctx.paths(), ctx.clock());
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("action", action);
@@ -52,7 +48,7 @@ public final class MemoryPendingTool implements StewardTool {
                 out.put("applied", r.success());
                 out.put("result", r.record());
                 String text = "approve " + id + ": " + (r.success() ? "applied" : "NOT applied (the staged write is kept)") + "\n"
-                        + MemoryWriteTool.render(r);
+                        + MemoryTexts.render(r);
                 return r.success() ? ToolResult.ok(out, text) : ToolResult.error(out, "memory_pending: " + r.record().get("error") + "\n\n" + text);
             }
             case "reject" -> {
@@ -85,7 +81,7 @@ public final class MemoryPendingTool implements StewardTool {
     }
 
     private static String require(String id, String action) {
-        if (id == null || id.isBlank()) throw new steward.StewardError("memory_pending", action + " needs pending_id (see action 'list')");
+        if (id == null || id.isBlank()) throw new StewardError(SPEC.name(), action + " needs pending_id (see action 'list')");
         return id;
     }
 }

@@ -2,48 +2,38 @@ package steward.server.tools;
 
 import steward.memory.MemoryPrecheck;
 import steward.memory.MemoryWriter;
-import tools.jackson.databind.JsonNode;
 
 /** {@code memory_precheck}: may I write this to memory, and where does it belong? */
-public final class MemoryPrecheckTool implements StewardTool {
-    @Override
-    public String name() {
-        return "memory_precheck";
-    }
-
-    @Override
-    public String title() {
-        return "Check a memory write before making it";
-    }
-
-    @Override
-    public String description() {
-        return "Before writing to long-term memory, runs the pre-write checklist on the exact content and returns a verdict: "
+public final class MemoryPrecheckTool extends StewardTool<MemoryPrecheckTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("memory_precheck", "Check a memory write before making it",
+            "Before writing to long-term memory, runs the pre-write checklist on the exact content and returns a verdict: "
                 + "write, write_pointer (the full text lives elsewhere: keep a short pointer), already_covered (ranked candidates "
                 + "from MEMORY.md, USER.md and skills/**/SKILL.md with scores and where), route_skill (a procedure), route_archive "
                 + "(an incident story, rare troubleshooting), route_session_search (a temporary TODO or progress), reject_history "
-                + "(a past, already-fixed state), split (several independent units or > 200 characters), needs_compression (does "
+                + "(a past, already-fixed state), split (several independent units or > " + MemoryPrecheck.SPLIT_CHARS
+                + " characters), needs_compression (does "
                 + "not fit: which entries to merge first) or reject_threat. Every check is listed, with the size after the write and "
                 + "a tag warning for MEMORY.md entries lacking [base]/[env]/[ops]/[rule]. Judgment checks (how often it matters, "
                 + "what happens if the agent does not know it) come back as questions: answer them in a second call with 'answers'. "
-                + "Read-only: it never writes anything.";
+                + "Read-only: it never writes anything.")
+            .readOnly().idempotent();
+
+    /** schemas/memory_precheck.input.json. */
+    public record Args(String target, String content, Answers answers) {}
+
+    /** Answers to the judgment questions of a previous call. */
+    public record Answers(String frequency, String consequence) {}
+
+    public MemoryPrecheckTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return ToolHints.readOnlyQuery();
-    }
-
-    @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
-        MemoryPrecheck.Answers answers = null;
-        JsonNode an = a.get("answers");
-        if (an != null && an.isObject()) {
-            answers = new MemoryPrecheck.Answers(an.has("frequency") ? an.get("frequency").asString() : null,
-                    an.has("consequence") ? an.get("consequence").asString() : null);
-        }
+    public ToolResult call(Args a, ToolContext ctx) {
+        MemoryPrecheck.Answers answers = a.answers() == null ? null
+                : new MemoryPrecheck.Answers(a.answers().frequency(), a.answers().consequence());
         MemoryPrecheck.Result r = new MemoryPrecheck(new MemoryWriter(ctx.paths(), ctx.clock()))
-                .check(a.has("target") ? a.get("target").asString() : null, a.path("content").asString(""), answers);
+                .check(a.target(), a.content() == null ? "" : a.content(), answers);
         return ToolResult.ok(r, render(r));
     }
 

@@ -1,28 +1,19 @@
 package steward.server.tools;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
+import steward.StewardError;
+import steward.json.Json;
 import steward.memory.MemoryRequest;
 import steward.memory.MemoryResult;
 import steward.memory.MemoryWriter;
 import tools.jackson.databind.JsonNode;
 
 /** {@code memory_write}: Hermes' memory tool, checked, locked, atomic and backed up. */
-public final class MemoryWriteTool implements StewardTool {
-    @Override
-    public String name() {
-        return "memory_write";
-    }
-
-    @Override
-    public String title() {
-        return "Write long-term memory (MEMORY.md / USER.md)";
-    }
-
-    @Override
-    public String description() {
-        return "Adds, replaces or removes entries of the agent's long-term memory exactly like Hermes' own memory tool "
+public final class MemoryWriteTool extends StewardTool<MemoryWriteTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("memory_write", "Write long-term memory (MEMORY.md / USER.md)",
+            "Adds, replaces or removes entries of the agent's long-term memory exactly like Hermes' own memory tool "
                 + "(target 'memory' = MEMORY.md, your notes; 'user' = USER.md, who the user is). replace/remove find the entry by a "
                 + "short unique substring (old_text); replace's content is the COMPLETE new entry. Use 'operations' to remove and add "
                 + "in ONE atomic call: the limit is checked on the final state only. Results have Hermes' keys (success, usage, "
@@ -32,43 +23,60 @@ public final class MemoryWriteTool implements StewardTool {
                 + "ambiguous or unmatched old_text, writes over the limit, a file edited outside the tool (drift: a .bak snapshot is "
                 + "saved, fix the file first), and removing the only entry of a single-entry USER.md without confirm_whole_file. "
                 + "With write approval on, the write is staged (pending_id) for the user to approve via memory_pending. "
-                + "Call memory_precheck first when unsure whether something belongs in memory.";
+                + "Call memory_precheck first when unsure whether something belongs in memory.")
+            .destructive();
+
+    /**
+     * schemas/memory_write.input.json, Hermes' memory tool arguments. {@code operations} is an array or a string
+     * holding the JSON array (some clients send it encoded), so it is read by {@link #request}.
+     */
+    public record Args(String target, String action, String content, String old_text, JsonNode operations, Boolean confirm_whole_file) {}
+
+    public MemoryWriteTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return new ToolHints(false, true, false, false);
-    }
-
-    @Override
-    public ToolResult call(JsonNode arguments, ToolContext ctx) {
-        MemoryResult r = new MemoryWriter(ctx.paths(), ctx.clock()).write(MemoryRequest.fromJson(arguments));
-        String text = render(r);
+    public ToolResult call(Args a, ToolContext ctx) {
+        MemoryResult r = new MemoryWriter(ctx.paths(), ctx.clock()).write(request(a));
+        String text = MemoryTexts.render(r);
         if (r.success()) return ToolResult.ok(r.record(), text);
         return ToolResult.error(r.record(), "memory_write: " + r.record().get("error") + "\n\n" + text);
     }
 
-    /** Hermes' JSON exactly as Hermes would return it, then Steward's advice in plain lines. */
-    static String render(MemoryResult r) {
-        StringBuilder sb = new StringBuilder(r.hermesJson());
-        Map<String, Object> m = r.record();
-        if (m.get("warnings") instanceof List<?> w) for (Object x : w) sb.append("\nwarning: ").append(x);
-        if (m.get("overflow") != null) {
-            var g = (steward.memory.OverflowAdvisor.Guidance) m.get("overflow");
-            sb.append("\nnext: ").append(g.advice());
-            for (var c : g.redundant_candidates()) {
-                sb.append("\n  merge? entries ").append(c.entries()).append(" (similarity ").append(c.similarity()).append(")");
+    /** The engine's request; a string {@code operations} is parsed here, and anything but an array of objects is a clear error. */
+    static MemoryRequest request(Args a) {
+        List<MemoryRequest.Op> ops = null;
+        JsonNode o = a.operations();
+        if (o != null && !o.isNull()) {
+            if (o.isString()) {
+                try {
+                    o = Json.MAPPER.readTree(o.asString());
+                } catch (RuntimeException e) {
+                    throw new StewardError(SPEC.name(), "operations is not valid JSON (" + firstLine(e.getMessage())
+                            + "); pass an array of {action, content, old_text} objects");
+                }
             }
-            if (g.expansion() != null) sb.append("\n  expansion: ").append(String.join(" then ", g.expansion().commands()))
-                    .append(" (+").append(g.expansion().extra_tokens_per_50_turns()).append(" tokens per 50 turns)");
+            if (!o.isArray()) throw new StewardError(SPEC.name(), "operations must be an array of {action, content, old_text} objects");
+            ops = new ArrayList<>();
+            int i = 0;
+            for (JsonNode op : o) {
+                i++;
+                if (!op.isObject()) throw new StewardError(SPEC.name(), "operations[" + i + "] must be an object with action, content, old_text");
+                ops.add(new MemoryRequest.Op(text(op, "action"), text(op, "content"), text(op, "old_text")));
+            }
         }
-        if (m.get("compression") != null) {
-            var c = (steward.memory.OverflowAdvisor.CompressionReport) m.get("compression");
-            sb.append("\ncompression: ").append(c.before()).append(" → ").append(c.after()).append(" chars (gain ").append(c.gain_percent())
-                    .append(" %, ").append(c.assessment()).append("). ").append(c.advice());
-            if (c.expansion() != null) sb.append("\n  expansion: ").append(String.join(" then ", c.expansion().commands()));
-        }
-        if (m.get("backup") != null) sb.append("\nbackup: ").append(m.get("backup"));
-        return sb.toString();
+        return new MemoryRequest(a.target(), a.action(), a.content(), a.old_text(), ops, Boolean.TRUE.equals(a.confirm_whole_file()));
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) return null;
+        if (!v.isString()) throw new StewardError(SPEC.name(), field + " must be a string");
+        return v.asString();
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "parse error" : s.lines().findFirst().orElse(s);
     }
 }

@@ -1,54 +1,40 @@
 package steward.server.tools;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import steward.recall.RecallService;
-import tools.jackson.databind.JsonNode;
 
 /** {@code recall_feedback}: how injected items turned out; changes later recall_inject decisions. */
-public final class RecallFeedbackTool implements StewardTool {
-    @Override
-    public String name() {
-        return "recall_feedback";
-    }
-
-    @Override
-    public String title() {
-        return "Report how injected memory turned out";
-    }
-
-    @Override
-    public String description() {
-        return "Records the outcome of items a recall_inject decision chose: used, ignored, harmful or corrected (the item was "
+public final class RecallFeedbackTool extends StewardTool<RecallFeedbackTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("recall_feedback", "Report how injected memory turned out",
+            "Records the outcome of items a recall_inject decision chose: used, ignored, harmful or corrected (the item was "
                 + "wrong or outdated and the user corrected it). Pass the decision_id and the item URIs from that decision, or only "
                 + "URIs (e.g. from recall_search) to judge items outside any decision. "
                 + "Harmful items are never injected again, ignored and corrected ones are down-weighted, used ones boosted; outcomes "
                 + "of a decision also move that lane's gate for the item's source, within bounds (steward_status shows it; "
                 + "reset: \"calibration\" forgets it). Refuses an unknown decision_id, URIs that decision did not choose, and URIs "
-                + "that resolve to no item.";
+                + "that resolve to no item.");
+
+    /** schemas/recall_feedback.input.json. */
+    public record Args(String decision_id, List<String> uris, String outcome, String reset) {}
+
+    public RecallFeedbackTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return new ToolHints(false, false, false, false);
-    }
-
-    @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
+    public ToolResult call(Args a, ToolContext ctx) {
         RecallService svc = new RecallService(ctx.recall().engine(ctx.paths(), ctx.clock()), ctx.recall().settings());
-        if (a.has("reset")) {
-            if (a.has("uris") || a.has("outcome") || a.has("decision_id")) {
+        if (a.reset() != null) {
+            if (a.uris() != null || a.outcome() != null || a.decision_id() != null) {
                 return ToolResult.error("recall_feedback: reset is given alone, without uris, outcome or decision_id");
             }
             RecallService.FeedbackOutput out = svc.resetCalibration();
             return ToolResult.ok(out, "gate calibration reset: " + (out.reset().isEmpty() ? "nothing had been learnt"
                     : "forgot the outcomes of " + out.reset().keySet()) + "; item outcomes are kept");
         }
-        if (!a.has("uris") || !a.has("outcome")) return ToolResult.error("recall_feedback: uris and outcome are required");
-        List<String> uris = new ArrayList<>();
-        for (JsonNode u : a.path("uris")) uris.add(u.asString());
-        RecallService.FeedbackOutput out = svc.feedback(RecallSearchTool.text(a, "decision_id"), uris, a.path("outcome").asString(""));
+        if (a.uris() == null || a.outcome() == null) return ToolResult.error("recall_feedback: uris and outcome are required");
+        RecallService.FeedbackOutput out = svc.feedback(a.decision_id(), Arguments.list(a.uris()), a.outcome());
         StringBuilder sb = new StringBuilder("recorded ").append(out.outcome()).append(" for ").append(out.recorded().size())
                 .append(" item(s)").append(out.decision_id() == null ? "" : " of " + out.decision_id());
         for (RecallService.FeedbackItem f : out.recorded()) {

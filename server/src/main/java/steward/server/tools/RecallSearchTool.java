@@ -1,51 +1,40 @@
 package steward.server.tools;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import steward.recall.RecallService;
-import tools.jackson.databind.JsonNode;
 
 /** {@code recall_search}: ranked items from memory, skills, past sessions and daily logs for an explicit query. */
-public final class RecallSearchTool implements StewardTool {
-    @Override
-    public String name() {
-        return "recall_search";
-    }
-
-    @Override
-    public String title() {
-        return "Search memory and past sessions";
-    }
-
-    @Override
-    public String description() {
-        return "Searches the agent's memory entries (MEMORY.md, USER.md), skills, past session messages (user and assistant "
+public final class RecallSearchTool extends StewardTool<RecallSearchTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("recall_search", "Search memory and past sessions",
+            "Searches the agent's memory entries (MEMORY.md, USER.md), skills, past session messages (user and assistant "
                 + "turns; tool output is not indexed) and daily logs for an explicit query, in English or Chinese, and returns "
                 + "ranked items: a stable steward:// URI, source, snippet, timestamp and every score component; says \"no good match\" "
                 + "(and returns at most 3 items marked weak) when nothing clears the calibrated floor; near-duplicates are folded "
                 + "with a count, at most 2 items of one session in the top 5. Use it when the user asks about "
-                + "something from earlier sessions or you need a fact you may have stored. Arguments: query, k (default 10, "
-                + "max 100), scopes (memory, skill, session, log), since/until (ISO date or UTC time), exclude_session_id "
+                + "something from earlier sessions or you need a fact you may have stored. Arguments: query, k (default "
+                + RecallService.DEFAULT_K + ", max " + RecallService.MAX_K + "), scopes (memory, skill, session, log), since/until (ISO date or UTC time), exclude_session_id "
                 + "(usually the current session). Read-only for Hermes' files: it only updates Steward's own index in "
-                + "the state dir; never waits for embedding. Refuses an empty query.";
-    }
+                + "the state dir; never waits for embedding. Refuses an empty query.")
+            .readOnly().idempotent();
 
-    @Override
-    public ToolHints hints() {
-        return ToolHints.readOnlyQuery();
-    }
-
-    @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
-        List<String> scopes = null;
-        if (a.has("scopes")) {
-            scopes = new ArrayList<>();
-            for (JsonNode s : a.get("scopes")) scopes.add(s.asString());
+    /** schemas/recall_search.input.json; no scopes means every source. */
+    public record Args(String query, Integer k, List<String> scopes, String since, String until, String exclude_session_id) {
+        public Args {
+            if (k == null) k = RecallService.DEFAULT_K;
         }
+    }
+
+    public RecallSearchTool() {
+        super(SPEC, Args.class);
+    }
+
+    @Override
+    public ToolResult call(Args a, ToolContext ctx) {
+        List<String> scopes = a.scopes() == null ? null : Arguments.list(a.scopes());
         RecallService svc = new RecallService(ctx.recall().engine(ctx.paths(), ctx.clock()), ctx.recall().settings());
-        RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest(a.path("query").asString(""),
-                a.has("k") ? a.get("k").asInt() : null, scopes, text(a, "since"), text(a, "until"), text(a, "exclude_session_id")), ctx.work());
+        RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest(a.query() == null ? "" : a.query(),
+                a.k(), scopes, a.since(), a.until(), a.exclude_session_id()), ctx.work());
         StringBuilder sb = new StringBuilder();
         sb.append(out.match().verdict()).append(": ").append(out.returned()).append(" item(s) for \"").append(out.query()).append("\"");
         if (out.omitted() > 0) sb.append(" (").append(out.omitted()).append(" more candidates not shown)");
@@ -59,10 +48,5 @@ public final class RecallSearchTool implements StewardTool {
         }
         for (String w : out.index().warnings()) sb.append("warning: ").append(w).append('\n');
         return ToolResult.ok(out, sb.toString().stripTrailing());
-    }
-
-    static String text(JsonNode a, String f) {
-        JsonNode n = a.get(f);
-        return n == null || n.isNull() ? null : n.asString();
     }
 }

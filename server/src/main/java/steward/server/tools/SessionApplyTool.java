@@ -6,53 +6,48 @@ import java.util.Map;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
-import tools.jackson.databind.JsonNode;
+import steward.sessions.audit.PlanStore;
 
 /** {@code session_apply}: carry out an audit plan with the user's decisions, after a verified backup. */
-public final class SessionApplyTool implements StewardTool {
-    @Override
-    public String name() {
-        return "session_apply";
+public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("session_apply", "Apply a session housekeeping plan",
+            "Carries out a session_audit plan with the user's decisions: deletes sessions (with their subagent children, as Hermes "
+                + "does; a Claude Code session's transcript, directory and index entry move into the backup), marks Hermes sessions "
+                + "as ended, renames them. HIGH items run unless rejected by item_id; others run only if approved. "
+                + "decisions.rules covers only that rule's questions the report listed, never automatic, report-only or unlisted items; "
+                + "report-only items cannot be approved. Silence is never approval. Writes a verified backup first (if it fails nothing "
+                + "changes), skips sessions changed since the audit, one transaction. Returns what ran, each automatic action with its "
+                + "one-line undo, what was skipped, the learning summary. Refuses unknown, used, expired ("
+                + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h) or foreign plans and bad decisions; then nothing changes. "
+                + "dry_run previews.")
+            .destructive();
+
+    /** schemas/session_apply.input.json. */
+    public record Args(String plan_id, Decisions decisions, Map<String, String> renames, Boolean dry_run, String current_session_id,
+                       String store) {
+        public Args {
+            if (decisions == null) decisions = new Decisions(null, null, null, null);
+            if (dry_run == null) dry_run = false;
+        }
+    }
+
+    /**
+     * The user's answers: item id or rule id → approve/reject (a rule covers only its listed questions), item id → why a
+     * rejected session is kept, and waiting = "later" to put off the questions still waiting.
+     */
+    public record Decisions(Map<String, String> items, Map<String, String> rules, Map<String, String> keep_reasons, String waiting) {}
+
+    public SessionApplyTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public String title() {
-        return "Apply a session housekeeping plan";
-    }
-
-    @Override
-    public String description() {
-        return "Carries out a plan from session_audit with the user's decisions: deletes sessions (with their messages and their "
-                + "subagent children, as Hermes does), marks sessions as ended, renames them. HIGH items run unless rejected; MEDIUM "
-                + "and LOW items run only when approved (decisions.items by item_id, or decisions.rules per rule such as {\"B\": "
-                + "\"approve\"}); renames give a session a new unique title instead of deleting it. Before changing anything it "
-                + "re-reads every affected session and skips those changed since the audit, and writes a verified backup "
-                + "(hermes sessions export format; side files are moved into it) — if the backup fails nothing is changed. All "
-                + "changes happen in one transaction. Returns what ran, what was skipped and why, a checklist and the backup_id for "
-                + "session_restore. Never archives (that is the user's button). Refuses unknown, expired (24 h), used or foreign "
-                + "plans, decisions naming items not in the plan, and renames to a title in use; then nothing is changed. "
-                + "Use dry_run to preview.";
-    }
-
-    @Override
-    public ToolHints hints() {
-        return new ToolHints(false, true, false, false);
-    }
-
-    @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
-        JsonNode d = a.path("decisions");
-        ApplyRequest req = new ApplyRequest(a.get("plan_id").asString(), map(d.get("items")), map(d.get("rules")), map(a.get("renames")),
-                a.path("dry_run").asBoolean(false), SessionAuditTool.text(a, "current_session_id"), map(d.get("keep_reasons")));
-        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).apply(req);
+    public ToolResult call(Args a, ToolContext ctx) {
+        Decisions d = a.decisions();
+        ApplyRequest req = new ApplyRequest(a.plan_id(), Arguments.map(d.items()), Arguments.map(d.rules()), Arguments.map(a.renames()),
+                a.dry_run(), a.current_session_id(), Arguments.map(d.keep_reasons()), d.waiting());
+        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).store(a.store()).apply(req);
         return ToolResult.ok(r, render(r));
-    }
-
-    static Map<String, String> map(JsonNode n) {
-        Map<String, String> m = new LinkedHashMap<>();
-        if (n == null || !n.isObject()) return m;
-        for (var e : n.properties()) m.put(e.getKey(), e.getValue().asString());
-        return m;
     }
 
     static final int TEXT_LINES = 12;
@@ -77,6 +72,15 @@ public final class SessionApplyTool implements StewardTool {
         }
         if (r.skipped_count() > Math.min(TEXT_LINES, r.skipped().size())) {
             sb.append("  … ").append(r.skipped_count() - Math.min(TEXT_LINES, r.skipped().size())).append(" more\n");
+        }
+        if (r.automatic_count() > 0) {
+            Map<String, Integer> byCondition = new LinkedHashMap<>();
+            for (ApplyResult.Auto x : r.automatic()) byCondition.merge(x.condition(), 1, Integer::sum);
+            StringBuilder conds = new StringBuilder();
+            byCondition.forEach((k, n) -> conds.append(conds.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
+            sb.append(r.dry_run() ? "Would run automatically: " : "Ran automatically: ").append(r.automatic_count()).append(" (").append(conds)
+                    .append(")").append(r.dry_run() ? "\n" : "; undo one with " + r.automatic().get(0).undo()
+                            + " (restoring teaches Steward to ask first)\n");
         }
         if (!r.dry_run()) {
             sb.append("Checklist:\n");

@@ -1,69 +1,43 @@
 package steward.server.tools;
 
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
-
-import steward.StewardError;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
-import tools.jackson.databind.JsonNode;
+import steward.sessions.store.ClaudeSessions;
 
 /** {@code session_audit}: classify every session and store a plan for {@code session_apply}. */
-public final class SessionAuditTool implements StewardTool {
-    @Override
-    public String name() {
-        return "session_audit";
+public final class SessionAuditTool extends StewardTool<SessionAuditTool.Args> {
+    static final ToolSpec SPEC = ToolSpec.of("session_audit", "Audit Hermes and Claude Code sessions",
+            "Audits the sessions of the Hermes home (state.db) and the Claude Code home (transcripts, per project; store picks one) "
+                + "for housekeeping: a report to show the user and a plan_id for session_apply. "
+                + "Ordered rules (S safety guard, F user preferences, A finished subagent shells, B ended untitled, C active subagents, "
+                + "D more than N active, E repeated topics, else keep) give each session a confidence: HIGH (group auto) runs unless "
+                + "rejected, MEDIUM/LOW only if approved. The current session, chains in use, titled active sessions and kept "
+                + "sessions never run automatically, nor does a deletion taking such a subagent along (it is asked, naming it). At "
+                + "most " + AuditEngine.QUESTION_CAP + " questions per report; earlier unanswered ones are grouped as waiting. Use it "
+                + "when the user asks to tidy or review sessions, or from cron with mode=headless (only rule A runs). Show the text "
+                + "as it is. Read-only for both homes. Refuses an unknown current_session_id or unreadable database.")
+            .readOnly().idempotent();
+
+    /** schemas/session_audit.input.json; absent values take the engine's defaults. */
+    public record Args(String current_session_id, String now, String mode, String locale, Integer max_items_per_group, String store,
+                       Double idle_hours) {
+        public Args {
+            if (idle_hours == null) idle_hours = ClaudeSessions.DEFAULT_IDLE_SECONDS / 3600;
+            if (mode == null) mode = AuditRequest.DEFAULT_MODE;
+            if (locale == null) locale = AuditRequest.DEFAULT_LOCALE;
+            if (max_items_per_group == null) max_items_per_group = AuditRequest.DEFAULT_MAX_ITEMS;
+        }
+    }
+
+    public SessionAuditTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public String title() {
-        return "Audit Hermes sessions";
-    }
-
-    @Override
-    public String description() {
-        return "Audits the Hermes sessions in state.db for housekeeping and returns a report to show the user, plus a plan_id for "
-                + "session_apply. Every session is classified by ordered rules (S safety guard, F user preferences, A finished "
-                + "subagent shells, B ended untitled sessions, C active subagents, D more than N active sessions, E repeated topics, "
-                + "else keep) with a confidence: HIGH items (group auto) run unless the user rejects them, MEDIUM items (group "
-                + "confirm, per rule) and LOW items (group info) run only if approved. The current session, chains still in use and "
-                + "titled active sessions are never executed automatically. Use it when the user asks to tidy, clean up or review "
-                + "sessions, or from a cron job with mode=headless (then only rule A is executable). Pass current_session_id when "
-                + "you know it. Show the report text as it is; relay the user's answers to session_apply. Read-only for Hermes: it "
-                + "only writes the plan into Steward's state dir. Refuses an unknown current_session_id or an unreadable database.";
-    }
-
-    @Override
-    public ToolHints hints() {
-        return new ToolHints(true, false, true, false);
-    }
-
-    @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
-        AuditRequest req = new AuditRequest(text(a, "current_session_id"), parseNow(a, "session_audit"), text(a, "mode"),
-                text(a, "locale"), a.has("max_items_per_group") ? a.get("max_items_per_group").asInt() : AuditRequest.DEFAULT_MAX_ITEMS);
+    public ToolResult call(Args a, ToolContext ctx) {
+        AuditRequest req = new AuditRequest(a.current_session_id(), Arguments.now(a.now(), SPEC.name()), a.mode(), a.locale(),
+                a.max_items_per_group(), a.store(), a.idle_hours());
         AuditEngine.Outcome o = new AuditEngine(ctx.paths(), ctx.clock()).audit(req);
         return ToolResult.ok(o.result(), o.text());
-    }
-
-    static String text(JsonNode a, String field) {
-        JsonNode n = a.get(field);
-        return n == null || n.isNull() ? null : n.asString();
-    }
-
-    /** The optional {@code now} argument: ISO-8601 instant or offset date-time. */
-    static Instant parseNow(JsonNode a, String context) {
-        String s = text(a, "now");
-        if (s == null) return null;
-        try {
-            return Instant.parse(s);
-        } catch (DateTimeParseException e) {
-            try {
-                return OffsetDateTime.parse(s).toInstant();
-            } catch (DateTimeParseException e2) {
-                throw new StewardError(context, "now must be an ISO-8601 time such as 2026-08-10T12:00:00Z, not '" + s + "'");
-            }
-        }
     }
 }

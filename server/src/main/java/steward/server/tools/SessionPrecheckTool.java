@@ -1,42 +1,41 @@
 package steward.server.tools;
 
+import steward.json.Json;
 import steward.learning.PreferenceAdmin;
 import steward.learning.PreferenceStore;
 import steward.sessions.precheck.PrecheckEngine;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** {@code session_precheck}: before a new session, find active sessions on the same topic (L0). */
-public final class SessionPrecheckTool implements StewardTool {
-    @Override
-    public String name() {
-        return "session_precheck";
-    }
-
-    @Override
-    public String title() {
-        return "Find existing sessions on a new request's topic";
-    }
-
-    @Override
-    public String description() {
-        return "Before opening a new Hermes session for a new request, checks whether an active titled session already covers the "
-                + "topic, so the user can continue it instead of starting a duplicate. Extracts 2–5 keywords from the request "
+public final class SessionPrecheckTool extends StewardTool<SessionPrecheckTool.Args> {
+    /** Not read-only: a reported choice is written to the learning store. */
+    static final ToolSpec SPEC = ToolSpec.of("session_precheck", "Find existing sessions on a new request's topic",
+            "Before opening a new session for a new request, checks whether an active titled session (Hermes or Claude Code) "
+                + "already covers the "
+                + "topic, so the user can continue it instead of starting a duplicate. Extracts 2–" + PrecheckEngine.MAX_KEYWORDS
+                + " keywords from the request "
                 + "(English and Chinese, stop words removed), matches them against active session titles, and returns the matches "
                 + "newest activity first with 'last active N hours ago': one shared keyword is a weak match, two or more (or a "
                 + "repeated-title chain) a strong one. Ask the user the suggested_question; never block them. Call it again with "
-                + "choice (continue + session_id, or new) to record the user's answer for the learning loop. Changes no session.";
+                + "choice (continue + session_id, or new) to record the user's answer for the learning loop. Changes no session.");
+
+    /** schemas/session_precheck.input.json. */
+    public record Args(String request, String now, String locale, Integer max_matches, String session_id, String choice, String store) {
+        public Args {
+            if (locale == null) locale = PrecheckEngine.DEFAULT_LOCALE;
+            if (max_matches == null) max_matches = PrecheckEngine.DEFAULT_MAX_MATCHES;
+        }
+    }
+
+    public SessionPrecheckTool() {
+        super(SPEC, Args.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return new ToolHints(false, false, false, false); // read-only unless user_choice is reported (then the learning store is written)
-    }
-
-    @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
-        String locale = SessionAuditTool.text(a, "locale");
-        PrecheckEngine.Result r = new PrecheckEngine(ctx.paths(), ctx.clock()).precheck(a.get("request").asString(),
-                SessionAuditTool.parseNow(a, "session_precheck"), locale, a.path("max_matches").asInt(PrecheckEngine.DEFAULT_MAX_MATCHES));
+    public ToolResult call(Args a, ToolContext ctx) {
+        String locale = a.locale();
+        PrecheckEngine.Result r = new PrecheckEngine(ctx.paths(), ctx.clock()).precheck(a.request(),
+                Arguments.now(a.now(), SPEC.name()), locale, a.max_matches(), a.store());
         boolean zh = "zh".equals(locale);
         StringBuilder sb = new StringBuilder();
         if (r.matches().isEmpty()) {
@@ -51,10 +50,10 @@ public final class SessionPrecheckTool implements StewardTool {
             if (r.left_out() > 0) sb.append(zh ? "   …另有 " + r.left_out() + " 条\n" : "   … " + r.left_out() + " more\n");
             sb.append(r.suggested_question());
         }
-        var out = steward.server.ToolRegistry.toJson(r);
-        String choice = SessionAuditTool.text(a, "choice");
+        ObjectNode out = Json.MAPPER.valueToTree(r);
+        String choice = a.choice();
         if (choice != null) {
-            String sid = SessionAuditTool.text(a, "session_id");
+            String sid = a.session_id();
             String topic = String.join(" ", r.keywords());
             String recorded = new PreferenceAdmin(new PreferenceStore(ctx.paths().stateDir(), ctx.clock()), ctx.clock())
                     .recordPrecheckChoice(topic.isEmpty() ? r.request() : topic, choice, sid);

@@ -6,55 +6,53 @@ import java.util.Map;
 
 import steward.StewardError;
 import steward.learning.LearningEngine;
+import steward.learning.Level;
 import steward.learning.PreferenceAdmin;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
-import tools.jackson.databind.JsonNode;
+import steward.learning.rules.ThresholdRule;
 
 /** {@code session_preferences}: show or change what housekeeping has learned (steward.learning's store and admin). */
-public final class SessionPreferencesTool implements StewardTool {
+public final class SessionPreferencesTool extends StewardTool<SessionPreferencesTool.Args> {
     static final int MAX_LISTED = 20;
+    static final String DEFAULT_ACTION = "show";
 
-    @Override
-    public String name() {
-        return "session_preferences";
-    }
-
-    @Override
-    public String title() {
-        return "Housekeeping preferences (learning loop)";
-    }
-
-    @Override
-    public String description() {
-        return "Shows what session housekeeping has learned from the user's decisions in session_apply: per rule condition (e.g. "
+    static final ToolSpec SPEC = ToolSpec.of("session_preferences", "Housekeeping preferences (learning loop)",
+            "Shows what session housekeeping has learned from the user's decisions in session_apply: per rule condition (e.g. "
                 + "B/long) its level (HIGH runs automatically, MEDIUM/LOW are asked), approvals, vetoes, whether it is locked at LOW "
-                + "after contradictory choices; the active-session threshold N; sessions the user kept or asked to delete; topics "
-                + "confirmed as consolidated. Actions: show (default), reset (everything; also the way out of an unreadable store, "
-                + "whose file is kept as a backup), reset_rule (one rule such as B or B/long), trust (unlock a locked rule the user "
-                + "says to trust again), set_threshold (N between 2 and 6), reset_threshold, forget_session. Use it when the user asks "
+                + "after contradictory choices or quiet (always kept: listed, not asked); the active-session threshold N; sessions the "
+                + "user kept, renamed or asked to delete; questions waiting; consolidated topics. Actions: show (default), reset "
+                + "(everything; also the way out of an unreadable store, whose file is kept as a backup), reset_rule (one rule such as "
+                + "B or B/long), trust (unlock a locked or quiet rule the user says to trust or ask again), set_threshold (N between " + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + " and "
+                + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + "), reset_threshold, forget_session. Use it when the user asks "
                 + "why something was or was not asked, or tells you to trust, reset or change a rule. Every change is logged. "
-                + "Learning never overrides the safety guard. An unreadable store is reported as an error and left untouched.";
+                + "Learning never overrides the safety guard. An unreadable store is reported as an error and left untouched.");
+
+    /** schemas/session_preferences.input.json. */
+    public record Args(String action, String rule, Double value, String session_id) {
+        public Args {
+            if (action == null) action = DEFAULT_ACTION;
+        }
     }
 
-    @Override
-    public ToolHints hints() {
-        return new ToolHints(false, false, false, false);
+    public SessionPreferencesTool() {
+        super(SPEC, Args.class);
     }
 
     public record RuleOut(String key, String rule, String condition, String base_level, String level, int approvals, int vetoes,
-                          int extra_deletes, int unanswered, int runs, int contradictions, boolean locked) {}
+                          int extra_deletes, int unanswered, int runs, int contradictions, boolean locked, boolean quiet) {}
 
-    public record SessionsOut(int kept, int deleted, int renamed, List<String> kept_ids, List<String> deleted_ids) {}
+    public record SessionsOut(int kept, int deleted, int renamed, List<String> kept_ids, List<String> deleted_ids, List<String> renamed_ids,
+                              int waiting) {}
 
     public record State(String status, String file, String changed, int run_count, double active_threshold, List<RuleOut> rules,
                         SessionsOut sessions, List<String> consolidated_topics, int precheck_choices, int contradictions,
                         List<PreferenceData.RunEntry> recent_runs, List<PreferenceData.Change> recent_changes, String rule_state) {}
 
     @Override
-    public ToolResult call(JsonNode a, ToolContext ctx) {
-        String action = a.path("action").asString("show");
-        String rule = SessionAuditTool.text(a, "rule");
+    public ToolResult call(Args a, ToolContext ctx) {
+        String action = a.action();
+        String rule = a.rule();
         PreferenceStore store = new PreferenceStore(ctx.paths().stateDir(), ctx.clock());
         PreferenceAdmin admin = new PreferenceAdmin(store, ctx.clock());
         String changed = switch (action) {
@@ -63,12 +61,13 @@ public final class SessionPreferencesTool implements StewardTool {
             case "reset_rule" -> admin.resetRule(rule);
             case "trust" -> admin.trust(rule);
             case "set_threshold" -> {
-                if (!a.has("value")) throw new StewardError("session_preferences", "set_threshold needs value (2–6)");
-                yield admin.setThreshold(a.get("value").asDouble());
+                if (a.value() == null) throw new StewardError(SPEC.name(), "set_threshold needs value ("
+                        + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")");
+                yield admin.setThreshold(a.value());
             }
             case "reset_threshold" -> admin.resetThreshold();
             case "forget_session" -> {
-                String sid = SessionAuditTool.text(a, "session_id");
+                String sid = a.session_id();
                 if (sid == null) throw new StewardError("session_preferences", "forget_session needs session_id");
                 yield admin.forgetSession(sid);
             }
@@ -82,13 +81,13 @@ public final class SessionPreferencesTool implements StewardTool {
         sb.append("Learned over ").append(st.run_count()).append(" runs").append(st.status().equals("absent") ? " (nothing yet)" : "").append('\n');
         sb.append("Rule state: ").append(st.rule_state()).append('\n');
         for (RuleOut r : st.rules()) {
-            sb.append("  ").append(r.key()).append(": ").append(r.level()).append(r.locked() ? " (locked)" : "")
+            sb.append("  ").append(r.key()).append(": ").append(r.level()).append(r.locked() ? " (locked)" : r.quiet() ? " (quiet: listed, not asked)" : "")
                     .append(r.level().equals(r.base_level()) ? "" : " (rule says " + r.base_level() + ")")
                     .append(", approved ").append(r.approvals()).append(", kept ").append(r.vetoes())
                     .append(", unanswered ").append(r.unanswered()).append(", runs ").append(r.runs()).append('\n');
         }
         sb.append("Sessions kept: ").append(st.sessions().kept()).append(", delete asked: ").append(st.sessions().deleted())
-                .append(", renamed: ").append(st.sessions().renamed()).append('\n');
+                .append(", renamed: ").append(st.sessions().renamed()).append(", questions waiting: ").append(st.sessions().waiting()).append('\n');
         if (!st.consolidated_topics().isEmpty()) sb.append("Consolidated topics: ").append(String.join(", ", st.consolidated_topics())).append('\n');
         return ToolResult.ok(st, sb.toString().stripTrailing());
     }
@@ -98,14 +97,15 @@ public final class SessionPreferencesTool implements StewardTool {
         List<RuleOut> rules = new ArrayList<>();
         for (Map.Entry<String, PreferenceData.RuleState> e : d.rule_level.entrySet()) {
             PreferenceData.RuleState r = e.getValue();
-            String level = r.locked ? "LOW" : r.vetoes > 0 && r.level == steward.learning.Level.HIGH ? "MEDIUM"
+            String level = r.locked || r.quiet ? "LOW" : r.vetoes > 0 && r.level == Level.HIGH ? "MEDIUM"
                     : String.valueOf(r.level == null ? r.base_level : r.level);
             rules.add(new RuleOut(e.getKey(), r.rule, r.condition, String.valueOf(r.base_level), level, r.approvals, r.vetoes,
-                    r.extra_deletes, r.unanswered, r.runs, r.contradictions, r.locked));
+                    r.extra_deletes, r.unanswered, r.runs, r.contradictions, r.locked, r.quiet));
         }
         SessionsOut so = new SessionsOut(d.session_level.retain.size(), d.session_level.delete.size(), d.session_level.rename.size(),
                 d.session_level.retain.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
-                d.session_level.delete.stream().map(m -> m.id).limit(MAX_LISTED).toList());
+                d.session_level.delete.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
+                d.session_level.rename.stream().map(m -> m.id).limit(MAX_LISTED).toList(), d.waiting.size());
         List<PreferenceData.RunEntry> runs = d.runs.subList(Math.max(0, d.runs.size() - 5), d.runs.size());
         List<PreferenceData.Change> changes = d.changes.subList(Math.max(0, d.changes.size() - 10), d.changes.size());
         return new State(s.exists() ? "ok" : "absent", store.file().toString(), changed, d.run_count, d.active_threshold, rules, so,

@@ -4,37 +4,24 @@ import java.util.Map;
 
 import steward.status.StatusEngine;
 import steward.status.StatusReport;
-import tools.jackson.databind.JsonNode;
 
 /** {@code steward_status}: what Steward sees of the Hermes home. */
-public final class StewardStatusTool implements StewardTool {
-    @Override
-    public String name() {
-        return "steward_status";
-    }
-
-    @Override
-    public String title() {
-        return "Steward status";
-    }
-
-    @Override
-    public String description() {
-        return "Shows what Steward sees of this agent's Hermes home: the resolved paths and where each came from, "
+public final class StewardStatusTool extends StewardTool<NoArguments> {
+    static final ToolSpec SPEC = ToolSpec.of("steward_status", "Steward status",
+            "Shows what Steward sees of the Hermes and Claude Code homes: the resolved paths and where each came from, "
                 + "whether state.db exists and its schema version, sessions by status (active/ended/archived) and by "
                 + "source, the message count, MEMORY.md and USER.md usage (characters/limit/percent, entries), the number "
-                + "of skills, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
-                + "Read-only: it never creates or changes a file. Reports an error when the home is missing or a file "
-                + "Steward needs cannot be read (the structured result still shows everything else).";
+                + "of skills, Claude Code sessions by project and state, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
+                + "Read-only: it never creates or changes a file. Reports an error when no home exists or a file "
+                + "Steward needs cannot be read (the structured result still shows everything else).")
+            .readOnly().idempotent();
+
+    public StewardStatusTool() {
+        super(SPEC, NoArguments.class);
     }
 
     @Override
-    public ToolHints hints() {
-        return ToolHints.readOnlyQuery();
-    }
-
-    @Override
-    public ToolResult call(JsonNode arguments, ToolContext ctx) {
+    public ToolResult call(NoArguments arguments, ToolContext ctx) {
         StatusReport r = new StatusEngine(ctx.paths(), ctx.recall(), ctx.clock()).status();
         String text = render(r);
         return r.failed() ? ToolResult.error(r, "steward_status: " + String.join("; ", r.errors()) + "\n\n" + text)
@@ -70,14 +57,34 @@ public final class StewardStatusTool implements StewardTool {
             sb.append('\n');
         }
         sb.append("Skills:      ").append(r.skills()).append('\n');
+        StatusReport.Claude c = r.claude();
+        if (c != null) {
+            sb.append("Claude home: ").append(c.home().path()).append(" (").append(c.home().origin()).append(c.exists() ? "" : ", missing").append(")\n");
+            if (c.exists()) {
+                sb.append("Claude:      ").append(c.sessions()).append(" sessions (live ").append(c.live()).append(", ended ").append(c.ended())
+                        .append("; live = appended to within ").append((c.idle_hours() == Math.rint(c.idle_hours()) ? String.valueOf((long) c.idle_hours()) : String.valueOf(c.idle_hours()))).append(" h), ").append(c.subagents())
+                        .append(" subagent transcripts, ").append(c.projects()).append(" projects; cleanupPeriodDays ")
+                        .append(c.cleanup_period_days()).append('\n');
+                int shown = 0;
+                for (StatusReport.ClaudeProject p : c.by_project()) {
+                    if (shown++ == 3) break;
+                    sb.append(shown == 1 ? "  projects:  " : ", ").append(p.cwd() != null ? p.cwd() : p.project()).append(' ')
+                            .append(p.sessions()).append(" (").append(p.live()).append(" live)");
+                }
+                if (shown > 0) sb.append('\n');
+                if (!c.unparseable_index_files().isEmpty()) {
+                    sb.append("  index:     ").append(c.unparseable_index_files().size()).append(" sessions-index.json cannot be parsed (left as they are)\n");
+                }
+            }
+        }
         if (r.recall() != null) {
             steward.recall.RecallStatus rc = r.recall();
             sb.append("Recall:      ").append(rc.index_built() ? "index built " + rc.items() : "index not built yet (first recall call builds it)")
                     .append("; dense ").append(rc.dense())
                     .append(rc.injection_precision() == null ? "" : String.format("; injection precision %.2f over %d judged",
                             rc.injection_precision(), rc.feedback_judged())).append('\n');
-            for (steward.recall.FeedbackStore.Calibration c : rc.calibration()) {
-                if (c.offset() != 0) sb.append(String.format("             gate %s/%s %+.2f from %d outcomes%n", c.lane(), c.source(), c.offset(), c.outcomes().judged()));
+            for (steward.recall.FeedbackStore.Calibration cal : rc.calibration()) {
+                if (cal.offset() != 0) sb.append(String.format("             gate %s/%s %+.2f from %d outcomes%n", cal.lane(), cal.source(), cal.offset(), cal.outcomes().judged()));
             }
         }
         for (String w : r.warnings()) sb.append("warning: ").append(w).append('\n');

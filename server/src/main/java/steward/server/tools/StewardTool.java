@@ -1,24 +1,51 @@
 package steward.server.tools;
 
-import tools.jackson.databind.JsonNode;
+import java.util.Objects;
 
 /**
- * One MCP tool: an adapter between JSON arguments and an engine's records. Its input and output
- * schemas are not here: they are loaded from {@code schemas/<name>.input.json} and
- * {@code schemas/<name>.output.json}. Throw {@link steward.StewardError} for expected failures;
- * the registry turns it (and anything unexpected) into an {@code isError} result.
+ * One MCP tool: its {@link ToolSpec} and a handler that takes the tool's typed argument record {@code A} and calls
+ * an engine with records. The input and output schemas are not here: they are {@code schemas/<name>.input.json}
+ * and {@code schemas/<name>.output.json}. The registry validates the arguments against the input schema and binds
+ * them to {@code A} (a record whose components are named like the schema's properties) before {@link #call}.
+ * Throw {@link steward.StewardError} for expected failures; the registry turns it (and anything unexpected) into
+ * an {@code isError} result.
+ *
+ * @param <A> the tool's argument record; {@link NoArguments} for a tool without arguments
  */
-public interface StewardTool {
-    /** {@code group_verb}, with a group prefix: {@code session_}, {@code memory_}, {@code recall_}, {@code steward_}. */
-    String name();
+public abstract class StewardTool<A extends Record> {
+    private final ToolSpec spec;
+    private final Class<A> arguments;
 
-    String title();
+    protected StewardTool(ToolSpec spec, Class<A> arguments) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.arguments = Objects.requireNonNull(arguments, "arguments");
+    }
 
-    /** Written for the model: what it does, when to use it, what it refuses. */
-    String description();
+    public final ToolSpec spec() {
+        return spec;
+    }
 
-    ToolHints hints();
+    public final String name() {
+        return spec.name();
+    }
 
-    /** Arguments have already been validated against the input schema. */
-    ToolResult call(JsonNode arguments, ToolContext context) throws Exception;
+    public final String title() {
+        return spec.title();
+    }
+
+    public final String description() {
+        return spec.description();
+    }
+
+    public final ToolHints hints() {
+        return spec.hints();
+    }
+
+    /** The record the validated arguments are bound to. */
+    public final Class<A> argumentType() {
+        return arguments;
+    }
+
+    /** Runs the tool on arguments already validated against the input schema and bound to {@code A}. */
+    public abstract ToolResult call(A arguments, ToolContext context) throws Exception;
 }

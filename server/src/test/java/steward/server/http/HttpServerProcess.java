@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import steward.testing.TestHomes;
+
 /** {@code steward serve --http} from the real jar in a child process, on a free loopback port. */
 final class HttpServerProcess implements AutoCloseable {
     static final String TOKEN = "it-token-0123456789abcdef";
@@ -17,11 +19,11 @@ final class HttpServerProcess implements AutoCloseable {
     final Path log;
 
     HttpServerProcess(Path tmp, boolean withToken, String... extra) throws Exception {
-        this.home = copyFixture(tmp.resolve("hermes-home"));
+        this.home = TestHomes.copyFixture(tmp);
         this.port = freePort();
         this.log = tmp.resolve("server.log");
         List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", jar(), "serve", "--http", "--port", String.valueOf(port),
-                "--hermes-home", home.toString(), "--conformance-fixtures"));
+                "--hermes-home", home.toString()));
         if (withToken) {
             Path tf = tmp.resolve("token");
             Files.writeString(tf, TOKEN + "\n");
@@ -56,16 +58,6 @@ final class HttpServerProcess implements AutoCloseable {
 
     static String javaBin() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    static Path repo() {
-        return Path.of(System.getProperty("steward.repo", "..")).toAbsolutePath().normalize();
-    }
-
-    static Path copyFixture(Path target) throws IOException {
-        Path src = repo().resolve("fixtures/hermes-home");
-        steward.state.FileTrees.copy(src, target);
-        return target;
     }
 
     static int freePort() throws IOException {

@@ -19,14 +19,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -198,12 +196,12 @@ class HttpTransportIT {
         for (int i = 0; i < 4; i++) {
             calls.add(CompletableFuture.supplyAsync(() -> {
                 try (McpSyncClient c = client(s -> { })) {
-                    var r = c.callTool(McpSchema.CallToolRequest.builder().name("test_simple_text").arguments(Map.of()).build());
+                    var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of()).build());
                     return ((McpSchema.TextContent) r.content().get(0)).text();
                 }
             }));
         }
-        for (var f : calls) assertEquals("This is a simple text response for testing.", f.get(60, TimeUnit.SECONDS));
+        for (var f : calls) assertTrue(f.get(60, TimeUnit.SECONDS).startsWith("Hermes home: " + server.home), "each client gets its own answer");
     }
 
     @Test
@@ -225,98 +223,12 @@ class HttpTransportIT {
         }
     }
 
-    @Test
-    void progressArrivesInOrder() {
-        List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
-        try (McpSyncClient c = client(s -> s.progressConsumer(progress::add))) {
-            var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_test_slow").arguments(Map.of("items", 6, "delay_ms", 20))
-                    .progressToken("p-1").build());
-            assertFalse(Boolean.TRUE.equals(r.isError()), r.toString());
-            await().atMost(Duration.ofSeconds(5)).until(() -> progress.size() == 6);
-            List<Double> values = progress.stream().map(McpSchema.ProgressNotification::progress).toList();
-            assertEquals(List.of(1.0, 2.0, 3.0, 4.0, 5.0, 6.0), values);
-            assertTrue(progress.stream().allMatch(p -> "p-1".equals(p.progressToken()) && p.total() == 6.0));
-        }
-    }
-
-    @Test
-    void aCancelledLongCallStopsAtASafePointAndLeavesConsistentFiles() throws Exception {
-        String sid = initSession();
-        int items = 400;
-        String call = "{\"jsonrpc\":\"2.0\",\"id\":\"slow-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
-                + "\"arguments\":{\"items\":" + items + ",\"delay_ms\":25},\"_meta\":{\"progressToken\":7}}}";
-        var req = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(call));
-        auth(sid).forEach(req::header);
-        CompletableFuture<HttpResponse<String>> running = HTTP.sendAsync(req.build(), HttpResponse.BodyHandlers.ofString());
-        Path dir = server.home.resolve("steward/test-slow");
-        await().atMost(Duration.ofSeconds(20)).until(() -> count(dir) >= 5);
-        assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"slow-1\","
-                + "\"reason\":\"user gave up\"}}", auth(sid)).statusCode());
-        HttpResponse<String> answer = running.get(30, TimeUnit.SECONDS);
-        assertEquals(200, answer.statusCode());
-        String result = answer.body().lines().filter(l -> l.startsWith("data:") && l.contains("\"slow-1\"")).findFirst().orElseThrow();
-        JsonNode n = Json.MAPPER.readTree(result.substring(5));
-        assertTrue(n.get("result").get("isError").asBoolean(), result);
-        assertTrue(n.get("result").get("content").get(0).get("text").asString().contains("cancelled"), result);
-        Thread.sleep(200);
-        long written = count(dir);
-        assertTrue(written < items, "the call stopped early: " + written);
-        Thread.sleep(300);
-        assertEquals(written, count(dir), "nothing is written after the answer");
-        List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
-            files = new ArrayList<>(s.toList());
-        }
-        Collections.sort(files);
-        for (int i = 0; i < files.size(); i++) {
-            Path f = files.get(i);
-            assertEquals(String.format("item-%05d.txt", i + 1), f.getFileName().toString(), "contiguous, no temp files");
-            assertEquals("item " + (i + 1) + " of " + items + "\n", Files.readString(f), "every file complete");
-        }
-    }
-
-    static long count(Path dir) throws Exception {
-        if (!Files.isDirectory(dir)) return 0;
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.count();
-        }
-    }
-
     static String initSession(String version) throws Exception {
         HttpResponse<String> r = post(INIT.replace("2025-06-18", version), auth());
         assertEquals(200, r.statusCode(), r.body());
         String sid = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
         assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", auth(sid)).statusCode());
         return sid;
-    }
-
-    @Test
-    void aCutStreamResumesFromLastEventIdOn2025_11_25() throws Exception {
-        String sid = initSession("2025-11-25");
-        HttpResponse<String> cut = post("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"test_reconnection\",\"arguments\":{}}}",
-                auth(sid));
-        assertEquals(200, cut.statusCode());
-        List<String> lines = cut.body().lines().toList();
-        assertTrue(lines.get(0).startsWith("id: ") && lines.get(1).startsWith("retry: ") && lines.get(2).equals("data: "), cut.body());
-        assertFalse(cut.body().contains("\"id\":41"), "the answer did not come on the cut stream");
-        String last = lines.get(0).substring(4);
-        var get = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(30))
-                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
-        auth(sid).forEach(get::header);
-        HttpResponse<String> resumed = HTTP.send(get.build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, resumed.statusCode());
-        assertTrue(resumed.body().contains("\"id\":41") && resumed.body().contains("Reconnection test completed successfully"), resumed.body());
-
-        // another session cannot resume this stream
-        String other = initSession("2025-11-25");
-        var foreign = HttpRequest.newBuilder(URI.create(server.url() + "/mcp")).timeout(Duration.ofSeconds(5))
-                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
-        auth(other).forEach(foreign::header);
-        HttpResponse<String> f = HTTP.send(foreign.build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(404, f.statusCode());
-        assertFalse(f.body().contains("Reconnection test completed"), f.body());
     }
 
     @Test

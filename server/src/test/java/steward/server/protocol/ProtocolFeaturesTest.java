@@ -25,6 +25,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.server.tools.ToolContext;
+import steward.testing.TestHomes;
 
 class ProtocolFeaturesTest {
     static ToolContext ctx(Path home) {
@@ -32,10 +33,7 @@ class ProtocolFeaturesTest {
     }
 
     static Path fixture(Path tmp) throws Exception {
-        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
-        Path home = tmp.resolve("hermes-home");
-        steward.state.FileTrees.copy(src, home);
-        return home;
+        return TestHomes.copyFixture(tmp);
     }
 
     @Test

@@ -25,6 +25,7 @@ import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.resources.MemoryResources;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** The memory tools through the registry: real results validate against their output schemas; failures are isError with Hermes' record. */
@@ -37,8 +38,7 @@ class MemoryToolsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
-        steward.state.FileTrees.copy(src, tmp);
+        steward.state.FileTrees.copy(TestHomes.fixtureHome(), tmp);
         registry = Tools.registry();
         ctx = new ToolContext(StewardPaths.of(tmp), Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC), Work.NONE);
         mem = tmp.resolve("memories/MEMORY.md");
@@ -58,7 +58,7 @@ class MemoryToolsTest {
     void registeredInOrderAfterStewardStatus() {
         List<String> names = registry.tools().stream().map(StewardTool::name).toList();
         assertEquals("steward_status", names.get(0));
-        assertEquals(List.of("memory_write", "memory_precheck", "memory_pending"),
+        assertEquals(List.of("memory_write", "memory_precheck", "memory_pending", "memory_log", "memory_health", "memory_consolidate", "memory_history"),
                 names.stream().filter(n -> n.startsWith("memory_")).toList());
     }
 
@@ -69,6 +69,24 @@ class MemoryToolsTest {
         JsonNode n = valid("memory_write", r);
         assertEquals("Entry added.", n.get("message").asString());
         assertTrue(r.text().startsWith("{\"success\": true, \"done\": true, \"target\": \"memory\", \"usage\": \""), r.text());
+    }
+
+    @Test
+    void operationsMayArriveAsAJsonStringAndAnythingElseIsAClearErrorThatChangesNothing() throws Exception {
+        byte[] before = Files.readAllBytes(mem);
+        ToolResult broken = call("memory_write", "{\"target\":\"memory\",\"operations\":\"[{\\\"action\\\": \\\"add\\\", \"}");
+        assertTrue(broken.isError());
+        assertTrue(broken.text().startsWith("memory_write: operations is not valid JSON"), broken.text());
+        ToolResult notArray = call("memory_write", "{\"operations\":\"{\\\"action\\\":\\\"add\\\"}\"}");
+        assertTrue(notArray.text().startsWith("memory_write: operations must be an array"), notArray.text());
+        ToolResult notString = call("memory_write", "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":7}]\"}");
+        assertEquals("memory_write: content must be a string", notString.text());
+        assertArrayEquals(before, Files.readAllBytes(mem));
+        ToolResult ok = call("memory_write", "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] a\\\"},"
+                + "{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] b\\\"}]\"}");
+        assertFalse(ok.isError(), ok.text());
+        String after = Files.readString(mem);
+        assertTrue(after.endsWith("[env] a\n§\n[env] b"), "a JSON string holding the array is applied as the batch: " + after);
     }
 
     @Test

@@ -20,6 +20,7 @@ import steward.json.Json;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** Each recall tool through the real registry on a copy of the fixture home; structured results validate against the schemas. */
@@ -30,7 +31,7 @@ class RecallToolsTest {
     ToolContext ctx() throws Exception {
         Path home = tmp.resolve("hermes-home");
         if (!Files.exists(home)) {
-            steward.state.FileTrees.copy(Path.of(System.getProperty("steward.repo")).resolve("fixtures/hermes-home"), home);
+            TestHomes.copyFixture(tmp);
         }
         return new ToolContext(StewardPaths.of(home), Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC), Work.NONE);
     }

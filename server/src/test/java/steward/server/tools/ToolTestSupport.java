@@ -15,6 +15,8 @@ import steward.json.Json;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
+import steward.testing.ClaudeTestHomes;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** A copy of fixtures/hermes-home and a registry to call tools on it, pinned to 2026-08-10T12:00:00Z. */
@@ -25,10 +27,14 @@ final class ToolTestSupport {
     final ToolContext ctx;
 
     ToolTestSupport(Path tmp) throws Exception {
-        String repo = System.getProperty("steward.repo", "..");
-        home = tmp.resolve("hermes-home");
-        steward.state.FileTrees.copy(Path.of(repo).resolve("fixtures/hermes-home"), home);
-        ctx = new ToolContext(StewardPaths.of(home), Clock.fixed(NOW, ZoneOffset.UTC), Work.NONE);
+        this(tmp, false);
+    }
+
+    /** {@code claude}: with a copy of fixtures/claude-home too (both homes). */
+    ToolTestSupport(Path tmp, boolean claude) throws Exception {
+        home = TestHomes.copyFixture(tmp);
+        StewardPaths paths = claude ? StewardPaths.of(home, ClaudeTestHomes.install(tmp, false)) : StewardPaths.of(home);
+        ctx = new ToolContext(paths, Clock.fixed(NOW, ZoneOffset.UTC), Work.NONE);
     }
 
     ToolResult call(String tool, String json) {

@@ -45,15 +45,18 @@ public final class ContradictionRule implements LearningRule {
                 PreferenceData.Contradiction c = new PreferenceData.Contradiction();
                 c.rule_key = key;
                 c.date = run.date;
-                c.detail = (polarity.equals("+") ? "approved after vetoing before" : "vetoed after approving before");
+                boolean restored = entry.getValue().stream().anyMatch(e -> e.outcome() == Outcome.RESTORED);
+                c.detail = polarity.equals("+") ? "approved after vetoing before"
+                        : restored ? "restored what it ran after approving it before" : "vetoed after approving before";
                 run.data.feedback_contradictions.add(c);
                 if (s.contradictions >= LOCK_AFTER) {
                     s.locked = true;
                     s.level = Level.LOW;
                     s.updated = run.date;
                     run.frozen.add(key);
-                    run.learned.add("rule " + key + " locked at LOW (your answers on it changed " + s.contradictions
-                            + " times; say 'trust rule " + key + "' to resume)");
+                } else {
+                    run.record("contradiction", key, key + ": you " + c.detail + " (contradiction " + s.contradictions + " of " + LOCK_AFTER
+                            + " before it locks at LOW)");
                 }
             }
             s.last_polarity = polarity;
@@ -63,7 +66,7 @@ public final class ContradictionRule implements LearningRule {
     /** "+" if the user explicitly approved only, "-" if they vetoed only, null if neither or both. */
     static String polarity(List<DecisionEvent> events) {
         boolean approved = events.stream().anyMatch(e -> e.outcome() == Outcome.APPROVED && e.recommended() != Level.HIGH);
-        boolean vetoed = events.stream().anyMatch(e -> e.outcome() == Outcome.VETOED);
+        boolean vetoed = events.stream().anyMatch(e -> e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED);
         if (approved == vetoed) return null;
         return approved ? "+" : "-";
     }

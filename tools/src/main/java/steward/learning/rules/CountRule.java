@@ -18,7 +18,7 @@ public final class CountRule implements LearningRule {
 
     @Override
     public String summary() {
-        return "per rule condition: approvals / vetoes / extra deletions / unanswered, and the runs it appeared in";
+        return "per rule condition: approvals / vetoes (restores included) / renames / unanswered / automatic runs, and the runs it appeared in";
     }
 
     @Override
@@ -38,11 +38,17 @@ public final class CountRule implements LearningRule {
                 switch (e.outcome()) {
                     case APPROVED -> s.approvals++;
                     case VETOED -> s.vetoes++;
-                    case EXTRA_DELETE -> s.extra_deletes++;
+                    case RESTORED -> {
+                        s.vetoes++;
+                        s.restores++;
+                    }
+                    case RENAMED -> s.renames++;
                     case UNANSWERED -> s.unanswered++;
+                    case RAN_AUTOMATICALLY -> s.auto_runs++;
+                    case LATER -> { }
                 }
             }
-            s.runs++;
+            if (!run.restore) s.runs++;
             s.updated = run.date;
         }
     }

@@ -6,9 +6,9 @@ import steward.learning.LearningRun;
 import steward.learning.PreferenceData;
 
 /**
- * A HIGH condition vetoed (the user kept the session) twice is demoted to MEDIUM for good, with "you kept
- * similar ones before" in its reason. (After the first veto it already stops running unattended: rule F
- * asks instead, because HIGH needs no veto ever.)
+ * A HIGH condition vetoed (the user kept the session, or restored one it ran automatically) twice is demoted to
+ * MEDIUM for good, with "you kept similar ones before" in its reason. (After the first veto it already stops running
+ * unattended: rule F asks instead, because HIGH needs no veto ever.) The engine reports the change.
  */
 public final class DemotionRule implements LearningRule {
     public static final int VETOES_FOR_DEMOTION = 2;
@@ -33,10 +33,7 @@ public final class DemotionRule implements LearningRule {
         for (var entry : run.byKey().entrySet()) {
             if (run.frozen.contains(entry.getKey())) continue;
             PreferenceData.RuleState s = run.state(entry.getValue().get(0));
-            if (s.level == Level.HIGH && s.vetoes >= VETOES_FOR_DEMOTION) {
-                s.level = Level.MEDIUM;
-                run.learned.add("rule " + entry.getKey() + " demoted to MEDIUM (you kept " + s.vetoes + " similar ones)");
-            }
+            if (s.level == Level.HIGH && s.vetoes >= VETOES_FOR_DEMOTION) s.level = Level.MEDIUM;
         }
     }
 }

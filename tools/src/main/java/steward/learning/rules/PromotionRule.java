@@ -7,7 +7,9 @@ import steward.learning.PreferenceData;
 
 /**
  * LOW → MEDIUM once the user gave a clear choice for it; MEDIUM → HIGH once approved twice in all
- * (not necessarily in consecutive runs), never vetoed, and seen in at least 2 runs.
+ * (not necessarily in consecutive runs), never vetoed, and seen in at least 2 runs. Only explicit approvals count:
+ * a HIGH item that ran unasked is no approval. The engine reports the change (and when the safety guard's cap keeps
+ * the condition asked anyway).
  */
 public final class PromotionRule implements LearningRule {
     public static final int APPROVALS_FOR_HIGH = 2;
@@ -34,12 +36,11 @@ public final class PromotionRule implements LearningRule {
             if (run.frozen.contains(entry.getKey())) continue;
             PreferenceData.RuleState s = run.state(entry.getValue().get(0));
             if (s.vetoes > 0 || s.locked) continue;
+            if (entry.getValue().stream().allMatch(e -> "review".equals(e.action()))) continue; // nothing to run: rule E learns topics
             if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.runs >= RUNS_FOR_HIGH) {
                 s.level = Level.HIGH;
-                run.learned.add("rule " + entry.getKey() + " promoted to HIGH (you approved " + s.approvals + " similar ones)");
             } else if (s.level == Level.LOW && s.approvals >= 1) {
                 s.level = Level.MEDIUM;
-                run.learned.add("rule " + entry.getKey() + " raised to MEDIUM (you approved it)");
             }
         }
     }

@@ -1,12 +1,19 @@
 package steward.learning.rules;
 
+import java.time.LocalDate;
+
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
 
-/** Remembers, per session, what the user kept and what they asked to delete (rule F reads it). */
+/**
+ * Remembers, per session, what the user kept (rejected, or restored), renamed, and asked to delete (rule F reads it),
+ * and keeps every rejection, restore and rename of the kept window: such a session is never deleted without being
+ * asked about by name. An approved deletion that ran needs no memory (the session is gone); one that could not run
+ * (its children were kept) comes back as "you asked to delete it".
+ */
 public final class SessionMemoryRule implements LearningRule {
     @Override
     public String id() {
@@ -15,7 +22,7 @@ public final class SessionMemoryRule implements LearningRule {
 
     @Override
     public String summary() {
-        return "a session the user kept is not proposed again; one they asked to delete comes back HIGH";
+        return "a session the user kept, restored or renamed is not proposed again; one they asked to delete comes back HIGH";
     }
 
     @Override
@@ -27,21 +34,35 @@ public final class SessionMemoryRule implements LearningRule {
     public void apply(LearningRun run) {
         var level = run.data.session_level;
         for (DecisionEvent e : run.events) {
-            if (e.outcome() == Outcome.VETOED) {
+            if (e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED) {
                 level.delete.removeIf(m -> m.id.equals(e.sessionId()));
+                remember(run, e);
                 if (level.retain.stream().noneMatch(m -> m.id.equals(e.sessionId()))) {
                     level.retain.add(new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule()));
-                    run.recorded.add("kept " + label(e));
+                    run.record(e.outcome() == Outcome.RESTORED ? "restored" : "kept", e.sessionId(), label(e));
                 }
-            } else if (e.outcome() == Outcome.EXTRA_DELETE
-                    || (e.outcome() == Outcome.APPROVED && "delete".equals(e.action()))) {
+            } else if (e.outcome() == Outcome.RENAMED) {
+                level.delete.removeIf(m -> m.id.equals(e.sessionId()));
+                level.rename.removeIf(m -> m.id.equals(e.sessionId()));
+                level.rename.add(new PreferenceData.SessionMark(e.sessionId(), e.newTitle(), run.date, e.rule()));
+                remember(run, e);
+                run.record("renamed", e.sessionId(), e.sessionId() + " → \"" + e.newTitle() + "\"");
+            } else if (e.outcome() == Outcome.APPROVED && "delete".equals(e.action())) {
                 level.retain.removeIf(m -> m.id.equals(e.sessionId()));
-                if (level.delete.stream().noneMatch(m -> m.id.equals(e.sessionId()))) {
+                if (!e.ran() && level.delete.stream().noneMatch(m -> m.id.equals(e.sessionId()))) {
                     level.delete.add(new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule()));
-                    if (e.outcome() == Outcome.EXTRA_DELETE) run.recorded.add("delete asked for " + label(e));
+                    run.record("delete_asked", e.sessionId(), label(e));
                 }
             }
         }
+        LocalDate cut = LocalDate.parse(run.date).minusDays(PreferenceData.KEPT_WINDOW_DAYS);
+        level.rejected.removeIf(m -> m.date == null || LocalDate.parse(m.date).isBefore(cut));
+    }
+
+    private static void remember(LearningRun run, DecisionEvent e) {
+        var rejected = run.data.session_level.rejected;
+        rejected.removeIf(m -> m.id.equals(e.sessionId()));
+        rejected.add(new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule()));
     }
 
     static String label(DecisionEvent e) {

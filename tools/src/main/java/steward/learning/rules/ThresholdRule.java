@@ -10,8 +10,10 @@ import steward.learning.PreferenceData;
 
 /**
  * Rule D's threshold N follows what the user really juggles: +1 each run in which the user ignored the
- * "too many active sessions" warning (answered none of its items), +0.5 for each "mark as ended" the
- * user rejected because they simply want the session kept; always within 2–6.
+ * "too many active sessions" warning (answered none of its questions), +0.5 for each "mark as ended" the
+ * user rejected because they simply want the session kept; always within 2–6. It also counts the consecutive
+ * ignored runs: once N is at its cap and the warning is still ignored, the report collapses rule D's questions
+ * into one line.
  */
 public final class ThresholdRule implements LearningRule {
     @Override
@@ -31,16 +33,23 @@ public final class ThresholdRule implements LearningRule {
 
     @Override
     public void apply(LearningRun run) {
-        List<DecisionEvent> d = run.events.stream().filter(e -> "D".equals(e.rule())).toList();
+        if (run.restore) return;
+        List<DecisionEvent> d = run.events.stream()
+                .filter(e -> "D".equals(e.rule()) && e.question() != null && e.outcome() != Outcome.LATER && e.outcome() != Outcome.RAN_AUTOMATICALLY)
+                .toList();
         if (d.isEmpty()) return;
         double before = run.data.active_threshold;
         double n = before;
-        if (d.stream().allMatch(e -> e.outcome() == Outcome.UNANSWERED)) n += 1.0;
-        n += 0.5 * d.stream().filter(e -> e.outcome() == Outcome.VETOED && "want_kept".equals(e.keepReason())).count();
+        boolean ignored = d.stream().allMatch(e -> e.outcome() == Outcome.UNANSWERED);
+        run.data.warning_ignored_runs = ignored ? run.data.warning_ignored_runs + 1 : 0;
+        if (ignored) n += 1.0;
+        long wanted = d.stream().filter(e -> e.outcome() == Outcome.VETOED && "want_kept".equals(e.keepReason())).count();
+        n += 0.5 * wanted;
         n = Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, n));
         if (n != before) {
             run.data.active_threshold = n;
-            run.recorded.add("active-session threshold N " + fmt(before) + " → " + fmt(n));
+            run.record("threshold", "D", "N " + fmt(before) + " → " + fmt(n) + (ignored ? " (the too-many-active warning went unanswered)"
+                    : " (you want " + wanted + " kept active)"));
         }
     }
 

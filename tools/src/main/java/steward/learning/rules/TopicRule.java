@@ -30,7 +30,7 @@ public final class TopicRule implements LearningRule {
             boolean known = run.data.topic_level.consolidated.stream().anyMatch(m -> m.topic.equalsIgnoreCase(e.topic()));
             if (!known) {
                 run.data.topic_level.consolidated.add(new PreferenceData.TopicMark(e.topic(), run.date));
-                run.recorded.add("topic \"" + e.topic() + "\" consolidated");
+                run.record("topic", e.topic(), "topic \"" + e.topic() + "\" consolidated");
             }
         }
     }

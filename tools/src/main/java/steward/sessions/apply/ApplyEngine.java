@@ -21,20 +21,26 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningEngine;
+import steward.learning.LearningReport;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
+import steward.learning.rules.ThresholdRule;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
 import steward.sessions.audit.Times;
 import steward.sessions.backup.SessionBackup;
+import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
+import steward.state.AtomicFiles;
 import steward.text.CodePoints;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -58,6 +64,25 @@ public final class ApplyEngine {
         this.clock = clock;
     }
 
+    private Path callerCwd = Path.of(System.getProperty("user.dir"));
+    private String store;
+    private List<Plan.PlanItem> others = List.of();
+
+    /** Only this home's items run ({@code hermes} or {@code claude}); the plan's other items are skipped. Null: all. */
+    public ApplyEngine store(String store) {
+        if (store != null && !SessionHomes.STORES.contains(store)) {
+            throw new StewardError(CTX, "store must be hermes or claude, not " + store);
+        }
+        this.store = store;
+        return this;
+    }
+
+    /** The working directory whose Claude Code project holds the current session (default: this process's). */
+    public ApplyEngine callerCwd(Path cwd) {
+        this.callerCwd = cwd;
+        return this;
+    }
+
     enum Op { DELETE, MARK_ENDED, RENAME }
 
     record Planned(Plan.PlanItem item, Op op, String newTitle, int depth) {}
@@ -67,20 +92,120 @@ public final class ApplyEngine {
     public ApplyResult apply(ApplyRequest req) {
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
-        Plan plan = plans.load(req.planId(), now, PlanStore.databaseKey(paths.stateDb()));
-        validate(plan, req);
+        Plan full = plans.load(req.planId(), now, this::currentKey);
+        validate(full, req);
+        Plan plan = selected(full);
+        this.others = full.items().stream().filter(i -> store != null && !i.storeName().equals(store)).toList();
+        List<Plan.PlanItem> claudeItems = itemsOf(plan, ClaudeSessions.STORE);
+        if (claudeItems.isEmpty()) {
+            if (!req.dryRun()) plans.claim(plan.plan_id());
+            HermesPart h;
+            try {
+                h = applyHermes(plan, req, now, null);
+            } catch (RuntimeException e) {
+                if (!req.dryRun()) plans.release(plan.plan_id());
+                throw e;
+            }
+            if (req.dryRun()) return result(plan, true, null, h.d(), h.d().before(), false, List.of(),
+                    LearningReport.notRecorded("dry run"), req);
+            return result(plan, false, h.b(), h.d(), h.after(), h.fts(), h.checks(), learn(plan, req, h.d()), req);
+        }
+        ClaudeApplier claude = new ClaudeApplier(paths, clock, plan, claudeItems, callerCwd);
+        boolean hermes = plan.storeRefs().stream().anyMatch(r -> r.store().equals(SessionRow.HERMES));
+        if (req.dryRun()) {
+            ClaudeApplier.Part cp = claude.decide(req);
+            HermesPart h = hermes ? applyHermes(plan, req, now, null) : null;
+            Decision d = merge(h == null ? null : h.d(), cp.decision());
+            return result(plan, true, null, d, d.before(), false, List.of(), LearningReport.notRecorded("dry run"), req);
+        }
+        plans.claim(plan.plan_id());
+        String backupId = SessionBackup.newId(clock.instant());
+        ClaudeApplier.Part cp;
+        try {
+            cp = claude.execute(req, backupId);
+        } catch (RuntimeException e) {
+            plans.release(plan.plan_id());
+            throw e;
+        }
+        HermesPart h = null;
+        if (hermes) {
+            try {
+                h = applyHermes(plan, req, now, backupId);
+            } catch (RuntimeException e) {
+                claude.undo(cp);
+                plans.release(plan.plan_id());
+                throw e;
+            }
+        }
+        Decision d = merge(h == null ? null : h.d(), cp.decision());
+        ApplyResult.Backup b = mergeBackup(h == null ? null : h.b(), cp.backup());
+        List<ApplyResult.Check> checks = new ArrayList<>(h == null ? List.of() : h.checks());
+        checks.addAll(cp.checks());
+        ApplyResult.Counts after = h == null ? cp.after() : sum(h.after(), cp.after());
+        return result(plan, false, b, d, after, h != null && h.fts(), checks, learn(plan, req, d), req);
+    }
+
+    /** The plan restricted to the selected store (its other items are reported as skipped). */
+    private Plan selected(Plan p) {
+        if (store == null) return p;
+        if (p.storeRefs().stream().noneMatch(r -> r.store().equals(store))) {
+            throw new StewardError(CTX, "plan " + p.plan_id() + " has no " + store + " store (its stores: "
+                    + String.join(", ", p.storeRefs().stream().map(Plan.StoreRef::store).toList()) + ")");
+        }
+        return new Plan(p.plan_id(), p.created_at(), p.created_at_epoch(), p.expires_at_epoch(), p.database(), p.database_key(), p.mode(),
+                p.locale(), p.current_session_id(), p.current_found_by(), p.threshold(), itemsOf(p, store), p.report_text(),
+                p.storeRefs().stream().filter(r -> r.store().equals(store)).toList());
+    }
+
+    /** The key each store of a plan has now, for binding the plan to the homes it was made for. */
+    private String currentKey(String store, String location) {
+        if (store.equals(ClaudeSessions.STORE)) {
+            return paths.claudeHome() == null ? null : PlanStore.databaseKey(new ClaudeHome(paths.claudeHome()).projectsDir());
+        }
+        return PlanStore.databaseKey(paths.stateDb());
+    }
+
+    static List<Plan.PlanItem> itemsOf(Plan plan, String store) {
+        return plan.items().stream().filter(i -> i.storeName().equals(store)).toList();
+    }
+
+    private static Decision merge(Decision a, Decision b) {
+        if (a == null) return b;
+        List<Planned> run = new ArrayList<>(a.run());
+        run.addAll(b.run());
+        List<ApplyResult.Skipped> skipped = new ArrayList<>(a.skipped());
+        skipped.addAll(b.skipped());
+        return new Decision(run, skipped, sum(a.before(), b.before()));
+    }
+
+    static ApplyResult.Counts sum(ApplyResult.Counts a, ApplyResult.Counts b) {
+        return new ApplyResult.Counts(a.all() + b.all(), a.active() + b.active(), a.ended() + b.ended(), a.archived() + b.archived(),
+                a.untitled() + b.untitled());
+    }
+
+    private static ApplyResult.Backup mergeBackup(ApplyResult.Backup a, ApplyResult.Backup b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        return new ApplyResult.Backup(a.backup_id(), a.path(), a.size_bytes() + b.size_bytes(), a.sessions() + b.sessions(),
+                a.messages() + b.messages(), a.side_files() + b.side_files());
+    }
+
+    /** What the Hermes part of an apply did. */
+    record HermesPart(Decision d, ApplyResult.Backup b, boolean fts, ApplyResult.Counts after, List<ApplyResult.Check> checks) {}
+
+    /**
+     * The Hermes part of a plan (the plan is claimed by the caller), in one transaction; a dry run only decides.
+     * {@code backupId}: the backup id shared with the Claude Code part, or null for a new one.
+     */
+    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String backupId) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             if (req.dryRun()) {
-                Decision d;
                 try {
-                    d = decide(store, store.connection(), plan, req);
+                    return new HermesPart(decide(store, store.connection(), plan, req), null, false, null, List.of());
                 } catch (SQLException e) {
                     throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
                 }
-                return result(plan, true, null, d, d.before(), false, List.of(),
-                        new ApplyResult.Learning("not_recorded", "dry run", List.of()));
             }
-            plans.claim(plan.plan_id());
             List<Path[]> moved = new ArrayList<>();
             Object[] out = new Object[3];
             try {
@@ -88,13 +213,12 @@ public final class ApplyEngine {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved);
+                    out[1] = backup(c, d, now, moved, req, backupId);
                     out[2] = execute(c, d, now);
                     return null;
                 });
             } catch (RuntimeException e) {
                 moveBack(moved);
-                plans.release(plan.plan_id());
                 throw e;
             }
             Decision d = (Decision) out[0];
@@ -103,12 +227,12 @@ public final class ApplyEngine {
             ApplyResult.Counts after = counts(store.connection());
             List<ApplyResult.Check> checks = new ArrayList<>();
             checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
-                    "active " + d.before().active() + "→" + after.active() + " (threshold " + steward.learning.rules.ThresholdRule.fmt(plan.threshold()) + ")"));
+                    "active " + d.before().active() + "→" + after.active() + " (threshold " + ThresholdRule.fmt(plan.threshold()) + ")"));
             checks.add(new ApplyResult.Check("no_untitled_sessions", after.untitled() == 0, after.untitled() + " untitled sessions left"));
             checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
                     : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
             checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
-            return result(plan, false, b, d, after, fts, checks, learn(plan, req, d));
+            return new HermesPart(d, b, fts, after, checks);
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
         }
@@ -126,6 +250,16 @@ public final class ApplyEngine {
         if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
         List<String> unknownRules = req.ruleDecisions().keySet().stream().filter(k -> !rules.contains(k)).sorted().toList();
         if (!unknownRules.isEmpty()) throw new StewardError(CTX, "decisions name rules with no item in plan " + plan.plan_id() + ": " + String.join(", ", unknownRules));
+        Set<String> asked = new HashSet<>();
+        for (Plan.PlanItem i : plan.items()) if (i.cascade_of() == null && i.coveredByRuleDecision()) asked.add(i.rule());
+        List<String> unasked = req.ruleDecisions().keySet().stream().filter(k -> !asked.contains(k)).sorted().toList();
+        if (!unasked.isEmpty()) {
+            throw new StewardError(CTX, "decisions.rules names " + String.join(", ", unasked) + ", which asked no question in plan " + plan.plan_id()
+                    + ": a rule decision covers only the questions the report listed; decide an automatic or unlisted item by its item_id");
+        }
+        if (req.waiting() != null && !req.waiting().equals("later")) {
+            throw new StewardError(CTX, "decisions.waiting must be 'later', not " + req.waiting());
+        }
         for (Map<String, String> m : List.of(req.itemDecisions(), req.ruleDecisions())) {
             for (Map.Entry<String, String> e : m.entrySet()) {
                 if (!e.getValue().equals("approve") && !e.getValue().equals("reject")) {
@@ -142,6 +276,9 @@ public final class ApplyEngine {
         Set<String> newTitles = new HashSet<>();
         for (Map.Entry<String, String> e : req.renames().entrySet()) {
             if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
+            if (plan.item(e.getKey()).storeName().equals(ClaudeSessions.STORE)) {
+                throw new StewardError(CTX, "rename of " + e.getKey() + ": Steward does not rename Claude Code sessions (use /rename in Claude Code)");
+            }
             String t = e.getValue() == null ? "" : CodePoints.pyStrip(e.getValue());
             if (t.isEmpty()) throw new StewardError(CTX, "rename of " + e.getKey() + ": the new title is empty");
             if (CodePoints.length(t) > MAX_TITLE) throw new StewardError(CTX, "rename of " + e.getKey() + ": titles are at most " + MAX_TITLE + " characters");
@@ -152,6 +289,25 @@ public final class ApplyEngine {
 
     Decision decide(SessionStore store, Connection c, Plan plan, ApplyRequest req) throws SQLException {
         List<SessionRow> rows = store.listSessionsForAudit();
+        Plan.StoreRef ref = plan.storeRefs().stream().filter(r -> r.store().equals(SessionRow.HERMES)).findFirst().orElse(plan.storeRefs().get(0));
+        String inferred = AuditEngine.findCurrent(rows, null, CTX).session_id();
+        Decided dd = decide(rows, itemsOf(plan, SessionRow.HERMES), plan, req, currents(ref, req, inferred));
+        return new Decision(dd.run(), dd.skipped(), counts(c));
+    }
+
+    /** The sessions apply must not touch as current: the audit's argument, the caller's, else the store's own guess now. */
+    static Set<String> currents(Plan.StoreRef ref, ApplyRequest req, String inferred) {
+        Set<String> currents = new HashSet<>();
+        if ("argument".equals(ref.current_found_by()) && ref.current_session_id() != null) currents.add(ref.current_session_id());
+        if (req.currentSessionId() != null) currents.add(req.currentSessionId());
+        if (inferred != null && req.currentSessionId() == null) currents.add(inferred);
+        return currents;
+    }
+
+    /** What runs and what is skipped (and why) of one store's {@code items}, given its sessions now. */
+    record Decided(List<Planned> run, List<ApplyResult.Skipped> skipped) {}
+
+    static Decided decide(List<SessionRow> rows, List<Plan.PlanItem> items, Plan plan, ApplyRequest req, Set<String> currents) {
         Map<String, SessionRow> byId = new HashMap<>();
         Map<String, List<String>> subChildren = new HashMap<>();
         for (SessionRow s : rows) byId.put(s.id(), s);
@@ -163,18 +319,12 @@ public final class ApplyEngine {
             if (df != null) ps.add(df);
             for (String p : ps) subChildren.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id());
         }
-        Set<String> currents = new HashSet<>();
-        if ("argument".equals(plan.current_found_by()) && plan.current_session_id() != null) currents.add(plan.current_session_id());
-        if (req.currentSessionId() != null) currents.add(req.currentSessionId());
-        String inferred = AuditEngine.findCurrent(rows, null, CTX).session_id();
-        if (inferred != null && req.currentSessionId() == null) currents.add(inferred);
-
         List<ApplyResult.Skipped> skipped = new ArrayList<>();
         Map<String, Planned> run = new LinkedHashMap<>();
-        for (Plan.PlanItem it : plan.items()) {
+        for (Plan.PlanItem it : items) {
             SessionRow s = byId.get(it.session_id());
             String reason = null;
-            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            String dec = decision(it, req);
             String rename = req.renames().get(it.session_id());
             if (s == null) reason = "no longer exists";
             else if (currents.contains(s.id())) reason = "became the current session";
@@ -183,8 +333,20 @@ public final class ApplyEngine {
                 run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename), 0));
                 continue;
             } else if ("reject".equals(dec)) reason = "rejected";
-            else if (!it.executable()) reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
-            else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) reason = "not approved (" + it.confidence() + ")";
+            else if (!it.executable()) {
+                reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
+                if ("approve".equals(dec) && !it.rule().equals("E")) reason += ": approving it changes nothing";
+            } else if (it.cascade_of() != null) {
+                // goes only with its parent: kept in the run for now, removed below unless the parent is deleted
+            } else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) {
+                reason = it.question() == null ? "not approved (" + it.confidence() + ")"
+                        : it.coveredByRuleDecision() ? "not answered (" + it.confidence() + ")"
+                        : switch (it.question()) {
+                            case "waiting" -> "still waiting for an answer";
+                            case "later" -> "put off until later";
+                            default -> "not asked this run (over the question cap)";
+                        };
+            }
             if (reason != null) {
                 skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), reason));
                 continue;
@@ -222,7 +384,24 @@ public final class ApplyEngine {
         List<Planned> out = new ArrayList<>();
         for (Planned p : run.values()) out.add(new Planned(p.item(), p.op(), p.newTitle(), depth(p.item().session_id(), byId, run)));
         out.sort(Comparator.comparingInt(Planned::depth).thenComparing(p -> p.item().session_id()));
-        return new Decision(out, skipped, counts(c));
+        return new Decided(out, skipped);
+    }
+
+    /**
+     * The user's decision about one item: its own (by item_id), else its rule group's when the report asked it as a
+     * question (listed by name, or in a collapsed line). Automatic, report-only, unlisted and waiting items are never
+     * covered by a rule decision, and an item that goes with its parent follows the parent.
+     */
+    static String decision(Plan.PlanItem it, ApplyRequest req) {
+        String d = req.itemDecisions().get(it.item_id());
+        if (d != null) return d;
+        return it.cascade_of() == null && it.coveredByRuleDecision() ? req.ruleDecisions().get(it.rule()) : null;
+    }
+
+    /** Ran without being asked: no decision of the user's and HIGH (or going with such a parent). */
+    static boolean automatic(Planned p, ApplyRequest req) {
+        return p.op() != Op.RENAME && req.itemDecisions().get(p.item().item_id()) == null && decision(p.item(), req) == null
+                && p.item().automatic();
     }
 
     private static int depth(String id, Map<String, SessionRow> byId, Map<String, Planned> run) {
@@ -252,10 +431,11 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved) throws SQLException {
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, String sharedId)
+            throws SQLException {
         if (d.run().isEmpty()) return null;
         SessionBackup bk = new SessionBackup(paths.stateDir());
-        String id = SessionBackup.newId(clock.instant());
+        String id = sharedId != null ? sharedId : SessionBackup.newId(clock.instant());
         List<ObjectNode> lines = new ArrayList<>();
         Map<Path, Path> sideMoves = new LinkedHashMap<>();
         for (Planned p : d.run()) {
@@ -263,7 +443,10 @@ public final class ApplyEngine {
             note.put("backup_id", id);
             note.put("action", p.op().name().toLowerCase(java.util.Locale.ROOT));
             note.put("rule", p.item().rule());
+            note.put("condition", p.item().key());
             note.put("item_id", p.item().item_id());
+            note.put("automatic", automatic(p, req));
+            note.put("base", p.item().base());
             note.put("at", Times.iso(now));
             if (p.op() == Op.MARK_ENDED) note.put("ended_at", now);
             if (p.op() == Op.RENAME) note.put("new_title", p.newTitle());
@@ -285,7 +468,7 @@ public final class ApplyEngine {
         SessionBackup.Written w = bk.write(id, lines);
         for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
             try {
-                steward.state.AtomicFiles.ensurePrivateDir(e.getValue().getParent());
+                AtomicFiles.ensurePrivateDir(e.getValue().getParent());
                 Files.move(e.getKey(), e.getValue(), StandardCopyOption.ATOMIC_MOVE);
                 moved.add(new Path[] {e.getKey(), e.getValue()});
             } catch (IOException ex) {
@@ -377,54 +560,90 @@ public final class ApplyEngine {
     }
 
     /**
-     * Records the user's decisions in the learning store (steward.learning): every plan item becomes a
-     * DecisionEvent — APPROVED (explicitly, or a HIGH item that ran unobjected), VETOED (rejected or renamed
-     * instead of deleted: the user kept it; with the keep reason if given), EXTRA_DELETE (deletion asked for a
-     * report-only item), UNANSWERED (an item that needed an answer and got none). Items skipped because they
-     * changed since the audit, and cascade items, teach nothing. A corrupt or unwritable store pauses
-     * learning, never the apply.
+     * Records the user's decisions in the learning store (steward.learning): every plan item the user decided, that ran
+     * or that was asked becomes a DecisionEvent — APPROVED (explicitly, by item or by the rule group it was asked in),
+     * VETOED (rejected: the user kept it; with the keep reason if given), RENAMED, RAN_AUTOMATICALLY (a HIGH item that ran
+     * unasked: never an approval), UNANSWERED (asked, no answer: it waits), LATER. Approving a report-only item records
+     * nothing. A deletion asked only because of its subagent children teaches about that session, not its condition.
+     * Items skipped because they changed since the audit, and F/S items, teach nothing. A corrupt or unwritable store
+     * pauses learning, never the apply.
      */
-    private ApplyResult.Learning learn(Plan plan, ApplyRequest req, Decision d) {
+    private LearningReport learn(Plan plan, ApplyRequest req, Decision d) {
         Map<String, Planned> ran = new HashMap<>();
         for (Planned p : d.run()) ran.put(p.item().item_id(), p);
         Map<String, String> skipped = new HashMap<>();
         for (ApplyResult.Skipped s : d.skipped()) skipped.put(s.item_id(), s.reason());
         List<DecisionEvent> events = new ArrayList<>();
+        Set<String> open = new HashSet<>();
         for (Plan.PlanItem it : plan.items()) {
+            if (it.question() != null) open.add(it.session_id() + "|" + it.key());
             String skip = skipped.get(it.item_id());
-            if (it.cascade_of() != null || it.rule().equals("F") || it.rule().equals("S")) continue;
+            if (it.rule().equals("F") || it.rule().equals("S")) continue;
             if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
-            String dec = req.itemDecisions().getOrDefault(it.item_id(), req.ruleDecisions().get(it.rule()));
+            String dec = decision(it, req);
             Planned p = ran.get(it.item_id());
-            boolean review = it.action().equals("review");
-            boolean needsAnswer = (it.executable() && !it.confidence().equals("HIGH")) || it.rule().equals("E");
+            boolean rejected = "reject".equals(dec);
             Outcome o;
-            if (p != null && p.op() == Op.RENAME) o = Outcome.VETOED;
-            else if ("approve".equals(dec)) o = review && !it.rule().equals("E") ? Outcome.EXTRA_DELETE : Outcome.APPROVED;
-            else if ("reject".equals(dec)) {
-                if (review) continue; // "not consolidated yet" / "leave it" is no veto
+            if (p != null && p.op() == Op.RENAME) o = Outcome.RENAMED;
+            else if (it.cascade_of() != null) {
+                if (!rejected) continue; // goes with its parent: the parent's answer teaches
                 o = Outcome.VETOED;
-            } else if (p != null) o = Outcome.APPROVED;
-            else if (needsAnswer) o = Outcome.UNANSWERED;
-            else continue;
-            String key = it.condition() == null ? it.rule() : it.condition();
-            String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+            } else if ("approve".equals(dec)) {
+                if (it.reportOnly()) continue; // nothing was asked: approving it is not "delete asked for"
+                o = Outcome.APPROVED;
+            } else if (rejected) {
+                if (it.action().equals("review")) continue; // "not consolidated yet" / "leave it" is no veto
+                o = Outcome.VETOED;
+            } else if (p != null) {
+                if (!it.automatic()) continue;
+                o = Outcome.RAN_AUTOMATICALLY;
+            } else if (it.question() != null && !it.question().equals("not_asked")) {
+                boolean later = "later".equals(req.waiting()) && (it.question().equals("waiting") || it.question().equals("later")
+                        || it.question().equals("collapsed"));
+                if (it.question().equals("later") && !later) continue; // put off before: still put off
+                o = later ? Outcome.LATER : Outcome.UNANSWERED;
+            } else continue;
+            String condition = it.key().indexOf('/') < 0 ? null : it.key().substring(it.key().indexOf('/') + 1);
             String action = it.action().equals("name_or_delete") ? "delete" : it.action();
-            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(), p != null ? "in_use" : null) : null;
+            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(), null) : null;
+            boolean sessionOnly = it.cascade_of() != null || (it.held_by() != null && !it.held_by().isEmpty());
+            Level base = it.base() == null ? Level.valueOf(it.confidence()) : Level.valueOf(it.base());
             events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), condition, Level.valueOf(it.confidence()),
-                    action, o, keepReason, it.topic()));
+                    action, o, keepReason, it.topic(), base, it.question(), sessionOnly, it.guarded(), p != null && p.op() != Op.RENAME,
+                    p != null && p.op() == Op.RENAME ? p.newTitle() : null));
         }
-        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events);
-        return new ApplyResult.Learning(s.paused() ? "paused" : "ok", s.paused() ? s.lines().get(0) : null, s.lines());
+        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events, open);
+        return LearningReport.of(s);
     }
 
-    private static ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                                      boolean fts, List<ApplyResult.Check> checks, ApplyResult.Learning learning) {
+    private ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+                               boolean fts, List<ApplyResult.Check> checks, LearningReport learning, ApplyRequest req) {
+        if (!others.isEmpty()) {
+            List<ApplyResult.Skipped> skipped = new ArrayList<>(d.skipped());
+            for (Plan.PlanItem it : others) {
+                skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), "not in the selected store (" + store + ")"));
+            }
+            d = new Decision(d.run(), skipped, d.before());
+        }
+        return resultOf(plan, dry, b, d, after, fts, checks, learning, req);
+    }
+
+    private static ApplyResult resultOf(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
+                                        boolean fts, List<ApplyResult.Check> checks, LearningReport learning, ApplyRequest req) {
         List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
                 p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
+        String backupId = b == null ? "<backup_id>" : b.backup_id();
+        List<ApplyResult.Auto> auto = d.run().stream().filter(p -> automatic(p, req)).map(p -> new ApplyResult.Auto(p.item().item_id(),
+                p.item().session_id(), p.item().key(), p.op().name().toLowerCase(java.util.Locale.ROOT), undo(backupId, p.item().session_id()))).toList();
         return new ApplyResult(plan.plan_id(), dry, b, done.size(), List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),
                 Math.max(0, done.size() - MAX_LISTED), d.skipped().size(),
                 List.copyOf(d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))), Math.max(0, d.skipped().size() - MAX_LISTED),
+                auto.size(), List.copyOf(auto.subList(0, Math.min(MAX_LISTED, auto.size()))), Math.max(0, auto.size() - MAX_LISTED),
                 d.before(), after, fts, checks, learning);
+    }
+
+    /** The one-line undo of one executed item. */
+    public static String undo(String backupId, String sessionId) {
+        return "session_restore {\"backup_id\": \"" + backupId + "\", \"session_ids\": [\"" + sessionId + "\"]}";
     }
 }

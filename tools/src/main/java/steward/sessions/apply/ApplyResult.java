@@ -2,17 +2,22 @@ package steward.sessions.apply;
 
 import java.util.List;
 
-/** The structured result of {@code session_apply}. */
+/**
+ * The structured result of {@code session_apply}. {@code automatic}: every item that ran without being asked, with
+ * its rule condition and the one-line undo (restoring it teaches Steward to ask first).
+ */
 public record ApplyResult(String plan_id, boolean dry_run, Backup backup, int executed_count, List<Done> executed,
                           int executed_left_out, int skipped_count, List<Skipped> skipped, int skipped_left_out,
-                          Counts before, Counts after, boolean fts_verified, List<Check> checklist, Learning learning) {
-
-    /** What the learning loop recorded: status ok / paused (store corrupt or unwritable) / not_recorded (dry run). */
-    public record Learning(String status, String error, List<String> summary) {}
+                          int automatic_count, List<Auto> automatic, int automatic_left_out,
+                          Counts before, Counts after, boolean fts_verified, List<Check> checklist,
+                          steward.learning.LearningReport learning) {
 
     public record Backup(String backup_id, String path, long size_bytes, int sessions, int messages, int side_files) {}
 
     public record Done(String item_id, String session_id, String rule, String action, String new_title) {}
+
+    /** An automatic action: what ran unasked, under which condition, and how to take it back. */
+    public record Auto(String item_id, String session_id, String condition, String action, String undo) {}
 
     public record Skipped(String item_id, String session_id, String rule, String reason) {}
 

@@ -1,7 +1,10 @@
 package steward.sessions.audit;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,19 +23,26 @@ import steward.sessions.rules.Rule;
 import steward.sessions.rules.RuleContext;
 import steward.sessions.rules.RuleEngine;
 import steward.sessions.rules.Rules;
-import steward.sessions.rules.Text;
 import steward.sessions.rules.Verdict;
+import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.HermesSessions;
+import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
-import steward.sessions.store.SessionStore;
+import steward.sessions.store.SessionSource;
 
 /**
- * {@code session_audit}: reads the sessions once (set-based), classifies each with the ordered
- * rules, stores the plan in the state dir and renders the report. It never writes to Hermes' files.
+ * {@code session_audit}: reads each selected home's sessions once (set-based), classifies each with the ordered
+ * rules (one rule context per home), stores one plan in the state dir and renders the report. It never writes to
+ * Hermes' or Claude Code's files.
  */
 public final class AuditEngine {
+    /** At most this many lines of a report ask something (questions by name plus grouped lines). */
+    public static final int QUESTION_CAP = QuestionPlan.CAP;
+
     private final StewardPaths paths;
     private final Clock clock;
     private final Preferences preferences;
+    private Path callerCwd = Path.of(System.getProperty("user.dir"));
 
     private final AuditResult.LearningState learning;
 
@@ -54,6 +64,12 @@ public final class AuditEngine {
         this.learning = new AuditResult.LearningState(status, s.problem(), s.usable() && s.exists() ? LearningEngine.ruleState(s.data()) : null);
     }
 
+    /** The working directory whose Claude Code project holds the current session when none is named (default: this process's). */
+    public AuditEngine callerCwd(Path cwd) {
+        this.callerCwd = cwd;
+        return this;
+    }
+
     public record Outcome(AuditResult result, String text, Plan plan) {}
 
     /** The current session: the argument if given (it must exist), else the active tui/cli session with the newest activity. */
@@ -63,78 +79,163 @@ public final class AuditEngine {
             if (!exists) throw new StewardError(context, "current_session_id " + argument + " is not a session in this database");
             return new AuditResult.Current(argument, "argument");
         }
-        return rows.stream().filter(r -> r.active() && ("tui".equals(r.source()) || "cli".equals(r.source())))
-                .max(Comparator.comparingDouble(SessionRow::lastActivity).thenComparing(SessionRow::id))
-                .map(r -> new AuditResult.Current(r.id(), "newest_active_tui_cli"))
-                .orElse(new AuditResult.Current(null, "none"));
+        return HermesSessions.newestActiveTuiCli(rows);
+    }
+
+    /** One store's part of the audit. */
+    private static final class StoreAudit {
+        final SessionSource source;
+        final List<SessionRow> rows;
+        final AuditResult.Current current;
+        final RuleContext ctx;
+        final Verdict[] verdicts;
+
+        StoreAudit(SessionSource source, List<SessionRow> rows, AuditResult.Current current, RuleContext ctx, Verdict[] verdicts) {
+            this.source = source;
+            this.rows = rows;
+            this.current = current;
+            this.ctx = ctx;
+            this.verdicts = verdicts;
+        }
     }
 
     public Outcome audit(AuditRequest req) {
         Instant now = req.now() != null ? req.now() : clock.instant();
         double nowEpoch = Times.epoch(now);
-        List<SessionRow> rows;
-        String dbKey = PlanStore.databaseKey(paths.stateDb());
-        try (SessionStore store = SessionStore.openReadOnly(paths.stateDb())) {
-            rows = store.listSessionsForAudit();
+        List<SessionSource> sources = SessionHomes.open(paths, req.store(), new ClaudeSessions.Options(nowEpoch, req.idleSeconds(), callerCwd, true),
+                "session_audit");
+        List<List<SessionRow>> listed = new ArrayList<>();
+        for (SessionSource src : sources) listed.add(src.rows());
+        if (req.currentSessionId() != null && listed.stream().noneMatch(rows -> rows.stream().anyMatch(r -> r.id().equals(req.currentSessionId())))) {
+            throw new StewardError("session_audit", "current_session_id " + req.currentSessionId() + " is not a session in "
+                    + (sources.size() == 1 && sources.get(0).store().equals(SessionRow.HERMES) ? "this database" : "any audited home"));
         }
-        AuditResult.Current current = findCurrent(rows, req.currentSessionId(), "session_audit");
-        RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
-
-        Verdict[] verdicts = evaluate(rows, ctx);
-
-        // items: every non-retain verdict, plus the subagent children that Hermes deletes with a deleted parent
+        // items: every non-retain verdict of every home; a deletion whose subagent children would not all go automatically on
+        // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan, per report)
+        List<StoreAudit> audits = new ArrayList<>();
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
-        List<Key> ordered = order(rows, verdicts);
-        for (Key k : ordered) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
-        for (Key k : ordered) {
-            Plan.PlanItem it = items.get(k.row.id());
-            if (it != null && it.cascade_of() == null && it.action().equals("delete")) addCascade(k.row, it, ctx, items, req);
+        Map<String, StoreAudit> itemStore = new HashMap<>();
+        for (int i = 0; i < sources.size(); i++) {
+            List<SessionRow> rows = listed.get(i);
+            AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId());
+            RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences);
+            StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
+            audits.add(a);
+            for (Map.Entry<String, Plan.PlanItem> e : storeItems(rows, a.verdicts, ctx, req).entrySet()) {
+                items.put(e.getKey(), e.getValue());
+                itemStore.put(e.getKey(), a);
+            }
         }
+        QuestionPlan.assign(items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
+        StoreAudit first = audits.get(0);
 
         // the plan's items are final: serialise them on another core while the report is built
         List<Plan.PlanItem> planItems = List.copyOf(items.values());
         PlanStore.Items ahead = PlanStore.serialiseAhead(planItems);
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
-        Capped auto = new Capped(cap);
-        Map<String, Capped> confirm = new LinkedHashMap<>();
-        Capped info = new Capped(cap);
-        for (Plan.PlanItem pi : items.values()) {
-            Confidence c = Confidence.valueOf(pi.confidence());
-            Capped g = c == Confidence.HIGH && pi.executable() ? auto
-                    : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
-            if (g.wants()) g.add(toItem(pi, ctx.session(pi.session_id()), ctx));
-            else g.skip();
+        Capped auto = new Capped(cap), info = new Capped(cap), waiting = new Capped(cap), notAsked = new Capped(cap);
+        Map<String, Capped> confirm = new LinkedHashMap<>(), collapsed = new LinkedHashMap<>();
+        int[] q = new int[6]; // new, waiting, later, collapsed, not asked, grouped
+        Map<String, Integer> notAskedByKey = new LinkedHashMap<>();
+        // questions asked by name first (each is listed: QuestionPlan kept them within the group cap), then the rest
+        for (int pass = 0; pass < 2; pass++) {
+            for (Plan.PlanItem pi : items.values()) {
+                boolean asked = "new".equals(pi.question()) || "grouped".equals(pi.question());
+                if (asked != (pass == 0)) continue;
+                Capped g;
+                if (pi.question() == null || asked) {
+                    Confidence c = Confidence.valueOf(pi.confidence());
+                    g = c == Confidence.HIGH && pi.executable() ? auto
+                            : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
+                    if ("new".equals(pi.question())) q[0]++;
+                    if ("grouped".equals(pi.question())) q[5]++;
+                } else {
+                    switch (pi.question()) {
+                        case "waiting" -> { g = waiting; q[1]++; }
+                        case "later" -> { g = waiting; q[2]++; }
+                        case "collapsed" -> { g = collapsed.computeIfAbsent(pi.rule(), k -> new Capped(cap)); q[3]++; }
+                        default -> { g = notAsked; q[4]++; notAskedByKey.merge(pi.key(), 1, Integer::sum); }
+                    }
+                }
+                StoreAudit a = itemStore.get(pi.session_id());
+                if (g.wants()) g.add(toItem(pi, a.ctx.session(pi.session_id()), a.ctx));
+                else g.skip();
+            }
         }
-        Capped retained = retained(rows, verdicts, items, cap, req, ctx);
-        List<AuditResult.RuleGroup> confirmGroups = new ArrayList<>();
-        confirm.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
-            Rule r = Rules.byId(e.getKey());
-            Capped l = e.getValue();
-            confirmGroups.add(new AuditResult.RuleGroup(e.getKey(), r == null ? e.getKey() : r.meta().summary(), l.count,
-                    List.copyOf(l.items), l.count - l.items.size()));
-        });
+        Capped retained = retained(audits, items, cap, req);
+        List<AuditResult.RuleGroup> confirmGroups = ruleGroups(confirm, null, first.ctx);
+        List<AuditResult.RuleGroup> collapsedGroups = ruleGroups(collapsed, req.locale(), first.ctx);
+        StringBuilder digest = new StringBuilder();
+        notAskedByKey.forEach((k, n) -> digest.append(digest.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
+        AuditResult.Questions questions = new AuditResult.Questions(QuestionPlan.lines(items.values()), q[0], q[5], q[1], q[2], q[3],
+                q[4], QuestionPlan.CAP, digest.length() == 0 ? null : digest.toString());
 
-        int active = 0, archived = 0;
-        for (SessionRow s : rows) {
-            if (s.active()) active++;
-            if (s.archived()) archived++;
+        int all = 0, active = 0, archived = 0;
+        List<AuditResult.StoreOut> storeOuts = new ArrayList<>();
+        List<AuditResult.Expected> expecteds = new ArrayList<>();
+        for (StoreAudit a : audits) {
+            int act = 0, arc = 0;
+            for (SessionRow s : a.rows) {
+                if (s.active()) act++;
+                if (s.archived()) arc++;
+            }
+            all += a.rows.size();
+            active += act;
+            archived += arc;
+            List<Plan.PlanItem> own = items.values().stream().filter(pi -> itemStore.get(pi.session_id()) == a).toList();
+            AuditResult.Expected ex = expected(own, a.ctx, act, a.rows.size());
+            expecteds.add(ex);
+            storeOuts.add(storeOut(a, new AuditResult.Totals(a.rows.size(), act, a.rows.size() - act, arc), ex, own, req, cap));
         }
-        AuditResult.Totals totals = new AuditResult.Totals(rows.size(), active, rows.size() - active, archived);
-        AuditResult.Expected expected = expected(items.values(), ctx, active, rows.size());
-        List<AuditResult.TopicOut> topics = ctx.topics().stream().limit(cap)
-                .map(t -> new AuditResult.TopicOut(t.label(), t.count(), t.sessionIds())).toList();
+        AuditResult.Totals totals = new AuditResult.Totals(all, active, all - active, archived);
+        AuditResult.Expected expected = sum(expecteds);
+        List<AuditResult.TopicOut> topics = new ArrayList<>();
+        for (StoreAudit a : audits) {
+            for (RuleContext.Topic t : a.ctx.topics()) topics.add(new AuditResult.TopicOut(t.label(), t.count(), t.sessionIds()));
+        }
+        if (audits.size() > 1) topics.sort((x, y) -> y.count() != x.count() ? Integer.compare(y.count(), x.count()) : x.topic().compareTo(y.topic()));
+        topics = List.copyOf(topics.subList(0, Math.min(cap, topics.size())));
         String created = Times.iso(Times.epoch(clock.instant()));
         double createdEpoch = Times.epoch(clock.instant());
         double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
+        double threshold = first.ctx.threshold();
         AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
-                req.locale(), paths.stateDb().toString(), totals, current, ctx.threshold(),
-                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(retained, cap)), topics, expected, learning);
+                req.locale(), first.source.location(), totals, first.current, threshold,
+                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(waiting, cap), collapsedGroups,
+                        group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions, List.copyOf(storeOuts));
         String text = ReportRenderer.render(result);
-        Plan plan = new Plan(planId, created, createdEpoch, expires, paths.stateDb().toString(), dbKey, req.mode(), req.locale(),
-                current.session_id(), current.found_by(), ctx.threshold(), planItems, text);
+        List<Plan.StoreRef> refs = new ArrayList<>();
+        for (StoreAudit a : audits) {
+            boolean claude = a.source.store().equals(ClaudeSessions.STORE);
+            refs.add(new Plan.StoreRef(a.source.store(), a.source.location(), a.source.key(), a.current.session_id(), a.current.found_by(),
+                    claude ? req.idleSeconds() : null));
+        }
+        Plan plan = new Plan(planId, created, createdEpoch, expires, first.source.location(), refs.get(0).key(), req.mode(), req.locale(),
+                first.current.session_id(), first.current.found_by(), threshold, planItems, text, refs);
         new PlanStore(paths.stateDir()).save(plan, ahead);
         return new Outcome(result, text, plan);
+    }
+
+    /** The plan's items in report order: every session with an action, cascades resolved, questions assigned. */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req,
+                                               java.time.LocalDate today) {
+        Map<String, Plan.PlanItem> items = storeItems(rows, verdicts, ctx, req);
+        QuestionPlan.assign(items, ctx.preferences(), req.headless(), today, req.maxItemsPerGroup());
+        return items;
+    }
+
+    /** One home's items in report order, cascades resolved (questions are assigned over the whole report). */
+    static Map<String, Plan.PlanItem> storeItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req) {
+        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
+        for (Key k : order(rows, verdicts)) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
+        Cascade.apply(items, ctx, req.locale());
+        return items;
+    }
+
+    /** The plan's items for these sessions (tests). */
+    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, RuleContext ctx, AuditRequest req) {
+        return planItems(rows, evaluate(rows, ctx), ctx, req, java.time.LocalDate.of(2026, 8, 10));
     }
 
     /** Stores at least this large are classified on all cores (the context is read-only, rules are stateless). */
@@ -169,59 +270,60 @@ public final class AuditEngine {
     }
 
     /** The first {@code cap} kept sessions in report order (only those are sorted), and how many are kept in all. */
-    private static Capped retained(List<SessionRow> rows, Verdict[] verdicts, Map<String, Plan.PlanItem> items,
-                                   int cap, AuditRequest req, RuleContext ctx) {
-        java.util.PriorityQueue<Key> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1), Key.ORDER.reversed());
+    private static Capped retained(List<StoreAudit> audits, Map<String, Plan.PlanItem> items, int cap, AuditRequest req) {
+        record Kept(Key key, StoreAudit audit) {}
+        java.util.PriorityQueue<Kept> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1),
+                Comparator.comparing(Kept::key, Key.ORDER).reversed());
         int count = 0;
-        for (int i = 0; i < verdicts.length; i++) {
-            SessionRow s = rows.get(i);
-            if (verdicts[i].action() != Action.retain || items.containsKey(s.id())) continue;
-            count++;
-            if (cap <= 0) continue;
-            top.add(Key.of(s, i, verdicts[i]));
-            if (top.size() > cap) top.poll();
+        for (StoreAudit a : audits) {
+            for (int i = 0; i < a.verdicts.length; i++) {
+                SessionRow s = a.rows.get(i);
+                if (a.verdicts[i].action() != Action.retain || items.containsKey(s.id())) continue;
+                count++;
+                if (cap <= 0) continue;
+                top.add(new Kept(Key.of(s, i, a.verdicts[i]), a));
+                if (top.size() > cap) top.poll();
+            }
         }
-        List<Key> first = new ArrayList<>(top);
-        first.sort(Key.ORDER);
+        List<Kept> first = new ArrayList<>(top);
+        first.sort(Comparator.comparing(Kept::key, Key.ORDER));
         Capped out = new Capped(cap);
-        for (Key k : first) out.add(toItem(item(k.row, verdicts[k.index], null, req), k.row, ctx));
+        for (Kept k : first) out.add(toItem(item(k.key.row, k.audit.verdicts[k.key.index], null, req), k.key.row, k.audit.ctx));
         for (int i = first.size(); i < count; i++) out.skip();
         return out;
-    }
-
-    private void addCascade(SessionRow parent, Plan.PlanItem parentItem, RuleContext ctx, Map<String, Plan.PlanItem> items,
-                            AuditRequest req) {
-        for (SessionRow c : ctx.subagentChildren(parent.id())) {
-            Plan.PlanItem existing = items.get(c.id());
-            if (existing != null && existing.action().equals("delete")) continue;
-            Confidence conf = Confidence.valueOf(parentItem.confidence());
-            if (c.active()) conf = conf.atMost(Confidence.MEDIUM);
-            Verdict v = new Verdict(parentItem.rule(), parentItem.condition(), Action.delete, conf,
-                    new Text("subagent of " + parent.id() + ": deleted with it, as Hermes does",
-                            "子代理，随父会话 " + parent.id() + " 一起删除（与 Hermes 一致）"), null);
-            Plan.PlanItem ci = item(c, v, parent.id(), req);
-            items.remove(c.id());
-            items.put(c.id(), ci);
-            addCascade(c, ci, ctx, items, req);
-        }
     }
 
     private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
         boolean executable = v.action().executable() && (!req.headless() || v.rule().equals("A"));
         return new Plan.PlanItem(s.id(), s.id(), v.rule(), v.condition(), v.action().name(), v.confidence().name(), executable,
-                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s));
+                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s), v.base().name(), null, null, v.guarded(),
+                s.place() == null ? null : s.store());
+    }
+
+    /** Report groups per rule, in rule order; for a collapsed group ({@code collapsedLocale} set) the summary is its one line. */
+    private static List<AuditResult.RuleGroup> ruleGroups(Map<String, Capped> byRule, String collapsedLocale, RuleContext ctx) {
+        List<AuditResult.RuleGroup> out = new ArrayList<>();
+        byRule.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
+            Rule r = Rules.byId(e.getKey());
+            Capped l = e.getValue();
+            String summary = collapsedLocale != null ? ReportRenderer.collapsedLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
+                    : r == null ? e.getKey() : r.meta().summary();
+            out.add(new AuditResult.RuleGroup(e.getKey(), summary, l.count, List.copyOf(l.items), l.count - l.items.size()));
+        });
+        return out;
     }
 
     public static Plan.Fingerprint fingerprint(SessionRow s) {
-        return new Plan.Fingerprint(s.title(), s.messageCount(), s.lastActivity(), s.endedAt(), s.archived());
+        return new Plan.Fingerprint(s.title(), s.messageCount(), s.lastActivity(), s.endedAt(), s.archived(),
+                s.place() == null ? null : s.place().sizeBytes());
     }
 
     private static AuditResult.Item toItem(Plan.PlanItem pi, SessionRow s, RuleContext ctx) {
         AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
-                s.archived(), s.parentSessionId(), ctx.children(s.id()).size());
+                s.archived(), s.parentSessionId(), ctx.children(s.id()).size(), s.group(), s.place() == null || s.place().exactCount());
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                pi.reason(), pi.cascade_of(), ev);
+                pi.reason(), pi.cascade_of(), pi.question(), pi.held_by(), ev, s.store());
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */
@@ -268,6 +370,52 @@ public final class AuditEngine {
             }
         }
         return new AuditResult.Expected(active, aAuto, aAll, total, tAuto, tAll);
+    }
+
+    private static AuditResult.Expected sum(List<AuditResult.Expected> l) {
+        int a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
+        for (AuditResult.Expected x : l) {
+            a += x.active_before();
+            b += x.active_after_auto();
+            c += x.active_after_all_approved();
+            d += x.total_before();
+            e += x.total_after_auto();
+            f += x.total_after_all_approved();
+        }
+        return new AuditResult.Expected(a, b, c, d, e, f);
+    }
+
+    /** A store's own figures; for Claude Code its projects, busiest first, and what its listing could not read. */
+    private static AuditResult.StoreOut storeOut(StoreAudit a, AuditResult.Totals totals, AuditResult.Expected ex, List<Plan.PlanItem> own,
+                                                 AuditRequest req, int cap) {
+        if (!(a.source instanceof ClaudeSessions cs)) {
+            return new AuditResult.StoreOut(a.source.store(), a.source.location(), totals, a.current, ex, null, List.of(), 0, List.of());
+        }
+        Map<String, int[]> per = new LinkedHashMap<>(); // sessions, live, subagents, items
+        Map<String, String> cwd = new HashMap<>();
+        for (SessionRow s : a.rows) {
+            int[] c = per.computeIfAbsent(s.group(), k -> new int[4]);
+            if (s.subagent()) c[2]++;
+            else {
+                c[0]++;
+                if (s.active()) c[1]++;
+                var f = cs.file(s.id());
+                if (f != null && f.facts().cwd() != null) cwd.putIfAbsent(s.group(), f.facts().cwd());
+            }
+        }
+        for (Plan.PlanItem pi : own) {
+            SessionRow s = a.ctx.session(pi.session_id());
+            if (s != null) per.computeIfAbsent(s.group(), k -> new int[4])[3]++;
+        }
+        List<AuditResult.ProjectOut> projects = new ArrayList<>();
+        per.forEach((p, c) -> projects.add(new AuditResult.ProjectOut(p, cwd.get(p), c[0], c[1], c[2], c[3])));
+        projects.sort(Comparator.comparingInt(AuditResult.ProjectOut::items).reversed()
+                .thenComparing(Comparator.comparingInt(AuditResult.ProjectOut::sessions).reversed())
+                .thenComparing(AuditResult.ProjectOut::project));
+        List<String> warnings = cs.listing().warnings();
+        List<String> shownWarnings = List.copyOf(warnings.subList(0, Math.min(cap, warnings.size())));
+        return new AuditResult.StoreOut(a.source.store(), a.source.location(), totals, a.current, ex, req.idleSeconds() / 3600.0,
+                List.copyOf(projects.subList(0, Math.min(cap, projects.size()))), Math.max(0, projects.size() - cap), shownWarnings);
     }
 
     private static final Map<String, Integer> RULE_INDEX = new HashMap<>();

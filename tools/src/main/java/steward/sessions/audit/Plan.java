@@ -4,29 +4,112 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
 
+import steward.sessions.store.SessionRow;
+
 /**
  * A stored audit plan ({@code <state dir>/plans/<plan_id>.json}): single use, valid 24 h, bound to
  * one database. Items carry the evidence fingerprint that {@code session_apply} re-checks. {@code items} is
  * written last (see {@link PlanStore#save(Plan, PlanStore.Items)}).
  */
 @com.fasterxml.jackson.annotation.JsonPropertyOrder({"plan_id", "created_at", "created_at_epoch", "expires_at_epoch", "database",
-        "database_key", "mode", "locale", "current_session_id", "current_found_by", "threshold", "report_text", "items"})
+        "database_key", "mode", "locale", "current_session_id", "current_found_by", "threshold", "stores", "report_text", "items"})
 public record Plan(String plan_id, String created_at, double created_at_epoch, double expires_at_epoch, String database,
                    String database_key, String mode, String locale, String current_session_id, String current_found_by,
-                   double threshold, List<PlanItem> items, String report_text) {
+                   double threshold, List<PlanItem> items, String report_text, List<StoreRef> stores) {
 
-    /** Stored as a JSON array (field order as declared): a plan of a large store holds ten thousand of them. */
+    /** A plan of a Hermes store only ({@code database} / {@code database_key} bind it). */
+    public Plan(String plan_id, String created_at, double created_at_epoch, double expires_at_epoch, String database,
+                String database_key, String mode, String locale, String current_session_id, String current_found_by,
+                double threshold, List<PlanItem> items, String report_text) {
+        this(plan_id, created_at, created_at_epoch, expires_at_epoch, database, database_key, mode, locale, current_session_id,
+                current_found_by, threshold, items, report_text, null);
+    }
+
+    /**
+     * A store the plan was made for: its name, location and key (what binds the plan to it), the current session the
+     * audit used there and how it was found, and for Claude Code the idle time that made a session ended.
+     */
+    public record StoreRef(String store, String location, String key, String current_session_id, String current_found_by,
+                           Double idle_seconds) {}
+
+    /** The stores of this plan; a plan written before stores existed is bound to its Hermes database. */
+    public List<StoreRef> storeRefs() {
+        if (stores != null) return stores;
+        return List.of(new StoreRef(SessionRow.HERMES, database, database_key, current_session_id, current_found_by, null));
+    }
+
+    /**
+     * Stored as a JSON array (field order as declared): a plan of a large store holds ten thousand of them.
+     * {@code size_bytes}: the transcript's size for a Claude Code session (an append changes it), null for Hermes.
+     */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
-    public record Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {}
+    public record Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived,
+                              Long size_bytes) {
+        public Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {
+            this(title, message_count, last_activity_epoch, ended_at_epoch, archived, null);
+        }
+    }
 
     /**
      * {@code reason} is rendered into the report at audit time and stored as null (apply does not need it; a plan of a
      * large store is written faster without it). Stored as a JSON array in declared field order, without field names:
-     * a 20,000-session store makes plans of ~11,000 items, which this halves. {@code condition}: the rule condition the learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic. */
+     * a 20,000-session store makes plans of ~11,000 items, which this halves. {@code condition}: the rule condition the
+     * learning loop learns about (e.g. {@code B/long}); {@code topic}: rule E's topic; {@code base}: the rule's own
+     * confidence before anything learned; {@code question}: how the report asked it (new: by name; grouped: in one line
+     * per rule condition; collapsed: in one line per rule; waiting; later; not_asked; null when nothing was asked): a
+     * rule-group decision covers only new, grouped and collapsed questions;
+     * {@code held_by}: the subagent children that made a deletion a question (they go only with it); {@code guarded}:
+     * the safety guard's cap applies (titled, active, not a subagent); {@code store}: the session's home ({@code claude};
+     * null for Hermes).
+     */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
                            boolean executable,
-                           @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint) {}
+                           @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint,
+                           String base, String question, List<String> held_by, boolean guarded, String store) {
+        /** An item of a Hermes session. */
+        public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
+                        boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
+                        String question, List<String> held_by, boolean guarded) {
+            this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
+                    held_by, guarded, null);
+        }
+
+        /** The store of the session ({@code hermes} when not recorded). */
+        public String storeName() {
+            return store == null ? SessionRow.HERMES : store;
+        }
+
+        public PlanItem withConfidence(String c, String why, List<String> heldBy) {
+            return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
+                    heldBy, guarded, store);
+        }
+
+        public PlanItem withQuestion(String q) {
+            return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
+                    base, q, held_by, guarded, store);
+        }
+
+        /** The learning key: the rule condition, else the rule. */
+        public String key() {
+            return condition == null ? rule : condition;
+        }
+
+        /** Runs without being asked: HIGH and executable. */
+        public boolean automatic() {
+            return executable && confidence.equals("HIGH");
+        }
+
+        /** A rule-group decision covers this item: it was put to the user as a question in this report. */
+        public boolean coveredByRuleDecision() {
+            return "new".equals(question) || "grouped".equals(question) || "collapsed".equals(question);
+        }
+
+        /** Reported only: nothing for the user to approve (a review that is not rule E's question, or not executable). */
+        public boolean reportOnly() {
+            return action.equals("review") ? !rule.equals("E") : !executable;
+        }
+    }
 
     public PlanItem item(String id) {
         return items.stream().filter(i -> i.item_id().equals(id)).findFirst().orElse(null);

@@ -87,7 +87,7 @@ public final class PlanStore {
         if (ahead == null || ahead.items != plan.items() && !ahead.items.equals(plan.items())) return WRITER.writeValueAsBytes(plan);
         byte[] head = WRITER.writeValueAsBytes(new Plan(plan.plan_id(), plan.created_at(), plan.created_at_epoch(), plan.expires_at_epoch(),
                 plan.database(), plan.database_key(), plan.mode(), plan.locale(), plan.current_session_id(), plan.current_found_by(),
-                plan.threshold(), List.of(), plan.report_text()));
+                plan.threshold(), List.of(), plan.report_text(), plan.stores()));
         int cut = head.length - EMPTY_ITEMS_TAIL.length;
         if (cut < 0 || !java.util.Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
             return WRITER.writeValueAsBytes(plan); // not the expected shape: no splice
@@ -101,6 +101,16 @@ public final class PlanStore {
 
     /** Loads a plan that exists, is unused, unexpired and bound to {@code databaseKey}; anything else is refused. */
     public Plan load(String id, double nowEpoch, String databaseKey) {
+        return load(id, nowEpoch, (store, location) -> databaseKey);
+    }
+
+    /** The key a store has now (null when it is not there), for {@link #load(String, double, KeyOf)}. */
+    public interface KeyOf {
+        String key(String store, String location);
+    }
+
+    /** Loads a plan that exists, is unused, unexpired, and whose every store has the key it had at audit time. */
+    public Plan load(String id, double nowEpoch, KeyOf keys) {
         if (id == null || !ID.matcher(id).matches()) {
             throw new StewardError("session_apply", "unknown plan id '" + id + "' (expected p_ and 16 hex digits, as returned by session_audit)");
         }
@@ -119,8 +129,11 @@ public final class PlanStore {
         if (nowEpoch > p.expires_at_epoch()) {
             throw new StewardError("session_apply", "plan " + id + " expired at " + Times.iso(p.expires_at_epoch()) + "; run session_audit again");
         }
-        if (!p.database_key().equals(databaseKey)) {
-            throw new StewardError("session_apply", "plan " + id + " was made for another database (" + p.database() + ")");
+        for (Plan.StoreRef r : p.storeRefs()) {
+            if (!r.key().equals(keys.key(r.store(), r.location()))) {
+                throw new StewardError("session_apply", "plan " + id + " was made for another " + (r.store().equals("claude")
+                        ? "Claude Code home (" : "database (") + r.location() + ")");
+            }
         }
         return p;
     }

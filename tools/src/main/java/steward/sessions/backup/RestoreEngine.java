@@ -18,8 +18,16 @@ import java.util.Set;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
-import steward.learning.PreferenceData;
+import steward.learning.DecisionEvent;
+import steward.learning.LearningEngine;
+import steward.learning.LearningReport;
+import steward.learning.Level;
+import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
+import steward.sessions.audit.Times;
+import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.SessionHomes;
+import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
 import tools.jackson.databind.JsonNode;
 
@@ -46,27 +54,69 @@ public final class RestoreEngine {
     public record Skipped(String session_id, String reason) {}
 
     public record Result(String backup_id, List<String> restored, List<Skipped> skipped, int messages_restored,
-                         int side_files_restored, int sessions_after, int active_after) {}
+                         int side_files_restored, int sessions_after, int active_after, LearningReport learning) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
+        return restore(backupId, sessionIds, null);
+    }
+
+    /** {@code store}: only the part of the backup from this home ({@code hermes} or {@code claude}); null: all of it. */
+    public Result restore(String backupId, List<String> sessionIds, String store) {
+        if (store != null && !SessionHomes.STORES.contains(store)) {
+            throw new StewardError(CTX, "store must be hermes or claude, not " + store);
+        }
         SessionBackup bk = new SessionBackup(paths.stateDir());
         bk.requireExisting(backupId, CTX);
         List<JsonNode> lines;
+        List<JsonNode> claudeLines;
         try {
-            lines = bk.read(backupId);
+            lines = Files.exists(bk.file(backupId)) && !"claude".equals(store) ? bk.read(backupId) : List.of();
+            claudeLines = "hermes".equals(store) ? List.of() : bk.readClaude(backupId);
         } catch (IOException | RuntimeException e) {
             throw new StewardError(CTX, "backup " + backupId + " is unreadable: " + e.getMessage(), e);
         }
+        if (store != null && lines.isEmpty() && claudeLines.isEmpty()) {
+            throw new StewardError(CTX, "backup " + backupId + " holds no " + store + " sessions");
+        }
         Set<String> inBackup = new LinkedHashSet<>();
         for (JsonNode l : lines) inBackup.add(l.path("id").asString());
+        for (JsonNode l : claudeLines) inBackup.addAll(ClaudeRestorer.ids(l));
         Set<String> wanted = sessionIds == null || sessionIds.isEmpty() ? inBackup : new LinkedHashSet<>(sessionIds);
         List<String> unknown = wanted.stream().filter(id -> !inBackup.contains(id)).toList();
         if (!unknown.isEmpty()) throw new StewardError(CTX, "not in backup " + backupId + ": " + String.join(", ", unknown));
 
         List<String> restored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
-        List<String> sideFileSessions = new ArrayList<>();
+        int files = 0, sessionsAfter = 0, activeAfter = 0;
         int[] messages = {0};
+        if (!claudeLines.isEmpty()) {
+            if (paths.claudeHome() == null) throw new StewardError(CTX, "backup " + backupId + " holds Claude Code sessions but no Claude Code home is configured");
+            ClaudeRestorer.Outcome o = new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
+            restored.addAll(o.restored());
+            skipped.addAll(o.skipped());
+            files += o.files();
+            List<SessionRow> rows = new ClaudeSessions(paths.claudeHome(), paths.stateDir(), new ClaudeSessions.Options(
+                    Times.epoch(clock.instant()), ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false)).rows();
+            sessionsAfter += rows.size();
+            activeAfter += (int) rows.stream().filter(SessionRow::active).count();
+        }
+        if (!lines.isEmpty() || claudeLines.isEmpty()) {
+            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages);
+            files += h.files();
+            sessionsAfter += h.sessions();
+            activeAfter += h.active();
+        }
+        List<JsonNode> all = new ArrayList<>(lines);
+        all.addAll(claudeLines);
+        LearningReport learning = learn(backupId, restored, all);
+        return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter, learning);
+    }
+
+    private record Hermes(int files, int sessions, int active) {}
+
+    private Hermes restoreHermes(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, List<String> restored,
+                                 List<Skipped> skipped, int[] messages) {
+        List<String> sideFileSessions = new ArrayList<>();
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
@@ -110,36 +160,42 @@ public final class RestoreEngine {
                     }
                 }
             }
-            forgetDeletions(restored, lines);
             var counts = store.counts();
-            return new Result(backupId, restored, skipped, messages[0], files, counts.total(), counts.active());
+            return new Hermes(files, counts.total(), counts.active());
         }
     }
 
     /**
-     * Restoring is the user taking a deletion back: the learning store must not keep "you asked to delete
-     * it" for those sessions (rule F would propose them again at HIGH). A paused store is left alone.
+     * Restoring is the user taking an action back, and it teaches: the session is kept from now on (it is not proposed
+     * again, and never deleted without being asked by name), and when the action had run automatically, the restore is
+     * a veto of its rule condition — asked from now on, demoted after two, and a contradiction when the condition had
+     * been promoted by the user's approvals. A restore of something the user had approved teaches about that session
+     * only. A paused (unreadable) store is left alone; the restore itself stands.
      */
-    private void forgetDeletions(List<String> restored, List<JsonNode> lines) {
-        Set<String> ids = new HashSet<>();
+    private LearningReport learn(String backupId, List<String> restored, List<JsonNode> lines) {
+        List<DecisionEvent> events = new ArrayList<>();
+        Set<String> done = new HashSet<>(restored);
         for (JsonNode l : lines) {
             String id = l.path("id").asString();
-            if (restored.contains(id) && l.path("_steward").path("action").asString("delete").equals("delete")) ids.add(id);
+            JsonNode note = l.path("_steward");
+            String action = note.path("action").asString("delete");
+            if (!done.contains(id) || action.equals("rename")) continue;
+            String rule = note.path("rule").asString("");
+            String key = note.path("condition").asString(rule);
+            String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+            boolean automatic = note.path("automatic").asBoolean(false) && !rule.equals("F") && !rule.equals("S");
+            Level base = Level.HIGH;
+            try {
+                if (note.hasNonNull("base")) base = Level.valueOf(note.path("base").asString());
+            } catch (IllegalArgumentException ignored) {
+                // an unknown level in an old backup: the rule's own level is only needed for a condition seen the first time
+            }
+            JsonNode title = l.get("title");
+            events.add(new DecisionEvent(id, title == null || title.isNull() ? null : title.asString(), rule.isEmpty() ? "?" : rule, condition,
+                    Level.HIGH, action, Outcome.RESTORED, null, null, base, null, !automatic, false, false, null));
         }
-        if (ids.isEmpty()) return;
-        try {
-            new PreferenceStore(paths.stateDir(), clock).update(d -> {
-                if (!d.session_level.delete.removeIf(m -> ids.contains(m.id))) return null;
-                PreferenceData.Change c = new PreferenceData.Change();
-                c.date = clock.instant().toString();
-                c.action = "restore";
-                c.detail = "restored " + ids.size() + " sessions: their deletion is no longer a preference";
-                d.changes.add(c);
-                return null;
-            }, false);
-        } catch (StewardError ignored) {
-            // learning is paused (store unreadable): the restore itself stands
-        }
+        if (events.isEmpty()) return LearningReport.notRecorded("nothing restored");
+        return LearningReport.of(new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).recordRestore(backupId, events));
     }
 
     private static String reinsert(Connection c, JsonNode l, Set<String> sessionCols, Set<String> messageCols, boolean usage,

@@ -55,6 +55,11 @@ public final class SessionBackup {
         return dir.resolve(id + ".jsonl");
     }
 
+    /** The Claude Code part of a backup: one line per session, its files under {@code <id>.files/claude/}. */
+    public Path claudeFile(String id) {
+        return dir.resolve(id + ".claude.jsonl");
+    }
+
     public Path filesDir(String id) {
         return dir.resolve(id + ".files");
     }
@@ -128,18 +133,26 @@ public final class SessionBackup {
      * changes nothing then.
      */
     public Written write(String id, List<ObjectNode> lines) {
-        Path f = file(id);
+        return write(id, file(id), lines);
+    }
+
+    /** Writes the Claude Code part of backup {@code id} ({@link #claudeFile}), verified as {@link #write(String, List)} does. */
+    public Written writeClaude(String id, List<ObjectNode> lines) {
+        return write(id, claudeFile(id), lines);
+    }
+
+    private Written write(String id, Path f, List<ObjectNode> lines) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             int messages = 0;
             for (ObjectNode l : lines) {
                 bytes.write(Json.MAPPER.writeValueAsBytes(l));
                 bytes.write('\n');
-                messages += l.get("messages").size();
+                messages += l.path("messages").size();
             }
             AtomicFiles.ensurePrivateDir(dir);
             AtomicFiles.write(f, bytes.toByteArray());
-            List<JsonNode> back = read(id);
+            List<JsonNode> back = readLines(f);
             if (back.size() != lines.size()) throw new IOException("read back " + back.size() + " lines, wrote " + lines.size());
             for (int i = 0; i < lines.size(); i++) {
                 if (!back.get(i).path("id").asString("").equals(lines.get(i).path("id").asString(""))
@@ -154,8 +167,17 @@ public final class SessionBackup {
     }
 
     public List<JsonNode> read(String id) throws IOException {
+        return readLines(file(id));
+    }
+
+    /** The Claude Code lines of backup {@code id} (none when it has no Claude Code part). */
+    public List<JsonNode> readClaude(String id) throws IOException {
+        return Files.exists(claudeFile(id)) ? readLines(claudeFile(id)) : List.of();
+    }
+
+    private static List<JsonNode> readLines(Path f) throws IOException {
         List<JsonNode> out = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(file(id), StandardCharsets.UTF_8)) {
+        try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
             String line;
             while ((line = r.readLine()) != null) {
                 if (!line.isBlank()) out.add(Json.MAPPER.readTree(line));
@@ -169,7 +191,7 @@ public final class SessionBackup {
         if (id == null || !ID.matcher(id).matches()) {
             throw new StewardError(context, "unknown backup id '" + id + "' (expected the backup_id returned by session_apply)");
         }
-        if (!Files.isRegularFile(file(id))) throw new StewardError(context, "no backup " + id + " in " + dir);
+        if (!Files.isRegularFile(file(id)) && !Files.isRegularFile(claudeFile(id))) throw new StewardError(context, "no backup " + id + " in " + dir);
     }
 
     /** Hermes' per-session side files under {@code <home>/sessions/}. */

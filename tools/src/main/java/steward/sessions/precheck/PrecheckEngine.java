@@ -1,5 +1,6 @@
 package steward.sessions.precheck;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,8 +17,10 @@ import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.sessions.audit.Times;
+import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
-import steward.sessions.store.SessionStore;
+import steward.sessions.store.SessionSource;
 import steward.text.TitleAnalyzer;
 
 /**
@@ -28,6 +31,7 @@ import steward.text.TitleAnalyzer;
 public final class PrecheckEngine {
     public static final int MAX_KEYWORDS = 5;
     public static final int DEFAULT_MAX_MATCHES = 10;
+    public static final String DEFAULT_LOCALE = "en";
     private static final Pattern NUMBERED = Pattern.compile("\\s*#\\d+\\s*$");
 
     private final StewardPaths paths;
@@ -39,7 +43,8 @@ public final class PrecheckEngine {
     }
 
     public record Match(String session_id, String title, String source, String strength, List<String> matched_keywords,
-                        boolean repeated_title_chain, String last_activity, double last_activity_epoch, double hours_ago) {}
+                        boolean repeated_title_chain, String last_activity, double last_activity_epoch, double hours_ago, String store,
+                        String project) {}
 
     public record Result(String request, List<String> keywords, int match_count, List<Match> matches, int left_out,
                          String suggested_question) {}
@@ -54,14 +59,28 @@ public final class PrecheckEngine {
         return out;
     }
 
+    private Path callerCwd = Path.of(System.getProperty("user.dir"));
+
+    /** The working directory whose Claude Code project holds the current session (default: this process's). */
+    public PrecheckEngine callerCwd(Path cwd) {
+        this.callerCwd = cwd;
+        return this;
+    }
+
     public Result precheck(String request, Instant nowArg, String locale, int maxMatches) {
+        return precheck(request, nowArg, locale, maxMatches, null);
+    }
+
+    /** {@code store}: hermes or claude; null: every home that has sessions. */
+    public Result precheck(String request, Instant nowArg, String locale, int maxMatches, String storeName) {
         if (request == null || request.isBlank()) throw new StewardError("session_precheck", "the request text is empty");
         double now = Times.epoch(nowArg != null ? nowArg : clock.instant());
         int cap = maxMatches <= 0 ? DEFAULT_MAX_MATCHES : maxMatches;
         boolean zh = "zh".equals(locale);
-        List<SessionRow> rows;
-        try (SessionStore store = SessionStore.openReadOnly(paths.stateDb())) {
-            rows = store.listSessionsForAudit();
+        List<SessionRow> rows = new ArrayList<>();
+        for (SessionSource src : SessionHomes.open(paths, storeName, new ClaudeSessions.Options(now, ClaudeSessions.DEFAULT_IDLE_SECONDS,
+                callerCwd, true), "session_precheck")) {
+            rows.addAll(src.rows());
         }
         Map<String, Integer> baseCount = new HashMap<>();
         Map<String, SessionRow> byId = new HashMap<>();
@@ -99,7 +118,7 @@ public final class PrecheckEngine {
             String strength = hit.size() >= 2 || chain ? "strong" : "weak";
             double hours = Math.max(0, (now - s.lastActivity()) / 3600.0);
             matches.add(new Match(s.id(), s.title(), s.source(), strength, List.copyOf(hit), chain, Times.iso(s.lastActivity()),
-                    s.lastActivity(), Math.round(hours * 10) / 10.0));
+                    s.lastActivity(), Math.round(hours * 10) / 10.0, s.store(), s.group()));
         }
         matches.sort(Comparator.comparingDouble(Match::last_activity_epoch).reversed().thenComparing(Match::session_id));
         String question = null;

@@ -13,6 +13,9 @@ public final class PreferenceRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
         if (ctx.preferences().kept(s.id())) return Optional.of(verdict(Action.retain, Confidence.HIGH, "you kept it last time", "上次你选择保留"));
+        if (ctx.preferences().renamed(s.id())) {
+            return Optional.of(verdict(Action.retain, Confidence.HIGH, "you renamed it instead of deleting it", "你为它改了名而没有删除"));
+        }
         if (ctx.preferences().deleteRequested(s.id())) {
             return Optional.of(verdict(Action.delete, Confidence.HIGH, "you asked to delete it last time", "上次你要求删除"));
         }
@@ -21,10 +24,21 @@ public final class PreferenceRule implements Rule {
 
     /**
      * Applies what was learned about the verdict's rule condition: promoted or demoted level, or the
-     * LOW lock after contradictory choices. The safety cap (rule S) is applied after this, always.
+     * LOW lock after contradictory choices; a session the user kept within the kept window is asked about by
+     * name, never run automatically. The safety cap (rule S) is applied after this, always.
      */
-    public static Verdict adjust(Verdict v, RuleContext ctx) {
-        if (v.action() == Action.retain || v.rule().equals("F") || v.rule().equals("S")) return v;
+    public static Verdict adjust(SessionRow s, Verdict v, RuleContext ctx) {
+        if (v.action() == Action.retain || v.rule().equals("S")) return v;
+        Verdict out = v.rule().equals("F") ? v : learned(v, ctx);
+        String keptOn = ctx.preferences().keptOn(s.id());
+        if (keptOn != null && out.confidence() == Confidence.HIGH) {
+            out = out.withConfidence(Confidence.MEDIUM, new Text(out.reason().en() + " (you kept it on " + keptOn + ": asked by name)",
+                    out.reason().zh() + "（你在 " + keptOn + " 保留过它：需逐条确认）"));
+        }
+        return out;
+    }
+
+    private static Verdict learned(Verdict v, RuleContext ctx) {
         String key = v.condition() == null ? v.rule() : v.condition();
         String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
         Preferences.Adjusted a = ctx.preferences().adjust(v.rule(), condition, Level.valueOf(v.confidence().name()));

@@ -29,6 +29,7 @@ public final class RuleContext {
     private final int activeCount;
     private final double threshold;
     private final Map<String, SessionRow> byId;
+    private final Map<String, Integer> activeByGroup;
     private final Map<String, List<SessionRow>> children;
     private final Set<String> liveChain;
     private final List<Topic> topics;
@@ -48,10 +49,12 @@ public final class RuleContext {
         this.preferences = prefs == null ? Preferences.empty() : prefs;
         this.byId = new HashMap<>();
         this.children = new HashMap<>();
+        this.activeByGroup = new HashMap<>();
         int active = 0;
         for (SessionRow s : sessions) {
             byId.put(s.id(), s);
             if (s.active()) active++;
+            if (s.active() && s.group() != null && !s.subagent()) activeByGroup.merge(s.group(), 1, Integer::sum);
         }
         for (SessionRow s : sessions) {
             String parent = s.parentSessionId();
@@ -166,6 +169,14 @@ public final class RuleContext {
 
     public int activeCount() {
         return activeCount;
+    }
+
+    /**
+     * The active sessions rule D weighs against N for {@code s}: those of its group (the live sessions of its Claude
+     * Code project, subagents not counted), or all active sessions of a home without groups (Hermes).
+     */
+    public int activeCount(SessionRow s) {
+        return s.group() == null ? activeCount : activeByGroup.getOrDefault(s.group(), 0);
     }
 
     /** N: rule D applies while more than N sessions are active (learned within 2–6; may be fractional, e.g. 3.5). */

@@ -16,7 +16,7 @@ public final class RuleEngine {
             }
         }
         if (v == null) throw new IllegalStateException("the fallback rule must match");
-        v = PreferenceRule.adjust(v, ctx);
+        v = PreferenceRule.adjust(s, v, ctx);
         return SafetyGuardRule.cap(s, v);
     }
 }

@@ -18,6 +18,10 @@ public final class SafetyGuardRule implements Rule {
                     "a continuation of it is still in use: deleting it would cut the chain",
                     "它的续接会话仍在使用：删除会切断会话链"));
         }
+        if (s.place() != null && s.subagent() && s.parentSessionId() != null && s.parentSessionId().equals(ctx.currentSessionId())) {
+            // a Claude Code subagent's transcript lives in its session's directory: the current session's are left alone
+            return Optional.of(verdict(Action.retain, Confidence.HIGH, "subagent of the current session", "当前会话的子代理"));
+        }
         for (SessionRow c : ctx.subagentChildren(s.id())) {
             if (ctx.isCurrent(c)) {
                 return Optional.of(verdict(Action.retain, Confidence.HIGH,
@@ -29,10 +33,13 @@ public final class SafetyGuardRule implements Rule {
 
     /** The cap: a titled, active, non-subagent session is never executed automatically (at most MEDIUM). */
     public static Verdict cap(SessionRow s, Verdict v) {
-        if (v.action() != Action.retain && s.active() && !s.untitled() && !s.subagent()
-                && v.confidence().compareTo(Confidence.MEDIUM) > 0) {
-            return v.withConfidence(Confidence.MEDIUM, null);
-        }
-        return v;
+        if (v.action() == Action.retain || !guards(s)) return v;
+        Verdict g = v.guarded(true);
+        return g.confidence().compareTo(Confidence.MEDIUM) > 0 ? g.withConfidence(Confidence.MEDIUM, null) : g;
+    }
+
+    /** Whether the cap applies to this session: titled, active and not a subagent. */
+    public static boolean guards(SessionRow s) {
+        return s.active() && !s.untitled() && !s.subagent();
     }
 }

@@ -1,14 +1,51 @@
 package steward.sessions.store;
 
+import steward.json.Json;
+
 /**
- * One row of Hermes' {@code sessions} table, as Steward needs it, with the last activity computed
- * from {@code messages} (newest message timestamp, else {@code started_at}). Times are epoch seconds.
- * Columns that only newer Hermes schemas have ({@code pinned}, {@code hidden}) are false when absent.
+ * One session as the rules see it, whichever home it lives in. For Hermes: one row of the {@code sessions} table,
+ * with the last activity computed from {@code messages} (newest message timestamp, else {@code started_at});
+ * columns that only newer Hermes schemas have ({@code pinned}, {@code hidden}) are false when absent. Times are
+ * epoch seconds. {@code place} is null for a Hermes session; a session of another home says where it lives.
  */
 public record SessionRow(String id, String source, String title, String parentSessionId,
                          double startedAt, Double endedAt, String endReason, int messageCount,
                          int storedMessageCount, boolean archived, boolean pinned, boolean hidden,
-                         String modelConfig, double lastActivity, long maxMessageId) {
+                         String modelConfig, double lastActivity, long maxMessageId, Place place) {
+
+    /** A Hermes session. */
+    public SessionRow(String id, String source, String title, String parentSessionId,
+                      double startedAt, Double endedAt, String endReason, int messageCount,
+                      int storedMessageCount, boolean archived, boolean pinned, boolean hidden,
+                      String modelConfig, double lastActivity, long maxMessageId) {
+        this(id, source, title, parentSessionId, startedAt, endedAt, endReason, messageCount, storedMessageCount, archived, pinned,
+                hidden, modelConfig, lastActivity, maxMessageId, null);
+    }
+
+    /**
+     * Where a session of a home other than Hermes lives: the store ({@code claude}), its group (the project
+     * directory), the size of its file (part of its fingerprint: an append changes it), whether {@code messageCount}
+     * is exact or estimated from the parts of a large file that were read, and whether the store can mark it as ended
+     * (Claude Code has no such mark).
+     */
+    public record Place(String store, String group, long sizeBytes, boolean exactCount, boolean markable) {}
+
+    public static final String HERMES = "hermes";
+
+    /** The home this session lives in: {@code hermes} or {@code claude}. */
+    public String store() {
+        return place == null ? HERMES : place.store();
+    }
+
+    /** The group its home counts active sessions in (a Claude Code project), or null for one count over the home. */
+    public String group() {
+        return place == null ? null : place.group();
+    }
+
+    /** Whether Steward can mark it as ended. */
+    public boolean markable() {
+        return place == null || place.markable();
+    }
 
     public boolean active() {
         return endedAt == null;
@@ -26,7 +63,7 @@ public record SessionRow(String id, String source, String title, String parentSe
     public String delegateFrom() {
         if (modelConfig == null || !modelConfig.contains("_delegate_from")) return null;
         try {
-            var node = steward.json.Json.MAPPER.readTree(modelConfig);
+            var node = Json.MAPPER.readTree(modelConfig);
             var v = node.get("_delegate_from");
             return v != null && v.isString() ? v.asString() : null;
         } catch (RuntimeException e) {

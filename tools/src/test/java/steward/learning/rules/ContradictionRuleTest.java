@@ -24,7 +24,7 @@ class ContradictionRuleTest {
         assertTrue(s.locked);
         assertEquals(Level.LOW, s.level);
         assertEquals(2, d.feedback_contradictions.size());
-        assertTrue(run.learned.get(0).contains("locked at LOW"));
+        assertTrue(Events.changes(run).contains("B/long locked at LOW"), Events.changes(run));
         int approvals = s.approvals;
         Events.learn(d, "s4 | B | long | MEDIUM | delete | APPROVED");
         Events.learn(d, "s5 | B | long | MEDIUM | delete | APPROVED");

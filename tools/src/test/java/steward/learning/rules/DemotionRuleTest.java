@@ -19,7 +19,7 @@ class DemotionRuleTest {
         assertEquals(Level.HIGH, d.rule_level.get("A/shell").level, "one veto: not yet demoted for good");
         var run = Events.learn(d, "s2 | A | shell | HIGH | delete | VETOED");
         assertEquals(Level.MEDIUM, d.rule_level.get("A/shell").level);
-        assertTrue(run.learned.get(0).contains("demoted to MEDIUM (you kept 2 similar ones)"));
+        assertTrue(Events.changes(run).contains("A/shell stays MEDIUM for good (you kept 2)"), Events.changes(run));
         var adj = new Preferences(d, null).adjust("A", "shell", Level.HIGH);
         assertEquals(Level.MEDIUM, adj.level());
         assertEquals("you kept similar ones before", adj.note());

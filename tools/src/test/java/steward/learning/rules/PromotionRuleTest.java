@@ -18,7 +18,7 @@ class PromotionRuleTest {
         assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level);
         var run = Events.learn(d, "s2 | B | long | MEDIUM | delete | APPROVED");
         assertEquals(Level.HIGH, d.rule_level.get("B/long").level);
-        assertTrue(run.learned.get(0).contains("promoted to HIGH (you approved 2 similar ones)"), run.learned.toString());
+        assertTrue(Events.changes(run).contains("B/long promoted to HIGH: runs automatically from the next run (you approved 2)"), Events.changes(run));
         assertEquals(Level.HIGH, new Preferences(d, null).adjust("B", "long", Level.MEDIUM).level());
     }
 

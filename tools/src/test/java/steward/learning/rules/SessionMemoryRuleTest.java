@@ -12,18 +12,46 @@ import steward.learning.Preferences;
 
 class SessionMemoryRuleTest {
     @Test
-    void aVetoedSessionIsRememberedAsKeptAndAnAskedDeleteComesBack() {
+    void aVetoedSessionIsRememberedAsKeptAndAnAskedDeleteThatCouldNotRunComesBack() {
         PreferenceData d = new PreferenceData();
-        Events.learn(d, """
+        var events = new java.util.ArrayList<>(Events.parse("""
                 s1 | B | long  | MEDIUM | delete | VETOED | want_kept
-                s2 | C | titled| LOW    | review | EXTRA_DELETE
                 s3 | B | long  | MEDIUM | delete | APPROVED
-                """);
+                """));
+        // s4's deletion was approved but could not run (its subagent child was kept): it comes back as asked for
+        events.add(new steward.learning.DecisionEvent("s4", null, "B", "long", steward.learning.Level.MEDIUM, "delete",
+                steward.learning.Outcome.APPROVED, null, null, steward.learning.Level.MEDIUM, "new", true, false, false, null));
+        var run = new steward.learning.LearningRun("p", "2026-08-10", events, d);
+        new SessionMemoryRule().apply(run);
         Preferences p = new Preferences(d, null);
         assertTrue(p.kept("s1"));
-        assertTrue(p.deleteRequested("s2"));
-        assertTrue(p.deleteRequested("s3"));
-        assertFalse(p.kept("s2"));
+        assertTrue(p.protectedSession("s1"), "rejected within the kept window");
+        assertEquals("2026-08-10", p.keptOn("s1"));
+        assertFalse(p.deleteRequested("s3"), "it ran: the session is gone, nothing to remember");
+        assertTrue(p.deleteRequested("s4"));
+    }
+
+    @Test
+    void aRenameIsRememberedAsARenameAndProtectsTheSession() {
+        PreferenceData d = new PreferenceData();
+        var e = new steward.learning.DecisionEvent("s1", null, "B", "long", steward.learning.Level.MEDIUM, "delete",
+                steward.learning.Outcome.RENAMED, null, null, steward.learning.Level.MEDIUM, "new", false, false, false, "Notes");
+        var run = new steward.learning.LearningRun("p", "2026-08-10", java.util.List.of(e), d);
+        new SessionMemoryRule().apply(run);
+        Preferences p = new Preferences(d, null);
+        assertFalse(p.kept("s1"), "a rename is not a keep");
+        assertTrue(p.renamed("s1"));
+        assertEquals("Notes", d.session_level.rename.get(0).title);
+        assertEquals("renamed", run.changes.get(0).kind());
+    }
+
+    @Test
+    void rejectionsOlderThanTheKeptWindowAreForgotten() {
+        PreferenceData d = new PreferenceData();
+        d.session_level.rejected.add(new PreferenceData.SessionMark("old", null, "2026-01-01", "B"));
+        d.session_level.rejected.add(new PreferenceData.SessionMark("recent", null, "2026-07-01", "B"));
+        new SessionMemoryRule().apply(new steward.learning.LearningRun("p", "2026-08-10", java.util.List.of(), d));
+        assertEquals(java.util.List.of("recent"), d.session_level.rejected.stream().map(m -> m.id).toList());
     }
 
     @Test
@@ -38,12 +66,12 @@ class SessionMemoryRuleTest {
     }
 
     @Test
-    void aLaterDeleteReplacesAnEarlierKeep() {
+    void aLaterApprovalByNameReplacesAnEarlierKeep() {
         PreferenceData d = new PreferenceData();
         Events.learn(d, "s1 | B | long | MEDIUM | delete | VETOED");
         Events.learn(d, "s1 | B | long | MEDIUM | delete | APPROVED");
         Preferences p = new Preferences(d, null);
         assertFalse(p.kept("s1"));
-        assertTrue(p.deleteRequested("s1"));
+        assertTrue(p.protectedSession("s1"), "still within the kept window: asked by name, never automatic");
     }
 }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
-import steward.sessions.TestHomes;
+import steward.testing.TestHomes;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;
@@ -92,10 +92,12 @@ class ApplyEngineTest {
         assertTrue(Files.size(Path.of(r.backup().path())) > 0);
         assertNotEquals(before, TestHomes.dump(paths.stateDb()));
 
-        assertFalse(new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().data().session_level.delete.isEmpty());
         RestoreEngine.Result rr = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
-        assertTrue(new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().data().session_level.delete.isEmpty(),
-                "restoring takes the deletion back: rule F must not propose those sessions again");
+        var prefs = new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().view();
+        assertTrue(prefs.kept(shell), "restoring takes the deletion back: the session is kept from now on");
+        assertEquals("ok", rr.learning().status());
+        assertTrue(new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 500)).result()
+                .groups().auto().items().stream().noneMatch(i -> rr.restored().contains(i.session_id())), "nothing restored runs automatically again");
         assertTrue(rr.skipped().isEmpty(), rr.skipped().toString());
         assertEquals(before, TestHomes.dump(paths.stateDb()), "sessions, messages and FTS are logically identical again");
         assertTrue(Files.exists(sd.resolve(shell + ".json")));
@@ -145,8 +147,12 @@ class ApplyEngineTest {
     @Test
     void headlessExecutesOnlyRuleA() throws Exception {
         Plan plan = audit("headless").plan();
-        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), null, Map.of("B", "approve", "C", "approve", "D", "approve"), null, false, null));
+        String medium = idOfKind("B_medium");
+        assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(plan.plan_id(), null, Map.of("B", "approve"), null, false, null)),
+                "nothing is asked in headless mode: a rule decision covers no question");
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), Map.of(medium, "approve"), null, null, false, null));
         assertTrue(r.executed_count() > 0);
+        assertTrue(sessionIds().contains(medium));
         assertTrue(r.executed().stream().allMatch(d -> d.rule().equals("A")), r.executed().toString());
         assertTrue(sessionIds().contains(idOfKind("B_high")));
         assertTrue(r.skipped().stream().anyMatch(s -> s.rule().equals("B") && s.reason().startsWith("report only")));
@@ -162,7 +168,7 @@ class ApplyEngineTest {
             if (titledActive || s.get("id").asString().equals(current)) assertTrue(ids.contains(s.get("id").asString()), s.toString());
         }
         assertTrue(r.executed().stream().noneMatch(d -> d.action().equals("mark_ended")), "mark_ended is never HIGH here");
-        assertTrue(r.skipped().stream().anyMatch(s -> s.reason().startsWith("not approved")));
+        assertTrue(r.skipped().stream().anyMatch(s -> s.reason().startsWith("not answered")));
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.config.StewardPaths;
-import steward.sessions.TestHomes;
+import steward.testing.TestHomes;
 import steward.learning.Preferences;
 import tools.jackson.databind.JsonNode;
 
@@ -29,6 +29,9 @@ class FixtureVerdictTest {
         r.groups().auto().items().forEach(i -> m.put(i.session_id(), i));
         r.groups().confirm().forEach(g -> g.items().forEach(i -> m.put(i.session_id(), i)));
         r.groups().info().items().forEach(i -> m.put(i.session_id(), i));
+        r.groups().waiting().items().forEach(i -> m.put(i.session_id(), i));
+        r.groups().collapsed().forEach(g -> g.items().forEach(i -> m.put(i.session_id(), i)));
+        r.groups().not_asked().items().forEach(i -> m.put(i.session_id(), i));
         r.groups().retained().items().forEach(i -> m.put(i.session_id(), i));
         return m;
     }

@@ -30,7 +30,8 @@ class PlanStoreTest {
             String id = String.format("20260810_1012%02d_%06x", i % 60, i);
             out.add(new Plan.PlanItem(id, id, "B", "B/short", "delete", "HIGH", true, null, i % 4 == 0 ? "parent_" + i : null,
                     i % 5 == 0 ? "topic \"quoted\" ]}" : null,
-                    new Plan.Fingerprint(i % 3 == 0 ? "O'Brien ]} \u001f 中文 " + i : null, i, 1.7863631438372943E9 + i, i % 2 == 0 ? null : 1.786e9 + i / 7.0, i % 7 == 0)));
+                    new Plan.Fingerprint(i % 3 == 0 ? "O'Brien ]} \u001f 中文 " + i : null, i, 1.7863631438372943E9 + i, i % 2 == 0 ? null : 1.786e9 + i / 7.0, i % 7 == 0),
+                    "HIGH", i % 3 == 0 ? "new" : null, i % 4 == 0 ? List.of("child_" + i) : null, i % 2 == 0));
         }
         return out;
     }

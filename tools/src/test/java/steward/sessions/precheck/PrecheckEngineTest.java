@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
-import steward.sessions.TestHomes;
+import steward.testing.TestHomes;
 
 class PrecheckEngineTest {
     @TempDir

@@ -12,10 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import steward.StewardError;
+import steward.testing.TestHomes;
 
 class SessionDigestTest {
     static Path db(Path tmp) throws Exception {
-        Path src = Path.of(System.getProperty("steward.repo", "..")).resolve("fixtures/hermes-home");
+        Path src = TestHomes.fixtureHome();
         for (String f : new String[] {"state.db", "state.db-wal", "state.db-shm"}) {
             if (Files.exists(src.resolve(f))) Files.copy(src.resolve(f), tmp.resolve(f));
         }

@@ -1,0 +1,219 @@
+package steward.claude;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+import steward.json.Json;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads a Claude Code transcript ({@code .jsonl}, one JSON object per line) permissively: a line that is not a
+ * JSON object is skipped and counted, never fatal; entries of types other than user, assistant, system and the
+ * title entries are skipped and counted; content may be a string or blocks; events of older versions' sidechains
+ * stay in the stream, flagged. Memory use is one line at a time when events go to a consumer.
+ */
+public final class TranscriptReader {
+    private TranscriptReader() {}
+
+    /** The first words of the user turn that opens a session continued after compaction. */
+    public static final String CONTINUATION_MARKER = "This session is being continued from a previous conversation";
+
+    /** Reads the whole transcript, events included. */
+    public static Transcript read(Path file) throws IOException {
+        List<TranscriptEvent> events = new ArrayList<>();
+        Transcript t = read(file, events::add);
+        return new Transcript(t.file(), t.sessionId(), t.cwd(), t.gitBranch(), t.version(), List.copyOf(events), t.titles(),
+                t.continuedIn(), t.continuation(), t.lines(), t.malformed(), t.truncatedTail(), t.otherEntries());
+    }
+
+    /** Streams the events to {@code sink} in file order; the returned transcript has no events, everything else. */
+    public static Transcript read(Path file, Consumer<TranscriptEvent> sink) throws IOException {
+        State st = new State(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buf = new byte[1 << 16];
+            byte[] line = new byte[1 << 12];
+            int len = 0;
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                int start = 0;
+                for (int i = 0; i < n; i++) {
+                    if (buf[i] != '\n') continue;
+                    line = append(line, len, buf, start, i - start);
+                    len += i - start;
+                    st.line(line, len, true, sink);
+                    len = 0;
+                    start = i + 1;
+                }
+                line = append(line, len, buf, start, n - start);
+                len += n - start;
+            }
+            if (len > 0) st.line(line, len, false, sink);
+        }
+        return st.result();
+    }
+
+    private static byte[] append(byte[] line, int len, byte[] src, int off, int n) {
+        if (n == 0) return line;
+        if (len + n > line.length) line = Arrays.copyOf(line, Math.max(line.length * 2, len + n));
+        System.arraycopy(src, off, line, len, n);
+        return line;
+    }
+
+    private static final class State {
+        final Path file;
+        int lines, malformed, other;
+        boolean truncatedTail, continuation, sawUser;
+        String sessionId, cwd, gitBranch, version, continuedIn;
+        final List<TitleEntry> titles = new ArrayList<>();
+
+        State(Path file) {
+            this.file = file;
+        }
+
+        void line(byte[] b, int len, boolean terminated, Consumer<TranscriptEvent> sink) {
+            lines++;
+            int s = 0, e = len;
+            while (s < e && isSpace(b[s])) s++;
+            while (e > s && isSpace(b[e - 1])) e--;
+            if (s == e) return; // blank line: nothing to count
+            JsonNode n;
+            try {
+                n = Json.MAPPER.readTree(b, s, e - s);
+            } catch (RuntimeException ex) {
+                n = null;
+            }
+            if (n == null || !n.isObject()) {
+                malformed++;
+                if (!terminated) truncatedTail = true;
+                return;
+            }
+            String type = str(n, "type");
+            if (type == null) {
+                // very old files: a summary line without a type
+                if (n.has("summary") && n.get("summary").isString()) type = TitleEntry.SUMMARY;
+                else {
+                    other++;
+                    return;
+                }
+            }
+            switch (type) {
+                case "user", "human", "assistant", "system" -> event(n, "human".equals(type) ? "user" : type, sink);
+                case TitleEntry.CUSTOM, TitleEntry.AI, TitleEntry.SUMMARY, TitleEntry.TAG -> {
+                    String v = str(n, Titles.field(type));
+                    if (v == null && TitleEntry.CUSTOM.equals(type)) v = str(n, "title");
+                    titles.add(new TitleEntry(type, v == null ? "" : v, lines));
+                }
+                case "continued-in" -> {
+                    String v = str(n, "continuedInSessionId");
+                    if (v != null) continuedIn = v;
+                }
+                default -> other++;
+            }
+        }
+
+        void event(JsonNode n, String type, Consumer<TranscriptEvent> sink) {
+            String sid = str(n, "sessionId");
+            String c = str(n, "cwd");
+            String br = str(n, "gitBranch");
+            String ver = str(n, "version");
+            boolean side = n.path("isSidechain").asBoolean(false);
+            if (!side) {
+                if (sessionId == null) sessionId = sid;
+                if (cwd == null) cwd = c;
+                if (gitBranch == null && br != null && !br.isEmpty()) gitBranch = br;
+                if (ver != null) version = ver;
+            }
+            JsonNode msg = n.get("message");
+            String role = msg != null && msg.isObject() ? str(msg, "role") : null;
+            if (role == null) role = type;
+            List<ContentBlock> blocks = new ArrayList<>();
+            JsonNode content = msg != null && msg.isObject() ? msg.get("content") : msg;
+            if (content == null && "system".equals(type)) content = n.get("content");
+            blocks(content, blocks);
+            String ts = str(n, "timestamp");
+            boolean compact = n.path("isCompactSummary").asBoolean(false);
+            TranscriptEvent ev = new TranscriptEvent(lines, type, str(n, "uuid"), str(n, "parentUuid"), sid, ts, epoch(ts), c, br, ver,
+                    side, str(n, "agentId"), role, List.copyOf(blocks), compact, n.path("isMeta").asBoolean(false));
+            if ("user".equals(type) && !side && !ev.meta() && !sawUser) {
+                sawUser = true;
+                continuation = compact || ev.text().startsWith(CONTINUATION_MARKER);
+            }
+            sink.accept(ev);
+        }
+
+        Transcript result() {
+            return new Transcript(file, sessionId, cwd, gitBranch, version, List.of(), List.copyOf(titles), continuedIn, continuation,
+                    lines, malformed, truncatedTail, other);
+        }
+    }
+
+    static void blocks(JsonNode content, List<ContentBlock> out) {
+        if (content == null || content.isNull()) return;
+        if (content.isString()) {
+            out.add(new ContentBlock(ContentBlock.Kind.TEXT, content.asString()));
+            return;
+        }
+        if (!content.isArray()) return;
+        for (JsonNode b : content) {
+            if (b.isString()) {
+                out.add(new ContentBlock(ContentBlock.Kind.TEXT, b.asString()));
+                continue;
+            }
+            if (!b.isObject()) continue;
+            String t = str(b, "type");
+            if (t == null) t = "";
+            switch (t) {
+                case "text" -> out.add(new ContentBlock(ContentBlock.Kind.TEXT, str(b, "text")));
+                case "thinking", "redacted_thinking" -> out.add(new ContentBlock(ContentBlock.Kind.THINKING, str(b, "thinking")));
+                case "tool_use", "server_tool_use" -> out.add(new ContentBlock(ContentBlock.Kind.TOOL_USE, str(b, "name")));
+                case "tool_result", "web_search_tool_result" -> out.add(new ContentBlock(ContentBlock.Kind.TOOL_RESULT, toolText(b.get("content"))));
+                case "image", "document" -> out.add(new ContentBlock(ContentBlock.Kind.IMAGE, null));
+                default -> out.add(new ContentBlock(ContentBlock.Kind.OTHER, null));
+            }
+        }
+    }
+
+    private static String toolText(JsonNode c) {
+        if (c == null || c.isNull()) return null;
+        if (c.isString()) return c.asString();
+        List<ContentBlock> inner = new ArrayList<>();
+        blocks(c, inner);
+        StringBuilder sb = new StringBuilder();
+        for (ContentBlock b : inner) if (b.text() != null) sb.append(sb.length() > 0 ? "\n" : "").append(b.text());
+        return sb.toString();
+    }
+
+    static String str(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v != null && v.isString() ? v.asString() : null;
+    }
+
+    static boolean isSpace(byte c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    }
+
+    /** Epoch seconds of an ISO-8601 time, NaN when absent or unreadable. */
+    public static double epoch(String ts) {
+        if (ts == null || ts.isEmpty()) return Double.NaN;
+        try {
+            Instant i = Instant.parse(ts);
+            return i.getEpochSecond() + i.getNano() / 1e9;
+        } catch (DateTimeParseException e) {
+            try {
+                Instant i = OffsetDateTime.parse(ts).toInstant();
+                return i.getEpochSecond() + i.getNano() / 1e9;
+            } catch (DateTimeParseException e2) {
+                return Double.NaN;
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package steward.learning.rules;
+
+import java.time.LocalDate;
+
+import steward.learning.DecisionEvent;
+import steward.learning.LearningRule;
+import steward.learning.LearningRun;
+import steward.learning.Outcome;
+import steward.learning.PreferenceData;
+
+/**
+ * Questions asked by name and left unanswered are remembered, so the next report does not ask them again word for
+ * word but groups them ("still waiting from earlier runs: N"); "later" puts them out of sight for a week; an answer,
+ * an execution or a restore ends the wait, and so does a question that is no longer in the plan. Waiting never turns
+ * into an action: silence is not approval.
+ */
+public final class WaitingRule implements LearningRule {
+    @Override
+    public String id() {
+        return "waiting-questions";
+    }
+
+    @Override
+    public String summary() {
+        return "unanswered questions wait (grouped in one line next time); 'later' hides them for " + PreferenceData.LATER_DAYS + " days";
+    }
+
+    @Override
+    public String rationale() {
+        return "asking the same unanswered questions again every run buries the new ones and teaches the user to ignore the report";
+    }
+
+    @Override
+    public void apply(LearningRun run) {
+        var waiting = run.data.waiting;
+        java.util.Map<String, PreferenceData.Waiting> index = new java.util.HashMap<>();
+        for (PreferenceData.Waiting w : waiting) index.put(w.session_id + "|" + w.key, w);
+        java.util.Set<PreferenceData.Waiting> ended = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (DecisionEvent e : run.events) {
+            String k = e.sessionId() + "|" + e.key();
+            PreferenceData.Waiting w = index.get(k);
+            if (e.outcome() == Outcome.UNANSWERED || e.outcome() == Outcome.LATER) {
+                if (w == null) {
+                    w = new PreferenceData.Waiting();
+                    w.session_id = e.sessionId();
+                    w.key = e.key();
+                    w.since = run.date;
+                    waiting.add(w);
+                    index.put(k, w);
+                }
+                ended.remove(w);
+                if (e.outcome() == Outcome.LATER) w.later_until = LocalDate.parse(run.date).plusDays(PreferenceData.LATER_DAYS).toString();
+                else w.runs++;
+            } else if (w != null) {
+                ended.add(w);
+            }
+        }
+        waiting.removeIf(w -> ended.contains(w) || run.openQuestions != null && !run.openQuestions.contains(w.session_id + "|" + w.key));
+    }
+}

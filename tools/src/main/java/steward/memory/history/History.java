@@ -1,0 +1,184 @@
+package steward.memory.history;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.memory.Flock;
+import steward.memory.MemoryBackups;
+import steward.state.AtomicFiles;
+
+/**
+ * {@code memory_history}: versions of the files under {@code memories/} and {@code skills/} (list, diff, roll back),
+ * and the hook every Steward writer calls after it changed such a file. A rollback is itself a new version: it
+ * backs up the current bytes, writes the old bytes atomically under the lock Hermes takes for that file, and
+ * records the result. Changes made outside Steward are recorded only when the user opts in
+ * ({@code history.record_external: true} in {@code <state dir>/settings.json}).
+ */
+public final class History {
+    public static final int DEFAULT_LIMIT = 20;
+    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final StewardPaths paths;
+    private final Clock clock;
+    private final VersionStore store;
+
+    public History(StewardPaths paths, Clock clock) {
+        this.paths = paths;
+        this.clock = clock;
+        this.store = new VersionStore(paths.stateDir());
+    }
+
+    public VersionStore store() {
+        return store;
+    }
+
+    public static boolean recordExternal(Path stateDir) {
+        Path settings = stateDir.resolve("settings.json");
+        if (!Files.isRegularFile(settings)) return false;
+        try {
+            var n = steward.json.Json.MAPPER.readTree(Files.readAllBytes(settings)).path("history").path("record_external");
+            return n.isBoolean() && n.asBoolean();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Records the current bytes of {@code files} as one version ({@code before}: their bytes before the change,
+     * null = absent). A failure never undoes the change it records: it is reported on stderr and returned as null.
+     */
+    public static String recordQuietly(StewardPaths paths, Clock clock, String message, Map<Path, byte[]> before) {
+        try {
+            return new History(paths, clock).record(message, before);
+        } catch (RuntimeException e) {
+            System.err.println("steward: history: " + e.getMessage());
+            return null;
+        }
+    }
+
+    public String record(String message, Map<Path, byte[]> before) {
+        Map<String, byte[]> b = new LinkedHashMap<>();
+        Map<String, byte[]> a = new LinkedHashMap<>();
+        for (var e : before.entrySet()) {
+            String rel = relative(e.getKey());
+            if (rel == null) continue;
+            b.put(rel, e.getValue());
+            a.put(rel, VersionStore.readFile(e.getKey()));
+        }
+        if (a.isEmpty()) return null;
+        return store.record(message, "steward", clock.instant(), b, a, recordExternal(paths.stateDir()));
+    }
+
+    /** {@code file} relative to the Hermes home when it lies under memories/ or skills/; else null. */
+    public String relative(Path file) {
+        Path home = paths.hermesHome();
+        Path f = file.toAbsolutePath().normalize();
+        if (!f.startsWith(home)) return null;
+        String rel = home.relativize(f).toString().replace('\\', '/');
+        return rel.startsWith("memories/") || rel.startsWith("skills/") ? rel : null;
+    }
+
+    /** Validates a file argument ("memories/MEMORY.md", "skills/x/SKILL.md") and returns its path. */
+    public Path file(String rel) {
+        if (rel == null || rel.isBlank()) throw new StewardError("memory_history", "file is required (e.g. memories/MEMORY.md)");
+        String r = rel.strip().replace('\\', '/');
+        if (r.startsWith("/") || r.contains("..") || !(r.startsWith("memories/") || r.startsWith("skills/"))) {
+            throw new StewardError("memory_history", "file must be a path under memories/ or skills/ relative to the Hermes home, got '" + rel + "'");
+        }
+        return paths.hermesHome().resolve(r).normalize();
+    }
+
+    public record ListResult(String file, List<VersionStore.Version> versions, int total, int left_out, boolean record_external) {}
+
+    public ListResult list(String rel, Integer limit) {
+        file(rel);
+        int n = limit == null ? DEFAULT_LIMIT : limit;
+        if (n < 1 || n > 200) throw new StewardError("memory_history", "limit must be 1–200");
+        List<VersionStore.Version> all = store.list(rel.strip(), Integer.MAX_VALUE);
+        return new ListResult(rel.strip(), all.subList(0, Math.min(n, all.size())), all.size(), Math.max(0, all.size() - n),
+                recordExternal(paths.stateDir()));
+    }
+
+    public record DiffResult(String file, String from, String to, String diff, int added, int removed, boolean identical) {}
+
+    /** The diff from version {@code from} to version {@code to} ({@code to} absent: the file on disk now). */
+    public DiffResult diff(String rel, String from, String to) {
+        Path p = file(rel);
+        String r = rel.strip();
+        if (from == null) throw new StewardError("memory_history", "diff needs 'from' (a version id from list)");
+        byte[] a = store.read(r, from);
+        byte[] b = to == null ? VersionStore.readFile(p) : store.read(r, to);
+        String d = Diffs.unified(r, a, b);
+        int[] c = Diffs.counts(d);
+        return new DiffResult(r, store.fullId(from).substring(0, 12), to == null ? "current" : store.fullId(to).substring(0, 12), d, c[0], c[1],
+                d.isEmpty());
+    }
+
+    public record RollbackResult(String file, String restored_version, String version, String backup, int bytes, String sha256,
+                                 boolean changed) {}
+
+    /** Restores {@code rel} to the bytes of {@code version}; the rollback is recorded as a new version. */
+    public RollbackResult rollback(String rel, String version) {
+        Path p = file(rel);
+        String r = rel.strip();
+        byte[] old = store.read(r, version);
+        String full = store.fullId(version).substring(0, 12);
+        if (old == null) {
+            throw new StewardError("memory_history", r + " did not exist in version " + full + "; nothing to restore (Steward never deletes a file by rollback)");
+        }
+        Path lockFile = lockFor(p);
+        try (Flock lock = Flock.exclusive(lockFile)) {
+            byte[] cur = VersionStore.readFile(p);
+            if (cur != null && java.util.Arrays.equals(cur, old)) {
+                return new RollbackResult(r, full, null, null, old.length, sha(old), false);
+            }
+            String backup = null;
+            Instant now = clock.instant();
+            if (cur != null) {
+                String n = p.getFileName().toString();
+                if ((n.equals("MEMORY.md") || n.equals("USER.md")) && p.getParent().equals(paths.memoriesDir())) {
+                    backup = MemoryBackups.snapshot(paths.stateDir(), n, cur, now).toString();
+                } else {
+                    Path b = paths.stateDir().resolve("backups").resolve("history").resolve(r.replace('/', '_') + "." + TS.format(now));
+                    AtomicFiles.write(b, cur);
+                    backup = b.toString();
+                }
+            }
+            AtomicFiles.write(p, old);
+            Map<String, byte[]> before = new LinkedHashMap<>();
+            before.put(r, cur);
+            String v = store.record("rollback " + r + " to " + full, "steward", now, before, Map.of(r, old), false);
+            return new RollbackResult(r, full, v == null ? null : v.substring(0, 12), backup, old.length, sha(old), true);
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot restore " + p + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The lock Hermes takes for memory files ({@code <file>.lock}); Steward's own lock for everything else. */
+    Path lockFor(Path p) {
+        String n = p.getFileName().toString();
+        if (n.equals("MEMORY.md") || n.equals("USER.md")) return p.resolveSibling(n + ".lock");
+        if (p.startsWith(paths.memoriesDir())) return paths.memoriesDir().resolve(".steward.lock");
+        return paths.stateDir().resolve("history").resolve("skills.lock");
+    }
+
+    static String sha(byte[] b) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,347 @@
+package steward.memory.history;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.revwalk.filter.RevFilter;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilter;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+import steward.StewardError;
+import steward.memory.Flock;
+import steward.state.AtomicFiles;
+
+/**
+ * Versions of the files under {@code memories/} and {@code skills/}, kept in a bare git repository in Steward's
+ * state dir ({@code history/repo.git}, JGit), never inside the user's files and never pushed anywhere. A commit
+ * holds the previous version's tree with the changed paths replaced, so each version is exactly one change and
+ * the bytes of every file are kept as they were. Writers serialise on {@code history/.lock} (flock).
+ */
+public final class VersionStore {
+    public static final String BRANCH = "refs/heads/main";
+
+    static {
+        // Steward's repository reads no user, system or JGit config (JGit would otherwise run `git config --system`
+        // to find it) and needs no host name lookup.
+        org.eclipse.jgit.util.SystemReader.setInstance(new Isolated(org.eclipse.jgit.util.SystemReader.getInstance()));
+    }
+
+    private static final class Isolated extends org.eclipse.jgit.util.SystemReader.Delegate {
+        Isolated(org.eclipse.jgit.util.SystemReader d) {
+            super(d);
+        }
+
+        @Override
+        public String getHostname() {
+            return "localhost";
+        }
+
+        /**
+         * Also answers JGit's question about the file system's timestamp resolution (which it would otherwise
+         * measure for seconds on first use and store in the user's config) with a conservative 10 ms.
+         */
+        @Override
+        public org.eclipse.jgit.storage.file.FileBasedConfig openUserConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return new org.eclipse.jgit.storage.file.FileBasedConfig(parent, null, fs) {
+                @Override
+                public void load() {
+                    // nothing to read
+                }
+
+                @Override
+                public boolean isOutdated() {
+                    return false;
+                }
+
+                @Override
+                public long getTimeUnit(String section, String subsection, String name, long defaultValue, java.util.concurrent.TimeUnit unit) {
+                    if ("filesystem".equals(section) && ("timestampResolution".equals(name) || "minRacyThreshold".equals(name))) {
+                        return unit.convert(10, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    }
+                    return super.getTimeUnit(section, subsection, name, defaultValue, unit);
+                }
+            };
+        }
+
+        @Override
+        public org.eclipse.jgit.storage.file.FileBasedConfig openSystemConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return empty(parent, fs);
+        }
+
+        @Override
+        public org.eclipse.jgit.storage.file.FileBasedConfig openJGitConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return empty(parent, fs);
+        }
+
+        private static org.eclipse.jgit.storage.file.FileBasedConfig empty(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+            return new org.eclipse.jgit.storage.file.FileBasedConfig(parent, null, fs) {
+                @Override
+                public void load() {
+                    // nothing to read
+                }
+
+                @Override
+                public boolean isOutdated() {
+                    return false;
+                }
+            };
+        }
+    }
+    private final Path dir;
+
+    public VersionStore(Path stateDir) {
+        this.dir = stateDir.resolve("history");
+    }
+
+    public Path repoDir() {
+        return dir.resolve("repo.git");
+    }
+
+    /** One version of a file. {@code deleted}: the file did not exist in this version. */
+    public record Version(String id, String time, long epoch, String message, String client, Integer bytes, boolean deleted) {}
+
+    private Repository open(boolean create) throws IOException {
+        Path git = repoDir();
+        if (!Files.isDirectory(git)) {
+            if (!create) return null;
+            AtomicFiles.ensurePrivateDir(dir);
+            Repository r = new FileRepositoryBuilder().setGitDir(git.toFile()).setBare().build();
+            r.create(true);
+            return r;
+        }
+        return new FileRepositoryBuilder().setGitDir(git.toFile()).setBare().setMustExist(true).build();
+    }
+
+    /**
+     * Records one change. {@code before}: the bytes of each path before the change (null = absent), used for a
+     * baseline version when the path has no history yet, and, with {@code recordExternal}, for a version of an
+     * edit someone else made since the last version. {@code after}: the bytes now (null = deleted). Returns the
+     * new version id, or null when nothing changed.
+     */
+    public String record(String message, String client, Instant when, Map<String, byte[]> before, Map<String, byte[]> after,
+                         boolean recordExternal) {
+        try {
+            AtomicFiles.ensurePrivateDir(dir);
+            try (Flock lock = Flock.exclusive(dir.resolve(".lock")); Repository repo = open(true)) {
+                ObjectId head = repo.resolve(BRANCH);
+                Map<String, byte[]> baseline = new LinkedHashMap<>();
+                Map<String, byte[]> external = new LinkedHashMap<>();
+                try (ObjectReader reader = repo.newObjectReader()) {
+                    for (var e : before.entrySet()) {
+                        if (e.getValue() == null) continue;
+                        byte[] known = head == null ? null : blob(repo, reader, head, e.getKey());
+                        if (known == null && !existed(repo, head, e.getKey())) baseline.put(e.getKey(), e.getValue());
+                        else if (recordExternal && !Arrays.equals(known, e.getValue())) external.put(e.getKey(), e.getValue());
+                    }
+                }
+                if (!baseline.isEmpty()) head = commit(repo, head, baseline, "baseline: first version Steward saw", client, when);
+                if (!external.isEmpty()) head = commit(repo, head, external, "external change (made outside Steward)", client, when);
+                ObjectId before2 = head;
+                ObjectId next = commit(repo, head, after, message, client, when);
+                return next.equals(before2) ? null : next.name();
+            }
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean existed(Repository repo, ObjectId head, String path) throws IOException {
+        if (head == null) return false;
+        try (RevWalk w = new RevWalk(repo)) {
+            w.markStart(w.parseCommit(head));
+            w.setTreeFilter(AndTreeFilter.create(PathFilter.create(path), TreeFilter.ANY_DIFF));
+            return w.next() != null;
+        }
+    }
+
+    private static ObjectId commit(Repository repo, ObjectId parent, Map<String, byte[]> files, String message, String client, Instant when)
+            throws IOException {
+        DirCache index = DirCache.newInCore();
+        DirCacheBuilder b = index.builder();
+        try (ObjectInserter ins = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader()) {
+            boolean changed = false;
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            if (parent != null) {
+                try (RevWalk rw = new RevWalk(reader); TreeWalk tw = new TreeWalk(reader)) {
+                    tw.addTree(rw.parseCommit(parent).getTree());
+                    tw.setRecursive(true);
+                    while (tw.next()) {
+                        String p = tw.getPathString();
+                        seen.add(p);
+                        if (files.containsKey(p)) {
+                            byte[] now = files.get(p);
+                            if (now == null) {
+                                changed = true;
+                                continue;
+                            }
+                            ObjectId id = ins.idFor(Constants.OBJ_BLOB, now);
+                            if (!id.equals(tw.getObjectId(0))) changed = true;
+                            b.add(entry(p, ins.insert(Constants.OBJ_BLOB, now)));
+                        } else {
+                            DirCacheEntry e = new DirCacheEntry(p);
+                            e.setFileMode(tw.getFileMode(0));
+                            e.setObjectId(tw.getObjectId(0));
+                            b.add(e);
+                        }
+                    }
+                }
+            }
+            for (var e : files.entrySet()) {
+                if (seen.contains(e.getKey()) || e.getValue() == null) continue;
+                b.add(entry(e.getKey(), ins.insert(Constants.OBJ_BLOB, e.getValue())));
+                changed = true;
+            }
+            b.finish();
+            if (!changed && parent != null) return parent;
+            ObjectId tree = index.writeTree(ins);
+            PersonIdent who = new PersonIdent("Steward", "steward@localhost", when, ZoneOffset.UTC);
+            CommitBuilder c = new CommitBuilder();
+            c.setTreeId(tree);
+            if (parent != null) c.setParentId(parent);
+            c.setAuthor(who);
+            c.setCommitter(who);
+            c.setMessage(message + (client == null ? "" : "\n\nclient: " + client) + "\n");
+            ObjectId id = ins.insert(c);
+            ins.flush();
+            RefUpdate u = repo.updateRef(BRANCH);
+            u.setNewObjectId(id);
+            u.setExpectedOldObjectId(parent == null ? ObjectId.zeroId() : parent);
+            u.setRefLogMessage("steward: " + message, false);
+            RefUpdate.Result r = u.update();
+            if (r != RefUpdate.Result.NEW && r != RefUpdate.Result.FAST_FORWARD && r != RefUpdate.Result.FORCED) {
+                throw new IOException("updating " + BRANCH + " failed: " + r);
+            }
+            return id;
+        }
+    }
+
+    private static DirCacheEntry entry(String path, ObjectId blob) {
+        DirCacheEntry e = new DirCacheEntry(path);
+        e.setFileMode(FileMode.REGULAR_FILE);
+        e.setObjectId(blob);
+        return e;
+    }
+
+    private static byte[] blob(Repository repo, ObjectReader reader, ObjectId commit, String path) throws IOException {
+        try (RevWalk rw = new RevWalk(reader)) {
+            RevCommit c = rw.parseCommit(commit);
+            try (TreeWalk tw = TreeWalk.forPath(reader, path, c.getTree())) {
+                if (tw == null) return null;
+                return reader.open(tw.getObjectId(0)).getBytes();
+            }
+        }
+    }
+
+    /** Versions in which {@code path} changed, newest first (at most {@code limit}). */
+    public List<Version> list(String path, int limit) {
+        List<Version> out = new ArrayList<>();
+        try (Repository repo = open(false)) {
+            if (repo == null) return out;
+            ObjectId head = repo.resolve(BRANCH);
+            if (head == null) return out;
+            try (RevWalk w = new RevWalk(repo); ObjectReader reader = repo.newObjectReader()) {
+                w.markStart(w.parseCommit(head));
+                w.setTreeFilter(AndTreeFilter.create(PathFilter.create(path), TreeFilter.ANY_DIFF));
+                w.setRevFilter(RevFilter.ALL);
+                for (RevCommit c : w) {
+                    if (out.size() >= limit) break;
+                    byte[] b = blob(repo, reader, c, path);
+                    out.add(version(c, b));
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot read " + repoDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The number of versions recorded for {@code path}. */
+    public int count(String path) {
+        return list(path, Integer.MAX_VALUE).size();
+    }
+
+    private static Version version(RevCommit c, byte[] b) {
+        String full = c.getFullMessage();
+        String client = null;
+        int i = full.indexOf("\n\nclient: ");
+        if (i >= 0) client = full.substring(i + 10).strip();
+        long epoch = c.getCommitTime();
+        return new Version(c.name().substring(0, 12), Instant.ofEpochSecond(epoch).toString(), epoch, c.getShortMessage(), client,
+                b == null ? null : b.length, b == null);
+    }
+
+    /** The bytes of {@code path} in version {@code id} (a unique prefix of at least 7 hex digits); null when absent there. */
+    public byte[] read(String path, String id) {
+        try (Repository repo = open(false)) {
+            if (repo == null) throw new StewardError("memory_history", "no versions recorded yet");
+            ObjectId c = resolve(repo, id);
+            try (ObjectReader reader = repo.newObjectReader()) {
+                return blob(repo, reader, c, path);
+            }
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot read version " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The full id of the version {@code id} names. */
+    public String fullId(String id) {
+        try (Repository repo = open(false)) {
+            if (repo == null) throw new StewardError("memory_history", "no versions recorded yet");
+            return resolve(repo, id).name();
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot read version " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ObjectId resolve(Repository repo, String id) throws IOException {
+        if (id == null || !id.matches("[0-9a-f]{7,40}")) {
+            throw new StewardError("memory_history", "version '" + id + "' is not a version id (7–40 hex digits, as listed)");
+        }
+        ObjectId c;
+        try {
+            c = repo.resolve(id + "^{commit}");
+        } catch (org.eclipse.jgit.errors.AmbiguousObjectException e) {
+            throw new StewardError("memory_history", "version '" + id + "' is ambiguous: give more digits");
+        } catch (RuntimeException e) {
+            c = null;
+        }
+        if (c == null) throw new StewardError("memory_history", "unknown version '" + id + "'");
+        return c;
+    }
+
+    static byte[] readFile(Path p) {
+        try {
+            return Files.readAllBytes(p);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot read " + p + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package steward.memory.lifecycle;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+import steward.StewardError;
+import steward.json.Json;
+import steward.state.AtomicFiles;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * Evidence of every entry, keyed by {@link EntryKey}, in {@code <state dir>/memory/evidence.json} (written only by
+ * a consolidation's apply, atomically), plus {@code references.log}: one line per memory entry that recall
+ * returned ({@code date<TAB>key}), appended by recall without a lock (each line is one small write).
+ */
+public final class EvidenceStore {
+    private final Path dir;
+
+    public EvidenceStore(Path stateDir) {
+        this.dir = stateDir.resolve("memory");
+    }
+
+    public Path file() {
+        return dir.resolve("evidence.json");
+    }
+
+    public Path referencesLog() {
+        return dir.resolve("references.log");
+    }
+
+    public record Doc(int version, Map<String, Evidence> entries) {}
+
+    public Map<String, Evidence> read() {
+        try {
+            byte[] b = Files.readAllBytes(file());
+            Doc d = Json.MAPPER.readValue(b, new TypeReference<Doc>() {});
+            return d.entries() == null ? new TreeMap<>() : new TreeMap<>(d.entries());
+        } catch (NoSuchFileException e) {
+            return new TreeMap<>();
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError("memory", "cannot read " + file() + " (" + e.getMessage() + "); move it aside to start the evidence afresh");
+        }
+    }
+
+    public static byte[] bytes(Map<String, Evidence> entries) {
+        return (Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(new Doc(1, new TreeMap<>(entries))) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The latest reference date per key. */
+    public Map<String, LocalDate> references() {
+        Map<String, LocalDate> out = new HashMap<>();
+        try {
+            for (String l : Files.readAllLines(referencesLog(), StandardCharsets.UTF_8)) {
+                int t = l.indexOf('\t');
+                if (t <= 0) continue;
+                try {
+                    LocalDate d = LocalDate.parse(l.substring(0, t));
+                    out.merge(l.substring(t + 1).strip(), d, (a, b) -> a.isAfter(b) ? a : b);
+                } catch (RuntimeException e) {
+                    // a torn or foreign line: skip it
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return out;
+        } catch (IOException e) {
+            throw new StewardError("memory", "cannot read " + referencesLog() + ": " + e.getMessage());
+        }
+        return out;
+    }
+
+    /** Appends one reference line per entry text (recall calls this for the memory entries it returned). */
+    public void referenced(Collection<String> entryTexts, LocalDate on) {
+        if (entryTexts.isEmpty()) return;
+        StringBuilder sb = new StringBuilder();
+        for (String t : entryTexts) sb.append(on).append('\t').append(EntryKey.of(t)).append('\n');
+        try {
+            AtomicFiles.ensurePrivateDir(dir);
+            boolean fresh = !Files.exists(referencesLog());
+            Files.write(referencesLog(), sb.toString().getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND,
+                    StandardOpenOption.WRITE);
+            if (fresh) AtomicFiles.setMode(referencesLog(), AtomicFiles.FILE_MODE);
+        } catch (IOException e) {
+            System.err.println("steward: cannot record memory references in " + referencesLog() + ": " + e.getMessage());
+        }
+    }
+}

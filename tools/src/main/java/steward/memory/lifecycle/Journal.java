@@ -1,0 +1,201 @@
+package steward.memory.lifecycle;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.json.Json;
+import steward.state.AtomicFiles;
+import steward.state.FileTrees;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Makes a change of several files all-or-nothing across a crash. Every new content is staged in
+ * {@code <state dir>/journal/<id>/} and every file that will be overwritten is backed up first; then one atomic write of the
+ * manifest marks the change committed; then the operations run, each idempotent. A crash before the commit mark
+ * leaves the old state untouched (the next call discards the journal); a crash after it is rolled forward by the
+ * next call, so what anyone finds after the next call is the old state or the new one, never a mix.
+ */
+public final class Journal {
+    /** Test hook: after this many operations the process stops and waits to be killed (-1: before the commit mark). */
+    static final String CRASH_PROPERTY = "steward.journal.crashAt";
+
+    private Journal() {}
+
+    /** One operation: write {@code bytes} to {@code target}, or move {@code source} to {@code target} (bytes identical). */
+    public record Op(String kind, Path target, byte[] bytes, Path source, String sha) {
+        public static Op put(Path target, byte[] bytes) {
+            return new Op("put", target, bytes, null, Journal.sha(bytes));
+        }
+
+        public static Op move(Path source, Path target, String sha) {
+            return new Op("move", target, null, source, sha);
+        }
+    }
+
+    public static Path dir(StewardPaths paths) {
+        return paths.stateDir().resolve("journal");
+    }
+
+    /** Runs {@code ops} as one all-or-nothing change; {@code backupDir} receives a copy of every file it replaces or moves. */
+    public static void run(StewardPaths paths, String id, List<Op> ops, Path backupDir) {
+        Path j = dir(paths).resolve(id);
+        try {
+            if (Files.exists(j)) FileTrees.delete(j);
+            Path staged = j.resolve("staged");
+            AtomicFiles.ensurePrivateDir(staged);
+            ArrayNode list = Json.MAPPER.createArrayNode();
+            for (int i = 0; i < ops.size(); i++) {
+                Op op = ops.get(i);
+                ObjectNode n = list.addObject().put("kind", op.kind()).put("target", op.target().toString()).put("sha", op.sha());
+                if (op.kind().equals("put")) {
+                    AtomicFiles.write(staged.resolve(String.valueOf(i)), op.bytes());
+                    n.put("staged", String.valueOf(i));
+                } else {
+                    n.put("source", op.source().toString());
+                }
+                // a move keeps its bytes (the journal can always finish it): only files a put replaces are backed up
+                if (backupDir != null && op.kind().equals("put") && Files.isRegularFile(op.target())) {
+                    Path b = backupDir.resolve(String.format("%03d-", i) + op.target().getFileName());
+                    AtomicFiles.write(b, Files.readAllBytes(op.target()));
+                }
+            }
+            ObjectNode m = Json.MAPPER.createObjectNode().put("id", id).put("committed", false);
+            m.set("ops", list);
+            AtomicFiles.write(j.resolve("manifest.json"), Json.MAPPER.writeValueAsBytes(m));
+            crashPoint(-1);
+            m.put("committed", true);
+            AtomicFiles.write(j.resolve("manifest.json"), Json.MAPPER.writeValueAsBytes(m));
+            execute(j, m);
+        } catch (IOException e) {
+            throw new StewardError("memory_consolidate", "cannot apply the change (" + e.getMessage() + "); the next call completes or discards it");
+        }
+    }
+
+    /**
+     * Completes every committed journal and discards every uncommitted one, holding {@code lock} (the lock every
+     * change through the journal holds, so a change still running in another process is never touched). Returns the
+     * ids it completed. Never call it while holding {@code lock}.
+     */
+    public static List<String> recover(StewardPaths paths, Path lock) {
+        List<String> done = new ArrayList<>();
+        Path d = dir(paths);
+        if (!Files.isDirectory(d)) return done;
+        try (Stream<Path> s = Files.list(d)) {
+            if (s.findAny().isEmpty()) return done;
+        } catch (IOException e) {
+            throw new StewardError("memory", "cannot read the journal in " + d + ": " + e.getMessage());
+        }
+        try (steward.memory.Flock l = steward.memory.Flock.exclusive(lock); Stream<Path> s = Files.list(d)) {
+            for (Path j : s.filter(Files::isDirectory).sorted().toList()) {
+                Path mf = j.resolve("manifest.json");
+                JsonNode m = null;
+                try {
+                    m = Json.MAPPER.readTree(Files.readAllBytes(mf));
+                } catch (NoSuchFileException e) {
+                    // never got as far as a manifest: nothing was touched
+                } catch (RuntimeException e) {
+                    m = null;
+                }
+                if (m != null && m.path("committed").asBoolean(false)) {
+                    execute(j, m);
+                    done.add(j.getFileName().toString());
+                } else {
+                    FileTrees.delete(j);
+                }
+            }
+        } catch (IOException e) {
+            throw new StewardError("memory", "cannot recover the journal in " + d + ": " + e.getMessage());
+        }
+        return done;
+    }
+
+    private static void execute(Path j, JsonNode m) throws IOException {
+        int i = 0;
+        for (JsonNode n : m.path("ops")) {
+            Path target = Path.of(n.path("target").asString());
+            String sha = n.path("sha").asString();
+            if (n.path("kind").asString().equals("put")) {
+                byte[] cur = read(target);
+                if (cur == null || !sha(cur).equals(sha)) AtomicFiles.write(target, Files.readAllBytes(j.resolve("staged").resolve(n.path("staged").asString())));
+            } else {
+                move(Path.of(n.path("source").asString()), target, sha);
+            }
+            crashPoint(++i);
+        }
+        FileTrees.delete(j);
+        AtomicFiles.fsyncDir(j.getParent());
+    }
+
+    /** Moves {@code src} to {@code dst} keeping the bytes; idempotent (a finished or half-finished move is completed). */
+    static void move(Path src, Path dst, String sha) throws IOException {
+        byte[] d = read(dst);
+        boolean srcThere = Files.exists(src);
+        if (d != null && sha(d).equals(sha)) {
+            if (srcThere) {
+                byte[] s = read(src);
+                if (s != null && Arrays.equals(s, d)) Files.delete(src);
+            }
+            return;
+        }
+        if (!srcThere) return; // moved away by someone else: nothing of ours to finish
+        if (d != null) throw new IOException(dst + " exists with other content; refusing to overwrite it");
+        AtomicFiles.ensurePrivateDir(dst.toAbsolutePath().getParent());
+        try {
+            Files.move(src, dst, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            byte[] s = Files.readAllBytes(src);
+            AtomicFiles.write(dst, s);
+            if (!Arrays.equals(Files.readAllBytes(dst), s)) throw new IOException("copy of " + src + " to " + dst + " differs");
+            Files.delete(src);
+        }
+        AtomicFiles.fsyncDir(dst.toAbsolutePath().getParent());
+        AtomicFiles.fsyncDir(src.toAbsolutePath().getParent());
+    }
+
+    static byte[] read(Path p) throws IOException {
+        try {
+            return Files.readAllBytes(p);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    private static void crashPoint(int k) {
+        String at = System.getProperty(CRASH_PROPERTY);
+        if (at == null || Integer.parseInt(at) != k) return;
+        System.err.println("CRASH-POINT " + k);
+        System.err.flush();
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public static String sha(byte[] b) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,115 @@
+package steward.memory.history;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.StewardError;
+import steward.config.StewardPaths;
+import steward.memory.MemoryRequest;
+import steward.memory.MemoryWriter;
+
+class HistoryTest {
+    @TempDir
+    Path tmp;
+
+    StewardPaths home() throws Exception {
+        Path h = tmp.resolve("home");
+        Files.createDirectories(h.resolve("memories"));
+        Files.createDirectories(h.resolve("skills/ops/x"));
+        return StewardPaths.of(h);
+    }
+
+    static Clock at(String t) {
+        return Clock.fixed(Instant.parse(t), ZoneOffset.UTC);
+    }
+
+    @Test
+    void everyMemoryWriteIsAVersionAndRollbackRestoresTheExactBytesAsANewVersion() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] first\n§\n[env] second  ");
+        byte[] original = Files.readAllBytes(mem);
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "[env] third"));
+        w.write(MemoryRequest.remove("memory", "first"));
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        History.ListResult l = h.list("memories/MEMORY.md", null);
+        assertEquals(3, l.total(), "baseline (the bytes Steward first saw) + two writes: " + l.versions());
+        assertEquals("baseline: first version Steward saw", l.versions().get(2).message());
+        assertTrue(l.versions().get(0).message().startsWith("memory_write: remove"));
+        String baseline = l.versions().get(2).id();
+        History.DiffResult d = h.diff("memories/MEMORY.md", baseline, null);
+        assertTrue(d.diff().contains("-[env] first") && d.diff().contains("+[env] third"), d.diff());
+        assertFalse(d.identical());
+
+        History.RollbackResult r = h.rollback("memories/MEMORY.md", baseline);
+        assertTrue(r.changed());
+        assertArrayEquals(original, Files.readAllBytes(mem), "exact bytes, trailing spaces included");
+        assertTrue(Files.exists(Path.of(r.backup())), "the bytes it replaced are backed up");
+        assertEquals(4, h.list("memories/MEMORY.md", null).total(), "the rollback is itself a version");
+        assertTrue(h.list("memories/MEMORY.md", 1).versions().get(0).message().startsWith("rollback memories/MEMORY.md to " + baseline));
+        assertTrue(h.diff("memories/MEMORY.md", baseline, null).identical());
+        // rolling forward again is possible: nothing is ever lost
+        String afterRemove = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        h.rollback("memories/MEMORY.md", afterRemove);
+        assertEquals("[env] second\n§\n[env] third", Files.readString(mem));
+    }
+
+    @Test
+    void rollbackOfAnyFileUnderSkillsKeepsNonUtf8BytesAndRefusesBadArguments() throws Exception {
+        StewardPaths p = home();
+        Path skill = p.skillsDir().resolve("ops/x/SKILL.md");
+        byte[] v1 = new byte[] {'a', '\r', '\n', (byte) 0xff, (byte) 0xfe, 'z'};
+        Files.write(skill, v1);
+        Map<Path, byte[]> before = new HashMap<>();
+        before.put(skill, v1);
+        Files.writeString(skill, "v2");
+        History h = new History(p, at("2026-08-10T12:00:00Z"));
+        h.record("skill edit", before);
+        List<VersionStore.Version> vs = h.list("skills/ops/x/SKILL.md", null).versions();
+        assertEquals(2, vs.size());
+        h.rollback("skills/ops/x/SKILL.md", vs.get(1).id());
+        assertArrayEquals(v1, Files.readAllBytes(skill));
+        for (String bad : List.of("../etc/passwd", "/etc/passwd", "state.db", "memories/../state.db")) {
+            assertThrows(StewardError.class, () -> h.list(bad, null), bad);
+        }
+        assertThrows(StewardError.class, () -> h.rollback("skills/ops/x/SKILL.md", "zzzz"));
+        assertThrows(StewardError.class, () -> h.rollback("skills/ops/x/SKILL.md", "0000000"));
+        assertFalse(Files.exists(p.hermesHome().resolve(".git")), "the repository never lives inside the user's files");
+        assertTrue(Files.isDirectory(p.stateDir().resolve("history/repo.git")));
+    }
+
+    @Test
+    void changesMadeOutsideStewardAreRecordedOnlyWhenTheUserOptsIn() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "[env] one"));
+        Files.writeString(mem, "[env] one\n§\n[env] hand edit");
+        w.write(MemoryRequest.add("memory", "[env] two"));
+        History h = new History(p, at("2026-08-10T12:00:00Z"));
+        assertEquals(2, h.list("memories/MEMORY.md", null).total(), "default: Steward's own writes only");
+        Files.writeString(p.stateDir().resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
+        Files.writeString(mem, "[env] one\n§\n[env] hand edit\n§\n[env] two\n§\n[env] another hand edit");
+        w.write(MemoryRequest.add("memory", "[env] three"));
+        List<VersionStore.Version> vs = h.list("memories/MEMORY.md", null).versions();
+        assertEquals(4, vs.size());
+        assertEquals("external change (made outside Steward)", vs.get(1).message());
+        assertTrue(h.list("memories/MEMORY.md", null).record_external());
+    }
+}
