@@ -35,9 +35,26 @@ public final class BackgroundIndexer implements AutoCloseable {
     }
 
     public BackgroundIndexer start() {
+        engine.keptBy(this);
         thread.start();
         return this;
     }
+
+    /** Whether the worker still runs (a stopped one leaves syncing to the calls again). */
+    boolean alive() {
+        return !stop && thread.isAlive();
+    }
+
+    /** Ends the current poll's sleep: a call saw a source move. */
+    void wake() {
+        synchronized (sleeper) {
+            woken = true;
+            sleeper.notifyAll();
+        }
+    }
+
+    private final Object sleeper = new Object();
+    private boolean woken;
 
     /** Whether the worker runs at nice 19 (Linux). */
     public boolean lowPriority() {
@@ -46,6 +63,12 @@ public final class BackgroundIndexer implements AutoCloseable {
 
     public String lastError() {
         return lastError;
+    }
+
+    /** "index building: n of m (what)" while a sync runs, else null. */
+    public String building() {
+        double[] p = engine.indexProgress();
+        return p == null || p[1] <= 0 ? null : String.format("index building: %d of %d", (long) p[0], (long) p[1]);
     }
 
     /** Vectors stored by this worker since it started. */
@@ -89,7 +112,10 @@ public final class BackgroundIndexer implements AutoCloseable {
             }
             if (!busy) {
                 try {
-                    Thread.sleep(pollMs);
+                    synchronized (sleeper) {
+                        if (!woken) sleeper.wait(pollMs);
+                        woken = false;
+                    }
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -100,6 +126,7 @@ public final class BackgroundIndexer implements AutoCloseable {
     @Override
     public void close() {
         stop = true;
+        engine.keptBy(null);
         thread.interrupt();
         try {
             thread.join(5000);

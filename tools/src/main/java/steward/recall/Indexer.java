@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -33,7 +34,7 @@ final class Indexer implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Map<String, String>> states = new HashMap<>();
     /** Tokens seen equal to what is indexed, in this process (a token can move without the content moving). */
-    private final Map<String, String> verified = new HashMap<>();
+    private final Map<String, String> verified = new ConcurrentHashMap<>();
     private volatile double[] progress = {0, 0};
     private volatile String progressMessage = "";
     private volatile Map<String, String> errors = Map.of();
@@ -63,8 +64,34 @@ final class Indexer implements AutoCloseable {
         try {
             return syncLocked(work, thorough, t0);
         } finally {
+            progress = new double[] {0, 0};
             lock.unlock();
         }
+    }
+
+    /**
+     * What a tool call does when a background indexer keeps the index: no lock, no write, no wait. It compares the
+     * sources' cheap tokens with the last commit and reports a running sync's progress; the caller searches the index as
+     * it is (during a first build: what has been written so far).
+     */
+    SyncReport peek() {
+        long t0 = System.nanoTime();
+        String building = null;
+        double[] p = progress;
+        if (running() && p[1] > 0) {
+            building = String.format("index building: %d of %d (%s); results are from what is indexed so far", (long) p[0], (long) p[1],
+                    progressMessage);
+        }
+        boolean exists = index.exists();
+        Map<String, String> committed = exists ? index.committed() : Map.of();
+        boolean stale = !exists || !RecallIndex.FORMAT.equals(committed.get("format"));
+        for (RecallSource s : sources) {
+            if (stale) break;
+            String t = s.token();
+            stale = !t.equals(committed.get("token." + s.id())) && !t.equals(verified.get(s.id()));
+        }
+        if (building == null && stale && !exists) building = "index building: starting; results are from what is indexed so far";
+        return new SyncReport(true, false, 0, 0, ms(t0), false, errors, building, stale);
     }
 
     /** Waits for the lock, relaying the running sync's progress, stopping when the caller cancels. */

@@ -181,6 +181,27 @@ public final class RecallEngine implements AutoCloseable {
         return sync(Work.NONE);
     }
 
+    private volatile BackgroundIndexer background;
+
+    /** The background indexer that keeps this engine's index from now on (tool calls then never write it). */
+    void keptBy(BackgroundIndexer b) {
+        background = b;
+    }
+
+    /**
+     * What a tool call does before ranking. With a background indexer (the long-lived server): never writes and never
+     * waits: it wakes the indexer when a source moved and reports what is not searched yet (a first build's progress,
+     * changes not yet written). Without one (a one-shot {@code steward call}, tests, benches): a sync, cheap when nothing
+     * changed.
+     */
+    public SyncReport syncForCall(Work work) {
+        BackgroundIndexer b = background;
+        if (b == null || !b.alive()) return sync(work);
+        SyncReport r = indexer.peek();
+        if (r.stale()) b.wake();
+        return r;
+    }
+
     /** A full comparison of every source (the background indexer's periodic reconciliation). */
     SyncReport reconcile(Work work) {
         lastSync = indexer.sync(work, true);
@@ -240,7 +261,7 @@ public final class RecallEngine implements AutoCloseable {
     public Result search(Query q, Work work) {
         if (q.query() == null || q.query().isBlank()) throw new StewardError("recall_search", "query is empty");
         if (q.k() < 1 || q.k() > 100) throw new StewardError("recall_search", "k must be 1–100, got " + q.k());
-        sync(work);
+        syncForCall(work);
         return rank(q);
     }
 

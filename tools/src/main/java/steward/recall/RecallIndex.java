@@ -131,9 +131,25 @@ final class RecallIndex implements AutoCloseable {
         }
     }
 
-    /** The current searcher (release it with {@link #release}); null when there is no index. */
+    /** The writer of a first build, before its commit: searches read what it has written so far (near-real-time). */
+    private volatile IndexWriter building;
+
+    /**
+     * The current searcher (release it with {@link #release}); null when there is no index. While a first build runs in
+     * this process and nothing is committed yet: a near-real-time view of what it has written so far.
+     */
     synchronized IndexSearcher acquire() {
-        if (manager == null && !open()) return null;
+        if (manager == null && !open()) {
+            IndexWriter b = building;
+            if (b == null) return null;
+            try {
+                IndexSearcher s = new IndexSearcher(DirectoryReader.open(b));
+                s.setSimilarity(new org.apache.lucene.search.similarities.BM25Similarity(K1, B));
+                return s;
+            } catch (IOException | RuntimeException e) {
+                return null; // the build just ended (committed or rolled back): nothing to read yet
+            }
+        }
         try {
             return manager.acquire();
         } catch (IOException e) {
@@ -198,6 +214,7 @@ final class RecallIndex implements AutoCloseable {
                 } catch (LockObtainFailedException e) {
                     throw new Busy();
                 }
+                if (fresh) building = w;
             }
             return w;
         }
@@ -244,6 +261,7 @@ final class RecallIndex implements AutoCloseable {
                 IndexWriter iw = w();
                 iw.setLiveCommitData(new HashMap<>(data).entrySet());
                 iw.commit();
+                building = null;
                 iw.close();
                 w = null;
                 privatise();
@@ -256,6 +274,7 @@ final class RecallIndex implements AutoCloseable {
         /** Drops everything written since the last commit. */
         void rollback() {
             if (w == null) return;
+            if (building == w) building = null;
             try {
                 w.rollback();
             } catch (IOException ignored) {

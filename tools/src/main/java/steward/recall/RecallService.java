@@ -54,8 +54,9 @@ public final class RecallService {
     public record Match(String verdict, double best_coverage, double best_information, Double best_cosine, double lexical_floor,
                         double information_floor, Double semantic_floor) {}
 
+    /** {@code building}: "index building: n of m …" while the background indexer builds (results are from what is indexed). */
     public record IndexInfo(boolean built, boolean dense_enabled, String dense, int dense_pending, boolean changed_on_this_call,
-                            int items_written, long sync_ms, List<String> warnings) {}
+                            int items_written, long sync_ms, String building, boolean stale, List<String> warnings) {}
 
     public record SearchOutput(String query, int k, List<String> scopes, Match match, List<SearchItem> items, int returned,
                                int candidates, int omitted, List<String> query_terms, IndexInfo index) {}
@@ -82,7 +83,7 @@ public final class RecallService {
         Double since = time(r.since(), false), until = time(r.until(), true);
         if (since != null && until != null && since > until) throw new StewardError("recall_search", "since is after until");
         if (r.query() == null || r.query().isBlank()) throw new StewardError("recall_search", "query is empty");
-        SyncReport sync = engine.sync(work);
+        SyncReport sync = engine.syncForCall(work);
         RecallEngine.Result res = engine.rank(new RecallEngine.Query(r.query(), k, sources, since, until, r.exclude_session_id()));
         List<SearchItem> items = new ArrayList<>();
         // below every floor the result says so and shows only the first few, each marked weak
@@ -102,7 +103,7 @@ public final class RecallService {
                         c.semanticFloor()), items, items.size(),
                 res.candidates(), Math.max(0, res.candidates() - items.size()), res.query_terms_bounded(),
                 new IndexInfo(engine.built(), denseUsed, denseStatus(denseUsed), engine.densePending(), sync.changed(), sync.written(),
-                        sync.millis(), warnings(sync)));
+                        sync.millis(), sync.building(), sync.stale(), warnings(sync)));
     }
 
     private List<String> warnings(SyncReport sync) {

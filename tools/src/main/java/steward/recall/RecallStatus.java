@@ -19,7 +19,7 @@ public record RecallStatus(boolean index_built, Map<String, Integer> items, bool
                            List<FeedbackStore.Calibration> calibration, Background background) {
 
     /** The background indexer of a long-lived server, when one runs for this home. */
-    public record Background(boolean running, boolean low_priority, long embedded, String last_error) {}
+    public record Background(boolean running, boolean low_priority, long embedded, String last_error, String building) {}
 
     public static RecallStatus of(StewardPaths paths, RecallRuntime runtime, Clock clock) {
         java.nio.file.Path dir = RecallEngine.recallDir(paths);
@@ -80,7 +80,7 @@ public record RecallStatus(boolean index_built, Map<String, Integer> items, bool
             cal = List.of();
         }
         BackgroundIndexer bg = runtime.background(paths, clock);
-        Background b = bg == null ? null : new Background(true, bg.lowPriority(), bg.embedded(), bg.lastError());
+        Background b = bg == null ? null : new Background(bg.alive(), bg.lowPriority(), bg.embedded(), bg.lastError(), bg.building());
         return new RecallStatus(built, items, enabled, dense, state, vectors, pending, precision, judged, dir.resolve("index").toString(),
                 new LinkedHashMap<>(settings.describe()), settings.warnings(), cal, b);
     }

@@ -2,6 +2,7 @@ package steward.recall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -177,6 +178,88 @@ class IndexerTest {
             bg.join();
             assertTrue(e.built());
             assertFalse(e.search(RecallEngineTest.q("housekeeping", 3)).hits().isEmpty());
+        }
+    }
+
+    @Test
+    void withABackgroundIndexerACallDuringTheFirstBuildNeitherWaitsNorWritesAndSaysHowFarTheBuildIs() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            CountDownLatch building = new CountDownLatch(1), release = new CountDownLatch(1);
+            Work slowBuild = new Work() {
+                @Override
+                public void progress(double done, double total, String message) {
+                    building.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+
+                @Override
+                public boolean cancelled() {
+                    return false;
+                }
+            };
+            Thread first = new Thread(() -> e.sync(slowBuild));
+            first.start();
+            building.await();
+            // the server's background indexer (it queues behind the build in progress)
+            try (BackgroundIndexer bg = new BackgroundIndexer(e, 60_000).start()) {
+                Work neverCancelled = new Work() {
+                    @Override
+                    public void progress(double done, double total, String message) {
+                        throw new AssertionError("a call with a background indexer never waits for the build: " + message);
+                    }
+
+                    @Override
+                    public boolean cancelled() {
+                        return false;
+                    }
+                };
+                RecallService svc = new RecallService(e);
+                RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null,
+                        null), neverCancelled);
+                assertFalse(out.index().built(), "nothing is committed yet");
+                assertTrue(out.index().building().matches("index building: \\d+ of \\d+ .*"), out.index().building());
+                assertEquals(0, out.index().items_written(), "the call wrote nothing");
+                assertFalse(out.items().isEmpty(), "what the build has written so far is searched");
+                assertTrue(bg.building().startsWith("index building: "), bg.building());
+                release.countDown();
+                first.join();
+                assertTrue(e.built());
+                RecallService.SearchOutput after = svc.search(new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null,
+                        null), neverCancelled);
+                assertNull(after.index().building());
+                assertEquals(out.items().get(0).uri(), after.items().get(0).uri(), "URIs do not change when the build commits");
+            }
+        }
+    }
+
+    @Test
+    void withABackgroundIndexerANewMessageIsLeftToItAndTheCallSaysItSearchedTheIndexAsItWas() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync(Work.NONE);
+            e.sync(Work.NONE); // (opening state.db moves its change key once: the second sync sees nothing moved in content)
+            try (BackgroundIndexer bg = new BackgroundIndexer(e, 600_000).start()) {
+                RecallService svc = new RecallService(e);
+                RecallService.SearchOutput same = svc.search(new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
+                assertFalse(same.index().stale(), "nothing changed");
+                RecallTestHomes.addMessage(home, SID, "user", "My stoneware glaze recipe uses wollastonite", 1.79e9);
+                RecallService.SearchOutput stale = svc.search(new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
+                assertEquals(0, stale.index().items_written(), "the call did not index it");
+                // the call woke the indexer (its poll is ten minutes): it writes the message soon
+                long deadline = System.nanoTime() + 120_000_000_000L;
+                RecallService.SearchOutput later;
+                do {
+                    Thread.sleep(50);
+                    later = svc.search(new RecallService.SearchRequest("wollastonite", 10, null, null, null, null));
+                } while (later.items().isEmpty() && System.nanoTime() < deadline);
+                assertFalse(later.items().isEmpty(), "the background indexer wrote the new message");
+                assertFalse(later.index().stale());
+            }
         }
     }
 }
