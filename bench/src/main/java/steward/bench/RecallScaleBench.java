@@ -19,7 +19,9 @@ import steward.cli.Printer;
 import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.recall.BackgroundIndexer;
 import steward.recall.DenseModel;
+import steward.recall.RecallService;
 import steward.recall.InjectEngine;
 import steward.recall.RecallEngine;
 import steward.recall.RecallSettings;
@@ -87,6 +89,7 @@ public final class RecallScaleBench implements Callable<Integer> {
             long peakBuild = peakKiB();
             Printer.println(String.format("first build, lexical: %.1f s wall, %.1f s CPU, %d items (%.0f items/s wall, %.0f per CPU second), peak RSS %.0f MiB",
                     buildS, buildCpu, built.written(), built.written() / buildS, built.written() / buildCpu, peakBuild / 1024.0));
+            duringBuild(home, dir.resolve(size + "/steward-state-bg"), timed);
             // dense: what the background indexer does, timed on a subset (or everything)
             int pending = engine.densePending();
             int goal = embed < 0 ? pending : Math.min(embed, pending);
@@ -117,6 +120,18 @@ public final class RecallScaleBench implements Callable<Integer> {
             }
             Printer.println(String.format("sync, nothing changed (in process, 50 runs): p50 %.2f ms, p99 %.2f ms   (target <= 20 ms at 100k)", pct(syncs, 0.5),
                     pct(syncs, 0.99)));
+            try (BackgroundIndexer bg = new BackgroundIndexer(engine, 600_000).start()) { // the server's call path: a peek, never a write
+                Thread.sleep(2000); // (its start-up reconciliation: nothing to write)
+                List<Double> peeks = new ArrayList<>();
+                for (int i = 0; i < 50; i++) {
+                    long s0 = System.nanoTime();
+                    SyncReport r = engine.syncForCall(Work.NONE);
+                    peeks.add((System.nanoTime() - s0) / 1e6);
+                    if (r.changed()) throw new IllegalStateException("a call wrote the index");
+                }
+                Printer.println(String.format("call path with the background indexer, nothing changed (50 calls): p50 %.2f ms, p99 %.2f ms",
+                        pct(peeks, 0.5), pct(peeks, 0.99)));
+            }
             // searches: warm-up on other queries, then each timed query once
             for (String q : warm) engine.search(new RecallEngine.Query(q, 10, null, null, null, null));
             resetPeak();
@@ -153,6 +168,38 @@ public final class RecallScaleBench implements Callable<Integer> {
                     engine.vectorBytes() / 1048576.0, engine.denseVectors(), 8 + 388 + 48, Files.size(db) / 1048576.0));
         }
         oneShot(jarPath, home, state, timed.get(0));
+    }
+
+    /**
+     * A fresh state dir under a long-lived server: the background indexer builds; recall_search calls meanwhile neither
+     * wait nor write, and answer from what is written so far. Stops the build after the timed calls.
+     */
+    private void duringBuild(Path home, Path state, List<String> timed) throws Exception {
+        deleteTree(state);
+        StewardPaths paths = new StewardPaths(home, Origin.FLAG, state, Origin.FLAG);
+        try (DenseModel model = new DenseModel(state.resolve("recall/model"), RecallSettings.DEFAULT_EMBED_CHARS, false);
+             RecallEngine engine = new RecallEngine(paths, Clock.systemUTC(), RecallEngine.Options.LEXICAL, model);
+             BackgroundIndexer bg = new BackgroundIndexer(engine, 600_000).start()) {
+            RecallService svc = new RecallService(engine);
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (bg.building() == null && System.nanoTime() < deadline) Thread.sleep(20);
+            Thread.sleep(1000);
+            List<Double> lat = new ArrayList<>();
+            String first = null, last = null;
+            int withItems = 0, n = Math.min(50, timed.size());
+            for (String q : timed.subList(0, n)) {
+                long s0 = System.nanoTime();
+                RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest(q, 10, null, null, null, null));
+                lat.add((System.nanoTime() - s0) / 1e6);
+                if (out.index().items_written() > 0) throw new IllegalStateException("a call wrote the index");
+                if (!out.items().isEmpty()) withItems++;
+                if (first == null) first = out.index().building();
+                last = out.index().building();
+            }
+            Printer.println(String.format("recall_search during the first build (server: background indexer, %d calls): p50 %.1f ms, p99 %.1f ms; "
+                    + "%d answered with items; first call said \"%s\", last \"%s\"", n, pct(lat, 0.5), pct(lat, 0.99), withItems, first, last));
+        }
+        deleteTree(state);
     }
 
     /** One {@code steward call recall_search} in a fresh JVM with the launcher's flags: wall time, its sync_ms, peak RSS. */
