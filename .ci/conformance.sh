@@ -45,11 +45,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for _ in $(seq 1 150); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
-  kill -0 "$SERVER_PID" 2>/dev/null || { echo "conformance: server exited early:" >&2; cat "$LOG" >&2; exit 2; }
+# Wait for the port; stop at once when the server exits, and never run the suite against a server that is not up.
+UP=""
+for _ in $(seq 1 300); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then UP=1; break; fi
+  kill -0 "$SERVER_PID" 2>/dev/null || { echo "conformance: FAILED: the server exited before listening:" >&2; cat "$LOG" >&2; exit 2; }
   sleep 0.2
 done
+[ -n "$UP" ] || { echo "conformance: FAILED: the server did not listen on port $PORT within 60 s:" >&2; cat "$LOG" >&2; exit 2; }
 
 ARGS=(server --url "http://127.0.0.1:$PORT/mcp" --suite all -o "$OUT")
 if [ -f "$ROOT/.ci/conformance-expected-failures.yml" ]; then

@@ -16,6 +16,22 @@ public interface Work {
         if (cancelled()) throw new Cancelled(context);
     }
 
+    /** This work past its last safe point: progress still goes through, a cancellation is no longer honoured. */
+    default Work pastSafePoint() {
+        Work outer = this;
+        return new Work() {
+            @Override
+            public void progress(double done, double total, String message) {
+                outer.progress(done, total, message);
+            }
+
+            @Override
+            public boolean cancelled() {
+                return false;
+            }
+        };
+    }
+
     Work NONE = new Work() {
         @Override
         public void progress(double done, double total, String message) {}

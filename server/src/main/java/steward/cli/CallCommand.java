@@ -5,9 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import steward.json.Json;
 import steward.server.ToolRegistry;
@@ -18,8 +21,12 @@ import tools.jackson.databind.node.ObjectNode;
 
 @Command(name = "call", description = {
         "Call a tool through the same registry as the MCP server, without an MCP client.",
-        "Prints the structured result as JSON on stdout. Exit 0 on success, 1 on an isError result, 2 on a usage error."})
+        "Prints the structured result as JSON on stdout (--text: the readable text). Exit 0 on success, 1 on an isError result, "
+                + "2 on a usage error. Progress of a long call goes to stderr; Ctrl-C stops it at a safe point."})
 public final class CallCommand implements Callable<Integer> {
+    /** How long Ctrl-C waits for the call to reach a safe point before the process ends anyway. */
+    static final long CANCEL_WAIT_SECONDS = 30;
+
     @Mixin
     CommonOptions common = new CommonOptions();
 
@@ -28,6 +35,13 @@ public final class CallCommand implements Callable<Integer> {
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "ARGS", description = "arguments: a JSON object, @file, or - for stdin (default {})")
     String args;
+
+    @Option(names = "--text", description = "print the result's readable text (what an agent reads) instead of its JSON")
+    boolean text;
+
+    @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
+            description = "progress lines on stderr: auto (calls running over a second), always, never (default ${DEFAULT-VALUE})")
+    StderrProgress.Mode progress;
 
     @Override
     public Integer call() {
@@ -45,10 +59,41 @@ public final class CallCommand implements Callable<Integer> {
             System.err.println("steward call: " + e.getMessage());
             return 2;
         }
-        ToolResult r = registry.invoke(tool, arguments, common.context());
-        Printer.println(render(r));
-        if (r.isError()) System.err.println(r.text().lines().findFirst().orElse(""));
+        ToolResult r = invoke(registry, arguments);
+        if (text) {
+            Printer.println(r.text() == null ? "" : r.text());
+        } else {
+            Printer.println(render(r));
+            if (r.isError()) System.err.println(r.text().lines().findFirst().orElse(""));
+        }
         return r.isError() ? 1 : 0;
+    }
+
+    /** Runs the call with progress on stderr; Ctrl-C (or SIGTERM) cancels it and waits for its safe point. */
+    private ToolResult invoke(ToolRegistry registry, JsonNode arguments) {
+        StderrProgress work = new StderrProgress("steward call " + tool, progress);
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread onSignal = new Thread(() -> {
+            if (finished.getCount() == 0) return;
+            System.err.println("steward call " + tool + ": stopping at the next safe point ...");
+            work.cancel();
+            try {
+                if (!finished.await(CANCEL_WAIT_SECONDS, TimeUnit.SECONDS)) System.err.println("steward call " + tool + ": did not stop in time");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "steward-call-cancel");
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        try {
+            return registry.invoke(tool, arguments, common.context(work));
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it has seen finished and returns
+            }
+        }
     }
 
     static String render(ToolResult r) {

@@ -2,32 +2,80 @@ package steward.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 import steward.server.McpServerFactory;
 
 /** The launcher: {@code steward [serve|call|tools|demo|bench]}; with no command it serves MCP on stdio. */
 @Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
         description = "Steward: an MCP tool server that keeps an agent's sessions and memory in order.",
-        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, DemoCommand.class, BenchCommand.class, IndexCommand.class,
+        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, BackupsCommand.class, DemoCommand.class, BenchCommand.class,
+                IndexCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Mixin
     CommonOptions common = new CommonOptions();
 
     public static void main(String[] args) {
-        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        Logging.configure(args, System.getenv()); // before the first logger exists
         Printer.install(); // from here on only the Printer reaches the real stdout
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command tree as {@link #main} runs it (tests parse with it too). */
+    static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         DevExtension.find().ifPresent(dev -> dev.benchmarks().forEach(cl.getSubcommands().get("bench")::addSubcommand));
+        Set<CommandSpec> unused = new HashSet<>();
+        complete(cl, unused);
+        // ARGS of `steward call` may be @file: Steward reads that file itself (picocli would split its JSON on spaces)
+        cl.setExpandAtFiles(false);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setOut(new PrintWriter(Printer.out(), true));
         cl.setErr(new PrintWriter(System.err, true));
-        int code = cl.execute(args);
-        System.exit(code);
+        cl.setExecutionStrategy(pr -> {
+            noteUnused(pr, unused);
+            return new CommandLine.RunLast().execute(pr);
+        });
+        return cl;
+    }
+
+    /**
+     * Every command gets --help/--version and the common options, including the benchmarks the bench module adds:
+     * a script may always append --hermes-home, --state-dir and --log-level. Commands that do not read a home get
+     * the options too (recorded in {@code unused}, so that giving them there is noted, not silently ignored).
+     */
+    private static void complete(CommandLine cl, Set<CommandSpec> unused) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            CommandSpec spec = sub.getCommandSpec();
+            if (spec.userObject() instanceof CommandLine.HelpCommand) continue;
+            spec.mixinStandardHelpOptions(true);
+            if (!spec.mixins().containsKey("common")) {
+                spec.addMixin("common", CommandSpec.forAnnotatedObject(new CommonOptions()));
+                unused.add(spec);
+            }
+            complete(sub, unused);
+        }
+    }
+
+    private static void noteUnused(ParseResult pr, Set<CommandSpec> unused) {
+        ParseResult last = pr;
+        while (last.hasSubcommand()) last = last.subcommand();
+        if (!unused.contains(last.commandSpec())) return;
+        for (String o : List.of("--hermes-home", "--state-dir")) {
+            if (last.hasMatchedOption(o)) {
+                System.err.println("steward " + last.commandSpec().qualifiedName().replaceFirst("^steward ", "") + ": " + o
+                        + " is not used by this command (it works on its own temporary copies)");
+            }
+        }
     }
 
     @Override

@@ -1,12 +1,16 @@
 package steward.cli;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
+import io.modelcontextprotocol.spec.McpSchema;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import steward.json.Json;
 import steward.server.McpServerFactory;
@@ -18,14 +22,24 @@ import tools.jackson.databind.node.ArrayNode;
 
 @Command(name = "tools", description = "List the tools with their annotations and schemas (as tools/list shows them).")
 public final class ToolsCommand implements Callable<Integer> {
+    @Mixin
+    CommonOptions common = new CommonOptions(); // accepted like everywhere; the list does not depend on the home
+
     @Option(names = "--names", description = "print only the names")
     boolean namesOnly;
+
+    @Option(names = "--stats", description = "print what the tool surface costs an agent: characters of descriptions and input schemas, size of tools/list")
+    boolean stats;
 
     @Option(names = "--markdown", description = "print README's tool table")
     boolean markdown;
 
     @Override
     public Integer call() {
+        if (stats) {
+            Printer.println(Stats.of(Tools.registry()).line());
+            return 0;
+        }
         if (markdown) {
             Printer.println(markdownTable(Tools.registry()));
             return 0;
@@ -68,5 +82,33 @@ public final class ToolsCommand implements Callable<Integer> {
                     .append(args.isEmpty() ? "—" : String.join(", ", args)).append(" | ").append(String.join(", ", hints)).append(" |\n");
         }
         return sb.toString().stripTrailing();
+    }
+
+    /**
+     * What the surface costs an agent on every turn: the characters of every tool's description and of its input
+     * schema (as compact JSON), and the size of the whole tools/list result as the server sends it.
+     */
+    public record Stats(int tools, int descriptionChars, int inputSchemaChars, int toolsListChars) {
+        public static Stats of(ToolRegistry registry) {
+            int d = 0, in = 0;
+            List<McpSchema.Tool> listed = new ArrayList<>();
+            for (StewardTool<?> t : registry.tools()) {
+                d += t.description().length();
+                in += Json.MAPPER.writeValueAsString(Schemas.input(t.name())).length();
+                listed.add(McpServerFactory.describe(t));
+            }
+            String list;
+            try {
+                list = McpServerFactory.mapper().writeValueAsString(McpSchema.ListToolsResult.builder(listed).build());
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot serialise tools/list", e);
+            }
+            return new Stats(listed.size(), d, in, list.length());
+        }
+
+        public String line() {
+            return String.format(Locale.ROOT, "%d tools: descriptions %,d + input schemas %,d = %,d characters; tools/list %,d characters",
+                    tools, descriptionChars, inputSchemaChars, descriptionChars + inputSchemaChars, toolsListChars);
+        }
     }
 }

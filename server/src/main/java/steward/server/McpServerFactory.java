@@ -11,6 +11,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import steward.Work;
 import steward.server.protocol.Cancellations;
 import steward.server.protocol.ExchangeWork;
+import steward.server.protocol.JsonRpcInspector;
 import steward.server.protocol.MemoryWatcher;
 import steward.server.protocol.StewardPrompts;
 import steward.server.protocol.StewardResources;
@@ -90,7 +92,13 @@ public final class McpServerFactory {
      * notifications to the client, and the request's bookkeeping removed when it ends.
      */
     public static McpServerFeatures.SyncToolSpecification toolSpec(McpSchema.Tool tool, ToolContext ctx, ToolBody body) {
+        JsonRpcInspector.knownTool(tool.name());
         return McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, req) -> {
+            Object unknown = req.meta() == null ? null : req.meta().get(JsonRpcInspector.UNKNOWN_TOOL_META);
+            if (unknown != null) {
+                throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message("Unknown tool: " + unknown)
+                        .data("Tool not found: " + unknown).build();
+            }
             String session = exchange == null ? null : exchange.sessionId();
             Object rid = req.meta() == null ? null : req.meta().get(Cancellations.REQUEST_ID_META);
             String requestId = rid == null ? null : rid.toString();
@@ -133,6 +141,7 @@ public final class McpServerFactory {
             tools.add(toolSpec(describe(t), ctx, (args, c, ex) -> toMcp(registry.invoke(t.name(), Json.MAPPER.valueToTree(args), c))));
         }
         tools.addAll(extras.tools());
+        for (McpServerFeatures.SyncToolSpecification t : extras.tools()) JsonRpcInspector.knownTool(t.tool().name());
 
         List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>(StewardResources.resources(ctx));
         resources.addAll(MemoryResources.specifications(ctx));

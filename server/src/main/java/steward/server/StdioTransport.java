@@ -168,6 +168,18 @@ public final class StdioTransport implements McpServerTransportProvider {
         return s == null ? Mono.error(new IllegalStateException("no session")) : s.sendNotification(method, params);
     }
 
+    /**
+     * One client, one session: what the SDK sends to a session (resources/updated to a subscriber) goes to it.
+     * The SDK's default refuses, which left stdio subscribers without a single resources/updated.
+     */
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        McpServerSession s = session;
+        if (s == null) return Mono.error(new IllegalStateException("no session"));
+        if (!s.getId().equals(sessionId)) return Mono.error(new IllegalStateException("no session " + sessionId + " on stdio"));
+        return s.sendNotification(method, params);
+    }
+
     @Override
     public Mono<Void> closeGracefully() {
         McpServerSession s = session;

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.Statement;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -82,5 +84,52 @@ public final class TestHomes {
             }
         }
         return out;
+    }
+
+    /**
+     * A copy of the fixture with {@code sessions} more ended cli sessions of {@code messagesPerSession} user/assistant
+     * messages each, as Hermes would hold them (Hermes' triggers keep its FTS tables in step). For the calls that take
+     * longer than a second: their progress and cancellation.
+     */
+    public static Path largeHome(Path dir, int sessions, int messagesPerSession) throws Exception {
+        Path home = copyFixture(dir);
+        String[] topics = {"docker build cache", "rust borrow checker", "kubernetes ingress", "postgres vacuum", "react hooks",
+                "gpu driver", "travel to kyoto", "tax return", "java gc pauses", "claude code hooks"};
+        double start = NOW.getEpochSecond() - 400L * 86_400;
+        try (Connection c = Sqlite.openReadWrite(home.resolve("state.db"))) {
+            Sqlite.immediate(c, x -> {
+                try (PreparedStatement s = x.prepareStatement("INSERT INTO sessions (id, source, started_at, ended_at, end_reason, "
+                        + "message_count, title) VALUES (?, 'cli', ?, ?, 'user_exit', ?, ?)");
+                     PreparedStatement m = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
+                    for (int i = 0; i < sessions; i++) {
+                        String id = String.format(Locale.ROOT, "20250101_%06d_%06x", i, i);
+                        double t = start + i * 3_600.0;
+                        String topic = topics[i % topics.length];
+                        s.setString(1, id);
+                        s.setDouble(2, t);
+                        s.setDouble(3, t + messagesPerSession * 30.0);
+                        s.setInt(4, messagesPerSession);
+                        s.setString(5, i % 3 == 0 ? null : "Large home " + i + ": " + topic);
+                        s.addBatch();
+                        for (int j = 0; j < messagesPerSession; j++) {
+                            m.setString(1, id);
+                            m.setString(2, j % 2 == 0 ? "user" : "assistant");
+                            m.setString(3, (j % 2 == 0 ? "Question " : "Answer ") + j + " about " + topic + " in session " + i
+                                    + ": what changed, what to try next, and why it matters for the " + topics[(i + j) % topics.length] + " work.");
+                            m.setDouble(4, t + j * 30.0);
+                            m.addBatch();
+                        }
+                        if (i % 200 == 199) {
+                            s.executeBatch();
+                            m.executeBatch();
+                        }
+                    }
+                    s.executeBatch();
+                    m.executeBatch();
+                }
+                return null;
+            });
+        }
+        return home;
     }
 }

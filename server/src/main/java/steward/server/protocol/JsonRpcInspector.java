@@ -1,5 +1,8 @@
 package steward.server.protocol;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -8,9 +11,24 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code notifications/cancelled} marks its request cancelled (the SDK ignores it as shipped), and a
  * {@code tools/call} gets its JSON-RPC id in {@code _meta} ({@link Cancellations#REQUEST_ID_META}) so the
  * running call can find its cancellation flag. Batches (arrays) are inspected element by element.
+ * <p>A {@code tools/call} naming a tool no server of this process has is sent to a tool that exists with the
+ * name asked for in {@link #UNKNOWN_TOOL_META}: its handler answers the JSON-RPC error naming that tool (the SDK's
+ * own error always reads "Unknown tool: invalid_tool_name"), through the SDK, so every transport frames it as usual.
  */
 public final class JsonRpcInspector {
+    /** Where the name of a tool nobody has travels (see the class comment). */
+    public static final String UNKNOWN_TOOL_META = "dev.steward/unknown-tool";
+    /** The tools the servers of this process have, filled as they are built; empty = no rewriting. */
+    private static final Set<String> KNOWN_TOOLS = ConcurrentHashMap.newKeySet();
+    private static volatile String anyKnownTool;
+
     private JsonRpcInspector() {}
+
+    /** Called for every tool a server registers. */
+    public static void knownTool(String name) {
+        KNOWN_TOOLS.add(name);
+        if (anyKnownTool == null) anyKnownTool = name;
+    }
 
     /** Inspects (and possibly rewrites in place) {@code tree}; returns whether it was rewritten. */
     public static boolean inspect(JsonNode tree, String session, Cancellations cancellations) {
@@ -44,6 +62,13 @@ public final class JsonRpcInspector {
                 if (m != null && !m.isObject()) return false;
                 ObjectNode meta = m == null ? params.putObject("_meta") : (ObjectNode) m;
                 meta.put(Cancellations.REQUEST_ID_META, rid);
+                meta.remove(UNKNOWN_TOOL_META);
+                JsonNode name = params.get("name");
+                String stand = anyKnownTool;
+                if (name != null && name.isString() && stand != null && !KNOWN_TOOLS.contains(name.asString())) {
+                    meta.put(UNKNOWN_TOOL_META, name.asString());
+                    params.put("name", stand);
+                }
                 return true;
             }
             default -> {

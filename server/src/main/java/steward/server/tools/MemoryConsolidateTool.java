@@ -32,7 +32,7 @@ public final class MemoryConsolidateTool extends StewardTool<MemoryConsolidateTo
         Consolidation c = Consolidation.hermes(ctx.paths(), ctx.clock(), LocalZone.resolve());
         switch (step) {
             case "gather" -> {
-                Consolidation.GatherResult g = c.gather(a.workspace(), a.max_excerpts());
+                Consolidation.GatherResult g = c.gather(a.workspace(), a.max_excerpts(), ctx.work());
                 StringBuilder sb = new StringBuilder(g.scope() + " (" + g.file() + ", " + g.chars() + "/" + g.limit() + " chars): " + g.excerpts()
                         + " unprocessed log lines" + (g.left_out() > 0 ? " (+" + g.left_out() + " more: call again after applying)" : "") + "\n");
                 for (var d : g.days()) {
@@ -44,12 +44,12 @@ public final class MemoryConsolidateTool extends StewardTool<MemoryConsolidateTo
                 return ToolResult.ok(g, sb.toString());
             }
             case "plan" -> {
-                Consolidation.PlanResult p = c.plan(a.workspace(), a.through(), a.proposals() == null ? List.of() : new ArrayList<>(a.proposals()), a.locale());
+                Consolidation.PlanResult p = c.plan(a.workspace(), a.through(), a.proposals() == null ? List.of() : new ArrayList<>(a.proposals()), a.locale(), ctx.work());
                 return ToolResult.ok(p, p.report());
             }
             case "apply" -> {
                 if (a.plan_id() == null) throw new StewardError("memory_consolidate", "apply needs plan_id (from step plan)");
-                Consolidation.ApplyResult r = c.apply(a.plan_id(), a.confirm_prune(), "mcp");
+                Consolidation.ApplyResult r = c.apply(a.plan_id(), a.confirm_prune(), "mcp", ctx.work());
                 return ToolResult.ok(r, r.report());
             }
             default -> throw new StewardError("memory_consolidate", "step must be gather, plan or apply, not '" + step + "'");

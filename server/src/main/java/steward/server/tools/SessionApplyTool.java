@@ -1,8 +1,10 @@
 package steward.server.tools;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import steward.retention.Retention;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
@@ -46,8 +48,31 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
         Decisions d = a.decisions();
         ApplyRequest req = new ApplyRequest(a.plan_id(), Arguments.map(d.items()), Arguments.map(d.rules()), Arguments.map(a.renames()),
                 a.dry_run(), a.current_session_id(), Arguments.map(d.keep_reasons()), d.waiting());
-        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).store(a.store()).apply(req);
-        return ToolResult.ok(r, render(r));
+        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).store(a.store()).apply(req, ctx.work());
+        String text = render(r);
+        if (!r.dry_run() && r.backup() != null) text += retention(ctx); // prune on save, as plans and memory snapshots are
+        return ToolResult.ok(r, text);
+    }
+
+    /** Steward's retention after a new backup: what it pruned, and the old backups it keeps as the only copy of something. */
+    static String retention(ToolContext ctx) {
+        try {
+            Retention.Report rep = new Retention(ctx.paths(), ctx.clock()).run(true);
+            StringBuilder sb = new StringBuilder();
+            if (!rep.pruned_backups().isEmpty()) {
+                sb.append("\nRetention: pruned ").append(rep.pruned_backups().size()).append(" backup(s) older than ").append(rep.backup_days())
+                        .append(" days whose sessions are all back");
+            }
+            List<Retention.Backup> kept = rep.keptAsOnlyCopy();
+            if (!kept.isEmpty()) {
+                sb.append("\nRetention: kept ").append(kept.size()).append(" backup(s) older than ").append(rep.backup_days())
+                        .append(" days: the only copy of ").append(kept.stream().mapToInt(Retention.Backup::only_copy_sessions).sum())
+                        .append(" deleted session(s) (steward backups lists them)");
+            }
+            return sb.toString();
+        } catch (RuntimeException e) {
+            return "\nRetention: not run: " + e.getMessage();
+        }
     }
 
     static final int TEXT_LINES = 12;

@@ -37,7 +37,7 @@ public final class SessionAuditTool extends StewardTool<SessionAuditTool.Args> {
     public ToolResult call(Args a, ToolContext ctx) {
         AuditRequest req = new AuditRequest(a.current_session_id(), Arguments.now(a.now(), SPEC.name()), a.mode(), a.locale(),
                 a.max_items_per_group(), a.store(), a.idle_hours());
-        AuditEngine.Outcome o = new AuditEngine(ctx.paths(), ctx.clock()).audit(req);
+        AuditEngine.Outcome o = new AuditEngine(ctx.paths(), ctx.clock()).audit(req, ctx.work());
         return ToolResult.ok(o.result(), o.text());
     }
 }

@@ -24,7 +24,7 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
 
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
-        RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.backup_id(), Arguments.list(a.session_ids()), a.store());
+        RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.backup_id(), Arguments.list(a.session_ids()), a.store(), ctx.work());
         StringBuilder sb = new StringBuilder();
         sb.append("Restored ").append(r.restored().size()).append(" sessions (").append(r.messages_restored()).append(" messages, ")
                 .append(r.side_files_restored()).append(" side files) from ").append(r.backup_id()).append('\n');

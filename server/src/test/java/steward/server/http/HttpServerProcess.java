@@ -43,6 +43,7 @@ final class HttpServerProcess implements AutoCloseable {
                 Thread.sleep(100);
             }
         }
+        process.destroyForcibly(); // not left running behind a failed test
         throw new IllegalStateException("server did not listen in time: " + Files.readString(log));
     }
 

@@ -2,6 +2,7 @@ package steward.server.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -220,6 +221,12 @@ class HttpTransportIT {
             var text = (McpSchema.TextResourceContents) updates.get(0);
             assertEquals(uri, text.uri());
             assertTrue(text.text().contains("written by another process during the IT"));
+            // and Steward's own write
+            var w = c.callTool(McpSchema.CallToolRequest.builder().name("memory_write")
+                    .arguments(Map.of("target", "memory", "action", "add", "content", "[ops] written by Steward over HTTP")).build());
+            assertFalse(Boolean.TRUE.equals(w.isError()), w.toString());
+            await().atMost(Duration.ofSeconds(10)).until(() -> updates.stream().anyMatch(u -> u instanceof McpSchema.TextResourceContents t
+                    && t.text().contains("written by Steward over HTTP")));
         }
     }
 
@@ -250,7 +257,21 @@ class HttpTransportIT {
             var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of()).build());
             assertFalse(Boolean.TRUE.equals(r.isError()));
             assertEquals(62, ((Map<?, ?>) r.structuredContent()).get("sessions") instanceof Map<?, ?> m ? ((Number) m.get("total")).intValue() : -1);
+            Exception unknown = assertThrows(Exception.class, () -> c.callTool(McpSchema.CallToolRequest.builder().name("no_such_tool").arguments(Map.of()).build()));
+            assertTrue(String.valueOf(unknown.getMessage()).contains("Unknown tool: no_such_tool"), unknown.toString());
         }
+    }
+
+    @Test
+    void anUnknownToolsErrorNamesTheToolAsked() throws Exception {
+        String sid = initSession();
+        HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"id\":\"u\",\"method\":\"tools/call\",\"params\":{\"name\":\"sesion_audit\","
+                + "\"arguments\":{}}}", auth(sid));
+        assertEquals(200, r.statusCode(), r.body());
+        String data = r.body().lines().filter(l -> l.startsWith("data:") && l.contains("\"u\"")).findFirst().orElse(r.body());
+        JsonNode err = Json.MAPPER.readTree(data.startsWith("data:") ? data.substring(5) : data).get("error");
+        assertEquals(-32602, err.get("code").asInt());
+        assertEquals("Unknown tool: sesion_audit", err.get("message").asString());
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,5 +144,41 @@ class RecallToolsTest {
         assertTrue(java.util.Set.of("available", "loaded").contains(state), rc.toString());
         assertEquals(true, rc.get("dense_enabled").asBoolean());
         assertEquals("default", rc.get("settings").get("dense").get("origin").asString());
+    }
+
+    @Test
+    void searchHonoursItsArguments() throws Exception {
+        ToolContext c = ctx();
+        JsonNode docker = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c));
+        assertEquals(3, docker.get("items").size(), "k items");
+        assertTrue(docker.get("items").get(0).get("snippet").asString().toLowerCase(Locale.ROOT).contains("docker"), docker.toString());
+        java.util.Map<String, Integer> perSession = new java.util.HashMap<>();
+        perSession.merge(docker.get("items").get(0).path("session_id").asString(""), 1, Integer::sum);
+        for (int i = 1; i < 3; i++) {
+            JsonNode it = docker.get("items").get(i), prev = docker.get("items").get(i - 1);
+            assertEquals(i + 1, it.get("rank").asInt());
+            // ranked by score, except that a third item of one session gives its place in the top five to another session's match
+            boolean diversified = perSession.getOrDefault(it.path("session_id").asString(""), 0) >= 2;
+            assertTrue(diversified || it.get("score").get("score").asDouble() <= prev.get("score").get("score").asDouble()
+                    || it.get("weak").asBoolean() != prev.get("weak").asBoolean(), "ranked by score: " + docker.get("items"));
+            perSession.merge(it.path("session_id").asString(""), 1, Integer::sum);
+        }
+        String session = "20260808_074300_bc9e28"; // the fixture's Docker build-cache conversation
+        JsonNode others = valid("recall_search", Tools.registry().invoke("recall_search",
+                args("{\"query\":\"docker build cache\",\"k\":10,\"exclude_session_id\":\"" + session + "\"}"), c));
+        for (JsonNode it : others.get("items")) assertFalse(it.get("uri").asString().contains(session), "excluded: " + it);
+        JsonNode skills = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skills\"]}"), c));
+        assertFalse(skills.get("items").isEmpty());
+        for (JsonNode it : skills.get("items")) assertTrue(it.get("uri").asString().startsWith("steward://skill/"), it.toString());
+        JsonNode august = valid("recall_search", Tools.registry().invoke("recall_search",
+                args("{\"query\":\"docker build cache\",\"since\":\"2026-08-01\",\"until\":\"2026-08-31\"}"), c));
+        assertFalse(august.get("items").isEmpty());
+        for (JsonNode it : august.get("items")) {
+            String ts = it.path("timestamp").isString() ? it.get("timestamp").asString() : "";
+            assertTrue(ts.isEmpty() || ts.startsWith("2026-08"), "within since/until: " + it);
+        }
+        ToolResult text = Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c);
+        assertTrue(text.text().startsWith("3 item(s) for \"docker build cache\""), text.text());
+        assertTrue(text.text().contains(docker.get("items").get(0).get("uri").asString()), "the text names what the record holds");
     }
 }

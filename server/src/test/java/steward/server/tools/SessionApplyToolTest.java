@@ -3,11 +3,18 @@ package steward.server.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import steward.sessions.store.Sqlite;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 class SessionApplyToolTest {
@@ -44,5 +51,58 @@ class SessionApplyToolTest {
         assertTrue(t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"items\":{\"x\":\"approve\"}}}").isError());
         assertTrue(t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"items\":{\"x\":\"yes\"}}}").isError(), "schema enum");
         assertTrue(t.call("session_apply", "{}").isError());
+    }
+
+    static boolean exists(Path db, String id) throws Exception {
+        try (Connection c = Sqlite.openReadOnly(db); PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    @Test
+    void aDryRunChangesNothingAndAnApplyDeletesExactlyWhatItReports() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path db = t.home.resolve("state.db");
+        List<String> before = TestHomes.dump(db);
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString();
+        JsonNode dry = t.ok("session_apply", "{\"plan_id\":\"" + plan + "\",\"dry_run\":true}");
+        assertEquals(before, TestHomes.dump(db), "a dry run writes nothing");
+        assertTrue(dry.get("backup").isNull(), "and makes no backup");
+        assertTrue(dry.get("executed_count").asInt() > 0);
+
+        JsonNode r = t.ok("session_apply", "{\"plan_id\":\"" + plan + "\"}");
+        assertEquals(dry.get("executed_count").asInt(), r.get("executed_count").asInt(), "the dry run previewed exactly this");
+        for (JsonNode x : r.get("executed")) {
+            boolean present = exists(db, x.get("session_id").asString());
+            assertEquals(!x.get("action").asString().equals("delete"), present, x.toString());
+        }
+        assertEquals(dry.get("executed_count").asInt(), r.get("backup").get("sessions").asInt(), "every changed session is in the backup");
+        assertTrue(Files.isRegularFile(Path.of(r.get("backup").get("path").asString())));
+        assertTrue(r.get("checklist").size() > 0);
+        for (JsonNode c : r.get("checklist")) if (c.get("check").asString().equals("backup")) assertTrue(c.get("ok").asBoolean(), c.toString());
+        ToolResult text = t.call("session_apply", "{\"plan_id\":\"" + t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString()
+                + "\",\"dry_run\":true}");
+        assertTrue(text.text().startsWith("Dry run of plan "), text.text());
+    }
+
+    @Test
+    void afterANewBackupOldBackupsArePrunedUnlessTheyAreTheOnlyCopy() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path dir = t.home.resolve("steward/backups/sessions");
+        Files.createDirectories(dir);
+        // 70 days old: one of a session that is still in state.db (ended), one of a session that exists nowhere else
+        Path back = dir.resolve("b_20260601T000000Z_aaaaaa.jsonl");
+        Files.writeString(back, "{\"id\":\"20260810_071500_a6a3a4\",\"messages\":[],\"_steward\":{\"action\":\"mark_ended\"}}\n");
+        Path only = dir.resolve("b_20260601T000000Z_bbbbbb.jsonl");
+        Files.writeString(only, "{\"id\":\"20260101_000000_gone00\",\"messages\":[],\"_steward\":{\"action\":\"delete\"}}\n");
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString();
+        ToolResult r = t.call("session_apply", "{\"plan_id\":\"" + plan + "\"}");
+        assertTrue(r.text().contains("Retention: pruned 1 backup(s) older than 30 days"), r.text());
+        assertTrue(r.text().contains("Retention: kept 1 backup(s) older than 30 days: the only copy of 1 deleted session(s)"), r.text());
+        assertTrue(Files.notExists(back));
+        assertTrue(Files.exists(only), "the only copy of a deleted session is never pruned");
     }
 }

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.memory.Flock;
@@ -139,6 +140,11 @@ public final class Consolidation {
                                List<EntryView> entries, int chars, int limit, String next) {}
 
     public GatherResult gather(String workspace, Integer maxExcerpts) {
+        return gather(workspace, maxExcerpts, Work.NONE);
+    }
+
+    /** Read-only: progress per log file read, a safe point after each. */
+    public GatherResult gather(String workspace, Integer maxExcerpts, Work work) {
         Journal.recover(paths, root.stewardLock());
         Target t = target(workspace);
         Scope s = t.scope();
@@ -153,8 +159,12 @@ public final class Consolidation {
         List<Day> days = new ArrayList<>();
         int total = 0, shown = 0;
         String through = null;
-        for (var f : DailyLog.files(root.logsDir()).entrySet()) {
+        var logFiles = DailyLog.files(root.logsDir());
+        int read = 0;
+        for (var f : logFiles.entrySet()) {
             if (wm != null && f.getKey().toString().compareTo(wm.date()) < 0) continue;
+            work.progress(++read, logFiles.size() + 1, "reading daily logs (" + logFiles.size() + " files)");
+            work.checkpoint("memory_consolidate");
             DailyLog.Day d = DailyLog.read(f.getValue(), f.getKey());
             List<Excerpt> lines = new ArrayList<>();
             for (DailyLog.Line l : d.in(s.workspace())) {
@@ -277,6 +287,12 @@ public final class Consolidation {
     }
 
     public PlanResult plan(String workspace, String through, List<Proposal> proposals, String locale) {
+        return plan(workspace, through, proposals, locale, Work.NONE);
+    }
+
+    /** Progress by phase; a cancellation stops before the plan is saved. */
+    public PlanResult plan(String workspace, String through, List<Proposal> proposals, String locale, Work work) {
+        work.progress(0, 2, "checking " + (proposals == null ? 0 : proposals.size()) + " proposals against memory and the logs");
         Journal.recover(paths, root.stewardLock());
         Target t = target(workspace);
         Scope s = t.scope();
@@ -565,6 +581,8 @@ public final class Consolidation {
         counts.put("archived", (int) moves.stream().filter(m -> m.target().startsWith(root.archiveDir())).count());
         counts.put("baks_moved", (int) moves.stream().filter(m -> !m.target().startsWith(root.archiveDir())).count());
         counts.put("skill_suggestions", skills.size());
+        work.checkpoint("memory_consolidate"); // the last safe point: the plan is then written whole
+        work.progress(1, 2, "saving plan " + id);
         try {
             AtomicFiles_write(plansDir().resolve(id + ".json"), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(plan));
         } catch (IOException e) {
@@ -806,7 +824,13 @@ public final class Consolidation {
                               String report) {}
 
     public ApplyResult apply(String planId, List<String> confirmPrune, String client) {
+        return apply(planId, confirmPrune, client, Work.NONE);
+    }
+
+    /** Progress by phase; a cancellation is honoured only before the journal runs, when nothing has been written. */
+    public ApplyResult apply(String planId, List<String> confirmPrune, String client, Work work) {
         HermesMemoryRoot.requireHome(root, paths, "memory_consolidate");
+        work.progress(0, 2, "checking plan " + planId);
         Journal.recover(paths, root.stewardLock());
         if (planId == null || !PLAN_ID.matcher(planId).matches()) {
             throw new StewardError("memory_consolidate", "unknown plan id '" + planId + "' (expected mc_ and 16 hex digits, as plan returned)");
@@ -948,6 +972,8 @@ public final class Consolidation {
             ops.add(Journal.Op.move(pf, plansDir().resolve("used").resolve(planId + ".json"), Journal.sha(planBytes)));
 
             Path backupDir = paths.stateDir().resolve("backups").resolve("consolidate").resolve(planId);
+            work.checkpoint("memory_consolidate"); // the last safe point: from here the journal runs to its end
+            work.progress(1, 2, "applying " + ops.size() + " file changes through the journal");
             if (mainBefore != null && mainChanged && scopeId.equals("root")) {
                 MemoryBackups.snapshot(paths.stateDir(), main.getFileName().toString(), mainBefore, now);
             }

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.Work;
 import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -90,6 +91,15 @@ public final class ApplyEngine {
     record Decision(List<Planned> run, List<ApplyResult.Skipped> skipped, ApplyResult.Counts before) {}
 
     public ApplyResult apply(ApplyRequest req) {
+        return apply(req, Work.NONE);
+    }
+
+    /**
+     * Progress goes to {@code work} (checking, backing up each session, the transaction, verifying); a cancellation is
+     * honoured only before the transaction starts, when nothing has been written: once it runs, the apply finishes.
+     */
+    public ApplyResult apply(ApplyRequest req, Work work) {
+        work.progress(0, 1, "checking plan " + req.planId());
         double now = Times.epoch(clock.instant());
         PlanStore plans = new PlanStore(paths.stateDir());
         Plan full = plans.load(req.planId(), now, this::currentKey);
@@ -97,11 +107,16 @@ public final class ApplyEngine {
         Plan plan = selected(full);
         this.others = full.items().stream().filter(i -> store != null && !i.storeName().equals(store)).toList();
         List<Plan.PlanItem> claudeItems = itemsOf(plan, ClaudeSessions.STORE);
+        // progress: checking, [moving the Claude Code files], backing up each Hermes session, the transaction, verifying
+        int steps = plan.items().size() + 3 + (claudeItems.isEmpty() ? 0 : 1);
         if (claudeItems.isEmpty()) {
-            if (!req.dryRun()) plans.claim(plan.plan_id());
+            if (!req.dryRun()) {
+                work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
+                plans.claim(plan.plan_id());
+            }
             HermesPart h;
             try {
-                h = applyHermes(plan, req, now, null);
+                h = applyHermes(plan, req, now, null, work.pastSafePoint(), 0, steps);
             } catch (RuntimeException e) {
                 if (!req.dryRun()) plans.release(plan.plan_id());
                 throw e;
@@ -114,13 +129,18 @@ public final class ApplyEngine {
         boolean hermes = plan.storeRefs().stream().anyMatch(r -> r.store().equals(SessionRow.HERMES));
         if (req.dryRun()) {
             ClaudeApplier.Part cp = claude.decide(req);
-            HermesPart h = hermes ? applyHermes(plan, req, now, null) : null;
+            HermesPart h = hermes ? applyHermes(plan, req, now, null, Work.NONE, 0, steps) : null;
             Decision d = merge(h == null ? null : h.d(), cp.decision());
             return result(plan, true, null, d, d.before(), false, List.of(), LearningReport.notRecorded("dry run"), req);
         }
+        // the last safe point, before anything of either home is written: the Claude Code files move first, then Hermes'
+        // transaction runs; from here the apply runs to its end (a failure moves the Claude Code files back)
+        work.checkpoint(CTX);
+        Work rest = work.pastSafePoint();
         plans.claim(plan.plan_id());
         String backupId = SessionBackup.newId(clock.instant());
         ClaudeApplier.Part cp;
+        rest.progress(1, steps, "moving " + claudeItems.size() + " Claude Code sessions into the backup");
         try {
             cp = claude.execute(req, backupId);
         } catch (RuntimeException e) {
@@ -130,7 +150,7 @@ public final class ApplyEngine {
         HermesPart h = null;
         if (hermes) {
             try {
-                h = applyHermes(plan, req, now, backupId);
+                h = applyHermes(plan, req, now, backupId, rest, 1, steps);
             } catch (RuntimeException e) {
                 claude.undo(cp);
                 plans.release(plan.plan_id());
@@ -142,6 +162,7 @@ public final class ApplyEngine {
         List<ApplyResult.Check> checks = new ArrayList<>(h == null ? List.of() : h.checks());
         checks.addAll(cp.checks());
         ApplyResult.Counts after = h == null ? cp.after() : sum(h.after(), cp.after());
+        rest.progress(steps, steps, "applied");
         return result(plan, false, b, d, after, h != null && h.fts(), checks, learn(plan, req, d), req);
     }
 
@@ -197,7 +218,7 @@ public final class ApplyEngine {
      * The Hermes part of a plan (the plan is claimed by the caller), in one transaction; a dry run only decides.
      * {@code backupId}: the backup id shared with the Claude Code part, or null for a new one.
      */
-    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String backupId) {
+    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String backupId, Work work, int base, int steps) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             if (req.dryRun()) {
                 try {
@@ -213,7 +234,8 @@ public final class ApplyEngine {
                     Decision d = decide(store, c, plan, req);
                     out[0] = d;
                     checkRenames(c, d);
-                    out[1] = backup(c, d, now, moved, req, backupId);
+                    out[1] = backup(c, d, now, moved, req, backupId, work, base, steps);
+                    work.progress(steps - 2, steps, "applying " + d.run().size() + " changes in one transaction");
                     out[2] = execute(c, d, now);
                     return null;
                 });
@@ -224,6 +246,7 @@ public final class ApplyEngine {
             Decision d = (Decision) out[0];
             ApplyResult.Backup b = (ApplyResult.Backup) out[1];
             boolean fts = (Boolean) out[2];
+            work.progress(steps - 1, steps, "verifying");
             ApplyResult.Counts after = counts(store.connection());
             List<ApplyResult.Check> checks = new ArrayList<>();
             checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
@@ -431,9 +454,10 @@ public final class ApplyEngine {
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, String sharedId)
-            throws SQLException {
+    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, String sharedId,
+                                      Work work, int base, int steps) throws SQLException {
         if (d.run().isEmpty()) return null;
+        int done = 0;
         SessionBackup bk = new SessionBackup(paths.stateDir());
         String id = sharedId != null ? sharedId : SessionBackup.newId(clock.instant());
         List<ObjectNode> lines = new ArrayList<>();
@@ -461,6 +485,7 @@ public final class ApplyEngine {
                     throw new StewardError(CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
                 }
             }
+            if (done++ % 50 == 0) work.progress(base + done, steps, "backing up " + d.run().size() + " sessions");
             ObjectNode line = SessionBackup.exportLine(c, p.item().session_id(), note);
             if (line == null) throw new StewardError(CTX, "session " + p.item().session_id() + " vanished during apply; nothing was changed");
             lines.add(line);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.learning.LearningEngine;
 import steward.learning.PreferenceStore;
@@ -36,6 +37,7 @@ import steward.sessions.store.SessionSource;
  * Hermes' or Claude Code's files.
  */
 public final class AuditEngine {
+    static final String CTX = "session_audit";
     /** At most this many lines of a report ask something (questions by name plus grouped lines). */
     public static final int QUESTION_CAP = QuestionPlan.CAP;
 
@@ -100,8 +102,16 @@ public final class AuditEngine {
     }
 
     public Outcome audit(AuditRequest req) {
+        return audit(req, Work.NONE);
+    }
+
+    /** Phases reported to {@code work} (listing, classifying, report, plan); a cancellation stops before the plan is saved. */
+    public static final int PHASES = 4;
+
+    public Outcome audit(AuditRequest req, Work work) {
         Instant now = req.now() != null ? req.now() : clock.instant();
         double nowEpoch = Times.epoch(now);
+        work.progress(0, PHASES, "listing sessions");
         List<SessionSource> sources = SessionHomes.open(paths, req.store(), new ClaudeSessions.Options(nowEpoch, req.idleSeconds(), callerCwd, true),
                 "session_audit");
         List<List<SessionRow>> listed = new ArrayList<>();
@@ -110,6 +120,8 @@ public final class AuditEngine {
             throw new StewardError("session_audit", "current_session_id " + req.currentSessionId() + " is not a session in "
                     + (sources.size() == 1 && sources.get(0).store().equals(SessionRow.HERMES) ? "this database" : "any audited home"));
         }
+        work.checkpoint(CTX);
+        work.progress(1, PHASES, "classifying " + listed.stream().mapToInt(List::size).sum() + " sessions");
         // items: every non-retain verdict of every home; a deletion whose subagent children would not all go automatically on
         // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan, per report)
         List<StoreAudit> audits = new ArrayList<>();
@@ -126,6 +138,8 @@ public final class AuditEngine {
                 itemStore.put(e.getKey(), a);
             }
         }
+        work.checkpoint(CTX);
+        work.progress(2, PHASES, "building the report");
         QuestionPlan.assign(items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
         StoreAudit first = audits.get(0);
 
@@ -213,7 +227,10 @@ public final class AuditEngine {
         }
         Plan plan = new Plan(planId, created, createdEpoch, expires, first.source.location(), refs.get(0).key(), req.mode(), req.locale(),
                 first.current.session_id(), first.current.found_by(), threshold, planItems, text, refs);
+        work.checkpoint(CTX); // the last safe point: after it the plan is written whole
+        work.progress(3, PHASES, "saving plan " + planId);
         new PlanStore(paths.stateDir()).save(plan, ahead);
+        work.progress(PHASES, PHASES, "audit done: " + planItems.size() + " items");
         return new Outcome(result, text, plan);
     }
 

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 import steward.StewardError;
+import steward.Work;
 import steward.config.StewardPaths;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningEngine;
@@ -57,14 +58,23 @@ public final class RestoreEngine {
                          int side_files_restored, int sessions_after, int active_after, LearningReport learning) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
-        return restore(backupId, sessionIds, null);
+        return restore(backupId, sessionIds, null, Work.NONE);
     }
 
     /** {@code store}: only the part of the backup from this home ({@code hermes} or {@code claude}); null: all of it. */
     public Result restore(String backupId, List<String> sessionIds, String store) {
+        return restore(backupId, sessionIds, store, Work.NONE);
+    }
+
+    /**
+     * Progress goes to {@code work}; a cancellation is honoured only before anything is written: before the Claude Code
+     * files move back and before the transaction starts.
+     */
+    public Result restore(String backupId, List<String> sessionIds, String store, Work work) {
         if (store != null && !SessionHomes.STORES.contains(store)) {
             throw new StewardError(CTX, "store must be hermes or claude, not " + store);
         }
+        work.progress(0, 3, "reading backup " + backupId);
         SessionBackup bk = new SessionBackup(paths.stateDir());
         bk.requireExisting(backupId, CTX);
         List<JsonNode> lines;
@@ -89,8 +99,14 @@ public final class RestoreEngine {
         List<Skipped> skipped = new ArrayList<>();
         int files = 0, sessionsAfter = 0, activeAfter = 0;
         int[] messages = {0};
-        if (!claudeLines.isEmpty()) {
+        boolean claude = !claudeLines.isEmpty();
+        boolean hermes = !lines.isEmpty() || !claude;
+        int steps = (claude ? 1 : 0) + (hermes ? 2 : 0) + 1;
+        if (claude) {
             if (paths.claudeHome() == null) throw new StewardError(CTX, "backup " + backupId + " holds Claude Code sessions but no Claude Code home is configured");
+            work.checkpoint(CTX); // the last safe point: from here the restore (the Claude Code files, then Hermes' transaction) runs to its end
+            work = work.pastSafePoint();
+            work.progress(1, steps, "moving Claude Code files back");
             ClaudeRestorer.Outcome o = new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
             restored.addAll(o.restored());
             skipped.addAll(o.skipped());
@@ -100,8 +116,8 @@ public final class RestoreEngine {
             sessionsAfter += rows.size();
             activeAfter += (int) rows.stream().filter(SessionRow::active).count();
         }
-        if (!lines.isEmpty() || claudeLines.isEmpty()) {
-            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages);
+        if (hermes) {
+            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages, work, claude ? 2 : 1, steps);
             files += h.files();
             sessionsAfter += h.sessions();
             activeAfter += h.active();
@@ -109,17 +125,20 @@ public final class RestoreEngine {
         List<JsonNode> all = new ArrayList<>(lines);
         all.addAll(claudeLines);
         LearningReport learning = learn(backupId, restored, all);
+        work.progress(steps, steps, "restored " + restored.size() + " sessions");
         return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter, learning);
     }
 
     private record Hermes(int files, int sessions, int active) {}
 
     private Hermes restoreHermes(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, List<String> restored,
-                                 List<Skipped> skipped, int[] messages) {
+                                 List<Skipped> skipped, int[] messages, Work work, int step, int steps) {
         List<String> sideFileSessions = new ArrayList<>();
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
+            work.checkpoint(CTX); // the last safe point of a Hermes-only restore: from here it runs to its end
+            work.progress(step, steps, "restoring " + wanted.size() + " sessions in one transaction");
             store.write(c -> {
                 boolean usage = SessionBackup.hasTable(c, "session_model_usage");
                 for (JsonNode l : lines) {
@@ -142,6 +161,7 @@ public final class RestoreEngine {
                 }
                 return null;
             });
+            work.progress(step + 1, steps, "moving side files back");
             int files = 0;
             for (JsonNode l : lines) {
                 String id = l.path("id").asString();
