@@ -209,11 +209,19 @@ public final class DenseModel implements AutoCloseable {
             return bert;
         }
 
-        float[] vector(String text) {
+        /**
+         * One run at a time per session, and never after close: a query embedded while the background indexer embeds
+         * texts crashed the JVM in libonnxruntime (SIGSEGV, bench recall-scale at 100k); a query waits at most for one text.
+         */
+        synchronized float[] vector(String text) {
+            if (closed) throw new IllegalStateException("the embedding model is closed");
             return normalise(embedAll(List.of(TextSegment.from(text))).content().get(0).vector());
         }
 
-        void close() {
+        private boolean closed;
+
+        synchronized void close() {
+            closed = true;
             try {
                 session.close();
             } catch (Exception ignored) {

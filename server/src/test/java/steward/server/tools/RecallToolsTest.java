@@ -178,7 +178,7 @@ class RecallToolsTest {
             assertTrue(ts.isEmpty() || ts.startsWith("2026-08"), "within since/until: " + it);
         }
         ToolResult text = Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c);
-        assertTrue(text.text().startsWith("3 item(s) for \"docker build cache\""), text.text());
+        assertTrue(text.text().startsWith("good match: 3 item(s) for \"docker build cache\""), text.text());
         assertTrue(text.text().contains(docker.get("items").get(0).get("uri").asString()), "the text names what the record holds");
     }
 }
