@@ -37,7 +37,7 @@ final class ClaudeStatus {
         String cleanupOrigin = "default";
         if (!paths.claudePresent()) {
             return new StatusReport.Claude(loc, false, home.resolve("projects").toString(), 0, 0, 0, 0, 0, ClaudeSessions.DEFAULT_IDLE_SECONDS / 3600,
-                    List.of(), 0, 0, List.of(), 0, 0, cleanup, cleanupOrigin);
+                    List.of(), 0, 0, List.of(), 0, 0, cleanup, cleanupOrigin, null);
         }
         try {
             JsonNode s = Json.MAPPER.readTree(Files.readAllBytes(home.resolve("settings.json")));
@@ -89,6 +89,7 @@ final class ClaudeStatus {
         int main = rows.size() - subagents;
         return new StatusReport.Claude(loc, true, src.location(), l.projects().size(), main, live, main - live, subagents,
                 ClaudeSessions.DEFAULT_IDLE_SECONDS / 3600, List.copyOf(projects.subList(0, Math.min(MAX_PROJECTS, projects.size()))),
-                Math.max(0, projects.size() - MAX_PROJECTS), indexFiles, List.copyOf(broken), malformed, orphans, cleanup, cleanupOrigin);
+                Math.max(0, projects.size() - MAX_PROJECTS), indexFiles, List.copyOf(broken), malformed, orphans, cleanup, cleanupOrigin,
+                ClaudeMemoryStatus.of(home, Path.of(System.getProperty("user.dir")), warnings));
     }
 }

@@ -31,7 +31,17 @@ public record StatusReport(
     public record Claude(Location home, boolean exists, String projects_dir, int projects, int sessions, int live, int ended,
                          int subagents, double idle_hours, List<ClaudeProject> by_project, int projects_left_out, int index_files,
                          List<String> unparseable_index_files, int malformed_lines, int orphan_dirs, int cleanup_period_days,
-                         String cleanup_period_days_origin) {}
+                         String cleanup_period_days_origin, ClaudeMemory memory) {}
+
+    /**
+     * Claude Code's memory files against what it loads: CLAUDE.md files whole, MEMORY.md only its first {@code index_window}
+     * lines ({@code project}: the working directory whose CLAUDE.md files are listed).
+     */
+    public record ClaudeMemory(String project, String memory_dir_origin, int index_window, int indexes, int topics, int personal_topics,
+                               List<ClaudeMemoryFile> files, int files_left_out) {}
+
+    /** One memory file: kind claude_md (loaded whole) or auto_memory_index (first index_window lines loaded). */
+    public record ClaudeMemoryFile(String file, String kind, String scope, int lines, long bytes, int loaded_lines, int lines_not_loaded, Integer topics) {}
 
     /** A project: its directory name, working directory (from its transcripts), sessions, live ones, subagent transcripts. */
     public record ClaudeProject(String project, String cwd, int sessions, int live, int subagents) {}

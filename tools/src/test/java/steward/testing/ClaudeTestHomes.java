@@ -28,6 +28,21 @@ public final class ClaudeTestHomes {
         return ClaudeHomeFixture.install(fixture(), tmp.resolve("claude-home"), big);
     }
 
+    /**
+     * The memory fixture's project inside an installed home ({@code workspace/webapp}, its CLAUDE.md files), with the auto
+     * memory of /home/dev/webapp moved to the directory Claude Code uses for that path.
+     */
+    public static Path memoryProject(Path home) throws IOException {
+        Path project = home.resolve(ClaudeHomeFixture.MEMORY_PROJECT).toAbsolutePath().normalize();
+        Path from = home.resolve("projects/-home-dev-webapp/memory");
+        Path to = home.resolve("projects").resolve(steward.claude.ClaudeHome.encodeCwd(project.toString())).resolve("memory");
+        if (Files.isDirectory(from)) {
+            Files.createDirectories(to.getParent());
+            Files.move(from, to);
+        }
+        return project;
+    }
+
     public static JsonNode manifest() throws IOException {
         return Json.MAPPER.readTree(Files.readAllBytes(fixture().resolve("manifest.json")));
     }

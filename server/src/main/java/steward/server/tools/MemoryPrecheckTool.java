@@ -1,6 +1,8 @@
 package steward.server.tools;
 
+import steward.StewardError;
 import steward.memory.MemoryPrecheck;
+import steward.memory.claude.ClaudeMemoryPrecheck;
 import steward.memory.MemoryWriter;
 
 /** {@code memory_precheck}: may I write this to memory, and where does it belong? */
@@ -15,11 +17,12 @@ public final class MemoryPrecheckTool extends StewardTool<MemoryPrecheckTool.Arg
                 + "not fit: which entries to merge first) or reject_threat. Every check is listed, with the size after the write and "
                 + "a tag warning for MEMORY.md entries lacking [base]/[env]/[ops]/[rule]. Judgment checks (how often it matters, "
                 + "what happens if the agent does not know it) come back as questions: answer them in a second call with 'answers'. "
-                + "Read-only: it never writes anything.")
+                + "target 'claude': Claude Code auto memory, checked against CLAUDE.md files and topics (route_claude_md: a standing "
+                + "rule for CLAUDE.md; MEMORY.md's 200 loaded lines). Read-only.")
             .readOnly().idempotent();
 
     /** schemas/memory_precheck.input.json. */
-    public record Args(String target, String content, Answers answers) {}
+    public record Args(String target, String content, Answers answers, String project) {}
 
     /** Answers to the judgment questions of a previous call. */
     public record Answers(String frequency, String consequence) {}
@@ -32,6 +35,17 @@ public final class MemoryPrecheckTool extends StewardTool<MemoryPrecheckTool.Arg
     public ToolResult call(Args a, ToolContext ctx) {
         MemoryPrecheck.Answers answers = a.answers() == null ? null
                 : new MemoryPrecheck.Answers(a.answers().frequency(), a.answers().consequence());
+        if (ClaudeMemoryPrecheck.TARGET.equals(a.target())) {
+            var c = new ClaudeMemoryPrecheck(ClaudeMemoryTargets.home(ctx, SPEC.name()))
+                    .check(ClaudeMemoryTargets.project(a.project(), SPEC.name()), a.content() == null ? "" : a.content(), answers);
+            String text = render(new MemoryPrecheck.Result(c.verdict(), c.is_final(), c.reason(), c.target(), c.file(), c.chars_before(),
+                    c.chars_after(), c.limit(), c.percent_after(), c.fits(), c.checks(), c.candidates(), c.candidates_left_out(), c.questions(),
+                    c.warnings(), c.suggested_pointer(), c.split_units(), java.util.List.of()));
+            text = text.replace(c.chars_after() + "/" + c.limit() + " chars (" + c.percent_after() + " %)",
+                    c.chars_after() + " lines (Claude Code loads the first " + c.limit() + ")");
+            return ToolResult.ok(c, text);
+        }
+        if (a.project() != null) throw new StewardError(SPEC.name(), "project is for target 'claude' only");
         MemoryPrecheck.Result r = new MemoryPrecheck(new MemoryWriter(ctx.paths(), ctx.clock()))
                 .check(a.target(), a.content() == null ? "" : a.content(), answers);
         return ToolResult.ok(r, render(r));

@@ -8,6 +8,7 @@ import steward.json.Json;
 import steward.memory.MemoryRequest;
 import steward.memory.MemoryResult;
 import steward.memory.MemoryWriter;
+import steward.memory.claude.ClaudeMemoryWriter;
 import tools.jackson.databind.JsonNode;
 
 /** {@code memory_write}: Hermes' memory tool, checked, locked, atomic and backed up. */
@@ -23,14 +24,16 @@ public final class MemoryWriteTool extends StewardTool<MemoryWriteTool.Args> {
                 + "ambiguous or unmatched old_text, writes over the limit, a file edited outside the tool (drift: a .bak snapshot is "
                 + "saved, fix the file first), and removing the only entry of a single-entry USER.md without confirm_whole_file. "
                 + "With write approval on, the write is staged (pending_id) for the user to approve via memory_pending. "
-                + "Call memory_precheck first when unsure whether something belongs in memory.")
+                + "Call memory_precheck first when unsure whether something belongs in memory. Claude Code: target 'claude' (auto "
+                + "memory), 'claude_md' (CLAUDE.md: returns the diff; writes only with confirm).")
             .destructive();
 
     /**
      * schemas/memory_write.input.json, Hermes' memory tool arguments. {@code operations} is an array or a string
      * holding the JSON array (some clients send it encoded), so it is read by {@link #request}.
      */
-    public record Args(String target, String action, String content, String old_text, JsonNode operations, Boolean confirm_whole_file) {}
+    public record Args(String target, String action, String content, String old_text, JsonNode operations, Boolean confirm_whole_file,
+                       String name, String description, String type, String project, String confirm) {}
 
     public MemoryWriteTool() {
         super(SPEC, Args.class);
@@ -38,10 +41,31 @@ public final class MemoryWriteTool extends StewardTool<MemoryWriteTool.Args> {
 
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
+        if (a.target() != null && ClaudeMemoryWriter.TARGETS.contains(a.target())) return claude(a, ctx);
+        if (a.name() != null || a.description() != null || a.type() != null || a.project() != null || a.confirm() != null) {
+            throw new StewardError(SPEC.name(), "name, description, type, project and confirm are for the Claude Code targets ('claude', 'claude_md')");
+        }
         MemoryResult r = new MemoryWriter(ctx.paths(), ctx.clock()).write(request(a));
         String text = MemoryTexts.render(r);
         if (r.success()) return ToolResult.ok(r.record(), text);
         return ToolResult.error(r.record(), "memory_write: " + r.record().get("error") + "\n\n" + text);
+    }
+
+    private static ToolResult claude(Args a, ToolContext ctx) {
+        if (a.operations() != null && !a.operations().isNull()) throw new StewardError(SPEC.name(), "operations is for the Hermes targets; pass one action");
+        if (a.confirm() != null && !a.target().equals("claude_md")) throw new StewardError(SPEC.name(), "confirm is for target 'claude_md'");
+        MemoryResult r = new ClaudeMemoryWriter(ClaudeMemoryTargets.home(ctx, SPEC.name()), ctx.paths().stateDir(), ctx.clock())
+                .write(ClaudeMemoryTargets.project(a.project(), SPEC.name()), new ClaudeMemoryWriter.Request(a.target(), a.action(), a.content(),
+                        a.old_text(), a.name(), a.description(), a.type(), a.confirm()));
+        StringBuilder text = new StringBuilder();
+        Object msg = r.record().get(r.success() ? "message" : "error");
+        text.append(msg == null ? r.record().get("message") : msg);
+        if (r.record().get("usage") != null) text.append("\nMEMORY.md: ").append(r.record().get("usage")).append(" (Claude Code loads the first 200)");
+        if (r.record().get("matches") instanceof List<?> m) for (Object x : m) text.append("\n  match: ").append(x);
+        if (r.record().get("claude") instanceof java.util.Map<?, ?> c && c.get("diff") != null) text.append('\n').append(c.get("diff"));
+        if (r.record().get("backup") != null) text.append("\nbackup: ").append(r.record().get("backup"));
+        if (r.success() || "needs_confirm".equals(r.kind())) return ToolResult.ok(r.record(), text.toString().stripTrailing());
+        return ToolResult.error(r.record(), "memory_write: " + text.toString().stripTrailing());
     }
 
     /** The engine's request; a string {@code operations} is parsed here, and anything but an array of objects is a clear error. */

@@ -11,7 +11,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
             "Shows what Steward sees of the Hermes and Claude Code homes: the resolved paths and where each came from, "
                 + "whether state.db exists and its schema version, sessions by status (active/ended/archived) and by "
                 + "source, the message count, MEMORY.md and USER.md usage (characters/limit/percent, entries), the number "
-                + "of skills, Claude Code sessions by project and state, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
+                + "of skills, Claude Code sessions by project and state, Claude memory files against what Claude Code loads, and warnings. Use it first when Steward's other tools fail or to check memory headroom. "
                 + "Read-only: it never creates or changes a file. Reports an error when no home exists or a file "
                 + "Steward needs cannot be read (the structured result still shows everything else).")
             .readOnly().idempotent();
@@ -74,6 +74,18 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
                 if (shown > 0) sb.append('\n');
                 if (!c.unparseable_index_files().isEmpty()) {
                     sb.append("  index:     ").append(c.unparseable_index_files().size()).append(" sessions-index.json cannot be parsed (left as they are)\n");
+                }
+                StatusReport.ClaudeMemory m = c.memory();
+                if (m != null) {
+                    sb.append("  memory:    ").append(m.indexes()).append(" MEMORY.md, ").append(m.topics()).append(" topics");
+                    int n = 0;
+                    for (StatusReport.ClaudeMemoryFile f : m.files()) {
+                        if (!f.kind().equals("auto_memory_index") || n++ == 3) continue;
+                        sb.append("; ").append(f.scope()).append(' ').append(f.lines()).append('/').append(m.index_window()).append(" lines")
+                                .append(f.lines_not_loaded() > 0 ? " (" + f.lines_not_loaded() + " not loaded)" : "");
+                    }
+                    long md = m.files().stream().filter(f -> f.kind().equals("claude_md")).count();
+                    sb.append("; ").append(md).append(" CLAUDE.md files (loaded whole)\n");
                 }
             }
         }

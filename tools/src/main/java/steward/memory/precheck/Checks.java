@@ -24,7 +24,16 @@ public final class Checks {
             new GranularityCheck(),
             new ValueCheck(),
             new CapacityCheck(),
-            new TagCheck());
+            new TagCheck(),
+            new ClaudeCoveredCheck(),
+            new ClaudeInstructionCheck(),
+            new ClaudeIndexWindowCheck());
+
+    /** Checks that run for Hermes targets only: Claude Code has its own (claude_covered, claude_index_window) and no tags. */
+    static final Set<String> HERMES_ONLY = Set.of("already_carried", "capacity", "tag");
+
+    /** The checks of the Claude Code target ('claude', auto memory), in the order they are reported; the Claude checks skip Hermes targets. */
+    public static final List<PrecheckCheck> CLAUDE = ORDERED.stream().filter(c -> !HERMES_ONLY.contains(c.id())).toList();
 
     /** Check id → the verdict its failure calls for, highest precedence first. */
     public static final Map<String, String> PRECEDENCE;
@@ -33,14 +42,17 @@ public final class Checks {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("threat_scan", "reject_threat");
         p.put("already_carried", "already_covered");
+        p.put("claude_covered", "already_covered");
         p.put("history_state", "reject_history");
         p.put("temporary", "route_session_search");
+        p.put("claude_instruction", "route_claude_md");
         p.put("pointer", "write_pointer");
         p.put("procedure", "route_skill");
         p.put("incident_story", "route_archive");
         p.put("granularity", "split");
         p.put("value", "route_skill");
         p.put("capacity", "needs_compression");
+        p.put("claude_index_window", "needs_compression");
         PRECEDENCE = java.util.Collections.unmodifiableMap(p);
         Set<String> ids = new HashSet<>();
         for (PrecheckCheck c : ORDERED) {

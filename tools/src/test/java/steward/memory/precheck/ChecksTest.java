@@ -12,13 +12,14 @@ import org.junit.jupiter.api.Test;
 class ChecksTest {
     @Test
     void everyCheckHasMetadataAndTheTableNamesEachVerdictOnce() {
-        assertEquals(11, Checks.ORDERED.size());
+        assertEquals(14, Checks.ORDERED.size());
+        assertEquals(11, Checks.CLAUDE.size());
         for (PrecheckCheck c : Checks.ORDERED) {
             assertEquals(false, c.meta().summary().isBlank(), c.id());
             if (!c.meta().verdict().isEmpty()) assertEquals(c.meta().verdict(), Checks.PRECEDENCE.get(c.id()), c.id());
         }
-        assertEquals(List.of("threat_scan", "already_carried", "history_state", "temporary", "pointer", "procedure", "incident_story", "granularity",
-                "value", "capacity"), List.copyOf(Checks.PRECEDENCE.keySet()));
+        assertEquals(List.of("threat_scan", "already_carried", "claude_covered", "history_state", "temporary", "claude_instruction", "pointer",
+                "procedure", "incident_story", "granularity", "value", "capacity", "claude_index_window"), List.copyOf(Checks.PRECEDENCE.keySet()));
     }
 
     @Test
