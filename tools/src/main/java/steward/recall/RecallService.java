@@ -124,7 +124,7 @@ public final class RecallService {
             RecallSettings.Setting<Boolean> s = settings.dense();
             return "off (" + (s.from() != null ? s.from() + "=off" : "turned off by the caller") + "): lexical BM25F only";
         }
-        if (m.state() == DenseModel.State.FAILED) return "off: the embedding runtime could not be loaded here (" + m.failure() + "); lexical BM25F only";
+        if (m.state() == DenseModel.State.FAILED || !m.runtimeLoads()) return "off: the embedding runtime could not be loaded here (" + m.failure() + "); lexical BM25F only";
         int vectors = engine.denseVectors(), pending = engine.densePending();
         if (vectors == 0 && pending > 0) {
             return "on, but nothing embedded yet: " + pending + " texts wait (a running steward serve embeds them in the background, or "
