@@ -18,7 +18,7 @@ import steward.server.McpServerFactory;
 @Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
         description = "Steward: an MCP tool server that keeps an agent's sessions and memory in order.",
         subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, BackupsCommand.class, DemoCommand.class, BenchCommand.class, ScheduleCommand.class,
-                RepairIndexCommand.class,
+                RepairIndexCommand.class, IndexCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @Mixin

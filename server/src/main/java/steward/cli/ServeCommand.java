@@ -85,9 +85,11 @@ public final class ServeCommand implements Callable<Integer> {
             Warmup.start(registry);
             McpSyncServer server = McpServerFactory.build(transport, registry, ctx, extras);
             McpServerFactory.notifyOnMemoryChange(server, watcher);
+            ctx.recall().startBackground(ctx.paths(), ctx.clock()); // keeps the recall index fresh; calls never wait for it
             LOG.info("steward {} serving on stdio (hermes home {})", McpServerFactory.VERSION, common.paths().hermesHome());
             transport.awaitTermination();
             server.close();
+            ctx.recall().close();
             return 0;
         }
     }
@@ -117,7 +119,11 @@ public final class ServeCommand implements Callable<Integer> {
         }
         StewardHttpServer server = StewardHttpServer.start(options, Tools.registry(), ctx, extras);
         server.servers().forEach(s -> McpServerFactory.notifyOnMemoryChange(s, watcher));
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "steward-http-stop"));
+        ctx.recall().startBackground(ctx.paths(), ctx.clock()); // keeps the recall index fresh; calls never wait for it
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            ctx.recall().close();
+        }, "steward-http-stop"));
         LOG.info("steward {} serving Streamable HTTP at {}{} ({}; hermes home {})", McpServerFactory.VERSION, server.url(),
                 options.sse() ? " and HTTP+SSE at " + server.url().replace(HttpOptions.MCP_PATH, HttpOptions.SSE_PATH) : "",
                 options.token() != null ? "bearer token required" : "no token: loopback only", ctx.paths().hermesHome());

@@ -99,8 +99,15 @@ abstract class McpChannel implements AutoCloseable {
 
     /** {@code steward serve} on stdio. */
     static McpChannel stdio(Path home, Path stateDir, Path log) throws Exception {
+        return stdio(home, stateDir, log, java.util.Map.of());
+    }
+
+    /** {@code steward serve} on stdio with these environment variables added. */
+    static McpChannel stdio(Path home, Path stateDir, Path log, java.util.Map<String, String> env) throws Exception {
         List<String> cmd = StewardProcess.command("serve", "--hermes-home", home.toString(), "--state-dir", stateDir.toString());
-        Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+        ProcessBuilder spb = new ProcessBuilder(cmd).redirectError(log.toFile());
+        spb.environment().putAll(env);
+        Process p = spb.start();
         McpChannel c = new McpChannel(p) {
             final OutputStream in = p.getOutputStream();
 
@@ -127,6 +134,11 @@ abstract class McpChannel implements AutoCloseable {
 
     /** {@code steward serve --http} on a free loopback port; each request's SSE stream is read as it arrives. */
     static McpChannel http(Path home, Path stateDir, Path log) throws Exception {
+        return http(home, stateDir, log, java.util.Map.of());
+    }
+
+    /** {@code steward serve --http} with these environment variables added. */
+    static McpChannel http(Path home, Path stateDir, Path log, java.util.Map<String, String> env) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -135,6 +147,7 @@ abstract class McpChannel implements AutoCloseable {
                 "--state-dir", stateDir.toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().remove("STEWARD_HTTP_TOKEN");
+        pb.environment().putAll(env);
         Process p = pb.start();
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (true) {

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 import steward.StewardError;
+import steward.Work;
 import steward.json.Json;
 import steward.recall.gate.CooldownGate;
 import steward.recall.gate.Gate;
@@ -36,8 +37,19 @@ public final class InjectEngine {
     public static final double MARGIN = 0.05;
     /** Evidence this far above the lane's threshold needs no margin (several items may match fully). */
     public static final double STRONG = 0.2;
-    /** Items within this distance of the top calibrated score are injected together. */
-    public static final double BAND = 0.15;
+    /**
+     * Proactive lane (the message does not ask): the lead item must share at least this much information with the message,
+     * in units of one rare term (see {@link RecallEngine.Confidence}). Acknowledgements and small talk ("thanks, that's
+     * all", "ok cool", "good morning") match chatty history in full on common words but stay near one unit; a message that
+     * really touches a stored fact shares several rare terms. No LoCoMo question is in this lane (they all ask).
+     */
+    public static final double PROACTIVE_INFORMATION = 2.0;
+    /**
+     * When dense retrieval took part and nothing in memory reaches this cosine with the message, nothing is about it:
+     * skip. Below the lowest best-cosine of the LoCoMo questions the gate injected for (0.535; 1 % below 0.58), well below
+     * the semantic floor; bge-small puts unrelated English texts around 0.5–0.6.
+     */
+    public static final double SEMANTIC_VETO = 0.55;
     public static final int DEFAULT_BUDGET = 2400, CANDIDATES = 20, MAX_ITEMS = 5;
     public static final int MAX_LOGGED_DECISIONS = 500, MAX_SESSIONS = 200;
     public static final String HEADER = "[Recalled by Steward from memory and past sessions; may be outdated — verify before relying on it]";
@@ -69,12 +81,16 @@ public final class InjectEngine {
 
     /** One decision at a time per engine (the log's read-modify-write and the per-session state). */
     public Result inject(Request req) {
+        return inject(req, Work.NONE);
+    }
+
+    public Result inject(Request req, Work work) {
         synchronized (engine) {
-            return decide(req);
+            return decide(req, work);
         }
     }
 
-    private Result decide(Request req) {
+    private Result decide(Request req, Work work) {
         String context = req.context() == null ? "" : req.context().strip();
         if (context.isEmpty()) throw new StewardError("recall_inject", "context is empty");
         String mode = req.mode() == null ? "shadow" : req.mode();
@@ -87,7 +103,7 @@ public final class InjectEngine {
         SessionState st = req.sessionId() == null ? null : log.sessions().get(req.sessionId());
         boolean open = st != null && st.open();
 
-        RecallEngine.Result found = engine.search(new RecallEngine.Query(context, CANDIDATES, null, null, null, null));
+        RecallEngine.Result found = engine.search(new RecallEngine.Query(context, CANDIDATES, null, null, null, null), work);
         Set<String> cooldown = new HashSet<>();
         if (st != null) for (List<String> call : st.recent()) cooldown.addAll(call);
         Set<String> harmful = new HashSet<>();
@@ -97,6 +113,7 @@ public final class InjectEngine {
         recentTexts.add(context);
         Gate.Context gctx = new Gate.Context(req.sessionId(), engine.recentMessageUris(req.sessionId(), steward.recall.gate.OwnSessionGate.RECENT_MESSAGES),
                 recentTexts, cooldown, harmful);
+        work.checkpoint("recall_inject");
 
         String lane = Lanes.lane(context);
         List<Candidate> kept = new ArrayList<>();
@@ -116,32 +133,57 @@ public final class InjectEngine {
         }
         kept.sort((a, b) -> Double.compare(b.calibrated(), a.calibrated()) != 0 ? Double.compare(b.calibrated(), a.calibrated())
                 : Double.compare(b.components().score(), a.components().score()));
-        double threshold = (open ? TAU_LO : TAU_HI) + (lane.equals(Lanes.PROACTIVE) ? PROACTIVE_EXTRA : 0);
+        // the lane's threshold, moved for each source by what feedback on this lane's injections said (bounded)
+        double base = (open ? TAU_LO : TAU_HI) + (lane.equals(Lanes.PROACTIVE) ? PROACTIVE_EXTRA : 0);
+        Map<String, Double> offsets = new LinkedHashMap<>();
+        for (Candidate c : kept) offsets.computeIfAbsent(c.source(), src -> engine.feedback().offset(lane, src));
+        java.util.function.ToDoubleFunction<Candidate> thr = c -> base + offsets.getOrDefault(c.source(), 0.0);
         double margin = lane.equals(Lanes.PROACTIVE) ? 2 * MARGIN : MARGIN;
+        Candidate lead = null;
+        for (Candidate c : kept) if (c.calibrated() >= thr.applyAsDouble(c)) {
+            lead = c;
+            break;
+        }
         double top = kept.isEmpty() ? 0 : kept.get(0).calibrated();
-        double field = median(kept.subList(Math.min(1, kept.size()), Math.min(10, kept.size())));
+        double threshold = lead != null ? thr.applyAsDouble(lead) : kept.isEmpty() ? base : thr.applyAsDouble(kept.get(0));
+        final Candidate leader = lead;
+        List<Candidate> field = kept.stream().filter(c -> c != leader).limit(9).toList();
+        double fieldScore = median(field);
         String reason;
         List<Candidate> chosen = new ArrayList<>();
         if (kept.isEmpty()) {
             reason = found.hits().isEmpty() ? "nothing in memory matches" : "every candidate was gated or vetoed";
+        } else if (found.confidence().bestCosine() != null && found.confidence().bestCosine() < SEMANTIC_VETO) {
+            reason = String.format("nothing in memory is close in meaning: best cosine %.2f < %.2f", found.confidence().bestCosine(), SEMANTIC_VETO);
+        } else if (!open && !found.confidence().good()) { // (a session already open keeps its lower bar, tauLo)
+            reason = "no good match: nothing clears the lexical or semantic floor (best coverage " + found.confidence().bestCoverage()
+                    + (found.confidence().bestCosine() == null ? "" : ", best cosine " + found.confidence().bestCosine()) + ")";
         } else if (top < TAU_LO) {
             reason = String.format("best calibrated score %.2f is below tauLo %.2f", top, TAU_LO);
-        } else if (top < threshold) {
+        } else if (lead == null) {
             reason = String.format("best calibrated score %.2f is below the %s lane's threshold %.2f%s", top, lane, threshold,
-                    open ? " (hysteresis open)" : "");
-        } else if (top < threshold + STRONG && top - field < margin) {
-            reason = String.format("no clear winner: best %.2f vs field %.2f (margin %.2f needed)", top, field, margin);
+                    open ? " (hysteresis open)" : "") + calibrationNote(offsets.getOrDefault(kept.get(0).source(), 0.0));
+        } else if (lane.equals(Lanes.PROACTIVE) && found.confidence().information(lead.components().coverage()) < PROACTIVE_INFORMATION) {
+            reason = String.format("proactive lane: the best item shares %.1f rare terms' worth with the message (%.1f needed)",
+                    found.confidence().information(lead.components().coverage()), PROACTIVE_INFORMATION);
+        } else if (lead.calibrated() < threshold + STRONG && lead.calibrated() - fieldScore < margin) {
+            reason = String.format("no clear winner: best %.2f vs field %.2f (margin %.2f needed)", lead.calibrated(), fieldScore, margin);
         } else {
             reason = null;
+            top = lead.calibrated();
         }
         StringBuilder block = new StringBuilder();
         if (reason == null) {
             block.append(HEADER);
             int used = CodePoints.length(HEADER);
             Set<String> packedTexts = new HashSet<>();
-            for (Candidate c : kept) {
-                if (c.calibrated() < Math.max(threshold, top - BAND) || chosen.size() >= MAX_ITEMS) {
-                    dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_band"));
+            // whole items in the ranker's order (relevance with dense, speaker, recency, …) among those that pass: the
+            // calibrated score decides whether to inject at all, the ranking which items go first
+            List<Candidate> byRank = new ArrayList<>(kept);
+            byRank.sort((x, y) -> Double.compare(y.components().score(), x.components().score()));
+            for (Candidate c : byRank) {
+                if (c.calibrated() < thr.applyAsDouble(c) || chosen.size() >= MAX_ITEMS) {
+                    dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_threshold"));
                     continue;
                 }
                 String text = fullText(c, found);
@@ -182,6 +224,10 @@ public final class InjectEngine {
         return new Result(id, decision, reason, mode, lane, round(top), round(threshold), open, chosen.isEmpty() ? "" : blockText,
                 chosen.isEmpty() ? 0 : CodePoints.length(blockText), budget, chosen, List.copyOf(dropped.subList(0, shown)),
                 dropped.size() - shown);
+    }
+
+    private static String calibrationNote(double offset) {
+        return Math.abs(offset) < 0.0005 ? "" : String.format(" (%+.2f from feedback on this lane and source)", offset);
     }
 
     private static String fullText(Candidate c, RecallEngine.Result found) {

@@ -3,65 +3,90 @@ package steward.recall;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collection;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
 
 import steward.StewardError;
-import steward.json.Json;
 import steward.state.AtomicFiles;
-import tools.jackson.core.type.TypeReference;
 
 /**
- * The Lucene index under {@code <state dir>/recall/index}. The writer is opened only while changes are
- * applied and closed right after the commit, so several Steward processes can read one index. The
- * commit's user data holds the source signatures it was built from, so index and signatures never disagree.
+ * The Lucene index under {@code <state dir>/recall/index}. What ranking reads of every candidate lives in doc values
+ * (URI, source, session, time, flags, speaker, text hashes), so a query decompresses stored text only for the items it
+ * returns; which query terms an item holds is read from the postings. The writer is opened only while changes are
+ * applied and closed after the commit, so several Steward processes can share one index; readers are refreshed through
+ * a {@link SearcherManager}. The commit's user data holds the source tokens it was built from.
  */
 final class RecallIndex implements AutoCloseable {
     static final String F_URI = "uri", F_KEY = "key", F_SOURCE = "source", F_SESSION = "session", F_TITLE = "title",
-            F_BODY = "body", F_CTX = "ctx", F_TS = "ts", F_PINNED = "pinned",
-            F_TERMS = "terms", F_CTERMS = "cterms", F_DECISION = "decision",
-            F_SPEAKER = "speaker", F_ASKS = "asks";
-    /** The stored fields ranking needs (no text): loading only these keeps a query cheap. */
-    static final java.util.Set<String> LIGHT = java.util.Set.of(F_URI, F_KEY, F_SOURCE, F_SESSION, F_TS, F_PINNED, F_DECISION,
-            F_SPEAKER, F_ASKS);
+            F_BODY = "body", F_CTX = "ctx", F_TS = "ts", F_TS_DV = "ts_dv", F_FLAGS = "flags", F_SPEAKER = "speaker",
+            F_THASH = "thash", F_THASH_DV = "thash_dv", F_NHASH = "nhash", F_SIMHASH = "simhash";
+    static final int PINNED = 1, DECISION = 2, ASKS = 4;
+    /** The document layout; an index written with another layout is rebuilt from scratch on the next sync. */
+    static final String FORMAT = "3";
     /** "Name: text" — a chat line that names its speaker (gateway transcripts, imported chats). */
     private static final java.util.regex.Pattern SPEAKER = java.util.regex.Pattern.compile(
             "\\A\\s*(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}):\\s");
+    /** Lucene's BM25 defaults; measured on LoCoMo dev: b 0.4 or k1 0.8 changed R@10 by under 0.005. */
+    static final float K1 = 1.2f, B = 0.75f;
 
     private final Path dir;
     private Directory directory;
-    private DirectoryReader reader;
-    private IndexSearcher searcher;
-    private Map<String, String> signatures = new HashMap<>();
-    private String messageFingerprint = "";
+    private SearcherManager manager;
+    /** Per-reader derived data (recurring speakers), for the current and the previous reader only. */
+    private final Map<Object, Set<String>> speakerCache = new LinkedHashMap<>(4, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Object, Set<String>> eldest) {
+            return size() > 2;
+        }
+    };
 
     RecallIndex(Path dir) {
         this.dir = dir;
     }
 
-    boolean exists() {
-        return Files.isDirectory(dir) && hasCommit();
+    Path dir() {
+        return dir;
     }
 
-    private boolean hasCommit() {
+    boolean exists() {
+        if (!Files.isDirectory(dir)) return false;
         try (Stream<Path> s = Files.list(dir)) {
             return s.anyMatch(p -> p.getFileName().toString().startsWith("segments_"));
         } catch (IOException e) {
@@ -69,60 +94,258 @@ final class RecallIndex implements AutoCloseable {
         }
     }
 
-    /** Opens an existing index (reader and stored signatures); no-op when already open. */
-    void openIfPresent() {
-        if (reader != null || !exists()) return;
+    /** Opens the reader side when an index exists; picks up commits made since (by this or another process). */
+    synchronized boolean open() {
         try {
-            directory = FSDirectory.open(dir);
-            reader = DirectoryReader.open(directory);
-            searcher = newSearcher(reader);
-            termCache.clear();
-            loadUserData(reader.getIndexCommit().getUserData());
+            if (manager == null) {
+                if (!exists()) return false;
+                if (directory == null) directory = FSDirectory.open(dir);
+                manager = new SearcherManager(directory, new SearcherFactory() {
+                    @Override
+                    public IndexSearcher newSearcher(IndexReader r, IndexReader previous) {
+                        IndexSearcher s = new IndexSearcher(r);
+                        s.setSimilarity(new org.apache.lucene.search.similarities.BM25Similarity(K1, B));
+                        return s;
+                    }
+                });
+            } else if (newerCommitOnDisk()) {
+                manager.maybeRefreshBlocking();
+            }
+            return true;
         } catch (IOException e) {
-            throw new StewardError("recall", "cannot open the index at " + dir + ": " + e.getMessage()
-                    + " (delete the directory to rebuild it)");
+            throw new StewardError("recall", "cannot open the index at " + dir + ": " + e.getMessage() + " (delete the directory to rebuild it)");
         }
     }
 
-    /** The document layout; an index written with another layout is rebuilt from scratch on the next sync. */
-    static final String FORMAT = "2";
-    private boolean stale;
-
-    private void loadUserData(Map<String, String> data) {
-        if (!FORMAT.equals(data.get("format"))) {
-            stale = true;
-            signatures = new HashMap<>();
-            messageFingerprint = "";
-            return;
+    /**
+     * Whether a commit newer than the current reader's is on disk (made by another process): one directory listing,
+     * where asking the searcher manager to refresh reads the commit itself (3–7 ms on this machine).
+     */
+    private boolean newerCommitOnDisk() throws IOException {
+        long onDisk = org.apache.lucene.index.SegmentInfos.getLastCommitGeneration(directory.listAll());
+        IndexSearcher s = manager.acquire();
+        try {
+            return onDisk != ((DirectoryReader) s.getIndexReader()).getIndexCommit().getGeneration();
+        } finally {
+            manager.release(s);
         }
-        String sig = data.get("signatures");
-        signatures = sig == null ? new HashMap<>() : Json.MAPPER.readValue(sig, new TypeReference<HashMap<String, String>>() {});
-        messageFingerprint = data.getOrDefault("messages", "");
     }
 
-    /** Lucene's BM25 defaults; measured on LoCoMo dev: b 0.4 or k1 0.8 changed R@10 by under 0.005. */
-    static final float K1 = 1.2f, B = 0.75f;
+    /** The writer of a first build, before its commit: searches read what it has written so far (near-real-time). */
+    private volatile IndexWriter building;
 
-    private static IndexSearcher newSearcher(DirectoryReader r) {
-        IndexSearcher s = new IndexSearcher(r);
-        s.setSimilarity(new org.apache.lucene.search.similarities.BM25Similarity(K1, B));
-        return s;
+    /**
+     * The current searcher (release it with {@link #release}); null when there is no index. While a first build runs in
+     * this process and nothing is committed yet: a near-real-time view of what it has written so far.
+     */
+    synchronized IndexSearcher acquire() {
+        if (manager == null && !open()) {
+            IndexWriter b = building;
+            if (b == null) return null;
+            try {
+                IndexSearcher s = new IndexSearcher(DirectoryReader.open(b));
+                s.setSimilarity(new org.apache.lucene.search.similarities.BM25Similarity(K1, B));
+                return s;
+            } catch (IOException | RuntimeException e) {
+                return null; // the build just ended (committed or rolled back): nothing to read yet
+            }
+        }
+        try {
+            return manager.acquire();
+        } catch (IOException e) {
+            throw new StewardError("recall", "cannot read the index at " + dir + ": " + e.getMessage());
+        }
     }
 
-    Map<String, String> signatures() {
-        return signatures;
+    void release(IndexSearcher s) {
+        SearcherManager m;
+        synchronized (this) {
+            m = manager;
+        }
+        try {
+            if (m != null && s != null) m.release(s);
+            else if (s != null) s.getIndexReader().decRef();
+        } catch (IOException ignored) {
+            // released
+        }
     }
 
-    String messageFingerprint() {
-        return messageFingerprint;
+    private synchronized void refreshNow() throws IOException {
+        if (manager == null) open();
+        else manager.maybeRefreshBlocking();
     }
 
-    IndexSearcher searcher() {
-        return searcher;
+    /** The user data of the newest commit on disk (empty when there is none). */
+    Map<String, String> committed() {
+        IndexSearcher s = acquire();
+        if (s == null) return Map.of();
+        try {
+            return ((DirectoryReader) s.getIndexReader()).getIndexCommit().getUserData();
+        } catch (IOException e) {
+            return Map.of();
+        } finally {
+            release(s);
+        }
     }
 
-    /** What ranking needs of a document, cached per reader so a query decompresses no stored block for it. */
-    record Meta(String uri, String source, String sessionId, double ts, boolean pinned, boolean decision, String speaker, boolean asks) {}
+    /** A write session: a Sink for the sources, committed or rolled back as a whole. */
+    final class Writer implements RecallSource.Sink, AutoCloseable {
+        private IndexWriter w;
+        private final boolean fresh;
+        int written, deleted;
+
+        Writer(boolean fresh) {
+            this.fresh = fresh;
+        }
+
+        private IndexWriter w() throws IOException {
+            if (w == null) {
+                AtomicFiles.ensurePrivateDir(dir.getParent());
+                AtomicFiles.ensurePrivateDir(dir);
+                synchronized (RecallIndex.this) {
+                    if (directory == null) directory = FSDirectory.open(dir);
+                }
+                IndexWriterConfig cfg = new IndexWriterConfig(RecallAnalyzer.shared());
+                cfg.setOpenMode(fresh ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+                cfg.setRAMBufferSizeMB(32);
+                cfg.setCommitOnClose(false);
+                try {
+                    w = new IndexWriter(directory, cfg);
+                } catch (LockObtainFailedException e) {
+                    throw new Busy();
+                }
+                if (fresh) building = w;
+            }
+            return w;
+        }
+
+        boolean opened() {
+            return w != null;
+        }
+
+        @Override
+        public void replaceGroup(String key, List<RecallItem> items) {
+            try {
+                IndexWriter iw = w();
+                iw.deleteDocuments(new Term(F_KEY, key));
+                for (RecallItem it : items) iw.addDocument(toDocument(it));
+                written += items.size();
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        @Override
+        public void deleteGroup(String key) {
+            try {
+                w().deleteDocuments(new Term(F_KEY, key));
+                deleted++;
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        @Override
+        public void upsert(RecallItem item) {
+            try {
+                w().updateDocument(new Term(F_URI, item.uri()), toDocument(item));
+                written++;
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        /** Commits everything written, with this user data, and makes it visible to new searches. */
+        void commit(Map<String, String> data) {
+            try {
+                IndexWriter iw = w();
+                iw.setLiveCommitData(new HashMap<>(data).entrySet());
+                iw.commit();
+                building = null;
+                iw.close();
+                w = null;
+                privatise();
+                refreshNow();
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        /** Drops everything written since the last commit. */
+        void rollback() {
+            if (w == null) return;
+            if (building == w) building = null;
+            try {
+                w.rollback();
+            } catch (IOException ignored) {
+                // rolled back
+            }
+            w = null;
+        }
+
+        @Override
+        public void close() {
+            rollback();
+        }
+
+        private StewardError failed(IOException e) {
+            return new StewardError("recall", "cannot update the index at " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** The index is being written by another Steward process. */
+    static final class Busy extends StewardError {
+        private static final long serialVersionUID = 1L;
+
+        Busy() {
+            super("recall", "the index is being updated by another Steward process");
+        }
+    }
+
+    Writer writer(boolean fresh) {
+        return new Writer(fresh);
+    }
+
+    /** Lucene creates files with the process umask; Steward's state is private to the user. */
+    private void privatise() throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            s.forEach(p -> AtomicFiles.setMode(p, AtomicFiles.FILE_MODE));
+        }
+    }
+
+    static Document toDocument(RecallItem it) {
+        Document d = new Document();
+        d.add(new StringField(F_URI, it.uri(), Field.Store.NO));
+        d.add(new BinaryDocValuesField(F_URI, new BytesRef(it.uri())));
+        d.add(new StringField(F_KEY, it.key(), Field.Store.NO));
+        d.add(new StringField(F_SOURCE, it.source(), Field.Store.NO));
+        d.add(new SortedDocValuesField(F_SOURCE, new BytesRef(it.source())));
+        if (it.sessionId() != null) {
+            d.add(new StringField(F_SESSION, it.sessionId(), Field.Store.NO));
+            d.add(new SortedDocValuesField(F_SESSION, new BytesRef(it.sessionId())));
+        }
+        d.add(new TextField(F_TITLE, it.title() == null ? "" : it.title(), Field.Store.YES));
+        d.add(new TextField(F_BODY, it.text(), Field.Store.YES));
+        d.add(new TextField(F_CTX, it.context() == null ? "" : it.context(), Field.Store.NO));
+        d.add(new LongPoint(F_TS, (long) Math.floor(it.timestamp())));
+        d.add(new NumericDocValuesField(F_TS_DV, Double.doubleToRawLongBits(it.timestamp())));
+        int flags = (it.pinned() ? PINNED : 0) | (RecallEngine.recordsDecision(it.text()) ? DECISION : 0);
+        if (RecallItem.SESSION.equals(it.source())) {
+            String who = speaker(it.text());
+            if (who != null) {
+                d.add(new StringField(F_SPEAKER, who, Field.Store.NO));
+                d.add(new SortedDocValuesField(F_SPEAKER, new BytesRef(who)));
+            }
+            if (asks(it.text())) flags |= ASKS;
+        }
+        d.add(new NumericDocValuesField(F_FLAGS, flags));
+        long th = Identity.textHash(it.text());
+        d.add(new LongPoint(F_THASH, th));
+        d.add(new NumericDocValuesField(F_THASH_DV, th));
+        d.add(new NumericDocValuesField(F_NHASH, Identity.normalHash(it.text())));
+        d.add(new NumericDocValuesField(F_SIMHASH, Identity.simHash(Identity.words(it.text()))));
+        return d;
+    }
 
     /** The speaker a message names at its start ("Name: …"), lower-cased; null when it names none. */
     static String speaker(String text) {
@@ -138,193 +361,206 @@ final class RecallIndex implements AutoCloseable {
         return t.endsWith("?") || t.endsWith("？");
     }
 
-    private java.util.Set<String> speakers;
-
     /**
      * The speakers that start a real share of the session messages (at least 3 and 2 %): a chat's participants,
      * not a one-off "Remember: …" or "Plan: …" line.
      */
-    static java.util.Set<String> recurringSpeakers(Map<String, Integer> counts, int messages) {
-        java.util.Set<String> out = new java.util.HashSet<>();
+    static Set<String> recurringSpeakers(Map<String, Integer> counts, int messages) {
+        Set<String> out = new HashSet<>();
         for (Map.Entry<String, Integer> e : counts.entrySet()) {
             if (e.getValue() >= Math.max(3, 0.02 * messages)) out.add(e.getKey());
         }
         return out;
     }
 
-    /** Every distinct speaker named in the index. */
-    java.util.Set<String> speakers() {
-        if (meta == null) loadMeta();
-        return speakers;
+    /** The recurring speakers of this reader's messages (computed once per reader). */
+    Set<String> speakers(IndexReader r) throws IOException {
+        Object key = r.getReaderCacheHelper() == null ? r : r.getReaderCacheHelper().getKey();
+        synchronized (speakerCache) {
+            Set<String> s = speakerCache.get(key);
+            if (s != null) return s;
+        }
+        Map<String, Integer> counts = new HashMap<>();
+        for (LeafReaderContext leaf : r.leaves()) {
+            Terms t = leaf.reader().terms(F_SPEAKER);
+            if (t == null) continue;
+            TermsEnum te = t.iterator();
+            for (BytesRef b = te.next(); b != null; b = te.next()) counts.merge(b.utf8ToString(), te.docFreq(), Integer::sum);
+        }
+        int messages = r.docFreq(new Term(F_SOURCE, RecallItem.SESSION));
+        Set<String> s = recurringSpeakers(counts, messages);
+        synchronized (speakerCache) {
+            speakerCache.put(key, s);
+        }
+        return s;
     }
 
-    private Meta[] meta;
-    private Map<String, Integer> docByUri;
-
-    /** The analysed terms of an item's own text (and title) and of its neighbouring turns, as stored at index time. */
-    record Terms(java.util.Set<String> body, java.util.Set<String> context) {}
-
-    /** Documents whose terms stay decoded: the re-ranker reads them for every candidate of every query. */
-    static final int TERM_CACHE_DOCS = 4096;
-    private static final java.util.Set<String> TERM_FIELDS = java.util.Set.of(F_TERMS, F_CTERMS);
-    private final Map<Integer, Terms> termCache = new java.util.LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Integer, Terms> eldest) {
-            return size() > TERM_CACHE_DOCS;
+    /** What ranking needs of a document, read from doc values. */
+    record Meta(int doc, String uri, String source, String sessionId, double ts, int flags, String speaker, long textHash,
+                long normalHash, long simHash) {
+        boolean pinned() {
+            return (flags & PINNED) != 0;
         }
-    };
+
+        boolean decision() {
+            return (flags & DECISION) != 0;
+        }
+
+        boolean asks() {
+            return (flags & ASKS) != 0;
+        }
+    }
+
+    /** The meta of each document (any order; read leaf by leaf in document order). */
+    static Map<Integer, Meta> meta(IndexReader r, java.util.Collection<Integer> docs) throws IOException {
+        int[] sorted = docs.stream().mapToInt(Integer::intValue).sorted().distinct().toArray();
+        Map<Integer, Meta> out = new HashMap<>();
+        List<LeafReaderContext> leaves = r.leaves();
+        int i = 0;
+        while (i < sorted.length) {
+            LeafReaderContext ctx = leaves.get(ReaderUtil.subIndex(sorted[i], leaves));
+            LeafReader lr = ctx.reader();
+            BinaryDocValues uri = lr.getBinaryDocValues(F_URI);
+            SortedDocValues source = lr.getSortedDocValues(F_SOURCE), session = lr.getSortedDocValues(F_SESSION),
+                    speaker = lr.getSortedDocValues(F_SPEAKER);
+            NumericDocValues ts = lr.getNumericDocValues(F_TS_DV), flags = lr.getNumericDocValues(F_FLAGS),
+                    th = lr.getNumericDocValues(F_THASH_DV), nh = lr.getNumericDocValues(F_NHASH), sh = lr.getNumericDocValues(F_SIMHASH);
+            int end = ctx.docBase + lr.maxDoc();
+            for (; i < sorted.length && sorted[i] < end; i++) {
+                int d = sorted[i] - ctx.docBase;
+                out.put(sorted[i], new Meta(sorted[i], uri != null && uri.advanceExact(d) ? uri.binaryValue().utf8ToString() : null,
+                        str(source, d), str(session, d), ts != null && ts.advanceExact(d) ? Double.longBitsToDouble(ts.longValue()) : 0,
+                        (int) num(flags, d), str(speaker, d), num(th, d), num(nh, d), num(sh, d)));
+            }
+        }
+        return out;
+    }
+
+    private static String str(SortedDocValues dv, int d) throws IOException {
+        return dv != null && dv.advanceExact(d) ? dv.lookupOrd(dv.ordValue()).utf8ToString() : null;
+    }
+
+    private static long num(NumericDocValues dv, int d) throws IOException {
+        return dv != null && dv.advanceExact(d) ? dv.longValue() : 0;
+    }
 
     /**
-     * The terms of document {@code doc} of the current reader, decoded from its stored fields once and kept in a
-     * bounded LRU cache (emptied whenever the reader changes, since document numbers then change).
+     * For each term, which of the documents hold it in their own text or title ({@code [0]}) and in their neighbouring
+     * turns ({@code [1]}), read from the postings. {@code docs} must be sorted.
      */
-    synchronized Terms terms(int doc) throws IOException {
-        Terms t = termCache.get(doc);
-        if (t == null) {
-            Document d = reader.storedFields().document(doc, TERM_FIELDS);
-            t = new Terms(split(d.get(F_TERMS)), split(d.get(F_CTERMS)));
-            termCache.put(doc, t);
-        }
-        return t;
-    }
-
-    private static java.util.Set<String> split(String joined) {
-        if (joined == null || joined.isEmpty()) return java.util.Set.of();
-        return java.util.Set.copyOf(java.util.Arrays.asList(joined.split(" ")));
-    }
-
-    Meta meta(int doc) {
-        if (meta == null) loadMeta();
-        return meta[doc];
-    }
-
-    Integer docOf(String uri) {
-        if (meta == null) loadMeta();
-        return docByUri.get(uri);
-    }
-
-    private void loadMeta() {
-        try {
-            Meta[] m = new Meta[reader.maxDoc()];
-            Map<String, Integer> byUri = new HashMap<>();
-            Map<String, Integer> names = new HashMap<>();
-            int messages = 0;
-            var live = org.apache.lucene.index.MultiBits.getLiveDocs(reader);
-            var sf = reader.storedFields();
-            for (int i = 0; i < m.length; i++) {
-                if (live != null && !live.get(i)) continue;
-                Document d = sf.document(i, LIGHT);
-                m[i] = new Meta(d.get(F_URI), d.get(F_SOURCE), d.get(F_SESSION), d.getField(F_TS).numericValue().doubleValue(),
-                        d.getField(F_PINNED).numericValue().intValue() != 0, d.getField(F_DECISION).numericValue().intValue() != 0,
-                        d.get(F_SPEAKER), d.getField(F_ASKS) != null && d.getField(F_ASKS).numericValue().intValue() != 0);
-                if (m[i].speaker() != null) names.merge(m[i].speaker(), 1, Integer::sum);
-                if (RecallItem.SESSION.equals(m[i].source())) messages++;
-                byUri.put(m[i].uri(), i);
-            }
-            meta = m;
-            docByUri = byUri;
-            speakers = recurringSpeakers(names, messages);
-        } catch (IOException e) {
-            throw new StewardError("recall", "cannot read the index at " + dir + ": " + e.getMessage());
-        }
-    }
-
-    DirectoryReader reader() {
-        return reader;
-    }
-
-    /** Replaces the items of {@code changed} keys, deletes {@code removed} keys and commits the new signatures. */
-    void apply(Map<String, List<RecallItem>> changed, Collection<String> removed, Map<String, String> newSignatures,
-               String newMessageFingerprint) {
-        try {
-            AtomicFiles.ensurePrivateDir(dir.getParent());
-            AtomicFiles.ensurePrivateDir(dir);
-            if (directory == null) directory = FSDirectory.open(dir);
-            IndexWriterConfig cfg = new IndexWriterConfig(RecallAnalyzer.shared());
-            cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-            try (IndexWriter w = new IndexWriter(directory, cfg)) {
-                if (stale) w.deleteAll();
-                for (String key : removed) w.deleteDocuments(new Term(F_KEY, key));
-                for (Map.Entry<String, List<RecallItem>> e : changed.entrySet()) {
-                    w.deleteDocuments(new Term(F_KEY, e.getKey()));
-                    for (RecallItem it : e.getValue()) w.addDocument(toDocument(it));
+    static Map<String, boolean[][]> holds(IndexReader r, List<String> terms, int[] docs) throws IOException {
+        Map<String, boolean[][]> out = new HashMap<>();
+        for (String t : terms) out.put(t, new boolean[][] {new boolean[docs.length], new boolean[docs.length]});
+        List<LeafReaderContext> leaves = r.leaves();
+        int i = 0;
+        while (i < docs.length) {
+            LeafReaderContext ctx = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+            int end = ctx.docBase + ctx.reader().maxDoc(), from = i;
+            while (i < docs.length && docs[i] < end) i++;
+            for (String field : new String[] {F_BODY, F_TITLE, F_CTX}) {
+                Terms ts = ctx.reader().terms(field);
+                if (ts == null) continue;
+                TermsEnum te = ts.iterator(); // one per leaf and field, reused for every term
+                int which = field.equals(F_CTX) ? 1 : 0;
+                for (String t : terms) {
+                    if (te.seekExact(new BytesRef(t))) mark(te.postings(null, PostingsEnum.NONE), ctx.docBase, docs, from, i, out.get(t)[which]);
                 }
-                Map<String, String> data = new HashMap<>();
-                data.put("signatures", Json.MAPPER.writeValueAsString(newSignatures));
-                data.put("messages", newMessageFingerprint);
-                data.put("format", FORMAT);
-                w.setLiveCommitData(data.entrySet());
-                w.commit();
             }
-            privatise();
-            DirectoryReader fresh = reader == null ? DirectoryReader.open(directory) : DirectoryReader.openIfChanged(reader);
-            if (fresh != null) {
-                if (reader != null) reader.close();
-                reader = fresh;
-                searcher = newSearcher(reader);
-                meta = null;
-                termCache.clear();
+        }
+        return out;
+    }
+
+    private static void mark(PostingsEnum pe, int docBase, int[] docs, int from, int to, boolean[] into) throws IOException {
+        int cur = -1;
+        for (int k = from; k < to; k++) {
+            int d = docs[k] - docBase;
+            if (cur < d) cur = pe.advance(d);
+            if (cur == PostingsEnum.NO_MORE_DOCS) return;
+            if (cur == d) into[k] = true;
+        }
+    }
+
+    /** Stored title and text of one document. */
+    static String[] stored(IndexSearcher s, int doc) throws IOException {
+        Document d = s.storedFields().document(doc, Set.of(F_TITLE, F_BODY));
+        return new String[] {d.get(F_TITLE), d.get(F_BODY) == null ? "" : d.get(F_BODY)};
+    }
+
+    /** Every document's text hash and time, for the embedder (one pass over doc values). */
+    static void forEachTextHash(IndexReader r, TextHashVisitor v) throws IOException {
+        for (LeafReaderContext ctx : r.leaves()) {
+            LeafReader lr = ctx.reader();
+            NumericDocValues th = lr.getNumericDocValues(F_THASH_DV), ts = lr.getNumericDocValues(F_TS_DV);
+            SortedDocValues source = lr.getSortedDocValues(F_SOURCE);
+            var live = lr.getLiveDocs();
+            if (th == null) continue;
+            for (int d = th.nextDoc(); d != NumericDocValues.NO_MORE_DOCS; d = th.nextDoc()) {
+                if (live != null && !live.get(d)) continue;
+                double t = ts != null && ts.advanceExact(d) ? Double.longBitsToDouble(ts.longValue()) : 0;
+                String src = str(source, d);
+                v.visit(ctx.docBase + d, th.longValue(), t, src);
             }
-            signatures = new HashMap<>(newSignatures);
-            stale = false;
-            messageFingerprint = newMessageFingerprint;
-        } catch (LockObtainFailedException e) {
-            throw new StewardError("recall", "the index at " + dir + " is being updated by another Steward process; try again");
+        }
+    }
+
+    interface TextHashVisitor {
+        void visit(int doc, long textHash, double ts, String source);
+    }
+
+    /** Counts per source, for steward_status. */
+    Map<String, Integer> counts(List<String> kinds) {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        IndexSearcher s = acquire();
+        try {
+            for (String k : kinds) out.put(k, s == null ? 0 : s.getIndexReader().docFreq(new Term(F_SOURCE, k)));
         } catch (IOException e) {
-            throw new StewardError("recall", "cannot update the index at " + dir + ": " + e.getMessage());
+            for (String k : kinds) out.putIfAbsent(k, 0);
+        } finally {
+            release(s);
         }
+        return out;
     }
 
-    /** Lucene creates files with the process umask; Steward's state is private to the user. */
-    private void privatise() throws IOException {
+    /** Bytes of the index files on disk. */
+    long bytesOnDisk() {
+        if (!Files.isDirectory(dir)) return 0;
         try (Stream<Path> s = Files.list(dir)) {
-            s.forEach(p -> AtomicFiles.setMode(p, AtomicFiles.FILE_MODE));
+            return s.mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException e) {
+            return 0;
         }
-    }
-
-    private static Document toDocument(RecallItem it) {
-        Document d = new Document();
-        d.add(new StringField(F_URI, it.uri(), Field.Store.YES));
-        d.add(new StringField(F_KEY, it.key(), Field.Store.YES));
-        d.add(new StringField(F_SOURCE, it.source(), Field.Store.YES));
-        if (it.sessionId() != null) d.add(new StringField(F_SESSION, it.sessionId(), Field.Store.YES));
-        d.add(new TextField(F_TITLE, it.title() == null ? "" : it.title(), Field.Store.YES));
-        d.add(new TextField(F_BODY, it.text(), Field.Store.YES));
-        d.add(new TextField(F_CTX, it.context() == null ? "" : it.context(), Field.Store.YES));
-        long ts = (long) Math.floor(it.timestamp());
-        d.add(new LongPoint(F_TS, ts));
-        d.add(new StoredField(F_TS, it.timestamp()));
-        d.add(new StoredField(F_PINNED, it.pinned() ? 1 : 0));
-        java.util.Set<String> body = new java.util.LinkedHashSet<>(RecallAnalyzer.terms(it.text()));
-        body.addAll(RecallAnalyzer.terms(it.title()));
-        d.add(new StoredField(F_TERMS, String.join(" ", body)));
-        d.add(new StoredField(F_CTERMS, String.join(" ", new java.util.LinkedHashSet<>(RecallAnalyzer.terms(it.context())))));
-        d.add(new StoredField(F_DECISION, RecallEngine.recordsDecision(it.text()) ? 1 : 0));
-        if (RecallItem.SESSION.equals(it.source())) {
-            String who = speaker(it.text());
-            if (who != null) d.add(new StringField(F_SPEAKER, who, Field.Store.YES));
-            d.add(new StoredField(F_ASKS, asks(it.text()) ? 1 : 0));
-        }
-        return d;
-    }
-
-    static RecallItem fromDocument(Document d) {
-        return new RecallItem(d.get(F_URI), d.get(F_SOURCE), d.get(F_KEY), d.get(F_TITLE), d.get(F_BODY) == null ? "" : d.get(F_BODY), d.get(F_CTX),
-                d.getField(F_TS).numericValue().doubleValue(), d.get(F_SESSION), d.getField(F_PINNED).numericValue().intValue() != 0);
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
-            if (reader != null) reader.close();
+            if (manager != null) manager.close();
             if (directory != null) directory.close();
         } catch (IOException ignored) {
             // closing
         }
-        reader = null;
-        meta = null;
-        termCache.clear();
+        manager = null;
         directory = null;
-        searcher = null;
+        synchronized (speakerCache) {
+            speakerCache.clear();
+        }
+    }
+
+    static List<Integer> asList(int[] a) {
+        List<Integer> out = new ArrayList<>(a.length);
+        for (int x : a) out.add(x);
+        return out;
+    }
+
+    static int[] sortedDistinct(java.util.Collection<Integer> docs) {
+        int[] a = docs.stream().mapToInt(Integer::intValue).toArray();
+        Arrays.sort(a);
+        return Arrays.stream(a).distinct().toArray();
     }
 }

@@ -1,162 +1,434 @@
 package steward.recall;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import steward.StewardError;
+import steward.json.Json;
 import steward.state.AtomicFiles;
 
 /**
- * Stored dense vectors ({@code <state dir>/recall/vectors.bin}), one per item, with the source signatures
- * they were computed from; an item's vector is computed once and reused while its text is unchanged.
+ * Dense vectors, compact and memory-mapped ({@code <state dir>/recall/vectors/}). Each row is keyed by the 64-bit hash
+ * of the exact text it embeds (so a text is embedded once however many items say it, and an unchanged text is never
+ * embedded again) and stored twice: as int8 with a per-row scale (388 bytes; the exact score), and as 384 sign bits
+ * (48 bytes; a first pass over every row by Hamming distance when there are many). Files are append-only; a small
+ * header written atomically after the rows are on disk says how many rows are valid, so a reader never sees a torn row
+ * and a crash mid-append loses only the unfinished batch. Rows are appended under a file lock, so two Steward processes
+ * never write at once; readers need no lock. Rows whose text is no longer indexed stay until the store is compacted.
  */
-final class VectorStore {
-    static final String MAGIC = "steward-vectors-1";
+final class VectorStore implements AutoCloseable {
+    static final int FORMAT = 2;
+    static final int DIM = DenseModel.DIM, ROW = DIM + 4, BITS_LONGS = DIM / 64, BITS = BITS_LONGS * 8;
+    /** Up to this many rows every row is scored exactly; above it the sign bits choose the rows to score. */
+    static final int EXACT_ROWS = 20_000;
+    /** Rows kept from the sign-bit pass per wanted result (at least {@link #MIN_RESCORE}). */
+    static final int RESCORE_PER_RESULT = 16, MIN_RESCORE = 800;
 
-    record Entry(String uri, String key, int textHash, String source, double ts, String sessionId, float[] vector) {}
+    record Header(int format, String model, int dim, long rows, int gen) {}
 
-    private final Path file;
-    private final Map<String, Entry> byUri = new HashMap<>();
-    private Map<String, String> signatures = new HashMap<>();
-    private boolean loaded;
+    /** One scored row: the text hash it embeds and its cosine with the query. */
+    record Scored(long key, double cosine) {}
+
+    private final Path dir;
+    private Header header;
+    private FileTime headerStamp;
+    private MappedByteBuffer keys, rows, bits;
+    private int mapped;
+    private LongIntMap index; // key -> row, built on first need
 
     VectorStore(Path recallDir) {
-        this.file = recallDir.resolve("vectors.bin");
+        this.dir = recallDir.resolve("vectors");
     }
 
-    Map<String, String> signatures() {
-        load();
-        return signatures;
+    Path dir() {
+        return dir;
     }
 
-    private List<Entry> cached;
-
-    List<Entry> entries() {
-        load();
-        if (cached == null) cached = List.copyOf(byUri.values());
-        return cached;
+    private Path headerFile() {
+        return dir.resolve("header.json");
     }
 
-    int size() {
-        load();
-        return byUri.size();
+    private Path file(int gen, String ext) {
+        return dir.resolve("g" + gen + "." + ext);
     }
 
-    private void load() {
-        if (loaded) return;
-        loaded = true;
-        if (!Files.isRegularFile(file)) return;
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(Files.readAllBytes(file)))) {
-            if (!in.readUTF().equals(MAGIC) || !in.readUTF().equals(DenseEncoder.MODEL)) return; // other format or model: recompute
-            int nsig = in.readInt();
-            Map<String, String> sig = new HashMap<>();
-            for (int i = 0; i < nsig; i++) sig.put(in.readUTF(), in.readUTF());
-            int n = in.readInt(), dim = in.readInt();
-            for (int i = 0; i < n; i++) {
-                String uri = in.readUTF(), key = in.readUTF();
-                int h = in.readInt();
-                String source = in.readUTF();
-                double ts = in.readDouble();
-                String session = in.readUTF();
-                float[] v = new float[dim];
-                for (int d = 0; d < dim; d++) v[d] = in.readFloat();
-                byUri.put(uri, new Entry(uri, key, h, source, ts, session.isEmpty() ? null : session, v));
+    /** Rows readable now (re-reads the header when another process appended). */
+    synchronized int size() {
+        refresh();
+        return mapped;
+    }
+
+    /** Bytes of the vector files on disk. */
+    synchronized long bytesOnDisk() {
+        refresh();
+        if (header == null) return 0;
+        long n = 0;
+        for (String ext : List.of("keys", "i8", "bits")) {
+            try {
+                n += Files.size(file(header.gen(), ext));
+            } catch (IOException ignored) {
+                // absent
             }
-            signatures = sig;
+        }
+        return n;
+    }
+
+    private void refresh() {
+        Path h = headerFile();
+        try {
+            if (!Files.isRegularFile(h)) {
+                if (header != null) unmap();
+                header = null;
+                return;
+            }
+            FileTime stamp = Files.getLastModifiedTime(h);
+            if (header != null && stamp.equals(headerStamp)) return;
+            Header fresh = Json.MAPPER.readValue(Files.readAllBytes(h), Header.class);
+            headerStamp = stamp;
+            if (fresh.format() != FORMAT || !DenseModel.MODEL.equals(fresh.model()) || fresh.dim() != DIM) {
+                header = null; // another model or layout: its rows are not comparable, they are recomputed
+                unmap();
+                return;
+            }
+            if (header == null || header.gen() != fresh.gen() || fresh.rows() < mapped) unmap();
+            header = fresh;
+            map((int) fresh.rows());
+        } catch (IOException | RuntimeException e) {
+            unmap();
+            header = null;
+        }
+    }
+
+    private void map(int n) throws IOException {
+        if (n == mapped && keys != null) return;
+        int from = mapped;
+        keys = mapFile(file(header.gen(), "keys"), (long) n * 8);
+        rows = mapFile(file(header.gen(), "i8"), (long) n * ROW);
+        bits = mapFile(file(header.gen(), "bits"), (long) n * BITS);
+        mapped = n;
+        if (index != null) for (int r = from; r < n; r++) index.put(keys.getLong(r * 8), r);
+    }
+
+    private static MappedByteBuffer mapFile(Path f, long len) throws IOException {
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            if (ch.size() < len) throw new IOException(f + " is shorter than its header says");
+            MappedByteBuffer b = ch.map(FileChannel.MapMode.READ_ONLY, 0, len);
+            b.order(ByteOrder.LITTLE_ENDIAN);
+            return b;
+        }
+    }
+
+    private void unmap() {
+        keys = rows = bits = null;
+        mapped = 0;
+        index = null;
+    }
+
+    /** Whether a vector for this text hash is stored. */
+    synchronized boolean contains(long key) {
+        return row(key) >= 0;
+    }
+
+    private int row(long key) {
+        refresh();
+        if (mapped == 0) return -1;
+        if (index == null) {
+            index = new LongIntMap(Math.max(16, mapped * 2));
+            for (int r = 0; r < mapped; r++) index.put(keys.getLong(r * 8), r);
+        }
+        return index.get(key);
+    }
+
+    /** The stored keys (for the embedder to tell what is missing and what is garbage). */
+    synchronized long[] keys() {
+        refresh();
+        long[] out = new long[mapped];
+        for (int r = 0; r < mapped; r++) out[r] = keys.getLong(r * 8);
+        return out;
+    }
+
+    /**
+     * Appends vectors for keys not stored yet (under the writer lock; another process's rows are picked up first).
+     * Returns how many rows were added.
+     */
+    synchronized int append(long[] ks, List<float[]> vs) {
+        try {
+            AtomicFiles.ensurePrivateDir(dir);
+            try (FileChannel lockCh = FileChannel.open(dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock lock = lockCh.lock()) {
+                AtomicFiles.setMode(dir.resolve("write.lock"), AtomicFiles.FILE_MODE);
+                headerStamp = null; // re-read: another process may have appended
+                refresh();
+                Header h = header != null ? header : new Header(FORMAT, DenseModel.MODEL, DIM, 0, nextGen());
+                List<Integer> fresh = new ArrayList<>();
+                java.util.Set<Long> seen = new java.util.HashSet<>();
+                for (int i = 0; i < ks.length; i++) if ((mapped == 0 || row(ks[i]) < 0) && seen.add(ks[i])) fresh.add(i);
+                if (fresh.isEmpty()) return 0;
+                long base = h.rows();
+                ByteBuffer kb = ByteBuffer.allocate(fresh.size() * 8).order(ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer rb = ByteBuffer.allocate(fresh.size() * ROW).order(ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer bb = ByteBuffer.allocate(fresh.size() * BITS).order(ByteOrder.LITTLE_ENDIAN);
+                for (int i : fresh) {
+                    kb.putLong(ks[i]);
+                    quantise(vs.get(i), rb);
+                    for (long w : signBits(vs.get(i))) bb.putLong(w);
+                }
+                write(file(h.gen(), "keys"), base * 8, kb.flip());
+                write(file(h.gen(), "i8"), base * ROW, rb.flip());
+                write(file(h.gen(), "bits"), base * BITS, bb.flip());
+                Header next = new Header(FORMAT, DenseModel.MODEL, DIM, base + fresh.size(), h.gen());
+                AtomicFiles.write(headerFile(), Json.MAPPER.writeValueAsBytes(next));
+                headerStamp = null;
+                refresh();
+                return fresh.size();
+            }
         } catch (IOException e) {
-            byUri.clear();
-            signatures = new HashMap<>();
+            throw new StewardError("recall", "cannot write vectors under " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private int nextGen() throws IOException {
+        int g = 1;
+        if (Files.isDirectory(dir)) {
+            try (var s = Files.list(dir)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    String n = p.getFileName().toString();
+                    if (n.matches("g\\d+\\.(keys|i8|bits)")) g = Math.max(g, Integer.parseInt(n.substring(1, n.indexOf('.'))) + 1);
+                }
+            }
+        }
+        return g;
+    }
+
+    private static void write(Path f, long at, ByteBuffer b) throws IOException {
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            AtomicFiles.setMode(f, AtomicFiles.FILE_MODE);
+            if (ch.size() > at) ch.truncate(at); // the tail of a batch that never got into the header
+            long pos = at;
+            while (b.hasRemaining()) pos += ch.write(b, pos);
+            ch.force(false);
         }
     }
 
     /**
-     * Replaces the vectors of the changed keys (reusing any with unchanged text), drops removed keys, saves. At most
-     * about {@code budget} new embeddings are computed (whole keys, at least one key): the keys left over keep their
-     * old signature, so the next call goes on where this one stopped. Returns how many items were left for later.
+     * Keeps only the rows whose key {@code live} holds, in a new generation of files (the old ones are removed; a reader
+     * that still maps them keeps a valid view until it re-reads the header). Returns the rows dropped.
      */
-    int apply(Map<String, List<RecallItem>> changed, List<String> removed, Map<String, String> newSignatures, DenseEncoder enc, int budget) {
-        load();
-        Map<String, Entry> old = new HashMap<>(byUri);
-        Map<String, String> sig = new HashMap<>(signatures);
-        sig.keySet().removeAll(removed);
-        // which keys fit the budget: whole keys, at least one
-        Map<String, List<RecallItem>> todo = new java.util.LinkedHashMap<>();
-        int embedded = 0, deferred = 0;
-        for (Map.Entry<String, List<RecallItem>> key : changed.entrySet()) {
-            List<RecallItem> fresh = new ArrayList<>();
-            for (RecallItem it : key.getValue()) {
-                Entry prev = old.get(it.uri());
-                if (prev == null || prev.textHash() != it.text().hashCode()) fresh.add(it);
-            }
-            if (embedded > 0 && embedded + fresh.size() > budget) {
-                deferred += fresh.size();
-                continue;
-            }
-            todo.put(key.getKey(), fresh);
-            embedded += fresh.size();
-        }
-        java.util.Set<String> gone = new java.util.HashSet<>(removed);
-        gone.addAll(todo.keySet());
-        byUri.values().removeIf(e -> gone.contains(e.key()));
-        for (Map.Entry<String, List<RecallItem>> key : todo.entrySet()) {
-            for (RecallItem it : changed.get(key.getKey())) {
-                Entry prev = old.get(it.uri());
-                if (prev != null && prev.textHash() == it.text().hashCode()) {
-                    byUri.put(it.uri(), new Entry(it.uri(), it.key(), prev.textHash(), it.source(), it.timestamp(), it.sessionId(), prev.vector()));
+    synchronized int compact(java.util.function.LongPredicate live) {
+        try (FileChannel lockCh = FileChannel.open(dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock lock = lockCh.lock()) {
+            headerStamp = null;
+            refresh();
+            if (header == null || mapped == 0) return 0;
+            int gen = nextGen();
+            int kept = 0;
+            try (FileChannel k = open(file(gen, "keys")); FileChannel r = open(file(gen, "i8")); FileChannel b = open(file(gen, "bits"))) {
+                byte[] row = new byte[ROW], bit = new byte[BITS];
+                ByteBuffer key = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < mapped; i++) {
+                    long kv = keys.getLong(i * 8);
+                    if (!live.test(kv)) continue;
+                    key.clear();
+                    key.putLong(kv).flip();
+                    k.write(key);
+                    rows.get(i * ROW, row);
+                    r.write(ByteBuffer.wrap(row));
+                    bits.get(i * BITS, bit);
+                    b.write(ByteBuffer.wrap(bit));
+                    kept++;
                 }
+                k.force(false);
+                r.force(false);
+                b.force(false);
             }
-            List<RecallItem> fresh = key.getValue();
-            for (int i = 0; i < fresh.size(); i += 32) {
-                List<RecallItem> batch = fresh.subList(i, Math.min(fresh.size(), i + 32));
-                List<float[]> vs = enc.embedAll(batch.stream().map(RecallItem::text).toList());
-                for (int j = 0; j < batch.size(); j++) {
-                    RecallItem it = batch.get(j);
-                    byUri.put(it.uri(), new Entry(it.uri(), it.key(), it.text().hashCode(), it.source(), it.timestamp(), it.sessionId(), vs.get(j)));
-                }
-            }
-            sig.put(key.getKey(), newSignatures.get(key.getKey()));
+            int old = header.gen(), dropped = mapped - kept;
+            AtomicFiles.write(headerFile(), Json.MAPPER.writeValueAsBytes(new Header(FORMAT, DenseModel.MODEL, DIM, kept, gen)));
+            headerStamp = null;
+            unmap();
+            refresh();
+            for (String ext : List.of("keys", "i8", "bits")) Files.deleteIfExists(file(old, ext));
+            return dropped;
+        } catch (IOException | OverlappingFileLockException e) {
+            throw new StewardError("recall", "cannot compact vectors under " + dir + ": " + e.getMessage());
         }
-        signatures = sig;
-        cached = null;
-        save();
-        return deferred;
     }
 
-    private void save() {
-        try {
-            ByteArrayOutputStream bos = new ByteArrayOutputStream();
-            try (DataOutputStream out = new DataOutputStream(bos)) {
-                out.writeUTF(MAGIC);
-                out.writeUTF(DenseEncoder.MODEL);
-                out.writeInt(signatures.size());
-                for (Map.Entry<String, String> e : signatures.entrySet()) {
-                    out.writeUTF(e.getKey());
-                    out.writeUTF(e.getValue());
-                }
-                out.writeInt(byUri.size());
-                out.writeInt(DenseEncoder.DIM);
-                for (Entry e : byUri.values()) {
-                    out.writeUTF(e.uri());
-                    out.writeUTF(e.key());
-                    out.writeInt(e.textHash());
-                    out.writeUTF(e.source());
-                    out.writeDouble(e.ts());
-                    out.writeUTF(e.sessionId() == null ? "" : e.sessionId());
-                    for (float f : e.vector()) out.writeFloat(f);
-                }
+    private static FileChannel open(Path f) throws IOException {
+        FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        AtomicFiles.setMode(f, AtomicFiles.FILE_MODE);
+        return ch;
+    }
+
+    /** int8 with a per-row scale: value ≈ scale × q. */
+    static void quantise(float[] v, ByteBuffer out) {
+        float max = 0;
+        for (float x : v) max = Math.max(max, Math.abs(x));
+        float scale = max == 0 ? 1 : max / 127f;
+        for (float x : v) out.put((byte) Math.round(x / scale));
+        out.putFloat(scale);
+    }
+
+    static long[] signBits(float[] v) {
+        long[] out = new long[BITS_LONGS];
+        for (int d = 0; d < DIM; d++) if (v[d] > 0) out[d >> 6] |= 1L << (d & 63);
+        return out;
+    }
+
+    /** The stored (dequantised) vector of a key, or null. */
+    synchronized float[] vector(long key) {
+        int r = row(key);
+        if (r < 0) return null;
+        float[] v = new float[DIM];
+        float scale = rows.getFloat(r * ROW + DIM);
+        for (int d = 0; d < DIM; d++) v[d] = rows.get(r * ROW + d) * scale;
+        return v;
+    }
+
+    /** The cosine of the query with the stored vector of each key (null where none is stored). */
+    synchronized Map<Long, Double> cosines(float[] q, java.util.Collection<Long> ks) {
+        Map<Long, Double> out = new java.util.HashMap<>();
+        byte[] buf = new byte[ROW];
+        for (long k : ks) {
+            int r = row(k);
+            if (r >= 0) out.put(k, dot(q, r, buf));
+        }
+        return out;
+    }
+
+    /**
+     * The {@code n} rows nearest to the query (cosine), best first. Up to {@link #EXACT_ROWS} rows all are scored
+     * exactly; above, the rows nearest by sign-bit Hamming distance ({@link #RESCORE_PER_RESULT} per result) are.
+     */
+    synchronized List<Scored> nearest(float[] q, int n) {
+        refresh();
+        if (mapped == 0 || n <= 0) return List.of();
+        int[] chosen;
+        if (mapped <= EXACT_ROWS) {
+            chosen = new int[mapped];
+            for (int i = 0; i < mapped; i++) chosen[i] = i;
+        } else {
+            chosen = byHamming(signBits(q), Math.max(MIN_RESCORE, n * RESCORE_PER_RESULT));
+        }
+        byte[] buf = new byte[ROW];
+        double[] score = new double[chosen.length];
+        for (int i = 0; i < chosen.length; i++) score[i] = dot(q, chosen[i], buf);
+        Integer[] order = new Integer[chosen.length];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> Double.compare(score[b], score[a]));
+        List<Scored> out = new ArrayList<>(Math.min(n, order.length));
+        for (int i = 0; i < order.length && out.size() < n; i++) out.add(new Scored(keys.getLong(chosen[order[i]] * 8), score[order[i]]));
+        return out;
+    }
+
+    private double dot(float[] q, int r, byte[] buf) {
+        rows.get(r * ROW, buf);
+        double s = 0;
+        for (int d = 0; d < DIM; d++) s += q[d] * buf[d];
+        float scale = ByteBuffer.wrap(buf, DIM, 4).order(ByteOrder.LITTLE_ENDIAN).getFloat();
+        return s * scale;
+    }
+
+    /** The {@code m} rows with the smallest Hamming distance to {@code qb}: a histogram pass, then a collecting pass. */
+    private int[] byHamming(long[] qb, int m) {
+        int[] hist = new int[DIM + 1];
+        short[] d = new short[mapped];
+        for (int r = 0; r < mapped; r++) {
+            int base = r * BITS, h = 0;
+            for (int w = 0; w < BITS_LONGS; w++) h += Long.bitCount(bits.getLong(base + w * 8) ^ qb[w]);
+            d[r] = (short) h;
+            hist[h]++;
+        }
+        int limit = 0, count = 0;
+        while (limit <= DIM && count + hist[limit] < m) count += hist[limit++];
+        // rows at distance < limit all go in; rows at exactly limit fill the rest
+        int[] out = new int[Math.min(m, mapped)];
+        int k = 0, atLimit = m - count;
+        for (int r = 0; r < mapped && k < out.length; r++) {
+            if (d[r] < limit) out[k++] = r;
+            else if (d[r] == limit && atLimit > 0) {
+                out[k++] = r;
+                atLimit--;
             }
-            AtomicFiles.write(file, bos.toByteArray());
-        } catch (IOException e) {
-            throw new StewardError("recall", "cannot write " + file + ": " + e.getMessage());
+        }
+        return k == out.length ? out : Arrays.copyOf(out, k);
+    }
+
+    /** What the header says, for steward_status and the benches. */
+    synchronized Map<String, Object> describe() {
+        refresh();
+        Map<String, Object> out = new TreeMap<>();
+        out.put("rows", mapped);
+        out.put("bytes", bytesOnDisk());
+        return out;
+    }
+
+    @Override
+    public synchronized void close() {
+        unmap();
+        header = null;
+    }
+
+    /** An open-addressing long → int map (no boxing: one million keys take 12 MB). */
+    static final class LongIntMap {
+        private long[] ks;
+        private int[] vs;
+        private boolean[] used;
+        private int size;
+
+        LongIntMap(int capacity) {
+            int c = Integer.highestOneBit(Math.max(16, capacity) - 1) << 1;
+            ks = new long[c];
+            vs = new int[c];
+            used = new boolean[c];
+        }
+
+        private static int mix(long k) {
+            k ^= k >>> 33;
+            k *= 0xff51afd7ed558ccdL;
+            k ^= k >>> 33;
+            return (int) k;
+        }
+
+        int get(long k) {
+            int mask = ks.length - 1;
+            for (int i = mix(k) & mask; used[i]; i = (i + 1) & mask) if (ks[i] == k) return vs[i];
+            return -1;
+        }
+
+        void put(long k, int v) {
+            if ((size + 1) * 2 > ks.length) grow();
+            int mask = ks.length - 1;
+            int i = mix(k) & mask;
+            while (used[i] && ks[i] != k) i = (i + 1) & mask;
+            if (!used[i]) size++;
+            used[i] = true;
+            ks[i] = k;
+            vs[i] = v;
+        }
+
+        private void grow() {
+            long[] ok = ks;
+            int[] ov = vs;
+            boolean[] ou = used;
+            ks = new long[ok.length * 2];
+            vs = new int[ok.length * 2];
+            used = new boolean[ok.length * 2];
+            size = 0;
+            for (int i = 0; i < ok.length; i++) if (ou[i]) put(ok[i], ov[i]);
         }
     }
 }

@@ -22,14 +22,21 @@ import steward.sessions.store.SessionStore;
 /** Builds {@link StatusReport}: read-only, never creates or changes a file. */
 public final class StatusEngine {
     private final StewardPaths paths;
+    private final steward.recall.RecallRuntime recall;
     private final Clock clock;
 
     public StatusEngine(StewardPaths paths) {
-        this(paths, Clock.systemUTC());
+        this(paths, steward.recall.RecallRuntime.process(), Clock.systemUTC());
     }
 
     public StatusEngine(StewardPaths paths, Clock clock) {
+        this(paths, steward.recall.RecallRuntime.process(), clock);
+    }
+
+    /** With the process's recall runtime (its settings, its model, its background indexer) and the engines' clock. */
+    public StatusEngine(StewardPaths paths, steward.recall.RecallRuntime recall, Clock clock) {
         this.paths = paths;
+        this.recall = recall;
         this.clock = clock;
     }
 
@@ -84,11 +91,10 @@ public final class StatusEngine {
                 new StatusReport.Location(paths.stateDir().toString(), origin(paths.stateDirOrigin())),
                 paths.configYaml().toString(), Files.isRegularFile(paths.configYaml()),
                 paths.claudeHome() == null ? null : new StatusReport.Location(paths.claudeHome().toString(), origin(paths.claudeHomeOrigin())));
-        steward.recall.RecallEngine.IndexState rs = steward.recall.RecallEngine.state(paths);
-        StatusReport.Recall recall = new StatusReport.Recall(rs.built(), rs.items(), rs.denseEnabled(), rs.dense(),
-                rs.injectionPrecision(), rs.feedbackJudged(), rs.path());
+        steward.recall.RecallStatus rs = steward.recall.RecallStatus.of(paths, recall, clock);
+        for (String w : rs.settings_warnings()) warnings.add("recall settings: " + w);
         StatusReport.Claude claudeStatus = paths.claudeHome() == null ? null : ClaudeStatus.of(paths, clock, warnings);
-        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), recall,
+        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), rs,
                 claudeStatus);
     }
 

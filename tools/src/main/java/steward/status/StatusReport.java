@@ -14,12 +14,12 @@ public record StatusReport(
         int skills,
         List<String> warnings,
         List<String> errors,
-        Recall recall,
+        steward.recall.RecallStatus recall,
         Claude claude) {
 
     /** A report without a Claude Code section (Hermes only). */
     public StatusReport(Paths paths, boolean hermes_home_exists, StateDb state_db, Sessions sessions, Map<String, MemoryUsage> memory,
-                        Config config, int skills, List<String> warnings, List<String> errors, Recall recall) {
+                        Config config, int skills, List<String> warnings, List<String> errors, steward.recall.RecallStatus recall) {
         this(paths, hermes_home_exists, state_db, sessions, memory, config, skills, warnings, errors, recall, null);
     }
 
@@ -45,10 +45,6 @@ public record StatusReport(
 
     /** A project: its directory name, working directory (from its transcripts), sessions, live ones, subagent transcripts. */
     public record ClaudeProject(String project, String cwd, int sessions, int live, int subagents) {}
-
-    /** Recall index state (never built by steward_status itself) and injection precision from feedback. */
-    public record Recall(boolean index_built, Map<String, Integer> items, boolean dense_enabled, String dense,
-                         Double injection_precision, int feedback_judged, String index_path) {}
 
     public record Location(String path, String origin) {}
 

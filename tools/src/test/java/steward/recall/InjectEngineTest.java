@@ -27,6 +27,11 @@ class InjectEngineTest {
             "saffron risotto recipe",
             "paper lantern festival");
 
+    /** The URI of the n-th entry of MEMORY (1-based). */
+    static String m(int n) {
+        return RecallTestHomes.memUri("memory", MEMORY.split("\n§\n")[n - 1]);
+    }
+
     RecallService service() throws Exception {
         return new RecallService(RecallTestHomes.engine(RecallTestHomes.memoryHome(tmp, MEMORY, null)));
     }
@@ -44,9 +49,9 @@ class InjectEngineTest {
         InjectEngine.Result r = service().inject(req("What port does the staging database use?", null, null, null));
         assertEquals("shadow", r.decision());
         assertEquals("explicit", r.lane());
-        assertEquals(List.of("steward://memory/memory/1"), uris(r.items()));
+        assertEquals(List.of(m(1)), uris(r.items()));
         assertTrue(r.block().startsWith(InjectEngine.HEADER));
-        assertTrue(r.block().contains("steward://memory/memory/1"));
+        assertTrue(r.block().contains(m(1)));
         assertTrue(r.decision_id().matches("d_[0-9a-f]+_[0-9a-f]{6}"));
     }
 
@@ -71,15 +76,15 @@ class InjectEngineTest {
     @Test
     void secretsAreGated() throws Exception {
         InjectEngine.Result r = service().inject(req("What is the deploy token?", null, null, "active"));
-        assertFalse(uris(r.items()).contains("steward://memory/memory/5"));
-        assertTrue(r.dropped().stream().anyMatch(c -> c.uri().equals("steward://memory/memory/5") && c.drop_reason().startsWith("secret")));
+        assertFalse(uris(r.items()).contains(m(5)));
+        assertTrue(r.dropped().stream().anyMatch(c -> c.uri().equals(m(5)) && c.drop_reason().startsWith("secret")));
     }
 
     @Test
     void echoOfAStoredItemIsVetoed() throws Exception {
         InjectEngine.Result r = service().inject(req("The staging database runs on port 5433 behind pgbouncer.", null, null, "active"));
-        assertFalse(uris(r.items()).contains("steward://memory/memory/1"));
-        assertTrue(r.dropped().stream().anyMatch(c -> c.uri().equals("steward://memory/memory/1") && c.drop_reason().startsWith("echo")));
+        assertFalse(uris(r.items()).contains(m(1)));
+        assertTrue(r.dropped().stream().anyMatch(c -> c.uri().equals(m(1)) && c.drop_reason().startsWith("echo")));
     }
 
     @Test
@@ -104,7 +109,7 @@ class InjectEngineTest {
     void cooldownKeepsAnItemOutForTheNextTwoCalls() throws Exception {
         RecallService s = service();
         String q = "What port does the staging database use?";
-        String uri = "steward://memory/memory/1";
+        String uri = m(1);
         assertTrue(uris(s.inject(req(q, "sess-a", null, "active")).items()).contains(uri));
         for (int call = 2; call <= 3; call++) {
             InjectEngine.Result r = s.inject(req(q, "sess-a", null, "active"));
@@ -127,7 +132,7 @@ class InjectEngineTest {
         InjectEngine.Result open = s.inject(req(weak, "open", null, "active"));
         assertTrue(open.hysteresis_open());
         assertEquals("inject", open.decision(), open.reason());
-        assertTrue(uris(open.items()).contains("steward://memory/memory/6"));
+        assertTrue(uris(open.items()).contains(m(6)));
     }
 
     @Test
@@ -135,7 +140,7 @@ class InjectEngineTest {
         RecallService s = service();
         String q = "What port does the staging database use?";
         InjectEngine.Result first = s.inject(req(q, null, null, "active"));
-        String uri = "steward://memory/memory/1";
+        String uri = m(1);
         double before = first.items().get(0).calibrated();
 
         s.feedback(first.decision_id(), List.of(uri), "ignored");
@@ -157,9 +162,9 @@ class InjectEngineTest {
         RecallService s = service();
         InjectEngine.Result r = s.inject(req("What port does the staging database use?", null, null, "active"));
         org.junit.jupiter.api.Assertions.assertThrows(steward.StewardError.class,
-                () -> s.feedback("d_0_000000", List.of("steward://memory/memory/1"), "used"));
+                () -> s.feedback("d_0_000000", List.of(m(1)), "used"));
         org.junit.jupiter.api.Assertions.assertThrows(steward.StewardError.class,
-                () -> s.feedback(r.decision_id(), List.of("steward://memory/memory/7"), "used"));
-        assertEquals(1.0, s.feedback(r.decision_id(), List.of("steward://memory/memory/1"), "used").injection_precision());
+                () -> s.feedback(r.decision_id(), List.of(m(7)), "used"));
+        assertEquals(1.0, s.feedback(r.decision_id(), List.of(m(1)), "used").injection_precision());
     }
 }

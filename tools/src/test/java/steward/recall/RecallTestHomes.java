@@ -31,6 +31,18 @@ final class RecallTestHomes {
         return home;
     }
 
+    /** The URI of the memory entry with this text (its content-derived id). */
+    static String memUri(String target, String text) {
+        return "steward://memory/" + target + "/" + Identity.id(text);
+    }
+
+    /** The URI of the fixture's MEMORY.md entry that contains {@code part}. */
+    static String fixtureMem(Path home, String part) throws IOException {
+        String[] entries = Files.readString(home.resolve("memories/MEMORY.md")).split("\n§\n");
+        for (String e : entries) if (e.contains(part)) return memUri("memory", e.strip());
+        throw new AssertionError("no entry with " + part);
+    }
+
     static RecallEngine engine(Path home) {
         return new RecallEngine(StewardPaths.of(home), CLOCK, RecallEngine.Options.LEXICAL);
     }

@@ -6,9 +6,9 @@ import steward.memory.history.History;
 /** {@code memory_history}: versions of memories/ and skills/ files: list, diff, roll back. */
 public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("memory_history", "Versions of memory and skill files",
-            "Every change Steward makes under memories/ and skills/ is a version in a private git repository. list "
-                + "versions; diff two (to omitted: now); rollback restores a version's exact bytes as a new version, backed "
-                + "up. Use it to show or undo a change.").destructive();
+            "Versions of every change under memories/ and skills/ (a private git repository): list; diff two (to "
+                + "omitted: now); rollback restores a version's exact bytes as a new, backed-up version. Use it to show or "
+                + "undo a change.").destructive();
     /** schemas/memory_history.input.json. */
     public record Args(String action, String file, String version, String from, String to, Integer limit) {
         public Args {

@@ -3,14 +3,13 @@ package steward.server.tools;
 import java.util.List;
 
 import steward.recall.InjectEngine;
-import steward.recall.RecallEngine;
 import steward.recall.RecallService;
 
 /** {@code recall_inject}: whether anything from memory deserves a place in context right now, what, within what budget. */
 public final class RecallInjectTool extends StewardTool<RecallInjectTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("recall_inject", "Decide what memory to inject",
             "Given the latest user message (context), decides without a query whether anything from memory, skills, "
-                + "past sessions or logs belongs in your context now, packing whole items into budget_chars. mode: shadow "
+                + "past sessions or logs belongs in your context now, within budget_chars. mode: shadow "
                 + "(logs only), canary (explicit asks only), active. Returns the block and a decision_id for "
                 + "recall_feedback.");
 
@@ -28,7 +27,7 @@ public final class RecallInjectTool extends StewardTool<RecallInjectTool.Args> {
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
         List<String> recent = a.recent_turns() == null ? null : Arguments.list(a.recent_turns());
-        RecallService svc = new RecallService(RecallEngine.shared(ctx.paths(), ctx.clock()));
+        RecallService svc = new RecallService(ctx.recall().engine(ctx.paths(), ctx.clock()), ctx.recall().settings());
         InjectEngine.Result r = svc.inject(new InjectEngine.Request(a.context() == null ? "" : a.context(), recent,
                 a.session_id(), a.budget_chars(), a.mode()), ctx.work());
         StringBuilder sb = new StringBuilder();

@@ -19,8 +19,8 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
 
     static final ToolSpec SPEC = ToolSpec.of("session_preferences", "Housekeeping preferences (learning loop)",
             "What housekeeping learned from the user's decisions: each rule condition's level (HIGH runs "
-                + "automatically, others are asked), the threshold N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + "), kept sessions. Use it when asked why something "
-                + "was asked, or to trust, reset or change a rule. Never overrides the safety guard.");
+                + "automatically, others are asked), the threshold N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + "), kept sessions. Use it to explain a question "
+                + "or to trust, reset or change a rule. Never overrides the safety guard.");
 
     /** schemas/session_preferences.input.json. */
     public record Args(String action, String rule, Double value, String session_id) {

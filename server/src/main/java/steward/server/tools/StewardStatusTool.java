@@ -18,7 +18,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
 
     @Override
     public ToolResult call(NoArguments arguments, ToolContext ctx) {
-        StatusReport r = new StatusEngine(ctx.paths(), ctx.clock()).status();
+        StatusReport r = new StatusEngine(ctx.paths(), ctx.recall(), ctx.clock()).status();
         String text = render(r);
         return r.failed() ? ToolResult.error(r, "steward_status: " + String.join("; ", r.errors()) + "\n\n" + text)
                 : ToolResult.ok(r, text);
@@ -86,11 +86,14 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
             }
         }
         if (r.recall() != null) {
-            StatusReport.Recall rc = r.recall();
+            steward.recall.RecallStatus rc = r.recall();
             sb.append("Recall:      ").append(rc.index_built() ? "index built " + rc.items() : "index not built yet (first recall call builds it)")
-                    .append("; dense ").append(rc.dense_enabled() ? "on" : "off")
+                    .append("; dense ").append(rc.dense())
                     .append(rc.injection_precision() == null ? "" : String.format("; injection precision %.2f over %d judged",
                             rc.injection_precision(), rc.feedback_judged())).append('\n');
+            for (steward.recall.FeedbackStore.Calibration cal : rc.calibration()) {
+                if (cal.offset() != 0) sb.append(String.format("             gate %s/%s %+.2f from %d outcomes%n", cal.lane(), cal.source(), cal.offset(), cal.outcomes().judged()));
+            }
         }
         for (String w : r.warnings()) sb.append("warning: ").append(w).append('\n');
         return sb.toString().stripTrailing();

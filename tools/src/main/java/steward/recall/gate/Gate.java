@@ -3,14 +3,29 @@ package steward.recall.gate;
 import java.util.Set;
 
 import steward.recall.RecallItem;
+import steward.sessions.rules.RuleMeta;
 
-/** A hard gate of recall_inject: a candidate it names is dropped whatever its score. */
+/**
+ * A hard gate of recall_inject: a candidate it names is dropped whatever its score. Each gate describes itself as a
+ * housekeeping rule does, with {@link RuleMeta} (id, summary, rationale) on its class.
+ */
 public interface Gate {
+    /** The gate's declarative metadata. */
+    default RuleMeta meta() {
+        RuleMeta m = getClass().getAnnotation(RuleMeta.class);
+        if (m == null) throw new IllegalStateException(getClass().getName() + " has no @RuleMeta");
+        return m;
+    }
+
     /** Short id used as the drop reason. */
-    String id();
+    default String id() {
+        return meta().id();
+    }
 
     /** One line for the model and the README. */
-    String description();
+    default String description() {
+        return meta().summary();
+    }
 
     /** Null to keep the candidate, else why it is dropped. */
     String drop(RecallItem item, Context ctx);

@@ -4,8 +4,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import steward.recall.RecallItem;
+import steward.sessions.rules.RuleMeta;
 
 /** Drops any item holding what looks like a secret: API keys, tokens, passwords, private keys. */
+@RuleMeta(id = "secret", summary = "drops items that look like they hold a secret (keys, tokens, passwords, private keys)",
+        rationale = "Recall must never move a credential into a prompt, even one the user stored themselves.")
 public final class SecretGate implements Gate {
     static final List<Pattern> PATTERNS = List.of(
             Pattern.compile("(?i)\\b(api[_-]?key|secret|password|passwd|pwd|access[_-]?token|auth[_-]?token|token)\\s*[:=：]\\s*\\S{4,}"),
@@ -17,16 +20,6 @@ public final class SecretGate implements Gate {
             Pattern.compile("\\beyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"),
             Pattern.compile("-----BEGIN [A-Z ]*PRIVATE KEY-----"),
             Pattern.compile("(?i)\\bbearer\\s+[A-Za-z0-9._~+/=-]{20,}"));
-
-    @Override
-    public String id() {
-        return "secret";
-    }
-
-    @Override
-    public String description() {
-        return "drops items that look like they hold a secret (keys, tokens, passwords, private keys)";
-    }
 
     @Override
     public String drop(RecallItem item, Context ctx) {

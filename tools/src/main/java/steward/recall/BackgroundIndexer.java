@@ -1,0 +1,137 @@
+package steward.recall;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import steward.Work;
+
+/**
+ * The long-lived server's recall worker: one thread at the lowest CPU priority that keeps the index fresh (one cheap
+ * check per poll; a full reconciliation at start and every {@link #RECONCILE_MS}) and embeds waiting texts a batch at a
+ * time, without pause while any wait. Tool calls never wait for it, except for a first build still running, whose
+ * progress they are sent. Stops at a safe point when closed.
+ */
+public final class BackgroundIndexer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BackgroundIndexer.class);
+    /** A full comparison of every source this often (catches in-place edits the cheap checks cannot see). */
+    public static final long RECONCILE_MS = 10 * 60_000;
+    /** Texts embedded per step (about a quarter of a second of work on one core). */
+    public static final int BATCH = 32;
+
+    private final RecallEngine engine;
+    private final long pollMs;
+    private final Thread thread;
+    private volatile boolean stop;
+    private volatile boolean lowered;
+    private volatile String lastError;
+    private volatile long embedded;
+
+    public BackgroundIndexer(RecallEngine engine, long pollMs) {
+        this.engine = engine;
+        this.pollMs = pollMs;
+        this.thread = new Thread(this::run, "steward-recall-indexer");
+        thread.setDaemon(true);
+        thread.setPriority(Thread.MIN_PRIORITY);
+    }
+
+    public BackgroundIndexer start() {
+        engine.keptBy(this);
+        thread.start();
+        return this;
+    }
+
+    /** Whether the worker still runs (a stopped one leaves syncing to the calls again). */
+    boolean alive() {
+        return !stop && thread.isAlive();
+    }
+
+    /** Ends the current poll's sleep: a call saw a source move. */
+    void wake() {
+        synchronized (sleeper) {
+            woken = true;
+            sleeper.notifyAll();
+        }
+    }
+
+    private final Object sleeper = new Object();
+    private boolean woken;
+
+    /** Whether the worker runs at nice 19 (Linux). */
+    public boolean lowPriority() {
+        return lowered;
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    /** "index building: n of m (what)" while a sync runs, else null. */
+    public String building() {
+        double[] p = engine.indexProgress();
+        return p == null || p[1] <= 0 ? null : String.format("index building: %d of %d", (long) p[0], (long) p[1]);
+    }
+
+    /** Vectors stored by this worker since it started. */
+    public long embedded() {
+        return embedded;
+    }
+
+    private final Work work = new Work() {
+        @Override
+        public void progress(double done, double total, String message) {
+            // the indexer keeps the running sync's progress for callers that wait for it
+        }
+
+        @Override
+        public boolean cancelled() {
+            return stop;
+        }
+    };
+
+    private void run() {
+        lowered = LowPriority.lowerThisThread();
+        long lastReconcile = 0;
+        while (!stop) {
+            boolean busy = false;
+            try {
+                if (System.currentTimeMillis() - lastReconcile > RECONCILE_MS) {
+                    engine.reconcile(work);
+                    lastReconcile = System.currentTimeMillis();
+                } else {
+                    engine.sync(work);
+                }
+                int n = engine.embedPending(BATCH, work);
+                embedded += n;
+                busy = n > 0;
+                lastError = null;
+            } catch (Work.Cancelled e) {
+                return;
+            } catch (RuntimeException e) {
+                lastError = e.getMessage();
+                LOG.debug("recall background: {}", e.toString());
+            }
+            if (!busy) {
+                try {
+                    synchronized (sleeper) {
+                        if (!woken) sleeper.wait(pollMs);
+                        woken = false;
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stop = true;
+        engine.keptBy(null);
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

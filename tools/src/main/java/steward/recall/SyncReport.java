@@ -1,0 +1,25 @@
+package steward.recall;
+
+import java.util.Map;
+
+/**
+ * What a sync of the recall index did. {@code built}: a first (or format) build; {@code written}/{@code deleted}: items
+ * and groups written and removed; {@code busy}: another process held the index, the search used what is there;
+ * {@code errors}: sources that could not be read, by id; {@code building}: "index building: n of m …" while a sync runs
+ * that this call did not wait for (null otherwise); {@code stale}: sources changed since the index was last updated and
+ * the background indexer has not written them yet (this call searched the index as it was).
+ */
+public record SyncReport(boolean checked, boolean built, int written, int deleted, long millis, boolean busy, Map<String, String> errors,
+                         String building, boolean stale) {
+    public SyncReport(boolean checked, boolean built, int written, int deleted, long millis, boolean busy, Map<String, String> errors) {
+        this(checked, built, written, deleted, millis, busy, errors, null, false);
+    }
+
+    static SyncReport unchanged(long millis, Map<String, String> errors) {
+        return new SyncReport(true, false, 0, 0, millis, false, errors);
+    }
+
+    public boolean changed() {
+        return written > 0 || deleted > 0;
+    }
+}

@@ -1,0 +1,265 @@
+package steward.recall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import steward.Work;
+import steward.sessions.store.SessionStore;
+
+/** Keeping the index in step: cheap when nothing changed, incremental when messages arrive, whole or not at all. */
+class IndexerTest {
+    @TempDir
+    Path tmp;
+
+    static final String SID = "20260810_071500_a6a3a4";
+
+    static List<String> uris(RecallEngine.Result r) {
+        return r.hits().stream().map(h -> h.item().uri()).toList();
+    }
+
+    @Test
+    void withNothingChangedNoSourceIsRead() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync();
+        }
+        // a new process: the tokens (file stats) match the commit, so state.db is not even opened
+        Path db = home.resolve("state.db");
+        Files.setPosixFilePermissions(db, Set.of());
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            SyncReport r = e.sync();
+            assertFalse(r.changed());
+            assertEquals(java.util.Map.of(), r.errors(), "state.db was never opened");
+            assertFalse(e.search(RecallEngineTest.q("session housekeeping", 5)).hits().isEmpty());
+        } finally {
+            Files.setPosixFilePermissions(db, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        }
+    }
+
+    @Test
+    void appendedMessagesAreWrittenWithoutRewritingTheirSessionAndTheTurnsBeforeThemGetThemAsContext() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync();
+            int inSession;
+            try (SessionStore s = SessionStore.openReadOnly(home.resolve("state.db"))) {
+                inSession = s.sessionsById(List.of(SID)).get(SID).messageCount();
+            }
+            assertTrue(inSession > 10, "a long session: " + inSession);
+            long before = RecallTestHomes.addMessage(home, SID, "user", "What about the zebrafish?", 1.79e9);
+            long added = RecallTestHomes.addMessage(home, SID, "assistant", "The zebrafish aquarium heater is set to 26 degrees", 1.79e9 + 30);
+            SyncReport r = e.sync();
+            assertTrue(r.written() <= 2 + HermesSessions.CONTEXT_WINDOW, "only the new turns and the ones before them: " + r.written());
+            String base = "steward://session/" + SID + "/message/";
+            RecallEngine.Result found = e.search(RecallEngineTest.q("zebrafish aquarium heater degrees", 5));
+            assertEquals(base + added, found.hits().get(0).item().uri());
+            // the turn before now holds the new one as context: a word only the new turn says counts for it (half)
+            RecallEngine.Hit asked = e.search(RecallEngineTest.q("zebrafish heater degrees", 10)).hits().stream()
+                    .filter(h -> h.item().uri().equals(base + before)).findFirst().orElseThrow();
+            assertTrue(asked.components().coverage() > 0.5, asked.components().toString());
+        }
+    }
+
+    @Test
+    void deletedSessionsAndRewoundMessagesDisappear() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        long m;
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            m = RecallTestHomes.addMessage(home, SID, "user", "The quokka sticker goes on the laptop lid", 1.79e9);
+            assertEquals("steward://session/" + SID + "/message/" + m, uris(e.search(RecallEngineTest.q("quokka sticker", 3))).get(0));
+            try (SessionStore s = SessionStore.openReadWrite(home.resolve("state.db"))) {
+                s.write(c -> c.createStatement().executeUpdate("UPDATE messages SET active = 0 WHERE id = " + m));
+            }
+            assertTrue(uris(e.search(RecallEngineTest.q("quokka sticker", 3))).isEmpty(), "the user took it back (Hermes' rewind)");
+            String other = "20260707_101100_1738f7";
+            long o = RecallTestHomes.addMessage(home, other, "user", "Armadillo facts for the quiz", 1.79e9);
+            assertEquals("steward://session/" + other + "/message/" + o, uris(e.search(RecallEngineTest.q("armadillo quiz", 3))).get(0));
+            try (SessionStore s = SessionStore.openReadWrite(home.resolve("state.db"))) {
+                s.write(c -> c.createStatement().executeUpdate("DELETE FROM messages WHERE session_id = '" + other + "'"));
+            }
+            assertTrue(uris(e.search(RecallEngineTest.q("armadillo quiz", 3))).isEmpty());
+        }
+    }
+
+    @Test
+    void memoryScopeWorksWhenStateDbIsUnreadableAndTheOtherSourcesAreStillSynced() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        Files.write(home.resolve("state.db"), "this is not a database".getBytes());
+        Files.deleteIfExists(home.resolve("state.db-wal"));
+        Files.deleteIfExists(home.resolve("state.db-shm"));
+        RecallService s = new RecallService(RecallTestHomes.engine(home));
+        RecallService.SearchOutput out = s.search(new RecallService.SearchRequest("中文回答", 3, List.of("memory"), null, null, null));
+        assertEquals(RecallTestHomes.fixtureMem(home, "中文回答"), out.items().get(0).uri());
+        assertTrue(out.index().warnings().get(0).startsWith("hermes-sessions not searched: "), out.index().warnings().toString());
+        RecallService.SearchOutput all = s.search(new RecallService.SearchRequest("housekeeping", 5, null, null, null, null));
+        assertTrue(all.items().stream().allMatch(i -> !i.source().equals("session")));
+        assertFalse(all.items().isEmpty(), "skills still found");
+    }
+
+    @Test
+    void aCancelledFirstBuildLeavesNothingBehind() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        Work cancelAtFirstProgress = new Work() {
+            volatile boolean cancelled;
+
+            @Override
+            public void progress(double done, double total, String message) {
+                cancelled = true;
+            }
+
+            @Override
+            public boolean cancelled() {
+                return cancelled;
+            }
+        };
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            assertThrows(Work.Cancelled.class, () -> e.sync(cancelAtFirstProgress));
+            assertFalse(e.built(), "no commit");
+            assertTrue(e.sync().built(), "the next sync builds from scratch");
+        }
+    }
+
+    @Test
+    void aCallArrivingDuringTheFirstBuildIsSentItsProgressAndMayStopWaiting() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            CountDownLatch building = new CountDownLatch(1), release = new CountDownLatch(1);
+            Work slowBuild = new Work() {
+                @Override
+                public void progress(double done, double total, String message) {
+                    building.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+
+                @Override
+                public boolean cancelled() {
+                    return false;
+                }
+            };
+            Thread bg = new Thread(() -> e.sync(slowBuild));
+            bg.start();
+            building.await();
+            List<String> seen = Collections.synchronizedList(new ArrayList<>());
+            AtomicBoolean gaveUp = new AtomicBoolean();
+            Work caller = new Work() {
+                @Override
+                public void progress(double done, double total, String message) {
+                    seen.add(message);
+                    gaveUp.set(true); // the user cancels once progress shows
+                }
+
+                @Override
+                public boolean cancelled() {
+                    return gaveUp.get();
+                }
+            };
+            assertThrows(Work.Cancelled.class, () -> e.search(RecallEngineTest.q("housekeeping", 3), caller));
+            assertTrue(seen.get(0).startsWith("waiting for the index build: indexing sessions"), seen.toString());
+            release.countDown();
+            bg.join();
+            assertTrue(e.built());
+            assertFalse(e.search(RecallEngineTest.q("housekeeping", 3)).hits().isEmpty());
+        }
+    }
+
+    @Test
+    void withABackgroundIndexerACallDuringTheFirstBuildNeitherWaitsNorWritesAndSaysHowFarTheBuildIs() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            CountDownLatch building = new CountDownLatch(1), release = new CountDownLatch(1);
+            Work slowBuild = new Work() {
+                @Override
+                public void progress(double done, double total, String message) {
+                    building.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+
+                @Override
+                public boolean cancelled() {
+                    return false;
+                }
+            };
+            Thread first = new Thread(() -> e.sync(slowBuild));
+            first.start();
+            building.await();
+            // the server's background indexer (it queues behind the build in progress)
+            try (BackgroundIndexer bg = new BackgroundIndexer(e, 60_000).start()) {
+                Work neverCancelled = new Work() {
+                    @Override
+                    public void progress(double done, double total, String message) {
+                        throw new AssertionError("a call with a background indexer never waits for the build: " + message);
+                    }
+
+                    @Override
+                    public boolean cancelled() {
+                        return false;
+                    }
+                };
+                RecallService svc = new RecallService(e);
+                RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null,
+                        null), neverCancelled);
+                assertFalse(out.index().built(), "nothing is committed yet");
+                assertTrue(out.index().building().matches("index building: \\d+ of \\d+ .*"), out.index().building());
+                assertEquals(0, out.index().items_written(), "the call wrote nothing");
+                assertFalse(out.items().isEmpty(), "what the build has written so far is searched");
+                assertTrue(bg.building().startsWith("index building: "), bg.building());
+                release.countDown();
+                first.join();
+                assertTrue(e.built());
+                RecallService.SearchOutput after = svc.search(new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null,
+                        null), neverCancelled);
+                assertNull(after.index().building());
+                assertEquals(out.items().get(0).uri(), after.items().get(0).uri(), "URIs do not change when the build commits");
+            }
+        }
+    }
+
+    @Test
+    void withABackgroundIndexerANewMessageIsLeftToItAndTheCallSaysItSearchedTheIndexAsItWas() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync(Work.NONE);
+            e.sync(Work.NONE); // (opening state.db moves its change key once: the second sync sees nothing moved in content)
+            try (BackgroundIndexer bg = new BackgroundIndexer(e, 600_000).start()) {
+                RecallService svc = new RecallService(e);
+                RecallService.SearchOutput same = svc.search(new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
+                assertFalse(same.index().stale(), "nothing changed");
+                RecallTestHomes.addMessage(home, SID, "user", "My stoneware glaze recipe uses wollastonite", 1.79e9);
+                RecallService.SearchOutput stale = svc.search(new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
+                assertEquals(0, stale.index().items_written(), "the call did not index it");
+                // the call woke the indexer (its poll is ten minutes): it writes the message soon
+                long deadline = System.nanoTime() + 120_000_000_000L;
+                RecallService.SearchOutput later;
+                do {
+                    Thread.sleep(50);
+                    later = svc.search(new RecallService.SearchRequest("wollastonite", 10, null, null, null, null));
+                } while (later.items().isEmpty() && System.nanoTime() < deadline);
+                assertFalse(later.items().isEmpty(), "the background indexer wrote the new message");
+                assertFalse(later.index().stale());
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package steward.recall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Compact vectors: int8 rows and sign bits, appended under a lock, valid up to the header, compacted. */
+class VectorStoreTest {
+    @TempDir
+    Path tmp;
+
+    static float[] random(Random r) {
+        float[] v = new float[DenseModel.DIM];
+        for (int i = 0; i < v.length; i++) v[i] = (float) r.nextGaussian();
+        return DenseModel.normalise(v);
+    }
+
+    @Test
+    void int8RowsKeepTheCosineAndAReaderSeesRowsAnotherWriterAppended() {
+        Random r = new Random(1);
+        List<float[]> vs = new ArrayList<>();
+        long[] keys = new long[50];
+        for (int i = 0; i < 50; i++) {
+            vs.add(random(r));
+            keys[i] = 1000 + i;
+        }
+        try (VectorStore w = new VectorStore(tmp); VectorStore reader = new VectorStore(tmp)) {
+            assertEquals(0, reader.size());
+            assertEquals(50, w.append(keys, vs));
+            assertEquals(0, w.append(keys, vs), "stored once");
+            assertEquals(50, reader.size(), "another store over the same files sees the rows");
+            List<VectorStore.Scored> near = reader.nearest(vs.get(7), 3);
+            assertEquals(1007, near.get(0).key());
+            assertEquals(1.0, near.get(0).cosine(), 0.01);
+            float[] back = reader.vector(1007);
+            double dot = 0;
+            for (int d = 0; d < back.length; d++) dot += back[d] * vs.get(7)[d];
+            assertEquals(1.0, dot, 0.01);
+            assertNull(reader.vector(5));
+        }
+    }
+
+    @Test
+    void rowsBeyondTheHeaderAreIgnoredAndOverwritten() throws Exception {
+        Random r = new Random(2);
+        try (VectorStore w = new VectorStore(tmp)) {
+            w.append(new long[] {1, 2}, List.of(random(r), random(r)));
+        }
+        // a crash after writing a batch's rows but before its header: garbage past the valid rows
+        try (FileChannel ch = FileChannel.open(tmp.resolve("vectors/g1.i8"), StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            ch.write(ByteBuffer.wrap(new byte[VectorStore.ROW * 3]));
+        }
+        try (VectorStore s = new VectorStore(tmp)) {
+            assertEquals(2, s.size());
+            s.append(new long[] {3}, List.of(random(r)));
+            assertEquals(3, s.size());
+            assertEquals(3L * VectorStore.ROW, Files.size(tmp.resolve("vectors/g1.i8")));
+        }
+    }
+
+    @Test
+    void manyRowsAreSearchedThroughTheirSignBitsAndCompactionKeepsTheLiveOnes() {
+        Random r = new Random(3);
+        int n = VectorStore.EXACT_ROWS + 2000;
+        long[] keys = new long[n];
+        List<float[]> vs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            keys[i] = i;
+            vs.add(random(r));
+        }
+        try (VectorStore s = new VectorStore(tmp)) {
+            s.append(keys, vs);
+            for (int probe : new int[] {0, 12345, n - 1}) assertEquals(probe, s.nearest(vs.get(probe), 5).get(0).key(), "row " + probe);
+            int dropped = s.compact(k -> k % 2 == 0);
+            assertEquals(n / 2, dropped);
+            assertEquals(n / 2, s.size());
+            assertTrue(s.contains(12344) && !s.contains(12345));
+            assertEquals(12344, s.nearest(vs.get(12344), 1).get(0).key());
+            assertTrue(Files.notExists(tmp.resolve("vectors/g1.i8")), "the old generation is removed");
+        }
+    }
+}
