@@ -126,7 +126,10 @@ class StdioChannelIT {
         List<JsonNode> answers = readAll(p);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         java.util.Map<String, JsonNode> byId = new java.util.HashMap<>();
-        for (JsonNode a : answers) byId.put(a.get("id").isNull() ? "null" : a.get("id").asString(), a);
+        for (JsonNode a : answers) {
+            if (!a.has("id")) continue; // a notification (e.g. resources/updated), not an answer
+            byId.put(a.get("id").isNull() ? "null" : a.get("id").asString(), a);
+        }
         for (String id : List.of("10", "11", "12", "13", "20", "deep-1", "21")) {
             JsonNode a = byId.get(id);
             assertTrue(a != null, "no answer under id " + id + ": " + answers);
