@@ -139,22 +139,7 @@ class IndexerTest {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             CountDownLatch building = new CountDownLatch(1), release = new CountDownLatch(1);
-            Work slowBuild = new Work() {
-                @Override
-                public void progress(double done, double total, String message) {
-                    building.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-
-                @Override
-                public boolean cancelled() {
-                    return false;
-                }
-            };
+            Work slowBuild = pausedAtFirstProgress(building, release);
             Thread bg = new Thread(() -> e.sync(slowBuild));
             bg.start();
             building.await();
@@ -186,22 +171,7 @@ class IndexerTest {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             CountDownLatch building = new CountDownLatch(1), release = new CountDownLatch(1);
-            Work slowBuild = new Work() {
-                @Override
-                public void progress(double done, double total, String message) {
-                    building.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-
-                @Override
-                public boolean cancelled() {
-                    return false;
-                }
-            };
+            Work slowBuild = pausedAtFirstProgress(building, release);
             Thread first = new Thread(() -> e.sync(slowBuild));
             first.start();
             building.await();
@@ -261,5 +231,25 @@ class IndexerTest {
                 assertFalse(later.index().stale());
             }
         }
+    }
+
+    /** A build's Work that signals {@code building} at its first progress report and then waits for {@code release}. */
+    private static Work pausedAtFirstProgress(CountDownLatch building, CountDownLatch release) {
+        return new Work() {
+            @Override
+            public void progress(double done, double total, String message) {
+                building.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public boolean cancelled() {
+                return false;
+            }
+        };
     }
 }
