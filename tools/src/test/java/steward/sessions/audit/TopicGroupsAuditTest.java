@@ -244,6 +244,10 @@ class TopicGroupsAuditTest {
         assertTrue(o.text().contains("“Thesis citations” (2) → already one Claude Code project: /home/dev/thesis (2 sessions)"), o.text());
         assertTrue(o.text().contains("Steward does not rename Claude Code sessions"), o.text());
         assertFalse(o.text().contains("Renames run only if approved"), o.text());
+        String zh = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"))
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "zh", 20, "claude", 0)).text();
+        assertTrue(zh.contains("“Thesis citations”（2 条）→ 已是 Claude Code 项目 /home/dev/thesis（共 2 条）"), zh);
+        assertTrue(zh.contains("标题前缀 [Kafka consumer]（在 Claude Code 中用 /rename 设置）"), zh);
         assertEquals(before, ClaudeTestHomes.tree(claude), "grouping reads the transcripts only");
     }
 
