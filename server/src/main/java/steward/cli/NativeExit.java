@@ -24,7 +24,10 @@ public final class NativeExit {
     public static void install(RecallRuntime recall) {
         for (String name : new String[] {"TERM", "INT"}) {
             try {
-                Signal.handle(new Signal(name), s -> exit(recall, 128 + s.getNumber()));
+                Signal.handle(new Signal(name), s -> {
+                    LOG.debug("SIG{}: stopping recall before the shutdown hooks", s.getName());
+                    exit(recall, 128 + s.getNumber());
+                });
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 LOG.debug("cannot handle SIG{}: {}", name, e.getMessage());
             }
@@ -46,7 +49,8 @@ public final class NativeExit {
             LOG.warn("recall: stopping failed: {}", e.toString());
             quiet = false;
         }
-        if (!quiet) LOG.warn("recall: the embedding model was still running after {} ms; exiting without shutdown hooks", RecallRuntime.CLOSE_WAIT_MS);
+        if (quiet) LOG.debug("recall stopped: the embedding model is closed and nothing native runs");
+        else LOG.warn("recall: the embedding model was still running after {} ms; exiting without shutdown hooks", RecallRuntime.CLOSE_WAIT_MS);
         return quiet;
     }
 
