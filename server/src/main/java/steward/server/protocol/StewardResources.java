@@ -39,7 +39,7 @@ public final class StewardResources {
     private StewardResources() {}
 
     public static List<McpServerFeatures.SyncResourceSpecification> resources(ToolContext ctx) {
-        var audit = McpSchema.Resource.builder().uri(AUDIT_LATEST).name("audit-latest").title("Latest session audit report")
+        var audit = McpSchema.Resource.builder(AUDIT_LATEST, "audit-latest").title("Latest session audit report")
                 .description("The report text of the newest session audit Steward made (session_audit), as the user saw it; "
                         + "says so plainly when no audit has been made yet.")
                 .mimeType("text/markdown").build();
@@ -51,7 +51,7 @@ public final class StewardResources {
      * richer memory resource (the memory issue's MemoryResources) is registered for that file.
      */
     public static List<McpServerFeatures.SyncResourceTemplateSpecification> templates(ToolContext ctx) {
-        var t = McpSchema.ResourceTemplate.builder().uriTemplate(SESSION_TEMPLATE).name("session").title("Hermes session")
+        var t = McpSchema.ResourceTemplate.builder(SESSION_TEMPLATE, "session").title("Hermes session")
                 .description("One Hermes session at a glance: the session_inspect summary (timeline and phases, messages by role, "
                         + "tools, subagents, tokens, files, lineage) and its first and last messages (excerpts). {id} is the session "
                         + "id from Hermes' state.db.")
@@ -63,7 +63,7 @@ public final class StewardResources {
     }
 
     static McpSchema.ReadResourceResult text(String uri, String mime, String text) {
-        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mime, text)));
+        return McpSchema.ReadResourceResult.builder(List.of(McpSchema.TextResourceContents.builder(uri, text).mimeType(mime).build())).build();
     }
 
     /** The markdown for one session; an unknown id is a resource-not-found error. */
