@@ -66,6 +66,7 @@ public final class RecallScaleBench implements Callable<Integer> {
         return 0;
     }
 
+    @SuppressWarnings("try") // the background indexer runs for the try body, never referenced
     private void run(int size, List<String> schema, Path jarPath) throws Exception {
         Printer.println("");
         Printer.println("== " + size + " messages");

@@ -3,8 +3,9 @@ package steward.cli;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.reflect.Proxy;
+
 import steward.recall.RecallRuntime;
-import sun.misc.Signal;
 
 /**
  * Ends the process without racing ONNX Runtime. The runtime registers its own shutdown hook, which frees its native
@@ -22,14 +23,35 @@ public final class NativeExit {
 
     /** Handles SIGTERM and SIGINT as described above (once per process; a JVM run with -Xrs keeps its own handling). */
     public static void install(RecallRuntime recall) {
+        // sun.misc.Signal (module jdk.unsupported) is reached reflectively: javac's "internal proprietary API"
+        // warning cannot be suppressed, and the build treats warnings as errors.
+        Class<?> signal;
+        Class<?> handler;
+        try {
+            signal = Class.forName("sun.misc.Signal");
+            handler = Class.forName("sun.misc.SignalHandler");
+        } catch (ClassNotFoundException e) {
+            LOG.debug("cannot handle signals: {}", e.toString());
+            return;
+        }
         for (String name : new String[] {"TERM", "INT"}) {
             try {
-                Signal.handle(new Signal(name), s -> {
-                    LOG.debug("SIG{}: stopping recall before the shutdown hooks", s.getName());
-                    exit(recall, 128 + s.getNumber());
+                Object h = Proxy.newProxyInstance(NativeExit.class.getClassLoader(), new Class<?>[] {handler}, (proxy, m, args) -> {
+                    if (!m.getName().equals("handle")) {
+                        return switch (m.getName()) {
+                            case "hashCode" -> System.identityHashCode(proxy);
+                            case "equals" -> proxy == args[0];
+                            default -> "NativeExit.handler";
+                        };
+                    }
+                    int number = (int) signal.getMethod("getNumber").invoke(args[0]);
+                    LOG.debug("SIG{}: stopping recall before the shutdown hooks", name);
+                    exit(recall, 128 + number);
+                    return null;
                 });
-            } catch (IllegalArgumentException | UnsupportedOperationException e) {
-                LOG.debug("cannot handle SIG{}: {}", name, e.getMessage());
+                signal.getMethod("handle", signal, handler).invoke(null, signal.getConstructor(String.class).newInstance(name), h);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                LOG.debug("cannot handle SIG{}: {}", name, e.toString());
             }
         }
     }

@@ -42,7 +42,7 @@ public final class StewardResources {
     private StewardResources() {}
 
     public static List<McpServerFeatures.SyncResourceSpecification> resources(ToolContext ctx) {
-        var audit = McpSchema.Resource.builder().uri(AUDIT_LATEST).name("audit-latest").title("Latest session audit report")
+        var audit = McpSchema.Resource.builder(AUDIT_LATEST, "audit-latest").title("Latest session audit report")
                 .description("The report text of the newest session audit Steward made (session_audit), as the user saw it; "
                         + "says so plainly when no audit has been made yet.")
                 .mimeType("text/markdown").build();
@@ -54,7 +54,7 @@ public final class StewardResources {
      * richer memory resource (the memory issue's MemoryResources) is registered for that file.
      */
     public static List<McpServerFeatures.SyncResourceTemplateSpecification> templates(ToolContext ctx) {
-        var t = McpSchema.ResourceTemplate.builder().uriTemplate(SESSION_TEMPLATE).name("session").title("Hermes or Claude Code session")
+        var t = McpSchema.ResourceTemplate.builder(SESSION_TEMPLATE, "session").title("Hermes or Claude Code session")
                 .description("One session at a glance: the session_inspect summary (timeline and phases, messages by role, "
                         + "tools, subagents, tokens, files, lineage) and its first and last messages (excerpts). {id} is a session "
                         + "id from Hermes' state.db, else a Claude Code session uuid (or <uuid>/agent-<id> for a subagent).")
@@ -66,7 +66,7 @@ public final class StewardResources {
     }
 
     static McpSchema.ReadResourceResult text(String uri, String mime, String text) {
-        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mime, text)));
+        return McpSchema.ReadResourceResult.builder(List.of(McpSchema.TextResourceContents.builder(uri, text).mimeType(mime).build())).build();
     }
 
     /**
@@ -134,7 +134,7 @@ public final class StewardResources {
                     all.add(msg);
                 }
             });
-            int firstN = (int) Math.min(EDGE_MESSAGES, all.size());
+            int firstN = Math.min(EDGE_MESSAGES, all.size());
             StringBuilder sb = new StringBuilder();
             sb.append("# ").append(info.title() == null ? "(untitled session)" : info.title()).append("\n\n");
             sb.append(summary);
