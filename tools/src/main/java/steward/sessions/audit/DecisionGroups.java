@@ -142,7 +142,9 @@ public final class DecisionGroups {
                 question, named(it, prefs) ? it.session_id() : "");
     }
 
+    /** Where a session came from: Hermes' {@code source} (cli, cron, telegram, …); for a Claude Code session its project. */
     private static String source(SessionRow row) {
+        if (row != null && row.group() != null) return row.group();
         return row == null || row.source() == null || row.source().isBlank() ? "unknown" : row.source();
     }
 

@@ -118,8 +118,10 @@ public final class ReportRenderer {
                     : "  · Not asked this run (at most " + q.cap() + " questions per run): " + q.not_asked() + " more (" + q.digest() + "), asked in later runs\n");
         }
         if (asks) {
-            sb.append(z ? "  回答：整组（q5=同意/拒绝）、规则（B=同意）或逐条（id=同意/拒绝）；整组或规则的回答只覆盖其行计数的问题。\n"
-                    : "  Answer per group (q5=approve/reject), rule (B=approve) or item (id=…); a group or rule answer covers only what its line counts.\n");
+            AuditResult.DecisionGroup first = dg.stream().filter(d -> d.section().equals("ask") && d.group_id() != null).findFirst().orElse(null);
+            String gid = first == null ? "q1" : first.group_id(), rid = first == null ? "D" : first.rule();
+            sb.append(z ? "  回答：整组（" + gid + "=同意/拒绝）、规则（" + rid + "=同意）或逐条（id=同意/拒绝）；整组或规则的回答只覆盖其行计数的问题。\n"
+                    : "  Answer per group (" + gid + "=approve/reject), rule (" + rid + "=approve) or item (id=…); a group or rule answer covers only what its line counts.\n");
         }
         kept(sb, g.retained(), r.retention(), l);
         topicGroups(sb, r.topic_groups(), z);
@@ -157,10 +159,13 @@ public final class ReportRenderer {
         sb.append(" · ");
         if (storesWithSessions(r) > 1) sb.append(storeName(d.store())).append(' ');
         sb.append(d.count()).append(" (");
-        if (d.source() != null) sb.append(d.source());
+        boolean claude = "claude".equals(d.store()); // its sources are projects, named by their working directory
+        if (d.source() != null) sb.append(claude ? projectLabel(d.source(), r) : d.source());
         else {
             int i = 0;
-            for (var e : d.sources().entrySet()) sb.append(i++ == 0 ? "" : ", ").append(e.getKey()).append(d.sources().size() > 1 ? " " + e.getValue() : "");
+            for (var e : d.sources().entrySet()) {
+                sb.append(i++ == 0 ? "" : ", ").append(claude ? projectLabel(e.getKey(), r) : e.getKey()).append(d.sources().size() > 1 ? " " + e.getValue() : "");
+            }
         }
         sb.append(')');
         boolean listed = !question && !d.section().equals("auto");
@@ -212,6 +217,16 @@ public final class ReportRenderer {
             }
         }
         return p;
+    }
+
+    /** A Claude Code project's working directory when its transcripts name one, else its directory name. */
+    private static String projectLabel(String project, AuditResult r) {
+        if (r.stores() != null) {
+            for (AuditResult.StoreOut so : r.stores()) {
+                for (AuditResult.ProjectOut p : so.projects()) if (p.project().equals(project) && p.cwd() != null) return p.cwd();
+            }
+        }
+        return project;
     }
 
     /** Stores that have sessions: with more than one, each group line names its store. */
