@@ -156,4 +156,21 @@ class GroupedReportTest {
             assertEquals(x.group_id() != null, x.section().equals("auto") || x.section().equals("ask"), x.toString());
         }
     }
+    @Test
+    void aGroupApprovalOfTheParentNeverOutranksTheChild() {
+        // p_titled's deletion would take the titled subagent lint along: asked by name, in a group of its own
+        Map<String, Plan.PlanItem> items = CascadeTest.plan(Preferences.empty());
+        List<SessionRow> rows = RuleFixtures.rows(CascadeTest.ROWS);
+        Map<String, SessionRow> byId = new HashMap<>();
+        for (SessionRow s : rows) byId.put(s.id(), s);
+        Map<String, Plan.PlanItem> grouped = DecisionGroups.build(items, it -> byId.get(it.session_id()), Preferences.empty()).items();
+        String parentGroup = grouped.get("p_titled").group();
+        Plan plan = new Plan("p_test", "2026-08-10T12:00:00Z", RuleFixtures.NOW, RuleFixtures.NOW + 86400, "db", "key", "interactive", "en",
+                "cur", "argument", 3, List.copyOf(grouped.values()), "");
+        var decided = steward.sessions.apply.ApplyEngineAccess.decide(rows, plan, Map.of(parentGroup, "approve", "lint", "reject"));
+        assertFalse(decided.contains("p_titled"), "the child's own rejection keeps its parent: " + decided);
+        assertFalse(decided.contains("lint"));
+        decided = steward.sessions.apply.ApplyEngineAccess.decide(rows, plan, Map.of(parentGroup, "approve"));
+        assertTrue(decided.contains("p_titled") && decided.contains("lint"), "the child goes with its approved parent: " + decided);
+    }
 }
