@@ -31,7 +31,7 @@ class ClaudeSessionToolsTest {
         assertEquals("claude", audit.get("stores").get(0).get("store").asString());
         assertEquals(24.0, audit.get("stores").get(0).get("idle_hours").asDouble());
         ToolResult text = t.call("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\",\"store\":\"claude\",\"current_session_id\":\"" + current + "\"}");
-        assertTrue(text.text().contains("[Claude Code · /home/dev/webapp]"), text.text());
+        assertTrue(text.text().contains("(/home/dev/webapp)"), text.text());
         JsonNode applied = t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
         assertTrue(applied.get("executed_count").asInt() >= 5, applied.toString());
         assertFalse(ClaudeTestHomes.tree(claude).equals(before));

@@ -294,6 +294,7 @@ public final class ApplyEngine {
             rules.add(i.rule());
             sessionIds.add(i.session_id());
             if (isGroupRename(i)) itemIds.add(i.topic()); // a topic group's id decides all its renames
+            if (i.group() != null) itemIds.add(i.group()); // a report group's id decides the items counted in its line
         }
         List<String> unknown = req.itemDecisions().keySet().stream().filter(k -> !itemIds.contains(k)).sorted().toList();
         if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
@@ -451,13 +452,19 @@ public final class ApplyEngine {
     }
 
     /**
-     * The user's decision about one item: its own (by item_id), else its rule group's when the report asked it as a
+     * The user's decision about one item: its own (by item_id), else its report group's (by group id), else its rule group's when the report asked it as a
      * question (listed by name, or in a collapsed line). Automatic, report-only, unlisted and waiting items are never
      * covered by a rule decision, and an item that goes with its parent follows the parent.
      */
     static String decision(Plan.PlanItem it, ApplyRequest req) {
         String d = req.itemDecisions().get(it.item_id());
         if (d != null) return d;
+        // the report's group line (q1, …): only items counted in that line carry its id (see DecisionGroups); an automatic
+        // group's approval changes nothing (it runs anyway), its rejection keeps every item of it
+        if (it.group() != null && it.cascade_of() == null) {
+            d = req.itemDecisions().get(it.group());
+            if (d != null && (it.coveredByRuleDecision() || d.equals("reject"))) return d;
+        }
         if (isGroupRename(it)) {
             // a rule G rename is approved by its own id, its topic group's id, or rule G as a whole
             d = req.itemDecisions().get(it.topic());
@@ -714,7 +721,8 @@ public final class ApplyEngine {
             } else continue;
             String condition = it.key().indexOf('/') < 0 ? null : it.key().substring(it.key().indexOf('/') + 1);
             String action = it.action().equals("name_or_delete") ? "delete" : it.action();
-            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(), null) : null;
+            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(),
+                    it.group() == null ? null : req.keepReasons().get(it.group())) : null;
             boolean sessionOnly = it.cascade_of() != null || (it.held_by() != null && !it.held_by().isEmpty());
             Level base = it.base() == null ? Level.valueOf(it.confidence()) : Level.valueOf(it.base());
             events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), condition, Level.valueOf(it.confidence()),

@@ -162,6 +162,10 @@ public final class AuditEngine {
         work.checkpoint(CTX);
         work.progress(2, PHASES, "building the report");
         QuestionPlan.assign(items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
+        // the report's groups: one counted line each, answerable by group id where the trust rules allow
+        DecisionGroups.Result decisionGroups = DecisionGroups.build(items, pi -> itemStore.get(pi.session_id()).ctx.session(pi.session_id()),
+                preferences);
+        items.putAll(decisionGroups.items());
         StoreAudit first = audits.get(0);
 
         // rule G: the renames of the listed topic groups, run only when approved
@@ -253,7 +257,7 @@ public final class AuditEngine {
                 req.locale(), first.source.location(), totals, first.current, threshold,
                 new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(waiting, cap), collapsedGroups,
                         group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions, List.copyOf(storeOuts),
-                retention(audits, settings), groups.out(cap, req.locale()), scheduledRuns(req));
+                retention(audits, settings), groups.out(cap, req.locale()), scheduledRuns(req), decisionGroups.groups());
         String text = ReportRenderer.render(result);
         List<Plan.StoreRef> refs = new ArrayList<>();
         for (StoreAudit a : audits) {

@@ -10,7 +10,25 @@ import java.util.List;
 public record AuditResult(String plan_id, String created_at, String expires_at, String now, double now_epoch, String mode,
                           String locale, String database, Totals totals, Current current, double threshold, Groups groups,
                           List<TopicOut> repeated_topics, Expected expected, LearningState learning, Questions questions,
-                          List<StoreOut> stores, Retention retention, TopicGroups topic_groups, ScheduledRuns scheduled_runs) {
+                          List<StoreOut> stores, Retention retention, TopicGroups topic_groups, ScheduledRuns scheduled_runs,
+                          List<DecisionGroup> decision_groups) {
+
+    /**
+     * Every plan item except rule G's renames, in groups of one section (auto, ask, waiting, not_asked, status, listed,
+     * along), store, rule condition, action and confidence — split by session {@code source} when the condition has more than
+     * {@link DecisionGroups#SPLIT_BY_SOURCE} items (else {@code source} is null; {@code sources} counts them): one report line each.
+     * {@code group_id} (q1, …): one answer for the whole group in {@code decisions.items}, set only where the group can be
+     * answered (auto: reject keeps them; ask: approve/reject); it covers exactly the {@code count} items counted here.
+     * {@code item_ids}: the first {@link DecisionGroups#IDS_PER_GROUP} of them ({@code left_out}: how many more; the plan
+     * file holds all); {@code named}: sessions asked by name (kept before, or taking subagents along): one per group.
+     */
+    public record DecisionGroup(String group_id, String section, String store, String source, java.util.Map<String, Integer> sources,
+                                String rule, String condition,
+                                String action, String confidence, String question, boolean named, int count, List<Example> examples,
+                                List<String> item_ids, int left_out) {}
+
+    /** A session shown for its group: id, title and what the rule saw (its reason without the question). */
+    public record Example(String session_id, String title, String detail) {}
 
     /**
      * What the scheduled housekeeping ({@code steward schedule}) did since the last interactive audit reported it: runs,

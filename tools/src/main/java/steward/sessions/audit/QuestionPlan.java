@@ -2,6 +2,7 @@ package steward.sessions.audit;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,9 @@ import steward.learning.Preferences;
  * <li>a condition the user always rejected goes quiet (QuietRule), and so does a deletion whose subagents taken along are
  * of kinds the user always answered "keep both" for: listed, not asked, nothing runs;</li>
  * <li>rule E asks once per topic (the topic is the question, not each session on it), and questions that cannot lose
- * anything (mark as ended, consolidated yet?) are asked per rule in one line; deletions are always asked by name;</li>
+ * anything (mark as ended, consolidated yet?) are asked per rule in one line; deletions are asked by name, unless a
+ * condition has more new ones than a report group lists: then they are asked in one counted line per condition (never a
+ * session the user kept, never a deletion that takes subagents along);</li>
  * <li>at most {@link #CAP} lines ask something per report (the grouped lines included): new questions are picked most
  * valuable first — sessions the user kept before (they must be asked by name), then MEDIUM before LOW, then one
  * question per rule condition in turn so each condition can be learned — and the rest are summed up in one digest
@@ -94,15 +97,22 @@ final class QuestionPlan {
         int room = CAP - (waiting ? 1 : 0) - collapsed.size();
         Map<String, Integer> perGroup = new LinkedHashMap<>();
         Map<String, Boolean> lines = new LinkedHashMap<>(); // grouped line per condition: asked or not
+        // a condition with more new deletions than a report group lists is asked in one line (counted, with examples), so a
+        // home of thousands is answered in one screen; sessions the user kept, and deletions that take subagents along, stay by name
+        Map<String, Integer> bulkCount = new HashMap<>();
+        for (Plan.PlanItem it : fresh) if (bulkEligible(it, prefs)) bulkCount.merge(it.key(), 1, Integer::sum);
+        java.util.Set<String> bulk = new java.util.HashSet<>();
+        bulkCount.forEach((k, n) -> { if (n > maxPerGroup) bulk.add(k); });
         int asked = 0;
         for (Plan.PlanItem it : byValue(fresh, prefs)) {
             boolean ask;
-            if (groupedLine(it) && !prefs.protectedSession(it.session_id())) {
-                Boolean line = lines.get(it.rule());
+            boolean inLine = groupedLine(it) && !prefs.protectedSession(it.session_id()) || bulk.contains(it.key()) && bulkEligible(it, prefs);
+            if (inLine) {
+                Boolean line = lines.get(lineKey(it));
                 if (line == null) {
                     line = asked < room;
                     if (line) asked++;
-                    lines.put(it.rule(), line);
+                    lines.put(lineKey(it), line);
                 }
                 ask = line;
             } else {
@@ -114,8 +124,18 @@ final class QuestionPlan {
                     perGroup.put(group, inGroup + 1);
                 }
             }
-            items.put(it.session_id(), it.withQuestion(!ask ? "not_asked" : groupedLine(it) && !prefs.protectedSession(it.session_id()) ? "grouped" : "new"));
+            items.put(it.session_id(), it.withQuestion(!ask ? "not_asked" : inLine ? "grouped" : "new"));
         }
+    }
+
+    /** A new question that may be asked in its condition's one line when there are many: not kept before, takes nothing along. */
+    static boolean bulkEligible(Plan.PlanItem it, Preferences prefs) {
+        return !groupedLine(it) && it.executable() && (it.held_by() == null || it.held_by().isEmpty()) && !prefs.protectedSession(it.session_id());
+    }
+
+    /** The grouped line an item is asked in: one per rule for "mark as ended" and topics, one per condition for bulk deletions. */
+    static String lineKey(Plan.PlanItem it) {
+        return groupedLine(it) ? it.rule() : "bulk:" + it.key();
     }
 
     /** The lines a report asks: each question listed by name, each grouped line, the waiting line, each collapsed rule. */
@@ -126,7 +146,7 @@ final class QuestionPlan {
         for (Plan.PlanItem it : items) {
             if ("waiting".equals(it.question())) waiting = true;
             else if ("collapsed".equals(it.question())) collapsed.add(it.rule());
-            else if ("grouped".equals(it.question())) grouped.add(it.rule());
+            else if ("grouped".equals(it.question())) grouped.add(lineKey(it));
             else if ("new".equals(it.question())) n++;
         }
         return n + grouped.size() + collapsed.size() + (waiting ? 1 : 0);

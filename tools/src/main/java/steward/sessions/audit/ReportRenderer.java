@@ -1,7 +1,9 @@
 package steward.sessions.audit;
 
-import java.util.Comparator;
 import java.util.List;
+
+import steward.sessions.rules.Rule;
+import steward.sessions.rules.Rules;
 
 /**
  * The audit report in the seed's layout, in the chosen language, with the user-visible words only:
@@ -39,6 +41,10 @@ public final class ReportRenderer {
         return "zh".equals(locale);
     }
 
+    /**
+     * The readable report: one counted line per decision group (see {@link DecisionGroups}) with a few examples, so its length
+     * depends on how many kinds of items there are, not on how many sessions; every item stays in structuredContent and the plan.
+     */
     public static String render(AuditResult r) {
         String l = r.locale();
         boolean z = zh(l);
@@ -46,63 +52,60 @@ public final class ReportRenderer {
         sb.append(RULE).append('\n');
         sb.append(z ? "  会话审计报告 — " : "  Session audit report — ").append(r.now(), 0, 10)
                 .append(r.mode().equals("headless") ? (z ? "（无人值守模式）" : " (headless)") : "").append('\n');
-        sb.append(RULE).append("\n\n");
+        sb.append(RULE).append('\n');
         if (plainHermes(r)) {
-            totals(sb, r.totals(), r.current(), z);
+            totals(sb, null, r.totals(), r.current(), z);
         } else {
             for (AuditResult.StoreOut so : r.stores()) {
-                sb.append(storeName(so.store())).append(" — ").append(so.location());
-                if (so.idle_hours() != null) {
-                    sb.append(z ? "（空闲 " + fmt(so.idle_hours()) + " 小时后视为已结束）" : " (ended after " + fmt(so.idle_hours()) + " h without an append)");
+                String where = storeName(so.store()) + " — " + so.location();
+                if (so.idle_hours() != null && so.totals().all() > 0) {
+                    where += z ? "（空闲 " + fmt(so.idle_hours()) + " 小时后视为已结束）" : " (ended after " + fmt(so.idle_hours()) + " h idle)";
                 }
-                sb.append('\n');
-                totals(sb, so.totals(), so.current(), z);
+                totals(sb, where, so.totals(), so.current(), z);
                 for (String w : so.warnings()) sb.append("  ⚠ ").append(w).append('\n');
             }
         }
-        sb.append(z ? "  活跃阈值 N: " : "  active threshold N: ").append(fmt(r.threshold())).append('\n');
+        sb.append(z ? "活跃阈值 N: " : "Active threshold N: ").append(fmt(r.threshold())).append('\n');
         AuditResult.ScheduledRuns sr = r.scheduled_runs();
         if (sr != null) {
-            sb.append(z ? "  定时整理（上次审计以来 " + sr.runs() + " 次，最近 " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC）: 删除 "
-                    + sr.deleted() + " 条子代理空壳（仅规则 A）" : "  Scheduled housekeeping since your last audit: " + sr.runs() + (sr.runs() == 1 ? " run" : " runs")
+            sb.append(z ? "定时整理（上次审计以来 " + sr.runs() + " 次，最近 " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC）: 删除 "
+                    + sr.deleted() + " 条子代理空壳（仅规则 A）" : "Scheduled housekeeping since your last audit: " + sr.runs() + (sr.runs() == 1 ? " run" : " runs")
                     + " (last " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC), deleted " + sr.deleted() + " finished subagent shells (rule A only)");
             if (!sr.backups().isEmpty()) sb.append(z ? "，可用 session_restore 从 " : "; undo with session_restore from ").append(String.join(", ", sr.backups()));
             sb.append('\n');
             for (String p : sr.problems()) sb.append("  ⚠ ").append(p).append('\n');
         }
+        List<AuditResult.DecisionGroup> dg = r.decision_groups() == null ? List.of() : r.decision_groups();
         AuditResult.Groups g = r.groups();
-        sb.append('\n').append(z ? "=== 自动执行（HIGH 置信度，" + g.auto().count() + " 条）===" : "=== Runs automatically (HIGH confidence, " + g.auto().count() + ") ===").append('\n');
-        items(sb, g.auto().items(), "✓", l, false, r);
-        more(sb, g.auto().left_out(), l);
+        // runs automatically: one line per group, ids only
+        sb.append('\n').append(z ? "=== 自动执行（HIGH，" + g.auto().count() + " 条；q1=拒绝 即保留整组）==="
+                : "=== Runs automatically (HIGH, " + g.auto().count() + "; q1=reject keeps a group) ===").append('\n');
+        for (AuditResult.DecisionGroup d : dg) if (d.section().equals("auto")) groupLine(sb, d, "✓", false, l, r);
+        // questions: MEDIUM, then LOW, one line per group
         int confirmCount = g.confirm().stream().mapToInt(AuditResult.RuleGroup::count).sum();
-        sb.append('\n').append(z ? "=== 建议操作（MEDIUM 置信度，" + confirmCount + " 条，需你确认）===" : "=== Suggested (MEDIUM confidence, " + confirmCount + ", needs your answer) ===").append('\n');
-        for (AuditResult.RuleGroup rg : g.confirm()) {
-            sb.append(z ? "  规则 " + rg.rule() + "（" + rg.count() + " 条）:" : "  Rule " + rg.rule() + " (" + rg.count() + "):").append('\n');
-            items(sb, rg.items(), "?", l, true, r);
-            more(sb, rg.left_out(), l);
-        }
-        sb.append('\n').append(z ? "=== 仅供参考（LOW 置信度，" + g.info().count() + " 条）===" : "=== For your information (LOW confidence, " + g.info().count() + ") ===").append('\n');
-        items(sb, g.info().items(), "·", l, true, r);
-        more(sb, g.info().left_out(), l);
-        AuditResult.Questions q = r.questions();
-        java.util.Map<String, Integer> byRule = new java.util.TreeMap<>();
-        for (AuditResult.RuleGroup rg : g.confirm()) for (AuditResult.Item i : rg.items()) if ("grouped".equals(i.question())) byRule.merge(i.rule(), 1, Integer::sum);
-        for (AuditResult.Item i : g.info().items()) if ("grouped".equals(i.question())) byRule.merge(i.rule(), 1, Integer::sum);
-        for (var e : byRule.entrySet()) {
-            boolean topics = e.getKey().equals("E");
-            if (z) sb.append("  ? 规则 ").append(e.getKey()).append(topics ? "：以上主题都已沉淀到记忆或技能？" : "：以上 " + e.getValue() + " 个都标记为已结束？")
-                    .append("（").append(e.getKey()).append("=同意/拒绝，或逐条回复）\n");
-            else sb.append("  ? Rule ").append(e.getKey()).append(topics ? ": are the topics above consolidated into memory or a skill?" : ": mark these " + e.getValue() + " as ended?")
-                    .append(" (").append(e.getKey()).append("=approve/reject for all, or per item)\n");
-        }
-        if (q != null && (q.listed() > 0 || q.grouped() > 0 || q.collapsed() > 0)) {
-            sb.append(z ? "  按规则整组回复（如 B=同意）只覆盖上面列出的问题，不含自动执行和仅报告的条目；也可逐条回复（id=同意/拒绝）。\n"
-                    : "  Answer per rule (e.g. B=approve) or per item (id=approve/reject); a rule answer covers only the questions listed above, never automatic or report-only items.\n");
+        boolean asks = false;
+        for (String conf : List.of("MEDIUM", "LOW")) {
+            int count = conf.equals("MEDIUM") ? confirmCount : g.info().count();
+            if (count == 0) continue;
+            sb.append('\n').append(conf.equals("MEDIUM") ? (z ? "=== 需你确认（MEDIUM，" + count + " 条）===" : "=== Needs your answer (MEDIUM, " + count + ") ===")
+                    : (z ? "=== 仅供参考（LOW，" + count + " 条）===" : "=== For your information (LOW, " + count + ") ===")).append('\n');
+            for (AuditResult.DecisionGroup d : dg) {
+                if (!conf.equals(d.confidence())) continue;
+                if (d.section().equals("ask") && !"collapsed".equals(d.question())) {
+                    groupLine(sb, d, "?", true, l, r);
+                    asks = true;
+                } else if (d.section().equals("listed") && !(d.rule().equals("E") && !d.confidence().equals("LOW"))) {
+                    // (rule E's other sessions on a topic: the topic is asked once, with one of them)
+                    groupLine(sb, d, "·", false, l, r);
+                }
+            }
         }
         for (AuditResult.RuleGroup c : g.collapsed()) {
             boolean status = !c.items().isEmpty() && "status".equals(c.items().get(0).question());
             sb.append(status ? "  · " : "  ? ").append(c.summary()).append('\n');
+            asks |= !status;
         }
+        AuditResult.Questions q = r.questions();
         if (q != null && q.waiting() > 0) {
             sb.append(z ? "  ? 之前几次仍在等你回答: " + q.waiting() + " 条——请回答，或说“以后再说”" : "  ? Still waiting from earlier runs: " + q.waiting() + " — answer or say 'later'");
             if (q.later() > 0) sb.append(z ? "（另有 " + q.later() + " 条已推迟）" : " (" + q.later() + " more put off)");
@@ -114,30 +117,14 @@ public final class ReportRenderer {
             sb.append(z ? "  · 本次未问（每次最多 " + q.cap() + " 个问题）: " + q.not_asked() + " 条（" + q.digest() + "），之后再问\n"
                     : "  · Not asked this run (at most " + q.cap() + " questions per run): " + q.not_asked() + " more (" + q.digest() + "), asked in later runs\n");
         }
-        sb.append('\n').append(z ? "=== 保留（不操作，" + g.retained().count() + " 条）===" : "=== Kept (no action, " + g.retained().count() + ") ===").append('\n');
-        String place = null;
-        for (AuditResult.Item it : sorted(g.retained().items(), r)) {
-            place = heading(sb, it, place, r);
-            sb.append("  · ").append(it.session_id()).append(" — ").append(title(it.evidence().title(), l)).append(" — ").append(it.reason()).append('\n');
+        if (asks) {
+            AuditResult.DecisionGroup first = dg.stream().filter(d -> d.section().equals("ask") && d.group_id() != null).findFirst().orElse(null);
+            String gid = first == null ? "q1" : first.group_id(), rid = first == null ? "D" : first.rule();
+            sb.append(z ? "  回答：整组（" + gid + "=同意/拒绝）、规则（" + rid + "=同意）或逐条（id=同意/拒绝）；整组或规则的回答只覆盖其行计数的问题。\n"
+                    : "  Answer per group (" + gid + "=approve/reject), rule (" + rid + "=approve) or item (id=…); a group or rule answer covers only what its line counts.\n");
         }
-        more(sb, g.retained().left_out(), l);
-        AuditResult.Retention rt = r.retention();
-        if (rt != null && rt.kept_young() + rt.kept_continuable() > 0) {
-            String days = fmt(rt.keep_days());
-            sb.append(z ? "  子代理痕迹（保留期 " + days + " 天）: 保留 " + rt.kept_young() + " 条未满期"
-                    + (rt.next_eligible_at() == null ? "" : "（最早 " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC 起可删除）")
-                    + (rt.kept_continuable() > 0 ? "，" + rt.kept_continuable() + " 条可续接" : "")
-                    : "  Subagent traces (keep-days " + days + "): " + rt.kept_young() + " kept as too young"
-                    + (rt.next_eligible_at() == null ? "" : " (first eligible " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC)")
-                    + (rt.kept_continuable() > 0 ? ", " + rt.kept_continuable() + " continuable" : "")).append('\n');
-        }
+        kept(sb, g.retained(), r.retention(), l);
         topicGroups(sb, r.topic_groups(), z);
-        if (!r.repeated_topics().isEmpty()) {
-            sb.append('\n').append(z ? "=== 重复主题 ===" : "=== Repeated topics ===").append('\n');
-            for (AuditResult.TopicOut tp : r.repeated_topics()) {
-                sb.append(z ? "  “" + tp.topic() + "” 出现 " + tp.count() + " 次" : "  \"" + tp.topic() + "\" appears " + tp.count() + " times").append('\n');
-            }
-        }
         AuditResult.LearningState ls = r.learning();
         if (ls != null && "corrupt".equals(ls.status())) {
             sb.append('\n').append(z ? "⚠ 学习暂停（偏好存储无法读取，文件保持原样）: " : "⚠ learning paused (preference store unreadable, left as it is): ").append(ls.error()).append('\n');
@@ -145,7 +132,7 @@ public final class ReportRenderer {
             sb.append('\n').append(z ? "当前规则状态: " : "Current rule state: ").append(ls.rule_state()).append('\n');
         }
         AuditResult.Expected e = r.expected();
-        sb.append('\n').append(RULE).append('\n');
+        sb.append('\n');
         if (z) {
             sb.append("  清理后预期: 活跃 ").append(e.active_before()).append("→").append(e.active_after_auto())
                     .append("  总 ").append(e.total_before()).append("→").append(e.total_after_auto())
@@ -155,21 +142,145 @@ public final class ReportRenderer {
                     .append("  total ").append(e.total_before()).append("→").append(e.total_after_auto())
                     .append(" (if all approved: active→").append(e.active_after_all_approved()).append(", total→").append(e.total_after_all_approved()).append(")\n");
         }
-        sb.append(RULE).append('\n');
-        sb.append(z ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at() + "。删除前会先备份；“标记为已结束”由 Steward 执行；“归档”只报告，由你在界面中操作。"
-                : "Plan " + r.plan_id() + ", valid until " + r.expires_at() + ". Everything is backed up before deletion; \"mark as ended\" is done by Steward; archiving is only reported, you do it in the UI.");
+        sb.append(z ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at() + "。删除前先备份；归档由你在界面中操作。全部条目: structuredContent 的 decision_groups[].item_ids 或计划文件。"
+                : "Plan " + r.plan_id() + ", valid until " + r.expires_at() + ". Deletions are backed up first; archiving is yours, in the UI. "
+                + "All items: decision_groups[].item_ids in structuredContent, or the plan file.");
         return sb.toString();
     }
 
+    /** One group: its id, rule condition, count (by source), the action (asked: with "?"), and a few examples. */
+    private static void groupLine(StringBuilder sb, AuditResult.DecisionGroup d, String mark, boolean question, String l, AuditResult r) {
+        boolean z = zh(l);
+        sb.append("  ").append(mark).append(' ');
+        if (d.group_id() != null) sb.append(d.group_id()).append(' ');
+        sb.append(d.condition() == null ? d.rule() : d.condition());
+        Rule rule = Rules.byId(d.rule());
+        if (rule != null) sb.append(' ').append(head(rule.meta().summary()));
+        sb.append(" · ");
+        if (storesWithSessions(r) > 1) sb.append(storeName(d.store())).append(' ');
+        sb.append(d.count()).append(" (");
+        boolean claude = "claude".equals(d.store()); // its sources are projects, named by their working directory
+        if (d.source() != null) sb.append(claude ? projectLabel(d.source(), r) : d.source());
+        else {
+            int i = 0;
+            for (var e : d.sources().entrySet()) {
+                sb.append(i++ == 0 ? "" : ", ").append(claude ? projectLabel(e.getKey(), r) : e.getKey()).append(d.sources().size() > 1 ? " " + e.getValue() : "");
+            }
+        }
+        sb.append(')');
+        boolean listed = !question && !d.section().equals("auto");
+        if (!listed || !d.action().equals("review")) {
+            sb.append(" → ").append(actionWord(d.action(), l)).append(question && !d.action().equals("review") ? "?" : "");
+            if (listed) sb.append(z ? "（仅报告）" : " (report only)");
+        }
+        boolean ids = d.section().equals("auto"); // automatic: ids are enough (no decision needed)
+        List<AuditResult.Example> xs = ids ? d.examples().subList(0, Math.min(2, d.examples().size())) : d.examples();
+        // what the rule saw: the part every example shares once ("ended, untitled"), each example's own part after it
+        String shared = ids ? "" : shared(xs, d.count() == xs.size());
+        if (!shared.isEmpty()) sb.append(z ? "（" + shared + "）" : " (" + shared + ")");
+        sb.append(z ? "：" : ": ");
+        for (int i = 0; i < xs.size(); i++) {
+            AuditResult.Example x = xs.get(i);
+            if (i > 0) sb.append(ids ? ", " : "; ");
+            sb.append(x.session_id());
+            if (ids) continue;
+            if (x.title() != null && !x.title().isBlank()) sb.append(" “").append(shorten(x.title(), 28)).append('”');
+            String own = x.detail() == null ? "" : x.detail().substring(shared.length()).replaceFirst("^[,，]\\s*", "").strip();
+            if (!own.isEmpty()) sb.append(" (").append(own).append(')');
+        }
+        int more = d.count() - xs.size();
+        if (more > 0) sb.append(z ? "，另 " + more + " 条" : ", +" + more + " more");
+        sb.append('\n');
+    }
+
+    /**
+     * The start of the examples' details they all share, cut after a whole clause ("ended, untitled, 23 messages" and
+     * "ended, untitled, 39 messages" share "ended, untitled"); all of it only when they are equal and every item is an
+     * example ({@code all}), else up to its last clause (the items not shown may differ there).
+     */
+    static String shared(List<AuditResult.Example> xs, boolean all) {
+        if (xs.isEmpty() || xs.get(0).detail() == null) return "";
+        String p = xs.get(0).detail();
+        if (!all) {
+            int cut = Math.max(p.lastIndexOf(", "), p.lastIndexOf('，'));
+            p = cut < 0 ? "" : p.substring(0, cut);
+        }
+        for (AuditResult.Example x : xs) {
+            String d = x.detail() == null ? "" : x.detail();
+            int i = 0;
+            while (i < p.length() && i < d.length() && p.charAt(i) == d.charAt(i)) i++;
+            boolean clause = i == d.length() || d.startsWith(", ", i) || d.charAt(i) == '，';
+            if (i < p.length() || !clause) {
+                int cut = Math.max(p.lastIndexOf(", ", i), p.lastIndexOf('，', i));
+                p = cut < 0 ? "" : p.substring(0, cut);
+                if (p.isEmpty()) return "";
+            }
+        }
+        return p;
+    }
+
+    /** A Claude Code project's working directory when its transcripts name one, else its directory name. */
+    private static String projectLabel(String project, AuditResult r) {
+        if (r.stores() != null) {
+            for (AuditResult.StoreOut so : r.stores()) {
+                for (AuditResult.ProjectOut p : so.projects()) if (p.project().equals(project) && p.cwd() != null) return p.cwd();
+            }
+        }
+        return project;
+    }
+
+    /** Stores that have sessions: with more than one, each group line names its store. */
+    static long storesWithSessions(AuditResult r) {
+        return r.stores() == null ? 1 : r.stores().stream().filter(s -> s.totals().all() > 0).count();
+    }
+
+    /** A rule summary's head: its words before the first colon ("Ended and untitled sessions: delete …" → "Ended and untitled sessions"). */
+    static String head(String summary) {
+        int c = summary.indexOf(':');
+        return c < 0 ? summary : summary.substring(0, c);
+    }
+
+    static String shorten(String s, int max) {
+        return s.codePointCount(0, s.length()) <= max ? s : s.substring(0, s.offsetByCodePoints(0, max - 1)) + "…";
+    }
+
+    /** Kept sessions: the count, the ones kept for a reason (current, in use), rule K's line, and how many had nothing to do. */
+    private static void kept(StringBuilder sb, AuditResult.Group kept, AuditResult.Retention rt, String l) {
+        boolean z = zh(l);
+        sb.append('\n').append(z ? "=== 保留（不操作，" + kept.count() + " 条）===" : "=== Kept (no action, " + kept.count() + ") ===").append('\n');
+        int plain = kept.count();
+        for (AuditResult.Item it : kept.items()) {
+            if (it.rule().equals("R") || it.rule().equals("K")) continue; // nothing to do; rule K has its own line below
+            plain--;
+            sb.append("  · ").append(it.session_id());
+            if (it.evidence().title() != null) sb.append(" “").append(shorten(it.evidence().title(), 32)).append('”');
+            sb.append(" — ").append(it.reason()).append('\n');
+        }
+        int young = rt == null ? 0 : rt.kept_young() + rt.kept_continuable();
+        if (rt != null && young > 0) {
+            plain -= young;
+            String days = fmt(rt.keep_days());
+            sb.append(z ? "  · 子代理痕迹（保留期 " + days + " 天）: 保留 " + rt.kept_young() + " 条未满期"
+                    + (rt.next_eligible_at() == null ? "" : "（最早 " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC 起可删除）")
+                    + (rt.kept_continuable() > 0 ? "，" + rt.kept_continuable() + " 条可续接" : "")
+                    : "  · Subagent traces (keep-days " + days + "): " + rt.kept_young() + " kept as too young"
+                    + (rt.next_eligible_at() == null ? "" : " (first eligible " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC)")
+                    + (rt.kept_continuable() > 0 ? ", " + rt.kept_continuable() + " continuable" : "")).append('\n');
+        }
+        if (plain > 0) sb.append(z ? "  · 其余 " + plain + " 条无需操作\n" : "  · " + plain + " more with nothing to do\n");
+    }
+
+    /** Topic groups: the count and the first few, each with what would show it together (the rest in structuredContent). */
     private static void topicGroups(StringBuilder sb, AuditResult.TopicGroups tg, boolean z) {
         if (tg == null || tg.count() == 0) return;
         sb.append('\n').append(z ? "=== 主题分组（" + tg.count() + " 组）===" : "=== Topic groups (" + tg.count() + ") ===").append('\n');
-        boolean renames = false, hermes = false, claude = false;
+        boolean renames = false, claude = false;
+        int shown = 0;
         for (AuditResult.TopicGroup g : tg.items()) {
+            if (shown++ == TOPIC_LINES) break;
             AuditResult.GroupAdvice a = g.advice();
             boolean cc = "claude".equals(g.store());
-            if (cc) claude = true;
-            else hermes = true;
+            claude |= cc;
             sb.append("  ").append(g.cluster_id()).append(" “").append(g.label()).append("”").append(z ? "（" + g.size() + " 条）→ " : " (" + g.size() + ") → ");
             switch (a.kind()) {
                 case "project" -> sb.append(z ? "以 " + a.project_path() + " 建 Hermes 项目（归入 " + a.gathers() + " 条）"
@@ -181,25 +292,20 @@ public final class ReportRenderer {
                     if (cc) sb.append(z ? "标题前缀 " + a.prefix() + "（在 Claude Code 中用 /rename 设置）" : "title prefix " + a.prefix() + " (set with /rename in Claude Code)");
                     else sb.append(z ? "标题前缀 " + a.prefix() + "，改名 " + a.renames().size() + " 条" : "title prefix " + a.prefix() + ", "
                             + a.renames().size() + (a.renames().size() == 1 ? " rename" : " renames"));
-                    if (!a.renames().isEmpty()) {
-                        AuditResult.Rename e = a.renames().get(0);
-                        sb.append(z ? "（如 “" : " (e.g. “").append(e.from()).append("” → “").append(e.to()).append(z ? "”）" : "”)");
-                        if (!cc) renames = true;
-                    }
+                    renames |= !cc && !a.renames().isEmpty();
                 }
             }
             sb.append('\n');
         }
-        more(sb, tg.left_out(), z ? "zh" : "en");
-        if (hermes || !claude) {
-            sb.append(z ? "  Hermes 项目按工作目录归组；共用同一目录（如主目录）的会话只能用标题前缀区分。" : "  Projects group by working directory; sessions that share one (e.g. your home) can only be grouped by a title prefix.");
-            sb.append(renames ? (z ? "改名需你同意（如 g1=同意）。\n" : " Renames run only if approved (e.g. g1=approve).\n") : "\n");
-        }
-        if (claude) {
-            sb.append(z ? "  Claude Code 的项目就是工作目录；Steward 不改写 Claude Code 会话的标题（会与运行中的 Claude Code 冲突），前缀请用 /rename 设置。\n"
-                    : "  A Claude Code project is its working directory; Steward does not rename Claude Code sessions (it would race a running Claude Code): set a prefix with /rename.\n");
-        }
+        int more = tg.count() - Math.min(tg.count(), TOPIC_LINES);
+        if (more > 0) sb.append(z ? "  …另有 " + more + " 组（见 structuredContent 的 topic_groups）\n" : "  … " + more + " more in topic_groups (structuredContent)\n");
+        if (renames) sb.append(z ? "  改名需你同意（如 g1=同意）。\n" : "  Renames run only if approved (e.g. g1=approve).\n");
+        if (claude) sb.append(z ? "  Steward 不改写 Claude Code 会话标题（会与运行中的 Claude Code 冲突）。\n"
+                : "  Steward never renames Claude Code sessions (it would race a running Claude Code).\n");
     }
+
+    /** Topic groups shown in the text. */
+    static final int TOPIC_LINES = 3;
 
     /** The one line that replaces a rule's questions once its warning has been ignored up to N's cap (rule D). */
     public static String collapsedLine(String rule, int count, int active, double threshold, String locale) {
@@ -234,67 +340,20 @@ public final class ReportRenderer {
         return "claude".equals(store) ? "Claude Code" : "Hermes";
     }
 
-    private static void totals(StringBuilder sb, AuditResult.Totals t, AuditResult.Current cur, boolean z) {
+    /** One line per store: where, how many sessions, active (and the current one), ended, archived. */
+    private static void totals(StringBuilder sb, String where, AuditResult.Totals t, AuditResult.Current cur, boolean z) {
+        if (where != null) sb.append(where).append(": ");
+        if (where != null && t.all() == 0) {
+            sb.append(z ? "没有会话\n" : "no sessions\n");
+            return;
+        }
         String current = cur.session_id() == null ? (z ? "未知" : "unknown") : cur.session_id();
         if (z) {
-            sb.append("总记录: ").append(t.all()).append(" 条\n");
-            sb.append("  活跃: ").append(t.active()).append(" 条（当前: ").append(current).append("）\n");
-            sb.append("  已结束: ").append(t.ended()).append(" 条\n");
-            sb.append("  已归档: ").append(t.archived()).append(" 条\n");
+            sb.append("总记录 ").append(t.all()).append(" 条，活跃 ").append(t.active()).append("（当前: ").append(current).append("），已结束 ")
+                    .append(t.ended()).append("，已归档 ").append(t.archived()).append('\n');
         } else {
-            sb.append("Total: ").append(t.all()).append(" sessions\n");
-            sb.append("  active: ").append(t.active()).append(" (current: ").append(current).append(")\n");
-            sb.append("  ended: ").append(t.ended()).append('\n');
-            sb.append("  archived: ").append(t.archived()).append('\n');
+            sb.append(t.all()).append(" sessions, ").append(t.active()).append(" active (current: ").append(current).append("), ")
+                    .append(t.ended()).append(" ended, ").append(t.archived()).append(" archived\n");
         }
-    }
-
-    /** Items grouped by store, then by Claude Code project (stable: report order within a group). */
-    private static List<AuditResult.Item> sorted(List<AuditResult.Item> items, AuditResult r) {
-        if (plainHermes(r)) return items;
-        List<String> order = r.stores().stream().map(AuditResult.StoreOut::store).toList();
-        return items.stream().sorted(Comparator.<AuditResult.Item>comparingInt(i -> order.indexOf(i.store()))
-                .thenComparing(i -> i.evidence().project() == null ? "" : i.evidence().project())).toList();
-    }
-
-    /** Prints a store / project heading when it changes; returns the current one. */
-    private static String heading(StringBuilder sb, AuditResult.Item it, String previous, AuditResult r) {
-        if (plainHermes(r)) return previous;
-        String key = it.store() + "\u0000" + (it.evidence().project() == null ? "" : it.evidence().project());
-        if (key.equals(previous)) return previous;
-        sb.append("  [").append(storeName(it.store()));
-        if (it.evidence().project() != null) sb.append(" · ").append(projectLabel(it.evidence().project(), r));
-        sb.append("]\n");
-        return key;
-    }
-
-    /** A project's working directory when its transcripts name one, else its directory name. */
-    private static String projectLabel(String project, AuditResult r) {
-        for (AuditResult.StoreOut so : r.stores()) {
-            for (AuditResult.ProjectOut p : so.projects()) if (p.project().equals(project) && p.cwd() != null) return p.cwd();
-        }
-        return project;
-    }
-
-    private static void items(StringBuilder sb, List<AuditResult.Item> items, String mark, String l, boolean question, AuditResult r) {
-        String place = null;
-        for (AuditResult.Item it : sorted(items, r)) {
-            if (it.cascade_of() != null) continue; // named in its parent's question
-            // its topic is asked once, with another session; listed (LOW) when rule E went quiet
-            if (it.rule().equals("E") && it.question() == null && !it.confidence().equals("LOW")) continue;
-            place = heading(sb, it, place, r);
-            boolean grouped = "grouped".equals(it.question()); // asked once, in its rule's line below
-            // listed but not asked (a quiet condition, a deletion kept with its subagents): no question mark
-            boolean listedOnly = question && it.question() == null && it.executable() && !it.action().equals("review");
-            sb.append("  ").append(grouped || listedOnly ? "·" : mark).append(' ').append(it.session_id()).append(" — ").append(title(it.evidence().title(), l))
-                    .append(" — ").append(it.reason());
-            if (!grouped) sb.append(" → ").append(actionWord(it.action(), l)).append(question && !listedOnly && !it.action().equals("review") ? "?" : "");
-            if (!it.executable() && !it.action().equals("review")) sb.append(zh(l) ? "（仅报告）" : " (report only)");
-            sb.append('\n');
-        }
-    }
-
-    private static void more(StringBuilder sb, int leftOut, String l) {
-        if (leftOut > 0) sb.append(zh(l) ? "  …另有 " + leftOut + " 条未列出\n" : "  … " + leftOut + " more not listed\n");
     }
 }

@@ -14,7 +14,7 @@ public final class ActiveSubagentRule implements Rule {
             return Optional.of(verdict("untitled", Action.name_or_delete, Confidence.MEDIUM, "active untitled subagent: delete or name it?",
                     "活跃的无名子代理：删除还是命名？"));
         }
-        return Optional.of(verdict("titled", Action.review, Confidence.LOW, "active titled subagent (reported only)",
-                "活跃的有标题子代理（仅报告）"));
+        return Optional.of(verdict("titled", Action.review, Confidence.LOW, "active titled subagent",
+                "活跃的有标题子代理"));
     }
 }

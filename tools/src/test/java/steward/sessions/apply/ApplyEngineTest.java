@@ -214,6 +214,37 @@ class ApplyEngineTest {
         assertTrue(ex.getMessage().contains("already used"), ex.getMessage());
     }
 
+    /** The report's group ids: one answer for exactly the items a line counted; the trust rules hold. */
+    @Test
+    void aGroupAnswerCoversExactlyItsLineAndNothingElse() throws Exception {
+        AuditEngine.Outcome o = audit("interactive");
+        Plan plan = o.plan();
+        var groups = o.result().decision_groups();
+        var shells = groups.stream().filter(g -> g.section().equals("auto") && "A/shell".equals(g.condition())).findFirst().orElseThrow();
+        var stale = groups.stream().filter(g -> g.section().equals("ask") && "D/stale".equals(g.condition())).findFirst().orElseThrow();
+        // an unknown group id is refused like an unknown item
+        assertThrows(StewardError.class, () -> apply().apply(new ApplyRequest(plan.plan_id(), Map.of("q99", "approve"), null, null, true, null)));
+        // silence is never approval: without an answer the LOW question does nothing, the automatic group runs
+        ApplyResult silent = apply().apply(new ApplyRequest(plan.plan_id(), null, null, null, true, null));
+        Set<String> ran = new HashSet<>();
+        silent.executed().forEach(d -> ran.add(d.item_id()));
+        assertTrue(ran.containsAll(shells.item_ids()));
+        assertTrue(stale.item_ids().stream().noneMatch(ran::contains));
+        // rejecting the automatic group keeps all of it; approving the D/stale line marks exactly its items, one of them kept by id
+        String keptById = stale.item_ids().get(0);
+        ApplyResult r = apply().apply(new ApplyRequest(plan.plan_id(), Map.of(shells.group_id(), "reject", stale.group_id(), "approve",
+                keptById, "reject"), null, null, true, null));
+        Set<String> done = new HashSet<>();
+        r.executed().forEach(d -> done.add(d.item_id()));
+        assertTrue(shells.item_ids().stream().noneMatch(done::contains), "a rejected automatic group runs nothing");
+        for (String id : stale.item_ids()) assertEquals(!id.equals(keptById), done.contains(id), id + ": an item's own answer outranks its group's");
+        // nothing outside the line: every marked session is one the line counted
+        for (ApplyResult.Done d : r.executed()) {
+            if (d.action().equals("mark_ended")) assertTrue(stale.item_ids().contains(d.item_id()), d.toString());
+        }
+        assertEquals(stale.count(), stale.item_ids().size());
+    }
+
     @Test
     void databaseLockedPastTheRetryBudgetIsAClearErrorAndChangesNothing() throws Exception {
         Plan plan = audit("interactive").plan();

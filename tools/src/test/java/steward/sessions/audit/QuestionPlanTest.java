@@ -57,6 +57,21 @@ class QuestionPlanTest {
     }
 
     @Test
+    void aConditionWithMoreDeletionsThanAGroupListsIsAskedInOneCountedLineButKeptSessionsStayByName() {
+        PreferenceData d = new PreferenceData();
+        d.session_level.rejected.add(new PreferenceData.SessionMark("b3", null, "2026-08-01", "B"));
+        StringBuilder spec = new StringBuilder();
+        for (int i = 0; i < 25; i++) spec.append("b").append(i).append(" B/long delete MEDIUM\n");
+        for (int i = 0; i < 5; i++) spec.append("c").append(i).append(" C/untitled name_or_delete MEDIUM\n");
+        Map<String, Plan.PlanItem> items = assign(items(spec.toString()), d);
+        assertEquals(24, count(items, "grouped"), "25 > 20 listed per group: one line for all but the kept one");
+        assertEquals("new", items.get("b3").question(), "a session the user kept is still asked by name");
+        assertEquals(5, items.values().stream().filter(i -> i.rule().equals("C") && "new".equals(i.question())).count(), "5 ≤ 20: by name");
+        assertEquals(0, count(items, "not_asked"));
+        assertEquals(7, QuestionPlan.lines(items.values()), "b3, the B/long line, five C questions");
+    }
+
+    @Test
     void unansweredQuestionsWaitInOneLineAndLaterHidesThem() {
         PreferenceData d = new PreferenceData();
         for (String id : List.of("b0", "b1")) {

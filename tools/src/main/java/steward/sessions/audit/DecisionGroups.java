@@ -1,0 +1,166 @@
+package steward.sessions.audit;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import steward.learning.Preferences;
+import steward.sessions.store.SessionRow;
+
+/**
+ * The report's groups: every plan item (rule G's renames have their topic groups) falls in one group of the same section,
+ * store, rule condition, action, confidence and way of asking (and session source, for a condition of more than
+ * {@link #SPLIT_BY_SOURCE} items), so a home of 50,000 sessions reads as a
+ * screen of counted lines, each with a few examples. Generic over rule ids, conditions, actions and sources: a new rule
+ * groups without any change here.
+ *
+ * <p>Trust: a group that may be answered as a whole gets an id ({@code q1}, …) stored on each of its plan items, so an
+ * answer by group id covers exactly the items that were counted in its line, never an item of another section (waiting,
+ * not asked, report only) and never a child going along with its parent (cascade children follow their parent, and a
+ * child's own answer still keeps the parent: see {@code ApplyEngine.decide}). Sessions the user kept before, and deletions
+ * asked because of the subagents they take along, are asked by name: each is a group of its own.
+ */
+public final class DecisionGroups {
+    private DecisionGroups() {}
+
+    /** Examples shown per group line. */
+    public static final int EXAMPLES = 3;
+    /** Item ids listed per group in structuredContent (the plan file holds all of them). */
+    public static final int IDS_PER_GROUP = 1000;
+
+    /** A condition with more items than this is split into one group per session source. */
+    public static final int SPLIT_BY_SOURCE = 20;
+
+    /** Section order in the report. */
+    static final List<String> SECTIONS = List.of("auto", "ask", "waiting", "not_asked", "status", "listed", "along");
+
+    /** The section of an item: where the report shows it and whether a group answer may decide it. */
+    static String section(Plan.PlanItem it) {
+        if (it.cascade_of() != null) return "along";
+        if (it.question() == null) return it.automatic() ? "auto" : "listed";
+        if (it.coveredByRuleDecision()) return "ask";
+        return switch (it.question()) {
+            case "waiting", "later" -> "waiting";
+            case "status" -> "status";
+            default -> "not_asked";
+        };
+    }
+
+    /** A group answer decides the items of these sections: auto (a rejection keeps them) and ask. */
+    static boolean answerable(String section) {
+        return section.equals("auto") || section.equals("ask");
+    }
+
+    public record Result(Map<String, Plan.PlanItem> items, List<AuditResult.DecisionGroup> groups) {}
+
+    private static final class Building {
+        final String section, store, source, rule, condition, action, confidence, question;
+        final boolean named;
+        final List<Plan.PlanItem> items = new ArrayList<>();
+        final Map<String, Integer> sources = new LinkedHashMap<>();
+        final int order;
+
+        Building(String section, String store, String source, Plan.PlanItem it, boolean named, int order) {
+            this.section = section;
+            this.store = store;
+            this.source = source;
+            this.rule = it.rule();
+            this.condition = it.condition();
+            this.action = it.action();
+            this.confidence = it.confidence();
+            this.question = it.question() == null ? null : it.question().equals("later") ? "waiting" : it.question();
+            this.named = named;
+            this.order = order;
+        }
+    }
+
+    /**
+     * Groups {@code items} (report order) and sets each answerable item's group id; {@code rowOf} gives an item's session
+     * (its source), {@code prefs} which sessions the user kept before.
+     */
+    public static Result build(Map<String, Plan.PlanItem> items, Function<Plan.PlanItem, SessionRow> rowOf, Preferences prefs) {
+        // a condition's items form one group; a condition with more than SPLIT_BY_SOURCE items is split by session source
+        // (20,000 cron sessions and 50 cli ones are different decisions)
+        Map<String, Integer> perCondition = new HashMap<>();
+        for (Plan.PlanItem it : items.values()) perCondition.merge(conditionKey(it, prefs), 1, Integer::sum);
+        Map<String, Building> byKey = new LinkedHashMap<>();
+        Map<String, Building> ofItem = new LinkedHashMap<>();
+        for (Plan.PlanItem it : items.values()) {
+            String ck = conditionKey(it, prefs);
+            String source = source(rowOf.apply(it));
+            boolean split = perCondition.get(ck) > SPLIT_BY_SOURCE;
+            String key = split ? ck + "\u0000" + source : ck;
+            Building b = byKey.computeIfAbsent(key, k -> new Building(section(it), it.storeName(), split ? source : null, it, named(it, prefs), byKey.size()));
+            b.items.add(it);
+            b.sources.merge(source, 1, Integer::sum);
+            ofItem.put(it.item_id(), b);
+        }
+        List<Building> ordered = new ArrayList<>(byKey.values());
+        ordered.sort(Comparator.<Building>comparingInt(b -> SECTIONS.indexOf(b.section))
+                .thenComparingInt(b -> b.section.equals("ask") ? confidenceOrder(b.confidence) : 0)
+                .thenComparingInt(b -> AuditEngine.ruleIndex(b.rule))
+                .thenComparingInt(b -> b.order));
+        Map<Building, String> ids = new LinkedHashMap<>();
+        int n = 0;
+        for (Building b : ordered) if (answerable(b.section)) ids.put(b, "q" + (++n));
+        Map<String, Plan.PlanItem> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Plan.PlanItem> e : items.entrySet()) {
+            String id = ids.get(ofItem.get(e.getValue().item_id()));
+            out.put(e.getKey(), id == null ? e.getValue() : e.getValue().withGroup(id));
+        }
+        List<AuditResult.DecisionGroup> groups = new ArrayList<>();
+        for (Building b : ordered) {
+            List<AuditResult.Example> examples = new ArrayList<>();
+            for (Plan.PlanItem it : b.items) {
+                if (examples.size() >= (b.named ? 1 : EXAMPLES)) break;
+                SessionRow row = rowOf.apply(it);
+                examples.add(new AuditResult.Example(it.session_id(), row == null ? null : row.title(), detail(it.reason())));
+            }
+            List<String> itemIds = b.items.stream().limit(IDS_PER_GROUP).map(Plan.PlanItem::item_id).toList();
+            Map<String, Integer> sources = new LinkedHashMap<>();
+            b.sources.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(e -> sources.put(e.getKey(), e.getValue()));
+            groups.add(new AuditResult.DecisionGroup(ids.get(b), b.section, b.store, b.source, sources, b.rule, b.condition, b.action,
+                    b.confidence, b.question, b.named, b.items.size(), List.copyOf(examples), itemIds, b.items.size() - itemIds.size()));
+        }
+        return new Result(out, List.copyOf(groups));
+    }
+
+    /** Asked by name: a session the user kept before, or a deletion asked because of the subagents it takes along. */
+    private static boolean named(Plan.PlanItem it, Preferences prefs) {
+        return section(it).equals("ask") && (prefs.protectedSession(it.session_id()) || it.held_by() != null && !it.held_by().isEmpty());
+    }
+
+    /** Everything that makes two items one decision, but the source. */
+    private static String conditionKey(Plan.PlanItem it, Preferences prefs) {
+        String question = it.question() == null ? "" : it.question().equals("later") ? "waiting" : it.question();
+        return String.join("\u0000", section(it), it.storeName(), it.rule(), String.valueOf(it.condition()), it.action(), it.confidence(),
+                question, named(it, prefs) ? it.session_id() : "");
+    }
+
+    /** Where a session came from: Hermes' {@code source} (cli, cron, telegram, …); for a Claude Code session its project. */
+    private static String source(SessionRow row) {
+        if (row != null && row.group() != null) return row.group();
+        return row == null || row.source() == null || row.source().isBlank() ? "unknown" : row.source();
+    }
+
+    private static int confidenceOrder(String c) {
+        return switch (c) {
+            case "HIGH" -> 0;
+            case "MEDIUM" -> 1;
+            default -> 2;
+        };
+    }
+
+    /** What the rule saw, without the question it asks ("last active 4 days ago: mark as ended?" → "last active 4 days ago"). */
+    static String detail(String reason) {
+        if (reason == null) return null;
+        int a = reason.indexOf(": "), b = reason.indexOf('：');
+        int cut = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+        return (cut < 0 ? reason : reason.substring(0, cut)).strip();
+    }
+}
