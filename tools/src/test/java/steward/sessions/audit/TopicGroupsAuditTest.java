@@ -240,9 +240,9 @@ class TopicGroupsAuditTest {
         StewardError err = assertThrows(StewardError.class, () -> new ApplyEngine(only, TestHomes.CLOCK).apply(new ApplyRequest(r.plan_id(),
                 Map.of("c1", "approve"), Map.of(), Map.of(), true, null)));
         assertTrue(err.getMessage().contains("c1"), err.getMessage());
-        assertTrue(o.text().contains("  c1 “Kafka consumer” (3) → title prefix [Kafka consumer] (set with /rename in Claude Code) (e.g. “"), o.text());
+        assertTrue(o.text().contains("  c1 “Kafka consumer” (3) → title prefix [Kafka consumer] (set with /rename in Claude Code)\n"), o.text());
         assertTrue(o.text().contains("“Thesis citations” (2) → already one Claude Code project: /home/dev/thesis (2 sessions)"), o.text());
-        assertTrue(o.text().contains("Steward does not rename Claude Code sessions"), o.text());
+        assertTrue(o.text().contains("Steward never renames Claude Code sessions"), o.text());
         assertFalse(o.text().contains("Renames run only if approved"), o.text());
         String zh = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"))
                 .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "zh", 20, "claude", 0)).text();
