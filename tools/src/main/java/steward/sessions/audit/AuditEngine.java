@@ -170,7 +170,10 @@ public final class AuditEngine {
             if (!a.source.store().equals(SessionRow.HERMES)) continue;
             Map<String, SessionRow> byId = new HashMap<>();
             for (SessionRow s : a.rows) byId.put(s.id(), s);
-            renameItems.addAll(groups.planItems(byId, req.maxItemsPerGroup(), req.headless()));
+            for (Plan.PlanItem r : groups.planItems(byId, req.maxItemsPerGroup(), req.headless())) {
+                Plan.PlanItem own = items.get(r.session_id());
+                if (own == null || !own.rule().equals("H")) renameItems.add(r); // no renaming what Hermes prunes at its next start
+            }
         }
 
         // the plan's items are final: serialise them on another core while the report is built
