@@ -157,6 +157,7 @@ final class SimulatedUsers {
         }
 
         public Wish wish(EvolvingHome.Session s, String action, int run, Memory m) {
+            if (action.equals("mark_ended") && s.subagent()) return Wish.YES; // rule M: a subagent run left open for over a day
             if (!action.equals("delete") || s.active()) return Wish.no(null);
             if (s.subagent() && (s.messages() <= 4 || !s.titled())) return Wish.YES;
             if (!s.titled() && s.messages() <= 10) return Wish.YES;

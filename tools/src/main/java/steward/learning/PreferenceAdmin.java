@@ -160,7 +160,9 @@ public final class PreferenceAdmin {
     private static String normaliseRule(String rule) {
         if (rule == null || rule.isBlank()) throw new StewardError("session_preferences", "name a rule, e.g. B or B/long");
         String r = RuleKey.rule(rule.strip()).toUpperCase(Locale.ROOT);
-        if (!r.matches("[A-E]")) throw new StewardError("session_preferences", "unknown rule '" + rule + "' (learning rules are A–E)");
+        if (!r.matches("[A-EMNT]")) {
+            throw new StewardError("session_preferences", "unknown rule '" + rule + "' (learning rules are A–E, M, N and T)");
+        }
         return r;
     }
 }

@@ -39,6 +39,22 @@ class PreferenceAdminTest {
     }
 
     @Test
+    void cronRetentionIsPromotedLikeAnyConditionAndCanBeReset() {
+        PreferenceStore store = new PreferenceStore(state, clock);
+        LearningEngine engine = new LearningEngine(store, clock);
+        engine.record("p1", Events.parse("s1 | T | cron | MEDIUM | delete | APPROVED"));
+        assertEquals(Level.MEDIUM, store.read().data().rule_level.get("T/cron").level);
+        engine.record("p2", Events.parse("s2 | T | cron | MEDIUM | delete | APPROVED"));
+        assertEquals(Level.HIGH, store.read().data().rule_level.get("T/cron").level, "approved twice in two runs: runs unasked");
+        new PreferenceAdmin(store, clock).resetRule("T");
+        assertFalse(store.read().data().rule_level.containsKey("T/cron"));
+        engine.record("p3", Events.parse("s3 | M | cron | HIGH | mark_ended | VETOED"));
+        new PreferenceAdmin(store, clock).resetRule("m"); // rules M and N learn too
+        assertFalse(store.read().data().rule_level.containsKey("M/cron"));
+        assertThrows(StewardError.class, () -> new PreferenceAdmin(store, clock).resetRule("H"), "H asks nothing, so it learns nothing");
+    }
+
+    @Test
     void thresholdIsSetWithinBoundsOnly() {
         PreferenceStore store = new PreferenceStore(state, clock);
         PreferenceAdmin admin = new PreferenceAdmin(store, clock);

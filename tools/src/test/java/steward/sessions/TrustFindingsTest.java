@@ -156,8 +156,10 @@ class TrustFindingsTest {
 
     // 3a. A group approval turns a report-only item into a future automatic delete.
     @Test
-    void groupApprovalNeverTurnsAReportOnlyItemIntoADeletion() {
+    void groupApprovalNeverTurnsAReportOnlyItemIntoADeletion() throws Exception {
         String titled = "20260807_095200_bbab27"; // C/titled: an active titled subagent, reported only
+        // idle for 2 days it would be ended by rule M; with M off for subagents, rule C reports it
+        java.nio.file.Files.writeString(paths.configYaml(), "steward:\n  machine_idle_hours:\n    subagent: 0\n");
         AuditEngine.Outcome o = audit();
         assertEquals("review", item(o.plan(), titled).action());
         apply(o.plan(), Map.of(), Map.of("C", "approve"));

@@ -295,6 +295,7 @@ public final class ApplyEngine {
             sessionIds.add(i.session_id());
             if (isGroupRename(i)) itemIds.add(i.topic()); // a topic group's id decides all its renames
             if (i.group() != null) itemIds.add(i.group()); // a report group's id decides the items counted in its line
+            if (i.chain() != null) itemIds.add(i.chain()); // a compaction chain's id decides the whole chain
         }
         List<String> unknown = req.itemDecisions().keySet().stream().filter(k -> !itemIds.contains(k)).sorted().toList();
         if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
@@ -369,6 +370,12 @@ public final class ApplyEngine {
             if (df != null) ps.add(df);
             for (String p : ps) subChildren.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id());
         }
+        Map<String, List<String>> chainDeletes = new HashMap<>();
+        for (Plan.PlanItem it : items) {
+            if (it.chain() != null && it.cascade_of() == null && it.action().equals("delete")) {
+                chainDeletes.computeIfAbsent(it.chain(), k -> new ArrayList<>()).add(it.item_id());
+            }
+        }
         List<ApplyResult.Skipped> skipped = new ArrayList<>();
         Map<String, Planned> run = new LinkedHashMap<>();
         Set<String> renamed = new HashSet<>();
@@ -425,6 +432,17 @@ public final class ApplyEngine {
                         break;
                     }
                 }
+                String chain = p.item().chain();
+                if (why == null && chain != null && p.item().cascade_of() == null) {
+                    // a compaction chain is one conversation: deleted as a whole or not at all
+                    for (String member : chainDeletes.getOrDefault(chain, List.of())) {
+                        Planned mp = run.get(member);
+                        if (mp == null || mp.op() != Op.DELETE) {
+                            why = "deleted only together with its compaction chain " + chain + " (" + member + " is not being deleted)";
+                            break;
+                        }
+                    }
+                }
                 String parent = p.item().cascade_of();
                 if (why == null && parent != null) {
                     Planned pp = run.get(parent);
@@ -469,6 +487,11 @@ public final class ApplyEngine {
             // a rule G rename is approved by its own id, its topic group's id, or rule G as a whole
             d = req.itemDecisions().get(it.topic());
             return d != null ? d : req.ruleDecisions().get(it.rule());
+        }
+        if (it.chain() != null && it.cascade_of() == null && !it.chain().equals(it.item_id())) {
+            // a compaction chain is decided as a whole: by its id (its oldest session's item)
+            d = req.itemDecisions().get(it.chain());
+            if (d != null) return d;
         }
         return it.cascade_of() == null && it.coveredByRuleDecision() ? req.ruleDecisions().get(it.rule()) : null;
     }

@@ -143,6 +143,7 @@ public final class AuditEngine {
             });
         }
         steward.config.StewardSettings settings = steward.config.StewardSettings.load(paths.configYaml());
+        steward.config.HousekeepingSettings housekeeping = steward.config.HousekeepingSettings.load(paths.configYaml());
         // items: every non-retain verdict of every home; a deletion whose subagent children would not all go automatically on
         // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan, per report)
         List<StoreAudit> audits = new ArrayList<>();
@@ -151,7 +152,10 @@ public final class AuditEngine {
         for (int i = 0; i < sources.size(); i++) {
             List<SessionRow> rows = listed.get(i);
             AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId());
-            RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences, settings.subagentKeepDays());
+            boolean hermes = sources.get(i).store().equals(SessionRow.HERMES);
+            Double lastPrune = hermes && housekeeping.autoPrune() ? lastAutoPrune(Path.of(sources.get(i).location())) : null;
+            RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences, settings.subagentKeepDays(), housekeeping,
+                    lastPrune);
             StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
             audits.add(a);
             for (Map.Entry<String, Plan.PlanItem> e : storeItems(rows, a.verdicts, ctx, req).entrySet()) {
@@ -175,7 +179,10 @@ public final class AuditEngine {
             if (!a.source.store().equals(SessionRow.HERMES)) continue;
             Map<String, SessionRow> byId = new HashMap<>();
             for (SessionRow s : a.rows) byId.put(s.id(), s);
-            renameItems.addAll(groups.planItems(byId, req.maxItemsPerGroup(), req.headless()));
+            for (Plan.PlanItem r : groups.planItems(byId, req.maxItemsPerGroup(), req.headless())) {
+                Plan.PlanItem own = items.get(r.session_id());
+                if (own == null || !own.rule().equals("H")) renameItems.add(r); // no renaming what Hermes prunes at its next start
+            }
         }
 
         // the plan's items are final: serialise them on another core while the report is built
@@ -257,7 +264,8 @@ public final class AuditEngine {
                 req.locale(), first.source.location(), totals, first.current, threshold,
                 new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(waiting, cap), collapsedGroups,
                         group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions, List.copyOf(storeOuts),
-                retention(audits, settings), groups.out(cap, req.locale()), scheduledRuns(req), decisionGroups.groups());
+                retention(audits, settings), groups.out(cap, req.locale()), scheduledRuns(req), decisionGroups.groups(),
+                housekeeping(audits, items, housekeeping, cap));
         String text = ReportRenderer.render(result);
         List<Plan.StoreRef> refs = new ArrayList<>();
         for (StoreAudit a : audits) {
@@ -287,6 +295,7 @@ public final class AuditEngine {
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
         for (Key k : order(rows, verdicts)) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
         Cascade.apply(items, ctx, req.locale());
+        Chains.apply(items, ctx, req.locale());
         return items;
     }
 
@@ -370,6 +379,66 @@ public final class AuditEngine {
                 backups, problems);
     }
 
+    /** When Hermes last ran its auto-prune ({@code state_meta.last_auto_prune}); null when never, or unreadable. */
+    static Double lastAutoPrune(Path db) {
+        try (SessionStore store = SessionStore.openReadOnly(db);
+             java.sql.PreparedStatement ps = store.connection().prepareStatement("SELECT value FROM state_meta WHERE key = 'last_auto_prune'");
+             java.sql.ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getString(1) != null ? Double.valueOf(rs.getString(1).strip()) : null;
+        } catch (java.sql.SQLException | RuntimeException e) {
+            return null; // no state_meta table (older schema) or a value Hermes itself would treat as no prior run
+        }
+    }
+
+    /** The housekeeping settings used, Hermes' auto-prune outlook and the compaction chains (every home). */
+    private static AuditResult.Housekeeping housekeeping(List<StoreAudit> audits, Map<String, Plan.PlanItem> items,
+                                                        steward.config.HousekeepingSettings hk, int cap) {
+        AuditResult.HermesPrune prune = null;
+        List<AuditResult.ChainOut> chains = new ArrayList<>();
+        int chainCount = 0;
+        for (StoreAudit a : audits) {
+            RuleContext ctx = a.ctx;
+            if (a.source.store().equals(SessionRow.HERMES) && hk.autoPrune()) {
+                int due = 0, soon = 0;
+                double next = Double.NaN;
+                for (SessionRow s : a.rows) {
+                    Double at = steward.sessions.rules.HermesPruneRule.dueAt(s, ctx);
+                    if (at == null) continue;
+                    if (at <= ctx.now()) due++;
+                    else if (at <= ctx.now() + 7 * 86400.0) {
+                        soon++;
+                        if (Double.isNaN(next) || at < next) next = at;
+                    }
+                }
+                Double last = ctx.lastAutoPrune();
+                Double after = last == null ? null : last + hk.pruneIntervalHours() * 3600.0;
+                prune = new AuditResult.HermesPrune(true, hk.pruneRetentionDays(), hk.pruneIntervalHours(), Times.iso(last),
+                        after == null || after <= ctx.now() ? null : Times.iso(after), due, soon, Double.isNaN(next) ? null : Times.iso(next));
+            }
+            for (Map.Entry<String, List<String>> c : ctx.chains().entrySet()) {
+                chainCount++;
+                if (chains.size() >= cap) continue;
+                String action = "retain", conf = null;
+                for (String m : c.getValue()) {
+                    Plan.PlanItem pi = items.get(m);
+                    if (pi == null || pi.action().equals("retain")) continue;
+                    if (action.equals("retain") || pi.action().equals("delete")) {
+                        action = pi.action();
+                        conf = pi.confidence();
+                    }
+                }
+                SessionRow first = ctx.session(c.getKey());
+                String title = first == null || first.untitled() ? null : first.title();
+                chains.add(new AuditResult.ChainOut(c.getKey(), title, c.getValue().size(), c.getValue(), action, conf));
+            }
+        }
+        if (prune == null) {
+            prune = new AuditResult.HermesPrune(hk.autoPrune(), hk.pruneRetentionDays(), hk.pruneIntervalHours(), null, null, 0, 0, null);
+        }
+        return new AuditResult.Housekeeping(new java.util.TreeMap<>(hk.machineIdleHours()), hk.cronRetentionDays(), prune, chainCount,
+                List.copyOf(chains), chainCount - chains.size(), hk.warnings());
+    }
+
     /** What rule K kept in this audit (every home), and when the next young subagent becomes eligible. */
     private static AuditResult.Retention retention(List<StoreAudit> audits, steward.config.StewardSettings settings) {
         int young = 0, continuable = 0;
@@ -427,7 +496,7 @@ public final class AuditEngine {
         String reason = pi.reason();
         if (cluster != null && pi.rule().equals("E")) reason += "zh".equals(locale) ? "（见主题分组 " + cluster + "）" : " (see topic group " + cluster + ")";
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                reason, pi.cascade_of(), pi.question(), pi.held_by(), ev, s.store(), cluster);
+                reason, pi.cascade_of(), pi.question(), pi.held_by(), ev, s.store(), cluster, ctx.chainOf(s.id()));
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */

@@ -11,7 +11,7 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
                           String locale, String database, Totals totals, Current current, double threshold, Groups groups,
                           List<TopicOut> repeated_topics, Expected expected, LearningState learning, Questions questions,
                           List<StoreOut> stores, Retention retention, TopicGroups topic_groups, ScheduledRuns scheduled_runs,
-                          List<DecisionGroup> decision_groups) {
+                          List<DecisionGroup> decision_groups, Housekeeping housekeeping) {
 
     /**
      * Every plan item except rule G's renames, in groups of one section (auto, ask, waiting, not_asked, status, listed,
@@ -29,6 +29,26 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
 
     /** A session shown for its group: id, title and what the rule saw (its reason without the question). */
     public record Example(String session_id, String title, String detail) {}
+
+
+    /**
+     * The machine-session and retention settings this audit used (rules M, T, N), Hermes' own auto-prune (rule H) and the
+     * compaction chains found (each one conversation: one line in the report; {@code chain_items} capped, oldest first).
+     */
+    public record Housekeeping(java.util.Map<String, Double> machine_idle_hours, double cron_retention_days, HermesPrune hermes_prune,
+                               int chains, List<ChainOut> chain_items, int chains_left_out, List<String> warnings) {}
+
+    /**
+     * Hermes' {@code sessions.auto_prune}: whether it is on, its retention and interval, when it last ran
+     * ({@code state_meta.last_auto_prune}), when it runs next (the first Hermes start after {@code next_run_after}; null: at
+     * the next start), how many ended sessions it deletes then ({@code due}, rule H items) and how many more within the
+     * following 7 days ({@code due_within_7_days}, the first on {@code next_due_at}).
+     */
+    public record HermesPrune(boolean enabled, double retention_days, double min_interval_hours, String last_run_at, String next_run_after,
+                              int due, int due_within_7_days, String next_due_at) {}
+
+    /** A compaction chain: its id (its oldest session), title, members oldest first, and what the plan does with it. */
+    public record ChainOut(String chain_id, String title, int size, List<String> session_ids, String action, String confidence) {}
 
     /**
      * What the scheduled housekeeping ({@code steward schedule}) did since the last interactive audit reported it: runs,
@@ -86,7 +106,7 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
      * {@code takes_along}: the subagents this deletion would take along that would not go on their own (why it is asked). */
     public record Item(String item_id, String session_id, String rule, String condition, String action, String confidence, boolean executable,
                        String reason, String cascade_of, String question, List<String> takes_along, Evidence evidence, String store,
-                       String cluster_id) {}
+                       String cluster_id, String chain) {}
 
     public record Group(int count, List<Item> items, int left_out) {}
 

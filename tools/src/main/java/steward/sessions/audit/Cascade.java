@@ -155,6 +155,8 @@ final class Cascade {
         String why;
         if (ctx.preferences().kept(c.id()) || keptOn != null || ctx.preferences().renamed(c.id())) {
             why = keptOn != null ? (zh ? "你在 " + keptOn + " 保留过它" : "you kept it on " + keptOn) : (zh ? "你保留过它" : "you kept it");
+        } else if (steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) != null && steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) <= ctx.now()) {
+            why = zh ? "Hermes 的 auto_prune 也会删除它" : "Hermes' auto_prune deletes it anyway";
         } else if (c.active()) {
             why = zh ? "仍在运行" : "still running";
         } else if (!c.untitled()) {

@@ -62,7 +62,8 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
      * the safety guard's cap applies (titled, active, not a subagent); {@code store}: the session's home ({@code claude};
      * null for Hermes); {@code along}: for a deletion asked because of {@code held_by}, what kind of subagent each would
      * be (kept, running, titled, other; distinct, sorted): what the question teaches ({@code <rule>/with_<kind>});
-     * {@code new_title}: the title a rule G rename proposes ({@code topic} is then its topic group);
+     * {@code new_title}: the title a rule G rename proposes ({@code topic} is then its topic group); {@code chain}: the
+     * compaction chain the session belongs to (the id of its oldest session): a chain is deleted as a whole or not at all;
      * {@code group}: the report's decision group ({@code q1}, …; see {@link DecisionGroups}) whose one answer decides this
      * item, null when no group answer may decide it (waiting, not asked, report only, going along with a parent).
      */
@@ -71,12 +72,12 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
                            boolean executable,
                            @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint,
                            String base, String question, List<String> held_by, boolean guarded, String store, List<String> along,
-                           String new_title, String group) {
+                           String new_title, String chain, String group) {
         public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
                         boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
                         String question, List<String> held_by, boolean guarded, String store, List<String> along, String new_title) {
             this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
-                    held_by, guarded, store, along, new_title, null);
+                    held_by, guarded, store, along, new_title, null, null);
         }
 
         /** An item of a Hermes session. */
@@ -102,22 +103,28 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
 
         public PlanItem withConfidence(String c, String why, List<String> heldBy) {
             return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
-                    heldBy, guarded, store, along, new_title, group);
+                    heldBy, guarded, store, along, new_title, chain, group);
         }
 
         public PlanItem withAlong(String c, String why, List<String> heldBy, List<String> kinds) {
             return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
-                    heldBy, guarded, store, kinds, new_title, group);
+                    heldBy, guarded, store, kinds, new_title, chain, group);
         }
 
         public PlanItem withQuestion(String q) {
             return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
-                    base, q, held_by, guarded, store, along, new_title, group);
+                    base, q, held_by, guarded, store, along, new_title, chain, group);
         }
 
         public PlanItem withGroup(String g) {
             return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
-                    base, question, held_by, guarded, store, along, new_title, g);
+                    base, question, held_by, guarded, store, along, new_title, chain, g);
+        }
+
+        /** This item as a member of compaction chain {@code id}, with the chain's action, confidence and reason. */
+        public PlanItem inChain(String id, String act, String c, boolean exec, String why, boolean guard) {
+            return new PlanItem(item_id, session_id, rule, condition, act, c, exec, why, cascade_of, topic, fingerprint, base, question,
+                    held_by, guard, store, along, new_title, id, group);
         }
 
         /** The learning key: the rule condition, else the rule. */

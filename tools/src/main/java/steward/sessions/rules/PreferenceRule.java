@@ -28,7 +28,7 @@ public final class PreferenceRule implements Rule {
      * name, never run automatically. The safety cap (rule S) is applied after this, always.
      */
     public static Verdict adjust(SessionRow s, Verdict v, RuleContext ctx) {
-        if (v.action() == Action.retain || v.rule().equals("S")) return v;
+        if (v.action() == Action.retain || v.rule().equals("S") || v.rule().equals("H")) return v; // H: Hermes acts, nobody is asked
         Verdict out = v.rule().equals("F") ? v : learned(v, ctx);
         String keptOn = ctx.preferences().keptOn(s.id());
         if (keptOn != null && out.confidence() == Confidence.HIGH) {

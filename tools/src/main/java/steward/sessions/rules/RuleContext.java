@@ -36,6 +36,10 @@ public final class RuleContext {
     private final Map<String, Topic> topicBySession;
     private final Preferences preferences;
     private final double subagentKeepDays;
+    private final steward.config.HousekeepingSettings housekeeping;
+    private final Double lastAutoPrune;
+    private final Map<String, String> chainOf;
+    private final Map<String, List<String>> chains;
 
     /** A title keyword (or co-occurring keyword phrase) shared by ≥ 2 active titled sessions. */
     public record Topic(String label, List<String> sessionIds) {
@@ -44,9 +48,12 @@ public final class RuleContext {
         }
     }
 
-    private RuleContext(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs, double subagentKeepDays) {
+    private RuleContext(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs, double subagentKeepDays,
+                        steward.config.HousekeepingSettings housekeeping, Double lastAutoPrune) {
         this.now = now;
         this.subagentKeepDays = subagentKeepDays;
+        this.housekeeping = housekeeping == null ? steward.config.HousekeepingSettings.defaults() : housekeeping;
+        this.lastAutoPrune = lastAutoPrune;
         this.currentSessionId = currentSessionId;
         this.preferences = prefs == null ? Preferences.empty() : prefs;
         this.byId = new HashMap<>();
@@ -55,7 +62,8 @@ public final class RuleContext {
         int active = 0;
         for (SessionRow s : sessions) {
             byId.put(s.id(), s);
-            if (s.active()) active++;
+            // machine sessions (cron, gateway, api, subagent runs) are not the user's conversations: rule D never counts them
+            if (s.active() && !MachineSessions.machine(s)) active++;
             if (s.active() && s.group() != null && !s.subagent()) activeByGroup.merge(s.group(), 1, Integer::sum);
         }
         for (SessionRow s : sessions) {
@@ -71,6 +79,9 @@ public final class RuleContext {
         for (SessionRow s : sessions) {
             if (continued(s) && hasLiveContinuation(s, memo, new HashSet<>())) liveChain.add(s.id());
         }
+        this.chainOf = new HashMap<>();
+        this.chains = new LinkedHashMap<>();
+        findChains(sessions);
         this.topics = new ArrayList<>();
         this.topicBySession = new HashMap<>();
         findTopics(sessions);
@@ -83,7 +94,16 @@ public final class RuleContext {
     /** With the subagent keep-days setting ({@code steward.subagent_keep_days}; 0 = no grace period). */
     public static RuleContext of(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs,
                                  double subagentKeepDays) {
-        return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays);
+        return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, null, null);
+    }
+
+    /**
+     * With every housekeeping setting: the subagent keep-days, the machine idle times, the cron retention and Hermes' own
+     * auto-prune (from config.yaml), and when Hermes last ran it ({@code state_meta.last_auto_prune}, null: never).
+     */
+    public static RuleContext of(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs,
+                                 double subagentKeepDays, steward.config.HousekeepingSettings housekeeping, Double lastAutoPrune) {
+        return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, housekeeping, lastAutoPrune);
     }
 
     /** A continuation child is live when it is active, titled (never auto-deleted) or itself heads a live chain. */
@@ -138,6 +158,8 @@ public final class RuleContext {
         Map<List<String>, List<String>> phrases = new LinkedHashMap<>();
         for (Map.Entry<String, List<String>> e : bearers.entrySet()) {
             if (e.getValue().size() < 2) continue;
+            // the sessions of one compaction chain are one conversation, never duplicates of each other
+            if (e.getValue().stream().map(this::chainKey).distinct().count() < 2) continue;
             phrases.computeIfAbsent(e.getValue(), k -> new ArrayList<>()).add(e.getKey());
         }
         for (Map.Entry<List<String>, List<String>> e : phrases.entrySet()) {
@@ -163,6 +185,90 @@ public final class RuleContext {
         }
         topics.sort((a, b) -> b.count() != a.count() ? Integer.compare(b.count(), a.count()) : a.label().compareTo(b.label()));
         for (Topic t : topics) for (String id : t.sessionIds()) topicBySession.putIfAbsent(id, t);
+    }
+
+    private static final java.util.regex.Pattern NUMBERED = java.util.regex.Pattern.compile("^(.*?) #(\\d+)$");
+
+    /**
+     * Compaction chains: a session continued from a parent that ended with Hermes' {@code compression} end reason (not a
+     * subagent, branch or tool child, as Hermes' {@code get_compression_lineage}), and sessions whose titles are one base
+     * title and its numbered continuations ("… #2", Hermes' {@code get_next_title_in_lineage}) form one chain.
+     */
+    private void findChains(Collection<SessionRow> sessions) {
+        Map<String, String> up = new HashMap<>();
+        for (SessionRow s : sessions) {
+            SessionRow p = s.parentSessionId() == null ? null : byId.get(s.parentSessionId());
+            if (p == null || !"compression".equals(p.endReason()) || s.subagent() || "tool".equals(s.source())) continue;
+            if (delegateFrom(s) != null || (s.modelConfig() != null && s.modelConfig().contains("\"_branched_from\""))) continue;
+            union(up, s.id(), p.id());
+        }
+        Map<String, List<SessionRow>> byBase = new HashMap<>();
+        Set<String> numbered = new HashSet<>();
+        for (SessionRow s : sessions) {
+            if (s.untitled() || s.subagent()) continue;
+            java.util.regex.Matcher m = NUMBERED.matcher(s.title());
+            String base = m.matches() ? m.group(1) : s.title();
+            String key = s.store() + "\0" + base;
+            byBase.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
+            if (m.matches()) numbered.add(key);
+        }
+        for (Map.Entry<String, List<SessionRow>> e : byBase.entrySet()) {
+            if (e.getValue().size() < 2 || !numbered.contains(e.getKey())) continue;
+            for (SessionRow s : e.getValue()) union(up, s.id(), e.getValue().get(0).id());
+        }
+        Map<String, List<SessionRow>> members = new HashMap<>();
+        for (String id : up.keySet()) members.computeIfAbsent(find(up, id), k -> new ArrayList<>()).add(byId.get(id));
+        List<List<SessionRow>> all = new ArrayList<>(members.values());
+        for (List<SessionRow> l : all) l.sort(java.util.Comparator.comparingDouble(SessionRow::startedAt).thenComparing(SessionRow::id));
+        all.sort(java.util.Comparator.comparingDouble((List<SessionRow> l) -> l.get(0).startedAt()).thenComparing(l -> l.get(0).id()));
+        for (List<SessionRow> l : all) {
+            if (l.size() < 2) continue;
+            String id = l.get(0).id();
+            List<String> ids = l.stream().map(SessionRow::id).toList();
+            chains.put(id, ids);
+            for (String m : ids) chainOf.put(m, id);
+        }
+    }
+
+    private static void union(Map<String, String> up, String a, String b) {
+        String ra = find(up, a), rb = find(up, b);
+        if (!ra.equals(rb)) up.put(ra, rb);
+    }
+
+    private static String find(Map<String, String> up, String a) {
+        up.putIfAbsent(a, a);
+        String r = a;
+        while (!up.get(r).equals(r)) r = up.get(r);
+        while (!up.get(a).equals(r)) {
+            String n = up.get(a);
+            up.put(a, r);
+            a = n;
+        }
+        return r;
+    }
+
+    private String chainKey(String id) {
+        return chainOf.getOrDefault(id, id);
+    }
+
+    /** The compaction chain a session belongs to (the id of its oldest member), or null when it is in none. */
+    public String chainOf(String id) {
+        return chainOf.get(id);
+    }
+
+    /** Every compaction chain of two or more sessions: chain id (its oldest member) to members, oldest first. */
+    public Map<String, List<String>> chains() {
+        return chains;
+    }
+
+    /** The machine idle times, cron retention and Hermes' auto-prune settings. */
+    public steward.config.HousekeepingSettings housekeeping() {
+        return housekeeping;
+    }
+
+    /** When Hermes last ran its auto-prune ({@code state_meta.last_auto_prune}), null when never or unknown. */
+    public Double lastAutoPrune() {
+        return lastAutoPrune;
     }
 
     public double now() {

@@ -2,17 +2,25 @@ package steward.sessions.rules;
 
 import java.util.List;
 
-/** The explicit, ordered rule registry: the first rule that matches decides. */
+/**
+ * The explicit, ordered rule registry: the first rule that matches decides. H comes first: what Hermes' own auto-prune
+ * deletes is only reported (it never yields an action, so it cannot bypass the safety guard), and no later rule may
+ * propose to keep or delete it again.
+ */
 public final class Rules {
     private Rules() {}
 
     public static final List<Rule> ORDERED = List.of(
+            new HermesPruneRule(),
             new SafetyGuardRule(),
             new PreferenceRule(),
             new SubagentRetentionRule(),
             new SubagentShellRule(),
             new EndedUntitledRule(),
+            new EmptySessionRule(),
+            new MachineSessionRule(),
             new ActiveSubagentRule(),
+            new CronRetentionRule(),
             new TooManyActiveRule(),
             new RepeatedTopicRule(),
             new RetainRule());

@@ -34,6 +34,9 @@ public final class SafetyGuardRule implements Rule {
     /** The cap: a titled, active, non-subagent session is never executed automatically (at most MEDIUM). */
     public static Verdict cap(SessionRow s, Verdict v) {
         if (v.action() == Action.retain || !guards(s)) return v;
+        // a machine session's title names a job or a chat thread, not a conversation the user returns to: ending it (rule M) is
+        // not what the cap protects against, and restore undoes it
+        if (v.rule().equals("M") && v.action() == Action.mark_ended) return v;
         Verdict g = v.guarded(true);
         return g.confidence().compareTo(Confidence.MEDIUM) > 0 ? g.withConfidence(Confidence.MEDIUM, null) : g;
     }

@@ -6,7 +6,7 @@ import steward.learning.rules.ThresholdRule;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(id = "D", summary = "Too many active sessions (> N): archived-but-active (MEDIUM) or titled and idle > 3 days (LOW) → mark as ended",
-        rationale = "Attention is single-threaded: more than N active sessions hide each other. Idleness is measured by the newest "
+        rationale = "Attention is single-threaded: more than N active sessions hide each other; only the user's own (interactive) sessions count, never cron, gateway, API or subagent ones. Idleness is measured by the newest "
                 + "message, not guessed from the title; marking as ended keeps everything and only tidies the active list. "
                 + "A Claude Code project with more than N live sessions is reported for review: Claude Code has no ended mark.")
 public final class TooManyActiveRule implements Rule {
@@ -14,6 +14,7 @@ public final class TooManyActiveRule implements Rule {
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
         int active = ctx.activeCount(s);
         if (!s.active() || ctx.isCurrent(s) || active <= ctx.threshold()) return Optional.empty();
+        if (MachineSessions.machine(s)) return Optional.empty(); // not the user's conversations: rule M ends them once idle
         if (!s.markable()) {
             String n = ThresholdRule.fmt(ctx.threshold());
             return Optional.of(verdict("crowded", Action.review, Confidence.LOW,

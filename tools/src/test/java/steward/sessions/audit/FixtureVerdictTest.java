@@ -50,8 +50,10 @@ class FixtureVerdictTest {
                 Map.entry("current", "retain"), Map.entry("fresh_active", "retain"), Map.entry("ended_titled", "retain"),
                 Map.entry("chain_tip", "retain"), Map.entry("chain_root", "retain"),
                 Map.entry("A_shell", "delete HIGH"), Map.entry("A_untitled_long", "delete HIGH"), Map.entry("B_high", "delete HIGH"),
-                Map.entry("B_medium", "delete MEDIUM"), Map.entry("C_untitled", "name_or_delete MEDIUM"),
-                Map.entry("C_titled", "review LOW"), Map.entry("D_archived", "mark_ended MEDIUM"),
+                // the fixture's active subagents were last active 2 to 5 days before now: one-shot runs left open, so rule M
+                // (subagent idle > 24 h) ends them; rule C keeps the younger ones (see ActiveSubagentRuleTest)
+                Map.entry("B_medium", "delete MEDIUM"), Map.entry("C_untitled", "mark_ended HIGH"),
+                Map.entry("C_titled", "mark_ended HIGH"), Map.entry("D_archived", "mark_ended MEDIUM"),
                 Map.entry("D_stale", "mark_ended LOW"), Map.entry("E_dup", "review MEDIUM"));
         for (JsonNode s : manifest.get("sessions")) {
             String id = s.get("id").asString();
@@ -63,6 +65,7 @@ class FixtureVerdictTest {
 
             String got = it.action().equals("retain") ? "retain" : it.action() + " " + it.confidence();
             assertEquals(want, got, kind + " " + id + " (" + it.rule() + ": " + it.reason() + ")");
+            if (kind.startsWith("C_")) assertEquals("M/subagent", it.condition(), id);
         }
         assertEquals("S", items.get("20260804_073200_c08a58").rule(), "chain root kept by the safety guard (live descendant)");
         // the one A shell last active 1.07 days before now (2026-08-09T10:17:00Z) is kept by K until three days after that

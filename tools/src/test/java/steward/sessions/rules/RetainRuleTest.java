@@ -35,7 +35,9 @@ class RetainRuleTest {
     }
 
     @Test
-    void registryIsOrderedSThroughE() {
-        assertEquals(List.of("S", "F", "K", "A", "B", "C", "D", "E", "R"), Rules.ORDERED.stream().map(Rule::id).toList());
+    void registryIsOrderedHThenSThroughE() {
+        // H first (Hermes prunes it: report only); empty sessions (N) and machine sessions (M) before rule C's questions about
+        // active subagents; cron retention (T) after B (untitled ones go by B) and before D
+        assertEquals(List.of("H", "S", "F", "K", "A", "B", "N", "M", "C", "T", "D", "E", "R"), Rules.ORDERED.stream().map(Rule::id).toList());
     }
 }

@@ -43,6 +43,14 @@ public final class RuleFixtures {
         return RuleContext.of(NOW, current, rows, Preferences.empty());
     }
 
+    /** A context with housekeeping settings: default machine idle times and cron retention, Hermes' auto-prune as given. */
+    public static RuleContext context(List<SessionRow> rows, String current, Preferences prefs, boolean autoPrune, double pruneDays,
+                                      Double lastAutoPrune) {
+        var hk = new steward.config.HousekeepingSettings(steward.config.HousekeepingSettings.DEFAULT_IDLE_HOURS,
+                steward.config.HousekeepingSettings.DEFAULT_CRON_RETENTION_DAYS, autoPrune, pruneDays, 24, List.of());
+        return RuleContext.of(NOW, current, rows, prefs, steward.config.StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS, hk, lastAutoPrune);
+    }
+
     public static SessionRow row(List<SessionRow> rows, String id) {
         return rows.stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
     }

@@ -1,0 +1,149 @@
+package steward.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * What housekeeping reads from Hermes' {@code config.yaml} besides {@link StewardSettings}: Steward's own
+ * {@code steward.machine_idle_hours.<kind>} (rule M: hours without activity after which a machine session of that kind
+ * is proposed "mark as ended"; 0 turns the kind off) and {@code steward.cron_retention_days} (rule T; 0 turns it off),
+ * and Hermes' own {@code sessions.auto_prune} / {@code sessions.retention_days} / {@code sessions.min_interval_hours}
+ * (what Hermes prunes itself, rule H) and {@code session_reset.mode} / {@code idle_minutes} (when Hermes' gateway
+ * replaces an idle chat session by a new one). A missing file or key means the default; a malformed value is
+ * reported in {@link #warnings()} and the default is used: never fatal.
+ */
+public record HousekeepingSettings(Map<String, Double> machineIdleHours, double cronRetentionDays, boolean autoPrune,
+                                   double pruneRetentionDays, double pruneIntervalHours, List<String> warnings) {
+    /**
+     * Defaults, in hours. cron: a cron run is one unattended agent turn that writes a message at every step, and each run
+     * opens a new session: two hours without one means the run is over. subagent: a subagent works inside its parent's
+     * turn; a day without a message means that turn is long over. gateway: Hermes' gateway replaces a chat session idle
+     * for {@code session_reset.idle_minutes} (1440) or at the daily reset (04:00) by a new one on the next message; twice
+     * that is past any reset. api: an API server or webhook request is one exchange; clients continue within a day.
+     */
+    public static final Map<String, Double> DEFAULT_IDLE_HOURS = Map.of("cron", 2.0, "subagent", 24.0, "gateway", 48.0, "api", 24.0);
+    public static final double DEFAULT_CRON_RETENTION_DAYS = 14;
+    public static final double DEFAULT_PRUNE_RETENTION_DAYS = 90;
+    public static final double DEFAULT_PRUNE_INTERVAL_HOURS = 24;
+    static final double MAX_HOURS = 24 * 365, MAX_DAYS = 3650;
+
+    public HousekeepingSettings {
+        machineIdleHours = Map.copyOf(machineIdleHours);
+        warnings = List.copyOf(warnings);
+    }
+
+    public static HousekeepingSettings defaults() {
+        return new HousekeepingSettings(DEFAULT_IDLE_HOURS, DEFAULT_CRON_RETENTION_DAYS, false, DEFAULT_PRUNE_RETENTION_DAYS,
+                DEFAULT_PRUNE_INTERVAL_HOURS, List.of());
+    }
+
+    /** The idle hours of a machine-session kind (cron, subagent, gateway, api); 0 = not proposed. */
+    public double idleHours(String kind) {
+        return machineIdleHours.getOrDefault(kind, 0.0);
+    }
+
+    public static HousekeepingSettings load(Path configYaml) {
+        String text;
+        try {
+            text = new String(Files.readAllBytes(configYaml), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return defaults();
+        } catch (IOException e) {
+            return parse(null, List.of("config.yaml: cannot read " + configYaml + ": " + e.getMessage()));
+        }
+        Object root;
+        try {
+            root = new Load(LoadSettings.builder().setAllowDuplicateKeys(true).build()).loadFromString(text);
+        } catch (RuntimeException e) {
+            return defaults(); // StewardSettings reports malformed YAML once
+        }
+        return parse(root instanceof Map<?, ?> m ? m : null, List.of());
+    }
+
+    /** From a parsed config.yaml ({@code null}: defaults). */
+    static HousekeepingSettings parse(Map<?, ?> top, List<String> initial) {
+        List<String> w = new ArrayList<>(initial);
+        Map<String, Double> idle = new LinkedHashMap<>(DEFAULT_IDLE_HOURS);
+        double cronDays = DEFAULT_CRON_RETENTION_DAYS;
+        boolean autoPrune = false;
+        double pruneDays = DEFAULT_PRUNE_RETENTION_DAYS, pruneHours = DEFAULT_PRUNE_INTERVAL_HOURS;
+        if (top == null) return new HousekeepingSettings(idle, cronDays, false, pruneDays, pruneHours, w);
+        boolean gatewaySet = false;
+        if (top.get("steward") instanceof Map<?, ?> st) {
+            Object mi = st.get("machine_idle_hours");
+            if (mi instanceof Map<?, ?> m) {
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    String kind = String.valueOf(e.getKey());
+                    if (!DEFAULT_IDLE_HOURS.containsKey(kind)) {
+                        w.add("config.yaml: steward.machine_idle_hours." + kind + " is not a kind (cron, subagent, gateway, api); ignored");
+                        continue;
+                    }
+                    Double v = number(e.getValue(), MAX_HOURS);
+                    if (v == null) {
+                        w.add("config.yaml: steward.machine_idle_hours." + kind + " must be hours from 0 to " + (int) MAX_HOURS + " ("
+                                + e.getValue() + "); using " + fmt(DEFAULT_IDLE_HOURS.get(kind)));
+                    } else {
+                        idle.put(kind, v);
+                        if (kind.equals("gateway")) gatewaySet = true;
+                    }
+                }
+            } else if (mi != null) {
+                w.add("config.yaml: steward.machine_idle_hours must be a mapping of kind to hours; using the defaults");
+            }
+            Object cr = st.get("cron_retention_days");
+            if (cr != null) {
+                Double v = number(cr, MAX_DAYS);
+                if (v == null) w.add("config.yaml: steward.cron_retention_days must be days from 0 to " + (int) MAX_DAYS + " (" + cr + "); using 14");
+                else cronDays = v;
+            }
+        }
+        if (top.get("sessions") instanceof Map<?, ?> ss) {
+            autoPrune = truthy(ss.get("auto_prune"));
+            Double d = ss.get("retention_days") == null ? null : number(ss.get("retention_days"), MAX_DAYS);
+            // Hermes: int(retention_days or 90), at least 1 day
+            if (d != null) pruneDays = Math.max(1, Math.floor(d == 0 ? DEFAULT_PRUNE_RETENTION_DAYS : d));
+            Double h = ss.get("min_interval_hours") == null ? null : number(ss.get("min_interval_hours"), MAX_HOURS);
+            if (h != null) pruneHours = Math.floor(h);
+        }
+        if (!gatewaySet && top.get("session_reset") instanceof Map<?, ?> sr) {
+            // the gateway idle time follows Hermes' own reset policy: off when it never resets, past its idle time otherwise
+            Object mode = sr.get("mode");
+            if ("none".equals(mode)) idle.put("gateway", 0.0);
+            Double minutes = number(sr.get("idle_minutes"), MAX_HOURS * 60);
+            if (minutes != null && !"none".equals(mode) && !"daily".equals(mode)) {
+                idle.put("gateway", Math.max(DEFAULT_IDLE_HOURS.get("gateway"), 2 * minutes / 60.0));
+            }
+        }
+        return new HousekeepingSettings(idle, cronDays, autoPrune, pruneDays, pruneHours, w);
+    }
+
+    private static Double number(Object v, double max) {
+        if (v instanceof Number n && !(v instanceof Double d && (d.isNaN() || d.isInfinite())) && n.doubleValue() >= 0 && n.doubleValue() <= max) {
+            return n.doubleValue();
+        }
+        return null;
+    }
+
+    /** Python truthiness of a YAML value, as Hermes' {@code sess_cfg.get("auto_prune", False)}. */
+    private static boolean truthy(Object v) {
+        if (v == null) return false;
+        if (v instanceof Boolean b) return b;
+        if (v instanceof Number n) return n.doubleValue() != 0;
+        if (v instanceof String s) return !s.isEmpty();
+        return true;
+    }
+
+    static String fmt(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+}
