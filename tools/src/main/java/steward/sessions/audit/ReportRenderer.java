@@ -125,6 +125,7 @@ public final class ReportRenderer {
         }
         kept(sb, g.retained(), r.retention(), l);
         topicGroups(sb, r.topic_groups(), z);
+        housekeeping(sb, r.housekeeping(), z);
         AuditResult.LearningState ls = r.learning();
         if (ls != null && "corrupt".equals(ls.status())) {
             sb.append('\n').append(z ? "⚠ 学习暂停（偏好存储无法读取，文件保持原样）: " : "⚠ learning paused (preference store unreadable, left as it is): ").append(ls.error()).append('\n');
@@ -302,6 +303,30 @@ public final class ReportRenderer {
         if (renames) sb.append(z ? "  改名需你同意（如 g1=同意）。\n" : "  Renames run only if approved (e.g. g1=approve).\n");
         if (claude) sb.append(z ? "  Steward 不改写 Claude Code 会话标题（会与运行中的 Claude Code 冲突）。\n"
                 : "  Steward never renames Claude Code sessions (it would race a running Claude Code).\n");
+    }
+
+    /** Compaction chains (one line each, the first few) and what Hermes' own auto-prune will delete. */
+    private static void housekeeping(StringBuilder sb, AuditResult.Housekeeping h, boolean z) {
+        if (h == null) return;
+        if (h.chains() > 0) {
+            // one line: the count, then up to two chains the plan acts on (kept ones are the default)
+            sb.append('\n').append(z ? "压缩续接链 " + h.chains() + " 条（整链处理）" : "Compaction chains: " + h.chains() + " (each handled as a whole)");
+            int shown = 0;
+            for (AuditResult.ChainOut c : h.chain_items()) {
+                if (c.action().equals("retain") || shown == 2) continue;
+                sb.append(shown++ == 0 ? (z ? "，如 " : ", e.g. ") : "; ").append('“').append(c.title() == null ? "—" : c.title()).append("” ×")
+                        .append(c.size()).append(" → ").append(c.action());
+            }
+            sb.append(z ? "（全部见 housekeeping.chain_items）\n" : " (all: housekeeping.chain_items)\n");
+        }
+        AuditResult.HermesPrune hp = h.hermes_prune();
+        if (hp != null && hp.enabled() && hp.due() + hp.due_within_7_days() > 0) {
+            sb.append(z ? "Hermes 自动清理（sessions.auto_prune，" + fmt(hp.retention_days()) + " 天）将自行删除 " + hp.due() + " 条已结束会话"
+                    + (hp.next_run_after() == null ? "（下次启动时）" : "（" + hp.next_run_after().substring(0, 10) + " 之后的首次启动）") + "，7 天内另有 " + hp.due_within_7_days() + " 条\n"
+                    : "Hermes' own auto_prune (" + fmt(hp.retention_days()) + " days) deletes " + hp.due() + " ended sessions itself"
+                    + (hp.next_run_after() == null ? " at its next start" : " at its first start after " + hp.next_run_after().substring(0, 10))
+                    + ", " + hp.due_within_7_days() + " more within 7 days\n");
+        }
     }
 
     /** Topic groups shown in the text. */

@@ -240,9 +240,13 @@ class ApplyEngineTest {
         r.executed().forEach(d -> done.add(d.item_id()));
         assertTrue(shells.item_ids().stream().noneMatch(done::contains), "a rejected automatic group runs nothing");
         for (String id : stale.item_ids()) assertEquals(!id.equals(keptById), done.contains(id), id + ": an item's own answer outranks its group's");
-        // nothing outside the line: every marked session is one the line counted
+        // nothing outside the line: every session rule D marked is one the line counted (rule M's own automatic group
+        // of machine sessions, not rejected here, ends the rest)
         for (ApplyResult.Done d : r.executed()) {
-            if (d.action().equals("mark_ended")) assertTrue(stale.item_ids().contains(d.item_id()), d.toString());
+            if (d.action().equals("mark_ended")) {
+                assertTrue(stale.item_ids().contains(d.item_id()) || d.rule().equals("M"), d.toString());
+                if (d.rule().equals("M")) assertTrue(groups.stream().anyMatch(g -> g.section().equals("auto") && g.item_ids().contains(d.item_id())), d.toString());
+            }
         }
         assertEquals(stale.count(), stale.item_ids().size());
     }
