@@ -131,16 +131,17 @@ public final class StateVacuum {
         work.checkpoint(CTX);
         work.progress(1, 4, "backing up state.db (" + mb(dbBefore) + ")");
         long t0 = System.nanoTime();
-        Path copy = StateCopy.write(db, paths.stateDir(), PREFIX, clock.instant(), CTX, true);
+        StateCopy.Written written = StateCopy.written(db, paths.stateDir(), PREFIX, clock.instant(), CTX, true);
+        Path copy = written.path();
         double backupSeconds = (System.nanoTime() - t0) / 1e9;
         long copyBytes = DiskUsage.size(copy);
-        double estimate = backupSeconds * LOCK_FACTOR;
+        double estimate = written.copySeconds() * LOCK_FACTOR; // the copy's VACUUM INTO is the same work as VACUUM's first half
         if (estimate > cfg.maxLockSeconds()) {
             deleteQuietly(copy); // nothing changes, so the copy is not needed
             return new Result("lock_too_long", String.format(java.util.Locale.ROOT, "not vacuumed: VACUUM would hold Hermes' write lock "
-                    + "for about %.0f s (the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
+                    + "for about %.0f s (writing the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
                     + "stop Hermes (gateway, cron, open sessions), raise the setting and ask again. Nothing was changed",
-                    estimate, backupSeconds, cfg.maxLockSeconds()), p.pageSize(), free, cfg.minFreeBytes(), dbBefore, walBefore, null, null,
+                    estimate, written.copySeconds(), cfg.maxLockSeconds()), p.pageSize(), free, cfg.minFreeBytes(), dbBefore, walBefore, null, null,
                     null, null, copyBytes, backupSeconds, estimate, cfg.maxLockSeconds(), null, null, null, null, List.of(), warnings);
         }
         work.checkpoint(CTX);
