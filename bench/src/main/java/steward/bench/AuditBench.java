@@ -38,15 +38,24 @@ import steward.state.FileTrees;
  * end to end through the tool registry and (b) the listing query the seed runs by hand.
  */
 @Command(name = "audit", description = "session_audit end to end vs the seed's listing query on a 20,000-session / 2,000,000-message state.db; "
-        + "--store claude: vs find | xargs wc -l on a 2,000-project / 20,000-session / 2 GiB Claude Code home.")
+        + "--profile real-world: a 55,000-session / 760,000-message cron-heavy home, then report size, apply of every HIGH item, "
+        + "backup, VACUUM and restore; --store claude: vs find | xargs wc -l on a 2,000-project / 20,000-session / 2 GiB Claude Code home.")
 public final class AuditBench implements Callable<Integer> {
-    @Option(names = "--sessions", defaultValue = "20000", description = "sessions to generate (default 20000)")
+    @Option(names = "--sessions", description = "sessions to generate (default 20000; real-world 55000)")
+    Integer sessionsOption;
+
+    @Option(names = "--messages", description = "messages to generate (default 2000000; real-world 760000 per 55000 sessions)")
+    Integer messagesOption;
+
+    @Option(names = "--profile", defaultValue = "scale", description = "scale (default: the 20,000-session home) or real-world "
+            + "(cron, gateway threads, subagents, a few hundred interactive sessions, empty sessions, compaction chains, side files)")
+    String profile;
+
+    @Option(names = "-n", description = "timed runs per variant (default 11; real-world 5)")
+    Integer nOption;
+
     int sessions;
-
-    @Option(names = "--messages", defaultValue = "2000000", description = "messages to generate (default 2000000)")
     int messages;
-
-    @Option(names = "-n", defaultValue = "11", description = "timed runs per variant (default 11)")
     int n;
 
     @Option(names = "--dir", description = "work directory; a database already built there with the same size is reused")
@@ -76,20 +85,23 @@ public final class AuditBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (store.equals("claude")) return ClaudeAuditBench.run(dir, projects, sessions, bytes, n);
+        boolean real = profile.equals("real-world");
+        if (!real && !profile.equals("scale")) throw new IllegalArgumentException("--profile must be scale or real-world, not " + profile);
+        sessions = sessionsOption != null ? sessionsOption : real ? 55_000 : 20_000;
+        messages = messagesOption != null ? messagesOption : real ? (int) Math.round(sessions * (760_000 / 55_000.0)) : 2_000_000;
+        n = nOption != null ? nOption : real ? 5 : 11;
+        if (store.equals("claude")) return ClaudeAuditBench.run(dir, projects, sessionsOption != null ? sessions : 20_000, bytes, n);
         if (!store.equals("hermes")) throw new IllegalArgumentException("--store must be hermes or claude, not " + store);
         boolean temp = dir == null;
         Path work = temp ? Files.createTempDirectory("steward-bench-audit-") : dir;
         Path home = work.resolve("hermes-home");
         Path db = home.resolve("state.db");
-        Path marker = home.resolve(".bench-" + sessions + "-" + messages + (noFts ? "-nofts" : ""));
+        Path marker = home.resolve(".bench-" + (real ? "real-world-" : "") + sessions + "-" + messages + (noFts ? "-nofts" : ""));
         if (!Files.exists(marker)) {
+            if (Files.isDirectory(home)) FileTrees.delete(home);
             Files.createDirectories(home);
-            Files.deleteIfExists(db);
-            Files.deleteIfExists(home.resolve("state.db-wal"));
-            Files.deleteIfExists(home.resolve("state.db-shm"));
             long t0 = System.nanoTime();
-            String fts = build(db);
+            String fts = build(db, real);
             Files.writeString(marker, "built");
             Printer.println(String.format("built %s: %,d sessions, %,d messages in %.1f s (%s)", db, sessions, messages,
                     (System.nanoTime() - t0) / 1e9, fts));
@@ -124,6 +136,7 @@ public final class AuditBench implements Callable<Integer> {
         Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(a) session_audit end to end", ma, Collections.min(a), Collections.max(a)));
         Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(b) seed listing query (baseline)", mb, Collections.min(b), Collections.max(b)));
         Printer.println(String.format("ratio (a)/(b): %.3f   target: <= 0.1", ma / mb));
+        if (real) RealWorldStages.run(work, home, first, registry);
         if (temp) FileTrees.delete(work);
         return 0;
     }
@@ -146,7 +159,7 @@ public final class AuditBench implements Callable<Integer> {
         return rows;
     }
 
-    private String build(Path db) throws SQLException {
+    private String build(Path db, boolean real) throws SQLException, java.io.IOException {
         List<String[]> schema = new ArrayList<>();
         try (Connection f = Sqlite.openReadOnly(Fixtures.locateHermesHome().resolve("state.db"));
              Statement st = f.createStatement();
@@ -161,7 +174,8 @@ public final class AuditBench implements Callable<Integer> {
             }
             st.execute("INSERT INTO schema_version (version) VALUES (21)");
             c.setAutoCommit(false);
-            generate(c);
+            if (real) Printer.println(RealWorldHome.generate(c, db.getParent(), sessions, messages, NOW).describe());
+            else generate(c);
             c.commit();
             String fts;
             if (noFts) {

@@ -71,8 +71,8 @@ class ToolArgumentsTest {
 
     @Test
     void numbersQuotedInSchemaDescriptionsAreTheConstants() {
-        String planId = Schemas.input("session_apply").get("properties").get("plan_id").get("description").asString();
-        assertTrue(planId.contains("valid " + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h"), planId);
+        String apply = Tools.registry().tools().stream().filter(t -> t.name().equals("session_apply")).findFirst().orElseThrow().description();
+        assertTrue(apply.contains("expired (" + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h)"), apply);
         String prefs = Tools.registry().tools().stream().filter(t -> t.name().equals("session_preferences")).findFirst().orElseThrow()
                 .description();
         String bounds = "N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")";

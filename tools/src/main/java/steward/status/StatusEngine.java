@@ -63,6 +63,7 @@ public final class StatusEngine {
 
         StatusReport.StateDb stateDb;
         StatusReport.Sessions sessions = null;
+        steward.sessions.store.DiskUsage disk = null;
         Path db = paths.stateDb();
         String supported = SessionStore.MIN_SCHEMA + "-" + SessionStore.MAX_SCHEMA;
         if (!Files.exists(db)) {
@@ -76,6 +77,13 @@ public final class StatusEngine {
             } catch (StewardError e) {
                 stateDb = new StatusReport.StateDb(db.toString(), true, null, supported, false, e.getMessage());
                 errors.add(e.getMessage());
+            }
+            if (stateDb.readable()) {
+                try {
+                    disk = steward.sessions.store.DiskUsage.of(home, db);
+                } catch (StewardError e) {
+                    warnings.add("disk usage: " + e.getMessage());
+                }
             }
         }
 
@@ -95,7 +103,7 @@ public final class StatusEngine {
         for (String w : rs.settings_warnings()) warnings.add("recall settings: " + w);
         StatusReport.Claude claudeStatus = paths.claudeHome() == null ? null : ClaudeStatus.of(paths, clock, warnings);
         return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), rs,
-                claudeStatus);
+                claudeStatus, disk);
     }
 
     private static String origin(Origin o) {

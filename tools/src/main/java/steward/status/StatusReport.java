@@ -15,12 +15,19 @@ public record StatusReport(
         List<String> warnings,
         List<String> errors,
         steward.recall.RecallStatus recall,
-        Claude claude) {
+        Claude claude,
+        steward.sessions.store.DiskUsage disk) {
+
+    /** A report without the disk figures. */
+    public StatusReport(Paths paths, boolean hermes_home_exists, StateDb state_db, Sessions sessions, Map<String, MemoryUsage> memory,
+                        Config config, int skills, List<String> warnings, List<String> errors, steward.recall.RecallStatus recall, Claude claude) {
+        this(paths, hermes_home_exists, state_db, sessions, memory, config, skills, warnings, errors, recall, claude, null);
+    }
 
     /** A report without a Claude Code section (Hermes only). */
     public StatusReport(Paths paths, boolean hermes_home_exists, StateDb state_db, Sessions sessions, Map<String, MemoryUsage> memory,
                         Config config, int skills, List<String> warnings, List<String> errors, steward.recall.RecallStatus recall) {
-        this(paths, hermes_home_exists, state_db, sessions, memory, config, skills, warnings, errors, recall, null);
+        this(paths, hermes_home_exists, state_db, sessions, memory, config, skills, warnings, errors, recall, null, null);
     }
 
     /**

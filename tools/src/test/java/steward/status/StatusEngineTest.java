@@ -62,4 +62,42 @@ class StatusEngineTest {
         assertEquals(62, r.sessions().total(), "everything else is still reported");
         assertTrue(java.util.Arrays.equals(bad, Files.readAllBytes(f)));
     }
+
+    @Test
+    void reportsDiskSpaceFreeListAndSideFiles() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        Path db = home.resolve("state.db");
+        StatusReport before = new StatusEngine(StewardPaths.of(home)).status();
+        steward.sessions.store.DiskUsage d0 = before.disk();
+        assertEquals(Files.size(db), d0.db_bytes());
+        assertTrue(d0.page_size() >= 512 && d0.page_count() * d0.page_size() == d0.db_bytes(), d0.toString());
+        assertEquals(0, d0.side_files());
+        // a large row deleted: its pages go to SQLite's free list, the file keeps its size
+        try (java.sql.Connection c = steward.sessions.store.Sqlite.openReadWrite(db); java.sql.Statement st = c.createStatement()) {
+            st.execute("PRAGMA journal_mode=DELETE");
+            st.execute("INSERT INTO messages (session_id, role, content, timestamp) SELECT id, 'user', printf('%.500000c', 'x'), 0 FROM sessions LIMIT 1");
+            st.execute("DELETE FROM messages WHERE length(content) = 500000");
+        }
+        Files.createDirectories(home.resolve("sessions"));
+        Files.writeString(home.resolve("sessions/s1.json"), "{\"a\": 1}");
+        Files.writeString(home.resolve("sessions/request_dump_s1_1.json"), "0123456789");
+        Files.createDirectories(home.resolve("sessions/nested"));
+        StatusReport after = new StatusEngine(StewardPaths.of(home)).status();
+        steward.sessions.store.DiskUsage d = after.disk();
+        assertTrue(d.freelist_bytes() >= 400_000, d.toString());
+        assertEquals(d.freelist_pages() * d.page_size(), d.freelist_bytes());
+        assertEquals(Files.size(db), d.db_bytes());
+        assertEquals(2, d.side_files(), "regular files directly under sessions/ only");
+        assertEquals(18, d.side_file_bytes());
+        assertEquals(1, d.request_dumps());
+        assertEquals(10, d.request_dump_bytes());
+        assertFalse(Files.exists(home.resolve("steward")), "status must not create the state dir");
+    }
+
+    @Test
+    void noDiskFiguresWithoutAStateDb() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        Files.delete(home.resolve("state.db"));
+        assertEquals(null, new StatusEngine(StewardPaths.of(home)).status().disk());
+    }
 }

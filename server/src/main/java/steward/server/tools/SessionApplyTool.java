@@ -4,24 +4,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import steward.StewardError;
+import steward.json.Json;
 import steward.retention.Retention;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
+import steward.sessions.maintenance.StateVacuum;
+import steward.sessions.store.ClaudeSessions;
+import tools.jackson.databind.node.ObjectNode;
 
 /** {@code session_apply}: carry out an audit plan with the user's decisions, after a verified backup. */
 public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("session_apply", "Apply a session housekeeping plan",
             "Carries out a session_audit plan with the user's decisions: deletes (with subagent children), marks "
                 + "ended, renames. HIGH items run unless rejected, others only if approved; silence is never approval; "
-                + "report-only items cannot be approved. Backs up first, skips what changed since the audit, returns each "
-                + "automatic action's undo. dry_run previews. Refuses used, expired or foreign plans.")
+                + "report-only items can't be approved. Backs up first, skips what changed since the audit, returns undos. "
+                + "dry_run previews. Refuses used, expired (24 h) or foreign plans. vacuum: true (user asked; plan optional) shrinks "
+                + "state.db after a verified copy.")
             .destructive();
 
     /** schemas/session_apply.input.json. */
     public record Args(String plan_id, Decisions decisions, Map<String, String> renames, Boolean dry_run, String current_session_id,
-                       String store) {
+                       String store, Boolean vacuum) {
         public Args {
+            if (vacuum == null) vacuum = false;
             if (decisions == null) decisions = new Decisions(null, null, null, null);
             if (dry_run == null) dry_run = false;
         }
@@ -39,6 +46,40 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
 
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
+        if (a.vacuum() && ClaudeSessions.STORE.equals(a.store())) {
+            throw new StewardError("session_apply", "vacuum compacts Hermes' state.db; the Claude Code store has none (leave store out)");
+        }
+        if (a.plan_id() == null) {
+            if (!a.vacuum()) throw new StewardError("session_apply", "plan_id is required (from session_audit), unless vacuum is true");
+            StateVacuum.Result v = new StateVacuum(ctx.paths(), ctx.clock()).run(a.dry_run(), ctx.work());
+            return ToolResult.ok(Map.of("vacuum", v), renderVacuum(v));
+        }
+        ToolResult applied = applyPlan(a, ctx);
+        if (!a.vacuum() || applied.isError()) return applied;
+        // the plan's changes are committed and reported whatever the vacuum does; its failure is reported beside them
+        StateVacuum.Result v;
+        try {
+            v = new StateVacuum(ctx.paths(), ctx.clock()).run(a.dry_run(), ctx.work());
+        } catch (StewardError e) {
+            v = StateVacuum.failed(e.getMessage());
+        }
+        ObjectNode out = Json.MAPPER.valueToTree(applied.structured());
+        out.set("vacuum", Json.MAPPER.valueToTree(v));
+        return ToolResult.ok(out, applied.text() + "\n" + renderVacuum(v));
+    }
+
+    /** The vacuum's outcome in a few lines: what it freed (or why not), the copy, the checks. */
+    static String renderVacuum(StateVacuum.Result v) {
+        StringBuilder sb = new StringBuilder("Vacuum: ").append(v.message());
+        if (v.outcome().equals("vacuumed")) {
+            sb.append(String.format(java.util.Locale.ROOT, "%n  verified copy: %s (%,d bytes, %.1f s; the newest is kept)", v.backup_path(),
+                    v.backup_bytes(), v.backup_seconds()));
+        }
+        for (String w : v.warnings()) sb.append("\n  warning: ").append(w);
+        return sb.toString();
+    }
+
+    private ToolResult applyPlan(Args a, ToolContext ctx) {
         Decisions d = a.decisions();
         ApplyRequest req = new ApplyRequest(a.plan_id(), Arguments.map(d.items()), Arguments.map(d.rules()), Arguments.map(a.renames()),
                 a.dry_run(), a.current_session_id(), Arguments.map(d.keep_reasons()), d.waiting());

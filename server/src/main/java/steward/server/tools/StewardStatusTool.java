@@ -24,6 +24,32 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
                 : ToolResult.ok(r, text);
     }
 
+    /** "state.db 1.2 GB (free list 410 MB reclaimable with session_apply vacuum), WAL 4.0 MB; side files 622 MB in 54,647 files (…)". */
+    static String disk(steward.sessions.store.DiskUsage d) {
+        StringBuilder sb = new StringBuilder("state.db ").append(bytes(d.db_bytes())).append(" (free list ").append(bytes(d.freelist_bytes()));
+        if (d.freelist_bytes() > 0) sb.append(" reclaimable with session_apply vacuum");
+        sb.append("), WAL ").append(bytes(d.wal_bytes())).append("; side files ").append(bytes(d.side_file_bytes())).append(" in ")
+                .append(String.format(java.util.Locale.ROOT, "%,d", d.side_files())).append(" files");
+        if (d.request_dumps() > 0) {
+            sb.append(" (request dumps ").append(bytes(d.request_dump_bytes())).append(" in ")
+                    .append(String.format(java.util.Locale.ROOT, "%,d", d.request_dumps())).append(')');
+        }
+        return sb.toString();
+    }
+
+    /** Bytes for people: B, KB, MB, GB (powers of 1,024, one decimal from KB on). */
+    static String bytes(long n) {
+        if (n < 1024) return n + " B";
+        String[] units = {"KB", "MB", "GB", "TB"};
+        double v = n / 1024.0;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+
     static String render(StatusReport r) {
         StringBuilder sb = new StringBuilder();
         sb.append("Hermes home: ").append(r.paths().hermes_home().path()).append(" (").append(r.paths().hermes_home().origin())
@@ -44,6 +70,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
             }
             sb.append('\n');
         }
+        if (r.disk() != null) sb.append("Disk:        ").append(disk(r.disk())).append('\n');
         for (Map.Entry<String, StatusReport.MemoryUsage> e : r.memory().entrySet()) {
             StatusReport.MemoryUsage m = e.getValue();
             sb.append(e.getKey().equals("memory") ? "MEMORY.md:   " : "USER.md:     ");

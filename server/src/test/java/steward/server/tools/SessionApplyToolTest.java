@@ -54,6 +54,41 @@ class SessionApplyToolTest {
         assertTrue(t.call("session_apply", "{}").isError());
     }
 
+    @Test
+    void vacuumWithoutAPlanAndBadVacuumInputChangeNothing() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path db = t.home.resolve("state.db");
+        byte[] before = Files.readAllBytes(db);
+        ToolResult missing = t.call("session_apply", "{}");
+        assertTrue(missing.isError() && missing.text().contains("plan_id is required"), missing.text());
+        assertTrue(t.call("session_apply", "{\"vacuum\":\"yes\"}").isError(), "schema: boolean");
+        ToolResult claude = t.call("session_apply", "{\"vacuum\":true,\"store\":\"claude\"}");
+        assertTrue(claude.isError() && claude.text().contains("Claude Code store has none"), claude.text());
+        ToolResult badPlan = t.call("session_apply", "{\"plan_id\":\"p_ffffffffffffffff\",\"vacuum\":true}");
+        assertTrue(badPlan.isError(), "a bad plan stops the call before any vacuum");
+        JsonNode v = t.ok("session_apply", "{\"vacuum\":true}").get("vacuum");
+        assertEquals("not_worth_it", v.get("outcome").asString(), "the fixture's free list is a few pages");
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(db)));
+        assertTrue(!Files.exists(t.home.resolve("steward/backups/state-db")));
+    }
+
+    @Test
+    void planThenVacuumInOneCall() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Files.writeString(t.home.resolve("config.yaml"), "steward:\n  vacuum_min_free_mb: 0.001\n  vacuum_max_lock_seconds: 600\n");
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString();
+        ToolResult r = t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"vacuum\":true}");
+        assertTrue(!r.isError(), r.text());
+        JsonNode n = t.ok("session_apply", "{\"vacuum\":true,\"dry_run\":true}");
+        assertEquals(1, n.size(), "a vacuum-only result holds the vacuum alone");
+        JsonNode out = steward.server.ToolRegistry.toJson(r.structured());
+        assertTrue(out.get("executed_count").asInt() > 0, "the plan ran");
+        assertEquals("vacuumed", out.get("vacuum").get("outcome").asString(), r.text());
+        assertEquals(List.of(), steward.server.Schemas.validate("session_apply.output.json", out));
+        assertTrue(r.text().contains("Vacuum: vacuumed state.db"), r.text());
+        assertEquals("ok", out.get("vacuum").get("integrity").asString());
+    }
+
     static boolean exists(Path db, String id) throws Exception {
         try (Connection c = Sqlite.openReadOnly(db); PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
             ps.setString(1, id);

@@ -550,6 +550,13 @@ public final class ApplyEngine {
         String id = entry.backupId();
         List<ObjectNode> lines = new ArrayList<>();
         Map<Path, Path> sideMoves = new LinkedHashMap<>();
+        Map<Path, String> owner = new HashMap<>();
+        SessionBackup.SideFileIndex sides;
+        try {
+            sides = SessionBackup.SideFileIndex.of(paths.hermesHome()); // one listing, not one per deleted session
+        } catch (IOException e) {
+            throw new StewardError(CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
+        }
         for (Planned p : d.run()) {
             ObjectNode note = Json.MAPPER.createObjectNode();
             note.put("backup_id", id);
@@ -564,13 +571,10 @@ public final class ApplyEngine {
             if (p.op() == Op.RENAME) note.put("new_title", p.newTitle());
             ArrayNode files = note.putArray("side_files");
             if (p.op() == Op.DELETE) {
-                try {
-                    for (Path f : SessionBackup.sideFiles(paths.hermesHome(), p.item().session_id())) {
-                        files.add(f.getFileName().toString());
-                        sideMoves.put(f, bk.filesDir(id).resolve(f.getFileName().toString()));
-                    }
-                } catch (IOException e) {
-                    throw new StewardError(CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
+                for (Path f : sides.of(p.item().session_id())) {
+                    files.add(f.getFileName().toString());
+                    sideMoves.put(f, bk.filesDir(id).resolve(f.getFileName().toString()));
+                    owner.put(f, p.item().session_id()); // the last deleted session that names it, as before
                 }
             }
             if (done++ % 50 == 0) work.progress(base + done, steps, "backing up " + d.run().size() + " sessions");
@@ -582,13 +586,6 @@ public final class ApplyEngine {
         Crashpoint.reach("apply.backup-written");
         // the journal lists every move before the first one: a kill from here on is settled by the next call
         List<ApplyJournal.Move> moves = new ArrayList<>();
-        Map<Path, String> owner = new HashMap<>();
-        for (Planned p : d.run()) {
-            if (p.op() != Op.DELETE) continue;
-            for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
-                if (SessionBackup.isSideFileName(e.getKey().getFileName().toString(), p.item().session_id())) owner.put(e.getKey(), p.item().session_id());
-            }
-        }
         for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
             moves.add(new ApplyJournal.Move(owner.get(e.getKey()), e.getKey().toString(), e.getValue().toString()));
         }

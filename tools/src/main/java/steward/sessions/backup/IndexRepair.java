@@ -4,19 +4,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.Sqlite;
-import steward.state.AtomicFiles;
 
 /**
  * The explicit repair of Hermes' search index: FTS5's {@code rebuild} of every FTS5 table from the messages, after a
@@ -26,7 +22,6 @@ import steward.state.AtomicFiles;
  */
 public final class IndexRepair {
     static final String CTX = "repair-index";
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final StewardPaths paths;
     private final Clock clock;
@@ -77,41 +72,7 @@ public final class IndexRepair {
 
     /** A consistent copy of the database (SQLite's VACUUM INTO on a read-only connection), read back before anything changes. */
     Path backup(Path db) {
-        Path dir = paths.stateDir().resolve("backups").resolve("state-db");
-        Path out = dir.resolve("state-" + STAMP.format(clock.instant()) + ".db");
-        for (int i = 1; Files.exists(out); i++) out = dir.resolve("state-" + STAMP.format(clock.instant()) + "-" + i + ".db");
-        try {
-            AtomicFiles.ensurePrivateDir(dir);
-        } catch (IOException e) {
-            throw new StewardError(CTX, "cannot create " + dir + ": " + e.getMessage() + "; nothing was changed", e);
-        }
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement()) {
-            st.execute("VACUUM INTO '" + out.toString().replace("'", "''") + "'");
-        } catch (SQLException e) {
-            deleteQuietly(out);
-            throw new StewardError(CTX, "cannot back up " + db + " to " + out + ": " + Sqlite.describe(e) + "; nothing was changed", e);
-        }
-        AtomicFiles.setMode(out, AtomicFiles.FILE_MODE);
-        // the copy's own tables must read back (the FTS tables are copied as they are, damage included: that is the point)
-        try (Connection c = Sqlite.openReadOnly(out); Statement st = c.createStatement()) {
-            for (String t : List.of("sessions", "messages")) {
-                try (ResultSet rs = st.executeQuery("PRAGMA quick_check(" + t + ")")) {
-                    if (!rs.next() || !"ok".equals(rs.getString(1))) throw new SQLException("quick_check of " + t + " in the copy failed");
-                }
-            }
-        } catch (SQLException | StewardError e) {
-            deleteQuietly(out);
-            throw new StewardError(CTX, "the backup " + out + " does not read back: " + e.getMessage() + "; nothing was changed", e);
-        }
-        return out;
-    }
-
-    private static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException ignored) {
-            // nothing more to do
-        }
+        return StateCopy.write(db, paths.stateDir(), "state", clock.instant(), CTX, false);
     }
 
     private static String quote(String identifier) {

@@ -229,6 +229,44 @@ public final class SessionBackup {
         return name.startsWith("request_dump_" + sessionId + "_") && name.endsWith(".json") && !name.contains("..");
     }
 
+    /**
+     * One listing of {@code <home>/sessions/} for looking up the side files of many sessions (an apply of thousands):
+     * {@link #of(String)} answers as {@link SessionBackup#sideFiles} would, without listing the directory once per
+     * session. Used within one call only, right after it is made; each file found is checked to be there still.
+     */
+    public static final class SideFileIndex {
+        private final Path dir;
+        private final java.util.NavigableSet<String> names;
+
+        private SideFileIndex(Path dir, java.util.NavigableSet<String> names) {
+            this.dir = dir;
+            this.names = names;
+        }
+
+        public static SideFileIndex of(Path hermesHome) throws IOException {
+            Path sd = hermesHome.resolve("sessions");
+            java.util.TreeSet<String> names = new java.util.TreeSet<>();
+            if (Files.isDirectory(sd)) {
+                try (var s = Files.list(sd)) {
+                    s.forEach(p -> names.add(p.getFileName().toString()));
+                }
+            }
+            return new SideFileIndex(sd, names);
+        }
+
+        public List<Path> of(String sessionId) {
+            List<Path> out = new ArrayList<>();
+            for (String n : List.of(sessionId + ".json", sessionId + ".jsonl")) {
+                if (names.contains(n) && Files.isRegularFile(dir.resolve(n))) out.add(dir.resolve(n));
+            }
+            String prefix = "request_dump_" + sessionId + "_";
+            for (String n : names.subSet(prefix, true, prefix + Character.MAX_VALUE, true)) {
+                if (n.endsWith(".json") && Files.isRegularFile(dir.resolve(n))) out.add(dir.resolve(n));
+            }
+            return out;
+        }
+    }
+
     /** Hermes' per-session side files under {@code <home>/sessions/}. */
     public static List<Path> sideFiles(Path hermesHome, String sessionId) throws IOException {
         Path sd = hermesHome.resolve("sessions");

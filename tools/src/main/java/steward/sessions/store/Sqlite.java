@@ -18,7 +18,8 @@ import steward.StewardError;
  * the same {@code state.db}: reads use read-only connections; writes go through
  * {@link #immediate(Connection, SqlWork)} which starts {@code BEGIN IMMEDIATE} and retries
  * SQLITE_BUSY a bounded number of times with jitter, as Hermes does. The journal mode is never
- * changed, the file is never replaced, vacuumed or checkpoint-truncated.
+ * changed, the file is never replaced or checkpoint-truncated; it is vacuumed only by {@link #vacuum}, which the
+ * user's explicit {@code session_apply vacuum} runs after a verified copy.
  */
 public final class Sqlite {
     private Sqlite() {}
@@ -152,6 +153,37 @@ public final class Sqlite {
             rollbackQuietly(c);
             if (e instanceof StewardError se) throw se;
             throw new StewardError("state.db", "write failed and was rolled back: " + describe(e), e);
+        }
+    }
+
+    /**
+     * Runs {@code VACUUM} on {@code c} (in autocommit mode, no statement open), with Hermes' write discipline: each
+     * attempt waits at most the connection's busy timeout for the write lock, a busy attempt sleeps 20–150 ms of jitter
+     * and tries again, at most {@code attempts} times; then it gives up and nothing was changed. Returns the attempts used.
+     * Once it has the lock, VACUUM holds it until it is done: Hermes' writers wait (their own retries) meanwhile.
+     */
+    public static int vacuum(Connection c, int attempts) {
+        SQLException last = null;
+        for (int attempt = 1; attempt <= attempts; attempt++) {
+            try (Statement st = c.createStatement()) {
+                st.execute("VACUUM");
+                return attempt;
+            } catch (SQLException e) {
+                if (!isBusy(e)) throw new StewardError("state.db", "VACUUM failed (SQLite rolled it back, nothing was changed): " + describe(e), e);
+                last = e;
+                if (attempt < attempts) sleepJitter();
+            }
+        }
+        throw new StewardError("state.db", "VACUUM gave up: Hermes held the database busy through " + attempts
+                + " attempts (" + BUSY_TIMEOUT_MS + " ms each, with jitter); nothing was changed, try again when Hermes is idle", last);
+    }
+
+    /** {@code PRAGMA wal_checkpoint(PASSIVE)}: copies what it can of the WAL into the file without waiting for anyone. */
+    public static void checkpointPassive(Connection c) {
+        try (Statement st = c.createStatement()) {
+            st.execute("PRAGMA wal_checkpoint(PASSIVE)");
+        } catch (SQLException e) {
+            // best effort, as Hermes does: the next checkpoint (Hermes' or SQLite's own) does it
         }
     }
 
