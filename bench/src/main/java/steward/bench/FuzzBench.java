@@ -100,7 +100,10 @@ public final class FuzzBench implements Callable<Integer> {
                         id, home, state);
                 if (!s.alive()) break;
                 // a running tally, so that a run cut short still has its figures
-                if ((i + 1) % 500 == 0 && i + 1 < n) Printer.println(String.format("    %s: %d calls so far, %.0f s; %s", transport, i + 1, (System.nanoTime() - t0) / 1e9, counts));
+                if ((i + 1) % 500 == 0 && i + 1 < n) {
+                    Printer.println(String.format("    %s: %d calls so far, %.0f s; %s", transport, i + 1, (System.nanoTime() - t0) / 1e9, counts));
+                    if (i + 1 == 500) for (String e : examples) Printer.println("        " + e);
+                }
             }
             int k = 0;
             for (String[] m : malformed()) {
@@ -209,18 +212,29 @@ public final class FuzzBench implements Callable<Integer> {
         Map<String, String> out = new HashMap<>();
         for (Path r : roots) {
             if (!Files.exists(r)) continue;
-            try (Stream<Path> s = Files.walk(r)) {
-                for (Path p : s.toList()) {
-                    if (p.getFileName().toString().endsWith("-shm") || RECALL_INDEX.matcher(p.toString()).find()) continue;
-                    try {
-                        out.put(p.toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p).toMillis());
-                    } catch (IOException ignored) {
-                        // vanished while listed
-                    }
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    walkInto(r, out);
+                    break;
+                } catch (java.io.UncheckedIOException e) {
+                    if (attempt == 5) throw e.getCause(); // a file vanished while listed (background work): list again
                 }
             }
         }
         return out;
+    }
+
+    private static void walkInto(Path r, Map<String, String> out) throws IOException {
+        try (Stream<Path> s = Files.walk(r)) {
+            for (Path p : s.toList()) {
+                if (p.getFileName().toString().endsWith("-shm") || RECALL_INDEX.matcher(p.toString()).find()) continue;
+                try {
+                    out.put(p.toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p).toMillis());
+                } catch (IOException ignored) {
+                    // vanished while listed
+                }
+            }
+        }
     }
 
     private static final Pattern RECALL_INDEX = Pattern.compile("[/\\\\]recall[/\\\\](index|sources|vectors)([/\\\\]|$)");
