@@ -387,8 +387,13 @@ public final class CrashBench implements Callable<Integer> {
         }
 
         @Override
-        public void close() throws Exception {
-            if (p.isAlive()) kill();
+        public void close() {
+            if (!p.isAlive()) return;
+            try {
+                kill();
+            } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the child is already killed
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -529,9 +529,14 @@ public final class FuzzBench implements Callable<Integer> {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             in.close();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            try {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -99,7 +99,7 @@ public final class HttpBench implements Callable<Integer> {
                         synchronized (next) {
                             mine = cs.get(next[0]++ % cs.size());
                         }
-                        var req = McpSchema.CallToolRequest.builder().name(c.tool()).arguments(c.args()).build();
+                        var req = McpSchema.CallToolRequest.builder(c.tool()).arguments(c.args()).build();
                         return () -> {
                             var r = mine.callTool(req);
                             return Boolean.TRUE.equals(r.isError()) ? String.valueOf(r.content()) : null;
@@ -197,6 +197,7 @@ public final class HttpBench implements Callable<Integer> {
         return c;
     }
 
+    @SuppressWarnings("try") // the connect is the probe; the socket is never used
     private static void awaitListening(int port, Process p) throws IOException, InterruptedException {
         for (int i = 0; i < 300; i++) {
             if (!p.isAlive()) throw new IOException("steward serve --http exited with " + p.exitValue());

@@ -46,7 +46,7 @@ public final class ConformanceFixtures {
     }
 
     private static McpSchema.Tool tool(String name, String description, Map<String, Object> inputSchema) {
-        return McpSchema.Tool.builder().name(name).description(description).inputSchema(inputSchema).build();
+        return McpSchema.Tool.builder(name, inputSchema).description(description).build();
     }
 
     private static McpSchema.CallToolResult result(McpSchema.Content... content) {
@@ -65,19 +65,19 @@ public final class ConformanceFixtures {
         Map<String, Object> none = schema(Map.of(), List.of());
         return List.of(
                 McpServerFactory.toolSpec(tool("test_simple_text", "Returns a fixed text (conformance fixture).", none), ctx,
-                        (a, c, ex) -> result(new McpSchema.TextContent("This is a simple text response for testing."))),
+                        (a, c, ex) -> result(text("This is a simple text response for testing."))),
                 McpServerFactory.toolSpec(tool("test_image_content", "Returns a 1x1 PNG (conformance fixture).", none), ctx,
-                        (a, c, ex) -> result(new McpSchema.ImageContent(null, PNG, "image/png"))),
+                        (a, c, ex) -> result(McpSchema.ImageContent.builder(PNG, "image/png").build())),
                 McpServerFactory.toolSpec(tool("test_audio_content", "Returns a tiny WAV (conformance fixture).", none), ctx,
-                        (a, c, ex) -> result(new McpSchema.AudioContent(null, WAV, "audio/wav"))),
+                        (a, c, ex) -> result(McpSchema.AudioContent.builder(WAV, "audio/wav").build())),
                 McpServerFactory.toolSpec(tool("test_embedded_resource", "Returns an embedded resource (conformance fixture).", none), ctx,
-                        (a, c, ex) -> result(new McpSchema.EmbeddedResource(null, new McpSchema.TextResourceContents(
-                                "test://embedded-resource", "text/plain", "This is an embedded resource content.")))),
+                        (a, c, ex) -> result(McpSchema.EmbeddedResource.builder(McpSchema.TextResourceContents.builder(
+                                "test://embedded-resource", "This is an embedded resource content.").mimeType("text/plain").build()).build())),
                 McpServerFactory.toolSpec(tool("test_multiple_content_types", "Returns text, image and resource (conformance fixture).", none), ctx,
-                        (a, c, ex) -> result(new McpSchema.TextContent("Multiple content types test:"),
-                                new McpSchema.ImageContent(null, PNG, "image/png"),
-                                new McpSchema.EmbeddedResource(null, new McpSchema.TextResourceContents(
-                                        "test://mixed-content-resource", "application/json", "{\"test\":\"data\",\"value\":123}")))),
+                        (a, c, ex) -> result(text("Multiple content types test:"),
+                                McpSchema.ImageContent.builder(PNG, "image/png").build(),
+                                McpSchema.EmbeddedResource.builder(McpSchema.TextResourceContents.builder(
+                                        "test://mixed-content-resource", "{\"test\":\"data\",\"value\":123}").mimeType("application/json").build()).build())),
                 McpServerFactory.toolSpec(tool("test_tool_with_logging", "Sends three info log notifications (conformance fixture).", none), ctx,
                         (a, c, ex) -> {
                             log(ex, "Tool execution started");
@@ -85,7 +85,7 @@ public final class ConformanceFixtures {
                             log(ex, "Tool processing data");
                             sleep(50);
                             log(ex, "Tool execution completed");
-                            return result(new McpSchema.TextContent("Tool with logging executed successfully"));
+                            return result(text("Tool with logging executed successfully"));
                         }),
                 McpServerFactory.toolSpec(tool("test_error_handling", "Always fails (conformance fixture).", none), ctx,
                         (a, c, ex) -> McpSchema.CallToolResult.builder().addTextContent("This tool intentionally returns an error for testing")
@@ -98,7 +98,7 @@ public final class ConformanceFixtures {
                             w.progress(50, 100, "half way");
                             sleep(50);
                             w.progress(100, 100, "done");
-                            return result(new McpSchema.TextContent("Tool with progress executed successfully"));
+                            return result(text("Tool with progress executed successfully"));
                         }),
                 McpServerFactory.toolSpec(tool("test_sampling", "Asks the client's LLM (conformance fixture).",
                         schema(Map.of("prompt", Map.of("type", "string", "description", "The prompt to send to the LLM")), List.of("prompt"))), ctx,
@@ -116,14 +116,14 @@ public final class ConformanceFixtures {
                         (a, c, ex) -> elicit(ex, "Please select options from the enum fields", schema(sep1330(), List.of()),
                                 "Elicitation completed: ")),
                 McpServerFactory.toolSpec(tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", jsonSchema2020()), ctx,
-                        (a, c, ex) -> result(new McpSchema.TextContent("JSON Schema 2020-12 tool called with " + a))),
+                        (a, c, ex) -> result(text("JSON Schema 2020-12 tool called with " + a))),
                 McpServerFactory.toolSpec(tool("test_reconnection", "Closes its POST stream mid-call, then answers on the resumed stream "
                                 + "(conformance fixture, SEP-1699).", none), ctx,
                         (a, c, ex) -> {
                             sleep(100);
                             ResumableStreams.INSTANCE.detachToolCall(ex.sessionId(), "test_reconnection");
                             sleep(400);
-                            return result(new McpSchema.TextContent("Reconnection test completed successfully"));
+                            return result(text("Reconnection test completed successfully"));
                         }),
                 McpServerFactory.toolSpec(tool("steward_test_slow", "TEST ONLY: writes `items` files one by one into <state dir>/test-slow, "
                                 + "pausing `delay_ms` between them; reports progress and stops at a safe point when cancelled.",
@@ -133,27 +133,26 @@ public final class ConformanceFixtures {
     }
 
     private static void log(McpSyncServerExchange ex, String msg) {
-        ex.loggingNotification(McpSchema.LoggingMessageNotification.builder().level(McpSchema.LoggingLevel.INFO).logger("conformance").data(msg).build());
+        ex.loggingNotification(McpSchema.LoggingMessageNotification.builder(McpSchema.LoggingLevel.INFO, msg).logger("conformance").build());
     }
 
     private static McpSchema.CallToolResult sampling(Map<String, Object> a, ToolContext c, McpSyncServerExchange ex) {
         if (ex.getClientCapabilities() == null || ex.getClientCapabilities().sampling() == null) {
             return McpSchema.CallToolResult.builder().addTextContent("test_sampling: the client does not support sampling").isError(true).build();
         }
-        var req = McpSchema.CreateMessageRequest.builder()
-                .messages(List.of(new McpSchema.SamplingMessage(McpSchema.Role.USER, new McpSchema.TextContent(String.valueOf(a.get("prompt"))))))
-                .maxTokens(100).build();
+        var req = McpSchema.CreateMessageRequest.builder(List.of(new McpSchema.SamplingMessage(McpSchema.Role.USER, text(String.valueOf(a.get("prompt"))))), 100)
+                .build();
         McpSchema.CreateMessageResult r = ex.createMessage(req);
         String text = r.content() instanceof McpSchema.TextContent t ? t.text() : String.valueOf(r.content());
-        return result(new McpSchema.TextContent("LLM response: " + text));
+        return result(text("LLM response: " + text));
     }
 
     private static McpSchema.CallToolResult elicit(McpSyncServerExchange ex, String message, Map<String, Object> schema, String prefix) {
         if (ex.getClientCapabilities() == null || ex.getClientCapabilities().elicitation() == null) {
             return McpSchema.CallToolResult.builder().addTextContent("elicitation: the client does not support elicitation").isError(true).build();
         }
-        McpSchema.ElicitResult r = ex.createElicitation(McpSchema.ElicitRequest.builder().message(message).requestedSchema(schema).build());
-        return result(new McpSchema.TextContent(prefix + "action=" + r.action().name().toLowerCase(Locale.ROOT) + ", content=" + r.content()));
+        McpSchema.ElicitResult r = ex.createElicitation(McpSchema.ElicitFormRequest.builder(message, schema).build());
+        return result(text(prefix + "action=" + r.action().name().toLowerCase(Locale.ROOT) + ", content=" + r.content()));
     }
 
     private static Map<String, Object> sep1034() {
@@ -211,56 +210,68 @@ public final class ConformanceFixtures {
         } catch (IOException | RuntimeException e) {
             return McpSchema.CallToolResult.builder().addTextContent("steward_test_slow: " + e).isError(true).build();
         }
-        return result(new McpSchema.TextContent("wrote " + items + " items"));
+        return result(text("wrote " + items + " items"));
     }
 
     static List<McpServerFeatures.SyncResourceSpecification> resources() {
         return List.of(
                 new McpServerFeatures.SyncResourceSpecification(
-                        McpSchema.Resource.builder().uri("test://static-text").name("static-text").description("A static text resource (conformance fixture)")
+                        McpSchema.Resource.builder("test://static-text", "static-text").description("A static text resource (conformance fixture)")
                                 .mimeType("text/plain").build(),
-                        (ex, req) -> new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents("test://static-text", "text/plain",
-                                "This is the content of the static text resource.")))),
+                        (ex, req) -> McpSchema.ReadResourceResult.builder(List.of(McpSchema.TextResourceContents.builder("test://static-text",
+                                "This is the content of the static text resource.").mimeType("text/plain").build())).build()),
                 new McpServerFeatures.SyncResourceSpecification(
-                        McpSchema.Resource.builder().uri("test://static-binary").name("static-binary").description("A static PNG (conformance fixture)")
+                        McpSchema.Resource.builder("test://static-binary", "static-binary").description("A static PNG (conformance fixture)")
                                 .mimeType("image/png").build(),
-                        (ex, req) -> new McpSchema.ReadResourceResult(List.of(new McpSchema.BlobResourceContents("test://static-binary", "image/png", PNG)))),
+                        (ex, req) -> McpSchema.ReadResourceResult.builder(List.of(McpSchema.BlobResourceContents.builder("test://static-binary", PNG).mimeType("image/png").build())).build()),
                 new McpServerFeatures.SyncResourceSpecification(
-                        McpSchema.Resource.builder().uri("test://watched-resource").name("watched-resource").description("A resource to subscribe to (conformance fixture)")
+                        McpSchema.Resource.builder("test://watched-resource", "watched-resource").description("A resource to subscribe to (conformance fixture)")
                                 .mimeType("text/plain").build(),
-                        (ex, req) -> new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents("test://watched-resource", "text/plain",
-                                "Watched resource content")))));
+                        (ex, req) -> McpSchema.ReadResourceResult.builder(List.of(McpSchema.TextResourceContents.builder("test://watched-resource",
+                                "Watched resource content").mimeType("text/plain").build())).build()));
     }
 
     static List<McpServerFeatures.SyncResourceTemplateSpecification> templates() {
         return List.of(new McpServerFeatures.SyncResourceTemplateSpecification(
-                McpSchema.ResourceTemplate.builder().uriTemplate("test://template/{id}/data").name("template-data")
+                McpSchema.ResourceTemplate.builder("test://template/{id}/data", "template-data")
                         .description("A templated resource (conformance fixture)").mimeType("application/json").build(),
                 (ex, req) -> {
                     String uri = req.uri();
                     String id = uri.substring("test://template/".length(), uri.length() - "/data".length());
-                    return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, "application/json",
-                            "{\"id\":\"" + id + "\",\"templateTest\":true,\"data\":\"Data for ID: " + id + "\"}")));
+                    return McpSchema.ReadResourceResult.builder(List.of(McpSchema.TextResourceContents.builder(uri,
+                            "{\"id\":\"" + id + "\",\"templateTest\":true,\"data\":\"Data for ID: " + id + "\"}").mimeType("application/json").build())).build();
                 }));
     }
 
     static List<McpServerFeatures.SyncPromptSpecification> prompts() {
         return List.of(
-                new McpServerFeatures.SyncPromptSpecification(new McpSchema.Prompt("test_simple_prompt", "A simple prompt (conformance fixture)", List.of()),
-                        (ex, req) -> new McpSchema.GetPromptResult(null, List.of(user(new McpSchema.TextContent("This is a simple prompt for testing."))))),
-                new McpServerFeatures.SyncPromptSpecification(new McpSchema.Prompt("test_prompt_with_arguments", "A prompt with arguments (conformance fixture)",
-                        List.of(new McpSchema.PromptArgument("arg1", "First test argument", true), new McpSchema.PromptArgument("arg2", "Second test argument", true))),
-                        (ex, req) -> new McpSchema.GetPromptResult(null, List.of(user(new McpSchema.TextContent(
-                                "Prompt with arguments: arg1='" + req.arguments().get("arg1") + "', arg2='" + req.arguments().get("arg2") + "'"))))),
-                new McpServerFeatures.SyncPromptSpecification(new McpSchema.Prompt("test_prompt_with_embedded_resource", "A prompt embedding a resource (conformance fixture)",
-                        List.of(new McpSchema.PromptArgument("resourceUri", "URI of the resource to embed", true))),
-                        (ex, req) -> new McpSchema.GetPromptResult(null, List.of(
-                                user(new McpSchema.EmbeddedResource(null, new McpSchema.TextResourceContents(String.valueOf(req.arguments().get("resourceUri")),
-                                        "text/plain", "Embedded resource content for testing."))),
-                                user(new McpSchema.TextContent("Please process the embedded resource above."))))),
-                new McpServerFeatures.SyncPromptSpecification(new McpSchema.Prompt("test_prompt_with_image", "A prompt with an image (conformance fixture)", List.of()),
-                        (ex, req) -> new McpSchema.GetPromptResult(null, List.of(user(new McpSchema.ImageContent(null, PNG, "image/png")),
-                                user(new McpSchema.TextContent("Please analyze the image above."))))));
+                new McpServerFeatures.SyncPromptSpecification(prompt("test_simple_prompt", "A simple prompt (conformance fixture)", List.of()),
+                        (ex, req) -> McpSchema.GetPromptResult.builder(List.of(user(text("This is a simple prompt for testing.")))).build()),
+                new McpServerFeatures.SyncPromptSpecification(prompt("test_prompt_with_arguments", "A prompt with arguments (conformance fixture)",
+                        List.of(argument("arg1", "First test argument"), argument("arg2", "Second test argument"))),
+                        (ex, req) -> McpSchema.GetPromptResult.builder(List.of(user(text(
+                                "Prompt with arguments: arg1='" + req.arguments().get("arg1") + "', arg2='" + req.arguments().get("arg2") + "'")))).build()),
+                new McpServerFeatures.SyncPromptSpecification(prompt("test_prompt_with_embedded_resource", "A prompt embedding a resource (conformance fixture)",
+                        List.of(argument("resourceUri", "URI of the resource to embed"))),
+                        (ex, req) -> McpSchema.GetPromptResult.builder(List.of(
+                                user(McpSchema.EmbeddedResource.builder(McpSchema.TextResourceContents.builder(String.valueOf(req.arguments().get("resourceUri")),
+                                        "Embedded resource content for testing.").mimeType("text/plain").build()).build()),
+                                user(text("Please process the embedded resource above.")))).build()),
+                new McpServerFeatures.SyncPromptSpecification(prompt("test_prompt_with_image", "A prompt with an image (conformance fixture)", List.of()),
+                        (ex, req) -> McpSchema.GetPromptResult.builder(List.of(user(McpSchema.ImageContent.builder(PNG, "image/png").build()),
+                                user(text("Please analyze the image above.")))).build()));
+    }
+
+    private static McpSchema.Prompt prompt(String name, String description, List<McpSchema.PromptArgument> arguments) {
+        return McpSchema.Prompt.builder(name).description(description).arguments(arguments).build();
+    }
+
+    private static McpSchema.PromptArgument argument(String name, String description) {
+        return McpSchema.PromptArgument.builder(name).description(description).required(true).build();
+    }
+
+    private static McpSchema.TextContent text(String text) {
+        return McpSchema.TextContent.builder(text).build();
     }
 
     private static McpSchema.PromptMessage user(McpSchema.Content c) {

@@ -57,6 +57,7 @@ class ConformanceFixturesIT {
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
+    @SuppressWarnings("try") // the connect is the probe; the socket is never used
     static void start() throws Exception {
         home = TestHomes.copyFixture(tmp);
         try (ServerSocket s = new ServerSocket(0)) {
@@ -95,7 +96,7 @@ class ConformanceFixturesIT {
 
     static McpSyncClient client(Consumer<McpClient.SyncSpec> customize) {
         var transport = HttpClientStreamableHttpTransport.builder(url()).endpoint("/mcp")
-                .httpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + TOKEN))
+                .addHttpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + TOKEN))
                 .build();
         var spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30));
         customize.accept(spec);
@@ -153,7 +154,7 @@ class ConformanceFixturesIT {
         for (int i = 0; i < 4; i++) {
             calls.add(CompletableFuture.supplyAsync(() -> {
                 try (McpSyncClient c = client(s -> { })) {
-                    var r = c.callTool(McpSchema.CallToolRequest.builder().name("test_simple_text").arguments(Map.of()).build());
+                    var r = c.callTool(McpSchema.CallToolRequest.builder("test_simple_text").arguments(Map.of()).build());
                     return ((McpSchema.TextContent) r.content().get(0)).text();
                 }
             }));

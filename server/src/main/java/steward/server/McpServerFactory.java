@@ -46,11 +46,9 @@ public final class McpServerFactory {
         Map<String, Object> in = Json.MAPPER.convertValue(Schemas.input(t.name()), new TypeReference<Map<String, Object>>() {});
         Map<String, Object> out = Json.MAPPER.convertValue(Schemas.output(t.name()), new TypeReference<Map<String, Object>>() {});
         var h = t.hints();
-        return McpSchema.Tool.builder()
-                .name(t.name())
+        return McpSchema.Tool.builder(t.name(), in)
                 .title(t.title())
                 .description(t.description())
-                .inputSchema(in)
                 .outputSchema(out)
                 .annotations(new McpSchema.ToolAnnotations(t.title(), h.readOnly(), h.destructive(), h.idempotent(), h.openWorld(), null))
                 .build();

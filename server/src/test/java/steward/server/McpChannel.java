@@ -92,9 +92,14 @@ abstract class McpChannel implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
+        } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** {@code steward serve} on stdio. */
@@ -138,6 +143,7 @@ abstract class McpChannel implements AutoCloseable {
     }
 
     /** {@code steward serve --http} with these environment variables added. */
+    @SuppressWarnings("try") // the connect is the probe; the socket is never used
     static McpChannel http(Path home, Path stateDir, Path log, java.util.Map<String, String> env) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

@@ -68,7 +68,7 @@ class RecallProcessIT {
         try (McpSyncClient client = StewardProcess.client(home)) {
             // the background indexer builds the index on its own; a call at any time gets an answer at once: from what is
             // indexed, saying so while the build runs
-            JsonNode first = structured(client.callTool(new McpSchema.CallToolRequest("recall_search", Map.of("query", "session housekeeping"))));
+            JsonNode first = structured(client.callTool(McpSchema.CallToolRequest.builder("recall_search").arguments(Map.of("query", "session housekeeping")).build()));
             assertTrue(first.get("index").get("built").asBoolean() || first.get("index").get("building").asString("").startsWith("index building"),
                     first.get("index").toString());
             assertEquals(0, first.get("index").get("items_written").asInt(), "the call itself never writes the index");
@@ -76,14 +76,14 @@ class RecallProcessIT {
             JsonNode st;
             do {
                 Thread.sleep(2000);
-                st = structured(client.callTool(new McpSchema.CallToolRequest("steward_status", Map.of()))).get("recall");
+                st = structured(client.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build())).get("recall");
             } while ((!st.get("index_built").asBoolean() || st.get("dense_pending").asInt(-1) != 0) && System.nanoTime() < deadline);
             assertTrue(st.get("index_built").asBoolean(), st.toString());
             assertEquals(0, st.get("dense_pending").asInt(), st.toString());
             assertTrue(st.get("background").get("running").asBoolean());
             assertTrue(st.get("background").get("embedded").asLong() >= 10, st.toString());
             assertTrue(st.get("vectors").asInt() >= 10);
-            JsonNode later = structured(client.callTool(new McpSchema.CallToolRequest("recall_search", Map.of("query", "how do I tidy up old chats"))));
+            JsonNode later = structured(client.callTool(McpSchema.CallToolRequest.builder("recall_search").arguments(Map.of("query", "how do I tidy up old chats")).build()));
             assertTrue(later.get("index").get("built").asBoolean());
             assertTrue(later.get("items").size() > 0);
             assertTrue(later.get("index").get("dense_enabled").asBoolean(), later.get("index").toString());

@@ -29,7 +29,7 @@ class SessionHousekeepingIT {
     Path tmp;
 
     static JsonNode call(McpSyncClient client, String tool, Map<String, Object> args) {
-        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, args));
+        McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(args).build());
         assertFalse(Boolean.TRUE.equals(r.isError()), tool + ": " + r.content());
         JsonNode n = Json.MAPPER.valueToTree(r.structuredContent());
         assertEquals(java.util.List.of(), Schemas.validate(tool + ".output.json", n));

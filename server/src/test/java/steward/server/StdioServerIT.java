@@ -40,7 +40,7 @@ class StdioServerIT {
             assertEquals(Tools.registry().tools().size(), tools.size());
             assertTrue(tools.stream().anyMatch(t -> t.name().equals("steward_status")));
 
-            McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("steward_status", Map.of()));
+            McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build());
             assertFalse(Boolean.TRUE.equals(r.isError()), r.toString());
             assertNotNull(r.structuredContent());
             JsonNode s = Json.MAPPER.valueToTree(r.structuredContent());
@@ -64,11 +64,11 @@ class StdioServerIT {
         Path home = TestHomes.copyFixture(tmp);
         try (McpSyncClient client = StewardProcess.client(home)) {
             Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
-                    () -> client.callTool(new McpSchema.CallToolRequest("no_such_tool", Map.of())));
+                    () -> client.callTool(McpSchema.CallToolRequest.builder("no_such_tool").arguments(Map.of()).build()));
             assertTrue(String.valueOf(e.getMessage()).contains("Unknown tool: no_such_tool"), e.toString());
-            var ok = client.callTool(new McpSchema.CallToolRequest("steward_status", Map.of()));
+            var ok = client.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build());
             assertFalse(Boolean.TRUE.equals(ok.isError()));
-            var bad = client.callTool(new McpSchema.CallToolRequest("steward_status", Map.of("bogus", true)));
+            var bad = client.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of("bogus", true)).build());
             assertTrue(bad.isError());
             assertTrue(((McpSchema.TextContent) bad.content().get(0)).text().startsWith("steward_status: invalid arguments"));
         }

@@ -97,6 +97,7 @@ public final class PreferenceStore {
      * unusable, unless {@code overrideCorrupt} — used only by an explicit reset — in which case the
      * unreadable file is first preserved as a backup.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public <T> T update(Function<PreferenceData, T> change, boolean overrideCorrupt) {
         try {
             AtomicFiles.ensurePrivateDir(stateDir);

@@ -88,6 +88,7 @@ public final class MemoryHistory {
     }
 
     /** Read-modify-write under the history lock. */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public File update(java.util.function.UnaryOperator<File> change) {
         try (Flock l = Flock.exclusive(lock)) {
             File next = change.apply(read());

@@ -128,6 +128,7 @@ public final class MemoryStaging {
     }
 
     /** Applies the staged write; the staged file is removed only when the write succeeded. */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public MemoryResult approve(String id, MemoryWriter writer) {
         get(id); // an unknown or malformed id is refused before the lock (which would create the state dir) is taken
         try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {
@@ -140,6 +141,7 @@ public final class MemoryStaging {
         }
     }
 
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public Pending reject(String id) {
         get(id); // refused before anything is created
         try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {

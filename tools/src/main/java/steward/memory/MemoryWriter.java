@@ -189,6 +189,7 @@ public final class MemoryWriter {
         return null;
     }
 
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     private MemoryResult apply(MemoryRequest r, MemoryTarget t, int limit) {
         Path file = t.file(paths);
         try (Flock lock = Flock.exclusive(t.lockFile(paths))) {

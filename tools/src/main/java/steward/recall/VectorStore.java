@@ -165,6 +165,7 @@ final class VectorStore implements AutoCloseable {
      * Appends vectors for keys not stored yet (under the writer lock; another process's rows are picked up first).
      * Returns how many rows were added.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     synchronized int append(long[] ks, List<float[]> vs) {
         try {
             AtomicFiles.ensurePrivateDir(dir);
@@ -228,6 +229,7 @@ final class VectorStore implements AutoCloseable {
      * Keeps only the rows whose key {@code live} holds, in a new generation of files (the old ones are removed; a reader
      * that still maps them keeps a valid view until it re-reads the header). Returns the rows dropped.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     synchronized int compact(java.util.function.LongPredicate live) {
         try (FileChannel lockCh = FileChannel.open(dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock lock = lockCh.lock()) {

@@ -46,6 +46,7 @@ class FlockInteropTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     void aHolderThatNeverLetsGoGivesAClearErrorInsteadOfAHang() throws Exception {
         StewardPaths paths = TestHomes.home(tmp, 5000, 5000);
         Path lock = paths.memoriesDir().resolve("MEMORY.md.lock");

@@ -208,6 +208,7 @@ class IndexerTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the background indexer runs for the try body, never referenced
     void withABackgroundIndexerANewMessageIsLeftToItAndTheCallSaysItSearchedTheIndexAsItWas() throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         try (RecallEngine e = RecallTestHomes.engine(home)) {

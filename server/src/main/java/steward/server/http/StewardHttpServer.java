@@ -79,11 +79,12 @@ public final class StewardHttpServer implements AutoCloseable {
                 .build();
         McpSyncServer mcp = McpServerFactory.build(streamable, registry, ctx, extras);
         Tomcat.addServlet(context, "mcp", streamable).setAsyncSupported(true);
-        context.addServletMappingDecoded(HttpOptions.MCP_PATH, "mcp");
+        context.addServletMapping(HttpOptions.MCP_PATH, "mcp");
 
         StewardHttpServer server;
         List<McpSyncServer> built = new ArrayList<>(List.of(mcp));
         if (options.sse()) {
+            @SuppressWarnings("deprecation") // the SDK deprecates HTTP+SSE (protocol 2024-11-05) with no replacement; --sse exists for old clients
             var sse = HttpServletSseServerTransportProvider.builder()
                     .jsonMapper(McpServerFactory.mapper())
                     .sseEndpoint(HttpOptions.SSE_PATH)
@@ -93,8 +94,8 @@ public final class StewardHttpServer implements AutoCloseable {
                     .build();
             built.add(McpServerFactory.build(sse, registry, ctx, extras));
             Tomcat.addServlet(context, "sse", sse).setAsyncSupported(true);
-            context.addServletMappingDecoded(HttpOptions.SSE_PATH, "sse");
-            context.addServletMappingDecoded(HttpOptions.MESSAGE_PATH, "sse");
+            context.addServletMapping(HttpOptions.SSE_PATH, "sse");
+            context.addServletMapping(HttpOptions.MESSAGE_PATH, "sse");
         }
 
         FilterDef def = new FilterDef();

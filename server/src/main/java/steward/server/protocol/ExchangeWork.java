@@ -32,7 +32,7 @@ public final class ExchangeWork implements Work {
         if (progressToken == null || exchange == null || done <= last) return;
         last = done;
         try {
-            exchange.progressNotification(new McpSchema.ProgressNotification(progressToken, done, total > 0 ? total : null, message));
+            exchange.progressNotification(McpSchema.ProgressNotification.builder(progressToken, done).total(total > 0 ? total : null).message(message).build());
         } catch (RuntimeException e) {
             LOG.debug("cannot send progress: {}", e.toString());
         }
@@ -47,7 +47,7 @@ public final class ExchangeWork implements Work {
     public static void log(McpSyncServerExchange exchange, McpSchema.LoggingLevel level, String message) {
         if (exchange == null) return;
         try {
-            exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder().level(level).logger("steward").data(message).build());
+            exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder(level, message).logger("steward").build());
         } catch (RuntimeException e) {
             LOG.debug("cannot send a log notification: {}", e.toString());
         }

@@ -114,8 +114,8 @@ public final class StewardPrompts {
 
                 Steward's safety guard always wins: the current session, sessions with live descendants and titled active sessions are never changed automatically.
                 """.formatted(lang, locale, mode, mode.equals("headless") ? " (headless: apply only what the plan marks safe to run unattended)" : "", lang);
-        return new McpSchema.GetPromptResult("Session housekeeping (" + locale + ", " + mode + ")",
-                List.of(new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(text))));
+        return McpSchema.GetPromptResult.builder(List.of(new McpSchema.PromptMessage(McpSchema.Role.USER, McpSchema.TextContent.builder(text).build())))
+                .description("Session housekeeping (" + locale + ", " + mode + ")").build();
     }
 
     static McpSchema.GetPromptResult remember(Map<String, Object> a) {
@@ -137,7 +137,7 @@ public final class StewardPrompts {
                 2. Write: call `memory_write` with the action the precheck suggested. Report the usage it returns (for example "31%% — 38/120 chars").
                 3. On overflow: do not drop the fact silently. Follow the next step the result names (compress or merge related entries, move detail to a skill, or remove stale entries), show the user what you propose, and only then write again.
                 """.formatted(target, file, lang, f.toString().strip(), target, tagHint);
-        return new McpSchema.GetPromptResult("Remember a fact (" + target + ")",
-                List.of(new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(text))));
+        return McpSchema.GetPromptResult.builder(List.of(new McpSchema.PromptMessage(McpSchema.Role.USER, McpSchema.TextContent.builder(text).build())))
+                .description("Remember a fact (" + target + ")").build();
     }
 }

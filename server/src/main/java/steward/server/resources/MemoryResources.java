@@ -20,16 +20,14 @@ public final class MemoryResources {
     public static List<McpServerFeatures.SyncResourceSpecification> specifications(ToolContext ctx) {
         List<McpServerFeatures.SyncResourceSpecification> out = new ArrayList<>();
         for (MemoryTarget t : MemoryTarget.values()) {
-            McpSchema.Resource res = McpSchema.Resource.builder()
-                    .uri(uri(t))
-                    .name(t.fileName)
+            McpSchema.Resource res = McpSchema.Resource.builder(uri(t), t.fileName)
                     .title(t == MemoryTarget.USER ? "USER.md — who the user is" : "MEMORY.md — the agent's notes")
                     .description("Read-only: " + t.fileName + " as Hermes injects it into the system prompt (header with usage, then "
                             + "the entries separated by §). Change it with memory_write.")
                     .mimeType("text/plain")
                     .build();
-            out.add(new McpServerFeatures.SyncResourceSpecification(res, (exchange, req) -> new McpSchema.ReadResourceResult(
-                    List.of(new McpSchema.TextResourceContents(uri(t), "text/plain", MemoryRender.resource(ctx.paths(), t))))));
+            out.add(new McpServerFeatures.SyncResourceSpecification(res, (exchange, req) -> McpSchema.ReadResourceResult.builder(
+                    List.of(McpSchema.TextResourceContents.builder(uri(t), MemoryRender.resource(ctx.paths(), t)).mimeType("text/plain").build())).build()));
         }
         return out;
     }

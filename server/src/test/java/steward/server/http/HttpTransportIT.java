@@ -61,7 +61,7 @@ class HttpTransportIT {
 
     static McpSyncClient client(Consumer<McpClient.SyncSpec> customize) {
         var transport = HttpClientStreamableHttpTransport.builder(server.url()).endpoint("/mcp")
-                .httpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + HttpServerProcess.TOKEN))
+                .addHttpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + HttpServerProcess.TOKEN))
                 .build();
         var spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30));
         customize.accept(spec);
@@ -101,10 +101,10 @@ class HttpTransportIT {
     void toolsOverHttpGiveTheSameResultsAsOverStdio() throws Exception {
         JsonNode overHttp;
         try (McpSyncClient c = client(s -> { })) {
-            var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of()).build());
+            var r = c.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build());
             assertFalse(Boolean.TRUE.equals(r.isError()));
             overHttp = Json.MAPPER.valueToTree(r.structuredContent());
-            var bad = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of("nope", 1)).build());
+            var bad = c.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of("nope", 1)).build());
             assertTrue(bad.isError());
         }
         Process p = new ProcessBuilder(HttpServerProcess.javaBin(), "-jar", HttpServerProcess.jar(), "serve", "--hermes-home", server.home.toString())
@@ -228,7 +228,7 @@ class HttpTransportIT {
         for (int i = 0; i < 4; i++) {
             calls.add(CompletableFuture.supplyAsync(() -> {
                 try (McpSyncClient c = client(s -> { })) {
-                    var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of()).build());
+                    var r = c.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build());
                     return ((McpSchema.TextContent) r.content().get(0)).text();
                 }
             }));
@@ -242,7 +242,7 @@ class HttpTransportIT {
         try (McpSyncClient c = client(s -> s.resourcesUpdateConsumer(updates::addAll))) {
             String uri = c.listResources().resources().stream().map(McpSchema.Resource::uri).filter(u -> u.endsWith("MEMORY.md"))
                     .findFirst().orElseThrow();
-            c.subscribeResource(new McpSchema.SubscribeRequest(uri));
+            c.subscribeResource(McpSchema.SubscribeRequest.builder(uri).build());
             Thread.sleep(400); // let the watcher settle
             Path memory = server.home.resolve("memories/MEMORY.md");
             Path tmpFile = memory.resolveSibling("MEMORY.md.tmp-it");
@@ -253,7 +253,7 @@ class HttpTransportIT {
             assertEquals(uri, text.uri());
             assertTrue(text.text().contains("written by another process during the IT"));
             // and Steward's own write
-            var w = c.callTool(McpSchema.CallToolRequest.builder().name("memory_write")
+            var w = c.callTool(McpSchema.CallToolRequest.builder("memory_write")
                     .arguments(Map.of("target", "memory", "action", "add", "content", "[ops] written by Steward over HTTP")).build());
             assertFalse(Boolean.TRUE.equals(w.isError()), w.toString());
             await().atMost(Duration.ofSeconds(10)).until(() -> updates.stream().anyMatch(u -> u instanceof McpSchema.TextResourceContents t
@@ -279,16 +279,17 @@ class HttpTransportIT {
 
     @Test
     void theOlderSseTransportServesTheSameRegistry() {
+        @SuppressWarnings("deprecation") // the SDK deprecates the HTTP+SSE client with no replacement; this test is about that transport
         var transport = HttpClientSseClientTransport.builder(server.url()).sseEndpoint("/sse")
-                .httpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + HttpServerProcess.TOKEN))
+                .addHttpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + HttpServerProcess.TOKEN))
                 .build();
         try (McpSyncClient c = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build()) {
             c.initialize();
             assertTrue(c.listTools().tools().stream().anyMatch(t -> t.name().equals("steward_status")));
-            var r = c.callTool(McpSchema.CallToolRequest.builder().name("steward_status").arguments(Map.of()).build());
+            var r = c.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build());
             assertFalse(Boolean.TRUE.equals(r.isError()));
             assertEquals(62, ((Map<?, ?>) r.structuredContent()).get("sessions") instanceof Map<?, ?> m ? ((Number) m.get("total")).intValue() : -1);
-            Exception unknown = assertThrows(Exception.class, () -> c.callTool(McpSchema.CallToolRequest.builder().name("no_such_tool").arguments(Map.of()).build()));
+            Exception unknown = assertThrows(Exception.class, () -> c.callTool(McpSchema.CallToolRequest.builder("no_such_tool").arguments(Map.of()).build()));
             assertTrue(String.valueOf(unknown.getMessage()).contains("Unknown tool: no_such_tool"), unknown.toString());
         }
     }
@@ -310,22 +311,22 @@ class HttpTransportIT {
         try (McpSyncClient c = client(s -> { })) {
             var prompts = c.listPrompts().prompts().stream().map(McpSchema.Prompt::name).toList();
             assertTrue(prompts.containsAll(List.of("housekeeping", "remember")), prompts.toString());
-            var zh = c.getPrompt(new McpSchema.GetPromptRequest("housekeeping", Map.of("locale", "zh")));
+            var zh = c.getPrompt(McpSchema.GetPromptRequest.builder("housekeeping").arguments(Map.of("locale", "zh")).build());
             assertTrue(((McpSchema.TextContent) zh.messages().get(0).content()).text().contains("简体中文"));
-            var locales = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.PromptReference("housekeeping"),
-                    new McpSchema.CompleteRequest.CompleteArgument("locale", "z")));
+            var locales = c.completeCompletion(McpSchema.CompleteRequest.builder(new McpSchema.PromptReference("housekeeping"),
+                    new McpSchema.CompleteRequest.CompleteArgument("locale", "z")).build());
             assertEquals(List.of("zh"), locales.completion().values());
-            var targets = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.PromptReference("remember"),
-                    new McpSchema.CompleteRequest.CompleteArgument("target", "")));
+            var targets = c.completeCompletion(McpSchema.CompleteRequest.builder(new McpSchema.PromptReference("remember"),
+                    new McpSchema.CompleteRequest.CompleteArgument("target", "")).build());
             assertEquals(List.of("memory", "user"), targets.completion().values());
-            var ids = c.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference("steward://session/{id}"),
-                    new McpSchema.CompleteRequest.CompleteArgument("id", "")));
+            var ids = c.completeCompletion(McpSchema.CompleteRequest.builder(new McpSchema.ResourceReference("steward://session/{id}"),
+                    new McpSchema.CompleteRequest.CompleteArgument("id", "")).build());
             assertFalse(ids.completion().values().isEmpty());
             String id = ids.completion().values().get(0);
-            var session = c.readResource(new McpSchema.ReadResourceRequest("steward://session/" + id));
+            var session = c.readResource(McpSchema.ReadResourceRequest.builder("steward://session/" + id).build());
             String text = ((McpSchema.TextResourceContents) session.contents().get(0)).text();
             assertTrue(text.contains("Session " + id) && text.contains("Messages: ") && text.contains("## First messages"), text);
-            var audit = c.readResource(new McpSchema.ReadResourceRequest("steward://audit/latest"));
+            var audit = c.readResource(McpSchema.ReadResourceRequest.builder("steward://audit/latest").build());
             assertTrue(((McpSchema.TextResourceContents) audit.contents().get(0)).text().startsWith("No audit yet"));
         }
     }

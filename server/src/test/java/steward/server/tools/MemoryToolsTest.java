@@ -158,11 +158,11 @@ class MemoryToolsTest {
         assertEquals(2, specs.size());
         var memSpec = specs.get(0);
         assertEquals("steward://memory/MEMORY.md", memSpec.resource().uri());
-        McpSchema.ReadResourceResult res = memSpec.readHandler().apply(null, new McpSchema.ReadResourceRequest(memSpec.resource().uri()));
+        McpSchema.ReadResourceResult res = memSpec.readHandler().apply(null, McpSchema.ReadResourceRequest.builder(memSpec.resource().uri()).build());
         String text = ((McpSchema.TextResourceContents) res.contents().get(0)).text();
         assertTrue(text.startsWith("═".repeat(46) + "\nMEMORY (your personal notes) ["), text);
         assertTrue(text.endsWith("see scope-recall-maintenance"));
-        var userRes = specs.get(1).readHandler().apply(null, new McpSchema.ReadResourceRequest(specs.get(1).resource().uri()));
+        var userRes = specs.get(1).readHandler().apply(null, McpSchema.ReadResourceRequest.builder(specs.get(1).resource().uri()).build());
         assertTrue(((McpSchema.TextResourceContents) userRes.contents().get(0)).text().contains("USER PROFILE (who the user is) [4% — 59/1,375 chars]"));
     }
 }

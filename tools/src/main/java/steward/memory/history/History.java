@@ -90,6 +90,7 @@ public final class History {
      * created). Each file is read under the lock Hermes and Steward's writers hold while they write and record, so a
      * write of Steward's that is not recorded yet is never taken for an external change. Returns the versions made.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public List<String> recordExternalChanges(String how) {
         List<String> out = new java.util.ArrayList<>();
         if (!recordExternal(paths.stateDir()) || !Files.isDirectory(paths.memoriesDir())) return out;
@@ -157,6 +158,7 @@ public final class History {
                                  boolean changed) {}
 
     /** Restores {@code rel} to the bytes of {@code version}; the rollback is recorded as a new version. */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public RollbackResult rollback(String rel, String version) {
         Path p = file(rel);
         String r = rel.strip();

@@ -144,6 +144,7 @@ public final class VersionStore {
      * edit someone else made since the last version. {@code after}: the bytes now (null = deleted). Returns the
      * new version id, or null when nothing changed.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public String record(String message, String client, Instant when, Map<String, byte[]> before, Map<String, byte[]> after,
                          boolean recordExternal) {
         try {
@@ -179,6 +180,7 @@ public final class VersionStore {
      * differs from the last recorded version. A path with no history gets a baseline instead (the first version
      * Steward saw: what came before is unknown). Returns the new version id, or null when nothing was recorded.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public String recordExternal(String path, byte[] now, String message, Instant when) {
         try {
             AtomicFiles.ensurePrivateDir(dir);

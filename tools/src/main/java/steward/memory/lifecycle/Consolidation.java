@@ -828,6 +828,7 @@ public final class Consolidation {
     }
 
     /** Progress by phase; a cancellation is honoured only before the journal runs, when nothing has been written. */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public ApplyResult apply(String planId, List<String> confirmPrune, String client, Work work) {
         HermesMemoryRoot.requireHome(root, paths, "memory_consolidate");
         work.progress(0, 2, "checking plan " + planId);

@@ -91,6 +91,7 @@ public final class Journal {
      * change through the journal holds, so a change still running in another process is never touched). Returns the
      * ids it completed. Never call it while holding {@code lock}.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public static List<String> recover(StewardPaths paths, Path lock) {
         List<String> done = new ArrayList<>();
         Path d = dir(paths);

@@ -54,6 +54,7 @@ public final class LogWriter {
     public record Result(boolean written, String refused, String file, String date, String time, String workspace, int notes_today,
                          int max_per_day, int cooldown_minutes, String next_allowed_at, String duplicate_of, String message) {}
 
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public Result append(Request r) {
         HermesMemoryRoot.requireHome(root, paths, "memory_log");
         String note = r.note() == null ? "" : CodePoints.pyStrip(r.note().replace("\r\n", "\n").replace('\n', ' ').replace('\r', ' '));

@@ -20,10 +20,10 @@ public final class MessageContent {
             try {
                 return Json.MAPPER.readTree(raw.substring(JSON_PREFIX.length()));
             } catch (RuntimeException e) {
-                return Json.MAPPER.getNodeFactory().textNode(raw.substring(JSON_PREFIX.length()));
+                return Json.MAPPER.getNodeFactory().stringNode(raw.substring(JSON_PREFIX.length()));
             }
         }
-        return Json.MAPPER.getNodeFactory().textNode(raw);
+        return Json.MAPPER.getNodeFactory().stringNode(raw);
     }
 
     /**

@@ -61,7 +61,7 @@ class ToolResultsTest {
     }
 
     static MessageEvent.ToolCall call(String name, String args) {
-        return new MessageEvent.ToolCall("c", name, ToolResults.arguments(Json.MAPPER.getNodeFactory().textNode(args)));
+        return new MessageEvent.ToolCall("c", name, ToolResults.arguments(Json.MAPPER.getNodeFactory().stringNode(args)));
     }
 
     @Test
