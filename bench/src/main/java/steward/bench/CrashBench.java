@@ -40,6 +40,7 @@ import steward.sessions.apply.ApplyResult;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;
+import steward.sessions.backup.IndexRepair;
 import steward.sessions.backup.RestoreEngine;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.Sqlite;
@@ -49,18 +50,19 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * SIGKILLs at random points of a real {@code steward serve} child (issue 12): {@code session_apply},
- * {@code session_restore}, {@code memory_write} (one add) and {@code memory_write} (a batch). The kill lands at a random
+ * {@code session_restore}, {@code memory_write} (one add), {@code memory_write} (a batch) and {@code steward repair-index --force}. The kill lands at a random
  * time in [0, 1.2 x the call's own duration] after the request is sent (its duration measured in a child that is not
  * killed). After each kill: SQLite {@code integrity_check} and FTS5 {@code integrity-check}, every session present with
  * its side files or in a backup with them, memory files equal to the old or the new version, no temp files, and the
  * next call (in this process) works and settles what the killed one left.
  */
-@Command(name = "crash", description = "SIGKILL a steward child at random points of apply, restore and memory_write; check what is left.")
+@Command(name = "crash", description = "SIGKILL a steward child at random points of apply, restore, memory_write and repair-index; check what is left.")
 public final class CrashBench implements Callable<Integer> {
     @Option(names = "-n", defaultValue = "200", description = "kills per operation (default 200)")
     int n;
 
-    @Option(names = "--ops", split = ",", defaultValue = "apply,restore,memory,batch", description = "operations (default apply,restore,memory,batch)")
+    @Option(names = "--ops", split = ",", defaultValue = "apply,restore,memory,batch,repair",
+            description = "operations (default apply,restore,memory,batch,repair; repair: steward repair-index --force)")
     List<String> ops;
 
     @Option(names = "--seed", defaultValue = "12", description = "random seed (default 12)")
@@ -135,13 +137,16 @@ public final class CrashBench implements Callable<Integer> {
                 ApplyResult r = new ApplyEngine(paths, clock).apply(new ApplyRequest(plan.plan_id(), approve, Map.of(), Map.of(), false, null));
                 return new Case(home, "session_restore", "{\"backup_id\":\"" + r.backup().backup_id() + "\"}", r.backup().backup_id(), null, null);
             }
+            case "repair" -> {
+                return new Case(home, "repair-index", null, null, null, null);
+            }
             case "memory", "batch" -> {
                 String args = op.equals("memory") ? "{\"action\":\"add\",\"content\":\"[env] crash bench fact\"}"
                         : "{\"operations\":[{\"action\":\"add\",\"content\":\"[env] crash bench batch one\"},"
                           + "{\"action\":\"add\",\"content\":\"[ops] crash bench batch two\"}]}";
                 return new Case(home, "memory_write", args, null, memVersions[0], memVersions[1]);
             }
-            default -> throw new IllegalArgumentException("unknown operation " + op + " (apply, restore, memory, batch)");
+            default -> throw new IllegalArgumentException("unknown operation " + op + " (apply, restore, memory, batch, repair)");
         }
     }
 
@@ -162,7 +167,13 @@ public final class CrashBench implements Callable<Integer> {
         Path cw = Files.createDirectories(root.resolve("calibrate-" + op));
         Case cal = prepare(op, base, cw, mem);
         double durMs;
-        try (Child child = Child.start(cal.home(), jar)) {
+        double fromMs = 0;
+        if (op.equals("repair")) {
+            // a command, not a call: from the JVM's start; kills land between the end of a check-only run (start-up and the
+            // check) and 1.2 x the end of the forced rebuild
+            fromMs = Cli.timeMs(cal.home(), jar, false) * 0.8;
+            durMs = Cli.timeMs(cal.home(), jar, true);
+        } else try (Child child = Child.start(cal.home(), jar)) {
             long t0 = System.nanoTime();
             child.send(cal.tool(), cal.args());
             String answer = child.await();
@@ -176,8 +187,15 @@ public final class CrashBench implements Callable<Integer> {
         for (int i = 0; i < n; i++) {
             Path w = Files.createDirectories(root.resolve(op + "-" + i));
             Case c = prepare(op, base, w, mem);
-            Set<String> before = op.equals("apply") || op.equals("restore") ? new HashSet<>(sessionIds(base.resolve("state.db"))) : Set.of();
-            try (Child child = Child.start(c.home(), jar)) {
+            Set<String> before = op.equals("apply") || op.equals("restore") || op.equals("repair") ? new HashSet<>(sessionIds(base.resolve("state.db"))) : Set.of();
+            if (op.equals("repair")) {
+                Process p = Cli.start(c.home(), jar, true);
+                long delayUs = (long) ((fromMs + rng.nextDouble() * (durMs * 1.2 - fromMs)) * 1000);
+                TimeUnit.MICROSECONDS.sleep(delayUs);
+                if (!p.isAlive()) answered++;
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+            } else try (Child child = Child.start(c.home(), jar)) {
                 child.send(c.tool(), c.args());
                 long delayUs = (long) (rng.nextDouble() * durMs * 1.2 * 1000);
                 TimeUnit.MICROSECONDS.sleep(delayUs);
@@ -190,6 +208,8 @@ public final class CrashBench implements Callable<Integer> {
                 if (examples.size() < 5) examples.add("kill " + i + ": " + p);
             }
             FileTrees.delete(w);
+            // a running tally, so that a run cut short still has its figures
+            if ((i + 1) % 10 == 0 && i + 1 < n) Printer.println(String.format("    %s: %d kills so far, %d answered before the kill, problems %s", op, i + 1, answered, bad));
         }
         int failed = bad.values().stream().mapToInt(Integer::intValue).sum();
         Printer.println(String.format("  %-8s %d kills (call %.0f ms unkilled; %d answered before the kill): %s", op, n, durMs, answered,
@@ -210,6 +230,14 @@ public final class CrashBench implements Callable<Integer> {
                     new ApplyEngine(paths, clock).apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
                 }
                 case "restore" -> new RestoreEngine(paths, clock).restore(c.backupId(), null);
+                case "repair" -> {
+                    // before the next call: what the kill left must already be consistent (the rebuild is one transaction)
+                    FtsIndex.Report left = FtsIndex.check(paths.stateDb());
+                    if (!left.ok()) problems.add("FTS5 integrity-check right after the kill: " + left.summary());
+                    IndexRepair.Result r = new IndexRepair(paths, clock).run(false);
+                    if (!r.after().ok()) problems.add("the next repair-index leaves the index inconsistent: " + r.message());
+                    problems.addAll(partialBackups(paths));
+                }
                 default -> {
                     byte[] now = Files.readAllBytes(c.home().resolve("memories/MEMORY.md"));
                     if (!Arrays.equals(now, c.memBefore()) && !Arrays.equals(now, c.memAfter())) problems.add("MEMORY.md is neither the old nor the new version");
@@ -221,7 +249,7 @@ public final class CrashBench implements Callable<Integer> {
         } catch (RuntimeException e) {
             problems.add("the next call failed: " + e.getMessage().lines().findFirst().orElse(""));
         }
-        if (op.equals("apply") || op.equals("restore")) {
+        if (op.equals("apply") || op.equals("restore") || op.equals("repair")) {
             try (Connection conn = Sqlite.openReadOnly(paths.stateDb()); Statement st = conn.createStatement();
                  ResultSet rs = st.executeQuery("PRAGMA integrity_check")) {
                 String v = rs.next() ? rs.getString(1) : "?";
@@ -253,6 +281,25 @@ public final class CrashBench implements Callable<Integer> {
         return problems;
     }
 
+    /** Copies of state.db in backups/state-db/ that do not read back (a kill during the copy left them looking like backups). */
+    private static List<String> partialBackups(StewardPaths paths) throws IOException {
+        List<String> out = new ArrayList<>();
+        Path d = paths.stateDir().resolve("backups/state-db");
+        if (!Files.isDirectory(d)) return out;
+        try (Stream<Path> s = Files.list(d)) {
+            for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".db")).toList()) {
+                String v;
+                try (Connection c = Sqlite.openReadOnly(f); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA quick_check")) {
+                    v = rs.next() ? rs.getString(1) : "?";
+                } catch (Exception e) {
+                    v = e.getMessage();
+                }
+                if (!"ok".equals(v)) out.add("a state.db backup that does not read back: " + f.getFileName());
+            }
+        }
+        return out;
+    }
+
     /** Session id -> the backups that hold it. */
     private static Map<String, List<String>> backedUp(StewardPaths paths) throws IOException {
         Map<String, List<String>> out = new HashMap<>();
@@ -272,6 +319,27 @@ public final class CrashBench implements Callable<Integer> {
     private static List<Path> temps(Path home) throws IOException {
         try (Stream<Path> s = Files.walk(home)) {
             return s.filter(p -> TEMP.matcher(p.getFileName().toString()).matches()).toList();
+        }
+    }
+
+    /** {@code steward repair-index} as a child process. */
+    static final class Cli {
+        static Process start(Path home, Path jar, boolean force) throws Exception {
+            Path jarPath = jar != null ? jar : Fixtures.runningJar();
+            String java = ProcessHandle.current().info().command().orElse("java");
+            List<String> cmd = new ArrayList<>(List.of(java));
+            cmd.addAll(LaunchFlags.jvmFlags(null));
+            cmd.addAll(List.of("-jar", jarPath.toString(), "repair-index", "--hermes-home", home.toString()));
+            if (force) cmd.add("--force");
+            return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        }
+
+        /** Milliseconds from the start to the end of an unkilled run; the run must succeed. */
+        static double timeMs(Path home, Path jar, boolean force) throws Exception {
+            long t0 = System.nanoTime();
+            Process p = start(home, jar, force);
+            if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) throw new IllegalStateException("repair-index fails without a kill");
+            return (System.nanoTime() - t0) / 1e6;
         }
     }
 

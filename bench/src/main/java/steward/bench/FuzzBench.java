@@ -31,13 +31,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Fuzzes a real {@code steward serve} child over stdio (issue 12): tool calls generated from each tool's input schema
+ * Fuzzes a real {@code steward serve} child over stdio and over Streamable HTTP (issue 12): tool calls generated from each tool's input schema
  * (wrong types, boundaries, 10 MB strings, NUL and control characters, lone surrogates, traversal in every string,
  * deep nesting, non-object arguments) and a corpus of malformed JSON-RPC lines. Counted: crashes (the child died or
  * answered -32603), requests not answered under their id, Java class names in any answer, failed calls that changed a
  * file of the home or the state dir, and files written outside them (the child's HOME and working dir).
  */
-@Command(name = "fuzz", description = "Schema-generated and malformed requests against a steward child over stdio; crashes, unanswered ids, leaks, writes.")
+@Command(name = "fuzz", description = "Schema-generated and malformed requests against a steward child over stdio and HTTP; crashes, unanswered ids, leaks, writes.")
 public final class FuzzBench implements Callable<Integer> {
     @Option(names = "-n", defaultValue = "10000", description = "generated tool calls (default 10000)")
     int n;
@@ -54,6 +54,10 @@ public final class FuzzBench implements Callable<Integer> {
     @Option(names = "--dir", description = "where to put the sandbox (default: the system temp dir)")
     Path dir;
 
+    @Option(names = "--transports", split = ",", defaultValue = "stdio,http",
+            description = "transports, each gets the N calls and the corpus with a fresh home (default stdio,http)")
+    List<String> transports;
+
     static final Pattern CLASS_NAME = Pattern.compile("\\b(java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol|reactor|steward|org)"
             + "\\.[a-z][\\w.]*\\.[A-Z]\\w+|\\b[A-Z]\\w*(Exception|Error)\\b(?!\")|\\b(LinkedHashMap|DoubleNode|IntNode|TextNode|ObjectNode|ArrayNode|McpSchema)\\b");
 
@@ -62,14 +66,25 @@ public final class FuzzBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        int bad = 0;
+        for (String transport : transports) {
+            if (!transport.equals("stdio") && !transport.equals("http")) throw new IllegalArgumentException("unknown transport " + transport + " (stdio, http)");
+            counts.clear();
+            examples.clear();
+            bad += run(transport);
+        }
+        return bad == 0 ? 0 : 1;
+    }
+
+    private int run(String transport) throws Exception {
         Path sandbox = dir == null ? Files.createTempDirectory("steward-bench-fuzz-") : Files.createTempDirectory(dir, "steward-bench-fuzz-");
         Path home = Fixtures.copyHermesHome(sandbox);
         Path state = sandbox.resolve("state");
         Path userHome = Files.createDirectories(sandbox.resolve("user-home"));
         Path cwd = Files.createDirectories(sandbox.resolve("cwd"));
-        Printer.println("steward bench fuzz: " + n + " generated tool calls + a malformed-line corpus over stdio, seed " + seed);
+        Printer.println("steward bench fuzz: " + n + " generated tool calls + a malformed-line corpus over " + transport + ", seed " + seed);
         long t0 = System.nanoTime();
-        try (Server s = Server.start(home, state, userHome, cwd, jar)) {
+        try (Channel s = transport.equals("http") ? HttpServer.start(home, state, userHome, cwd, jar) : Server.start(home, state, userHome, cwd, jar)) {
             JsonNode list = Json.MAPPER.readTree(s.request("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}", "list", 60));
             Map<String, JsonNode> schemas = new LinkedHashMap<>();
             for (JsonNode t : list.path("result").path("tools")) schemas.put(t.path("name").asString(), t.path("inputSchema"));
@@ -84,6 +99,11 @@ public final class FuzzBench implements Callable<Integer> {
                 exchange(s, "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}",
                         id, home, state);
                 if (!s.alive()) break;
+                // a running tally, so that a run cut short still has its figures
+                if ((i + 1) % 500 == 0 && i + 1 < n) {
+                    Printer.println(String.format("    %s: %d calls so far, %.0f s; %s", transport, i + 1, (System.nanoTime() - t0) / 1e9, counts));
+                    if (i + 1 == 500) for (String e : examples) Printer.println("        " + e);
+                }
             }
             int k = 0;
             for (String[] m : malformed()) {
@@ -98,20 +118,31 @@ public final class FuzzBench implements Callable<Integer> {
         List<Path> outside = new ArrayList<>(listFiles(userHome));
         outside.addAll(listFiles(cwd));
         counts.put("files outside the home and state dir", outside.size());
-        for (Path p : outside.subList(0, Math.min(5, outside.size()))) example("written outside: " + sandbox.relativize(p));
+        for (Path p : outside.subList(0, Math.min(5, outside.size()))) examples.add(0, "written outside: " + sandbox.relativize(p));
         double secs = (System.nanoTime() - t0) / 1e9;
-        Printer.println(String.format("  %.0f s; %s", secs, counts));
+        Printer.println(String.format("  %s: %.0f s; %s", transport, secs, counts));
         for (String e : examples) Printer.println("      " + e);
         FileTrees.delete(sandbox);
-        int bad = counts.getOrDefault("crashes", 0) + counts.getOrDefault("unanswered", 0) + counts.getOrDefault("class names", 0)
-                + counts.getOrDefault("writes by failed calls", 0) + counts.get("files outside the home and state dir");
-        return bad == 0 ? 0 : 1;
+        return counts.getOrDefault("crashes", 0) + counts.getOrDefault("unanswered", 0) + counts.getOrDefault("class names", 0)
+                + counts.getOrDefault("writes by failed calls", 0) + counts.get("files outside the home and state dir")
+                + counts.getOrDefault("not JSON-RPC answers", 0);
     }
 
-    private void exchange(Server s, String line, String id, Path home, Path state) throws Exception {
+    private void exchange(Channel s, String line, String id, Path home, Path state) throws Exception {
         Map<String, String> before = snapshot(home, state);
         counts.merge("requests", 1, Integer::sum);
         String answer = s.request(line, id, 120);
+        if (answer != null && answer.startsWith(HTTP_STATUS)) {
+            // HTTP refused the request before JSON-RPC (e.g. 413 for a body over the limit): the client has its answer
+            counts.merge("HTTP " + answer.substring(HTTP_STATUS.length(), HTTP_STATUS.length() + 3) + " without a JSON-RPC body", 1, Integer::sum);
+            if (answer.startsWith(HTTP_STATUS + "5")) {
+                counts.merge("crashes", 1, Integer::sum);
+                example("HTTP 5xx for " + abbreviate(line) + " -> " + abbreviate(answer));
+            }
+            checkClassNames(answer);
+            checkWrites(before, line, answer, home, state);
+            return;
+        }
         if (answer == null) {
             if (id != null) {
                 counts.merge("unanswered", 1, Integer::sum);
@@ -119,7 +150,14 @@ public final class FuzzBench implements Callable<Integer> {
             }
             return;
         }
-        JsonNode a = Json.MAPPER.readTree(answer);
+        JsonNode a;
+        try {
+            a = Json.MAPPER.readTree(answer);
+        } catch (RuntimeException e) {
+            counts.merge("not JSON-RPC answers", 1, Integer::sum);
+            example("not JSON: " + abbreviate(answer));
+            return;
+        }
         boolean failed = a.has("error") || a.path("result").path("isError").asBoolean(false);
         if (a.has("error")) {
             int code = a.path("error").path("code").asInt();
@@ -133,15 +171,23 @@ public final class FuzzBench implements Callable<Integer> {
         } else {
             counts.merge("successes", 1, Integer::sum);
         }
+        checkClassNames(answer);
+        if (failed) checkWrites(before, line, answer, home, state);
+    }
+
+    private void checkWrites(Map<String, String> before, String line, String answer, Path home, Path state) throws IOException {
+        if (!before.equals(snapshot(home, state))) {
+            counts.merge("writes by failed calls", 1, Integer::sum);
+            example("a failed call changed files: " + abbreviate(line) + " -> " + abbreviate(answer));
+            diffReport(before, snapshot(home, state));
+        }
+    }
+
+    private void checkClassNames(String answer) {
         var m = CLASS_NAME.matcher(answer);
         if (m.find()) {
             counts.merge("class names", 1, Integer::sum);
             example("class name '" + m.group() + "' in " + abbreviate(answer));
-        }
-        if (failed && !before.equals(snapshot(home, state))) {
-            counts.merge("writes by failed calls", 1, Integer::sum);
-            example("a failed call changed files: " + abbreviate(line) + " -> " + abbreviate(answer));
-            diffReport(before, snapshot(home, state));
         }
     }
 
@@ -158,24 +204,40 @@ public final class FuzzBench implements Callable<Integer> {
         return s.length() <= 220 ? s : s.substring(0, 200) + "…(" + s.length() + " chars)";
     }
 
-    /** path -> size and mtime of every file of the home and the state dir (SQLite's -shm excluded: readers touch it). */
+    /**
+     * path -> size and mtime of every file of the home and the state dir. Excluded: SQLite's -shm (readers touch it) and the
+     * recall index ({@code <state dir>/recall/index/}, {@code sources/}, {@code vectors/}), which the server's background indexer writes whatever the calls do.
+     */
     static Map<String, String> snapshot(Path... roots) throws IOException {
         Map<String, String> out = new HashMap<>();
         for (Path r : roots) {
             if (!Files.exists(r)) continue;
-            try (Stream<Path> s = Files.walk(r)) {
-                for (Path p : s.toList()) {
-                    if (p.getFileName().toString().endsWith("-shm")) continue;
-                    try {
-                        out.put(p.toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p).toMillis());
-                    } catch (IOException ignored) {
-                        // vanished while listed
-                    }
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    walkInto(r, out);
+                    break;
+                } catch (java.io.UncheckedIOException e) {
+                    if (attempt == 5) throw e.getCause(); // a file vanished while listed (background work): list again
                 }
             }
         }
         return out;
     }
+
+    private static void walkInto(Path r, Map<String, String> out) throws IOException {
+        try (Stream<Path> s = Files.walk(r)) {
+            for (Path p : s.toList()) {
+                if (p.getFileName().toString().endsWith("-shm") || RECALL_INDEX.matcher(p.toString()).find()) continue;
+                try {
+                    out.put(p.toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p).toMillis());
+                } catch (IOException ignored) {
+                    // vanished while listed
+                }
+            }
+        }
+    }
+
+    private static final Pattern RECALL_INDEX = Pattern.compile("[/\\\\]recall[/\\\\](index|sources|vectors)([/\\\\]|$)");
 
     static List<Path> listFiles(Path root) throws IOException {
         try (Stream<Path> s = Files.walk(root)) {
@@ -291,8 +353,123 @@ public final class FuzzBench implements Callable<Integer> {
         return out;
     }
 
+    /** What an HTTP answer without a JSON-RPC body starts with: this prefix, then the status code and the body. */
+    static final String HTTP_STATUS = "HTTP-STATUS ";
+
+    /** A transport to a steward child: one request line in, the answer under {@code id} out (null: none in time). */
+    interface Channel extends AutoCloseable {
+        String request(String line, String id, int timeoutSeconds) throws Exception;
+
+        boolean alive();
+    }
+
+    /** The child's command line: its own HOME, no HERMES_HOME, no Claude Code home; logs discarded. */
+    static ProcessBuilder child(Path home, Path state, Path userHome, Path cwd, Path jar, String... serveArgs) throws Exception {
+        Path jarPath = jar != null ? jar : Fixtures.runningJar();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xss1m", "-Duser.home=" + userHome));
+        cmd.addAll(LaunchFlags.jvmFlags(null));
+        cmd.addAll(List.of("-jar", jarPath.toString(), "serve"));
+        cmd.addAll(List.of(serveArgs));
+        cmd.addAll(List.of("--hermes-home", home.toString(), "--state-dir", state.toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("HOME", userHome.toString());
+        pb.environment().remove("HERMES_HOME");
+        pb.environment().remove("STEWARD_HTTP_TOKEN");
+        pb.environment().put("CLAUDE_CONFIG_DIR", userHome.resolve("no-claude").toString());
+        return pb;
+    }
+
+    /**
+     * {@code steward serve --http} on a free loopback port: each line is POSTed to /mcp in the session made by initialize.
+     * The answer is the JSON-RPC message under the id in the body (JSON or an event stream); an HTTP refusal without
+     * one (e.g. 413) comes back as {@link #HTTP_STATUS} + code + body.
+     */
+    static final class HttpServer implements Channel {
+        private final Process p;
+        private final java.net.URI mcp;
+        private final java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        private String session;
+
+        private HttpServer(Process p, int port) {
+            this.p = p;
+            this.mcp = java.net.URI.create("http://127.0.0.1:" + port + "/mcp");
+        }
+
+        static HttpServer start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
+            int port;
+            try (java.net.ServerSocket ss = new java.net.ServerSocket(0)) {
+                port = ss.getLocalPort();
+            }
+            ProcessBuilder pb = child(home, state, userHome, cwd, jar, "--http", "--no-sse", "--port", String.valueOf(port));
+            pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            HttpServer s = new HttpServer(pb.start(), port);
+            for (int i = 0; ; i++) {
+                if (!s.p.isAlive()) throw new IOException("steward serve --http exited with " + s.p.exitValue());
+                try (java.net.Socket ignored = new java.net.Socket("127.0.0.1", port)) {
+                    break;
+                } catch (IOException e) {
+                    if (i > 1200) throw new IOException("steward serve --http did not listen within 120 s");
+                    Thread.sleep(100);
+                }
+            }
+            String init = s.request("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}", "init", 120);
+            if (init == null || s.session == null) throw new IOException("initialize over HTTP failed: " + init);
+            s.request("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", null, 30);
+            return s;
+        }
+
+        @Override
+        public boolean alive() {
+            return p.isAlive();
+        }
+
+        @Override
+        public String request(String line, String id, int timeoutSeconds) throws Exception {
+            var b = java.net.http.HttpRequest.newBuilder(mcp).timeout(java.time.Duration.ofSeconds(timeoutSeconds))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(line));
+            if (session != null) b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18");
+            java.net.http.HttpResponse<String> r;
+            try {
+                r = http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                return null; // timed out or the connection broke: unanswered
+            }
+            if (session == null) r.headers().firstValue("Mcp-Session-Id").ifPresent(v -> session = v);
+            String first = null;
+            for (String l : r.body().split("\n")) {
+                String data = l.startsWith("data:") ? l.substring(5).strip() : l.strip();
+                if (!data.startsWith("{")) continue;
+                JsonNode n;
+                try {
+                    n = Json.MAPPER.readTree(data);
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                if (!n.has("id")) continue; // a notification
+                if (first == null) first = data;
+                if (id != null && n.path("id").isString() && n.path("id").asString().equals(id)) return data;
+            }
+            if (id == null) {
+                if (first != null) return first;
+                return r.statusCode() == 202 ? null : HTTP_STATUS + r.statusCode() + " " + r.body();
+            }
+            // no message under this id: an HTTP refusal is still an answer to this request (the client does not wait)
+            if (r.statusCode() >= 400) return HTTP_STATUS + r.statusCode() + " " + r.body();
+            return null;
+        }
+
+        @Override
+        public void close() throws Exception {
+            p.destroy();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
+
     /** A {@code steward serve} child with its own HOME and working dir; answers are read by a thread into a queue. */
-    static final class Server implements AutoCloseable {
+    static final class Server implements Channel {
         private final Process p;
         private final OutputStream in;
         private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -313,28 +490,21 @@ public final class FuzzBench implements Callable<Integer> {
         }
 
         static Server start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
-            Path jarPath = jar != null ? jar : Fixtures.runningJar();
-            String java = ProcessHandle.current().info().command().orElse("java");
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xss1m", "-Duser.home=" + userHome));
-            cmd.addAll(LaunchFlags.jvmFlags(null));
-            cmd.addAll(List.of("-jar", jarPath.toString(), "serve", "--hermes-home", home.toString(), "--state-dir", state.toString()));
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().put("HOME", userHome.toString());
-            pb.environment().remove("HERMES_HOME");
-            pb.environment().put("CLAUDE_CONFIG_DIR", userHome.resolve("no-claude").toString());
-            Server s = new Server(pb.start());
+            Server s = new Server(child(home, state, userHome, cwd, jar).start());
             s.request("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                     + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}", "init", 120);
             StdioLines.send(s.in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             return s;
         }
 
-        boolean alive() {
+        @Override
+        public boolean alive() {
             return p.isAlive();
         }
 
         /** Sends a line and returns the answer under {@code id} (null id: the first answer within a short wait, or null). */
-        String request(String line, String id, int timeoutSeconds) throws Exception {
+        @Override
+        public String request(String line, String id, int timeoutSeconds) throws Exception {
             try {
                 StdioLines.send(in, line);
             } catch (IOException e) {

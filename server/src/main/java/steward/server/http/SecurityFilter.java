@@ -23,7 +23,9 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import io.modelcontextprotocol.spec.McpSchema;
 import steward.json.Json;
+import steward.server.McpServerFactory;
 import steward.server.protocol.Cancellations;
 import steward.server.protocol.JsonRpcInspector;
 import tools.jackson.databind.JsonNode;
@@ -91,21 +93,36 @@ public final class SecurityFilter extends HttpFilter {
         try {
             parsed = Json.MAPPER.readTree(body);
         } catch (RuntimeException e) {
-            parsed = null;
+            // the SDK would answer 400 with its own exception serialized (class names, a stack trace) and no id: answered
+            // here as over stdio, under the request's id when a plain scan can still read it
+            String text = new String(body, StandardCharsets.UTF_8);
+            String raw = JsonRpcInspector.rawId(text);
+            JsonNode id = null;
+            if (raw != null) {
+                try {
+                    id = Json.MAPPER.readTree(raw);
+                } catch (RuntimeException ignored) {
+                    // an unreadable id: answered with id null, as JSON-RPC says
+                }
+            }
+            String msg = e.getMessage() != null && e.getMessage().contains("nesting depth")
+                    ? "Parse error: nested too deeply (more levels than the JSON parser accepts)"
+                    : "Parse error: not a JSON text";
+            answer(res, 400, id, -32700, msg);
+            return;
         }
-        String invalid = parsed == null ? null : JsonRpcInspector.invalidParams(parsed);
+        String invalid = JsonRpcInspector.invalidParams(parsed);
         if (invalid != null) {
             // the SDK would answer with its own class names: answered here, under the request's id
-            res.setStatus(200);
-            res.setContentType("application/json");
-            res.setCharacterEncoding("UTF-8");
-            var node = Json.MAPPER.createObjectNode();
-            node.put("jsonrpc", "2.0");
-            node.set("id", parsed.get("id"));
-            var err = node.putObject("error");
-            err.put("code", -32602);
-            err.put("message", invalid);
-            res.getOutputStream().write(Json.MAPPER.writeValueAsBytes(node));
+            answer(res, 200, parsed.get("id"), -32602, invalid);
+            return;
+        }
+        // what the SDK cannot read (a batch included: MCP has none since 2025-06-18) it would answer with its exception
+        // serialized: answered here in plain words, as over stdio
+        try {
+            McpSchema.deserializeJsonRpcMessage(McpServerFactory.mapper(), new String(body, StandardCharsets.UTF_8));
+        } catch (Exception e) {
+            answer(res, 400, parsed.isObject() ? parsed.get("id") : null, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
             return;
         }
         chain.doFilter(new BufferedRequest(req, inspect(body, sessionId(req))), res);
@@ -159,6 +176,21 @@ public final class SecurityFilter extends HttpFilter {
     static byte[] readBounded(InputStream in, int max) throws IOException {
         byte[] buf = in.readNBytes(max + 1);
         return buf.length > max ? null : buf;
+    }
+
+    /** A JSON-RPC error under {@code id} (null unless a string or a number). */
+    private static void answer(HttpServletResponse res, int status, JsonNode id, int code, String message) throws IOException {
+        res.setStatus(status);
+        res.setContentType("application/json");
+        res.setCharacterEncoding("UTF-8");
+        var node = Json.MAPPER.createObjectNode();
+        node.put("jsonrpc", "2.0");
+        if (id == null || !(id.isString() || id.isNumber())) node.putNull("id");
+        else node.set("id", id);
+        var err = node.putObject("error");
+        err.put("code", code);
+        err.put("message", message);
+        res.getOutputStream().write(Json.MAPPER.writeValueAsBytes(node));
     }
 
     private static void deny(HttpServletResponse res, int status, String message) throws IOException {

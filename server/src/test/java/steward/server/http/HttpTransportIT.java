@@ -181,6 +181,33 @@ class HttpTransportIT {
         assertEquals(413, post(big, auth()).statusCode());
     }
 
+    /** Issue 12 (fuzz over HTTP): the SDK answered these 400 with its McpError serialized (class names, a stack trace), no id. */
+    @Test
+    void malformedBodiesAreAnsweredUnderTheirIdInPlainWords() throws Exception {
+        String sid = initSession();
+        String[][] cases = {
+                {"{\"jsonrpc\":\"2.0\",\"id\":\"u1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"x\":"
+                        + "[".repeat(600) + "}}}", "\"u1\"", "-32700"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"a\":"
+                        + "[".repeat(5000) + "]".repeat(5000) + "}}}", "7", null},
+                {"not json at all", "null", "-32700"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":\"m2\"}", "\"m2\"", "-32600"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":\"m4\",\"method\":42}", "\"m4\"", null},
+                {"[]", "null", "-32600"},
+                {"[{\"jsonrpc\":\"2.0\",\"id\":\"m14\",\"method\":\"tools/list\"}]", "null", "-32600"},
+        };
+        for (String[] c : cases) {
+            HttpResponse<String> r = post(c[0], auth(sid));
+            String body = r.body();
+            assertFalse(body.contains("Exception") || body.contains("McpError") || body.contains("stackTrace") || body.contains("io.modelcontextprotocol"),
+                    r.statusCode() + " " + body);
+            JsonNode a = Json.MAPPER.readTree(body.startsWith("{") ? body : body.lines().filter(l -> l.startsWith("data:")).findFirst().orElseThrow().substring(5));
+            assertEquals(c[1], a.path("id").toString(), body);
+            if (c[2] != null) assertEquals(Integer.parseInt(c[2]), a.path("error").path("code").asInt(), body);
+            else assertTrue(a.has("error") || a.path("result").path("isError").asBoolean(false), body);
+        }
+    }
+
     @Test
     void severalClientsKeepSeparateSessions() throws Exception {
         String a = initSession();
