@@ -24,11 +24,12 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What the Claude Code recall source reads, kept as a model of file stats so that "did anything change?" costs a few
- * thousand {@code stat}s at 20,000 sessions instead of one per file: the directories (the {@code projects/} dir, every
- * project dir, the memory dirs: a file created or removed moves its directory's mtime), every memory file, the
- * transcripts modified in the last {@link #HOT_MS} ("hot": they are the ones being appended to), and a rotating slice
- * of {@link #COLD_SLICE} of the others, so an old session appended to again is seen within a few polls. A refresh
- * that finds a moved directory re-lists it. The token is an order-free sum of every tracked file's size and mtime,
+ * thousand {@code stat}s at 20,000 sessions instead of one per file: the directories (the Claude home, {@code projects/},
+ * the memory and rules dirs, and the project dirs changed in the last {@link #HOT_MS}: a file created or removed moves
+ * its directory's mtime), every memory file, the transcripts modified in the last {@link #HOT_MS} ("hot": they are the
+ * ones being appended to), and rotating slices of the others ({@link #COLD_DIRS} project dirs, {@link #COLD_SLICE}
+ * transcripts), so a new session in an old project or an old session appended to again is seen within a few dozen
+ * polls at 20,000 sessions (within one on a home of a few hundred). A refresh that finds a moved directory re-lists it. The token is an order-free sum of every tracked file's size and mtime,
  * kept up to date as stats change.
  * <p>Files: main transcripts {@code projects/<project>/<uuid>.jsonl} (not subagents, not links); auto memory
  * {@code projects/<project>/memory/*.md}, the {@code autoMemoryDirectory} of settings.json, {@code memory/personal/*.md};
@@ -40,7 +41,9 @@ final class ClaudeFiles {
     /** Transcripts modified this recently are stat'ed on every refresh. */
     static final long HOT_MS = 24 * 3600_000L;
     /** Other transcripts stat'ed per refresh, in rotation. */
-    static final int COLD_SLICE = 512;
+    static final int COLD_SLICE = 256;
+    /** Project directories not changed for {@link #HOT_MS} stat'ed per refresh, in rotation. */
+    static final int COLD_DIRS = 128;
     private static final Pattern CWD = Pattern.compile("\"cwd\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     /** A file the source reads. {@code key}: "t:&lt;project&gt;/&lt;uuid&gt;" or "m:&lt;place&gt;/&lt;relative path&gt;". */
@@ -75,6 +78,7 @@ final class ClaudeFiles {
     private long sum;
     private boolean listed;
     private Iterator<Tracked> cold;
+    private int coldDir;
     int statsLastRefresh;
 
     ClaudeFiles(Path home) {
@@ -126,9 +130,25 @@ final class ClaudeFiles {
             cold = null;
             return;
         }
+        Path projects = projects();
+        List<Path> coldDirs = new ArrayList<>();
         for (Map.Entry<Path, Long> d : new ArrayList<>(dirs.entrySet())) {
+            boolean project = projects.equals(d.getKey().getParent());
+            if (project && nowMillis - d.getValue() >= HOT_MS) {
+                coldDirs.add(d.getKey());
+                continue;
+            }
             long m = mtime(d.getKey());
             if (m != d.getValue()) relist(d.getKey(), m);
+        }
+        // project dirs not changed for a day: a slice of them per refresh, in rotation
+        if (coldDir >= coldDirs.size()) coldDir = 0;
+        coldDirs.sort(null);
+        for (int n = 0; n < COLD_DIRS && coldDir < coldDirs.size(); n++, coldDir++) {
+            Path d = coldDirs.get(coldDir);
+            Long was = dirs.get(d);
+            long m = mtime(d);
+            if (was != null && m != was) relist(d, m);
         }
         int coldLeft = COLD_SLICE;
         for (Tracked t : files.values()) {
