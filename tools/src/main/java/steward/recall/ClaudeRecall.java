@@ -69,46 +69,69 @@ public final class ClaudeRecall implements RecallSource {
         return List.of(RecallItem.CLAUDE_SESSION, RecallItem.CLAUDE_MEMORY);
     }
 
+    /** Cheap: a refresh of the file model (a tool call's check never waits for a running sync: the model has its own lock). */
     @Override
-    public synchronized String token() {
+    public String token() {
         if (!Files.isDirectory(files.home())) return "-";
-        files.refresh(false, System.currentTimeMillis());
-        return files.token();
+        synchronized (files) {
+            files.refresh(false, System.currentTimeMillis());
+            return files.token();
+        }
+    }
+
+    /** A tracked file as it was when a sync started. */
+    record File(String key, Path file, String uuid, long size, long mtime) {
+        boolean transcript() {
+            return uuid != null;
+        }
+
+        String stat() {
+            return size + ":" + mtime;
+        }
+    }
+
+    private Map<String, File> snapshot(boolean full) {
+        synchronized (files) {
+            if (full || files.files().isEmpty()) files.refresh(true, System.currentTimeMillis());
+            Map<String, File> out = new HashMap<>();
+            for (ClaudeFiles.Tracked t : files.files().values()) out.put(t.key, new File(t.key, t.file, t.uuid, t.size, t.mtime));
+            return out;
+        }
     }
 
     @Override
-    public synchronized Map<String, String> sync(Map<String, String> state, boolean thorough, Sink sink, Work work) {
+    public Map<String, String> sync(Map<String, String> state, boolean thorough, Sink sink, Work work) {
         if (!Files.isDirectory(files.home())) {
             for (String k : state.keySet()) if (k.startsWith("t:") || k.startsWith("m:")) sink.deleteGroup(group(k));
             return Map.of();
         }
-        if (thorough) files.refresh(true, System.currentTimeMillis());
+        Map<String, File> now = snapshot(thorough);
         Map<String, String> next = new HashMap<>();
-        List<ClaudeFiles.Tracked> changed = new ArrayList<>();
-        for (ClaudeFiles.Tracked t : files.files().values()) {
-            String was = state.get(t.key);
-            if (was != null && was.startsWith(t.stat() + ":") || was != null && was.equals(t.stat())) {
-                next.put(t.key, was);
-                if (state.containsKey("T:" + t.key)) next.put("T:" + t.key, state.get("T:" + t.key));
+        List<File> changed = new ArrayList<>();
+        for (File t : now.values()) {
+            String was = state.get(t.key());
+            if (was != null && (was.startsWith(t.stat() + ":") || was.equals(t.stat()))) {
+                next.put(t.key(), was);
+                if (state.containsKey("T:" + t.key())) next.put("T:" + t.key(), state.get("T:" + t.key()));
             } else {
                 changed.add(t);
             }
         }
         for (String k : state.keySet()) {
-            if ((k.startsWith("t:") || k.startsWith("m:")) && !files.files().containsKey(k)) sink.deleteGroup(group(k));
+            if ((k.startsWith("t:") || k.startsWith("m:")) && !now.containsKey(k)) sink.deleteGroup(group(k));
         }
         // newest first: a build that is cancelled or read while it runs has the recent history
-        changed.sort((a, b) -> Long.compare(b.mtime, a.mtime));
+        changed.sort((a, b) -> Long.compare(b.mtime(), a.mtime()));
         int done = 0;
-        for (ClaudeFiles.Tracked t : changed) {
+        for (File t : changed) {
             work.checkpoint("recall index");
             try {
                 if (t.transcript()) syncTranscript(t, state, next, sink);
                 else syncMemory(t, next, sink);
             } catch (NoSuchFileException e) {
-                sink.deleteGroup(group(t.key)); // removed while syncing; the next refresh drops it
+                sink.deleteGroup(group(t.key())); // removed while syncing; the next refresh drops it
             } catch (IOException e) {
-                throw new StewardError("recall", "cannot read " + t.file + ": " + e.getMessage());
+                throw new StewardError("recall", "cannot read " + t.file() + ": " + e.getMessage());
             }
             if (++done % 25 == 0 || done == changed.size()) work.progress(done, changed.size(), "indexing Claude Code sessions and memory");
         }
@@ -140,30 +163,30 @@ public final class ClaudeRecall implements RecallSource {
         }
     }
 
-    private void syncTranscript(ClaudeFiles.Tracked t, Map<String, String> state, Map<String, String> next, Sink sink) throws IOException {
-        Mark was = Mark.parse(state.get(t.key));
-        String title = state.get("T:" + t.key);
-        if (was != null && t.size >= was.end && was.end > 0 && tailHash(t.file, was.end) == was.tail) {
+    private void syncTranscript(File t, Map<String, String> state, Map<String, String> next, Sink sink) throws IOException {
+        Mark was = Mark.parse(state.get(t.key()));
+        String title = state.get("T:" + t.key());
+        if (was != null && t.size() >= was.end && was.end > 0 && tailHash(t.file(), was.end) == was.tail) {
             List<TranscriptEvent> events = new ArrayList<>();
-            TranscriptReader.Tail tail = TranscriptReader.readFrom(t.file, was.end, events::add);
+            TranscriptReader.Tail tail = TranscriptReader.readFrom(t.file(), was.end, events::add);
             tailReads++;
             if (tail.transcript().titles().isEmpty()) {
                 List<RecallItem> items = items(t, events, was.lines, title);
                 for (RecallItem it : items) sink.upsert(it);
                 int lines = was.lines + tail.transcript().lines();
-                next.put(t.key, new Mark(t.size, t.mtime, tail.end(), lines, tailHash(t.file, tail.end())).toString());
-                if (title != null) next.put("T:" + t.key, title);
+                next.put(t.key(), new Mark(t.size(), t.mtime(), tail.end(), lines, tailHash(t.file(), tail.end())).toString());
+                if (title != null) next.put("T:" + t.key(), title);
                 return;
             }
         }
         List<TranscriptEvent> events = new ArrayList<>();
-        TranscriptReader.Tail all = TranscriptReader.readFrom(t.file, 0, events::add);
+        TranscriptReader.Tail all = TranscriptReader.readFrom(t.file(), 0, events::add);
         fullReads++;
         TitleEntry te = Titles.effective(all.transcript().titles());
         title = te == null ? null : te.text();
-        sink.replaceGroup(group(t.key), items(t, events, 0, title));
-        next.put(t.key, new Mark(t.size, t.mtime, all.end(), all.transcript().lines(), tailHash(t.file, all.end())).toString());
-        if (title != null) next.put("T:" + t.key, title);
+        sink.replaceGroup(group(t.key()), items(t, events, 0, title));
+        next.put(t.key(), new Mark(t.size(), t.mtime(), all.end(), all.transcript().lines(), tailHash(t.file(), all.end())).toString());
+        if (title != null) next.put("T:" + t.key(), title);
     }
 
     /** FNV of the (up to) {@link #TAIL_CHECK} bytes before {@code end}. */
@@ -190,13 +213,13 @@ public final class ClaudeRecall implements RecallSource {
 
     private record Said(TranscriptEvent event, String text) {}
 
-    private List<RecallItem> items(ClaudeFiles.Tracked t, List<TranscriptEvent> events, int lineBase, String title) {
+    private List<RecallItem> items(File t, List<TranscriptEvent> events, int lineBase, String title) {
         List<Said> said = new ArrayList<>();
         for (TranscriptEvent e : events) {
             String s = said(e);
             if (s != null) said.add(new Said(e, s));
         }
-        double fallback = t.mtime / 1000.0;
+        double fallback = t.mtime() / 1000.0;
         List<RecallItem> out = new ArrayList<>(said.size());
         for (int i = 0; i < said.size(); i++) {
             StringBuilder ctx = new StringBuilder();
@@ -205,18 +228,18 @@ public final class ClaudeRecall implements RecallSource {
             }
             TranscriptEvent e = said.get(i).event;
             String eid = e.uuid() != null && !e.uuid().isBlank() && e.uuid().indexOf('/') < 0 ? e.uuid() : "line-" + (lineBase + e.line());
-            out.add(new RecallItem(SESSION_URI + t.uuid + "/event/" + eid, RecallItem.CLAUDE_SESSION, group(t.key), title == null ? "" : title,
-                    said.get(i).text, ctx.toString(), Double.isNaN(e.epoch()) ? fallback : e.epoch(), t.uuid, false));
+            out.add(new RecallItem(SESSION_URI + t.uuid() + "/event/" + eid, RecallItem.CLAUDE_SESSION, group(t.key()), title == null ? "" : title,
+                    said.get(i).text, ctx.toString(), Double.isNaN(e.epoch()) ? fallback : e.epoch(), t.uuid(), false));
         }
         return out;
     }
 
     // ---- memory
 
-    private void syncMemory(ClaudeFiles.Tracked t, Map<String, String> next, Sink sink) throws IOException {
-        sink.replaceGroup(group(t.key), memoryItems(t));
+    private void syncMemory(File t, Map<String, String> next, Sink sink) throws IOException {
+        sink.replaceGroup(group(t.key()), memoryItems(t));
         fullReads++;
-        next.put(t.key, t.stat());
+        next.put(t.key(), t.stat());
     }
 
     /** Whether a memory key names a topic file (one item) rather than a file of entries. */
@@ -227,20 +250,20 @@ public final class ClaudeRecall implements RecallSource {
         return rest.startsWith("auto/") || rest.contains("/memory/");
     }
 
-    private List<RecallItem> memoryItems(ClaudeFiles.Tracked t) throws IOException {
-        String raw = HermesFiles.read(t.file);
-        String base = MEMORY_URI + t.key.substring(2);
-        String place = ClaudeFiles.place(t.key);
-        String rel = t.key.substring(2 + place.length() + 1);
-        double ts = t.mtime / 1000.0;
-        String key = group(t.key);
-        if (topic(t.key)) {
+    private List<RecallItem> memoryItems(File t) throws IOException {
+        String raw = HermesFiles.read(t.file());
+        String base = MEMORY_URI + t.key().substring(2);
+        String place = ClaudeFiles.place(t.key());
+        String rel = t.key().substring(2 + place.length() + 1);
+        double ts = t.mtime() / 1000.0;
+        String key = group(t.key());
+        if (topic(t.key())) {
             String name = HermesFiles.frontValue(raw, "name"), desc = HermesFiles.frontValue(raw, "description");
             Matcher m = FRONT.matcher(raw);
             String body = (m.find() ? raw.substring(m.end()) : raw).strip();
             String text = (desc == null || desc.isBlank() ? "" : desc.strip() + "\n") + body;
             if (text.isBlank()) return List.of();
-            String fn = t.file.getFileName().toString();
+            String fn = t.file().getFileName().toString();
             return List.of(new RecallItem(base, RecallItem.CLAUDE_MEMORY, key, name == null || name.isBlank() ? fn.substring(0, fn.length() - 3) : name,
                     text, "", ts, null, false));
         }
@@ -250,7 +273,7 @@ public final class ClaudeRecall implements RecallSource {
         String title = rel + " (" + place + ")";
         for (String e : HermesFiles.logEntries(raw)) {
             if (HEADING_ONLY.matcher(e).matches()) continue;
-            if (index && pointsToTopic(t.file.getParent(), e)) continue;
+            if (index && pointsToTopic(t.file().getParent(), e)) continue;
             int n = seen.merge(Identity.id(e), 1, Integer::sum);
             String id = n == 1 ? Identity.id(e) : Identity.id(e) + "-" + n;
             out.add(new RecallItem(base + "/" + id, RecallItem.CLAUDE_MEMORY, key, title, e, "", ts, null, false));
@@ -272,25 +295,24 @@ public final class ClaudeRecall implements RecallSource {
     }
 
     @Override
-    public synchronized RecallItem resolve(String uri) {
+    public RecallItem resolve(String uri) {
         if (!Files.isDirectory(files.home())) return null;
-        if (files.files().isEmpty()) files.refresh(true, System.currentTimeMillis());
         try {
             if (uri.startsWith(SESSION_URI)) {
                 String[] p = uri.substring(SESSION_URI.length()).split("/");
                 if (p.length != 3 || !p[1].equals("event")) throw new StewardError("recall", "bad Claude Code session URI " + uri);
-                ClaudeFiles.Tracked t = files.session(p[0]);
+                File t = file(null, p[0]);
                 if (t == null) return null;
                 List<TranscriptEvent> events = new ArrayList<>();
-                TranscriptReader.Tail all = TranscriptReader.readFrom(t.file, 0, events::add);
+                TranscriptReader.Tail all = TranscriptReader.readFrom(t.file(), 0, events::add);
                 TitleEntry te = Titles.effective(all.transcript().titles());
                 return find(items(t, events, 0, te == null ? null : te.text()), uri);
             }
             if (uri.startsWith(MEMORY_URI)) {
                 String rest = uri.substring(MEMORY_URI.length());
                 if (rest.indexOf('/') < 0) throw new StewardError("recall", "bad Claude Code memory URI " + uri);
-                ClaudeFiles.Tracked t = files.files().get("m:" + rest);
-                if (t == null) t = files.files().get("m:" + rest.substring(0, rest.lastIndexOf('/')));
+                File t = file("m:" + rest, null);
+                if (t == null) t = file("m:" + rest.substring(0, rest.lastIndexOf('/')), null);
                 return t == null ? null : find(memoryItems(t), uri);
             }
         } catch (NoSuchFileException e) {
@@ -301,16 +323,27 @@ public final class ClaudeRecall implements RecallSource {
         throw new StewardError("recall", "unknown source in URI " + uri);
     }
 
+    /** A tracked file by key or by session uuid, as known now; null when there is none. */
+    private File file(String key, String uuid) {
+        synchronized (files) {
+            if (files.files().isEmpty()) files.refresh(true, System.currentTimeMillis());
+            ClaudeFiles.Tracked t = key != null ? files.files().get(key) : files.session(uuid);
+            return t == null ? null : new File(t.key, t.file, t.uuid, t.size, t.mtime);
+        }
+    }
+
     private static RecallItem find(List<RecallItem> items, String uri) {
         for (RecallItem it : items) if (it.uri().equals(uri)) return it;
         return null;
     }
 
     /** The tracked files by key (tests, status). */
-    synchronized Map<String, String> tracked() {
-        Map<String, String> out = new TreeMap<>();
-        for (ClaudeFiles.Tracked t : files.files().values()) out.put(t.key, t.file.toString());
-        return out;
+    Map<String, String> tracked() {
+        synchronized (files) {
+            Map<String, String> out = new TreeMap<>();
+            for (ClaudeFiles.Tracked t : files.files().values()) out.put(t.key, t.file.toString());
+            return out;
+        }
     }
 
     /** Stats made by the last token or sync refresh (the bench). */

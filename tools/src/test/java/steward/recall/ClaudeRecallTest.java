@@ -277,4 +277,27 @@ class ClaudeRecallTest {
         assertEquals(2, own.size(), own.toString());
         s.engine().close();
     }
+
+    @Test
+    void theBackgroundIndexerPicksUpAnAppendToAClaudeCodeTranscript() throws Exception {
+        StewardPaths paths = claudeOnly();
+        try (RecallEngine e = engine(paths)) {
+            e.sync();
+            try (BackgroundIndexer bg = new BackgroundIndexer(e, 600_000).start()) {
+                RecallService svc = new RecallService(e);
+                assertFalse(svc.search(new RecallService.SearchRequest("deploy script", 5, null, null, null, null)).index().stale(), "nothing changed");
+                append(transcript("-home-dev-infra", DEPLOY), userEvent(DEPLOY, "bg-u-1", "The wombat ledger moved to cold storage.", "2026-08-08T10:00:00Z"));
+                RecallService.SearchOutput stale = svc.search(new RecallService.SearchRequest("wombat ledger", 5, null, null, null, null));
+                assertTrue(stale.index().stale(), "the call saw the transcript move");
+                assertEquals(0, stale.index().items_written(), "and left it to the indexer");
+                long deadline = System.nanoTime() + 120_000_000_000L;
+                RecallService.SearchOutput later;
+                do {
+                    Thread.sleep(50);
+                    later = svc.search(new RecallService.SearchRequest("wombat ledger", 5, List.of(RecallItem.CLAUDE_SESSION), null, null, null));
+                } while (later.items().isEmpty() && System.nanoTime() < deadline);
+                assertEquals("steward://claude/session/" + DEPLOY + "/event/bg-u-1", later.items().get(0).uri());
+            }
+        }
+    }
 }
