@@ -97,6 +97,7 @@ public final class GroupingBench implements Callable<Integer> {
             Printer.println(String.format(Locale.ROOT, "(cluster P/R: a found cluster matches a topic when their Jaccard overlap is >= 0.5; advice ok: "
                     + "matched clusters advised a Project exactly when their topic has a directory of its own; ms: the grouping alone in memory, "
                     + "median of 7; the scores come from the whole session_audit on the written state.db, which took %.0f ms)", auditMs));
+            claude(truth, work, clock, b);
             if (sweep) {
                 for (double t = 0.10; t <= 0.801; t += 0.05) {
                     List<GroupingEngine.Cluster> cs = GroupingEngine.group(cands, HermesProjects.NONE, titles, t);
@@ -110,6 +111,66 @@ public final class GroupingBench implements Callable<Integer> {
             steward.state.FileTrees.delete(work);
         }
         return 0;
+    }
+
+    /**
+     * The same sessions as a Claude Code home ({@link ClaudeGroupingHome}), audited with {@code store: claude}. Advice is
+     * right when a matched cluster is called {@code claude_project} exactly when its topic has one working directory to
+     * itself (at least 3/4 of that directory's sessions); baselines: the first title word, and the project directory
+     * (what Claude Code's /resume already shows).
+     */
+    private static void claude(GroupingHome.Truth truth, Path work, Clock clock, Score firstWord) throws Exception {
+        Path home = work.resolve("claude-home");
+        Map<String, String> uuids = ClaudeGroupingHome.write(home, truth.sessions());
+        Map<String, String> back = new HashMap<>();
+        uuids.forEach((k, v) -> back.put(v, k));
+        StewardPaths both = StewardPaths.of(work.resolve("no-hermes"), home);
+        StewardPaths paths = new StewardPaths(both.hermesHome(), steward.config.Origin.DEFAULT, work.resolve("claude-state"),
+                steward.config.Origin.FLAG, both.claudeHome(), both.claudeHomeOrigin());
+        AuditEngine engine = new AuditEngine(paths, clock, Preferences.empty()).callerCwd(work.resolve("elsewhere"));
+        engine.audit(new AuditRequest(null, null, "interactive", "en", 5, "claude", 0)); // warm-up (and the scan cache)
+        long t0 = System.nanoTime();
+        AuditResult r = engine.audit(new AuditRequest(null, null, "interactive", "en", 10_000, "claude", 0)).result();
+        double auditMs = (System.nanoTime() - t0) / 1e6;
+        List<List<String>> found = new ArrayList<>();
+        Map<List<String>, String> kinds = new HashMap<>();
+        for (AuditResult.TopicGroup g : r.topic_groups().items()) {
+            List<String> ids = g.session_ids().stream().map(back::get).toList();
+            found.add(ids);
+            kinds.put(ids, g.advice().kind().equals("claude_project") ? "project" : g.advice().kind());
+        }
+        // the truth for Claude Code: a topic is already shown together when its sessions ran in one directory that is (nearly) its own
+        Map<String, Integer> perDir = new HashMap<>();
+        Map<Integer, Set<String>> dirs = new HashMap<>();
+        Map<Integer, Integer> sizes = new HashMap<>();
+        for (GroupingHome.Session x : truth.sessions()) {
+            perDir.merge(x.cwd(), 1, Integer::sum);
+            if (x.topic() < 0) continue;
+            dirs.computeIfAbsent(x.topic(), k -> new HashSet<>()).add(x.cwd());
+            sizes.merge(x.topic(), 1, Integer::sum);
+        }
+        Map<Integer, String> claudeKinds = new HashMap<>();
+        for (Map.Entry<Integer, Set<String>> e : dirs.entrySet()) {
+            boolean own = e.getValue().size() == 1 && sizes.get(e.getKey()) >= 0.75 * perDir.get(e.getValue().iterator().next());
+            claudeKinds.put(e.getKey(), own ? "project" : "title_prefix");
+        }
+        GroupingHome.Truth claudeTruth = new GroupingHome.Truth(truth.sessions(), claudeKinds);
+        Score s = score(claudeTruth, found, kinds);
+        Map<String, List<String>> byDir = new LinkedHashMap<>();
+        for (GroupingHome.Session x : truth.sessions()) byDir.computeIfAbsent(x.cwd(), k -> new ArrayList<>()).add(x.id());
+        Score dirBase = score(claudeTruth, byDir.values().stream().filter(l -> l.size() >= 2).toList(), Map.of());
+        long own = claudeKinds.values().stream().filter(k -> k.equals("project")).count();
+        Printer.println(String.format(Locale.ROOT, "Claude Code home: the same %d sessions as transcripts in %d project directories (%d topics have one "
+                + "directory to themselves)", truth.sessions().size(), byDir.size(), own));
+        row("topic grouping (session_audit --store claude)", s, Double.NaN);
+        row("baseline: same first title word", firstWord, Double.NaN);
+        row("baseline: same project directory", dirBase, Double.NaN);
+        long projectAdvice = r.topic_groups().items().stream().filter(g -> g.advice().kind().equals("claude_project")).count();
+        long suggested = r.topic_groups().items().stream().mapToLong(g -> g.advice().renames().size()).sum();
+        Printer.println(String.format(Locale.ROOT, "(advice ok: matched clusters called claude_project exactly when their topic has one directory "
+                + "to itself; %d of %d clusters claude_project, the rest title_prefix with %d suggested /rename titles and no plan item; "
+                + "considered %d sessions; the whole session_audit of the Claude Code home took %.0f ms)", projectAdvice, r.topic_groups().count(),
+                suggested, r.topic_groups().considered(), auditMs));
     }
 
     private static double median(Runnable r) {

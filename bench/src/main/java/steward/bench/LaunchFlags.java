@@ -14,4 +14,14 @@ public final class LaunchFlags {
         if (cdsArchive != null) f.add("-XX:SharedArchiveFile=" + cdsArchive);
         return f;
     }
+
+    /** The extra flags of a one-shot {@code steward call}: a small heap (the JVM's default sizes it from the machine). */
+    public static final List<String> ONE_SHOT = List.of("-Xms8m", "-Xmx160m");
+
+    /** The flags of a one-shot {@code steward call}. */
+    public static List<String> oneShot(Path cdsArchive) {
+        List<String> f = jvmFlags(cdsArchive);
+        f.addAll(ONE_SHOT);
+        return f;
+    }
 }

@@ -206,7 +206,7 @@ public final class RecallScaleBench implements Callable<Integer> {
     private static void oneShot(Path jarPath, Path home, Path state, String query) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.addAll(LaunchFlags.jvmFlags(null));
+        cmd.addAll(LaunchFlags.oneShot(null));
         cmd.addAll(List.of("-jar", jarPath.toString(), "call", "recall_search", Json.MAPPER.writeValueAsString(java.util.Map.of("query", query)),
                 "--hermes-home", home.toString(), "--state-dir", state.toString()));
         long t0 = System.nanoTime();

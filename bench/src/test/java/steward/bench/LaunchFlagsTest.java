@@ -14,5 +14,7 @@ class LaunchFlagsTest {
     void launcherUsesTheFlagsTheStartupBenchmarkMeasures() throws Exception {
         String launcher = Files.readString(TestHomes.repo().resolve("steward"));
         for (String f : LaunchFlags.jvmFlags(null)) assertTrue(launcher.contains(f), "launcher lacks " + f);
+        assertTrue(launcher.contains("if [ \"$command\" = \"call\" ]; then flags+=(" + String.join(" ", LaunchFlags.ONE_SHOT) + "); fi"),
+                "launcher lacks the one-shot heap flags " + LaunchFlags.ONE_SHOT);
     }
 }

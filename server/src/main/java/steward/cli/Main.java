@@ -38,7 +38,9 @@ public final class Main implements Callable<Integer> {
                     "steward-djl-" + System.getProperty("user.name", "user")).toString());
         }
         Printer.install(); // from here on only the Printer reaches the real stdout
-        System.exit(commandLine().execute(args));
+        NativeExit.install(steward.recall.RecallRuntime.process()); // SIGTERM/SIGINT stop recall before ONNX Runtime's hook runs
+        int status = commandLine().execute(args);
+        NativeExit.exit(steward.recall.RecallRuntime.process(), status);
     }
 
     /** The command tree as {@link #main} runs it (tests parse with it too). */

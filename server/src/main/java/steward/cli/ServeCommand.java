@@ -89,7 +89,7 @@ public final class ServeCommand implements Callable<Integer> {
             LOG.info("steward {} serving on stdio (hermes home {})", McpServerFactory.VERSION, common.paths().hermesHome());
             transport.awaitTermination();
             server.close();
-            ctx.recall().close();
+            if (!NativeExit.stop(ctx.recall())) NativeExit.halt(0); // the model outlived the wait: no ONNX Runtime hook
             return 0;
         }
     }

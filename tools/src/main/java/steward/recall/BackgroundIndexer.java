@@ -123,15 +123,29 @@ public final class BackgroundIndexer implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /**
+     * Asks the worker to stop at its next safe point (between texts, between steps, or in its sleep) without
+     * interrupting it: an interrupt during a read closes Lucene's file channels under it.
+     */
+    void stop() {
         stop = true;
         engine.keptBy(null);
-        thread.interrupt();
+        wake();
+    }
+
+    /** Waits up to {@code ms} for the worker to end; whether it has. */
+    boolean join(long ms) {
         try {
-            thread.join(5000);
+            thread.join(Math.max(1, ms));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return !thread.isAlive();
+    }
+
+    @Override
+    public void close() {
+        stop();
+        join(5000);
     }
 }

@@ -28,6 +28,7 @@ import steward.state.AtomicFiles;
  * bounded cache of query vectors. Vectors are L2-normalised, so a dot product is the cosine.
  */
 public final class DenseModel implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DenseModel.class);
     public static final String MODEL = "bge-small-en-v1.5-q";
     public static final int DIM = 384;
     static final String RESOURCE = "bge-small-en-v1.5-q.onnx", TOKENIZER = "bge-small-en-v1.5-q-tokenizer.json";
@@ -41,6 +42,10 @@ public final class DenseModel implements AutoCloseable {
     private final boolean enabled;
     private volatile Encoder encoder;
     private volatile String failure;
+    /** Native calls (a session being made, a text being embedded) now running; guarded by {@link #gate}. */
+    private int inFlight;
+    private boolean closed;
+    private final Object gate = new Object();
     private final Map<String, float[]> queries = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
@@ -104,18 +109,54 @@ public final class DenseModel implements AutoCloseable {
     }
 
     private Encoder encoder() {
-        if (!enabled || failure != null) return null;
+        if (!enabled || failure != null || isClosed()) return null;
         Encoder e = encoder;
         if (e != null) return e;
         synchronized (this) {
-            if (encoder == null && failure == null) {
+            if (encoder == null && failure == null && enter()) {
                 try {
+                    LOG.debug("recall: loading the embedding model {}", MODEL);
                     encoder = new Encoder(modelFile());
+                    LOG.debug("recall: embedding model loaded");
                 } catch (Throwable t) { // native runtime missing for this platform, unreadable model, etc.
                     failure = t.getClass().getSimpleName() + ": " + t.getMessage();
+                } finally {
+                    exit();
                 }
             }
             return encoder;
+        }
+    }
+
+    /** Admits one native call unless the model is closed (then nothing native starts again in this process). */
+    private boolean enter() {
+        synchronized (gate) {
+            if (closed) return false;
+            inFlight++;
+            return true;
+        }
+    }
+
+    private void exit() {
+        synchronized (gate) {
+            inFlight--;
+            gate.notifyAll();
+        }
+    }
+
+    public boolean isClosed() {
+        synchronized (gate) {
+            return closed;
+        }
+    }
+
+    /** One text's vector through the gate; null when the model is closed. */
+    private float[] run(Encoder e, String text) {
+        if (!enter()) return null;
+        try {
+            return e.vector(clip(text));
+        } finally {
+            exit();
         }
     }
 
@@ -153,7 +194,8 @@ public final class DenseModel implements AutoCloseable {
         }
         Encoder e = encoder();
         if (e == null) return null;
-        float[] v = e.vector(clip(query));
+        float[] v = run(e, query);
+        if (v == null) return null;
         synchronized (queries) {
             queries.put(query, v);
         }
@@ -164,7 +206,13 @@ public final class DenseModel implements AutoCloseable {
     public List<float[]> embedAll(List<String> texts) {
         Encoder e = encoder();
         if (e == null) return null;
-        return texts.stream().map(t -> e.vector(clip(t))).toList();
+        List<float[]> out = new java.util.ArrayList<>(texts.size());
+        for (String t : texts) {
+            float[] v = run(e, t);
+            if (v == null) return null; // closed meanwhile
+            out.add(v);
+        }
+        return out;
     }
 
     String clip(String text) {
@@ -180,10 +228,46 @@ public final class DenseModel implements AutoCloseable {
         failure = why;
     }
 
+    /** How long {@link #close()} waits for a native call already running (a session being made takes seconds under load). */
+    static final long CLOSE_WAIT_MS = 20_000;
+
     @Override
-    public synchronized void close() {
-        if (encoder != null) encoder.close();
+    public void close() {
+        close(CLOSE_WAIT_MS);
+    }
+
+    /**
+     * Stops the model for good: no session is made and no text embedded after this, in any thread; waits up to
+     * {@code waitMs} for a native call already running, then releases the session. Returns whether nothing native runs
+     * any more (false: a call outlived the wait and the session was left open; the process must not run ONNX Runtime's
+     * own shutdown hook, which frees the environment under that call; see {@code steward.cli.NativeExit}).
+     */
+    public boolean close(long waitMs) {
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
+        synchronized (gate) {
+            closed = true;
+            while (inFlight > 0) {
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0) return false;
+                try {
+                    gate.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        Encoder e = encoder; // no native call runs, and none can start
         encoder = null;
+        if (e != null) e.close();
+        return true;
+    }
+
+    /** Whether a native call runs now (a test hook). */
+    boolean busy() {
+        synchronized (gate) {
+            return inFlight > 0;
+        }
     }
 
     /** The ONNX session and the tokenizer. */

@@ -88,21 +88,39 @@ public final class RecallRuntime implements AutoCloseable {
         return workers.get(key(paths, clock));
     }
 
+    /** How long {@link #close()} waits for the background indexers and the model's running native call. */
+    public static final long CLOSE_WAIT_MS = 20_000;
+
     @Override
     public void close() {
+        close(CLOSE_WAIT_MS);
+    }
+
+    /**
+     * Stops recall for the rest of the process: every background indexer is told to stop, the model is closed (no
+     * ONNX session is made and no text embedded from here on, in any thread) after the native call now running ends,
+     * the indexers are joined and the engines closed, all within about {@code waitMs}. Returns whether no native call
+     * runs any more; false means one outlived the wait, and the process must exit without ONNX Runtime's own shutdown
+     * hook (which frees the runtime under that call: a SIGSEGV). Safe to call again.
+     */
+    public boolean close(long waitMs) {
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
         List<BackgroundIndexer> ws;
         List<RecallEngine> es;
+        DenseModel m;
         synchronized (this) {
             ws = new ArrayList<>(workers.values());
             es = new ArrayList<>(engines.values());
+            m = model;
             workers.clear();
             engines.clear();
         }
-        for (BackgroundIndexer w : ws) w.close();
-        for (RecallEngine e : es) e.close();
-        synchronized (this) {
-            if (model != null) model.close();
-            model = null;
-        }
+        for (BackgroundIndexer w : ws) w.stop();
+        boolean quiet = m == null || m.close(waitMs);
+        boolean ended = true;
+        for (BackgroundIndexer w : ws) ended &= w.join((deadline - System.nanoTime()) / 1_000_000);
+        // an indexer still running (a long write past the wait) keeps its engine open: the process ends under it
+        if (ended) for (RecallEngine e : es) e.close();
+        return quiet;
     }
 }

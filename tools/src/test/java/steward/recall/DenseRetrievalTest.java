@@ -119,4 +119,40 @@ class DenseRetrievalTest {
             assertNull(out.match().semantic_floor(), "no semantic floor when dense took no part");
         }
     }
+
+    @Test
+    void aClosedModelWaitsForTheTextBeingEmbeddedAndNeverRunsAgain() throws Exception {
+        assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
+        DenseModel m = new DenseModel(tmp.resolve("m"), 800, true);
+        assertTrue(m.load());
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread embedder = new Thread(() -> {
+            try {
+                while (m.embedAll(java.util.List.of(PET, "Deployments go out on Tuesdays", "The laptop runs Fedora")) != null) done.incrementAndGet();
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        });
+        embedder.start();
+        while (!m.busy()) Thread.onSpinWait(); // a text is in ONNX Runtime now
+        assertTrue(m.close(60_000), "close waits for the running text, then releases the session");
+        assertFalse(m.busy());
+        embedder.join(60_000);
+        assertFalse(embedder.isAlive(), "the embedding loop saw the model closed");
+        assertNull(failed.get(), "a closed model answers null, it does not throw: " + failed.get());
+        assertTrue(m.isClosed());
+        assertNull(m.embedQuery("a query never embedded before"), "nothing is embedded after close");
+        assertFalse(m.load(), "and no session is made again");
+        assertEquals(DenseModel.State.NOT_LOADED, m.state());
+    }
+
+    @Test
+    void aModelClosedBeforeItLoadedNeverLoads() throws Exception {
+        DenseModel m = new DenseModel(tmp.resolve("m"), 800, true);
+        assertTrue(m.close(1000), "nothing ran");
+        assertFalse(m.load());
+        assertNull(m.embedAll(java.util.List.of(PET)));
+        assertFalse(Files.exists(tmp.resolve("m").resolve(DenseModel.RESOURCE)), "the model file was not even extracted");
+    }
 }

@@ -15,10 +15,13 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import steward.StewardError;
 import steward.json.Json;
+import steward.text.CodePoints;
 import steward.server.tools.ToolContext;
+import steward.sessions.inspect.ClaudeSessionSource;
 import steward.sessions.inspect.InspectEngine;
 import steward.sessions.inspect.SessionSource;
 import steward.sessions.inspect.SessionSources;
+import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionDigest;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
@@ -51,10 +54,10 @@ public final class StewardResources {
      * richer memory resource (the memory issue's MemoryResources) is registered for that file.
      */
     public static List<McpServerFeatures.SyncResourceTemplateSpecification> templates(ToolContext ctx) {
-        var t = McpSchema.ResourceTemplate.builder().uriTemplate(SESSION_TEMPLATE).name("session").title("Hermes session")
-                .description("One Hermes session at a glance: the session_inspect summary (timeline and phases, messages by role, "
-                        + "tools, subagents, tokens, files, lineage) and its first and last messages (excerpts). {id} is the session "
-                        + "id from Hermes' state.db.")
+        var t = McpSchema.ResourceTemplate.builder().uriTemplate(SESSION_TEMPLATE).name("session").title("Hermes or Claude Code session")
+                .description("One session at a glance: the session_inspect summary (timeline and phases, messages by role, "
+                        + "tools, subagents, tokens, files, lineage) and its first and last messages (excerpts). {id} is a session "
+                        + "id from Hermes' state.db, else a Claude Code session uuid (or <uuid>/agent-<id> for a subagent).")
                 .mimeType("text/markdown").build();
         return List.of(new McpServerFeatures.SyncResourceTemplateSpecification(t, (ex, req) -> {
             String id = req.uri().substring(SESSION_PREFIX.length());
@@ -66,15 +69,26 @@ public final class StewardResources {
         return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mime, text)));
     }
 
-    /** The markdown for one session; an unknown id is a resource-not-found error. */
+    /**
+     * The markdown for one session of either home: Hermes' state.db first, else a Claude Code session of that uuid (or
+     * subagent id); an unknown id is a resource-not-found error.
+     */
     public static String sessionText(ToolContext ctx, String id) {
         Path db = ctx.paths().stateDb();
-        if (!Files.isRegularFile(db)) throw notFound("session " + id + ": no state.db at " + db);
-        SessionDigest d;
-        try (SessionStore store = SessionStore.openReadOnly(db)) {
-            d = SessionDigest.read(store, id, EDGE_MESSAGES, EXCERPT_CHARS);
-        } catch (StewardError e) {
-            throw notFound(e.getMessage());
+        boolean hermes = Files.isRegularFile(db);
+        SessionDigest d = null;
+        StewardError missing = null;
+        if (hermes) {
+            try (SessionStore store = SessionStore.openReadOnly(db)) {
+                d = SessionDigest.read(store, id, EDGE_MESSAGES, EXCERPT_CHARS);
+            } catch (StewardError e) {
+                missing = e;
+            }
+        }
+        if (d == null) {
+            String claude = claudeSessionText(ctx, id);
+            if (claude != null) return claude;
+            throw notFound(missing != null ? missing.getMessage() : "session " + id + ": no state.db at " + db + " and no Claude Code session of that id");
         }
         SessionRow s = d.session();
         String summary;
@@ -95,6 +109,47 @@ public final class StewardResources {
             appendMessages(sb, d.last());
         }
         return sb.toString();
+    }
+
+    /** A Claude Code session's markdown (session_inspect's summary, first and last messages), or null when there is none of that id. */
+    static String claudeSessionText(ToolContext ctx, String id) {
+        Path home = ctx.paths().claudeHome();
+        if (home == null || !Files.isDirectory(home)) return null;
+        double now = ctx.clock().millis() / 1000.0;
+        try (SessionSource src = ClaudeSessionSource.open(home, now, ClaudeSessions.DEFAULT_IDLE_SECONDS)) {
+            var info = src.session(id).orElse(null);
+            if (info == null) return null;
+            String summary = InspectEngine.inspect(src, InspectEngine.Request.of(id)).text();
+            List<SessionDigest.Message> all = new ArrayList<>();
+            long[] n = {0};
+            src.messages(info.id(), m -> {
+                if (!"user".equals(m.role()) && !"assistant".equals(m.role())) return; // tool output and meta events are in the summary's counts
+                n[0]++;
+                String text = m.text() == null ? "" : m.text();
+                boolean cut = CodePoints.length(text) > EXCERPT_CHARS;
+                SessionDigest.Message msg = new SessionDigest.Message(n[0], m.role(), m.timestamp(), cut ? CodePoints.prefix(text, EXCERPT_CHARS) : text, cut);
+                if (all.size() < 2 * EDGE_MESSAGES) all.add(msg);
+                else {
+                    all.remove(EDGE_MESSAGES); // keep the first EDGE_MESSAGES and the newest EDGE_MESSAGES
+                    all.add(msg);
+                }
+            });
+            int firstN = (int) Math.min(EDGE_MESSAGES, all.size());
+            StringBuilder sb = new StringBuilder();
+            sb.append("# ").append(info.title() == null ? "(untitled session)" : info.title()).append("\n\n");
+            sb.append(summary);
+            sb.append("\n\n## First messages\n");
+            appendMessages(sb, all.subList(0, firstN));
+            if (all.size() > firstN) {
+                long skipped = n[0] - all.size();
+                if (skipped > 0) sb.append("\n… ").append(skipped).append(" message(s) left out …\n");
+                sb.append("\n## Last messages\n");
+                appendMessages(sb, all.subList(firstN, all.size()));
+            }
+            return sb.toString();
+        } catch (StewardError e) {
+            throw notFound(e.getMessage());
+        }
     }
 
     private static void appendMessages(StringBuilder sb, List<SessionDigest.Message> ms) {

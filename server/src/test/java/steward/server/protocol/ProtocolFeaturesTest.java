@@ -147,6 +147,33 @@ class ProtocolFeaturesTest {
     }
 
     @Test
+    void sessionResourceShowsAClaudeCodeSessionAsSessionInspectDoes(@TempDir Path tmp) throws Exception {
+        Path hermes = fixture(tmp);
+        Path claude = steward.testing.ClaudeTestHomes.install(tmp, false);
+        ToolContext c = new ToolContext(StewardPaths.of(hermes, claude), Clock.fixed(steward.claude.fixture.ClaudeHomeFixture.NOW,
+                java.time.ZoneOffset.UTC), Work.NONE);
+        String id = "37675f34-b941-36c6-ac2b-02e6ad25bf26"; // "Deploy script fixes": 2 prompts, 8 answers, 5 tool results
+        String t = StewardResources.sessionText(c, id);
+        assertTrue(t.startsWith("# Deploy script fixes\n\n"), t);
+        try (var src = steward.sessions.inspect.SessionSources.open(c.paths(), null, List.of(id), c.clock().millis() / 1000.0)) {
+            assertEquals("claude_code", src.store());
+            String summary = steward.sessions.inspect.InspectEngine.inspect(src, steward.sessions.inspect.InspectEngine.Request.of(id)).text();
+            assertTrue(t.contains(summary), "the resource shows session_inspect's summary:\n" + t);
+        }
+        // the 10 prompts and answers: the first 3, 4 left out, the last 3 (tool output is counted in the summary, not shown)
+        assertTrue(t.contains("## First messages\n\n**user** · 2026-08-06T09:56:30Z\n"), t);
+        assertTrue(t.contains("\n… 4 message(s) left out …\n"), t);
+        assertTrue(t.contains("## Last messages\n"), t);
+        assertEquals(6, t.split("\n\\*\\*(user|assistant)\\*\\* · ", -1).length - 1, t);
+        // a project-level agent file is shown as the subagent it is
+        String agent = StewardResources.sessionText(c, "agent-7d3e9a1c");
+        assertTrue(agent.startsWith("# (untitled session)\n\n"), agent);
+        assertTrue(agent.contains("dc412e7b-431d-3d2d-8d4f-4585bbc7ea74/agent-7d3e9a1c"), agent);
+        McpError e = assertThrows(McpError.class, () -> StewardResources.sessionText(c, "no-such-session"));
+        assertTrue(e.getMessage().contains("no such session"), e.getMessage());
+    }
+
+    @Test
     void watcherReportsChangesWhoeverMadeThem(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("memories");
         List<String> changed = new CopyOnWriteArrayList<>();

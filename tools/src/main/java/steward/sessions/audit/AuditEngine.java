@@ -123,10 +123,15 @@ public final class AuditEngine {
         }
         work.checkpoint(CTX);
         work.progress(1, PHASES, "classifying " + listed.stream().mapToInt(List::size).sum() + " sessions");
-        // topic grouping (Hermes home only: titles, first prompts, cwd, Projects) reads on its own connection and clusters on
-        // another core while the rules classify
-        java.util.concurrent.CompletableFuture<TopicGroups> grouping = null;
+        // topic grouping (titles, first prompts, cwd; Hermes' Projects on its own connection, Claude Code's transcript heads)
+        // clusters on other cores while the rules classify
+        java.util.concurrent.CompletableFuture<TopicGroups> grouping = null, claudeGrouping = null;
         for (int i = 0; i < sources.size(); i++) {
+            if (sources.get(i) instanceof ClaudeSessions cs) {
+                List<SessionRow> claudeRows = listed.get(i);
+                claudeGrouping = java.util.concurrent.CompletableFuture.supplyAsync(() -> TopicGroups.buildClaude(TopicGroups.readClaude(cs, claudeRows)));
+                continue;
+            }
             if (!sources.get(i).store().equals(SessionRow.HERMES)) continue;
             List<SessionRow> hermesRows = listed.get(i);
             Path db = Path.of(sources.get(i).location());
@@ -160,7 +165,7 @@ public final class AuditEngine {
         StoreAudit first = audits.get(0);
 
         // rule G: the renames of the listed topic groups, run only when approved
-        TopicGroups groups = grouping == null ? TopicGroups.NONE : TopicGroups.join(grouping);
+        TopicGroups groups = TopicGroups.merge(TopicGroups.join(grouping), TopicGroups.join(claudeGrouping));
         List<Plan.PlanItem> renameItems = new ArrayList<>();
         for (StoreAudit a : audits) {
             if (!a.source.store().equals(SessionRow.HERMES)) continue;
@@ -414,7 +419,7 @@ public final class AuditEngine {
         AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
                 s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
                 s.archived(), s.parentSessionId(), ctx.children(s.id()).size(), s.group(), s.place() == null || s.place().exactCount());
-        String cluster = s.place() == null ? groups.clusterOf(s.id()) : null;
+        String cluster = groups.clusterOf(s.store(), s.id());
         String reason = pi.reason();
         if (cluster != null && pi.rule().equals("E")) reason += "zh".equals(locale) ? "（见主题分组 " + cluster + "）" : " (see topic group " + cluster + ")";
         return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),

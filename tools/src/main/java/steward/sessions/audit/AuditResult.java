@@ -20,17 +20,23 @@ public record AuditResult(String plan_id, String created_at, String expires_at, 
                                 List<String> problems) {}
 
     /**
-     * Topic grouping advice: clusters of sessions on one topic among the newest {@code considered} visible sessions, each
-     * with the way to show them together (title prefix renames, a new Hermes Project, or the Project that already does),
+     * Topic grouping advice: clusters of sessions on one topic among the newest {@code considered} visible sessions of each
+     * home, each with the way to show them together (title prefix renames, a new Hermes Project, the Project that already
+     * does, or the Claude Code project that already does),
      * and the Hermes Projects found ({@code projects_source}: projects.db or state.db, null when none).
      */
     public record TopicGroups(int count, List<TopicGroup> items, int left_out, int considered, String projects_source,
                               List<String> projects, String warning) {}
 
-    public record TopicGroup(String cluster_id, String label, int size, List<String> session_ids, String newest_activity,
+    /** {@code store}: the home of its sessions (hermes: {@code g1…}; claude: {@code c1…}). */
+    public record TopicGroup(String cluster_id, String store, String label, int size, List<String> session_ids, String newest_activity,
                              GroupAdvice advice) {}
 
-    /** {@code renames} are rule G plan items: approve them by item_id, by cluster_id, or all with rule G. */
+    /**
+     * {@code renames} of a Hermes group are rule G plan items: approve them by item_id, by cluster_id, or all with rule G; those
+     * of a Claude Code group are suggestions ({@code item_id} null) for the user's {@code /rename}. {@code kind}
+     * {@code claude_project}: the group's Claude Code project (one working directory, {@code project_path}) already lists it.
+     */
     public record GroupAdvice(String kind, String why, String prefix, String project_path, String project_name, int gathers,
                               List<String> gathers_others, List<Rename> renames) {}
 

@@ -164,29 +164,41 @@ public final class ReportRenderer {
     private static void topicGroups(StringBuilder sb, AuditResult.TopicGroups tg, boolean z) {
         if (tg == null || tg.count() == 0) return;
         sb.append('\n').append(z ? "=== 主题分组（" + tg.count() + " 组）===" : "=== Topic groups (" + tg.count() + ") ===").append('\n');
-        boolean renames = false;
+        boolean renames = false, hermes = false, claude = false;
         for (AuditResult.TopicGroup g : tg.items()) {
             AuditResult.GroupAdvice a = g.advice();
+            boolean cc = "claude".equals(g.store());
+            if (cc) claude = true;
+            else hermes = true;
             sb.append("  ").append(g.cluster_id()).append(" “").append(g.label()).append("”").append(z ? "（" + g.size() + " 条）→ " : " (" + g.size() + ") → ");
             switch (a.kind()) {
                 case "project" -> sb.append(z ? "以 " + a.project_path() + " 建 Hermes 项目（归入 " + a.gathers() + " 条）"
                         : "Hermes Project on " + a.project_path() + " (gathers " + a.gathers() + ")");
                 case "existing_project" -> sb.append(z ? "已在项目“" + a.project_name() + "”中" : "already in Project \"" + a.project_name() + "\"");
+                case "claude_project" -> sb.append(z ? "已是 Claude Code 项目 " + a.project_path() + "（共 " + a.gathers() + " 条）"
+                        : "already one Claude Code project: " + a.project_path() + " (" + a.gathers() + " sessions)");
                 default -> {
-                    sb.append(z ? "标题前缀 " + a.prefix() + "，改名 " + a.renames().size() + " 条" : "title prefix " + a.prefix() + ", "
+                    if (cc) sb.append(z ? "标题前缀 " + a.prefix() + "（在 Claude Code 中用 /rename 设置）" : "title prefix " + a.prefix() + " (set with /rename in Claude Code)");
+                    else sb.append(z ? "标题前缀 " + a.prefix() + "，改名 " + a.renames().size() + " 条" : "title prefix " + a.prefix() + ", "
                             + a.renames().size() + (a.renames().size() == 1 ? " rename" : " renames"));
                     if (!a.renames().isEmpty()) {
                         AuditResult.Rename e = a.renames().get(0);
                         sb.append(z ? "（如 “" : " (e.g. “").append(e.from()).append("” → “").append(e.to()).append(z ? "”）" : "”)");
-                        renames = true;
+                        if (!cc) renames = true;
                     }
                 }
             }
             sb.append('\n');
         }
         more(sb, tg.left_out(), z ? "zh" : "en");
-        sb.append(z ? "  Hermes 项目按工作目录归组；共用同一目录（如主目录）的会话只能用标题前缀区分。" : "  Projects group by working directory; sessions that share one (e.g. your home) can only be grouped by a title prefix.");
-        sb.append(renames ? (z ? "改名需你同意（如 g1=同意）。\n" : " Renames run only if approved (e.g. g1=approve).\n") : "\n");
+        if (hermes || !claude) {
+            sb.append(z ? "  Hermes 项目按工作目录归组；共用同一目录（如主目录）的会话只能用标题前缀区分。" : "  Projects group by working directory; sessions that share one (e.g. your home) can only be grouped by a title prefix.");
+            sb.append(renames ? (z ? "改名需你同意（如 g1=同意）。\n" : " Renames run only if approved (e.g. g1=approve).\n") : "\n");
+        }
+        if (claude) {
+            sb.append(z ? "  Claude Code 的项目就是工作目录；Steward 不改写 Claude Code 会话的标题（会与运行中的 Claude Code 冲突），前缀请用 /rename 设置。\n"
+                    : "  A Claude Code project is its working directory; Steward does not rename Claude Code sessions (it would race a running Claude Code): set a prefix with /rename.\n");
+        }
     }
 
     /** The one line that replaces a rule's questions once its warning has been ignored up to N's cap (rule D). */

@@ -22,33 +22,70 @@ import steward.sessions.store.Sqlite;
 import steward.text.CodePoints;
 
 /**
- * The audit's topic grouping: the sessions a user sees in Hermes' list (not subagents, not compression continuations,
- * not archived; the newest {@value #MAX_SESSIONS}), clustered by {@link GroupingEngine}; rule G rename items for the
- * listed clusters whose advice is a title prefix; and which cluster each session belongs to (rule E links to it).
+ * The audit's topic grouping: the sessions a user sees in each home's list (not subagents, not compression continuations,
+ * not archived; the newest {@value #MAX_SESSIONS} of each), clustered by {@link GroupingEngine} per home (Hermes {@code g1…},
+ * Claude Code {@code c1…}); rule G rename items for the listed Hermes clusters whose advice is a title prefix; and which
+ * cluster each session belongs to (rule E links to it).
  */
 final class TopicGroups {
     /** Grouping looks at the newest this many sessions (the ones a sidebar shows), so a large store audits fast. */
     static final int MAX_SESSIONS = 500;
     static final int PROMPT_CHARS = 300;
 
-    private final List<GroupingEngine.Cluster> clusters;
+    /** A cluster and the home its sessions live in. */
+    record Found(String store, GroupingEngine.Cluster cluster) {}
+
+    private final List<Found> clusters;
     private final Map<String, String> clusterOf = new HashMap<>();
     private final HermesProjects projects;
     private final int considered;
 
-    /** No grouping: the audit covers no Hermes home (Claude Code sessions are not grouped). */
-    static final TopicGroups NONE = new TopicGroups(List.of(), new HermesProjects(List.of(), null,
-            "topic grouping covers the Hermes home only"), 0);
+    /** No grouping: the audit covers no home with sessions to group. */
+    static final TopicGroups NONE = new TopicGroups(List.of(), HermesProjects.NONE, 0);
 
-    private TopicGroups(List<GroupingEngine.Cluster> clusters, HermesProjects projects, int considered) {
-        this.clusters = clusters;
+    private TopicGroups(List<Found> clusters, HermesProjects projects, int considered) {
+        List<Found> sorted = new ArrayList<>(clusters);
+        // one list over both homes, newest activity first (a stable sort: each home's own order is kept)
+        sorted.sort((a, b) -> Double.compare(b.cluster().newest_activity(), a.cluster().newest_activity()));
+        this.clusters = List.copyOf(sorted);
         this.projects = projects;
         this.considered = considered;
-        for (GroupingEngine.Cluster c : clusters) for (String id : c.session_ids()) clusterOf.put(id, c.cluster_id());
+        for (Found f : this.clusters) for (String id : f.cluster().session_ids()) clusterOf.put(f.store() + ":" + id, f.cluster().cluster_id());
     }
 
-    /** Reads what grouping needs of the candidate sessions: working directory and first user prompt. */
-    static List<GroupingEngine.Candidate> read(SessionStore store, List<SessionRow> rows) {
+    /** The groups of both homes in one list ({@code null}: that home was not grouped). */
+    static TopicGroups merge(TopicGroups hermes, TopicGroups claude) {
+        if (hermes == null) return claude == null ? NONE : claude;
+        if (claude == null) return hermes;
+        List<Found> all = new ArrayList<>(hermes.clusters);
+        all.addAll(claude.clusters);
+        String warning = hermes.projects.warning() == null ? claude.projects.warning()
+                : claude.projects.warning() == null ? hermes.projects.warning() : hermes.projects.warning() + "; " + claude.projects.warning();
+        HermesProjects p = new HermesProjects(hermes.projects.projects(), hermes.projects.source(), warning);
+        return new TopicGroups(all, p, hermes.considered + claude.considered);
+    }
+
+    /** Claude Code's sessions as grouping sees them: title, first prompt (the transcript's head), working directory, project. */
+    static List<GroupingEngine.Candidate> readClaude(steward.sessions.store.ClaudeSessions src, List<SessionRow> rows) {
+        List<SessionRow> cands = visible(rows);
+        List<GroupingEngine.Candidate> out = new ArrayList<>(cands.size());
+        for (SessionRow r : cands) {
+            steward.claude.ClaudeSessionFile f = src.file(r.id());
+            if (f == null) continue;
+            String prompt = f.escapes() ? null : steward.claude.FirstPrompt.read(f.file(), PROMPT_CHARS);
+            out.add(new GroupingEngine.Candidate(r.id(), r.untitled() ? null : r.title(), prompt, f.facts().cwd(), r.lastActivity(), r.group()));
+        }
+        return out;
+    }
+
+    static TopicGroups buildClaude(List<GroupingEngine.Candidate> cands) {
+        List<Found> found = GroupingEngine.groupClaude(cands, TopicClusterer.DEFAULT_THRESHOLD).stream().map(c -> new Found(
+                steward.sessions.store.ClaudeSessions.STORE, c)).toList();
+        return new TopicGroups(found, HermesProjects.NONE, cands.size());
+    }
+
+    /** The sessions a user sees in the list (not subagents, not compression continuations, not archived), newest {@value #MAX_SESSIONS}. */
+    private static List<SessionRow> visible(List<SessionRow> rows) {
         Map<String, SessionRow> byId = new HashMap<>();
         for (SessionRow r : rows) byId.put(r.id(), r);
         List<SessionRow> cands = new ArrayList<>();
@@ -59,7 +96,12 @@ final class TopicGroups {
             cands.add(r);
         }
         cands.sort(Comparator.comparingDouble(SessionRow::lastActivity).reversed().thenComparing(SessionRow::id));
-        if (cands.size() > MAX_SESSIONS) cands = cands.subList(0, MAX_SESSIONS);
+        return cands.size() > MAX_SESSIONS ? cands.subList(0, MAX_SESSIONS) : cands;
+    }
+
+    /** Reads what grouping needs of the candidate sessions: working directory and first user prompt. */
+    static List<GroupingEngine.Candidate> read(SessionStore store, List<SessionRow> rows) {
+        List<SessionRow> cands = visible(rows);
         String cwd = store.hasSessionColumn("cwd") ? "cwd" : "NULL";
         List<GroupingEngine.Candidate> out = new ArrayList<>(cands.size());
         try (PreparedStatement ps = store.connection().prepareStatement("SELECT " + cwd + ", (SELECT content FROM messages "
@@ -81,11 +123,13 @@ final class TopicGroups {
     static TopicGroups build(List<GroupingEngine.Candidate> cands, List<SessionRow> rows, HermesProjects projects) {
         Set<String> titles = new HashSet<>();
         for (SessionRow r : rows) if (!r.untitled()) titles.add(r.title());
-        return new TopicGroups(GroupingEngine.group(cands, projects, titles, TopicClusterer.DEFAULT_THRESHOLD), projects, cands.size());
+        return new TopicGroups(GroupingEngine.group(cands, projects, titles, TopicClusterer.DEFAULT_THRESHOLD).stream()
+                .map(c -> new Found(SessionRow.HERMES, c)).toList(), projects, cands.size());
     }
 
     /** The result of an asynchronous {@link #build}. Grouping is advice: its failure is reported, never the audit's failure. */
     static TopicGroups join(java.util.concurrent.CompletableFuture<TopicGroups> f) {
+        if (f == null) return null;
         try {
             return f.join();
         } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
@@ -95,14 +139,20 @@ final class TopicGroups {
         }
     }
 
-    String clusterOf(String sessionId) {
-        return clusterOf.get(sessionId);
+    /** The listed cluster holding a session of that home, or null. */
+    String clusterOf(String store, String sessionId) {
+        return clusterOf.get(store + ":" + sessionId);
     }
 
-    /** Rule G: one rename item per session of the first {@code cap} clusters advised a title prefix (LOW: only when approved). */
+    /**
+     * Rule G: one rename item per Hermes session of the first {@code cap} clusters advised a title prefix (LOW: only when
+     * approved). Claude Code clusters have suggestions only: Steward does not write Claude Code titles.
+     */
     List<Plan.PlanItem> planItems(Map<String, SessionRow> byId, int cap, boolean headless) {
         List<Plan.PlanItem> out = new ArrayList<>();
-        for (GroupingEngine.Cluster c : clusters.subList(0, Math.min(cap, clusters.size()))) {
+        for (Found f : clusters.subList(0, Math.min(cap, clusters.size()))) {
+            if (!f.store().equals(SessionRow.HERMES)) continue;
+            GroupingEngine.Cluster c = f.cluster();
             for (GroupingEngine.Rename r : c.advice().renames()) {
                 SessionRow s = byId.get(r.session_id());
                 if (s == null) continue;
@@ -115,11 +165,13 @@ final class TopicGroups {
 
     AuditResult.TopicGroups out(int cap, String locale) {
         List<AuditResult.TopicGroup> items = new ArrayList<>();
-        for (GroupingEngine.Cluster c : clusters.subList(0, Math.min(cap, clusters.size()))) {
+        for (Found f : clusters.subList(0, Math.min(cap, clusters.size()))) {
+            GroupingEngine.Cluster c = f.cluster();
             GroupingEngine.Advice a = c.advice();
-            List<AuditResult.Rename> renames = a.renames().stream().map(r -> new AuditResult.Rename(c.cluster_id() + ":" + r.session_id(),
+            boolean hermes = f.store().equals(SessionRow.HERMES);
+            List<AuditResult.Rename> renames = a.renames().stream().map(r -> new AuditResult.Rename(hermes ? c.cluster_id() + ":" + r.session_id() : null,
                     r.session_id(), r.from(), r.to())).toList();
-            items.add(new AuditResult.TopicGroup(c.cluster_id(), c.label(), c.session_ids().size(),
+            items.add(new AuditResult.TopicGroup(c.cluster_id(), f.store(), c.label(), c.session_ids().size(),
                     List.copyOf(c.session_ids().subList(0, Math.min(cap, c.session_ids().size()))), Times.iso(c.newest_activity()),
                     new AuditResult.GroupAdvice(a.kind(), a.why().in(locale), a.prefix(), a.project_path(), a.project_name(), a.gathers(),
                             a.gathers_others(), renames)));

@@ -32,8 +32,15 @@ public final class GroupingEngine {
 
     private GroupingEngine() {}
 
-    /** A session as grouping sees it: what it is about, where it ran, and whether it may be renamed. */
-    public record Candidate(String id, String title, String prompt, String cwd, double lastActivity) {}
+    /**
+     * A session as grouping sees it: what it is about and where it ran; {@code project}: the Claude Code project directory
+     * it lives in (null for Hermes).
+     */
+    public record Candidate(String id, String title, String prompt, String cwd, double lastActivity, String project) {
+        public Candidate(String id, String title, String prompt, String cwd, double lastActivity) {
+            this(id, title, prompt, cwd, lastActivity, null);
+        }
+    }
 
     public record Rename(String session_id, String from, String to) {}
 
@@ -47,16 +54,32 @@ public final class GroupingEngine {
 
     public record Cluster(String cluster_id, String label, List<String> session_ids, double newest_activity, Advice advice) {}
 
+    /** Hermes sessions' clusters ({@code g1}, {@code g2}, …) with Project or title-prefix advice. */
     public static List<Cluster> group(List<Candidate> cands, HermesProjects projects, Set<String> titlesInUse, double threshold) {
-        List<TopicClusterer.Doc> docs = new ArrayList<>(cands.size());
         Map<String, List<String>> segments = new HashMap<>();
-        for (Candidate c : cands) {
-            docs.add(new TopicClusterer.Doc(c.title(), c.prompt(), c.cwd()));
-            if (c.cwd() != null) segments.computeIfAbsent(c.cwd(), Paths::segments);
-        }
+        for (Candidate c : cands) if (c.cwd() != null) segments.computeIfAbsent(c.cwd(), Paths::segments);
+        Set<String> proposed = new HashSet<>();
+        return clusters(cands, threshold, "g", (members, label) -> advise(members, cands, segments, label, projects, titlesInUse, proposed));
+    }
+
+    /**
+     * Claude Code sessions' clusters ({@code c1}, {@code c2}, …). Claude Code has no Projects table: a project is one working
+     * directory, so a topic that has its directory (nearly) to itself is already shown together ({@code claude_project});
+     * otherwise a title prefix is the way, suggested for the user to set with {@code /rename} (Steward does not write
+     * Claude Code's titles: see {@link #adviseClaude}).
+     */
+    public static List<Cluster> groupClaude(List<Candidate> cands, double threshold) {
+        Map<String, Integer> perProject = new HashMap<>();
+        for (Candidate c : cands) if (c.project() != null) perProject.merge(c.project(), 1, Integer::sum);
+        return clusters(cands, threshold, "c", (members, label) -> adviseClaude(members, cands, perProject, label));
+    }
+
+    private static List<Cluster> clusters(List<Candidate> cands, double threshold, String idPrefix,
+                                          java.util.function.BiFunction<List<Candidate>, String, Advice> advise) {
+        List<TopicClusterer.Doc> docs = new ArrayList<>(cands.size());
+        for (Candidate c : cands) docs.add(new TopicClusterer.Doc(c.title(), c.prompt(), c.cwd()));
         List<List<Integer>> raw = TopicClusterer.cluster(docs, threshold);
         List<Cluster> out = new ArrayList<>();
-        Set<String> proposed = new HashSet<>();
         // clusters in order of newest activity, so the ids follow what the user worked on last
         List<List<Integer>> ordered = new ArrayList<>(raw);
         ordered.sort((a, b) -> Double.compare(newest(cands, b), newest(cands, a)));
@@ -65,11 +88,58 @@ public final class GroupingEngine {
             List<Candidate> members = idx.stream().map(cands::get).toList();
             String label = label(members);
             if (label == null) continue;
-            String id = "g" + (++n);
-            Advice advice = advise(members, cands, segments, label, projects, titlesInUse, proposed);
-            out.add(new Cluster(id, label, members.stream().map(Candidate::id).toList(), newest(cands, idx), advice));
+            String id = idPrefix + (++n);
+            out.add(new Cluster(id, label, members.stream().map(Candidate::id).toList(), newest(cands, idx), advise.apply(members, label)));
         }
         return out;
+    }
+
+    /**
+     * A Claude Code cluster's advice. {@code claude_project}: every session ran in one project directory and the topic makes
+     * up at least {@value #PROJECT_PRECISION} of that project's sessions, so {@code /resume} there already lists them
+     * together. Else {@code title_prefix}, with suggested titles only: Claude Code keeps a session's title as a
+     * {@code custom-title} line appended to the transcript it is itself appending to, a running Claude Code holds the title
+     * in memory and writes it back, and two writers on one append-only file can interleave a line, so Steward offers no
+     * rename items for Claude Code; the user sets the prefix with {@code /rename} in each session.
+     */
+    static Advice adviseClaude(List<Candidate> members, List<Candidate> all, Map<String, Integer> perProject, String label) {
+        Set<String> projects = new java.util.LinkedHashSet<>();
+        for (Candidate c : members) projects.add(c.project());
+        String where = members.stream().map(Candidate::cwd).filter(w -> w != null && !w.isBlank()).findFirst().orElse(members.get(0).project());
+        if (projects.size() == 1 && members.get(0).project() != null) {
+            String p = members.get(0).project();
+            int total = perProject.getOrDefault(p, members.size());
+            if (members.size() >= PROJECT_PRECISION * total) {
+                Set<String> ids = new HashSet<>(members.stream().map(Candidate::id).toList());
+                List<String> others = all.stream().filter(c -> p.equals(c.project()) && !ids.contains(c.id())).map(Candidate::id).limit(MAX_LISTED).toList();
+                return new Advice("claude_project", null, where, null, total, others, List.of(),
+                        new Text("already shown together: Claude Code keeps the sessions of one working directory as one project, and this topic "
+                                + "has " + where + " to itself (" + members.size() + " of its " + total + " sessions): `claude --resume` (or /resume) "
+                                + "started there lists them",
+                                "已经在一起：Claude Code 把同一工作目录的会话算作一个项目，而此主题几乎独占 " + where + "（" + total + " 条中的 "
+                                + members.size() + " 条）：在该目录运行 `claude --resume`（或 /resume）即可列出它们"));
+            }
+        }
+        String prefix = "[" + label + "]";
+        List<Rename> renames = new ArrayList<>();
+        for (Candidate c : members) {
+            if (c.title() == null || c.title().isBlank()) continue;
+            String to = renamed(c.title(), label);
+            if (to != null) renames.add(new Rename(c.id(), c.title(), to));
+        }
+        String how = "; Steward does not write Claude Code titles (a running Claude Code keeps its title in memory and writes it back into "
+                + "the transcript), so set it with /rename " + prefix + " … in each session";
+        String howZh = "；Steward 不改写 Claude Code 的标题（运行中的 Claude Code 把标题留在内存里并会写回记录文件），请在每个会话中用 /rename "
+                + prefix + " … 设置";
+        Text why = projects.size() == 1
+                ? new Text("Claude Code groups sessions only by working directory, and these share " + where + " with other topics: the title prefix "
+                        + prefix + " sets them apart in /resume" + how,
+                        "Claude Code 只按工作目录归组，而这些会话与其他主题共用 " + where + "：标题前缀 " + prefix + " 能在 /resume 中把它们区分出来" + howZh)
+                : new Text("these sessions ran in " + projects.size() + " working directories and a Claude Code project is one directory: the title "
+                        + "prefix " + prefix + " finds them together in /resume's search (all projects)" + how,
+                        "这些会话分布在 " + projects.size() + " 个工作目录，而 Claude Code 的项目只是一个目录：标题前缀 " + prefix
+                        + " 可在 /resume 搜索（全部项目）中把它们找齐" + howZh);
+        return new Advice("title_prefix", prefix, null, null, 0, List.of(), renames, why);
     }
 
     private static double newest(List<Candidate> cands, List<Integer> idx) {

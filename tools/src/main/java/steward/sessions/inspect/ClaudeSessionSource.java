@@ -28,7 +28,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * {@link SessionSource} over a Claude Code home's JSONL transcripts (read-only). A session is
  * {@code projects/<project>/<uuid>.jsonl}; its subagents are {@code <uuid>/subagents/**}{@code /agent-*.jsonl} (id
- * {@code <uuid>/agent-<id>}) and runs of sidechain events in the session's own file (id {@code <uuid>/sidechain-<n>}).
+ * {@code <uuid>/agent-<id>}), the older layout's project-level {@code agent-<id>.jsonl} files whose events name the session
+ * (the same id; asked for as {@code agent-<id>}, such a file is still its session's subagent) and runs of sidechain events
+ * in the session's own file (id {@code <uuid>/sidechain-<n>}).
  * Assistant {@code tool_use} blocks are tool calls; a user event's {@code tool_result} blocks are tool output (role
  * {@code tool}, failed when {@code is_error}); tokens are {@code message.usage} summed once per API message id, cost
  * only from a recorded {@code costUSD}. A session that opens with the compaction summary is a continuation of the
@@ -37,6 +39,8 @@ import tools.jackson.databind.JsonNode;
  */
 public final class ClaudeSessionSource implements SessionSource {
     static final int MAX_SUBAGENT_DEPTH = 4;
+    /** A project-level agent file names its session in its first events: this many lines are looked at. */
+    static final int FLAT_HEAD_LINES = 5;
 
     private final Path home;
     private final Path realHome;
@@ -97,6 +101,12 @@ public final class ClaudeSessionSource implements SessionSource {
                 // an unreadable subagents directory: no subagents from it
             }
         }
+        for (Path f : flatAgents(p.file().getParent())) { // the older layout: project-level agent files naming this session
+            if (!id.equals(flatParent(f))) continue;
+            String n = f.getFileName().toString();
+            Parsed s = parsed(id + "/" + n.substring(0, n.length() - ".jsonl".length()));
+            if (s != null) out.add(s.info());
+        }
         if (p.continuedIn() != null) {
             Parsed c = parsed(p.continuedIn());
             if (c != null) out.add(c.info());
@@ -142,7 +152,15 @@ public final class ClaudeSessionSource implements SessionSource {
         int slash = id.indexOf('/');
         if (slash < 0) {
             Path f = mainFile(id);
-            return f == null ? null : read(f, id, false, null);
+            if (f == null) return null;
+            if (!id.startsWith("agent-")) return read(f, id, false, null);
+            // a project-level agent file is a subagent of the session its events name, never a session of its own
+            String parent = flatParent(f);
+            if (parent != null && !parent.equals(id) && parsed(parent) != null && !parent.contains("/")) {
+                Parsed p = parsed(parent + "/" + id);
+                if (p != null) return p;
+            }
+            return read(f, parent == null ? id : parent + "/" + id, true, parent);
         }
         String parent = id.substring(0, slash), sub = id.substring(slash + 1);
         Parsed main = parsed(parent);
@@ -167,11 +185,15 @@ public final class ClaudeSessionSource implements SessionSource {
                     mi.cwd(), mi.gitBranch(), null, null, ms.size(), false);
             return new Parsed(info, main.file(), ms, List.of(), null, 0, null, false);
         }
-        Path dir = main.file().resolveSibling(parent).resolve("subagents");
-        if (!Files.isDirectory(dir)) return null;
         String name = sub + ".jsonl";
+        Path flat = main.file().resolveSibling(name);
+        Path dir = main.file().resolveSibling(parent).resolve("subagents");
+        if (!Files.isDirectory(dir)) {
+            return Files.isRegularFile(flat) && parent.equals(flatParent(flat)) ? read(flat, id, true, parent) : null;
+        }
         try (Stream<Path> walk = Files.walk(dir, MAX_SUBAGENT_DEPTH)) {
             Path f = walk.filter(x -> x.getFileName().toString().equals(name)).findFirst().orElse(null);
+            if (f == null && Files.isRegularFile(flat) && parent.equals(flatParent(flat))) f = flat;
             return f == null ? null : read(f, id, true, parent);
         } catch (IOException e) {
             return null;
@@ -186,6 +208,30 @@ public final class ClaudeSessionSource implements SessionSource {
             for (Path d : dirs.filter(Files::isDirectory).sorted().toList()) {
                 Path f = d.resolve(id + ".jsonl");
                 if (Files.isRegularFile(f)) return f;
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /** The older layout's project-level {@code agent-<id>.jsonl} files of a project directory (links out of the home left out). */
+    private List<Path> flatAgents(Path projectDir) {
+        try (Stream<Path> files = Files.list(projectDir)) {
+            return files.filter(f -> f.getFileName().toString().matches("agent-[A-Za-z0-9._-]+\\.jsonl") && Files.isRegularFile(f)
+                    && ClaudeHome.inside(f, realHome)).sorted().toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** The session a project-level agent file belongs to: the {@code sessionId} of its first events, or null. */
+    private static String flatParent(Path f) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
+            String line;
+            for (int i = 0; i < FLAT_HEAD_LINES && (line = in.readLine()) != null; i++) {
+                String v = str(json(line), "sessionId");
+                if (v != null && v.matches("[A-Za-z0-9._-]+") && !v.startsWith(".")) return v;
             }
         } catch (IOException e) {
             return null;

@@ -139,26 +139,150 @@ class TopicGroupsAuditTest {
         assertTrue(a.executed().stream().noneMatch(d -> d.rule().equals("G")));
     }
 
-    @Test
-    void groupingCoversTheHermesHomeOnlyAndSaysSoForAClaudeCodeAudit() throws Exception {
-        home = TestHomes.copyFixture(tmp);
-        Path claude = ClaudeTestHomes.install(tmp, false);
-        StewardPaths both = StewardPaths.of(home, claude);
-        AuditEngine engine = new AuditEngine(both, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD);
-        AuditResult r = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, null, 0)).result();
-        assertTrue(r.topic_groups().count() > 0, "the Hermes fixture's groups are still found");
-        java.util.Set<String> claudeIds = new java.util.HashSet<>();
-        for (AuditResult.StoreOut so : r.stores()) assertTrue(so.store().equals("hermes") || so.store().equals("claude"));
-        FixtureVerdictTest.all(r).values().stream().filter(i -> i.store().equals("claude")).forEach(i -> {
-            claudeIds.add(i.session_id());
-            assertEquals(null, i.cluster_id(), i.session_id());
-        });
-        assertTrue(!claudeIds.isEmpty());
-        for (AuditResult.TopicGroup g : r.topic_groups().items()) {
-            assertTrue(g.session_ids().stream().noneMatch(claudeIds::contains), g.cluster_id());
+    /** One Claude Code session of a generated home: a prompt, an answer and (when titled) an ai-title entry; live = modified an hour ago. */
+    record CcSession(String id, String cwd, String title, String prompt, boolean live) {}
+
+    static final String K1 = "0a000000-0000-4000-8000-000000000001", K2 = "0a000000-0000-4000-8000-000000000002",
+            K3 = "0a000000-0000-4000-8000-000000000003", O1 = "0a000000-0000-4000-8000-000000000004",
+            O2 = "0a000000-0000-4000-8000-000000000005", T1 = "0b000000-0000-4000-8000-000000000001",
+            T2 = "0b000000-0000-4000-8000-000000000002", R1 = "0c000000-0000-4000-8000-000000000001",
+            R2 = "0c000000-0000-4000-8000-000000000002", G1 = "0d000000-0000-4000-8000-000000000001";
+
+    /**
+     * Four topics: "Kafka consumer" (3 sessions, 2 live) shares /home/dev/shop with two other topics; "Thesis citations" has
+     * /home/dev/thesis to itself; "Rate limiter" ran in /home/dev/api and /home/dev/api-v2; a garden one-off.
+     */
+    static List<CcSession> ccHome() {
+        return List.of(
+                new CcSession(K1, "/home/dev/shop", "Kafka consumer lag", "Kafka consumer lag grows after the deploy, why?", true),
+                new CcSession(K2, "/home/dev/shop", "Kafka consumer rebalancing", "The Kafka consumer keeps rebalancing every minute", true),
+                new CcSession(K3, "/home/dev/shop", "Kafka consumer offsets", "Reset the Kafka consumer offsets for the orders topic", false),
+                new CcSession(O1, "/home/dev/shop", "Invoice PDF layout", "Make the invoice PDF fit on one page", false),
+                new CcSession(O2, "/home/dev/shop", "Newsletter signup form", "Add a newsletter signup form to the footer", false),
+                new CcSession(T1, "/home/dev/thesis", "Thesis citations in Zotero", "Export the thesis citations from Zotero", false),
+                new CcSession(T2, "/home/dev/thesis", "Thesis citations format", "Which citation format does the thesis template need?", false),
+                new CcSession(R1, "/home/dev/api", "Rate limiter with Redis", "Build a rate limiter on Redis for the API", false),
+                new CcSession(R2, "/home/dev/api-v2", "Rate limiter tests", "Write tests for the Redis rate limiter", false),
+                new CcSession(G1, "/home/dev/misc", null, "When should I water the tomatoes?", false));
+    }
+
+    static Path writeClaudeHome(Path root, List<CcSession> sessions) throws Exception {
+        Path home = root.resolve("claude-home");
+        double now = TestHomes.NOW.getEpochSecond();
+        for (CcSession c : sessions) {
+            Path dir = home.resolve("projects").resolve(steward.claude.ClaudeHome.encodeCwd(c.cwd()));
+            java.nio.file.Files.createDirectories(dir);
+            double at = c.live() ? now - 3600 : now - 5 * 86400;
+            String ts = java.time.Instant.ofEpochSecond((long) at - 120).toString();
+            StringBuilder sb = new StringBuilder();
+            sb.append("{\"parentUuid\":null,\"isSidechain\":false,\"cwd\":\"").append(c.cwd()).append("\",\"sessionId\":\"").append(c.id())
+                    .append("\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"").append(c.prompt())
+                    .append("\"},\"uuid\":\"u1-").append(c.id()).append("\",\"timestamp\":\"").append(ts).append("\"}\n");
+            sb.append("{\"parentUuid\":\"u1-").append(c.id()).append("\",\"isSidechain\":false,\"cwd\":\"").append(c.cwd())
+                    .append("\",\"sessionId\":\"").append(c.id()).append("\",\"message\":{\"id\":\"msg_").append(c.id().substring(0, 8))
+                    .append("\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Done.\"}]},")
+                    .append("\"type\":\"assistant\",\"uuid\":\"a1-").append(c.id()).append("\",\"timestamp\":\"").append(ts).append("\"}\n");
+            if (c.title() != null) {
+                sb.append("{\"type\":\"ai-title\",\"aiTitle\":\"").append(c.title()).append("\",\"sessionId\":\"").append(c.id()).append("\"}\n");
+            }
+            Path f = dir.resolve(c.id() + ".jsonl");
+            java.nio.file.Files.writeString(f, sb.toString());
+            java.nio.file.Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis((long) (at * 1000)));
         }
-        AuditResult onlyClaude = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, "claude", 0)).result();
-        assertEquals(0, onlyClaude.topic_groups().count());
-        assertEquals("topic grouping covers the Hermes home only", onlyClaude.topic_groups().warning());
+        return home;
+    }
+
+    @Test
+    void claudeCodeSessionsAreGroupedByTopicWithAdviceThatFitsClaudeCode() throws Exception {
+        Path claude = writeClaudeHome(tmp, ccHome());
+        Map<String, String> before = ClaudeTestHomes.tree(claude);
+        StewardPaths only = ClaudeTestHomes.claudeOnly(tmp, claude);
+        AuditEngine.Outcome o = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"))
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20, "claude", 0));
+        AuditResult r = o.result();
+        assertEquals(10, r.topic_groups().considered());
+        // newest first: the Kafka group holds the two live sessions; the others ended at the same time (ids in order found)
+        assertEquals(List.of("c1", "c2", "c3"), r.topic_groups().items().stream().map(AuditResult.TopicGroup::cluster_id).toList());
+        assertEquals(3, r.topic_groups().count());
+        AuditResult.TopicGroup kafka = group(r, "Kafka consumer");
+        assertEquals("claude", kafka.store());
+        assertEquals("c1", kafka.cluster_id());
+        assertEquals(java.util.Set.of(K1, K2, K3), java.util.Set.copyOf(kafka.session_ids()));
+        // 3 of the project's 5 sessions (< 75 %): /resume in /home/dev/shop lists other topics too, so a title prefix
+        assertEquals("title_prefix", kafka.advice().kind());
+        assertEquals("[Kafka consumer]", kafka.advice().prefix());
+        assertTrue(kafka.advice().why().startsWith("Claude Code groups sessions only by working directory, and these share /home/dev/shop with other topics"),
+                kafka.advice().why());
+        assertTrue(kafka.advice().why().endsWith("so set it with /rename [Kafka consumer] … in each session"), kafka.advice().why());
+        assertEquals(java.util.Set.of(new AuditResult.Rename(null, K1, "Kafka consumer lag", "[Kafka consumer] lag"),
+                new AuditResult.Rename(null, K2, "Kafka consumer rebalancing", "[Kafka consumer] rebalancing"),
+                new AuditResult.Rename(null, K3, "Kafka consumer offsets", "[Kafka consumer] offsets")), java.util.Set.copyOf(kafka.advice().renames()));
+        AuditResult.TopicGroup thesis = group(r, "Thesis citations");
+        assertEquals(java.util.Set.of(T1, T2), java.util.Set.copyOf(thesis.session_ids()));
+        assertEquals("claude_project", thesis.advice().kind());
+        assertEquals("/home/dev/thesis", thesis.advice().project_path());
+        assertEquals(2, thesis.advice().gathers());
+        assertEquals(List.of(), thesis.advice().gathers_others());
+        assertEquals(List.of(), thesis.advice().renames());
+        AuditResult.TopicGroup limiter = group(r, "Rate limiter");
+        assertEquals(java.util.Set.of(R1, R2), java.util.Set.copyOf(limiter.session_ids()));
+        assertEquals("title_prefix", limiter.advice().kind());
+        assertTrue(limiter.advice().why().startsWith("these sessions ran in 2 working directories"), limiter.advice().why());
+        // rule E asks "consolidated yet?" of the two live Kafka sessions and links to their group, as for Hermes
+        List<AuditResult.Item> e = r.groups().confirm().stream().filter(g -> g.rule().equals("E")).flatMap(g -> g.items().stream()).toList();
+        assertEquals(java.util.Set.of(K1, K2), e.stream().map(AuditResult.Item::session_id).collect(java.util.stream.Collectors.toSet()));
+        for (AuditResult.Item i : e) {
+            assertEquals("c1", i.cluster_id());
+            assertTrue(i.reason().endsWith("(see topic group c1)"), i.reason());
+        }
+        // no rename is a plan item: Steward does not write Claude Code titles, and a group id is no decision
+        assertTrue(o.plan().items().stream().noneMatch(i -> i.rule().equals("G")));
+        StewardError err = assertThrows(StewardError.class, () -> new ApplyEngine(only, TestHomes.CLOCK).apply(new ApplyRequest(r.plan_id(),
+                Map.of("c1", "approve"), Map.of(), Map.of(), true, null)));
+        assertTrue(err.getMessage().contains("c1"), err.getMessage());
+        assertTrue(o.text().contains("  c1 “Kafka consumer” (3) → title prefix [Kafka consumer] (set with /rename in Claude Code) (e.g. “"), o.text());
+        assertTrue(o.text().contains("“Thesis citations” (2) → already one Claude Code project: /home/dev/thesis (2 sessions)"), o.text());
+        assertTrue(o.text().contains("Steward does not rename Claude Code sessions"), o.text());
+        assertFalse(o.text().contains("Renames run only if approved"), o.text());
+        String zh = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"))
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "zh", 20, "claude", 0)).text();
+        assertTrue(zh.contains("“Thesis citations”（2 条）→ 已是 Claude Code 项目 /home/dev/thesis（共 2 条）"), zh);
+        assertTrue(zh.contains("标题前缀 [Kafka consumer]（在 Claude Code 中用 /rename 设置）"), zh);
+        assertEquals(before, ClaudeTestHomes.tree(claude), "grouping reads the transcripts only");
+    }
+
+    @Test
+    void bothHomesAreGroupedEachInItsOwnClusters() throws Exception {
+        home = TestHomes.copyFixture(tmp);
+        Path claude = writeClaudeHome(tmp, ccHome());
+        AuditEngine engine = new AuditEngine(StewardPaths.of(home, claude), TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"));
+        AuditResult r = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, null, 0)).result();
+        java.util.Set<String> claudeIds = new java.util.HashSet<>();
+        for (CcSession c : ccHome()) claudeIds.add(c.id());
+        List<AuditResult.TopicGroup> cc = r.topic_groups().items().stream().filter(g -> g.store().equals("claude")).toList();
+        assertEquals(3, cc.size());
+        for (AuditResult.TopicGroup g : r.topic_groups().items()) {
+            boolean claudeGroup = g.store().equals("claude");
+            assertEquals(claudeGroup, g.cluster_id().startsWith("c"), g.cluster_id());
+            assertTrue(g.session_ids().stream().allMatch(id -> claudeIds.contains(id) == claudeGroup), g.toString());
+        }
+        assertTrue(r.topic_groups().items().stream().anyMatch(g -> g.store().equals("hermes") && g.label().equals("Claude Code")));
+        // the groups are one list, newest activity first
+        List<String> newest = r.topic_groups().items().stream().map(AuditResult.TopicGroup::newest_activity).toList();
+        List<String> sorted = new java.util.ArrayList<>(newest);
+        sorted.sort(java.util.Comparator.reverseOrder());
+        assertEquals(sorted, newest);
+    }
+
+    @Test
+    void theClaudeCodeFixtureGetsNoInventedGroup() throws Exception {
+        // fixtures/claude-home: its titles share no more than one word ("Postgres vacuum tuning" / "Postgres index bloat", rule E),
+        // which does not reach the clusterer's threshold: no group is invented
+        Path claude = ClaudeTestHomes.install(tmp, false);
+        AuditResult r = new AuditEngine(ClaudeTestHomes.claudeOnly(tmp, claude), TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(ClaudeTestHomes.CALLER_CWD).audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, "claude", 0)).result();
+        assertEquals(17, r.topic_groups().considered()); // 18 sessions of their own, less the compaction continuation
+        assertEquals(0, r.topic_groups().count());
+        assertEquals(null, r.topic_groups().warning());
     }
 }

@@ -135,4 +135,53 @@ class GroupingEngineTest {
                 b | sshd config with ssh agent | y | -
                 """)), "a word inside a longer word is not the label");
     }
+
+    /** Claude Code candidates: the project directory is the encoded cwd, as Claude Code names it. */
+    static List<GroupingEngine.Candidate> claude(String table) {
+        return sessions(table).stream().map(c -> new GroupingEngine.Candidate(c.id(), c.title(), c.prompt(), c.cwd(), c.lastActivity(),
+                steward.claude.ClaudeHome.encodeCwd(c.cwd()))).toList();
+    }
+
+    @Test
+    void aClaudeCodeTopicWithThreeQuartersOfItsProjectIsAlreadyShownTogether() {
+        List<GroupingEngine.Cluster> cs = GroupingEngine.groupClaude(claude("""
+                b1 | Billing invoice split    | Refactor the billing invoice module            | /home/u/src/billing
+                b2 | Billing invoice refunds  | Add refund tests to the billing invoice module | /home/u/src/billing
+                b3 | Billing invoice rounding | Invoice totals round wrong in billing          | /home/u/src/billing
+                o1 | Sourdough starter        | My sourdough starter smells like acetone       | /home/u/src/billing
+                x1 | Tax return 2026          | What can I deduct on my tax return?            | /home/u
+                x2 | Guitar chords            | Easy chords for a beginner                     | /home/u
+                x3 | Marathon training plan   | Twelve weeks to a marathon                     | /home/u
+                x4 | Japanese grammar         | When do I use wa and ga?                       | /home/u
+                x5 | Visa application         | Which documents does the visa need?            | /home/u
+                """), TopicClusterer.DEFAULT_THRESHOLD);
+        assertEquals(1, cs.size(), cs.toString());
+        GroupingEngine.Cluster b = cs.get(0);
+        assertEquals("c1", b.cluster_id());
+        assertEquals(List.of("b1", "b2", "b3"), b.session_ids());
+        assertEquals("Billing invoice", b.label());
+        // 3 of the project's 4 sessions = 0.75: /resume in the directory lists them, and one other
+        assertEquals("claude_project", b.advice().kind());
+        assertEquals("/home/u/src/billing", b.advice().project_path());
+        assertEquals(4, b.advice().gathers());
+        assertEquals(List.of("o1"), b.advice().gathers_others());
+        assertEquals(List.of(), b.advice().renames());
+        assertNull(b.advice().project_name());
+    }
+
+    @Test
+    void aClaudeCodeTopicSharingItsProjectGetsSuggestedTitlesWithoutHermesNumbering() {
+        List<GroupingEngine.Cluster> cs = GroupingEngine.groupClaude(claude("""
+                b1 | Billing invoice split    | Refactor the billing invoice module            | /home/u/src/shop
+                b2 | Billing invoice split    | Split the billing invoice module again         | /home/u/src/shop
+                o1 | Sourdough starter        | My sourdough starter smells like acetone       | /home/u/src/shop
+                o2 | Tax return 2026          | What can I deduct on my tax return?            | /home/u/src/shop
+                """), TopicClusterer.DEFAULT_THRESHOLD);
+        GroupingEngine.Cluster b = with(cs, "b1");
+        assertEquals("title_prefix", b.advice().kind());
+        // 2 of 4 < 0.75; Claude Code titles need not be unique, so no "#2" is added
+        assertEquals(List.of(new GroupingEngine.Rename("b1", "Billing invoice split", "[Billing invoice split]"),
+                new GroupingEngine.Rename("b2", "Billing invoice split", "[Billing invoice split]")), b.advice().renames());
+        assertTrue(b.advice().why().en().contains("share /home/u/src/shop with other topics"), b.advice().why().en());
+    }
 }

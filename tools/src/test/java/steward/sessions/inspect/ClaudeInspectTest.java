@@ -30,6 +30,9 @@ class ClaudeInspectTest {
     static final String MALFORMED = "a86ba002-4211-3f0c-b8d5-696cd518c419";
     static final String ROOT = "01f3d249-6835-3151-a125-68086d92ab04";
     static final String CONT = "9db88f17-a737-3081-8eec-a4c36cb952dd";
+    /** The older layout: "API rate limiting design" with sidechain events in its file and a project-level agent-7d3e9a1c.jsonl. */
+    static final String OLD = "dc412e7b-431d-3d2d-8d4f-4585bbc7ea74";
+    static final String FLAT = OLD + "/agent-7d3e9a1c";
     static final double NOW = ClaudeHomeFixture.NOW.getEpochSecond();
 
     @TempDir
@@ -151,6 +154,42 @@ class ClaudeInspectTest {
         assertEquals(3600L, r.usage().input_tokens());
         assertEquals(255L, r.usage().output_tokens());
         assertEquals(27000L, r.usage().cache_read_tokens());
+    }
+
+    @Test
+    void aProjectLevelAgentFileIsASubagentOfTheSessionItNames() {
+        InspectResult.Report r = inspect(OLD);
+        assertEquals("API rate limiting design", r.title());
+        // its own sidechain run (older, inside the file) and the project-level agent file, oldest first
+        assertEquals(2, r.subagents().count());
+        assertEquals(List.of(OLD + "/sidechain-1", FLAT), r.subagents().items().stream().map(InspectResult.Subagent::session_id).toList());
+        assertEquals(2, r.lineage().subagents());
+        InspectResult.Subagent s = r.subagents().items().get(1);
+        // agent-7d3e9a1c.jsonl: 5 sidechain events 20 s apart (3 prompts, 2 answers of 1200 in / 85 out each)
+        assertEquals("Look up the limiter config 0", s.goal());
+        assertEquals("The limiter allows 100 requests per minute.", s.outcome());
+        assertEquals("ended", s.status());
+        assertEquals(5, s.messages());
+        assertEquals(0, s.tool_calls());
+        assertEquals(2 * 1285L, s.tokens());
+        assertNull(s.estimated_cost_usd());
+        assertEquals(80.0, s.duration_seconds());
+        assertEquals("timestamps", s.duration_source());
+        // the session's own 10 answers (sidechain turns are not its own) plus the agent file's 2
+        assertEquals(10 * 1285L, r.usage().input_tokens() + r.usage().output_tokens());
+        assertEquals(new InspectResult.WithSubagents(2, 12 * 1285L, null), r.usage().with_subagents());
+    }
+
+    @Test
+    void aProjectLevelAgentFileAskedForByItsOwnNameIsStillItsSessionsSubagent() {
+        for (String asked : List.of("agent-7d3e9a1c", FLAT)) {
+            InspectResult.Report r = inspect(asked);
+            assertEquals(FLAT, r.session_id(), asked);
+            assertEquals("subagent", r.source());
+            assertEquals(new InspectResult.Link(OLD, "API rate limiting design", "delegated", "ended"), r.lineage().parent());
+            assertEquals(5, r.messages().total());
+            assertEquals(Map.of("assistant", 2, "user", 3), r.messages().by_role());
+        }
     }
 
     @Test

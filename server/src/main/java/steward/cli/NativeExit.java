@@ -1,0 +1,63 @@
+package steward.cli;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import steward.recall.RecallRuntime;
+import sun.misc.Signal;
+
+/**
+ * Ends the process without racing ONNX Runtime. The runtime registers its own shutdown hook, which frees its native
+ * environment; shutdown hooks run in no fixed order, so a background indexer still making a session or embedding a text
+ * when the JVM shut down crashed in libonnxruntime (SIGSEGV). Here recall is stopped first, on every way out: a SIGTERM
+ * or SIGINT is handled by Steward (stop the indexers, close the model: nothing native starts again and the call now
+ * running is waited for, bounded), then the JVM exits with the usual 128+signal status; a command that returns does the
+ * same before {@code System.exit}. When a native call outlives the wait, the process halts without running the hooks
+ * (its output flushed), because running ONNX Runtime's hook then is what crashes.
+ */
+public final class NativeExit {
+    private static final Logger LOG = LoggerFactory.getLogger(NativeExit.class);
+
+    private NativeExit() {}
+
+    /** Handles SIGTERM and SIGINT as described above (once per process; a JVM run with -Xrs keeps its own handling). */
+    public static void install(RecallRuntime recall) {
+        for (String name : new String[] {"TERM", "INT"}) {
+            try {
+                Signal.handle(new Signal(name), s -> {
+                    LOG.debug("SIG{}: stopping recall before the shutdown hooks", s.getName());
+                    exit(recall, 128 + s.getNumber());
+                });
+            } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                LOG.debug("cannot handle SIG{}: {}", name, e.getMessage());
+            }
+        }
+    }
+
+    /** Stops recall, then exits with {@code status}: through the shutdown hooks when nothing native runs any more. */
+    public static void exit(RecallRuntime recall, int status) {
+        if (stop(recall)) System.exit(status);
+        halt(status);
+    }
+
+    /** Stops recall before a command's return; false when a native call is still running (then {@link #halt}). */
+    public static boolean stop(RecallRuntime recall) {
+        boolean quiet;
+        try {
+            quiet = recall.close(RecallRuntime.CLOSE_WAIT_MS);
+        } catch (RuntimeException e) {
+            LOG.warn("recall: stopping failed: {}", e.toString());
+            quiet = false;
+        }
+        if (quiet) LOG.debug("recall stopped: the embedding model is closed and nothing native runs");
+        else LOG.warn("recall: the embedding model was still running after {} ms; exiting without shutdown hooks", RecallRuntime.CLOSE_WAIT_MS);
+        return quiet;
+    }
+
+    /** Ends the process at once (no shutdown hooks), after flushing what it printed. */
+    public static void halt(int status) {
+        Printer.out().flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
+    }
+}
