@@ -13,7 +13,7 @@ public final class BenchExtension implements DevExtension {
     public List<Object> benchmarks() {
         return List.of(new StartupBench(), new AuditBench(), new LearningBench(), new MemoryBench(), new HttpBench(), new LocomoBench(), new PrecheckBench(),
                 new ConsolidateBench(), new GroupingBench(), new ConcurrencyBench(), new CrashBench(), new FuzzBench(), new ThreatsBench(),
-                new RecallScaleBench());
+                new RecallScaleBench(), new RecallClaudeBench());
     }
 
     @Override

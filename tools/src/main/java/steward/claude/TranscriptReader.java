@@ -39,25 +39,50 @@ public final class TranscriptReader {
     public static Transcript read(Path file, Consumer<TranscriptEvent> sink) throws IOException {
         State st = new State(file);
         try (InputStream in = Files.newInputStream(file)) {
-            byte[] buf = new byte[1 << 16];
-            byte[] line = new byte[1 << 12];
-            int len = 0;
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (buf[i] != '\n') continue;
-                    line = append(line, len, buf, start, i - start);
-                    len += i - start;
-                    st.line(line, len, true, sink);
-                    len = 0;
-                    start = i + 1;
-                }
-                line = append(line, len, buf, start, n - start);
-                len += n - start;
-            }
-            if (len > 0) st.line(line, len, false, sink);
+            return scan(in, st, sink, true);
         }
+    }
+
+    /**
+     * What {@link #readFrom} read: the part's facts (line numbers counted from the offset, no events) and the byte offset
+     * just after its last complete line, where the next read of an appended file starts.
+     */
+    public record Tail(Transcript transcript, long end) {}
+
+    /**
+     * Streams the events of the complete lines from byte {@code offset} on (the start of a line); an unterminated last
+     * line is left for the next read (a writer in progress), not counted.
+     */
+    public static Tail readFrom(Path file, long offset, Consumer<TranscriptEvent> sink) throws IOException {
+        State st = new State(file);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            ch.position(offset);
+            InputStream in = java.nio.channels.Channels.newInputStream(ch);
+            Transcript t = scan(in, st, sink, false);
+            return new Tail(t, offset + st.consumed);
+        }
+    }
+
+    private static Transcript scan(InputStream in, State st, Consumer<TranscriptEvent> sink, boolean tail) throws IOException {
+        byte[] buf = new byte[1 << 16];
+        byte[] line = new byte[1 << 12];
+        int len = 0;
+        int n;
+        while ((n = in.read(buf)) > 0) {
+            int start = 0;
+            for (int i = 0; i < n; i++) {
+                if (buf[i] != '\n') continue;
+                line = append(line, len, buf, start, i - start);
+                len += i - start;
+                st.line(line, len, true, sink);
+                st.consumed += len + 1;
+                len = 0;
+                start = i + 1;
+            }
+            line = append(line, len, buf, start, n - start);
+            len += n - start;
+        }
+        if (len > 0 && tail) st.line(line, len, false, sink);
         return st.result();
     }
 
@@ -71,6 +96,7 @@ public final class TranscriptReader {
     private static final class State {
         final Path file;
         int lines, malformed, other;
+        long consumed;
         boolean truncatedTail, continuation, sawUser;
         String sessionId, cwd, gitBranch, version, continuedIn;
         final List<TitleEntry> titles = new ArrayList<>();

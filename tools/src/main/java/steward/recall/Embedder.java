@@ -97,7 +97,7 @@ final class Embedder {
         RecallIndex.forEachTextHash(s.getIndexReader(), (doc, key, ts, source) -> {
             all.add(key);
             if (vectors.contains(key)) return;
-            boolean curated = RecallItem.MEMORY.equals(source) || RecallItem.SKILL.equals(source);
+            boolean curated = RecallItem.memory(source) || RecallItem.SKILL.equals(source);
             // curated first, then newest first (minutes since the epoch, negated)
             int prio = curated ? Integer.MIN_VALUE : (int) -Math.min(Integer.MAX_VALUE, Math.max(0, (long) (ts / 60)));
             order.add((long) prio << 32 | (missing.n & 0xffffffffL));

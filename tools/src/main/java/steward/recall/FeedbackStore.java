@@ -169,10 +169,14 @@ public final class FeedbackStore {
         return out;
     }
 
-    /** The source kind of a URI: its first segment ("memory", "skill", "session", "log", …). */
+    /** The source kind of a URI: its first segment ("memory", "skill", "session", "log", …), "claude_" + the second for Claude Code's. */
     static String kind(String uri) {
         String rest = uri.startsWith("steward://") ? uri.substring("steward://".length()) : uri;
         int slash = rest.indexOf('/');
+        if (slash > 0 && rest.startsWith("claude/")) {
+            int next = rest.indexOf('/', slash + 1);
+            return "claude_" + rest.substring(slash + 1, next < 0 ? rest.length() : next);
+        }
         return slash < 0 ? rest : rest.substring(0, slash);
     }
 

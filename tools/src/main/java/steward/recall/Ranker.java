@@ -337,7 +337,7 @@ final class Ranker {
 
     /** Importance: curated memory 1.1, pinned ×1.2, records a decision ×1.1, then the feedback factor. */
     static double importance(RecallIndex.Meta m, ToDoubleFunction<String> feedback) {
-        double f = RecallItem.MEMORY.equals(m.source()) ? 1.1 : 1.0;
+        double f = RecallItem.memory(m.source()) ? 1.1 : 1.0;
         if (m.pinned()) f *= 1.2;
         if (m.decision()) f *= 1.1;
         return f * feedback.applyAsDouble(m.uri());

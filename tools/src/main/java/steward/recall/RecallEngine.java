@@ -105,6 +105,8 @@ public final class RecallEngine implements AutoCloseable {
     private final RecallIndex index;
     private final HermesFiles files;
     private final HermesSessions sessions;
+    /** The Claude Code home's source; null when no Claude Code home is configured. */
+    private final ClaudeRecall claude;
     private final Indexer indexer;
     private final VectorStore vectors;
     private final DenseModel model;
@@ -135,7 +137,8 @@ public final class RecallEngine implements AutoCloseable {
         this.index = new RecallIndex(dir.resolve("index"));
         this.files = new HermesFiles(paths);
         this.sessions = new HermesSessions(paths.stateDb());
-        this.indexer = new Indexer(index, List.of(files, sessions), dir);
+        this.claude = paths.claudeHome() == null ? null : new ClaudeRecall(paths.claudeHome());
+        this.indexer = new Indexer(index, claude == null ? List.of(files, sessions) : List.of(files, sessions, claude), dir);
         this.vectors = new VectorStore(dir);
         this.embedder = new Embedder(index, vectors, model);
         this.feedback = new FeedbackStore(dir, files);
@@ -246,7 +249,7 @@ public final class RecallEngine implements AutoCloseable {
     }
 
     public Map<String, Integer> counts() {
-        return index.counts(List.of(RecallItem.MEMORY, RecallItem.SKILL, RecallItem.SESSION, RecallItem.LOG));
+        return index.counts(RecallItem.KINDS);
     }
 
     public boolean built() {
@@ -314,9 +317,19 @@ public final class RecallEngine implements AutoCloseable {
         return DECISION.matcher(text).find();
     }
 
-    /** URIs of the newest {@code n} indexed messages of a session (empty without a session id or state.db). */
+    /**
+     * URIs of the newest {@code n} indexed messages of a session: a Hermes session's from state.db, a Claude Code
+     * session's from the index (empty without a session id).
+     */
     public Set<String> recentMessageUris(String sessionId, int n) {
-        return sessions.recentMessageUris(sessionId, n);
+        Set<String> out = sessions.recentMessageUris(sessionId, n);
+        if (claude != null && sessionId != null) out.addAll(index.newest(sessionId, RecallItem.CLAUDE_SESSION, n));
+        return out;
+    }
+
+    /** The Claude Code source, or null (tests, the bench). */
+    ClaudeRecall claudeSource() {
+        return claude;
     }
 
     /** Reads an item back from its source by URI; null when it no longer exists. */

@@ -330,6 +330,7 @@ final class RecallIndex implements AutoCloseable {
         d.add(new LongPoint(F_TS, (long) Math.floor(it.timestamp())));
         d.add(new NumericDocValuesField(F_TS_DV, Double.doubleToRawLongBits(it.timestamp())));
         int flags = (it.pinned() ? PINNED : 0) | (RecallEngine.recordsDecision(it.text()) ? DECISION : 0);
+        if (RecallItem.CLAUDE_SESSION.equals(it.source()) && asks(it.text())) flags |= ASKS;
         if (RecallItem.SESSION.equals(it.source())) {
             String who = speaker(it.text());
             if (who != null) {
@@ -505,6 +506,30 @@ final class RecallIndex implements AutoCloseable {
 
     interface TextHashVisitor {
         void visit(int doc, long textHash, double ts, String source);
+    }
+
+    /** URIs of the newest {@code n} items of a session of this kind (by time), from doc values. */
+    Set<String> newest(String sessionId, String kind, int n) {
+        Set<String> out = new HashSet<>();
+        IndexSearcher s = acquire();
+        if (s == null) return out;
+        try {
+            org.apache.lucene.search.BooleanQuery q = new org.apache.lucene.search.BooleanQuery.Builder()
+                    .add(new org.apache.lucene.search.TermQuery(new Term(F_SESSION, sessionId)), org.apache.lucene.search.BooleanClause.Occur.FILTER)
+                    .add(new org.apache.lucene.search.TermQuery(new Term(F_SOURCE, kind)), org.apache.lucene.search.BooleanClause.Occur.FILTER)
+                    .build();
+            // times are non-negative doubles: their raw bits sort as longs in the same order
+            org.apache.lucene.search.TopDocs top = s.search(q, Math.max(1, n), new org.apache.lucene.search.Sort(
+                    new org.apache.lucene.search.SortField(F_TS_DV, org.apache.lucene.search.SortField.Type.LONG, true)));
+            List<Integer> docs = new ArrayList<>();
+            for (org.apache.lucene.search.ScoreDoc d : top.scoreDocs) docs.add(d.doc);
+            for (Meta m : meta(s.getIndexReader(), docs).values()) if (m.uri() != null) out.add(m.uri());
+        } catch (IOException e) {
+            // unreadable index: no own turns known
+        } finally {
+            release(s);
+        }
+        return out;
     }
 
     /** Counts per source, for steward_status. */

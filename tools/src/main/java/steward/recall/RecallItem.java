@@ -11,4 +11,18 @@ public record RecallItem(String uri, String source, String key, String title, St
     public static final String SKILL = "skill";
     public static final String SESSION = "session";
     public static final String LOG = "log";
+    /** A Claude Code home's transcript events and its CLAUDE.md files and auto memory ({@link ClaudeRecall}). */
+    public static final String CLAUDE_SESSION = "claude_session", CLAUDE_MEMORY = "claude_memory";
+    /** Every kind, in scope order. */
+    public static final java.util.List<String> KINDS = java.util.List.of(MEMORY, SKILL, SESSION, LOG, CLAUDE_SESSION, CLAUDE_MEMORY);
+
+    /** A message of a past session (Hermes or Claude Code). */
+    public static boolean session(String kind) {
+        return SESSION.equals(kind) || CLAUDE_SESSION.equals(kind);
+    }
+
+    /** Curated memory (Hermes' entries, Claude Code's CLAUDE.md files and auto memory). */
+    public static boolean memory(String kind) {
+        return MEMORY.equals(kind) || CLAUDE_MEMORY.equals(kind);
+    }
 }

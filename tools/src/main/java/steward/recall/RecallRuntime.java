@@ -47,7 +47,7 @@ public final class RecallRuntime implements AutoCloseable {
     }
 
     private static String key(StewardPaths paths, Clock clock) {
-        return paths.hermesHome() + "\u0000" + paths.stateDir() + "\u0000" + clock;
+        return paths.hermesHome() + "\u0000" + paths.claudeHome() + "\u0000" + paths.stateDir() + "\u0000" + clock;
     }
 
     /** The engine for this home, state dir and clock, kept warm across tool calls. */

@@ -17,8 +17,11 @@ import steward.Work;
 public final class RecallService {
     /** recall_search's k: the default, and the largest the input schema accepts. */
     public static final int DEFAULT_K = 10, MAX_K = 100;
-    /** Scope names are the item kinds, as in the URIs; the plural forms of the previous release still work, for one release. */
-    public static final List<String> SCOPES = List.of(RecallItem.MEMORY, RecallItem.SKILL, RecallItem.SESSION, RecallItem.LOG);
+    /**
+     * Scope names are the item kinds, as in the URIs ({@code claude_session} for {@code steward://claude/session/…}); the
+     * plural forms of the previous release still work, for one release.
+     */
+    public static final List<String> SCOPES = RecallItem.KINDS;
     static final Map<String, String> OLD_SCOPES = Map.of("skills", RecallItem.SKILL, "sessions", RecallItem.SESSION, "logs", RecallItem.LOG);
 
     private final RecallEngine engine;

@@ -24,7 +24,7 @@ public record RecallStatus(boolean index_built, Map<String, Integer> items, bool
     public static RecallStatus of(StewardPaths paths, RecallRuntime runtime, Clock clock) {
         java.nio.file.Path dir = RecallEngine.recallDir(paths);
         RecallSettings settings = runtime.settings();
-        List<String> kinds = List.of(RecallItem.MEMORY, RecallItem.SKILL, RecallItem.SESSION, RecallItem.LOG);
+        List<String> kinds = RecallItem.KINDS;
         Map<String, Integer> items = new java.util.TreeMap<>();
         boolean built;
         Integer vectors = null, pending = null;

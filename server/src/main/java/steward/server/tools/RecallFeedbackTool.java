@@ -8,7 +8,7 @@ import steward.recall.RecallService;
 public final class RecallFeedbackTool extends StewardTool<RecallFeedbackTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("recall_feedback", "Report how injected memory turned out",
             "Records how items of a recall_inject decision turned out: used, ignored, harmful (never injected again) "
-                + "or corrected; this also tunes the gate within bounds (reset: calibration). Pass decision_id with its URIs, "
+                + "or corrected; also tunes the gate within bounds (reset: calibration). Pass decision_id with its URIs, "
                 + "or URIs alone. Refuses URIs the decision did not choose.");
 
     /** schemas/recall_feedback.input.json. */

@@ -9,7 +9,7 @@ import steward.recall.RecallService;
 public final class RecallInjectTool extends StewardTool<RecallInjectTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("recall_inject", "Decide what memory to inject",
             "Given the latest user message (context), decides without a query whether anything from memory, skills, "
-                + "past sessions or logs belongs in your context now, within budget_chars. mode: shadow "
+                + "sessions or logs belongs in your context now, within budget_chars. mode: shadow "
                 + "(logs only), canary (explicit asks only), active. Returns the block and a decision_id for "
                 + "recall_feedback.");
 

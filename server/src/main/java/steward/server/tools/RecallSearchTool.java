@@ -4,12 +4,12 @@ import java.util.List;
 
 import steward.recall.RecallService;
 
-/** {@code recall_search}: ranked items from memory, skills, past sessions and daily logs for an explicit query. */
+/** {@code recall_search}: ranked items from memory, skills, past sessions and daily logs (Hermes, Claude Code) for an explicit query. */
 public final class RecallSearchTool extends StewardTool<RecallSearchTool.Args> {
     static final ToolSpec SPEC = ToolSpec.of("recall_search", "Search memory and past sessions",
-            "Searches memory entries, skills, past session messages and daily logs for an explicit query: ranked items "
-                + "with a steward:// URI, snippet and scores, or \"no good match\". Never waits for indexing. Use it when the "
-                + "user refers to earlier sessions or you need a stored fact. since/until: ISO date or UTC time. Read-only.")
+            "Searches memory, skills, past sessions and daily logs (Hermes, Claude Code) for an explicit query: ranked "
+                + "items (steward:// URI, snippet, scores), or \"no good match\". Never waits for indexing. Use it when the "
+                + "user refers to past sessions or needs a stored fact. since/until: ISO date or UTC time. Read-only.")
             .readOnly().idempotent();
 
     /** schemas/recall_search.input.json; no scopes means every source. */
