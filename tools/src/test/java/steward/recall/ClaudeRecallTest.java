@@ -279,6 +279,7 @@ class ClaudeRecallTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the background indexer runs for the try body, never referenced
     void theBackgroundIndexerPicksUpAnAppendToAClaudeCodeTranscript() throws Exception {
         StewardPaths paths = claudeOnly();
         try (RecallEngine e = engine(paths)) {
