@@ -361,6 +361,9 @@ public final class FuzzBench implements Callable<Integer> {
         String request(String line, String id, int timeoutSeconds) throws Exception;
 
         boolean alive();
+
+        @Override
+        void close() throws IOException;
     }
 
     /** The child's command line: its own HOME, no HERMES_HOME, no Claude Code home; logs discarded. */
@@ -396,6 +399,7 @@ public final class FuzzBench implements Callable<Integer> {
             this.mcp = java.net.URI.create("http://127.0.0.1:" + port + "/mcp");
         }
 
+        @SuppressWarnings("try") // the probe socket only shows that the port listens
         static HttpServer start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
             int port;
             try (java.net.ServerSocket ss = new java.net.ServerSocket(0)) {
@@ -462,9 +466,14 @@ public final class FuzzBench implements Callable<Integer> {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() {
             p.destroy();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            try {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            } catch (InterruptedException e) { // as Server.close: the process goes, the flag stays set
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
