@@ -20,8 +20,8 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
             "Carries out a session_audit plan with the user's decisions: deletes (with subagent children), marks "
                 + "ended, renames. HIGH items run unless rejected, others only if approved; silence is never approval; "
                 + "report-only items can't be approved. Backs up first, skips what changed since the audit, returns undos. "
-                + "dry_run previews. Refuses used, expired (24 h) or foreign plans. vacuum: true (user asked; plan optional) shrinks "
-                + "state.db after a verified copy.")
+                + "dry_run previews. Refuses used, expired (24 h) or foreign plans. vacuum: true (asked; plan optional): "
+                + "backup, then VACUUM state.db.")
             .destructive();
 
     /** schemas/session_apply.input.json. */
