@@ -95,7 +95,9 @@ abstract class McpChannel implements AutoCloseable {
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
+            // a server stops its background indexer and the model first (bounded by 20 s): wait, so that it writes nothing
+            // into a temp dir being deleted
+            if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
             process.destroyForcibly();
             Thread.currentThread().interrupt();

@@ -50,7 +50,8 @@ class MemoryStdioIT {
             assertTrue(text.contains("MEMORY (your personal notes) [") && text.endsWith("[env] Node 22 via fnm"), text);
         } finally {
             p.getOutputStream().close();
-            p.destroy();
+            p.destroy(); // and wait: a server still stopping its background indexer writes into the temp dir JUnit deletes
+            if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
         }
     }
 
