@@ -361,6 +361,9 @@ public final class FuzzBench implements Callable<Integer> {
         String request(String line, String id, int timeoutSeconds) throws Exception;
 
         boolean alive();
+
+        @Override
+        void close() throws IOException;
     }
 
     /** The child's command line: its own HOME, no HERMES_HOME, no Claude Code home; logs discarded. */
@@ -406,8 +409,8 @@ public final class FuzzBench implements Callable<Integer> {
             HttpServer s = new HttpServer(pb.start(), port);
             for (int i = 0; ; i++) {
                 if (!s.p.isAlive()) throw new IOException("steward serve --http exited with " + s.p.exitValue());
-                try (java.net.Socket ignored = new java.net.Socket("127.0.0.1", port)) {
-                    break;
+                try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
+                    if (probe.isConnected()) break;
                 } catch (IOException e) {
                     if (i > 1200) throw new IOException("steward serve --http did not listen within 120 s");
                     Thread.sleep(100);
@@ -462,9 +465,14 @@ public final class FuzzBench implements Callable<Integer> {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() {
             p.destroy();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            try {
+                if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
