@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +52,7 @@ class MemoryStdioIT {
         } finally {
             p.getOutputStream().close();
             p.destroy(); // and wait: a server still stopping its background indexer writes into the temp dir JUnit deletes
-            if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
         }
     }
 
