@@ -246,16 +246,30 @@ public final class ReportRenderer {
     }
 
     /** Kept sessions: the count, the ones kept for a reason (current, in use), rule K's line, and how many had nothing to do. */
+    private static String keptName(AuditResult.Item it) {
+        return it.evidence().title() == null ? it.session_id() : it.session_id() + " “" + shorten(it.evidence().title(), 32) + '”';
+    }
+
     private static void kept(StringBuilder sb, AuditResult.Group kept, AuditResult.Retention rt, String l) {
         boolean z = zh(l);
         sb.append('\n').append(z ? "=== 保留（不操作，" + kept.count() + " 条）===" : "=== Kept (no action, " + kept.count() + ") ===").append('\n');
         int plain = kept.count();
+        // one line per reason: a reason shared by more than two sessions (e.g. the members of compaction chains still in
+        // use) is counted with two examples; the rest stay in structuredContent
+        java.util.Map<String, List<AuditResult.Item>> byReason = new java.util.LinkedHashMap<>();
         for (AuditResult.Item it : kept.items()) {
             if (it.rule().equals("R") || it.rule().equals("K")) continue; // nothing to do; rule K has its own line below
             plain--;
-            sb.append("  · ").append(it.session_id());
-            if (it.evidence().title() != null) sb.append(" “").append(shorten(it.evidence().title(), 32)).append('”');
-            sb.append(" — ").append(it.reason()).append('\n');
+            byReason.computeIfAbsent(it.reason(), k -> new java.util.ArrayList<>()).add(it);
+        }
+        for (var e : byReason.entrySet()) {
+            List<AuditResult.Item> its = e.getValue();
+            if (its.size() <= 2) {
+                for (AuditResult.Item it : its) sb.append("  · ").append(keptName(it)).append(" — ").append(e.getKey()).append('\n');
+            } else {
+                sb.append("  · ").append(its.size()).append(z ? " 条 — " : " — ").append(e.getKey()).append(z ? "：如 " : ": e.g. ")
+                        .append(keptName(its.get(0))).append(", ").append(keptName(its.get(1))).append('\n');
+            }
         }
         int young = rt == null ? 0 : rt.kept_young() + rt.kept_continuable();
         if (rt != null && young > 0) {
