@@ -96,18 +96,8 @@ public final class StdioTransport implements McpServerTransportProvider {
             tree = Json.MAPPER.readTree(line);
         } catch (RuntimeException e) {
             // a request whose id can still be read is answered under it (its client would otherwise wait for its timeout)
-            String raw = JsonRpcInspector.rawId(line);
-            JsonNode id = null;
-            if (raw != null) {
-                try {
-                    id = Json.MAPPER.readTree(raw);
-                } catch (RuntimeException ignored) {
-                    // an unreadable id: answered with id null, as JSON-RPC says
-                }
-            }
-            String msg = e.getMessage() != null && e.getMessage().contains("nesting depth")
-                    ? "Parse error: nested too deeply (more levels than the JSON parser accepts)"
-                    : "Parse error: not a JSON text";
+            JsonNode id = JsonRpcInspector.salvagedId(line);
+            String msg = JsonRpcInspector.parseErrorMessage(e);
             writeError(id, -32700, msg);
             return;
         }

@@ -96,18 +96,8 @@ public final class SecurityFilter extends HttpFilter {
             // the SDK would answer 400 with its own exception serialized (class names, a stack trace) and no id: answered
             // here as over stdio, under the request's id when a plain scan can still read it
             String text = new String(body, StandardCharsets.UTF_8);
-            String raw = JsonRpcInspector.rawId(text);
-            JsonNode id = null;
-            if (raw != null) {
-                try {
-                    id = Json.MAPPER.readTree(raw);
-                } catch (RuntimeException ignored) {
-                    // an unreadable id: answered with id null, as JSON-RPC says
-                }
-            }
-            String msg = e.getMessage() != null && e.getMessage().contains("nesting depth")
-                    ? "Parse error: nested too deeply (more levels than the JSON parser accepts)"
-                    : "Parse error: not a JSON text";
+            JsonNode id = JsonRpcInspector.salvagedId(text);
+            String msg = JsonRpcInspector.parseErrorMessage(e);
             answer(res, 400, id, -32700, msg);
             return;
         }

@@ -3,6 +3,7 @@ package steward.server.protocol;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -55,6 +56,24 @@ public final class JsonRpcInspector {
         if (n.isBoolean()) return "a boolean";
         if (n.isNull()) return "null";
         return "an object";
+    }
+
+    /** The id a line that failed to parse still shows to a plain scan (null: none or unreadable, answered with id null). */
+    public static JsonNode salvagedId(String text) {
+        String raw = rawId(text);
+        if (raw == null) return null;
+        try {
+            return Json.MAPPER.readTree(raw);
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
+    }
+
+    /** The plain-words -32700 message for a JSON text the parser refused with {@code e}. */
+    public static String parseErrorMessage(RuntimeException e) {
+        return e.getMessage() != null && e.getMessage().contains("nesting depth")
+                ? "Parse error: nested too deeply (more levels than the JSON parser accepts)"
+                : "Parse error: not a JSON text";
     }
 
     /**
