@@ -148,14 +148,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
 
     private void writeError(JsonNode id, int code, String message) {
-        var node = Json.MAPPER.createObjectNode();
-        node.put("jsonrpc", "2.0");
-        if (id == null || !(id.isString() || id.isNumber())) node.putNull("id");
-        else node.set("id", id);
-        var err = node.putObject("error");
-        err.put("code", code);
-        err.put("message", message);
-        writeLine(node.toString());
+        writeLine(JsonRpcInspector.errorResponse(id, code, message).toString());
     }
 
     private void writeLine(String json) {

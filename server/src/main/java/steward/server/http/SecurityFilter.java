@@ -173,14 +173,7 @@ public final class SecurityFilter extends HttpFilter {
         res.setStatus(status);
         res.setContentType("application/json");
         res.setCharacterEncoding("UTF-8");
-        var node = Json.MAPPER.createObjectNode();
-        node.put("jsonrpc", "2.0");
-        if (id == null || !(id.isString() || id.isNumber())) node.putNull("id");
-        else node.set("id", id);
-        var err = node.putObject("error");
-        err.put("code", code);
-        err.put("message", message);
-        res.getOutputStream().write(Json.MAPPER.writeValueAsBytes(node));
+        res.getOutputStream().write(Json.MAPPER.writeValueAsBytes(JsonRpcInspector.errorResponse(id, code, message)));
     }
 
     private static void deny(HttpServletResponse res, int status, String message) throws IOException {

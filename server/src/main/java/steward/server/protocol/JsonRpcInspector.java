@@ -58,6 +58,18 @@ public final class JsonRpcInspector {
         return "an object";
     }
 
+    /** A JSON-RPC error response under {@code id} (null unless a string or a number), as every transport writes it. */
+    public static ObjectNode errorResponse(JsonNode id, int code, String message) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("jsonrpc", "2.0");
+        if (id == null || !(id.isString() || id.isNumber())) node.putNull("id");
+        else node.set("id", id);
+        ObjectNode err = node.putObject("error");
+        err.put("code", code);
+        err.put("message", message);
+        return node;
+    }
+
     /** The id a line that failed to parse still shows to a plain scan (null: none or unreadable, answered with id null). */
     public static JsonNode salvagedId(String text) {
         String raw = rawId(text);
