@@ -17,7 +17,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.Work;
@@ -37,18 +36,27 @@ import steward.state.FileTrees;
  * {@code sqlite_master}) and times, on the same database and in the same run, (a) {@code session_audit}
  * end to end through the tool registry and (b) the listing query the seed runs by hand.
  */
-@Command(name = "audit", description = "session_audit end to end vs the seed's listing query on a 20,000-session / 2,000,000-message state.db; "
-        + "--profile real-world: a 55,000-session / 760,000-message cron-heavy home, then report size, apply of every HIGH item, "
-        + "backup, VACUUM and restore; --store claude: vs find | xargs wc -l on a 2,000-project / 20,000-session / 2 GiB Claude Code home.")
+@Command(
+        name = "audit",
+        description =
+                "session_audit end to end vs the seed's listing query on a 20,000-session / 2,000,000-message state.db; "
+                        + "--profile real-world: a 55,000-session / 760,000-message cron-heavy home, then report size, apply of every HIGH item, "
+                        + "backup, VACUUM and restore; --store claude: vs find | xargs wc -l on a 2,000-project / 20,000-session / 2 GiB Claude Code home.")
 public final class AuditBench implements Callable<Integer> {
     @Option(names = "--sessions", description = "sessions to generate (default 20000; real-world 55000)")
     Integer sessionsOption;
 
-    @Option(names = "--messages", description = "messages to generate (default 2000000; real-world 760000 per 55000 sessions)")
+    @Option(
+            names = "--messages",
+            description = "messages to generate (default 2000000; real-world 760000 per 55000 sessions)")
     Integer messagesOption;
 
-    @Option(names = "--profile", defaultValue = "scale", description = "scale (default: the 20,000-session home) or real-world "
-            + "(cron, gateway threads, subagents, a few hundred interactive sessions, empty sessions, compaction chains, side files)")
+    @Option(
+            names = "--profile",
+            defaultValue = "scale",
+            description =
+                    "scale (default: the 20,000-session home) or real-world "
+                            + "(cron, gateway threads, subagents, a few hundred interactive sessions, empty sessions, compaction chains, side files)")
     String profile;
 
     @Option(names = "-n", description = "timed runs per variant (default 11; real-world 5)")
@@ -58,10 +66,14 @@ public final class AuditBench implements Callable<Integer> {
     int messages;
     int n;
 
-    @Option(names = "--dir", description = "work directory; a database already built there with the same size is reused")
+    @Option(
+            names = "--dir",
+            description = "work directory; a database already built there with the same size is reused")
     Path dir;
 
-    @Option(names = "--no-fts", description = "leave the FTS tables empty (faster build; neither timed query reads them)")
+    @Option(
+            names = "--no-fts",
+            description = "leave the FTS tables empty (faster build; neither timed query reads them)")
     boolean noFts;
 
     @Option(names = "--store", defaultValue = "hermes", description = "hermes (default) or claude")
@@ -70,7 +82,10 @@ public final class AuditBench implements Callable<Integer> {
     @Option(names = "--projects", defaultValue = "2000", description = "claude: projects to generate (default 2000)")
     int projects;
 
-    @Option(names = "--bytes", defaultValue = "2147483648", description = "claude: bytes of transcripts to generate (default 2 GiB)")
+    @Option(
+            names = "--bytes",
+            defaultValue = "2147483648",
+            description = "claude: bytes of transcripts to generate (default 2 GiB)")
     long bytes;
 
     static final String SEED_QUERY = """
@@ -86,25 +101,32 @@ public final class AuditBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         boolean real = profile.equals("real-world");
-        if (!real && !profile.equals("scale")) throw new IllegalArgumentException("--profile must be scale or real-world, not " + profile);
+        if (!real && !profile.equals("scale"))
+            throw new IllegalArgumentException("--profile must be scale or real-world, not " + profile);
         sessions = sessionsOption != null ? sessionsOption : real ? 55_000 : 20_000;
-        messages = messagesOption != null ? messagesOption : real ? (int) Math.round(sessions * (760_000 / 55_000.0)) : 2_000_000;
+        messages = messagesOption != null
+                ? messagesOption
+                : real ? (int) Math.round(sessions * (760_000 / 55_000.0)) : 2_000_000;
         n = nOption != null ? nOption : real ? 5 : 11;
-        if (store.equals("claude")) return ClaudeAuditBench.run(dir, projects, sessionsOption != null ? sessions : 20_000, bytes, n);
-        if (!store.equals("hermes")) throw new IllegalArgumentException("--store must be hermes or claude, not " + store);
+        if (store.equals("claude"))
+            return ClaudeAuditBench.run(dir, projects, sessionsOption != null ? sessions : 20_000, bytes, n);
+        if (!store.equals("hermes"))
+            throw new IllegalArgumentException("--store must be hermes or claude, not " + store);
         boolean temp = dir == null;
         Path work = temp ? Files.createTempDirectory("steward-bench-audit-") : dir;
         Path home = work.resolve("hermes-home");
         Path db = home.resolve("state.db");
-        Path marker = home.resolve(".bench-" + (real ? "real-world-" : "") + sessions + "-" + messages + (noFts ? "-nofts" : ""));
+        Path marker = home.resolve(
+                ".bench-" + (real ? "real-world-" : "") + sessions + "-" + messages + (noFts ? "-nofts" : ""));
         if (!Files.exists(marker)) {
             if (Files.isDirectory(home)) FileTrees.delete(home);
             Files.createDirectories(home);
             long t0 = System.nanoTime();
             String fts = build(db, real);
             Files.writeString(marker, "built");
-            Printer.println(String.format("built %s: %,d sessions, %,d messages in %.1f s (%s)", db, sessions, messages,
-                    (System.nanoTime() - t0) / 1e9, fts));
+            Printer.println(String.format(
+                    "built %s: %,d sessions, %,d messages in %.1f s (%s)",
+                    db, sessions, messages, (System.nanoTime() - t0) / 1e9, fts));
         } else {
             Printer.println("reusing " + db);
         }
@@ -129,12 +151,18 @@ public final class AuditBench implements Callable<Integer> {
             b.add((System.nanoTime() - t0) / 1e6);
         }
         var totals = ToolRegistry.toJson(first.structured()).get("totals");
-        Printer.println(String.format("database: %,d sessions (%d active), %,d messages; seed listing returned %,d rows",
+        Printer.println(String.format(
+                "database: %,d sessions (%d active), %,d messages; seed listing returned %,d rows",
                 totals.get("all").asInt(), totals.get("active").asInt(), messages, rows));
         double ma = median(a), mb = median(b);
-        Printer.println(String.format("%-44s %10s %10s %10s", "variant (" + n + " runs after warm-up)", "median ms", "min ms", "max ms"));
-        Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(a) session_audit end to end", ma, Collections.min(a), Collections.max(a)));
-        Printer.println(String.format("%-44s %10.1f %10.1f %10.1f", "(b) seed listing query (baseline)", mb, Collections.min(b), Collections.max(b)));
+        Printer.println(String.format(
+                "%-44s %10s %10s %10s", "variant (" + n + " runs after warm-up)", "median ms", "min ms", "max ms"));
+        Printer.println(String.format(
+                "%-44s %10.1f %10.1f %10.1f",
+                "(a) session_audit end to end", ma, Collections.min(a), Collections.max(a)));
+        Printer.println(String.format(
+                "%-44s %10.1f %10.1f %10.1f",
+                "(b) seed listing query (baseline)", mb, Collections.min(b), Collections.max(b)));
         Printer.println(String.format("ratio (a)/(b): %.3f   target: <= 0.1", ma / mb));
         if (real) RealWorldStages.run(work, home, first, registry);
         if (temp) FileTrees.delete(work);
@@ -150,7 +178,9 @@ public final class AuditBench implements Callable<Integer> {
     /** Runs the seed's query on a fresh read-only connection and reads every row. */
     static int seed(Path db) throws SQLException {
         int rows = 0;
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SEED_QUERY)) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(SEED_QUERY)) {
             while (rs.next()) {
                 for (int i = 1; i <= 9; i++) rs.getObject(i);
                 rows++;
@@ -162,19 +192,26 @@ public final class AuditBench implements Callable<Integer> {
     private String build(Path db, boolean real) throws SQLException, java.io.IOException {
         List<String[]> schema = new ArrayList<>();
         try (Connection f = Sqlite.openReadOnly(Fixtures.locateHermesHome().resolve("state.db"));
-             Statement st = f.createStatement();
-             ResultSet rs = st.executeQuery("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")) {
+                Statement st = f.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")) {
             while (rs.next()) schema.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});
         }
-        List<String> virtual = schema.stream().filter(s -> s[2].toUpperCase().startsWith("CREATE VIRTUAL TABLE")).map(s -> s[1]).toList();
-        try (Connection c = Sqlite.openOwned(db); Statement st = c.createStatement()) {
+        List<String> virtual = schema.stream()
+                .filter(s -> s[2].toUpperCase().startsWith("CREATE VIRTUAL TABLE"))
+                .map(s -> s[1])
+                .toList();
+        try (Connection c = Sqlite.openOwned(db);
+                Statement st = c.createStatement()) {
             for (String[] s : schema) {
                 if (s[0].equals("trigger") || s[1].equals("sqlite_sequence") || isShadow(s[1], virtual)) continue;
                 st.execute(s[2]);
             }
             st.execute("INSERT INTO schema_version (version) VALUES (21)");
             c.setAutoCommit(false);
-            if (real) Printer.println(RealWorldHome.generate(c, db.getParent(), sessions, messages, NOW).describe());
+            if (real)
+                Printer.println(RealWorldHome.generate(c, db.getParent(), sessions, messages, NOW)
+                        .describe());
             else generate(c);
             c.commit();
             String fts;
@@ -183,11 +220,14 @@ public final class AuditBench implements Callable<Integer> {
             } else {
                 long t0 = System.nanoTime();
                 for (String v : virtual) {
-                    st.execute("INSERT INTO " + v + "(rowid, content) SELECT id, COALESCE(content, '') || ' ' || COALESCE(tool_name, '') || ' ' "
+                    st.execute("INSERT INTO " + v
+                            + "(rowid, content) SELECT id, COALESCE(content, '') || ' ' || COALESCE(tool_name, '') || ' ' "
                             + "|| COALESCE(tool_calls, '') FROM messages");
                 }
                 c.commit();
-                fts = String.format("FTS triggers disabled during the bulk load, FTS tables rebuilt in one pass afterwards: %.1f s", (System.nanoTime() - t0) / 1e9);
+                fts = String.format(
+                        "FTS triggers disabled during the bulk load, FTS tables rebuilt in one pass afterwards: %.1f s",
+                        (System.nanoTime() - t0) / 1e9);
             }
             c.setAutoCommit(true);
             for (String[] s : schema) if (s[0].equals("trigger")) st.execute(s[2]);
@@ -199,19 +239,58 @@ public final class AuditBench implements Callable<Integer> {
 
     private static boolean isShadow(String name, List<String> virtual) {
         for (String v : virtual) {
-            for (String suffix : List.of("_data", "_idx", "_content", "_docsize", "_config")) if (name.equals(v + suffix)) return true;
+            for (String suffix : List.of("_data", "_idx", "_content", "_docsize", "_config"))
+                if (name.equals(v + suffix)) return true;
         }
         return false;
     }
 
-    static final String[] WORDS = {"rust", "borrow", "checker", "docker", "cache", "kubernetes", "ingress", "gpu", "driver", "react",
-            "hooks", "claude", "code", "memory", "skill", "tax", "return", "travel", "kyoto", "java", "gc", "postgres", "vacuum",
-            "bilibili", "search", "显卡", "驱动", "会话", "分组", "记忆", "整理", "桌面端", "模式", "对比", "所有权", "部署", "测试"};
+    static final String[] WORDS = {
+        "rust",
+        "borrow",
+        "checker",
+        "docker",
+        "cache",
+        "kubernetes",
+        "ingress",
+        "gpu",
+        "driver",
+        "react",
+        "hooks",
+        "claude",
+        "code",
+        "memory",
+        "skill",
+        "tax",
+        "return",
+        "travel",
+        "kyoto",
+        "java",
+        "gc",
+        "postgres",
+        "vacuum",
+        "bilibili",
+        "search",
+        "显卡",
+        "驱动",
+        "会话",
+        "分组",
+        "记忆",
+        "整理",
+        "桌面端",
+        "模式",
+        "对比",
+        "所有权",
+        "部署",
+        "测试"
+    };
 
     /** A realistic mix: ~8% active, ~2% archived, ~22% subagents, ~45% titled, message counts skewed small with a long tail. */
     private void generate(Connection c) throws SQLException {
         Random rnd = new Random(42);
-        String[] sources = {"tui", "tui", "tui", "cli", "cli", "cli", "telegram", "telegram", "discord", "subagent", "subagent"};
+        String[] sources = {
+            "tui", "tui", "tui", "cli", "cli", "cli", "telegram", "telegram", "discord", "subagent", "subagent"
+        };
         int[] counts = new int[sessions];
         double[] weights = new double[sessions];
         double sum = 0;
@@ -227,20 +306,28 @@ public final class AuditBench implements Callable<Integer> {
         for (int i = 0; assigned < messages; i = (i + 1) % sessions, assigned++) counts[i]++;
         List<String> parents = new ArrayList<>();
         long msgId = 0;
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
-                + "end_reason, message_count, title, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-             PreparedStatement pm = c.prepareStatement("INSERT INTO messages (id, session_id, role, content, timestamp) VALUES (?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
+                                + "end_reason, message_count, title, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement pm = c.prepareStatement(
+                        "INSERT INTO messages (id, session_id, role, content, timestamp) VALUES (?, ?, ?, ?, ?)")) {
             for (int i = 0; i < sessions; i++) {
                 double started = NOW - 365 * 86400.0 * Math.pow(rnd.nextDouble(), 2) - 3600;
-                String id = String.format("%s_%06x", DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss")
-                        .withZone(ZoneOffset.UTC).format(Instant.ofEpochSecond((long) started)), i);
+                String id = String.format(
+                        "%s_%06x",
+                        DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss")
+                                .withZone(ZoneOffset.UTC)
+                                .format(Instant.ofEpochSecond((long) started)),
+                        i);
                 String source = sources[rnd.nextInt(sources.length)];
                 boolean sub = source.equals("subagent") && !parents.isEmpty();
                 if (!sub && source.equals("subagent")) source = "cli";
                 String parent = sub ? parents.get(rnd.nextInt(parents.size())) : null;
                 boolean active = rnd.nextDouble() < 0.08;
                 boolean titled = !sub ? rnd.nextDouble() < 0.55 : rnd.nextDouble() < 0.1;
-                String title = titled ? WORDS[rnd.nextInt(WORDS.length)] + " " + WORDS[rnd.nextInt(WORDS.length)] + " #" + i : null;
+                String title = titled
+                        ? WORDS[rnd.nextInt(WORDS.length)] + " " + WORDS[rnd.nextInt(WORDS.length)] + " #" + i
+                        : null;
                 int mc = counts[i];
                 double last = started + mc * 30.0;
                 if (last > NOW) last = NOW - rnd.nextInt(3600);
@@ -249,7 +336,8 @@ public final class AuditBench implements Callable<Integer> {
                 ps.setString(3, sub ? "{\"_delegate_from\": \"" + parent + "\"}" : null);
                 ps.setString(4, parent);
                 ps.setDouble(5, started);
-                if (active) ps.setNull(6, Types.REAL); else ps.setDouble(6, last + 60);
+                if (active) ps.setNull(6, Types.REAL);
+                else ps.setDouble(6, last + 60);
                 ps.setString(7, active ? null : sub ? "completed" : "cli_close");
                 ps.setInt(8, mc);
                 ps.setString(9, title);
@@ -261,7 +349,8 @@ public final class AuditBench implements Callable<Integer> {
                     pm.setLong(1, ++msgId);
                     pm.setString(2, id);
                     pm.setString(3, k % 2 == 0 ? "user" : "assistant");
-                    pm.setString(4, (k % 2 == 0 ? "question " : "answer ") + k + " about " + WORDS[(i + k) % WORDS.length]);
+                    pm.setString(
+                            4, (k % 2 == 0 ? "question " : "answer ") + k + " about " + WORDS[(i + k) % WORDS.length]);
                     pm.setDouble(5, started + step * (k + 1));
                     pm.addBatch();
                     if (msgId % 10000 == 0) pm.executeBatch();
@@ -272,5 +361,4 @@ public final class AuditBench implements Callable<Integer> {
             pm.executeBatch();
         }
     }
-
 }

@@ -1,7 +1,6 @@
 package steward.bench;
 
 import java.util.List;
-
 import steward.cli.DevExtension;
 import steward.conformance.ConformanceFixtures;
 import steward.server.McpServerFactory;
@@ -11,9 +10,22 @@ import steward.server.tools.ToolContext;
 public final class BenchExtension implements DevExtension {
     @Override
     public List<Object> benchmarks() {
-        return List.of(new StartupBench(), new AuditBench(), new LearningBench(), new MemoryBench(), new HttpBench(), new LocomoBench(), new PrecheckBench(),
-                new ConsolidateBench(), new GroupingBench(), new ConcurrencyBench(), new CrashBench(), new FuzzBench(), new ThreatsBench(),
-                new RecallScaleBench(), new RecallClaudeBench());
+        return List.of(
+                new StartupBench(),
+                new AuditBench(),
+                new LearningBench(),
+                new MemoryBench(),
+                new HttpBench(),
+                new LocomoBench(),
+                new PrecheckBench(),
+                new ConsolidateBench(),
+                new GroupingBench(),
+                new ConcurrencyBench(),
+                new CrashBench(),
+                new FuzzBench(),
+                new ThreatsBench(),
+                new RecallScaleBench(),
+                new RecallClaudeBench());
     }
 
     @Override

@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-
 import steward.Work;
 import steward.claude.ScanCache;
 import steward.claude.TranscriptScanner;
@@ -40,12 +39,21 @@ final class ClaudeAuditBench {
             if (!Files.exists(marker)) {
                 FileTrees.delete(home);
                 long t0 = System.nanoTime();
-                ClaudeHomeBuilder.Stats s = ClaudeHomeBuilder.build(home, projects, Math.max(1, sessions / projects), bytes, 42,
-                        Instant.ofEpochSecond((long) AuditBench.NOW));
+                ClaudeHomeBuilder.Stats s = ClaudeHomeBuilder.build(
+                        home, projects, Math.max(1, sessions / projects), bytes, 42, Instant.ofEpochSecond((long)
+                                AuditBench.NOW));
                 Files.writeString(marker, "built");
-                Printer.println(String.format("built %s: %,d projects, %,d sessions, %,d subagent transcripts, %,d bytes of transcripts, "
-                        + "%d sessions-index.json, %,d untitled, in %.1f s", home, s.projects(), s.sessions(), s.subagentFiles(), s.bytes(),
-                        s.indexFiles(), s.untitled(), (System.nanoTime() - t0) / 1e9));
+                Printer.println(String.format(
+                        "built %s: %,d projects, %,d sessions, %,d subagent transcripts, %,d bytes of transcripts, "
+                                + "%d sessions-index.json, %,d untitled, in %.1f s",
+                        home,
+                        s.projects(),
+                        s.sessions(),
+                        s.subagentFiles(),
+                        s.bytes(),
+                        s.indexFiles(),
+                        s.untitled(),
+                        (System.nanoTime() - t0) / 1e9));
             } else {
                 Printer.println("reusing " + home);
             }
@@ -53,7 +61,8 @@ final class ClaudeAuditBench {
             Path cache = ScanCache.defaultFile(paths.stateDir());
             ToolRegistry registry = Tools.registry();
             ToolContext ctx = new ToolContext(paths, Clock.systemUTC(), Work.NONE);
-            JsonNode args = Json.MAPPER.readTree("{\"now\":\"2026-08-10T12:00:00Z\",\"store\":\"claude\",\"max_items_per_group\":20}");
+            JsonNode args = Json.MAPPER.readTree(
+                    "{\"now\":\"2026-08-10T12:00:00Z\",\"store\":\"claude\",\"max_items_per_group\":20}");
             // warm-up: one first audit and one later audit (JIT), one baseline run (page cache)
             Files.deleteIfExists(cache);
             ToolResult first = audit(registry, args, ctx);
@@ -78,16 +87,31 @@ final class ClaudeAuditBench {
             try (var s = Files.walk(home.resolve("projects"))) {
                 for (Path p : s.filter(p -> p.toString().endsWith(".jsonl")).toList()) size += Files.size(p);
             }
-            Printer.println(String.format("home: %,d transcripts (%,d live), %,d bytes; a first audit reads %,d bytes of them (%.1f %%)",
-                    totals.get("all").asInt(), totals.get("active").asInt(), size, read, 100.0 * read / Math.max(1, size)));
+            Printer.println(String.format(
+                    "home: %,d transcripts (%,d live), %,d bytes; a first audit reads %,d bytes of them (%.1f %%)",
+                    totals.get("all").asInt(),
+                    totals.get("active").asInt(),
+                    size,
+                    read,
+                    100.0 * read / Math.max(1, size)));
             double mc = AuditBench.median(cold), mw = AuditBench.median(warm), mb = AuditBench.median(wc);
-            Printer.println(String.format("%-52s %10s %10s %10s", "variant (" + n + " runs after warm-up)", "median ms", "min ms", "max ms"));
-            Printer.println(String.format("%-52s %10.1f %10.1f %10.1f", "(a) session_audit, first audit (no scan cache)", mc, Collections.min(cold),
+            Printer.println(String.format(
+                    "%-52s %10s %10s %10s", "variant (" + n + " runs after warm-up)", "median ms", "min ms", "max ms"));
+            Printer.println(String.format(
+                    "%-52s %10.1f %10.1f %10.1f",
+                    "(a) session_audit, first audit (no scan cache)",
+                    mc,
+                    Collections.min(cold),
                     Collections.max(cold)));
-            Printer.println(String.format("%-52s %10.1f %10.1f %10.1f", "(b) session_audit, nothing changed (scan cache)", mw, Collections.min(warm),
+            Printer.println(String.format(
+                    "%-52s %10.1f %10.1f %10.1f",
+                    "(b) session_audit, nothing changed (scan cache)",
+                    mw,
+                    Collections.min(warm),
                     Collections.max(warm)));
-            Printer.println(String.format("%-52s %10.1f %10.1f %10.1f", "(c) find projects -name '*.jsonl' | xargs wc -l", mb, Collections.min(wc),
-                    Collections.max(wc)));
+            Printer.println(String.format(
+                    "%-52s %10.1f %10.1f %10.1f",
+                    "(c) find projects -name '*.jsonl' | xargs wc -l", mb, Collections.min(wc), Collections.max(wc)));
             Printer.println(String.format("ratio (a)/(c): %.3f   (b)/(c): %.3f   target: <= 1", mc / mb, mw / mb));
             return 0;
         } finally {
@@ -104,8 +128,11 @@ final class ClaudeAuditBench {
     /** Milliseconds of {@code find <projects> -name '*.jsonl' | xargs wc -l} (output discarded). */
     static double baseline(Path projects) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder("bash", "-c", "find '" + projects + "' -name '*.jsonl' | xargs wc -l > /dev/null")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(
+                        "bash", "-c", "find '" + projects + "' -name '*.jsonl' | xargs wc -l > /dev/null")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         int code = p.waitFor();
         double ms = (System.nanoTime() - t0) / 1e6;
         if (code != 0) throw new IllegalStateException("the baseline exited with " + code);

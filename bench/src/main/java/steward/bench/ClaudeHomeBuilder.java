@@ -31,14 +31,41 @@ public final class ClaudeHomeBuilder {
 
     static {
         StringBuilder sb = new StringBuilder();
-        String[] words = {"the", "handler", "returns", "a", "redirect", "when", "session", "cookie", "is", "missing", "so", "we", "check",
-                "middleware", "order", "and", "update", "tests", "for", "login", "flow", "config", "value", "timeout", "retry", "cache"};
+        String[] words = {
+            "the",
+            "handler",
+            "returns",
+            "a",
+            "redirect",
+            "when",
+            "session",
+            "cookie",
+            "is",
+            "missing",
+            "so",
+            "we",
+            "check",
+            "middleware",
+            "order",
+            "and",
+            "update",
+            "tests",
+            "for",
+            "login",
+            "flow",
+            "config",
+            "value",
+            "timeout",
+            "retry",
+            "cache"
+        };
         Random r = new Random(7);
         while (sb.length() < 400_000) sb.append(words[r.nextInt(words.length)]).append(r.nextInt(9) == 0 ? ". " : " ");
         FILLER = sb.toString();
     }
 
-    public static Stats build(Path home, int projects, int perProject, long targetBytes, long seed, Instant now) throws IOException {
+    public static Stats build(Path home, int projects, int perProject, long targetBytes, long seed, Instant now)
+            throws IOException {
         Random rnd = new Random(seed);
         Path root = home.resolve("projects");
         Files.createDirectories(root);
@@ -57,9 +84,12 @@ public final class ClaudeHomeBuilder {
                 int kind = rnd.nextInt(100); // <80 titled at the tail, <85 summary on top, else untitled
                 boolean isUntitled = kind >= 85;
                 if (isUntitled) untitled++;
-                double size = isUntitled ? mean * 0.15 * Math.exp(rnd.nextGaussian() * 0.8) : mean * Math.exp(rnd.nextGaussian() * 1.1 - 0.6);
+                double size = isUntitled
+                        ? mean * 0.15 * Math.exp(rnd.nextGaussian() * 0.8)
+                        : mean * Math.exp(rnd.nextGaussian() * 1.1 - 0.6);
                 long target = Math.max(1500, Math.min(8_000_000, (long) size));
-                double age = rnd.nextInt(100) < 3 ? rnd.nextDouble() * 20 * 3600 : 86400 + rnd.nextDouble() * 29 * 86400;
+                double age =
+                        rnd.nextInt(100) < 3 ? rnd.nextDouble() * 20 * 3600 : 86400 + rnd.nextDouble() * 29 * 86400;
                 Instant mtime = now.minusSeconds((long) age);
                 Path file = dir.resolve(id + ".jsonl");
                 bytes += transcript(file, id, cwd, target, kind, mtime, rnd, false, null);
@@ -71,19 +101,36 @@ public final class ClaudeHomeBuilder {
                     for (int k = 0; k < n; k++) {
                         String agent = Long.toHexString(rnd.nextLong() & 0xffffffffffffL);
                         Path af = sub.resolve("agent-" + agent + ".jsonl");
-                        bytes += transcript(af, id, cwd, (long) (mean * 0.4 * Math.exp(rnd.nextGaussian() * 0.5)), 99, mtime, rnd, true, agent);
+                        bytes += transcript(
+                                af,
+                                id,
+                                cwd,
+                                (long) (mean * 0.4 * Math.exp(rnd.nextGaussian() * 0.5)),
+                                99,
+                                mtime,
+                                rnd,
+                                true,
+                                agent);
                         Files.setLastModifiedTime(af, FileTime.from(mtime));
-                        Files.writeString(sub.resolve("agent-" + agent + ".meta.json"), "{\"agentType\":\"Explore\",\"description\":\"Look around\"}\n");
+                        Files.writeString(
+                                sub.resolve("agent-" + agent + ".meta.json"),
+                                "{\"agentType\":\"Explore\",\"description\":\"Look around\"}\n");
                         subFiles++;
                     }
                 }
             }
             if (rnd.nextInt(100) < 30) {
-                StringBuilder idx = new StringBuilder("{\n  \"version\": 1,\n  \"originalPath\": \"" + cwd + "\",\n  \"entries\": [");
+                StringBuilder idx = new StringBuilder(
+                        "{\n  \"version\": 1,\n  \"originalPath\": \"" + cwd + "\",\n  \"entries\": [");
                 for (int i = 0; i < ids.size(); i++) {
-                    idx.append(i == 0 ? "\n" : ",\n").append("    {\n      \"sessionId\": \"").append(ids.get(i)).append("\",\n      \"fullPath\": \"")
-                            .append(dir.resolve(ids.get(i) + ".jsonl")).append("\",\n      \"messageCount\": 12,\n      \"projectPath\": \"")
-                            .append(cwd).append("\",\n      \"isSidechain\": false\n    }");
+                    idx.append(i == 0 ? "\n" : ",\n")
+                            .append("    {\n      \"sessionId\": \"")
+                            .append(ids.get(i))
+                            .append("\",\n      \"fullPath\": \"")
+                            .append(dir.resolve(ids.get(i) + ".jsonl"))
+                            .append("\",\n      \"messageCount\": 12,\n      \"projectPath\": \"")
+                            .append(cwd)
+                            .append("\",\n      \"isSidechain\": false\n    }");
                 }
                 idx.append("\n  ]\n}\n");
                 Files.writeString(dir.resolve("sessions-index.json"), idx);
@@ -100,55 +147,99 @@ public final class ClaudeHomeBuilder {
     }
 
     /** One transcript of about {@code target} bytes; returns its size. {@code kind}: &lt;80 tail title, &lt;85 summary on top, else none. */
-    private static long transcript(Path file, String session, String cwd, long target, int kind, Instant end, Random rnd, boolean side,
-                                   String agent) throws IOException {
+    private static long transcript(
+            Path file,
+            String session,
+            String cwd,
+            long target,
+            int kind,
+            Instant end,
+            Random rnd,
+            boolean side,
+            String agent)
+            throws IOException {
         long written = 0;
         long t = end.toEpochMilli() - target / 20; // about 50 bytes per second of conversation
         String parent = null;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            if (kind >= 80 && kind < 85) written += line(out, "{\"type\":\"summary\",\"summary\":\"Summary of " + session.substring(0, 8)
-                    + "\",\"leafUuid\":\"" + UUID.randomUUID() + "\"}");
-            if (!side) written += line(out, "{\"type\":\"queue-operation\",\"operation\":\"dequeue\",\"timestamp\":\"" + Instant.ofEpochMilli(t)
-                    + "\",\"sessionId\":\"" + session + "\"}");
+            if (kind >= 80 && kind < 85)
+                written += line(
+                        out,
+                        "{\"type\":\"summary\",\"summary\":\"Summary of " + session.substring(0, 8)
+                                + "\",\"leafUuid\":\"" + UUID.randomUUID() + "\"}");
+            if (!side)
+                written += line(
+                        out,
+                        "{\"type\":\"queue-operation\",\"operation\":\"dequeue\",\"timestamp\":\""
+                                + Instant.ofEpochMilli(t) + "\",\"sessionId\":\"" + session + "\"}");
             int i = 0;
             long budget = Math.max(0, target - 200);
             while (written < budget) {
                 String uuid = new UUID(rnd.nextLong(), rnd.nextLong()).toString();
                 t += 2000 + rnd.nextInt(30000);
-                String head = "{\"parentUuid\":" + (parent == null ? "null" : "\"" + parent + "\"") + ",\"isSidechain\":" + side
-                        + ",\"userType\":\"external\",\"cwd\":\"" + cwd + "\",\"sessionId\":\"" + session + "\",\"version\":\"2.1.30\",\"gitBranch\":\"main\""
+                String head = "{\"parentUuid\":" + (parent == null ? "null" : "\"" + parent + "\"")
+                        + ",\"isSidechain\":" + side
+                        + ",\"userType\":\"external\",\"cwd\":\"" + cwd + "\",\"sessionId\":\"" + session
+                        + "\",\"version\":\"2.1.30\",\"gitBranch\":\"main\""
                         + (agent == null ? "" : ",\"agentId\":\"" + agent + "\"");
                 String tail = ",\"uuid\":\"" + uuid + "\",\"timestamp\":\"" + Instant.ofEpochMilli(t) + "\"}";
                 StringBuilder sb = new StringBuilder(4096).append(head);
                 int r = rnd.nextInt(10);
                 if (i % 2 == 0) {
                     sb.append(",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":");
-                    if (r < 6) sb.append("[{\"tool_use_id\":\"toolu_").append(uuid, 0, 8).append("\",\"type\":\"tool_result\",\"content\":\"")
-                            .append(text(rnd, 300 + rnd.nextInt(r < 2 ? 12000 : 2500))).append("\"}]}");
+                    if (r < 6)
+                        sb.append("[{\"tool_use_id\":\"toolu_")
+                                .append(uuid, 0, 8)
+                                .append("\",\"type\":\"tool_result\",\"content\":\"")
+                                .append(text(rnd, 300 + rnd.nextInt(r < 2 ? 12000 : 2500)))
+                                .append("\"}]}");
                     else sb.append('"').append(text(rnd, 40 + rnd.nextInt(600))).append("\"}");
                     sb.append(tail);
                 } else {
-                    sb.append(",\"message\":{\"id\":\"msg_").append(uuid, 0, 12).append("\",\"type\":\"message\",\"role\":\"assistant\",\"model\":")
+                    sb.append(",\"message\":{\"id\":\"msg_")
+                            .append(uuid, 0, 12)
+                            .append("\",\"type\":\"message\",\"role\":\"assistant\",\"model\":")
                             .append("\"claude-sonnet-4-5-20250929\",\"content\":[");
-                    if (r < 3) sb.append("{\"type\":\"thinking\",\"thinking\":\"").append(text(rnd, 100 + rnd.nextInt(800))).append("\",\"signature\":\"s\"},");
-                    if (r < 6) sb.append("{\"type\":\"tool_use\",\"id\":\"toolu_").append(uuid, 0, 8)
-                            .append("\",\"name\":\"Bash\",\"input\":{\"command\":\"npm test\"}}");
-                    else sb.append("{\"type\":\"text\",\"text\":\"").append(text(rnd, 80 + rnd.nextInt(1200))).append("\"}");
-                    sb.append("],\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":1234,\"output_tokens\":88,")
-                            .append("\"cache_read_input_tokens\":20000}},\"requestId\":\"req_").append(uuid, 0, 12).append("\",\"type\":\"assistant\"")
+                    if (r < 3)
+                        sb.append("{\"type\":\"thinking\",\"thinking\":\"")
+                                .append(text(rnd, 100 + rnd.nextInt(800)))
+                                .append("\",\"signature\":\"s\"},");
+                    if (r < 6)
+                        sb.append("{\"type\":\"tool_use\",\"id\":\"toolu_")
+                                .append(uuid, 0, 8)
+                                .append("\",\"name\":\"Bash\",\"input\":{\"command\":\"npm test\"}}");
+                    else
+                        sb.append("{\"type\":\"text\",\"text\":\"")
+                                .append(text(rnd, 80 + rnd.nextInt(1200)))
+                                .append("\"}");
+                    sb.append(
+                                    "],\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":1234,\"output_tokens\":88,")
+                            .append("\"cache_read_input_tokens\":20000}},\"requestId\":\"req_")
+                            .append(uuid, 0, 12)
+                            .append("\",\"type\":\"assistant\"")
                             .append(tail);
                 }
                 written += line(out, sb.toString());
-                if (rnd.nextInt(12) == 0) written += line(out, "{\"type\":\"file-history-snapshot\",\"messageId\":\"" + uuid
-                        + "\",\"snapshot\":{\"messageId\":\"" + uuid + "\",\"trackedFileBackups\":{},\"timestamp\":\"" + Instant.ofEpochMilli(t)
-                        + "\"},\"isSnapshotUpdate\":false}");
+                if (rnd.nextInt(12) == 0)
+                    written += line(
+                            out,
+                            "{\"type\":\"file-history-snapshot\",\"messageId\":\"" + uuid
+                                    + "\",\"snapshot\":{\"messageId\":\"" + uuid
+                                    + "\",\"trackedFileBackups\":{},\"timestamp\":\"" + Instant.ofEpochMilli(t)
+                                    + "\"},\"isSnapshotUpdate\":false}");
                 parent = uuid;
                 i++;
             }
             if (kind < 80) {
-                if (kind < 10) written += line(out, "{\"type\":\"custom-title\",\"customTitle\":\"Renamed " + session.substring(0, 6)
-                        + "\",\"sessionId\":\"" + session + "\"}");
-                written += line(out, "{\"type\":\"ai-title\",\"aiTitle\":\"Work on " + session.substring(0, 6) + "\",\"sessionId\":\"" + session + "\"}");
+                if (kind < 10)
+                    written += line(
+                            out,
+                            "{\"type\":\"custom-title\",\"customTitle\":\"Renamed " + session.substring(0, 6)
+                                    + "\",\"sessionId\":\"" + session + "\"}");
+                written += line(
+                        out,
+                        "{\"type\":\"ai-title\",\"aiTitle\":\"Work on " + session.substring(0, 6)
+                                + "\",\"sessionId\":\"" + session + "\"}");
             }
         }
         return written;

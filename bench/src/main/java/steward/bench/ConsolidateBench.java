@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Printer;
@@ -31,7 +30,9 @@ import steward.state.FileTrees;
  * and apply times (medians over fresh copies), sizes before and after; the baseline is reading every log and
  * writing MEMORY.md once atomically in the same run (the I/O a consolidation cannot avoid).
  */
-@Command(name = "consolidate", description = "memory_consolidate gather / plan / apply times and sizes on 90 days of logs and 200 entries.")
+@Command(
+        name = "consolidate",
+        description = "memory_consolidate gather / plan / apply times and sizes on 90 days of logs and 200 entries.")
 public final class ConsolidateBench implements Callable<Integer> {
     @Option(names = "--days", defaultValue = "90", description = "days of logs (default 90)")
     int days;
@@ -45,8 +46,28 @@ public final class ConsolidateBench implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "5", description = "fresh copies measured (default 5)")
     int runs;
 
-    static final String[] TOPICS = {"pnpm", "uv", "Postgres", "Redis", "Kafka", "Grafana", "VPN", "CI", "Docker", "k3s", "Vault", "Sentry",
-            "Terraform", "nginx", "MinIO", "Figma", "Flutter", "Go", "Python", "Node"};
+    static final String[] TOPICS = {
+        "pnpm",
+        "uv",
+        "Postgres",
+        "Redis",
+        "Kafka",
+        "Grafana",
+        "VPN",
+        "CI",
+        "Docker",
+        "k3s",
+        "Vault",
+        "Sentry",
+        "Terraform",
+        "nginx",
+        "MinIO",
+        "Figma",
+        "Flutter",
+        "Go",
+        "Python",
+        "Node"
+    };
 
     @Override
     public Integer call() throws Exception {
@@ -56,18 +77,24 @@ public final class ConsolidateBench implements Callable<Integer> {
             LocalDate today = LocalDate.parse("2026-08-10");
             build(template, today);
             Clock clock = Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC);
-            List<Double> gather = new ArrayList<>(), plan = new ArrayList<>(), apply = new ArrayList<>(), floor = new ArrayList<>();
+            List<Double> gather = new ArrayList<>(),
+                    plan = new ArrayList<>(),
+                    apply = new ArrayList<>(),
+                    floor = new ArrayList<>();
             Consolidation.PlanResult last = null;
             Consolidation.ApplyResult lastApply = null;
             long logBytesBefore = dirBytes(template.resolve("memories/logs"));
-            int logFilesBefore = DailyLog.files(template.resolve("memories/logs")).size();
-            int memBefore = MemoryRules.chars(MemoryDocument.read(template.resolve("memories/MEMORY.md")).entries());
+            int logFilesBefore =
+                    DailyLog.files(template.resolve("memories/logs")).size();
+            int memBefore = MemoryRules.chars(
+                    MemoryDocument.read(template.resolve("memories/MEMORY.md")).entries());
             for (int r = 0; r < runs; r++) {
                 Path home = base.resolve("run" + r);
                 FileTrees.copy(template, home);
                 StewardPaths paths = StewardPaths.of(home);
                 long t0 = System.nanoTime();
-                for (Path f : DailyLog.files(paths.memoriesDir().resolve("logs")).values()) Files.readAllBytes(f);
+                for (Path f :
+                        DailyLog.files(paths.memoriesDir().resolve("logs")).values()) Files.readAllBytes(f);
                 byte[] m = Files.readAllBytes(paths.memoriesDir().resolve("MEMORY.md"));
                 AtomicFiles.write(paths.memoriesDir().resolve("MEMORY.md"), m);
                 floor.add(ms(t0));
@@ -86,26 +113,59 @@ public final class ConsolidateBench implements Callable<Integer> {
                 t0 = System.nanoTime();
                 last = c.plan(null, g.through(), proposals, "en");
                 plan.add(ms(t0));
-                List<String> confirm = last.prune().stream().limit(10).map(Consolidation.PruneItem::id).toList();
+                List<String> confirm = last.prune().stream()
+                        .limit(10)
+                        .map(Consolidation.PruneItem::id)
+                        .toList();
                 t0 = System.nanoTime();
                 lastApply = c.apply(last.plan_id(), confirm, "bench");
                 apply.add(ms(t0));
             }
             Path lastHome = base.resolve("run" + (runs - 1));
-            Printer.println(String.format(Locale.ROOT, "memory root: %d days of logs (%d lines, %d files, %s), MEMORY.md %d entries (%s chars), cap raised to 20,000",
-                    days, days * lines, logFilesBefore, kb(logBytesBefore), entries, MemoryRules.n(memBefore)));
-            Printer.println(String.format(Locale.ROOT, "baseline (read every log + one atomic MEMORY.md write): median %.1f ms", median(floor)));
+            Printer.println(String.format(
+                    Locale.ROOT,
+                    "memory root: %d days of logs (%d lines, %d files, %s), MEMORY.md %d entries (%s chars), cap raised to 20,000",
+                    days,
+                    days * lines,
+                    logFilesBefore,
+                    kb(logBytesBefore),
+                    entries,
+                    MemoryRules.n(memBefore)));
+            Printer.println(String.format(
+                    Locale.ROOT,
+                    "baseline (read every log + one atomic MEMORY.md write): median %.1f ms",
+                    median(floor)));
             Printer.println(String.format(Locale.ROOT, "gather (500 excerpts shown): median %.1f ms", median(gather)));
-            Printer.println(String.format(Locale.ROOT, "plan (%d proposals): median %.1f ms; changes %d, prune proposals %d, files %d",
-                    last.changes().size() == 0 ? 0 : countProposals(last), median(plan), last.changes().size(), last.prune().size(), last.files().size()));
-            Printer.println(String.format(Locale.ROOT, "apply (10 prunes confirmed): median %.1f ms over %d runs", median(apply), runs));
-            int memAfter = MemoryRules.chars(MemoryDocument.read(lastHome.resolve("memories/MEMORY.md")).entries());
-            Printer.println(String.format(Locale.ROOT, "MEMORY.md %s → %s chars (%d → %d entries); logs %d files %s → %d files %s; archive %s; added %d, promoted %d, "
-                            + "archived %d logs", MemoryRules.n(memBefore), MemoryRules.n(memAfter), entries,
-                    MemoryDocument.read(lastHome.resolve("memories/MEMORY.md")).entries().size(), logFilesBefore, kb(logBytesBefore),
-                    DailyLog.files(lastHome.resolve("memories/logs")).size(), kb(dirBytes(lastHome.resolve("memories/logs"))),
-                    kb(dirBytes(lastHome.resolve("memories/archive"))), lastApply.counts().getOrDefault("add", 0),
-                    lastApply.counts().getOrDefault("promote", 0), lastApply.counts().getOrDefault("archived", 0)));
+            Printer.println(String.format(
+                    Locale.ROOT,
+                    "plan (%d proposals): median %.1f ms; changes %d, prune proposals %d, files %d",
+                    last.changes().size() == 0 ? 0 : countProposals(last),
+                    median(plan),
+                    last.changes().size(),
+                    last.prune().size(),
+                    last.files().size()));
+            Printer.println(String.format(
+                    Locale.ROOT, "apply (10 prunes confirmed): median %.1f ms over %d runs", median(apply), runs));
+            int memAfter = MemoryRules.chars(
+                    MemoryDocument.read(lastHome.resolve("memories/MEMORY.md")).entries());
+            Printer.println(String.format(
+                    Locale.ROOT,
+                    "MEMORY.md %s → %s chars (%d → %d entries); logs %d files %s → %d files %s; archive %s; added %d, promoted %d, "
+                            + "archived %d logs",
+                    MemoryRules.n(memBefore),
+                    MemoryRules.n(memAfter),
+                    entries,
+                    MemoryDocument.read(lastHome.resolve("memories/MEMORY.md"))
+                            .entries()
+                            .size(),
+                    logFilesBefore,
+                    kb(logBytesBefore),
+                    DailyLog.files(lastHome.resolve("memories/logs")).size(),
+                    kb(dirBytes(lastHome.resolve("memories/logs"))),
+                    kb(dirBytes(lastHome.resolve("memories/archive"))),
+                    lastApply.counts().getOrDefault("add", 0),
+                    lastApply.counts().getOrDefault("promote", 0),
+                    lastApply.counts().getOrDefault("archived", 0)));
             return 0;
         } finally {
             FileTrees.delete(base);
@@ -113,7 +173,9 @@ public final class ConsolidateBench implements Callable<Integer> {
     }
 
     private int countProposals(Consolidation.PlanResult p) {
-        return (int) p.changes().stream().filter(c -> c.action().equals("add") || c.action().equals("mention")).count();
+        return (int) p.changes().stream()
+                .filter(c -> c.action().equals("add") || c.action().equals("mention"))
+                .count();
     }
 
     void build(Path home, LocalDate today) throws Exception {
@@ -124,8 +186,8 @@ public final class ConsolidateBench implements Callable<Integer> {
         List<String> es = new ArrayList<>();
         for (int i = 0; i < entries; i++) {
             String t = TOPICS[i % TOPICS.length];
-            es.add((i % 3 == 0 ? "" : "[0." + (3 + 2 * (i % 4)) + "] ") + "[env] " + t + " fact " + i + ": host h" + rnd.nextInt(100)
-                    + " port " + (1000 + rnd.nextInt(9000)));
+            es.add((i % 3 == 0 ? "" : "[0." + (3 + 2 * (i % 4)) + "] ") + "[env] " + t + " fact " + i + ": host h"
+                    + rnd.nextInt(100) + " port " + (1000 + rnd.nextInt(9000)));
         }
         Files.writeString(mem.resolve("MEMORY.md"), String.join(MemoryDocument.DELIMITER, es));
         for (int d = days - 1; d >= 0; d--) {
@@ -133,8 +195,14 @@ public final class ConsolidateBench implements Callable<Integer> {
             StringBuilder sb = new StringBuilder(DailyLog.header(day));
             for (int l = 0; l < lines; l++) {
                 String t = TOPICS[rnd.nextInt(TOPICS.length)];
-                sb.append(String.format(Locale.ROOT, "- %02d:%02d ", 8 + l * 14 / lines, (l * 7) % 60)).append("Noted that ").append(t)
-                        .append(" setting ").append(rnd.nextInt(50)).append(" matters for service s").append(rnd.nextInt(30)).append('\n');
+                sb.append(String.format(Locale.ROOT, "- %02d:%02d ", 8 + l * 14 / lines, (l * 7) % 60))
+                        .append("Noted that ")
+                        .append(t)
+                        .append(" setting ")
+                        .append(rnd.nextInt(50))
+                        .append(" matters for service s")
+                        .append(rnd.nextInt(30))
+                        .append('\n');
             }
             Files.writeString(mem.resolve("logs").resolve(day + ".md"), sb.toString(), StandardCharsets.UTF_8);
         }
@@ -154,7 +222,9 @@ public final class ConsolidateBench implements Callable<Integer> {
     static long dirBytes(Path d) throws Exception {
         if (!Files.isDirectory(d)) return 0;
         try (Stream<Path> s = Files.walk(d)) {
-            return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            return s.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
     }
 

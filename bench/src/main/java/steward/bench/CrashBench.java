@@ -25,7 +25,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
@@ -45,7 +44,6 @@ import steward.sessions.backup.RestoreEngine;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.Sqlite;
 import steward.state.FileTrees;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -56,13 +54,20 @@ import tools.jackson.databind.node.ObjectNode;
  * its side files or in a backup with them, memory files equal to the old or the new version, no temp files, and the
  * next call (in this process) works and settles what the killed one left.
  */
-@Command(name = "crash", description = "SIGKILL a steward child at random points of apply, restore, memory_write and repair-index; check what is left.")
+@Command(
+        name = "crash",
+        description =
+                "SIGKILL a steward child at random points of apply, restore, memory_write and repair-index; check what is left.")
 public final class CrashBench implements Callable<Integer> {
     @Option(names = "-n", defaultValue = "200", description = "kills per operation (default 200)")
     int n;
 
-    @Option(names = "--ops", split = ",", defaultValue = "apply,restore,memory,batch,repair",
-            description = "operations (default apply,restore,memory,batch,repair; repair: steward repair-index --force)")
+    @Option(
+            names = "--ops",
+            split = ",",
+            defaultValue = "apply,restore,memory,batch,repair",
+            description =
+                    "operations (default apply,restore,memory,batch,repair; repair: steward repair-index --force)")
     List<String> ops;
 
     @Option(names = "--seed", defaultValue = "12", description = "random seed (default 12)")
@@ -80,9 +85,12 @@ public final class CrashBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path root = dir == null ? Files.createTempDirectory("steward-bench-crash-") : Files.createTempDirectory(dir, "steward-bench-crash-");
+        Path root = dir == null
+                ? Files.createTempDirectory("steward-bench-crash-")
+                : Files.createTempDirectory(dir, "steward-bench-crash-");
         Path base = prepareBase(root);
-        Printer.println("steward bench crash: " + n + " SIGKILLs per operation (" + String.join(", ", ops) + "), seed " + seed);
+        Printer.println(
+                "steward bench crash: " + n + " SIGKILLs per operation (" + String.join(", ", ops) + "), seed " + seed);
         int failures = 0;
         try {
             for (String op : ops) failures += run(op, base, root);
@@ -108,7 +116,9 @@ public final class CrashBench implements Callable<Integer> {
 
     private static List<String> sessionIds(Path db) throws Exception {
         List<String> ids = new ArrayList<>();
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT id FROM sessions")) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT id FROM sessions")) {
             while (rs.next()) ids.add(rs.getString(1));
         }
         return ids;
@@ -123,7 +133,9 @@ public final class CrashBench implements Callable<Integer> {
         StewardPaths paths = StewardPaths.of(home);
         switch (op) {
             case "apply" -> {
-                Plan plan = new AuditEngine(paths, clock).audit(new AuditRequest(null, now, "interactive", "en", 50)).plan();
+                Plan plan = new AuditEngine(paths, clock)
+                        .audit(new AuditRequest(null, now, "interactive", "en", 50))
+                        .plan();
                 ObjectNode a = Json.MAPPER.createObjectNode();
                 a.put("plan_id", plan.plan_id());
                 ObjectNode items = a.putObject("decisions").putObject("items");
@@ -131,22 +143,34 @@ public final class CrashBench implements Callable<Integer> {
                 return new Case(home, "session_apply", a.toString(), null, null, null);
             }
             case "restore" -> {
-                Plan plan = new AuditEngine(paths, clock).audit(new AuditRequest(null, now, "interactive", "en", 50)).plan();
+                Plan plan = new AuditEngine(paths, clock)
+                        .audit(new AuditRequest(null, now, "interactive", "en", 50))
+                        .plan();
                 Map<String, String> approve = new HashMap<>();
                 for (Plan.PlanItem it : plan.items()) if (it.executable()) approve.put(it.item_id(), "approve");
-                ApplyResult r = new ApplyEngine(paths, clock).apply(new ApplyRequest(plan.plan_id(), approve, Map.of(), Map.of(), false, null));
-                return new Case(home, "session_restore", "{\"backup_id\":\"" + r.backup().backup_id() + "\"}", r.backup().backup_id(), null, null);
+                ApplyResult r = new ApplyEngine(paths, clock)
+                        .apply(new ApplyRequest(plan.plan_id(), approve, Map.of(), Map.of(), false, null));
+                return new Case(
+                        home,
+                        "session_restore",
+                        "{\"backup_id\":\"" + r.backup().backup_id() + "\"}",
+                        r.backup().backup_id(),
+                        null,
+                        null);
             }
             case "repair" -> {
                 return new Case(home, "repair-index", null, null, null, null);
             }
             case "memory", "batch" -> {
-                String args = op.equals("memory") ? "{\"action\":\"add\",\"content\":\"[env] crash bench fact\"}"
+                String args = op.equals("memory")
+                        ? "{\"action\":\"add\",\"content\":\"[env] crash bench fact\"}"
                         : "{\"operations\":[{\"action\":\"add\",\"content\":\"[env] crash bench batch one\"},"
-                          + "{\"action\":\"add\",\"content\":\"[ops] crash bench batch two\"}]}";
+                                + "{\"action\":\"add\",\"content\":\"[ops] crash bench batch two\"}]}";
                 return new Case(home, "memory_write", args, null, memVersions[0], memVersions[1]);
             }
-            default -> throw new IllegalArgumentException("unknown operation " + op + " (apply, restore, memory, batch, repair)");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown operation " + op + " (apply, restore, memory, batch, repair)");
         }
     }
 
@@ -157,8 +181,12 @@ public final class CrashBench implements Callable<Integer> {
             Path w = Files.createDirectories(root.resolve("calibrate-mem-" + op));
             Case c = prepare(op, base, w, mem);
             mem[0] = Files.readAllBytes(c.home().resolve("memories/MEMORY.md"));
-            steward.server.tools.ToolResult r = steward.server.Tools.registry().invoke("memory_write", Json.MAPPER.readTree(c.args()),
-                    new steward.server.tools.ToolContext(StewardPaths.of(c.home()), Clock.systemUTC(), steward.Work.NONE));
+            steward.server.tools.ToolResult r = steward.server.Tools.registry()
+                    .invoke(
+                            "memory_write",
+                            Json.MAPPER.readTree(c.args()),
+                            new steward.server.tools.ToolContext(
+                                    StewardPaths.of(c.home()), Clock.systemUTC(), steward.Work.NONE));
             if (r.isError()) throw new IllegalStateException("the " + op + " call itself fails: " + r.text());
             mem[1] = Files.readAllBytes(c.home().resolve("memories/MEMORY.md"));
             FileTrees.delete(w);
@@ -169,17 +197,20 @@ public final class CrashBench implements Callable<Integer> {
         double durMs;
         double fromMs = 0;
         if (op.equals("repair")) {
-            // a command, not a call: from the JVM's start; kills land between the end of a check-only run (start-up and the
+            // a command, not a call: from the JVM's start; kills land between the end of a check-only run (start-up and
+            // the
             // check) and 1.2 x the end of the forced rebuild
             fromMs = Cli.timeMs(cal.home(), jar, false) * 0.8;
             durMs = Cli.timeMs(cal.home(), jar, true);
-        } else try (Child child = Child.start(cal.home(), jar)) {
-            long t0 = System.nanoTime();
-            child.send(cal.tool(), cal.args());
-            String answer = child.await();
-            durMs = (System.nanoTime() - t0) / 1e6;
-            if (answer.contains("\"isError\":true")) throw new IllegalStateException(op + ": the call fails without a kill: " + answer);
-        }
+        } else
+            try (Child child = Child.start(cal.home(), jar)) {
+                long t0 = System.nanoTime();
+                child.send(cal.tool(), cal.args());
+                String answer = child.await();
+                durMs = (System.nanoTime() - t0) / 1e6;
+                if (answer.contains("\"isError\":true"))
+                    throw new IllegalStateException(op + ": the call fails without a kill: " + answer);
+            }
         FileTrees.delete(cw);
         int answered = 0;
         Map<String, Integer> bad = new LinkedHashMap<>();
@@ -187,7 +218,9 @@ public final class CrashBench implements Callable<Integer> {
         for (int i = 0; i < n; i++) {
             Path w = Files.createDirectories(root.resolve(op + "-" + i));
             Case c = prepare(op, base, w, mem);
-            Set<String> before = op.equals("apply") || op.equals("restore") || op.equals("repair") ? new HashSet<>(sessionIds(base.resolve("state.db"))) : Set.of();
+            Set<String> before = op.equals("apply") || op.equals("restore") || op.equals("repair")
+                    ? new HashSet<>(sessionIds(base.resolve("state.db")))
+                    : Set.of();
             if (op.equals("repair")) {
                 Process p = Cli.start(c.home(), jar, true);
                 long delayUs = (long) ((fromMs + rng.nextDouble() * (durMs * 1.2 - fromMs)) * 1000);
@@ -195,13 +228,14 @@ public final class CrashBench implements Callable<Integer> {
                 if (!p.isAlive()) answered++;
                 p.destroyForcibly();
                 p.waitFor(30, TimeUnit.SECONDS);
-            } else try (Child child = Child.start(c.home(), jar)) {
-                child.send(c.tool(), c.args());
-                long delayUs = (long) (rng.nextDouble() * durMs * 1.2 * 1000);
-                TimeUnit.MICROSECONDS.sleep(delayUs);
-                if (child.answeredYet()) answered++;
-                child.kill();
-            }
+            } else
+                try (Child child = Child.start(c.home(), jar)) {
+                    child.send(c.tool(), c.args());
+                    long delayUs = (long) (rng.nextDouble() * durMs * 1.2 * 1000);
+                    TimeUnit.MICROSECONDS.sleep(delayUs);
+                    if (child.answeredYet()) answered++;
+                    child.kill();
+                }
             List<String> problems = check(op, c, before);
             for (String p : problems) {
                 bad.merge(p.replaceAll("[0-9a-f]{8,}|\\d+", "#"), 1, Integer::sum);
@@ -209,11 +243,19 @@ public final class CrashBench implements Callable<Integer> {
             }
             FileTrees.delete(w);
             // a running tally, so that a run cut short still has its figures
-            if ((i + 1) % 10 == 0 && i + 1 < n) Printer.println(String.format("    %s: %d kills so far, %d answered before the kill, problems %s", op, i + 1, answered, bad));
+            if ((i + 1) % 10 == 0 && i + 1 < n)
+                Printer.println(String.format(
+                        "    %s: %d kills so far, %d answered before the kill, problems %s", op, i + 1, answered, bad));
         }
         int failed = bad.values().stream().mapToInt(Integer::intValue).sum();
-        Printer.println(String.format("  %-8s %d kills (call %.0f ms unkilled; %d answered before the kill): %s", op, n, durMs, answered,
-                bad.isEmpty() ? "all checks ok (integrity_check, FTS5 integrity-check, sessions and side files, memory old-or-new, no temp files, next call works)"
+        Printer.println(String.format(
+                "  %-8s %d kills (call %.0f ms unkilled; %d answered before the kill): %s",
+                op,
+                n,
+                durMs,
+                answered,
+                bad.isEmpty()
+                        ? "all checks ok (integrity_check, FTS5 integrity-check, sessions and side files, memory old-or-new, no temp files, next call works)"
                         : failed + " problems " + bad));
         for (String e : examples) Printer.println("      " + e);
         return failed;
@@ -226,32 +268,42 @@ public final class CrashBench implements Callable<Integer> {
         try {
             switch (op) {
                 case "apply" -> {
-                    Plan plan = new AuditEngine(paths, clock).audit(new AuditRequest(null, now, "interactive", "en", 50)).plan();
-                    new ApplyEngine(paths, clock).apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
+                    Plan plan = new AuditEngine(paths, clock)
+                            .audit(new AuditRequest(null, now, "interactive", "en", 50))
+                            .plan();
+                    new ApplyEngine(paths, clock)
+                            .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
                 }
                 case "restore" -> new RestoreEngine(paths, clock).restore(c.backupId(), null);
                 case "repair" -> {
-                    // before the next call: what the kill left must already be consistent (the rebuild is one transaction)
+                    // before the next call: what the kill left must already be consistent (the rebuild is one
+                    // transaction)
                     FtsIndex.Report left = FtsIndex.check(paths.stateDb());
                     if (!left.ok()) problems.add("FTS5 integrity-check right after the kill: " + left.summary());
                     IndexRepair.Result r = new IndexRepair(paths, clock).run(false);
-                    if (!r.after().ok()) problems.add("the next repair-index leaves the index inconsistent: " + r.message());
+                    if (!r.after().ok())
+                        problems.add("the next repair-index leaves the index inconsistent: " + r.message());
                     problems.addAll(partialBackups(paths));
                 }
                 default -> {
                     byte[] now = Files.readAllBytes(c.home().resolve("memories/MEMORY.md"));
-                    if (!Arrays.equals(now, c.memBefore()) && !Arrays.equals(now, c.memAfter())) problems.add("MEMORY.md is neither the old nor the new version");
-                    if (!new MemoryWriter(paths, Clock.systemUTC()).write(MemoryRequest.add("memory", "[env] after the kill")).success()) {
+                    if (!Arrays.equals(now, c.memBefore()) && !Arrays.equals(now, c.memAfter()))
+                        problems.add("MEMORY.md is neither the old nor the new version");
+                    if (!new MemoryWriter(paths, Clock.systemUTC())
+                            .write(MemoryRequest.add("memory", "[env] after the kill"))
+                            .success()) {
                         problems.add("the next memory_write failed");
                     }
                 }
             }
         } catch (RuntimeException e) {
-            problems.add("the next call failed: " + e.getMessage().lines().findFirst().orElse(""));
+            problems.add("the next call failed: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
         if (op.equals("apply") || op.equals("restore") || op.equals("repair")) {
-            try (Connection conn = Sqlite.openReadOnly(paths.stateDb()); Statement st = conn.createStatement();
-                 ResultSet rs = st.executeQuery("PRAGMA integrity_check")) {
+            try (Connection conn = Sqlite.openReadOnly(paths.stateDb());
+                    Statement st = conn.createStatement();
+                    ResultSet rs = st.executeQuery("PRAGMA integrity_check")) {
                 String v = rs.next() ? rs.getString(1) : "?";
                 if (!v.equals("ok")) problems.add("integrity_check: " + v);
             }
@@ -262,9 +314,12 @@ public final class CrashBench implements Callable<Integer> {
             for (String id : before) {
                 List<String> files = List.of(id + ".json", "request_dump_" + id + "_1.json");
                 if (inDb.contains(id)) {
-                    for (String f : files) if (!Files.isRegularFile(c.home().resolve("sessions/" + f))) problems.add("session in state.db without its side file " + f);
+                    for (String f : files)
+                        if (!Files.isRegularFile(c.home().resolve("sessions/" + f)))
+                            problems.add("session in state.db without its side file " + f);
                 } else if (inBackup.containsKey(id)) {
-                    // the session may be in several backups (an interrupted apply's, whose files went back, and the next one's)
+                    // the session may be in several backups (an interrupted apply's, whose files went back, and the
+                    // next one's)
                     boolean any = false;
                     for (String bid : inBackup.get(id)) {
                         Path fd = paths.stateDir().resolve("backups/sessions/" + bid + ".files");
@@ -275,9 +330,11 @@ public final class CrashBench implements Callable<Integer> {
                     problems.add("session " + id + " neither in state.db nor in a backup");
                 }
             }
-            if (op.equals("restore") && !inDb.containsAll(before)) problems.add("a session of the backup is not back after the next restore");
+            if (op.equals("restore") && !inDb.containsAll(before))
+                problems.add("a session of the backup is not back after the next restore");
         }
-        for (Path p : temps(c.home())) problems.add("temp file left: " + c.home().relativize(p));
+        for (Path p : temps(c.home()))
+            problems.add("temp file left: " + c.home().relativize(p));
         return problems;
     }
 
@@ -287,9 +344,12 @@ public final class CrashBench implements Callable<Integer> {
         Path d = paths.stateDir().resolve("backups/state-db");
         if (!Files.isDirectory(d)) return out;
         try (Stream<Path> s = Files.list(d)) {
-            for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".db")).toList()) {
+            for (Path f :
+                    s.filter(p -> p.getFileName().toString().endsWith(".db")).toList()) {
                 String v;
-                try (Connection c = Sqlite.openReadOnly(f); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA quick_check")) {
+                try (Connection c = Sqlite.openReadOnly(f);
+                        Statement st = c.createStatement();
+                        ResultSet rs = st.executeQuery("PRAGMA quick_check")) {
                     v = rs.next() ? rs.getString(1) : "?";
                 } catch (Exception e) {
                     v = e.getMessage();
@@ -306,10 +366,14 @@ public final class CrashBench implements Callable<Integer> {
         Path d = paths.stateDir().resolve("backups/sessions");
         if (!Files.isDirectory(d)) return out;
         try (Stream<Path> s = Files.list(d)) {
-            for (Path f : s.filter(p -> p.getFileName().toString().matches("[^.]+\\.jsonl")).toList()) {
+            for (Path f : s.filter(p -> p.getFileName().toString().matches("[^.]+\\.jsonl"))
+                    .toList()) {
                 String bid = f.getFileName().toString().replace(".jsonl", "");
                 for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    if (!line.isBlank()) out.computeIfAbsent(Json.MAPPER.readTree(line).path("id").asString(), k -> new ArrayList<>()).add(bid);
+                    if (!line.isBlank())
+                        out.computeIfAbsent(
+                                        Json.MAPPER.readTree(line).path("id").asString(), k -> new ArrayList<>())
+                                .add(bid);
                 }
             }
         }
@@ -318,7 +382,8 @@ public final class CrashBench implements Callable<Integer> {
 
     private static List<Path> temps(Path home) throws IOException {
         try (Stream<Path> s = Files.walk(home)) {
-            return s.filter(p -> TEMP.matcher(p.getFileName().toString()).matches()).toList();
+            return s.filter(p -> TEMP.matcher(p.getFileName().toString()).matches())
+                    .toList();
         }
     }
 
@@ -331,14 +396,18 @@ public final class CrashBench implements Callable<Integer> {
             cmd.addAll(LaunchFlags.jvmFlags(null));
             cmd.addAll(List.of("-jar", jarPath.toString(), "repair-index", "--hermes-home", home.toString()));
             if (force) cmd.add("--force");
-            return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return new ProcessBuilder(cmd)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
         }
 
         /** Milliseconds from the start to the end of an unkilled run; the run must succeed. */
         static double timeMs(Path home, Path jar, boolean force) throws Exception {
             long t0 = System.nanoTime();
             Process p = start(home, jar, force);
-            if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) throw new IllegalStateException("repair-index fails without a kill");
+            if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0)
+                throw new IllegalStateException("repair-index fails without a kill");
             return (System.nanoTime() - t0) / 1e6;
         }
     }
@@ -361,16 +430,23 @@ public final class CrashBench implements Callable<Integer> {
             List<String> cmd = new ArrayList<>(List.of(java));
             cmd.addAll(LaunchFlags.jvmFlags(null));
             cmd.addAll(List.of("-jar", jarPath.toString(), "serve", "--hermes-home", home.toString()));
-            Child c = new Child(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start());
-            StdioLines.send(c.in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
+            Child c = new Child(new ProcessBuilder(cmd)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start());
+            StdioLines.send(
+                    c.in,
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
             StdioLines.await(c.out, "\"id\":1");
             StdioLines.send(c.in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             return c;
         }
 
         void send(String tool, String args) throws IOException {
-            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}");
+            StdioLines.send(
+                    in,
+                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                            + "\",\"arguments\":" + args + "}}");
         }
 
         String await() throws IOException {
@@ -391,7 +467,9 @@ public final class CrashBench implements Callable<Integer> {
             if (!p.isAlive()) return;
             try {
                 kill();
-            } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the child is already killed
+            } catch (
+                    InterruptedException
+                            e) { // close() does not throw it (AutoCloseable's advice): the child is already killed
                 Thread.currentThread().interrupt();
             }
         }

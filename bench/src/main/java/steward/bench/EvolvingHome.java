@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-
 import steward.sessions.store.Sqlite;
 
 /**
@@ -34,13 +33,54 @@ import steward.sessions.store.Sqlite;
 final class EvolvingHome {
     static final Instant START = Instant.parse("2026-08-10T12:00:00Z");
     static final String CURRENT = "20260810_071500_a6a3a4";
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter ID_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss").withZone(ZoneOffset.UTC);
     /** Recurring topics: titled chats on one topic share its words, so rule E finds repeated topics as they come. */
-    static final String[] TOPICS = {"Rust lifetimes", "Docker networking", "Postgres vacuum", "React hooks", "Python typing",
-            "Kubernetes ingress", "Claude Code hooks", "Hermes memory", "Nix flakes", "Go generics"};
-    static final String[] ASPECTS = {"notes", "debugging", "setup", "questions", "review", "plan", "errors", "follow-up", "migration",
-            "benchmarks", "refactor", "deploy", "tests", "design", "cleanup", "upgrade", "performance", "examples", "config", "docs",
-            "tutorial", "ideas", "bugfix", "release", "profiling", "security", "logging", "metrics", "caching", "prototype"};
+    static final String[] TOPICS = {
+        "Rust lifetimes",
+        "Docker networking",
+        "Postgres vacuum",
+        "React hooks",
+        "Python typing",
+        "Kubernetes ingress",
+        "Claude Code hooks",
+        "Hermes memory",
+        "Nix flakes",
+        "Go generics"
+    };
+
+    static final String[] ASPECTS = {
+        "notes",
+        "debugging",
+        "setup",
+        "questions",
+        "review",
+        "plan",
+        "errors",
+        "follow-up",
+        "migration",
+        "benchmarks",
+        "refactor",
+        "deploy",
+        "tests",
+        "design",
+        "cleanup",
+        "upgrade",
+        "performance",
+        "examples",
+        "config",
+        "docs",
+        "tutorial",
+        "ideas",
+        "bugfix",
+        "release",
+        "profiling",
+        "security",
+        "logging",
+        "metrics",
+        "caching",
+        "prototype"
+    };
 
     private final Path db;
     private final long seed;
@@ -57,8 +97,16 @@ final class EvolvingHome {
     }
 
     /** One session to insert: {@code last} is its newest message; an ended one ended a minute after it. */
-    record Row(String id, String source, String title, String parent, boolean ended, int messages, double last, boolean archived,
-               String endReason) {}
+    record Row(
+            String id,
+            String source,
+            String title,
+            String parent,
+            boolean ended,
+            int messages,
+            double last,
+            boolean archived,
+            String endReason) {}
 
     /** Moves time on and lets the home change before run {@code run} (run 1 is the fixture as it is). */
     void advance(int run) throws SQLException {
@@ -73,8 +121,10 @@ final class EvolvingHome {
     void touchCurrent() throws SQLException {
         try (Connection c = Sqlite.openReadWrite(db)) {
             Sqlite.immediate(c, x -> {
-                try (PreparedStatement pm = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)");
-                     PreparedStatement pc = x.prepareStatement("UPDATE sessions SET message_count = message_count + 1 WHERE id = ?")) {
+                try (PreparedStatement pm = x.prepareStatement(
+                                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)");
+                        PreparedStatement pc = x.prepareStatement(
+                                "UPDATE sessions SET message_count = message_count + 1 WHERE id = ?")) {
                     pm.setString(1, CURRENT);
                     pm.setString(2, "tidy my sessions, please");
                     pm.setDouble(3, now - 30);
@@ -91,8 +141,9 @@ final class EvolvingHome {
     private void evolve(Random r, double before) throws SQLException {
         record Open(String id, String source, String title) {}
         List<Open> open = new ArrayList<>();
-        try (Connection c = Sqlite.openReadOnly(db); PreparedStatement ps = c.prepareStatement(
-                "SELECT id, source, title FROM sessions WHERE ended_at IS NULL AND id != ? ORDER BY id")) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT id, source, title FROM sessions WHERE ended_at IS NULL AND id != ? ORDER BY id")) {
             ps.setString(1, CURRENT);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) open.add(new Open(rs.getString(1), rs.getString(2), rs.getString(3)));
@@ -105,10 +156,16 @@ final class EvolvingHome {
             double at = before + r.nextDouble() * (now - before - 3600);
             boolean untitled = o.title() == null || o.title().isBlank();
             if ("subagent".equals(o.source())) {
-                if (p < 0.6) sql.add("UPDATE sessions SET ended_at = " + at + ", end_reason = 'completed' WHERE id = '" + o.id() + "'");
+                if (p < 0.6)
+                    sql.add("UPDATE sessions SET ended_at = " + at + ", end_reason = 'completed' WHERE id = '" + o.id()
+                            + "'");
             } else if (untitled) {
-                if (p < 0.5) sql.add("UPDATE sessions SET ended_at = " + at + ", end_reason = 'cli_close' WHERE id = '" + o.id() + "'");
-                else if (p < 0.6) sql.add("UPDATE sessions SET title = 'Auto-titled " + o.id().substring(16) + "' WHERE id = '" + o.id() + "'");
+                if (p < 0.5)
+                    sql.add("UPDATE sessions SET ended_at = " + at + ", end_reason = 'cli_close' WHERE id = '" + o.id()
+                            + "'");
+                else if (p < 0.6)
+                    sql.add("UPDATE sessions SET title = 'Auto-titled " + o.id().substring(16) + "' WHERE id = '"
+                            + o.id() + "'");
             } else if (p < 0.3) {
                 messages.add(new Object[] {o.id(), at});
             }
@@ -116,8 +173,10 @@ final class EvolvingHome {
         try (Connection c = Sqlite.openReadWrite(db)) {
             Sqlite.immediate(c, x -> {
                 try (var st = x.createStatement();
-                     PreparedStatement pm = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'back to this', ?)");
-                     PreparedStatement pc = x.prepareStatement("UPDATE sessions SET message_count = message_count + 1 WHERE id = ?")) {
+                        PreparedStatement pm = x.prepareStatement(
+                                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'back to this', ?)");
+                        PreparedStatement pc = x.prepareStatement(
+                                "UPDATE sessions SET message_count = message_count + 1 WHERE id = ?")) {
                     for (String s : sql) st.executeUpdate(s);
                     for (Object[] m : messages) {
                         pm.setString(1, (String) m[0]);
@@ -139,41 +198,157 @@ final class EvolvingHome {
         // a titled chat the user worked in, with its subagents
         String topic = TOPICS[r.nextInt(TOPICS.length)];
         String host = id(r, ago(r, span));
-        out.add(new Row(host, pick(r, "cli", "tui"), title(topic, r), null, r.nextBoolean(), 8 + r.nextInt(30), ago(r, span), false,
+        out.add(new Row(
+                host,
+                pick(r, "cli", "tui"),
+                title(topic, r),
+                null,
+                r.nextBoolean(),
+                8 + r.nextInt(30),
+                ago(r, span),
+                false,
                 "cli_close"));
-        for (int i = 0, n = 1 + r.nextInt(4); i < n; i++) out.add(new Row(id(r, ago(r, span)), "subagent", null, host, true, r.nextInt(5), ago(r, span), false, "completed"));
-        for (int i = 0, n = r.nextInt(3); i < n; i++) out.add(new Row(id(r, ago(r, span)), "subagent", null, host, true, 5 + r.nextInt(16), ago(r, span), false, "completed"));
+        for (int i = 0, n = 1 + r.nextInt(4); i < n; i++)
+            out.add(new Row(
+                    id(r, ago(r, span)), "subagent", null, host, true, r.nextInt(5), ago(r, span), false, "completed"));
+        for (int i = 0, n = r.nextInt(3); i < n; i++)
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    "subagent",
+                    null,
+                    host,
+                    true,
+                    5 + r.nextInt(16),
+                    ago(r, span),
+                    false,
+                    "completed"));
         for (int i = 0, n = r.nextInt(3); i < n; i++) {
             boolean ended = r.nextBoolean();
-            out.add(new Row(id(r, ago(r, span)), "subagent", "Subtask: " + title(topic, r).toLowerCase(Locale.ROOT), host, ended,
-                    5 + r.nextInt(10), ago(r, span), false, ended ? "completed" : null));
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    "subagent",
+                    "Subtask: " + title(topic, r).toLowerCase(Locale.ROOT),
+                    host,
+                    ended,
+                    5 + r.nextInt(10),
+                    ago(r, span),
+                    false,
+                    ended ? "completed" : null));
         }
-        for (int i = 0, n = 1 + r.nextInt(2); i < n; i++) out.add(new Row(id(r, ago(r, span)), "subagent", null, host, false, 1 + r.nextInt(6), ago(r, 3 * 3600), false, null));
+        for (int i = 0, n = 1 + r.nextInt(2); i < n; i++)
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    "subagent",
+                    null,
+                    host,
+                    false,
+                    1 + r.nextInt(6),
+                    ago(r, 3 * 3600),
+                    false,
+                    null));
         // untitled chats, short and long, on several platforms
-        for (int i = 0, n = 1 + r.nextInt(3); i < n; i++) out.add(new Row(id(r, ago(r, span)), pick(r, "cli", "telegram", "tui", "discord"), null, null, true, r.nextInt(11), ago(r, span), false, "cli_close"));
-        for (int i = 0, n = 1 + r.nextInt(2); i < n; i++) out.add(new Row(id(r, ago(r, span)), pick(r, "cli", "tui", "telegram"), null, null, true, 11 + r.nextInt(30), ago(r, span), false, "cli_close"));
+        for (int i = 0, n = 1 + r.nextInt(3); i < n; i++)
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    pick(r, "cli", "telegram", "tui", "discord"),
+                    null,
+                    null,
+                    true,
+                    r.nextInt(11),
+                    ago(r, span),
+                    false,
+                    "cli_close"));
+        for (int i = 0, n = 1 + r.nextInt(2); i < n; i++)
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    pick(r, "cli", "tui", "telegram"),
+                    null,
+                    null,
+                    true,
+                    11 + r.nextInt(30),
+                    ago(r, span),
+                    false,
+                    "cli_close"));
         // an untitled chat still open (it may end later)
-        if (r.nextBoolean()) out.add(new Row(id(r, ago(r, span)), pick(r, "cli", "tui"), null, null, false, 2 + r.nextInt(12), ago(r, 6 * 3600), false, null));
+        if (r.nextBoolean())
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    pick(r, "cli", "tui"),
+                    null,
+                    null,
+                    false,
+                    2 + r.nextInt(12),
+                    ago(r, 6 * 3600),
+                    false,
+                    null));
         // an untitled chat whose subagent the user may care about: a titled one, or one still running
         String parent = id(r, ago(r, span));
         boolean parentEnded = r.nextBoolean();
-        out.add(new Row(parent, "cli", null, null, parentEnded, 4 + r.nextInt(20), ago(r, span), false, parentEnded ? "cli_close" : null));
-        if (r.nextBoolean()) out.add(new Row(id(r, ago(r, span)), "subagent", "Subtask: " + title(TOPICS[r.nextInt(TOPICS.length)], r).toLowerCase(Locale.ROOT), parent, true, 5 + r.nextInt(8), ago(r, span), false, "completed"));
-        else out.add(new Row(id(r, ago(r, span)), "subagent", null, parent, false, 1 + r.nextInt(5), ago(r, 2 * 3600), false, null));
+        out.add(new Row(
+                parent,
+                "cli",
+                null,
+                null,
+                parentEnded,
+                4 + r.nextInt(20),
+                ago(r, span),
+                false,
+                parentEnded ? "cli_close" : null));
+        if (r.nextBoolean())
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    "subagent",
+                    "Subtask: " + title(TOPICS[r.nextInt(TOPICS.length)], r).toLowerCase(Locale.ROOT),
+                    parent,
+                    true,
+                    5 + r.nextInt(8),
+                    ago(r, span),
+                    false,
+                    "completed"));
+        else
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    "subagent",
+                    null,
+                    parent,
+                    false,
+                    1 + r.nextInt(5),
+                    ago(r, 2 * 3600),
+                    false,
+                    null));
         // titled chats on recurring topics, some still open (they go idle as time moves on)
         for (int i = 0, n = 1 + r.nextInt(3); i < n; i++) {
             boolean ended = r.nextDouble() < 0.3;
-            out.add(new Row(id(r, ago(r, span)), pick(r, "cli", "tui"), title(TOPICS[r.nextInt(TOPICS.length)], r), null, ended, 3 + r.nextInt(40),
-                    ago(r, span), false, ended ? "cli_close" : null));
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    pick(r, "cli", "tui"),
+                    title(TOPICS[r.nextInt(TOPICS.length)], r),
+                    null,
+                    ended,
+                    3 + r.nextInt(40),
+                    ago(r, span),
+                    false,
+                    ended ? "cli_close" : null));
         }
         // an archived thread Hermes still shows as active
-        if (r.nextDouble() < 0.3) out.add(new Row(id(r, ago(r, span)), "tui", title(TOPICS[r.nextInt(TOPICS.length)], r), null, false, 4 + r.nextInt(10), ago(r, 5 * 86400.0), true, null));
+        if (r.nextDouble() < 0.3)
+            out.add(new Row(
+                    id(r, ago(r, span)),
+                    "tui",
+                    title(TOPICS[r.nextInt(TOPICS.length)], r),
+                    null,
+                    false,
+                    4 + r.nextInt(10),
+                    ago(r, 5 * 86400.0),
+                    true,
+                    null));
         // a compression chain: the root ended by compression, the continuation open
         if (r.nextDouble() < 0.3) {
             String root = id(r, ago(r, span));
             String t = title(TOPICS[r.nextInt(TOPICS.length)], r);
             out.add(new Row(root, "cli", t, null, true, 40 + r.nextInt(40), ago(r, span), false, "compression"));
-            out.add(new Row(id(r, ago(r, 3600)), "cli", t + " #2", root, false, 3 + r.nextInt(10), ago(r, 3600), false, null));
+            out.add(new Row(
+                    id(r, ago(r, 3600)), "cli", t + " #2", root, false, 3 + r.nextInt(10), ago(r, 3600), false, null));
         }
         return out;
     }
@@ -184,7 +359,8 @@ final class EvolvingHome {
 
     private String id(Random r, double at) {
         counter++;
-        return ID_TIME.format(Instant.ofEpochSecond((long) at)) + "_" + String.format("%06x", (r.nextInt(0xfff) << 12 | counter & 0xfff) & 0xffffff);
+        return ID_TIME.format(Instant.ofEpochSecond((long) at)) + "_"
+                + String.format("%06x", (r.nextInt(0xfff) << 12 | counter & 0xfff) & 0xffffff);
     }
 
     private String title(String topic, Random r) {
@@ -198,9 +374,11 @@ final class EvolvingHome {
     private void insert(List<Row> rows) throws SQLException {
         try (Connection c = Sqlite.openReadWrite(db)) {
             Sqlite.immediate(c, x -> {
-                try (PreparedStatement ps = x.prepareStatement("INSERT INTO sessions (id, source, title, parent_session_id, model_config, "
-                        + "started_at, ended_at, end_reason, message_count, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-                     PreparedStatement pm = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
+                try (PreparedStatement ps = x.prepareStatement(
+                                "INSERT INTO sessions (id, source, title, parent_session_id, model_config, "
+                                        + "started_at, ended_at, end_reason, message_count, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        PreparedStatement pm = x.prepareStatement(
+                                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
                     for (Row r : rows) {
                         double started = r.last() - r.messages() * 60.0 - 60;
                         boolean sub = "subagent".equals(r.source());
@@ -208,7 +386,8 @@ final class EvolvingHome {
                         ps.setString(2, r.source());
                         ps.setString(3, r.title());
                         ps.setString(4, r.parent());
-                        ps.setString(5, sub && r.parent() != null ? "{\"_delegate_from\": \"" + r.parent() + "\"}" : null);
+                        ps.setString(
+                                5, sub && r.parent() != null ? "{\"_delegate_from\": \"" + r.parent() + "\"}" : null);
                         ps.setDouble(6, started);
                         if (r.ended()) ps.setDouble(7, r.last() + 60);
                         else ps.setNull(7, Types.REAL);
@@ -231,7 +410,8 @@ final class EvolvingHome {
     }
 
     /** What a user knows about one of their sessions (read before an apply changes anything). */
-    record Session(String id, String source, String title, String parent, boolean active, int messages, boolean archived) {
+    record Session(
+            String id, String source, String title, String parent, boolean active, int messages, boolean archived) {
         boolean titled() {
             return title != null && !title.isBlank();
         }
@@ -243,12 +423,21 @@ final class EvolvingHome {
 
     Map<String, Session> sessions() throws SQLException {
         Map<String, Session> out = new HashMap<>();
-        try (Connection c = Sqlite.openReadOnly(db); PreparedStatement ps = c.prepareStatement(
-                "SELECT id, source, title, parent_session_id, ended_at IS NULL, message_count, archived FROM sessions");
-             ResultSet rs = ps.executeQuery()) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT id, source, title, parent_session_id, ended_at IS NULL, message_count, archived FROM sessions");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.put(rs.getString(1), new Session(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBoolean(5),
-                        rs.getInt(6), rs.getInt(7) != 0));
+                out.put(
+                        rs.getString(1),
+                        new Session(
+                                rs.getString(1),
+                                rs.getString(2),
+                                rs.getString(3),
+                                rs.getString(4),
+                                rs.getBoolean(5),
+                                rs.getInt(6),
+                                rs.getInt(7) != 0));
             }
         }
         return out;

@@ -20,7 +20,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
@@ -37,7 +36,10 @@ import tools.jackson.databind.node.ObjectNode;
  * answered -32603), requests not answered under their id, Java class names in any answer, failed calls that changed a
  * file of the home or the state dir, and files written outside them (the child's HOME and working dir).
  */
-@Command(name = "fuzz", description = "Schema-generated and malformed requests against a steward child over stdio and HTTP; crashes, unanswered ids, leaks, writes.")
+@Command(
+        name = "fuzz",
+        description =
+                "Schema-generated and malformed requests against a steward child over stdio and HTTP; crashes, unanswered ids, leaks, writes.")
 public final class FuzzBench implements Callable<Integer> {
     @Option(names = "-n", defaultValue = "10000", description = "generated tool calls (default 10000)")
     int n;
@@ -54,12 +56,16 @@ public final class FuzzBench implements Callable<Integer> {
     @Option(names = "--dir", description = "where to put the sandbox (default: the system temp dir)")
     Path dir;
 
-    @Option(names = "--transports", split = ",", defaultValue = "stdio,http",
+    @Option(
+            names = "--transports",
+            split = ",",
+            defaultValue = "stdio,http",
             description = "transports, each gets the N calls and the corpus with a fresh home (default stdio,http)")
     List<String> transports;
 
-    static final Pattern CLASS_NAME = Pattern.compile("\\b(java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol|reactor|steward|org)"
-            + "\\.[a-z][\\w.]*\\.[A-Z]\\w+|\\b[A-Z]\\w*(Exception|Error)\\b(?!\")|\\b(LinkedHashMap|DoubleNode|IntNode|TextNode|ObjectNode|ArrayNode|McpSchema)\\b");
+    static final Pattern CLASS_NAME = Pattern.compile(
+            "\\b(java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol|reactor|steward|org)"
+                    + "\\.[a-z][\\w.]*\\.[A-Z]\\w+|\\b[A-Z]\\w*(Exception|Error)\\b(?!\")|\\b(LinkedHashMap|DoubleNode|IntNode|TextNode|ObjectNode|ArrayNode|McpSchema)\\b");
 
     private final Map<String, Integer> counts = new LinkedHashMap<>();
     private final List<String> examples = new ArrayList<>();
@@ -68,7 +74,8 @@ public final class FuzzBench implements Callable<Integer> {
     public Integer call() throws Exception {
         int bad = 0;
         for (String transport : transports) {
-            if (!transport.equals("stdio") && !transport.equals("http")) throw new IllegalArgumentException("unknown transport " + transport + " (stdio, http)");
+            if (!transport.equals("stdio") && !transport.equals("http"))
+                throw new IllegalArgumentException("unknown transport " + transport + " (stdio, http)");
             counts.clear();
             examples.clear();
             bad += run(transport);
@@ -77,31 +84,46 @@ public final class FuzzBench implements Callable<Integer> {
     }
 
     private int run(String transport) throws Exception {
-        Path sandbox = dir == null ? Files.createTempDirectory("steward-bench-fuzz-") : Files.createTempDirectory(dir, "steward-bench-fuzz-");
+        Path sandbox = dir == null
+                ? Files.createTempDirectory("steward-bench-fuzz-")
+                : Files.createTempDirectory(dir, "steward-bench-fuzz-");
         Path home = Fixtures.copyHermesHome(sandbox);
         Path state = sandbox.resolve("state");
         Path userHome = Files.createDirectories(sandbox.resolve("user-home"));
         Path cwd = Files.createDirectories(sandbox.resolve("cwd"));
-        Printer.println("steward bench fuzz: " + n + " generated tool calls + a malformed-line corpus over " + transport + ", seed " + seed);
+        Printer.println("steward bench fuzz: " + n + " generated tool calls + a malformed-line corpus over " + transport
+                + ", seed " + seed);
         long t0 = System.nanoTime();
-        try (Channel s = transport.equals("http") ? HttpServer.start(home, state, userHome, cwd, jar) : Server.start(home, state, userHome, cwd, jar)) {
-            JsonNode list = Json.MAPPER.readTree(s.request("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}", "list", 60));
+        try (Channel s = transport.equals("http")
+                ? HttpServer.start(home, state, userHome, cwd, jar)
+                : Server.start(home, state, userHome, cwd, jar)) {
+            JsonNode list = Json.MAPPER.readTree(
+                    s.request("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}", "list", 60));
             Map<String, JsonNode> schemas = new LinkedHashMap<>();
-            for (JsonNode t : list.path("result").path("tools")) schemas.put(t.path("name").asString(), t.path("inputSchema"));
+            for (JsonNode t : list.path("result").path("tools"))
+                schemas.put(t.path("name").asString(), t.path("inputSchema"));
             Random rng = new Random(seed);
             List<String> names = new ArrayList<>(schemas.keySet());
             int bigLeft = big;
             for (int i = 0; i < n; i++) {
                 String tool = names.get(rng.nextInt(names.size()));
-                String args = arguments(schemas.get(tool), rng, bigLeft > 0 && rng.nextInt(Math.max(1, n / Math.max(1, big))) == 0);
+                String args = arguments(
+                        schemas.get(tool), rng, bigLeft > 0 && rng.nextInt(Math.max(1, n / Math.max(1, big))) == 0);
                 if (args.length() > 1_000_000) bigLeft--;
                 String id = "c" + i;
-                exchange(s, "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}",
-                        id, home, state);
+                exchange(
+                        s,
+                        "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"tools/call\",\"params\":{\"name\":\""
+                                + tool + "\",\"arguments\":" + args + "}}",
+                        id,
+                        home,
+                        state);
                 if (!s.alive()) break;
                 // a running tally, so that a run cut short still has its figures
                 if ((i + 1) % 500 == 0 && i + 1 < n) {
-                    Printer.println(String.format("    %s: %d calls so far, %.0f s; %s", transport, i + 1, (System.nanoTime() - t0) / 1e9, counts));
+                    Printer.println(String.format(
+                            "    %s: %d calls so far, %.0f s; %s",
+                            transport, i + 1, (System.nanoTime() - t0) / 1e9, counts));
                     if (i + 1 == 500) for (String e : examples) Printer.println("        " + e);
                 }
             }
@@ -118,13 +140,17 @@ public final class FuzzBench implements Callable<Integer> {
         List<Path> outside = new ArrayList<>(listFiles(userHome));
         outside.addAll(listFiles(cwd));
         counts.put("files outside the home and state dir", outside.size());
-        for (Path p : outside.subList(0, Math.min(5, outside.size()))) examples.add(0, "written outside: " + sandbox.relativize(p));
+        for (Path p : outside.subList(0, Math.min(5, outside.size())))
+            examples.add(0, "written outside: " + sandbox.relativize(p));
         double secs = (System.nanoTime() - t0) / 1e9;
         Printer.println(String.format("  %s: %.0f s; %s", transport, secs, counts));
         for (String e : examples) Printer.println("      " + e);
         FileTrees.delete(sandbox);
-        return counts.getOrDefault("crashes", 0) + counts.getOrDefault("unanswered", 0) + counts.getOrDefault("class names", 0)
-                + counts.getOrDefault("writes by failed calls", 0) + counts.get("files outside the home and state dir")
+        return counts.getOrDefault("crashes", 0)
+                + counts.getOrDefault("unanswered", 0)
+                + counts.getOrDefault("class names", 0)
+                + counts.getOrDefault("writes by failed calls", 0)
+                + counts.get("files outside the home and state dir")
                 + counts.getOrDefault("not JSON-RPC answers", 0);
     }
 
@@ -134,7 +160,11 @@ public final class FuzzBench implements Callable<Integer> {
         String answer = s.request(line, id, 120);
         if (answer != null && answer.startsWith(HTTP_STATUS)) {
             // HTTP refused the request before JSON-RPC (e.g. 413 for a body over the limit): the client has its answer
-            counts.merge("HTTP " + answer.substring(HTTP_STATUS.length(), HTTP_STATUS.length() + 3) + " without a JSON-RPC body", 1, Integer::sum);
+            counts.merge(
+                    "HTTP " + answer.substring(HTTP_STATUS.length(), HTTP_STATUS.length() + 3)
+                            + " without a JSON-RPC body",
+                    1,
+                    Integer::sum);
             if (answer.startsWith(HTTP_STATUS + "5")) {
                 counts.merge("crashes", 1, Integer::sum);
                 example("HTTP 5xx for " + abbreviate(line) + " -> " + abbreviate(answer));
@@ -175,7 +205,8 @@ public final class FuzzBench implements Callable<Integer> {
         if (failed) checkWrites(before, line, answer, home, state);
     }
 
-    private void checkWrites(Map<String, String> before, String line, String answer, Path home, Path state) throws IOException {
+    private void checkWrites(Map<String, String> before, String line, String answer, Path home, Path state)
+            throws IOException {
         if (!before.equals(snapshot(home, state))) {
             counts.merge("writes by failed calls", 1, Integer::sum);
             example("a failed call changed files: " + abbreviate(line) + " -> " + abbreviate(answer));
@@ -227,9 +258,15 @@ public final class FuzzBench implements Callable<Integer> {
     private static void walkInto(Path r, Map<String, String> out) throws IOException {
         try (Stream<Path> s = Files.walk(r)) {
             for (Path p : s.toList()) {
-                if (p.getFileName().toString().endsWith("-shm") || RECALL_INDEX.matcher(p.toString()).find()) continue;
+                if (p.getFileName().toString().endsWith("-shm")
+                        || RECALL_INDEX.matcher(p.toString()).find()) continue;
                 try {
-                    out.put(p.toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p).toMillis());
+                    out.put(
+                            p.toString(),
+                            Files.isDirectory(p)
+                                    ? "dir"
+                                    : Files.size(p) + "@"
+                                            + Files.getLastModifiedTime(p).toMillis());
                 } catch (IOException ignored) {
                     // vanished while listed
                 }
@@ -237,7 +274,8 @@ public final class FuzzBench implements Callable<Integer> {
         }
     }
 
-    private static final Pattern RECALL_INDEX = Pattern.compile("[/\\\\]recall[/\\\\](index|sources|vectors)([/\\\\]|$)");
+    private static final Pattern RECALL_INDEX =
+            Pattern.compile("[/\\\\]recall[/\\\\](index|sources|vectors)([/\\\\]|$)");
 
     static List<Path> listFiles(Path root) throws IOException {
         try (Stream<Path> s = Files.walk(root)) {
@@ -247,17 +285,60 @@ public final class FuzzBench implements Callable<Integer> {
 
     // ---- generation ----
 
-    static final String[] STRINGS = {"", " ", "x", "../../../../etc/passwd", "..", "/etc/passwd", "..\\\\..\\\\windows", "%2e%2e%2f%2e%2e%2f",
-            "a\\u0000b", "\\u0007\\u001b[31m", "\\ud800", "\\udfff lone", "\\ud83d\\ude00", "p_0123456789abcdef", "20990101T000000Z-deadbeef",
-            "session/../../x", "~/.ssh/id_rsa", "\\n\\n\\n", "'; DROP TABLE sessions; --", "Ā".repeat(3000), "memory", "user", "add", "replace", "remove",
-            "approve", "reject", "hermes", "claude", "zz"};
-    static final String[] NUMBERS = {"0", "-1", "1", "2147483647", "2147483648", "-2147483649", "9223372036854775807", "9223372036854775808",
-            "1e308", "-1e308", "1.5", "-0.0", "1e-320", "100000000000000000000000000000"};
+    static final String[] STRINGS = {
+        "",
+        " ",
+        "x",
+        "../../../../etc/passwd",
+        "..",
+        "/etc/passwd",
+        "..\\\\..\\\\windows",
+        "%2e%2e%2f%2e%2e%2f",
+        "a\\u0000b",
+        "\\u0007\\u001b[31m",
+        "\\ud800",
+        "\\udfff lone",
+        "\\ud83d\\ude00",
+        "p_0123456789abcdef",
+        "20990101T000000Z-deadbeef",
+        "session/../../x",
+        "~/.ssh/id_rsa",
+        "\\n\\n\\n",
+        "'; DROP TABLE sessions; --",
+        "Ā".repeat(3000),
+        "memory",
+        "user",
+        "add",
+        "replace",
+        "remove",
+        "approve",
+        "reject",
+        "hermes",
+        "claude",
+        "zz"
+    };
+    static final String[] NUMBERS = {
+        "0",
+        "-1",
+        "1",
+        "2147483647",
+        "2147483648",
+        "-2147483649",
+        "9223372036854775807",
+        "9223372036854775808",
+        "1e308",
+        "-1e308",
+        "1.5",
+        "-0.0",
+        "1e-320",
+        "100000000000000000000000000000"
+    };
 
     static String arguments(JsonNode schema, Random rng, boolean big) {
         int kind = rng.nextInt(100);
         if (kind < 3) return new String[] {"\"text\"", "[1,2]", "42", "true", "null"}[rng.nextInt(5)];
-        if (kind < 5) return "{\"x\":" + "[".repeat(400 + rng.nextInt(800)) + "]".repeat(0) + "}"; // unbalanced deep nesting
+        if (kind < 5)
+            return "{\"x\":" + "[".repeat(400 + rng.nextInt(800)) + "]".repeat(0) + "}"; // unbalanced deep nesting
         if (kind < 8) {
             int d = 100 + rng.nextInt(1500);
             return "{\"x\":" + "[".repeat(d) + "]".repeat(d) + "}";
@@ -273,7 +354,11 @@ public final class FuzzBench implements Callable<Integer> {
             sb.append('"').append(e.getKey()).append("\":").append(value(e.getValue(), rng, big, 0));
             big = false;
         }
-        if (rng.nextInt(10) == 0) sb.append(first ? "" : ",").append("\"unknown_").append(rng.nextInt(9)).append("\":1");
+        if (rng.nextInt(10) == 0)
+            sb.append(first ? "" : ",")
+                    .append("\"unknown_")
+                    .append(rng.nextInt(9))
+                    .append("\":1");
         return sb.append('}').toString();
     }
 
@@ -283,24 +368,34 @@ public final class FuzzBench implements Callable<Integer> {
         int r = rng.nextInt(10);
         if (r < 3 || depth > 2) return any(rng); // a wrong type, probably
         return switch (type) {
-            case "string" -> s.has("enum") && rng.nextBoolean() ? s.path("enum").get(rng.nextInt(s.path("enum").size())).toString()
-                    : "\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\"";
+            case "string" ->
+                s.has("enum") && rng.nextBoolean()
+                        ? s.path("enum").get(rng.nextInt(s.path("enum").size())).toString()
+                        : "\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\"";
             case "integer", "number" -> NUMBERS[rng.nextInt(NUMBERS.length)];
             case "boolean" -> rng.nextBoolean() ? "true" : "false";
             case "array" -> {
                 int k = rng.nextInt(4);
                 StringBuilder b = new StringBuilder("[");
-                for (int i = 0; i < k; i++) b.append(i == 0 ? "" : ",").append(value(s.path("items"), rng, false, depth + 1));
+                for (int i = 0; i < k; i++)
+                    b.append(i == 0 ? "" : ",").append(value(s.path("items"), rng, false, depth + 1));
                 yield b.append(']').toString();
             }
             case "object" -> {
                 ObjectNode p = s.path("properties") instanceof ObjectNode o ? o : null;
-                if (p == null) yield rng.nextBoolean() ? "{}" : "{\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\":" + any(rng) + "}";
+                if (p == null)
+                    yield rng.nextBoolean()
+                            ? "{}"
+                            : "{\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\":" + any(rng) + "}";
                 StringBuilder b = new StringBuilder("{");
                 boolean first = true;
                 for (Map.Entry<String, JsonNode> e : p.properties()) {
                     if (rng.nextInt(3) == 0) continue;
-                    b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(value(e.getValue(), rng, false, depth + 1));
+                    b.append(first ? "" : ",")
+                            .append('"')
+                            .append(e.getKey())
+                            .append("\":")
+                            .append(value(e.getValue(), rng, false, depth + 1));
                     first = false;
                 }
                 yield b.append('}').toString();
@@ -317,7 +412,8 @@ public final class FuzzBench implements Callable<Integer> {
             case 3 -> "null";
             case 4 -> "[]";
             case 5 -> "{}";
-            default -> "[\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\"," + NUMBERS[rng.nextInt(NUMBERS.length)] + "]";
+            default ->
+                "[\"" + STRINGS[rng.nextInt(STRINGS.length)] + "\"," + NUMBERS[rng.nextInt(NUMBERS.length)] + "]";
         };
     }
 
@@ -326,30 +422,68 @@ public final class FuzzBench implements Callable<Integer> {
         List<String[]> out = new ArrayList<>();
         out.add(new String[] {"not json at all", null});
         out.add(new String[] {"{", null});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\"", "m1"});
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\"", "m1"
+        });
         out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m2\"}", "m2"});
         out.add(new String[] {"{\"jsonrpc\":\"1.0\",\"id\":\"m3\",\"method\":\"tools/list\"}", "m3"});
         out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m4\",\"method\":42}", "m4"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m5\",\"method\":\"tools/call\",\"params\":\"steward_status\"}", "m5"});
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m5\",\"method\":\"tools/call\",\"params\":\"steward_status\"}", "m5"
+        });
         out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m6\",\"method\":\"tools/call\",\"params\":[1,2]}", "m6"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m7\",\"method\":\"tools/call\",\"params\":{\"name\":42}}", "m7"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m8\",\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}", "m8"});
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m7\",\"method\":\"tools/call\",\"params\":{\"name\":42}}", "m7"
+        });
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m8\",\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}", "m8"
+        });
         out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m9\",\"method\":\"no/such/method\"}", "m9"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m10\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{},\"_meta\":\"x\"}}", "m10"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m11\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"a\":"
-                + "[".repeat(5000) + "]".repeat(5000) + "}}}", "m11"});
-        out.add(new String[] {"{\"params\":{\"a\":" + "{\"b\":".repeat(3000) + "1" + "}".repeat(3000) + "},\"jsonrpc\":\"2.0\",\"id\":\"m12\",\"method\":\"tools/call\"}", "m12"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m13\",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\",\"arguments\":{\"content\":\"\\ud800\"}}}", "m13"});
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m10\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{},\"_meta\":\"x\"}}",
+            "m10"
+        });
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m11\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"a\":"
+                    + "[".repeat(5000) + "]".repeat(5000) + "}}}",
+            "m11"
+        });
+        out.add(new String[] {
+            "{\"params\":{\"a\":" + "{\"b\":".repeat(3000) + "1" + "}".repeat(3000)
+                    + "},\"jsonrpc\":\"2.0\",\"id\":\"m12\",\"method\":\"tools/call\"}",
+            "m12"
+        });
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m13\",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\",\"arguments\":{\"content\":\"\\ud800\"}}}",
+            "m13"
+        });
         out.add(new String[] {"[]", null});
         out.add(new String[] {"[{\"jsonrpc\":\"2.0\",\"id\":\"m14\",\"method\":\"tools/list\"}]", null});
         out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"tools/list\"}", null});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m15\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}},\"extra\":1}", "m15"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m16\",\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}", "m16"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m17\",\"method\":\"resources/read\",\"params\":{\"uri\":\"steward://memory/../../../etc/passwd\"}}", "m17"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m18\",\"method\":\"prompts/get\",\"params\":{\"name\":\"../x\"}}", "m18"});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m19\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}} trailing", "m19"});
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m15\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}},\"extra\":1}",
+            "m15"
+        });
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m16\",\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}",
+            "m16"
+        });
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m17\",\"method\":\"resources/read\",\"params\":{\"uri\":\"steward://memory/../../../etc/passwd\"}}",
+            "m17"
+        });
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m18\",\"method\":\"prompts/get\",\"params\":{\"name\":\"../x\"}}", "m18"
+        });
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m19\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}} trailing",
+            "m19"
+        });
         out.add(new String[] {"\u0000\u0001\u0002", null});
-        out.add(new String[] {"{\"jsonrpc\":\"2.0\",\"id\":\"m20\",\"method\":\"tools/call\",\"params\":{\"name\":\"session_restore\",\"arguments\":{\"backup_id\":\"../../etc\"}}}", "m20"});
+        out.add(new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":\"m20\",\"method\":\"tools/call\",\"params\":{\"name\":\"session_restore\",\"arguments\":{\"backup_id\":\"../../etc\"}}}",
+            "m20"
+        });
         return out;
     }
 
@@ -367,7 +501,8 @@ public final class FuzzBench implements Callable<Integer> {
     }
 
     /** The child's command line: its own HOME, no HERMES_HOME, no Claude Code home; logs discarded. */
-    static ProcessBuilder child(Path home, Path state, Path userHome, Path cwd, Path jar, String... serveArgs) throws Exception {
+    static ProcessBuilder child(Path home, Path state, Path userHome, Path cwd, Path jar, String... serveArgs)
+            throws Exception {
         Path jarPath = jar != null ? jar : Fixtures.runningJar();
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xss1m", "-Duser.home=" + userHome));
@@ -375,7 +510,8 @@ public final class FuzzBench implements Callable<Integer> {
         cmd.addAll(List.of("-jar", jarPath.toString(), "serve"));
         cmd.addAll(List.of(serveArgs));
         cmd.addAll(List.of("--hermes-home", home.toString(), "--state-dir", state.toString()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder pb =
+                new ProcessBuilder(cmd).directory(cwd.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("HOME", userHome.toString());
         pb.environment().remove("HERMES_HOME");
         pb.environment().remove("STEWARD_HTTP_TOKEN");
@@ -391,7 +527,9 @@ public final class FuzzBench implements Callable<Integer> {
     static final class HttpServer implements Channel {
         private final Process p;
         private final java.net.URI mcp;
-        private final java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        private final java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build();
         private String session;
 
         private HttpServer(Process p, int port) {
@@ -405,7 +543,8 @@ public final class FuzzBench implements Callable<Integer> {
             try (java.net.ServerSocket ss = new java.net.ServerSocket(0)) {
                 port = ss.getLocalPort();
             }
-            ProcessBuilder pb = child(home, state, userHome, cwd, jar, "--http", "--no-sse", "--port", String.valueOf(port));
+            ProcessBuilder pb =
+                    child(home, state, userHome, cwd, jar, "--http", "--no-sse", "--port", String.valueOf(port));
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
             HttpServer s = new HttpServer(pb.start(), port);
             for (int i = 0; ; i++) {
@@ -417,8 +556,11 @@ public final class FuzzBench implements Callable<Integer> {
                     Thread.sleep(100);
                 }
             }
-            String init = s.request("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}", "init", 120);
+            String init = s.request(
+                    "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}",
+                    "init",
+                    120);
             if (init == null || s.session == null) throw new IOException("initialize over HTTP failed: " + init);
             s.request("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", null, 30);
             return s;
@@ -431,8 +573,10 @@ public final class FuzzBench implements Callable<Integer> {
 
         @Override
         public String request(String line, String id, int timeoutSeconds) throws Exception {
-            var b = java.net.http.HttpRequest.newBuilder(mcp).timeout(java.time.Duration.ofSeconds(timeoutSeconds))
-                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+            var b = java.net.http.HttpRequest.newBuilder(mcp)
+                    .timeout(java.time.Duration.ofSeconds(timeoutSeconds))
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
                     .POST(java.net.http.HttpRequest.BodyPublishers.ofString(line));
             if (session != null) b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18");
             java.net.http.HttpResponse<String> r;
@@ -454,7 +598,9 @@ public final class FuzzBench implements Callable<Integer> {
                 }
                 if (!n.has("id")) continue; // a notification
                 if (first == null) first = data;
-                if (id != null && n.path("id").isString() && n.path("id").asString().equals(id)) return data;
+                if (id != null
+                        && n.path("id").isString()
+                        && n.path("id").asString().equals(id)) return data;
             }
             if (id == null) {
                 if (first != null) return first;
@@ -486,22 +632,28 @@ public final class FuzzBench implements Callable<Integer> {
         private Server(Process p) {
             this.p = p;
             this.in = p.getOutputStream();
-            Thread t = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    String l;
-                    while ((l = r.readLine()) != null) lines.add(l);
-                } catch (IOException ignored) {
-                    // the child ended
-                }
-            }, "fuzz-reader");
+            Thread t = new Thread(
+                    () -> {
+                        try (BufferedReader r =
+                                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                            String l;
+                            while ((l = r.readLine()) != null) lines.add(l);
+                        } catch (IOException ignored) {
+                            // the child ended
+                        }
+                    },
+                    "fuzz-reader");
             t.setDaemon(true);
             t.start();
         }
 
         static Server start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
             Server s = new Server(child(home, state, userHome, cwd, jar).start());
-            s.request("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}", "init", 120);
+            s.request(
+                    "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}",
+                    "init",
+                    120);
             StdioLines.send(s.in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             return s;
         }
@@ -542,7 +694,10 @@ public final class FuzzBench implements Callable<Integer> {
             in.close();
             try {
                 if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
-            } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
+            } catch (
+                    InterruptedException
+                            e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays
+                // set
                 p.destroyForcibly();
                 Thread.currentThread().interrupt();
             }

@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
@@ -37,7 +36,10 @@ import steward.text.TitleAnalyzer;
  */
 @Command(name = "grouping", description = "Topic grouping precision/recall on a generated home with known clusters.")
 public final class GroupingBench implements Callable<Integer> {
-    @Option(names = "--seed", defaultValue = "42", description = "generator seed (default 42; the threshold was tuned on seed 7)")
+    @Option(
+            names = "--seed",
+            defaultValue = "42",
+            description = "generator seed (default 42; the threshold was tuned on seed 7)")
     long seed;
 
     @Option(names = "--topics", defaultValue = "60", description = "topics to generate (default 60)")
@@ -50,8 +52,14 @@ public final class GroupingBench implements Callable<Integer> {
     boolean sweep;
 
     /** Scores of one clustering against the truth. */
-    public record Score(int clusters, double pairPrecision, double pairRecall, double clusterPrecision, double clusterRecall,
-                        int adviceChecked, int adviceRight) {
+    public record Score(
+            int clusters,
+            double pairPrecision,
+            double pairRecall,
+            double clusterPrecision,
+            double clusterRecall,
+            int adviceChecked,
+            int adviceRight) {
         double pairF1() {
             return pairPrecision + pairRecall == 0 ? 0 : 2 * pairPrecision * pairRecall / (pairPrecision + pairRecall);
         }
@@ -62,9 +70,17 @@ public final class GroupingBench implements Callable<Integer> {
         GroupingHome.Truth truth = GroupingHome.generate(seed, topics, noise);
         List<GroupingHome.Session> ss = truth.sessions();
         long oneOff = ss.stream().filter(s -> s.topic() < 0).count();
-        long own = truth.topicKind().values().stream().filter(k -> k.equals("project")).count();
-        Printer.println(String.format(Locale.ROOT, "generated home: seed %d, %d topics (%d with a directory of their own), %d sessions (%d one-off)",
-                seed, topics, own, ss.size(), oneOff));
+        long own = truth.topicKind().values().stream()
+                .filter(k -> k.equals("project"))
+                .count();
+        Printer.println(String.format(
+                Locale.ROOT,
+                "generated home: seed %d, %d topics (%d with a directory of their own), %d sessions (%d one-off)",
+                seed,
+                topics,
+                own,
+                ss.size(),
+                oneOff));
         Path work = Files.createTempDirectory("steward-bench-grouping-");
         try {
             Path home = work.resolve("hermes-home");
@@ -73,7 +89,8 @@ public final class GroupingBench implements Callable<Integer> {
             AuditEngine engine = new AuditEngine(StewardPaths.of(home), clock, Preferences.empty());
             engine.audit(new AuditRequest(null, null, "interactive", "en", 5)); // warm-up
             long t0 = System.nanoTime();
-            AuditResult r = engine.audit(new AuditRequest(null, null, "interactive", "en", 10_000)).result();
+            AuditResult r = engine.audit(new AuditRequest(null, null, "interactive", "en", 10_000))
+                    .result();
             double auditMs = (System.nanoTime() - t0) / 1e6;
             List<List<String>> found = new ArrayList<>();
             Map<List<String>, String> kinds = new HashMap<>();
@@ -83,27 +100,35 @@ public final class GroupingBench implements Callable<Integer> {
             }
             Score s = score(truth, found, kinds);
             // like for like: each grouping alone, in memory, median of 7 runs after warm-up
-            List<GroupingEngine.Candidate> cands = ss.stream().map(x -> new GroupingEngine.Candidate(x.id(), x.title(), x.prompt(),
-                    x.cwd(), x.lastActivity())).toList();
+            List<GroupingEngine.Candidate> cands = ss.stream()
+                    .map(x -> new GroupingEngine.Candidate(x.id(), x.title(), x.prompt(), x.cwd(), x.lastActivity()))
+                    .toList();
             Set<String> titles = new HashSet<>();
             for (GroupingHome.Session x : ss) if (x.title() != null) titles.add(x.title());
-            double groupMs = median(() -> GroupingEngine.group(cands, HermesProjects.NONE, titles, TopicClusterer.DEFAULT_THRESHOLD));
+            double groupMs = median(
+                    () -> GroupingEngine.group(cands, HermesProjects.NONE, titles, TopicClusterer.DEFAULT_THRESHOLD));
             double baseMs = median(() -> firstWordBaseline(ss));
             Score b = score(truth, firstWordBaseline(ss), Map.of());
-            Printer.println(String.format("%-40s %8s %7s %7s %9s %9s %10s %9s", "variant", "clusters", "pair P", "pair R", "cluster P",
-                    "cluster R", "advice ok", "ms"));
+            Printer.println(String.format(
+                    "%-40s %8s %7s %7s %9s %9s %10s %9s",
+                    "variant", "clusters", "pair P", "pair R", "cluster P", "cluster R", "advice ok", "ms"));
             row("topic grouping (session_audit, t=" + TopicClusterer.DEFAULT_THRESHOLD + ")", s, groupMs);
             row("baseline: same first title word", b, baseMs);
-            Printer.println(String.format(Locale.ROOT, "(cluster P/R: a found cluster matches a topic when their Jaccard overlap is >= 0.5; advice ok: "
-                    + "matched clusters advised a Project exactly when their topic has a directory of its own; ms: the grouping alone in memory, "
-                    + "median of 7; the scores come from the whole session_audit on the written state.db, which took %.0f ms)", auditMs));
+            Printer.println(String.format(
+                    Locale.ROOT,
+                    "(cluster P/R: a found cluster matches a topic when their Jaccard overlap is >= 0.5; advice ok: "
+                            + "matched clusters advised a Project exactly when their topic has a directory of its own; ms: the grouping alone in memory, "
+                            + "median of 7; the scores come from the whole session_audit on the written state.db, which took %.0f ms)",
+                    auditMs));
             claude(truth, work, clock, b);
             if (sweep) {
                 for (double t = 0.10; t <= 0.801; t += 0.05) {
                     List<GroupingEngine.Cluster> cs = GroupingEngine.group(cands, HermesProjects.NONE, titles, t);
-                    List<List<String>> f = cs.stream().map(GroupingEngine.Cluster::session_ids).toList();
+                    List<List<String>> f =
+                            cs.stream().map(GroupingEngine.Cluster::session_ids).toList();
                     Map<List<String>, String> k = new HashMap<>();
-                    for (GroupingEngine.Cluster c : cs) k.put(c.session_ids(), c.advice().kind());
+                    for (GroupingEngine.Cluster c : cs)
+                        k.put(c.session_ids(), c.advice().kind());
                     row(String.format(Locale.ROOT, "  threshold %.2f (in memory)", t), score(truth, f, k), Double.NaN);
                 }
             }
@@ -125,21 +150,32 @@ public final class GroupingBench implements Callable<Integer> {
         Map<String, String> back = new HashMap<>();
         uuids.forEach((k, v) -> back.put(v, k));
         StewardPaths both = StewardPaths.of(work.resolve("no-hermes"), home);
-        StewardPaths paths = new StewardPaths(both.hermesHome(), steward.config.Origin.DEFAULT, work.resolve("claude-state"),
-                steward.config.Origin.FLAG, both.claudeHome(), both.claudeHomeOrigin());
+        StewardPaths paths = new StewardPaths(
+                both.hermesHome(),
+                steward.config.Origin.DEFAULT,
+                work.resolve("claude-state"),
+                steward.config.Origin.FLAG,
+                both.claudeHome(),
+                both.claudeHomeOrigin());
         AuditEngine engine = new AuditEngine(paths, clock, Preferences.empty()).callerCwd(work.resolve("elsewhere"));
         engine.audit(new AuditRequest(null, null, "interactive", "en", 5, "claude", 0)); // warm-up (and the scan cache)
         long t0 = System.nanoTime();
-        AuditResult r = engine.audit(new AuditRequest(null, null, "interactive", "en", 10_000, "claude", 0)).result();
+        AuditResult r = engine.audit(new AuditRequest(null, null, "interactive", "en", 10_000, "claude", 0))
+                .result();
         double auditMs = (System.nanoTime() - t0) / 1e6;
         List<List<String>> found = new ArrayList<>();
         Map<List<String>, String> kinds = new HashMap<>();
         for (AuditResult.TopicGroup g : r.topic_groups().items()) {
             List<String> ids = g.session_ids().stream().map(back::get).toList();
             found.add(ids);
-            kinds.put(ids, g.advice().kind().equals("claude_project") ? "project" : g.advice().kind());
+            kinds.put(
+                    ids,
+                    g.advice().kind().equals("claude_project")
+                            ? "project"
+                            : g.advice().kind());
         }
-        // the truth for Claude Code: a topic is already shown together when its sessions ran in one directory that is (nearly) its own
+        // the truth for Claude Code: a topic is already shown together when its sessions ran in one directory that is
+        // (nearly) its own
         Map<String, Integer> perDir = new HashMap<>();
         Map<Integer, Set<String>> dirs = new HashMap<>();
         Map<Integer, Integer> sizes = new HashMap<>();
@@ -151,26 +187,46 @@ public final class GroupingBench implements Callable<Integer> {
         }
         Map<Integer, String> claudeKinds = new HashMap<>();
         for (Map.Entry<Integer, Set<String>> e : dirs.entrySet()) {
-            boolean own = e.getValue().size() == 1 && sizes.get(e.getKey()) >= 0.75 * perDir.get(e.getValue().iterator().next());
+            boolean own = e.getValue().size() == 1
+                    && sizes.get(e.getKey())
+                            >= 0.75 * perDir.get(e.getValue().iterator().next());
             claudeKinds.put(e.getKey(), own ? "project" : "title_prefix");
         }
         GroupingHome.Truth claudeTruth = new GroupingHome.Truth(truth.sessions(), claudeKinds);
         Score s = score(claudeTruth, found, kinds);
         Map<String, List<String>> byDir = new LinkedHashMap<>();
-        for (GroupingHome.Session x : truth.sessions()) byDir.computeIfAbsent(x.cwd(), k -> new ArrayList<>()).add(x.id());
-        Score dirBase = score(claudeTruth, byDir.values().stream().filter(l -> l.size() >= 2).toList(), Map.of());
-        long own = claudeKinds.values().stream().filter(k -> k.equals("project")).count();
-        Printer.println(String.format(Locale.ROOT, "Claude Code home: the same %d sessions as transcripts in %d project directories (%d topics have one "
-                + "directory to themselves)", truth.sessions().size(), byDir.size(), own));
+        for (GroupingHome.Session x : truth.sessions())
+            byDir.computeIfAbsent(x.cwd(), k -> new ArrayList<>()).add(x.id());
+        Score dirBase = score(
+                claudeTruth, byDir.values().stream().filter(l -> l.size() >= 2).toList(), Map.of());
+        long own =
+                claudeKinds.values().stream().filter(k -> k.equals("project")).count();
+        Printer.println(String.format(
+                Locale.ROOT,
+                "Claude Code home: the same %d sessions as transcripts in %d project directories (%d topics have one "
+                        + "directory to themselves)",
+                truth.sessions().size(),
+                byDir.size(),
+                own));
         row("topic grouping (session_audit --store claude)", s, Double.NaN);
         row("baseline: same first title word", firstWord, Double.NaN);
         row("baseline: same project directory", dirBase, Double.NaN);
-        long projectAdvice = r.topic_groups().items().stream().filter(g -> g.advice().kind().equals("claude_project")).count();
-        long suggested = r.topic_groups().items().stream().mapToLong(g -> g.advice().renames().size()).sum();
-        Printer.println(String.format(Locale.ROOT, "(advice ok: matched clusters called claude_project exactly when their topic has one directory "
-                + "to itself; %d of %d clusters claude_project, the rest title_prefix with %d suggested /rename titles and no plan item; "
-                + "considered %d sessions; the whole session_audit of the Claude Code home took %.0f ms)", projectAdvice, r.topic_groups().count(),
-                suggested, r.topic_groups().considered(), auditMs));
+        long projectAdvice = r.topic_groups().items().stream()
+                .filter(g -> g.advice().kind().equals("claude_project"))
+                .count();
+        long suggested = r.topic_groups().items().stream()
+                .mapToLong(g -> g.advice().renames().size())
+                .sum();
+        Printer.println(String.format(
+                Locale.ROOT,
+                "(advice ok: matched clusters called claude_project exactly when their topic has one directory "
+                        + "to itself; %d of %d clusters claude_project, the rest title_prefix with %d suggested /rename titles and no plan item; "
+                        + "considered %d sessions; the whole session_audit of the Claude Code home took %.0f ms)",
+                projectAdvice,
+                r.topic_groups().count(),
+                suggested,
+                r.topic_groups().considered(),
+                auditMs));
     }
 
     private static double median(Runnable r) {
@@ -186,9 +242,17 @@ public final class GroupingBench implements Callable<Integer> {
     }
 
     private static void row(String name, Score s, double ms) {
-        Printer.println(String.format(Locale.ROOT, "%-40s %8d %7.3f %7.3f %9.3f %9.3f %10s %9s", name, s.clusters(), s.pairPrecision(),
-                s.pairRecall(), s.clusterPrecision(), s.clusterRecall(),
-                s.adviceChecked() == 0 ? "-" : s.adviceRight() + "/" + s.adviceChecked(), Double.isNaN(ms) ? "" : String.format(Locale.ROOT, "%.1f", ms)));
+        Printer.println(String.format(
+                Locale.ROOT,
+                "%-40s %8d %7.3f %7.3f %9.3f %9.3f %10s %9s",
+                name,
+                s.clusters(),
+                s.pairPrecision(),
+                s.pairRecall(),
+                s.clusterPrecision(),
+                s.clusterRecall(),
+                s.adviceChecked() == 0 ? "-" : s.adviceRight() + "/" + s.adviceChecked(),
+                Double.isNaN(ms) ? "" : String.format(Locale.ROOT, "%.1f", ms)));
     }
 
     /** The naive grouping: sessions whose titles start with the same word. */
@@ -196,7 +260,8 @@ public final class GroupingBench implements Callable<Integer> {
         Map<String, List<String>> by = new LinkedHashMap<>();
         for (GroupingHome.Session s : ss) {
             List<String> t = TitleAnalyzer.tokens(s.title());
-            if (!t.isEmpty()) by.computeIfAbsent(t.get(0), k -> new ArrayList<>()).add(s.id());
+            if (!t.isEmpty())
+                by.computeIfAbsent(t.get(0), k -> new ArrayList<>()).add(s.id());
         }
         return by.values().stream().filter(l -> l.size() >= 2).toList();
     }
@@ -206,7 +271,8 @@ public final class GroupingBench implements Callable<Integer> {
         Map<Integer, Set<String>> topics = new HashMap<>();
         for (GroupingHome.Session s : truth.sessions()) {
             topicOf.put(s.id(), s.topic());
-            if (s.topic() >= 0) topics.computeIfAbsent(s.topic(), k -> new HashSet<>()).add(s.id());
+            if (s.topic() >= 0)
+                topics.computeIfAbsent(s.topic(), k -> new HashSet<>()).add(s.id());
         }
         long truePairs = 0;
         for (Set<String> t : topics.values()) truePairs += (long) t.size() * (t.size() - 1) / 2;
@@ -228,7 +294,9 @@ public final class GroupingBench implements Callable<Integer> {
             for (Map.Entry<Integer, Set<String>> e : topics.entrySet()) {
                 int inter = 0;
                 for (String id : c) if (e.getValue().contains(id)) inter++;
-                double j = inter == 0 ? 0 : (double) inter / (c.size() + e.getValue().size() - inter);
+                double j = inter == 0
+                        ? 0
+                        : (double) inter / (c.size() + e.getValue().size() - inter);
                 if (j > bestJ) {
                     bestJ = j;
                     best = e.getKey();
@@ -245,8 +313,13 @@ public final class GroupingBench implements Callable<Integer> {
                 }
             }
         }
-        return new Score(found.size(), foundPairs == 0 ? 0 : (double) correct / foundPairs, truePairs == 0 ? 0 : (double) correct / truePairs,
-                found.isEmpty() ? 0 : (double) matchedFound / found.size(), topics.isEmpty() ? 0 : (double) matchedTopics.size() / topics.size(),
-                checked, right);
+        return new Score(
+                found.size(),
+                foundPairs == 0 ? 0 : (double) correct / foundPairs,
+                truePairs == 0 ? 0 : (double) correct / truePairs,
+                found.isEmpty() ? 0 : (double) matchedFound / found.size(),
+                topics.isEmpty() ? 0 : (double) matchedTopics.size() / topics.size(),
+                checked,
+                right);
     }
 }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
 import steward.sessions.store.Sqlite;
 
 /**
@@ -24,23 +23,28 @@ import steward.sessions.store.Sqlite;
  * a title prefix can group it). One-off sessions on random words are noise. The truth is the topic of each session.
  */
 public final class GroupingHome {
-    static final String[] EN = ("kafka consumer docker compose kubernetes ingress postgres vacuum redis cluster terraform module "
-            + "react hooks vue router webpack bundle rust borrow lifetime tokio async python packaging poetry django migrations "
-            + "flask blueprint fastapi pydantic graphql schema grpc stream nginx proxy certbot tls ssh tunnel git rebase github actions "
-            + "jenkins pipeline ansible playbook prometheus alerts grafana dashboard elastic search opensearch logstash kibana spark job "
-            + "airflow dag pandas dataframe numpy array pytorch training tensorflow model llama finetune embedding vector sqlite index "
-            + "mysql replication mongodb shard cassandra compaction sentry errors oauth login jwt token stripe billing invoice refunds "
-            + "tax return budget spreadsheet excel macro latex thesis paper citations zotero notion obsidian vault hugo blog jekyll "
-            + "wordpress plugin shopify theme figma prototype tailwind css flexbox svg animation unity shader godot scene blender render "
-            + "arduino sensor raspberry gpio esp32 firmware bluetooth audio ffmpeg video subtitles youtube channel podcast episode "
-            + "garden tomatoes sourdough bread marathon training chess openings guitar chords japanese grammar spanish verbs travel "
-            + "itinerary visa application mortgage rates insurance claim resume interview salary negotiation wedding speech").split(" ");
+    static final String[] EN =
+            ("kafka consumer docker compose kubernetes ingress postgres vacuum redis cluster terraform module "
+                            + "react hooks vue router webpack bundle rust borrow lifetime tokio async python packaging poetry django migrations "
+                            + "flask blueprint fastapi pydantic graphql schema grpc stream nginx proxy certbot tls ssh tunnel git rebase github actions "
+                            + "jenkins pipeline ansible playbook prometheus alerts grafana dashboard elastic search opensearch logstash kibana spark job "
+                            + "airflow dag pandas dataframe numpy array pytorch training tensorflow model llama finetune embedding vector sqlite index "
+                            + "mysql replication mongodb shard cassandra compaction sentry errors oauth login jwt token stripe billing invoice refunds "
+                            + "tax return budget spreadsheet excel macro latex thesis paper citations zotero notion obsidian vault hugo blog jekyll "
+                            + "wordpress plugin shopify theme figma prototype tailwind css flexbox svg animation unity shader godot scene blender render "
+                            + "arduino sensor raspberry gpio esp32 firmware bluetooth audio ffmpeg video subtitles youtube channel podcast episode "
+                            + "garden tomatoes sourdough bread marathon training chess openings guitar chords japanese grammar spanish verbs travel "
+                            + "itinerary visa application mortgage rates insurance claim resume interview salary negotiation wedding speech")
+                    .split(" ");
     static final String[] ZH = ("显卡 驱动 安装 记忆 整理 流程 会话 分组 桌面 搜索 咨询 视频 剪辑 字幕 翻译 论文 引用 格式 简历 面试 "
-            + "薪资 谈判 旅行 行程 签证 房贷 利率 保险 理赔 健身 计划 饮食 减脂 咖啡 烘焙 面包 围棋 定式 吉他 和弦 日语 语法 "
-            + "英语 口语 写作 小说 大纲 股票 基金 定投 税务 申报 报销 发票 预算 表格 公众号 排版 直播 带货 小红书 文案 摄影 "
-            + "构图 修图 滤镜 装修 预算 家具 选购 育儿 辅食 宠物 疫苗 数据库 索引 缓存 集群 部署 容器 镜像 网关 限流 监控 告警").split(" ");
-    static final String[] GENERIC = ("question notes help issue update review fix plan idea draft check ideas summary todo setup error "
-            + "problem debugging follow progress status").split(" ");
+                    + "薪资 谈判 旅行 行程 签证 房贷 利率 保险 理赔 健身 计划 饮食 减脂 咖啡 烘焙 面包 围棋 定式 吉他 和弦 日语 语法 "
+                    + "英语 口语 写作 小说 大纲 股票 基金 定投 税务 申报 报销 发票 预算 表格 公众号 排版 直播 带货 小红书 文案 摄影 "
+                    + "构图 修图 滤镜 装修 预算 家具 选购 育儿 辅食 宠物 疫苗 数据库 索引 缓存 集群 部署 容器 镜像 网关 限流 监控 告警")
+            .split(" ");
+    static final String[] GENERIC =
+            ("question notes help issue update review fix plan idea draft check ideas summary todo setup error "
+                            + "problem debugging follow progress status")
+                    .split(" ");
     static final String[] ZH_GENERIC = "问题 笔记 帮助 更新 检查 计划 想法 总结 进展 错误".split(" ");
 
     /** What a topic is and where its sessions run. */
@@ -68,7 +72,8 @@ public final class GroupingHome {
                 name.clear();
                 int words = rnd.nextDouble() < 0.6 ? 2 : 1;
                 for (int w = 0; w < words; w++) name.add(pool[rnd.nextInt(pool.length)]);
-            } while (!usedNames.add(String.join(" ", name)) || name.size() == 2 && name.get(0).equals(name.get(1)));
+            } while (!usedNames.add(String.join(" ", name))
+                    || name.size() == 2 && name.get(0).equals(name.get(1)));
             List<String> aspects = new ArrayList<>();
             while (aspects.size() < 5) {
                 String a = pool[rnd.nextInt(pool.length)];
@@ -98,8 +103,16 @@ public final class GroupingHome {
             int count = 2;
             while (count < 8 && rnd.nextDouble() < 0.55) count++;
             for (int k = 0; k < count; k++) {
-                String cwd = t.kind().equals("project") && rnd.nextDouble() < 0.3 ? t.dir() + "/" + (rnd.nextBoolean() ? "api" : "docs") : t.dir();
-                out.add(session(n++, title(t, k, rnd, titles), prompt(t, rnd), cwd, t.id(), now - rnd.nextDouble() * 60 * 86400));
+                String cwd = t.kind().equals("project") && rnd.nextDouble() < 0.3
+                        ? t.dir() + "/" + (rnd.nextBoolean() ? "api" : "docs")
+                        : t.dir();
+                out.add(session(
+                        n++,
+                        title(t, k, rnd, titles),
+                        prompt(t, rnd),
+                        cwd,
+                        t.id(),
+                        now - rnd.nextDouble() * 60 * 86400));
             }
         }
         int noise = (int) Math.round(out.size() * noiseShare / (1 - noiseShare));
@@ -110,7 +123,13 @@ public final class GroupingHome {
             String g = zh ? ZH_GENERIC[rnd.nextInt(ZH_GENERIC.length)] : GENERIC[rnd.nextInt(GENERIC.length)];
             String title = rnd.nextDouble() < 0.15 ? null : unique(zh ? a + b + g : cap(a) + " " + b + " " + g, titles);
             String prompt = zh ? "帮我看看" + a + "和" + b + "的" + g : "Can you help with " + a + " and " + b + "? " + g;
-            out.add(session(n++, title, prompt, rnd.nextDouble() < 0.8 ? HOME_DIR : HOME_DIR + "/tmp", -1, now - rnd.nextDouble() * 60 * 86400));
+            out.add(session(
+                    n++,
+                    title,
+                    prompt,
+                    rnd.nextDouble() < 0.8 ? HOME_DIR : HOME_DIR + "/tmp",
+                    -1,
+                    now - rnd.nextDouble() * 60 * 86400));
         }
         // shuffle so ids do not reveal topics
         java.util.Collections.shuffle(out, rnd);
@@ -138,7 +157,9 @@ public final class GroupingHome {
             title = r < 0.55 ? name + " " + a : r < 0.75 ? a + b + "（" + name + "）" : r < 0.9 ? name + a + g : name;
         } else {
             String g = GENERIC[rnd.nextInt(GENERIC.length)];
-            title = r < 0.5 ? name + " " + a : r < 0.68 ? cap(a) + " " + b + " in " + name : r < 0.85 ? name + ": " + a + " " + g : name;
+            title = r < 0.5
+                    ? name + " " + a
+                    : r < 0.68 ? cap(a) + " " + b + " in " + name : r < 0.85 ? name + ": " + a + " " + g : name;
         }
         return unique(title, titles);
     }
@@ -160,9 +181,13 @@ public final class GroupingHome {
             return String.format(f[rnd.nextInt(f.length)], useName ? name : b, a);
         }
         String name = String.join(" ", t.name());
-        String[] f = {"How do I handle %2$s with %1$s?", "Let's continue on %1$s: %2$s and " + b + ".",
-                "%1$s %2$s is failing with an error, can you help?", "What did we decide about %2$s in %1$s?",
-                "Summarise the %2$s part of %1$s for me"};
+        String[] f = {
+            "How do I handle %2$s with %1$s?",
+            "Let's continue on %1$s: %2$s and " + b + ".",
+            "%1$s %2$s is failing with an error, can you help?",
+            "What did we decide about %2$s in %1$s?",
+            "Summarise the %2$s part of %1$s for me"
+        };
         return String.format(f[rnd.nextInt(f.length)], useName ? name : b, a);
     }
 
@@ -173,9 +198,11 @@ public final class GroupingHome {
         HermesDbBuilder.create(db, HermesDbBuilder.schema(referenceDb));
         try (Connection c = Sqlite.openReadWrite(db)) {
             Sqlite.immediate(c, x -> {
-                try (PreparedStatement s = x.prepareStatement("INSERT INTO sessions (id, source, title, started_at, ended_at, end_reason, "
-                        + "message_count, cwd) VALUES (?, 'cli', ?, ?, ?, 'cli_close', 2, ?)");
-                     PreparedStatement m = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
+                try (PreparedStatement s = x.prepareStatement(
+                                "INSERT INTO sessions (id, source, title, started_at, ended_at, end_reason, "
+                                        + "message_count, cwd) VALUES (?, 'cli', ?, ?, ?, 'cli_close', 2, ?)");
+                        PreparedStatement m = x.prepareStatement(
+                                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
                     for (Session ss : sessions) {
                         s.setString(1, ss.id());
                         s.setString(2, ss.title());

@@ -1,5 +1,9 @@
 package steward.bench;
 
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -16,11 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.spec.McpSchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.Work;
@@ -39,7 +38,9 @@ import steward.state.FileTrees;
  * per second, p50/p99 latency, and the server's RSS. Baseline in the same run: the same calls
  * through the registry in-process with the same number of threads (no transport, no JSON-RPC).
  */
-@Command(name = "http", description = "Concurrent clients over Streamable HTTP on loopback: req/s, p50, p99, server RSS.")
+@Command(
+        name = "http",
+        description = "Concurrent clients over Streamable HTTP on loopback: req/s, p50, p99, server RSS.")
 public final class HttpBench implements Callable<Integer> {
     @Option(names = "-c", defaultValue = "8", description = "concurrent clients (default 8)")
     int clients;
@@ -76,14 +77,28 @@ public final class HttpBench implements Callable<Integer> {
             port = s.getLocalPort();
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process server = new ProcessBuilder(java, "-jar", jarPath.toString(), "serve", "--http", "--no-sse", "--port", String.valueOf(port),
-                "--hermes-home", home.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process server = new ProcessBuilder(
+                        java,
+                        "-jar",
+                        jarPath.toString(),
+                        "serve",
+                        "--http",
+                        "--no-sse",
+                        "--port",
+                        String.valueOf(port),
+                        "--hermes-home",
+                        home.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
             awaitListening(port, server);
-            Printer.println("steward bench http: " + clients + " clients, Streamable HTTP on 127.0.0.1:" + port + ", " + warmup + " s warm-up + "
-                    + seconds + " s per tool; baseline = same calls in-process through the registry (no transport)");
+            Printer.println("steward bench http: " + clients + " clients, Streamable HTTP on 127.0.0.1:" + port + ", "
+                    + warmup + " s warm-up + " + seconds
+                    + " s per tool; baseline = same calls in-process through the registry (no transport)");
             if (skipped != null) Printer.println("note: " + skipped);
-            Printer.println(String.format("%-16s %-22s %10s %9s %9s %8s", "tool", "variant", "req/s", "p50 ms", "p99 ms", "errors"));
+            Printer.println(String.format(
+                    "%-16s %-22s %10s %9s %9s %8s", "tool", "variant", "req/s", "p50 ms", "p99 ms", "errors"));
             ToolContext ctx = new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);
             for (Call c : calls) {
                 Result base = run(() -> () -> {
@@ -99,22 +114,37 @@ public final class HttpBench implements Callable<Integer> {
                         synchronized (next) {
                             mine = cs.get(next[0]++ % cs.size());
                         }
-                        var req = McpSchema.CallToolRequest.builder(c.tool()).arguments(c.args()).build();
+                        var req = McpSchema.CallToolRequest.builder(c.tool())
+                                .arguments(c.args())
+                                .build();
                         return () -> {
                             var r = mine.callTool(req);
                             return Boolean.TRUE.equals(r.isError()) ? String.valueOf(r.content()) : null;
                         };
                     });
-                    Printer.println(String.format("%-16s %-22s %10.0f %9.2f %9.2f %8d", c.tool(), "in-process baseline", base.rps(), base.p50ms(), base.p99ms(), base.errors()));
-                    Printer.println(String.format("%-16s %-22s %10.0f %9.2f %9.2f %8d", c.tool(), "HTTP, " + clients + " clients", http.rps(), http.p50ms(), http.p99ms(), http.errors()));
-                    for (Result r : List.of(base, http)) if (r.firstError() != null) Printer.println("  first error: " + r.firstError());
-                    Printer.println(String.format("%-16s ratio HTTP/baseline: throughput %.2f, p50 latency %.1fx", c.tool(), http.rps() / base.rps(), http.p50ms() / base.p50ms()));
+                    Printer.println(String.format(
+                            "%-16s %-22s %10.0f %9.2f %9.2f %8d",
+                            c.tool(), "in-process baseline", base.rps(), base.p50ms(), base.p99ms(), base.errors()));
+                    Printer.println(String.format(
+                            "%-16s %-22s %10.0f %9.2f %9.2f %8d",
+                            c.tool(),
+                            "HTTP, " + clients + " clients",
+                            http.rps(),
+                            http.p50ms(),
+                            http.p99ms(),
+                            http.errors()));
+                    for (Result r : List.of(base, http))
+                        if (r.firstError() != null) Printer.println("  first error: " + r.firstError());
+                    Printer.println(String.format(
+                            "%-16s ratio HTTP/baseline: throughput %.2f, p50 latency %.1fx",
+                            c.tool(), http.rps() / base.rps(), http.p50ms() / base.p50ms()));
                 } finally {
                     cs.forEach(McpSyncClient::closeGracefully);
                 }
             }
             long[] rss = rssKiB(server.pid());
-            Printer.println(String.format("server RSS: %.1f MiB now, %.1f MiB peak (VmHWM)", rss[0] / 1024.0, rss[1] / 1024.0));
+            Printer.println(
+                    String.format("server RSS: %.1f MiB now, %.1f MiB peak (VmHWM)", rss[0] / 1024.0, rss[1] / 1024.0));
         } finally {
             server.destroy();
             server.waitFor();
@@ -136,7 +166,11 @@ public final class HttpBench implements Callable<Integer> {
         long t0 = System.nanoTime();
         long n = phase(perThread, seconds, lat, errors, first);
         double elapsed = (System.nanoTime() - t0) / 1e9;
-        long[] all = lat.stream().flatMapToLong(a -> Arrays.stream(a)).filter(v -> v >= 0).sorted().toArray();
+        long[] all = lat.stream()
+                .flatMapToLong(a -> Arrays.stream(a))
+                .filter(v -> v >= 0)
+                .sorted()
+                .toArray();
         return new Result(n, errors.get(), elapsed, pct(all, 0.50) / 1e6, pct(all, 0.99) / 1e6, first.get());
     }
 
@@ -144,8 +178,9 @@ public final class HttpBench implements Callable<Integer> {
         return phase(perThread, secs, lat, new AtomicLong(), new AtomicReference<>());
     }
 
-    private long phase(Supplier<Op> perThread, int secs, List<long[]> lat, AtomicLong errors,
-                       AtomicReference<String> first) throws InterruptedException {
+    private long phase(
+            Supplier<Op> perThread, int secs, List<long[]> lat, AtomicLong errors, AtomicReference<String> first)
+            throws InterruptedException {
         if (secs <= 0) return 0;
         long end = System.nanoTime() + Duration.ofSeconds(secs).toNanos();
         AtomicLong total = new AtomicLong();
@@ -156,28 +191,30 @@ public final class HttpBench implements Callable<Integer> {
             long[] mine = new long[500_000];
             Arrays.fill(mine, -1);
             perWorker.add(mine);
-            Thread t = new Thread(() -> {
-                int k = 0;
-                try {
-                    while (System.nanoTime() < end) {
-                        long s = System.nanoTime();
-                        String error;
+            Thread t = new Thread(
+                    () -> {
+                        int k = 0;
                         try {
-                            error = op.call();
-                        } catch (RuntimeException e) {
-                            error = e.toString();
+                            while (System.nanoTime() < end) {
+                                long s = System.nanoTime();
+                                String error;
+                                try {
+                                    error = op.call();
+                                } catch (RuntimeException e) {
+                                    error = e.toString();
+                                }
+                                if (error != null) {
+                                    errors.incrementAndGet();
+                                    first.compareAndSet(null, error);
+                                }
+                                if (k < mine.length) mine[k++] = System.nanoTime() - s;
+                                total.incrementAndGet();
+                            }
+                        } finally {
+                            done.countDown();
                         }
-                        if (error != null) {
-                            errors.incrementAndGet();
-                            first.compareAndSet(null, error);
-                        }
-                        if (k < mine.length) mine[k++] = System.nanoTime() - s;
-                        total.incrementAndGet();
-                    }
-                } finally {
-                    done.countDown();
-                }
-            }, "bench-" + i);
+                    },
+                    "bench-" + i);
             t.start();
         }
         done.await();
@@ -191,8 +228,11 @@ public final class HttpBench implements Callable<Integer> {
     }
 
     private static McpSyncClient client(int port) {
-        var t = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port).endpoint("/mcp").build();
-        McpSyncClient c = McpClient.sync(t).requestTimeout(Duration.ofSeconds(30)).build();
+        var t = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
+                .endpoint("/mcp")
+                .build();
+        McpSyncClient c =
+                McpClient.sync(t).requestTimeout(Duration.ofSeconds(30)).build();
         c.initialize();
         return c;
     }

@@ -9,8 +9,8 @@ public final class LaunchFlags {
     private LaunchFlags() {}
 
     public static List<String> jvmFlags(Path cdsArchive) {
-        List<String> f = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
-                "-XX:CICompilerCount=1", "-Xshare:auto"));
+        List<String> f = new ArrayList<>(List.of(
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-XX:CICompilerCount=1", "-Xshare:auto"));
         if (cdsArchive != null) f.add("-XX:SharedArchiveFile=" + cdsArchive);
         return f;
     }

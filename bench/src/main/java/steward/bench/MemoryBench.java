@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.Work;
@@ -32,7 +31,9 @@ import steward.state.AtomicFiles;
  * against the baseline of one bare atomic write of the same file in the same run, and over stdio (the jar
  * spawned once, many {@code tools/call} round trips).
  */
-@Command(name = "memory", description = "Median latency per memory_write call: in process (add / replace / batch) and over stdio.")
+@Command(
+        name = "memory",
+        description = "Median latency per memory_write call: in process (add / replace / batch) and over stdio.")
 public final class MemoryBench implements Callable<Integer> {
     @Option(names = "-n", defaultValue = "400", description = "measured calls per variant (default 400)")
     int n;
@@ -40,7 +41,10 @@ public final class MemoryBench implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "300", description = "warm-up calls per variant (default 300)")
     int warmup;
 
-    @Option(names = "--dir", description = "where to put the temporary Hermes home (default: the system temp dir; try /dev/shm to leave the disk's fsync out)")
+    @Option(
+            names = "--dir",
+            description =
+                    "where to put the temporary Hermes home (default: the system temp dir; try /dev/shm to leave the disk's fsync out)")
     Path dir;
 
     @Option(names = "--jar", description = "the steward jar for the stdio run (default: the running one)")
@@ -48,12 +52,16 @@ public final class MemoryBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path home = Fixtures.copyHermesHome(dir == null ? Files.createTempDirectory("steward-bench-memory-")
-                : Files.createTempDirectory(dir, "steward-bench-memory-"));
-        Files.writeString(home.resolve("config.yaml"), "memory:\n  memory_char_limit: 10000000\n  user_char_limit: 10000000\n");
+        Path home = Fixtures.copyHermesHome(
+                dir == null
+                        ? Files.createTempDirectory("steward-bench-memory-")
+                        : Files.createTempDirectory(dir, "steward-bench-memory-"));
+        Files.writeString(
+                home.resolve("config.yaml"), "memory:\n  memory_char_limit: 10000000\n  user_char_limit: 10000000\n");
         ToolRegistry registry = Tools.registry();
         ToolContext ctx = new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);
-        Printer.println("steward bench memory: " + n + " measured calls per variant after " + warmup + " warm-up calls; home " + home);
+        Printer.println("steward bench memory: " + n + " measured calls per variant after " + warmup
+                + " warm-up calls; home " + home);
 
         Path mem = home.resolve("memories/MEMORY.md");
         byte[] bytes = Files.readAllBytes(mem);
@@ -62,20 +70,28 @@ public final class MemoryBench implements Callable<Integer> {
         Files.deleteIfExists(scratch);
 
         int[] seq = {0};
-        double add = median(i -> invoke(registry, ctx, "{\"action\":\"add\",\"content\":\"[env] bench fact " + (seq[0]++) + "\"}"));
+        double add = median(
+                i -> invoke(registry, ctx, "{\"action\":\"add\",\"content\":\"[env] bench fact " + (seq[0]++) + "\"}"));
         invoke(registry, ctx, "{\"action\":\"add\",\"content\":\"[ops] bench replace target v0\"}");
         int[] v = {0};
-        double replace = median(i -> invoke(registry, ctx, "{\"action\":\"replace\",\"old_text\":\"bench replace target v" + v[0]
-                + "\",\"content\":\"[ops] bench replace target v" + (++v[0]) + "\"}"));
+        double replace = median(i -> invoke(
+                registry,
+                ctx,
+                "{\"action\":\"replace\",\"old_text\":\"bench replace target v" + v[0]
+                        + "\",\"content\":\"[ops] bench replace target v" + (++v[0]) + "\"}"));
         int[] b = {0};
         invoke(registry, ctx, "{\"action\":\"add\",\"content\":\"[ops] bench batch item 0\"}");
-        double batch = median(i -> invoke(registry, ctx, "{\"operations\":[{\"action\":\"remove\",\"old_text\":\"bench batch item " + b[0]
-                + "\"},{\"action\":\"add\",\"content\":\"[ops] bench batch item " + (++b[0]) + "\"}]}"));
+        double batch = median(i -> invoke(
+                registry,
+                ctx,
+                "{\"operations\":[{\"action\":\"remove\",\"old_text\":\"bench batch item " + b[0]
+                        + "\"},{\"action\":\"add\",\"content\":\"[ops] bench batch item " + (++b[0]) + "\"}]}"));
 
         MemoryWriter engine = new MemoryWriter(ctx.paths(), ctx.clock());
         int[] e = {0};
         double engineAdd = median(i -> {
-            if (!engine.write(MemoryRequest.add("memory", "[env] engine fact " + (e[0]++))).success()) {
+            if (!engine.write(MemoryRequest.add("memory", "[env] engine fact " + (e[0]++)))
+                    .success()) {
                 throw new IllegalStateException("engine add failed");
             }
         });
@@ -83,13 +99,19 @@ public final class MemoryBench implements Callable<Integer> {
         Printer.println(String.format("%-44s %10s", "in process (registry → engine → disk)", "median ms"));
         Printer.println(String.format("%-44s %10.3f", "baseline: one bare atomic write of MEMORY.md", base));
         Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "memory_write add", add, add / base));
-        Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "engine only (MemoryWriter add, no JSON)", engineAdd, engineAdd / base));
-        Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "memory_write replace", replace, replace / base));
-        Printer.println(String.format("%-44s %10.3f   (%.1fx baseline)", "memory_write batch (remove + add)", batch, batch / base));
+        Printer.println(String.format(
+                "%-44s %10.3f   (%.1fx baseline)",
+                "engine only (MemoryWriter add, no JSON)", engineAdd, engineAdd / base));
+        Printer.println(
+                String.format("%-44s %10.3f   (%.1fx baseline)", "memory_write replace", replace, replace / base));
+        Printer.println(String.format(
+                "%-44s %10.3f   (%.1fx baseline)", "memory_write batch (remove + add)", batch, batch / base));
         Printer.println("target: <= 2 ms in process");
 
         double stdio = stdio(home);
-        Printer.println(String.format("%-44s %10.3f   (%.1fx in-process add)", "over stdio: tools/call memory_write add", stdio, stdio / add));
+        Printer.println(String.format(
+                "%-44s %10.3f   (%.1fx in-process add)",
+                "over stdio: tools/call memory_write add", stdio, stdio / add));
         return 0;
     }
 
@@ -120,12 +142,16 @@ public final class MemoryBench implements Callable<Integer> {
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(LaunchFlags.jvmFlags(null));
         cmd.addAll(List.of("-jar", jarPath.toString(), "serve", "--hermes-home", home.toString()));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
             OutputStream in = p.getOutputStream();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
+            StdioLines.send(
+                    in,
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
             StdioLines.await(out, "\"id\":1");
             StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             int id = 10;
@@ -134,8 +160,12 @@ public final class MemoryBench implements Callable<Integer> {
             for (int i = 0; i < warmup + n; i++) {
                 int rid = id++;
                 long t0 = System.nanoTime();
-                StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":" + rid + ",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\","
-                        + "\"arguments\":{\"action\":\"add\",\"content\":\"[env] stdio bench fact " + (k[0]++) + "\"}}}");
+                StdioLines.send(
+                        in,
+                        "{\"jsonrpc\":\"2.0\",\"id\":" + rid
+                                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\","
+                                + "\"arguments\":{\"action\":\"add\",\"content\":\"[env] stdio bench fact " + (k[0]++)
+                                + "\"}}}");
                 String line = StdioLines.await(out, "\"id\":" + rid + ",");
                 if (line.contains("\"isError\":true")) throw new IllegalStateException("stdio call failed: " + line);
                 if (i >= warmup) t.add((System.nanoTime() - t0) / 1e6);
@@ -147,6 +177,4 @@ public final class MemoryBench implements Callable<Integer> {
             p.destroy();
         }
     }
-
-
 }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
@@ -29,7 +28,10 @@ import tools.jackson.databind.JsonNode;
  * {@code fixtures/precheck/candidates.jsonl}, for the tuning part and the held-out part separately; the held-out
  * part's misclassifications are never printed (it must not steer tuning).
  */
-@Command(name = "precheck", description = "Precision / recall / F1 per memory_precheck verdict on the labelled set (tuning and held-out parts).")
+@Command(
+        name = "precheck",
+        description =
+                "Precision / recall / F1 per memory_precheck verdict on the labelled set (tuning and held-out parts).")
 public final class PrecheckBench implements Callable<Integer> {
     @Option(names = "--data", description = "the labelled set (default: fixtures/precheck/candidates.jsonl)")
     Path data;
@@ -44,7 +46,16 @@ public final class PrecheckBench implements Callable<Integer> {
     public static final java.util.Set<Integer> TUNE_ONLY_BATCHES = java.util.Set.of(3);
 
     /** One labelled candidate; {@code batch} 1 is the original set, later batches widen it (each split when it was written). */
-    public record Row(String id, String part, int batch, String lang, String target, String home, String expected, String content, JsonNode answers) {}
+    public record Row(
+            String id,
+            String part,
+            int batch,
+            String lang,
+            String target,
+            String home,
+            String expected,
+            String content,
+            JsonNode answers) {}
 
     public record Scores(Map<String, double[]> perVerdict, double macroF1, double accuracy, int n) {}
 
@@ -55,20 +66,33 @@ public final class PrecheckBench implements Callable<Integer> {
         List<Row> rows = load(file);
         Map<String, String> got = run(rows, dir);
         Printer.println("memory_precheck on " + file.getFileName() + ": " + rows.size() + " candidates ("
-                + rows.stream().filter(r -> r.lang().equals("en")).count() + " en, " + rows.stream().filter(r -> r.lang().equals("zh")).count() + " zh)");
+                + rows.stream().filter(r -> r.lang().equals("en")).count() + " en, "
+                + rows.stream().filter(r -> r.lang().equals("zh")).count() + " zh)");
         for (String part : List.of("tune", "held_out")) {
             print(part, rows.stream().filter(r -> r.part().equals(part)).toList(), got);
         }
-        List<Integer> batches = rows.stream().filter(r -> r.part().equals("held_out")).map(Row::batch).distinct().sorted().toList();
+        List<Integer> batches = rows.stream()
+                .filter(r -> r.part().equals("held_out"))
+                .map(Row::batch)
+                .distinct()
+                .sorted()
+                .toList();
         if (batches.size() > 1) {
-            for (int b : batches) print("held_out, batch " + b, rows.stream().filter(r -> r.part().equals("held_out") && r.batch() == b).toList(), got);
+            for (int b : batches)
+                print(
+                        "held_out, batch " + b,
+                        rows.stream()
+                                .filter(r -> r.part().equals("held_out") && r.batch() == b)
+                                .toList(),
+                        got);
         }
         if (errors) {
             Printer.println("");
             Printer.println("tuning part, misclassified:");
             for (Row r : rows) {
                 if (r.part().equals("tune") && !r.expected().equals(got.get(r.id()))) {
-                    Printer.println("  " + r.id() + ": expected " + r.expected() + ", got " + got.get(r.id()) + " — " + r.content().replace('\n', ' '));
+                    Printer.println("  " + r.id() + ": expected " + r.expected() + ", got " + got.get(r.id()) + " — "
+                            + r.content().replace('\n', ' '));
                 }
             }
         }
@@ -82,7 +106,8 @@ public final class PrecheckBench implements Callable<Integer> {
         Printer.println(String.format(Locale.ROOT, "  %-22s %5s %6s %6s %6s", "verdict", "n", "P", "R", "F1"));
         for (var e : s.perVerdict().entrySet()) {
             double[] v = e.getValue();
-            Printer.println(String.format(Locale.ROOT, "  %-22s %5d %6s %6s %6s", e.getKey(), (int) v[3], f(v[0]), f(v[1]), f(v[2])));
+            Printer.println(String.format(
+                    Locale.ROOT, "  %-22s %5d %6s %6s %6s", e.getKey(), (int) v[3], f(v[0]), f(v[1]), f(v[2])));
         }
     }
 
@@ -95,8 +120,16 @@ public final class PrecheckBench implements Callable<Integer> {
         for (String l : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             if (l.isBlank()) continue;
             JsonNode n = Json.MAPPER.readTree(l);
-            out.add(new Row(n.path("id").asString(), n.path("part").asString(), n.path("batch").asInt(1), n.path("lang").asString(), n.path("target").asString("memory"),
-                    n.path("home").asString("base"), n.path("expected").asString(), n.path("content").asString(), n.get("answers")));
+            out.add(new Row(
+                    n.path("id").asString(),
+                    n.path("part").asString(),
+                    n.path("batch").asInt(1),
+                    n.path("lang").asString(),
+                    n.path("target").asString("memory"),
+                    n.path("home").asString("base"),
+                    n.path("expected").asString(),
+                    n.path("content").asString(),
+                    n.get("answers")));
         }
         return out;
     }
@@ -109,15 +142,25 @@ public final class PrecheckBench implements Callable<Integer> {
             Path full = tmp.resolve("full");
             FileTrees.copy(dir.resolve("home"), base);
             FileTrees.copy(dir.resolve("home"), full);
-            Files.copy(dir.resolve("full-MEMORY.md"), full.resolve("memories/MEMORY.md"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(
+                    dir.resolve("full-MEMORY.md"),
+                    full.resolve("memories/MEMORY.md"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Clock clock = Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC);
             MemoryPrecheck pb = new MemoryPrecheck(new MemoryWriter(StewardPaths.of(base), clock));
             MemoryPrecheck pf = new MemoryPrecheck(new MemoryWriter(StewardPaths.of(full), clock));
             Map<String, String> out = new LinkedHashMap<>();
             for (Row r : rows) {
-                MemoryPrecheck.Answers a = r.answers() == null ? new MemoryPrecheck.Answers("high", "severe")
-                        : new MemoryPrecheck.Answers(r.answers().path("frequency").asString(null), r.answers().path("consequence").asString(null));
-                out.put(r.id(), (r.home().equals("full") ? pf : pb).check(r.target(), r.content(), a).verdict());
+                MemoryPrecheck.Answers a = r.answers() == null
+                        ? new MemoryPrecheck.Answers("high", "severe")
+                        : new MemoryPrecheck.Answers(
+                                r.answers().path("frequency").asString(null),
+                                r.answers().path("consequence").asString(null));
+                out.put(
+                        r.id(),
+                        (r.home().equals("full") ? pf : pb)
+                                .check(r.target(), r.content(), a)
+                                .verdict());
             }
             return out;
         } finally {
@@ -139,7 +182,9 @@ public final class PrecheckBench implements Callable<Integer> {
                 else if (e) fn++;
             }
             if (n == 0) continue;
-            double p = tp + fp == 0 ? 0 : (double) tp / (tp + fp), rc = (double) tp / n, f1 = p + rc == 0 ? 0 : 2 * p * rc / (p + rc);
+            double p = tp + fp == 0 ? 0 : (double) tp / (tp + fp),
+                    rc = (double) tp / n,
+                    f1 = p + rc == 0 ? 0 : 2 * p * rc / (p + rc);
             per.put(v, new double[] {p, rc, f1, n});
         }
         for (Row r : rows) if (r.expected().equals(got.get(r.id()))) right++;

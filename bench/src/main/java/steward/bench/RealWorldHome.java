@@ -31,23 +31,65 @@ final class RealWorldHome {
     private RealWorldHome() {}
 
     static final String[] GATEWAYS = {"telegram", "telegram", "discord", "slack", "whatsapp"};
-    static final String[] JOBS = {"inbox digest", "news brief", "backup check", "disk report", "price watch", "rss summary", "calendar sync",
-            "weather", "github triage", "standup notes", "invoice scan", "log review"};
+    static final String[] JOBS = {
+        "inbox digest",
+        "news brief",
+        "backup check",
+        "disk report",
+        "price watch",
+        "rss summary",
+        "calendar sync",
+        "weather",
+        "github triage",
+        "standup notes",
+        "invoice scan",
+        "log review"
+    };
     static final double DAY = 86400.0;
 
-    record Made(int sessions, int messages, int interactive, int gateway, int subagents, int empty, int cron, int chains, int chainMembers,
-                int sideFiles, long sideBytes) {
+    record Made(
+            int sessions,
+            int messages,
+            int interactive,
+            int gateway,
+            int subagents,
+            int empty,
+            int cron,
+            int chains,
+            int chainMembers,
+            int sideFiles,
+            long sideBytes) {
         String describe() {
-            return String.format("%,d sessions (%,d cron, %,d gateway, %,d subagent, %,d interactive, %,d empty; %,d compaction chains "
-                    + "with %,d members), %,d messages, %,d side files (%.1f MB)", sessions, cron, gateway, subagents, interactive, empty,
-                    chains, chainMembers, messages, sideFiles, sideBytes / 1048576.0);
+            return String.format(
+                    "%,d sessions (%,d cron, %,d gateway, %,d subagent, %,d interactive, %,d empty; %,d compaction chains "
+                            + "with %,d members), %,d messages, %,d side files (%.1f MB)",
+                    sessions,
+                    cron,
+                    gateway,
+                    subagents,
+                    interactive,
+                    empty,
+                    chains,
+                    chainMembers,
+                    messages,
+                    sideFiles,
+                    sideBytes / 1048576.0);
         }
     }
 
-    private record S(String id, String source, String parent, String modelConfig, double started, Double ended, String endReason,
-                     String title, double weight) {}
+    private record S(
+            String id,
+            String source,
+            String parent,
+            String modelConfig,
+            double started,
+            Double ended,
+            String endReason,
+            String title,
+            double weight) {}
 
-    static Made generate(Connection c, Path home, int sessions, int messages, double now) throws SQLException, IOException {
+    static Made generate(Connection c, Path home, int sessions, int messages, double now)
+            throws SQLException, IOException {
         Random rnd = new Random(42);
         double start = now - 63 * DAY;
         int interactive = Math.max(3, (int) Math.round(sessions * 0.0065));
@@ -65,8 +107,9 @@ final class RealWorldHome {
             while (k < want) {
                 String source = kind == 0 ? (rnd.nextBoolean() ? "cli" : "tui") : ScaleHome.pick(rnd, GATEWAYS);
                 double t = start + rnd.nextDouble() * 62 * DAY;
-                String base = AuditBench.WORDS[rnd.nextInt(AuditBench.WORDS.length)] + " " + AuditBench.WORDS[rnd.nextInt(AuditBench.WORDS.length)]
-                        + " " + made; // Hermes' titles are unique
+                String base = AuditBench.WORDS[rnd.nextInt(AuditBench.WORDS.length)] + " "
+                        + AuditBench.WORDS[rnd.nextInt(AuditBench.WORDS.length)] + " "
+                        + made; // Hermes' titles are unique
                 boolean titled = kind == 0 ? rnd.nextDouble() < 0.7 : rnd.nextDouble() < 0.3;
                 int members = rnd.nextDouble() < 0.05 && want - k >= 2 ? 2 + rnd.nextInt(Math.min(3, want - k - 1)) : 1;
                 if (members > 1) {
@@ -96,8 +139,18 @@ final class RealWorldHome {
             double t = start + rnd.nextDouble() * 62 * DAY;
             boolean open = rnd.nextDouble() < 0.3;
             String id = stamp(t) + "_" + String.format("%06x", made++);
-            all.add(new S(id, "subagent", parent, "{\"_delegate_from\": \"" + parent + "\"}", t, open ? null : Math.min(now - 60, t + 300 + rnd.nextInt(1200)),
-                    open ? null : "completed", rnd.nextDouble() < 0.1 ? "subtask " + AuditBench.WORDS[rnd.nextInt(AuditBench.WORDS.length)] + " " + made : null, 12));
+            all.add(new S(
+                    id,
+                    "subagent",
+                    parent,
+                    "{\"_delegate_from\": \"" + parent + "\"}",
+                    t,
+                    open ? null : Math.min(now - 60, t + 300 + rnd.nextInt(1200)),
+                    open ? null : "completed",
+                    rnd.nextDouble() < 0.1
+                            ? "subtask " + AuditBench.WORDS[rnd.nextInt(AuditBench.WORDS.length)] + " " + made
+                            : null,
+                    12));
         }
         for (int i = 0; i < empty; i++) {
             double t = start + rnd.nextDouble() * 63 * DAY - 7200;
@@ -110,8 +163,16 @@ final class RealWorldHome {
             double t = start + (i / (double) cron) * 63 * DAY - 3600;
             boolean open = rnd.nextDouble() < 0.8;
             String id = "cron_" + String.format("j%03d", job) + "_" + stamp(t) + String.format("%03d", i % 1000);
-            all.add(new S(id, "cron", null, null, t, open ? null : t + 60 + rnd.nextInt(300), open ? null : "cron_complete",
-                    rnd.nextDouble() < 0.5 ? "cron: " + JOBS[job % JOBS.length] + " " + job + " run " + i : null, 14 * (0.5 + rnd.nextDouble())));
+            all.add(new S(
+                    id,
+                    "cron",
+                    null,
+                    null,
+                    t,
+                    open ? null : t + 60 + rnd.nextInt(300),
+                    open ? null : "cron_complete",
+                    rnd.nextDouble() < 0.5 ? "cron: " + JOBS[job % JOBS.length] + " " + job + " run " + i : null,
+                    14 * (0.5 + rnd.nextDouble())));
         }
         double sum = all.stream().mapToDouble(S::weight).sum();
         int[] counts = new int[all.size()];
@@ -131,9 +192,11 @@ final class RealWorldHome {
         int sideFiles = 0;
         long sideBytes = 0;
         long msgId = 0;
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
-                + "end_reason, message_count, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-             PreparedStatement pm = c.prepareStatement("INSERT INTO messages (id, session_id, role, content, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
+                                + "end_reason, message_count, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                PreparedStatement pm = c.prepareStatement(
+                        "INSERT INTO messages (id, session_id, role, content, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?)")) {
             for (int i = 0; i < all.size(); i++) {
                 S s = all.get(i);
                 int mc = counts[i];
@@ -142,7 +205,8 @@ final class RealWorldHome {
                 ps.setString(3, s.modelConfig());
                 ps.setString(4, s.parent());
                 ps.setDouble(5, s.started());
-                if (s.ended() == null) ps.setNull(6, Types.REAL); else ps.setDouble(6, s.ended());
+                if (s.ended() == null) ps.setNull(6, Types.REAL);
+                else ps.setDouble(6, s.ended());
                 ps.setString(7, s.endReason());
                 ps.setInt(8, mc);
                 ps.setString(9, s.title());
@@ -154,7 +218,11 @@ final class RealWorldHome {
                     pm.setString(2, s.id());
                     pm.setString(3, role);
                     pm.setString(4, text(rnd, role, s.source()));
-                    pm.setString(5, role.equals("tool") ? ScaleHome.pick(rnd, new String[] {"terminal", "web_search", "read_file"}) : null);
+                    pm.setString(
+                            5,
+                            role.equals("tool")
+                                    ? ScaleHome.pick(rnd, new String[] {"terminal", "web_search", "read_file"})
+                                    : null);
                     pm.setDouble(6, s.started() + span * (k + 1) / (mc + 1));
                     pm.addBatch();
                     if (msgId % 10000 == 0) pm.executeBatch();
@@ -165,8 +233,12 @@ final class RealWorldHome {
                     Files.write(sideDir.resolve(s.id() + ".json"), body);
                     sideFiles++;
                     sideBytes += body.length;
-                    if (!s.source().equals("cron") && !s.source().equals("cli") && !s.source().equals("tui") && rnd.nextInt(10) == 0) {
-                        byte[] dump = ("{\"request\": \"" + "x".repeat(2000 + rnd.nextInt(4000)) + "\"}").getBytes(StandardCharsets.UTF_8);
+                    if (!s.source().equals("cron")
+                            && !s.source().equals("cli")
+                            && !s.source().equals("tui")
+                            && rnd.nextInt(10) == 0) {
+                        byte[] dump = ("{\"request\": \"" + "x".repeat(2000 + rnd.nextInt(4000)) + "\"}")
+                                .getBytes(StandardCharsets.UTF_8);
                         Files.write(sideDir.resolve("request_dump_" + s.id() + "_1.json"), dump);
                         sideFiles++;
                         sideBytes += dump.length;
@@ -176,11 +248,24 @@ final class RealWorldHome {
             ps.executeBatch();
             pm.executeBatch();
         }
-        return new Made(all.size(), (int) msgId, interactive, gateway, subagents, empty, cron, chains, chainMembers, sideFiles, sideBytes);
+        return new Made(
+                all.size(),
+                (int) msgId,
+                interactive,
+                gateway,
+                subagents,
+                empty,
+                cron,
+                chains,
+                chainMembers,
+                sideFiles,
+                sideBytes);
     }
 
     static String stamp(double t) {
-        return DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss").withZone(ZoneOffset.UTC).format(Instant.ofEpochSecond((long) t));
+        return DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss")
+                .withZone(ZoneOffset.UTC)
+                .format(Instant.ofEpochSecond((long) t));
     }
 
     /** A message of realistic shape: short user prompts, longer assistant answers, tool output the longest. */
@@ -201,13 +286,19 @@ final class RealWorldHome {
 
     /** Hermes' per-session transcript file: the session's header and a few of its turns (1–4 KB). */
     static byte[] sideFile(Random r, S s, int mc) {
-        StringBuilder sb = new StringBuilder("{\"session_id\": \"").append(s.id()).append("\", \"source\": \"").append(s.source())
+        StringBuilder sb = new StringBuilder("{\"session_id\": \"")
+                .append(s.id())
+                .append("\", \"source\": \"")
+                .append(s.source())
                 .append("\", \"messages\": [");
         int n = Math.min(mc, 3 + r.nextInt(6));
         for (int i = 0; i < n; i++) {
             if (i > 0) sb.append(", ");
-            sb.append("{\"role\": \"").append(i % 2 == 0 ? "user" : "assistant").append("\", \"content\": \"")
-                    .append(text(r, i % 2 == 0 ? "user" : "assistant", s.source())).append("\"}");
+            sb.append("{\"role\": \"")
+                    .append(i % 2 == 0 ? "user" : "assistant")
+                    .append("\", \"content\": \"")
+                    .append(text(r, i % 2 == 0 ? "user" : "assistant", s.source()))
+                    .append("\"}");
         }
         return sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);
     }

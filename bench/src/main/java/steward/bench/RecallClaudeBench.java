@@ -14,7 +14,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Printer;
@@ -29,7 +28,10 @@ import steward.recall.SyncReport;
  * {@code stat} per transcript (what a plain size+mtime check of every file costs), a sync after an append to a recent
  * transcript, and how many syncs it takes to see an append to an old one (old files are checked in rotation).
  */
-@Command(name = "recall-claude", description = "Recall over a Claude Code home: first build, sync with nothing changed vs one stat per transcript, appends.")
+@Command(
+        name = "recall-claude",
+        description =
+                "Recall over a Claude Code home: first build, sync with nothing changed vs one stat per transcript, appends.")
 public final class RecallClaudeBench implements Callable<Integer> {
     @Option(names = "--projects", defaultValue = "2000", description = "projects (default 2000)")
     int projects;
@@ -43,7 +45,10 @@ public final class RecallClaudeBench implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "50", description = "timed syncs with nothing changed (default 50)")
     int runs;
 
-    @Option(names = "--dir", defaultValue = "/tmp/steward-recall-claude", description = "where the home is generated (reused when present)")
+    @Option(
+            names = "--dir",
+            defaultValue = "/tmp/steward-recall-claude",
+            description = "where the home is generated (reused when present)")
     Path dir;
 
     @Override
@@ -54,15 +59,18 @@ public final class RecallClaudeBench implements Callable<Integer> {
             RecallScaleBench.deleteTree(dir);
             Files.createDirectories(dir);
             long t0 = System.nanoTime();
-            ClaudeHomeBuilder.Stats s = ClaudeHomeBuilder.build(home, projects, Math.max(1, sessions / projects), bytes, 42, Instant.now());
+            ClaudeHomeBuilder.Stats s =
+                    ClaudeHomeBuilder.build(home, projects, Math.max(1, sessions / projects), bytes, 42, Instant.now());
             Files.writeString(marker, "built");
-            Printer.println(String.format("built %s: %,d projects, %,d sessions, %,d subagent transcripts, %,d bytes, in %.1f s", home,
-                    s.projects(), s.sessions(), s.subagentFiles(), s.bytes(), (System.nanoTime() - t0) / 1e9));
+            Printer.println(String.format(
+                    "built %s: %,d projects, %,d sessions, %,d subagent transcripts, %,d bytes, in %.1f s",
+                    home, s.projects(), s.sessions(), s.subagentFiles(), s.bytes(), (System.nanoTime() - t0) / 1e9));
         } else {
             Printer.println("reusing " + home + " (modification times as generated)");
         }
         List<Path> transcripts = transcripts(home.resolve("projects"));
-        Printer.println(String.format("steward bench recall-claude: %,d projects, %,d main transcripts", projects, transcripts.size()));
+        Printer.println(String.format(
+                "steward bench recall-claude: %,d projects, %,d main transcripts", projects, transcripts.size()));
         Path state = dir.resolve("steward-state");
         RecallScaleBench.deleteTree(state);
         StewardPaths paths = StewardPaths.of(dir.resolve("no-hermes"), home).withStateDir(state);
@@ -70,15 +78,21 @@ public final class RecallClaudeBench implements Callable<Integer> {
             long c0 = cpu(), t0 = System.nanoTime();
             SyncReport first = e.sync();
             Map<String, Integer> counts = e.counts();
-            Printer.println(String.format("first build: %.1f s wall, %.1f s CPU; %,d items written (claude_session %,d, claude_memory %,d)",
-                    (System.nanoTime() - t0) / 1e9, (cpu() - c0) / 1e9, first.written(), counts.get("claude_session"), counts.get("claude_memory")));
+            Printer.println(String.format(
+                    "first build: %.1f s wall, %.1f s CPU; %,d items written (claude_session %,d, claude_memory %,d)",
+                    (System.nanoTime() - t0) / 1e9,
+                    (cpu() - c0) / 1e9,
+                    first.written(),
+                    counts.get("claude_session"),
+                    counts.get("claude_memory")));
             for (int i = 0; i < 5; i++) e.sync(); // warm-up
             List<Double> sync = new ArrayList<>();
             for (int i = 0; i < runs; i++) {
                 long s0 = System.nanoTime();
                 SyncReport r = e.sync();
                 sync.add((System.nanoTime() - s0) / 1e6);
-                if (r.written() > 0) Printer.println("  (a sync wrote " + r.written() + " items: the home moved during the run)");
+                if (r.written() > 0)
+                    Printer.println("  (a sync wrote " + r.written() + " items: the home moved during the run)");
             }
             List<Double> base = new ArrayList<>();
             for (int i = 0; i < Math.max(5, runs / 5); i++) {
@@ -91,10 +105,12 @@ public final class RecallClaudeBench implements Callable<Integer> {
                 base.add((System.nanoTime() - s0) / 1e6);
                 if (sum == 42) Printer.println("");
             }
-            Printer.println(String.format("sync, nothing changed (%d runs): p50 %.1f ms, p90 %.1f ms, max %.1f ms (target <= 50 ms)", runs,
-                    pct(sync, 50), pct(sync, 90), Collections.max(sync)));
-            Printer.println(String.format("baseline, one stat per transcript (%,d files): p50 %.1f ms, p90 %.1f ms", transcripts.size(),
-                    pct(base, 50), pct(base, 90)));
+            Printer.println(String.format(
+                    "sync, nothing changed (%d runs): p50 %.1f ms, p90 %.1f ms, max %.1f ms (target <= 50 ms)",
+                    runs, pct(sync, 50), pct(sync, 90), Collections.max(sync)));
+            Printer.println(String.format(
+                    "baseline, one stat per transcript (%,d files): p50 %.1f ms, p90 %.1f ms",
+                    transcripts.size(), pct(base, 50), pct(base, 90)));
             long now = System.currentTimeMillis();
             Path hot = null, cold = null;
             for (Path f : transcripts) {
@@ -106,7 +122,8 @@ public final class RecallClaudeBench implements Callable<Integer> {
                 append(hot, "hot");
                 long s0 = System.nanoTime();
                 SyncReport r = e.sync();
-                Printer.println(String.format("append 2 turns to a transcript modified today (%,d bytes): sync %.1f ms, %d items written",
+                Printer.println(String.format(
+                        "append 2 turns to a transcript modified today (%,d bytes): sync %.1f ms, %d items written",
                         Files.size(hot), (System.nanoTime() - s0) / 1e6, r.written()));
             }
             if (cold != null) {
@@ -120,8 +137,10 @@ public final class RecallClaudeBench implements Callable<Integer> {
                     ms += (System.nanoTime() - s0) / 1e6;
                     if (r.written() > 0) break;
                 }
-                Printer.println(String.format("append 2 turns to a transcript last modified over a week ago: seen at sync %d (%.1f ms per sync on "
-                        + "average; the background indexer polls every 2 s)", n, ms / n));
+                Printer.println(String.format(
+                        "append 2 turns to a transcript last modified over a week ago: seen at sync %d (%.1f ms per sync on "
+                                + "average; the background indexer polls every 2 s)",
+                        n, ms / n));
             }
         }
         return 0;
@@ -130,10 +149,14 @@ public final class RecallClaudeBench implements Callable<Integer> {
     private static void append(Path f, String tag) throws IOException {
         String sid = f.getFileName().toString().replace(".jsonl", "");
         String ts = Instant.now().toString();
-        String s = "{\"type\":\"user\",\"isSidechain\":false,\"sessionId\":\"" + sid + "\",\"uuid\":\"bench-" + tag + "-u-" + System.nanoTime()
-                + "\",\"timestamp\":\"" + ts + "\",\"message\":{\"role\":\"user\",\"content\":\"where does the " + tag + " quokka cache live?\"}}\n"
-                + "{\"type\":\"assistant\",\"isSidechain\":false,\"sessionId\":\"" + sid + "\",\"uuid\":\"bench-" + tag + "-a-" + System.nanoTime()
-                + "\",\"timestamp\":\"" + ts + "\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"In the " + tag
+        String s = "{\"type\":\"user\",\"isSidechain\":false,\"sessionId\":\"" + sid + "\",\"uuid\":\"bench-" + tag
+                + "-u-" + System.nanoTime()
+                + "\",\"timestamp\":\"" + ts + "\",\"message\":{\"role\":\"user\",\"content\":\"where does the " + tag
+                + " quokka cache live?\"}}\n"
+                + "{\"type\":\"assistant\",\"isSidechain\":false,\"sessionId\":\"" + sid + "\",\"uuid\":\"bench-" + tag
+                + "-a-" + System.nanoTime()
+                + "\",\"timestamp\":\"" + ts
+                + "\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"In the " + tag
                 + " quokka bucket.\"}]}}\n";
         Files.writeString(f, s, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
     }
@@ -152,7 +175,9 @@ public final class RecallClaudeBench implements Callable<Integer> {
     }
 
     private static long cpu() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static double pct(List<Double> xs, int p) {

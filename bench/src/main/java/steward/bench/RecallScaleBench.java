@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.Work;
@@ -21,9 +20,9 @@ import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.recall.BackgroundIndexer;
 import steward.recall.DenseModel;
-import steward.recall.RecallService;
 import steward.recall.InjectEngine;
 import steward.recall.RecallEngine;
+import steward.recall.RecallService;
 import steward.recall.RecallSettings;
 import steward.recall.SyncReport;
 import steward.sessions.store.Sqlite;
@@ -36,19 +35,32 @@ import tools.jackson.databind.JsonNode;
  * index and vector size on disk, and, as the baseline in the same run, Hermes' own FTS5 {@code search_messages} query
  * (its SQL, its query sanitising and CJK routing) on the same database with the same queries.
  */
-@Command(name = "recall-scale", description = "Recall at 100k and 1M messages: build, sync, search and inject latency, RSS, sizes; Hermes' FTS5 as baseline.")
+@Command(
+        name = "recall-scale",
+        description =
+                "Recall at 100k and 1M messages: build, sync, search and inject latency, RSS, sizes; Hermes' FTS5 as baseline.")
 public final class RecallScaleBench implements Callable<Integer> {
-    @Option(names = "--sizes", defaultValue = "100000,1000000", split = ",", description = "message counts (default 100000,1000000)")
+    @Option(
+            names = "--sizes",
+            defaultValue = "100000,1000000",
+            split = ",",
+            description = "message counts (default 100000,1000000)")
     List<Integer> sizes;
 
-    @Option(names = "--dir", defaultValue = "/tmp/steward-recall-scale", description = "where the homes are generated (reused when present)")
+    @Option(
+            names = "--dir",
+            defaultValue = "/tmp/steward-recall-scale",
+            description = "where the homes are generated (reused when present)")
     Path dir;
 
     @Option(names = "--queries", defaultValue = "500", description = "timed queries per size (default 500)")
     int queries;
 
-    @Option(names = "--embed", defaultValue = "5000", description = "texts embedded to measure dense build throughput and rank with "
-            + "dense (default 5000; 0 = none; -1 = all, which takes hours at 1M on 2 cores)")
+    @Option(
+            names = "--embed",
+            defaultValue = "5000",
+            description = "texts embedded to measure dense build throughput and rank with "
+                    + "dense (default 5000; 0 = none; -1 = all, which takes hours at 1M on 2 cores)")
     int embed;
 
     @Option(names = "--jar", description = "the steward jar for the one-shot call (default: the running one)")
@@ -59,9 +71,12 @@ public final class RecallScaleBench implements Callable<Integer> {
         List<String> schema = HermesDbBuilder.schema(Fixtures.locateHermesHome().resolve("state.db"));
         Path jarPath = jar != null ? jar : Fixtures.runningJar();
         ScaleHome.pools = ScaleHome.Pools.load(LocomoBench.sharedDir());
-        Printer.println("steward bench recall-scale: homes under " + dir + "; " + queries + " distinct queries per size; dense "
-                + (embed < 0 ? "on every text" : "measured on " + embed + " texts") + "; baseline: Hermes' search_messages FTS5 SQL on the same state.db");
-        Printer.println("generated text: templates about each session's topic mixed with real text (" + ScaleHome.pools.describe() + ")");
+        Printer.println(
+                "steward bench recall-scale: homes under " + dir + "; " + queries + " distinct queries per size; dense "
+                        + (embed < 0 ? "on every text" : "measured on " + embed + " texts")
+                        + "; baseline: Hermes' search_messages FTS5 SQL on the same state.db");
+        Printer.println("generated text: templates about each session's topic mixed with real text ("
+                + ScaleHome.pools.describe() + ")");
         for (int size : sizes) run(size, schema, jarPath);
         return 0;
     }
@@ -73,23 +88,32 @@ public final class RecallScaleBench implements Callable<Integer> {
         long g0 = System.nanoTime();
         Path home = ScaleHome.create(dir.resolve(String.valueOf(size)), size, 42, schema);
         Path db = home.resolve("state.db");
-        Printer.println(String.format("home: %s (state.db %.0f MiB incl. Hermes' FTS5 tables; ready in %.0f s)", home,
-                Files.size(db) / 1048576.0, (System.nanoTime() - g0) / 1e9));
+        Printer.println(String.format(
+                "home: %s (state.db %.0f MiB incl. Hermes' FTS5 tables; ready in %.0f s)",
+                home, Files.size(db) / 1048576.0, (System.nanoTime() - g0) / 1e9));
         Path state = dir.resolve(size + "/steward-state");
         deleteTree(state);
         StewardPaths paths = new StewardPaths(home, Origin.FLAG, state, Origin.FLAG);
         List<String> qs = ScaleHome.queries(db, queries + 50, 7);
         List<String> warm = qs.subList(queries, qs.size()), timed = qs.subList(0, queries);
-        try (DenseModel model = new DenseModel(state.resolve("recall/model"), RecallSettings.DEFAULT_EMBED_CHARS, true);
-             RecallEngine engine = new RecallEngine(paths, Clock.systemUTC(), RecallEngine.Options.DEFAULT, model)) {
-            Printer.println("machine load average now: " + loadAverage() + " (2 cores; wall times stretch with it, CPU times much less)");
+        try (DenseModel model =
+                        new DenseModel(state.resolve("recall/model"), RecallSettings.DEFAULT_EMBED_CHARS, true);
+                RecallEngine engine = new RecallEngine(paths, Clock.systemUTC(), RecallEngine.Options.DEFAULT, model)) {
+            Printer.println("machine load average now: " + loadAverage()
+                    + " (2 cores; wall times stretch with it, CPU times much less)");
             resetPeak();
             long t0 = System.nanoTime(), c0 = cpuNanos();
             SyncReport built = engine.sync(progress());
             double buildS = (System.nanoTime() - t0) / 1e9, buildCpu = (cpuNanos() - c0) / 1e9;
             long peakBuild = peakKiB();
-            Printer.println(String.format("first build, lexical: %.1f s wall, %.1f s CPU, %d items (%.0f items/s wall, %.0f per CPU second), peak RSS %.0f MiB",
-                    buildS, buildCpu, built.written(), built.written() / buildS, built.written() / buildCpu, peakBuild / 1024.0));
+            Printer.println(String.format(
+                    "first build, lexical: %.1f s wall, %.1f s CPU, %d items (%.0f items/s wall, %.0f per CPU second), peak RSS %.0f MiB",
+                    buildS,
+                    buildCpu,
+                    built.written(),
+                    built.written() / buildS,
+                    built.written() / buildCpu,
+                    peakBuild / 1024.0));
             duringBuild(home, dir.resolve(size + "/steward-state-bg"), timed);
             // dense: what the background indexer does, timed on a subset (or everything)
             int pending = engine.densePending();
@@ -105,9 +129,17 @@ public final class RecallScaleBench implements Callable<Integer> {
             }
             double embedS = (System.nanoTime() - t0) / 1e9, embedCpu = (cpuNanos() - c0) / 1e9;
             if (done > 0) {
-                Printer.println(String.format("first build, dense (measured subset): %d of %d texts embedded in %.1f s wall, %.1f s CPU (%.1f texts/s wall, "
-                        + "%.1f per CPU second; the whole history: about %.1f h of one core); peak RSS %.0f MiB", done, pending, embedS, embedCpu,
-                        done / embedS, done / embedCpu, pending / (done / embedCpu) / 3600, peakKiB() / 1024.0));
+                Printer.println(String.format(
+                        "first build, dense (measured subset): %d of %d texts embedded in %.1f s wall, %.1f s CPU (%.1f texts/s wall, "
+                                + "%.1f per CPU second; the whole history: about %.1f h of one core); peak RSS %.0f MiB",
+                        done,
+                        pending,
+                        embedS,
+                        embedCpu,
+                        done / embedS,
+                        done / embedCpu,
+                        pending / (done / embedCpu) / 3600,
+                        peakKiB() / 1024.0));
             } else {
                 Printer.println("first build, dense: not measured (--embed 0)");
             }
@@ -117,11 +149,14 @@ public final class RecallScaleBench implements Callable<Integer> {
                 long s0 = System.nanoTime();
                 SyncReport r = engine.sync();
                 syncs.add((System.nanoTime() - s0) / 1e6);
-                if (r.changed()) throw new IllegalStateException("a sync with nothing changed wrote " + r.written() + " items");
+                if (r.changed())
+                    throw new IllegalStateException("a sync with nothing changed wrote " + r.written() + " items");
             }
-            Printer.println(String.format("sync, nothing changed (in process, 50 runs): p50 %.2f ms, p99 %.2f ms   (target <= 20 ms at 100k)", pct(syncs, 0.5),
-                    pct(syncs, 0.99)));
-            try (BackgroundIndexer bg = new BackgroundIndexer(engine, 600_000).start()) { // the server's call path: a peek, never a write
+            Printer.println(String.format(
+                    "sync, nothing changed (in process, 50 runs): p50 %.2f ms, p99 %.2f ms   (target <= 20 ms at 100k)",
+                    pct(syncs, 0.5), pct(syncs, 0.99)));
+            try (BackgroundIndexer bg =
+                    new BackgroundIndexer(engine, 600_000).start()) { // the server's call path: a peek, never a write
                 Thread.sleep(2000); // (its start-up reconciliation: nothing to write)
                 List<Double> peeks = new ArrayList<>();
                 for (int i = 0; i < 50; i++) {
@@ -130,7 +165,8 @@ public final class RecallScaleBench implements Callable<Integer> {
                     peeks.add((System.nanoTime() - s0) / 1e6);
                     if (r.changed()) throw new IllegalStateException("a call wrote the index");
                 }
-                Printer.println(String.format("call path with the background indexer, nothing changed (50 calls): p50 %.2f ms, p99 %.2f ms",
+                Printer.println(String.format(
+                        "call path with the background indexer, nothing changed (50 calls): p50 %.2f ms, p99 %.2f ms",
                         pct(peeks, 0.5), pct(peeks, 0.99)));
             }
             // searches: warm-up on other queries, then each timed query once
@@ -147,9 +183,10 @@ public final class RecallScaleBench implements Callable<Integer> {
                 if (r.confidence().bestCosine() != null) denseUsed++;
             }
             double searchCpu = (cpuNanos() - c0) / 1e6 / timed.size();
-            Printer.println(String.format("recall_search, %d distinct queries (warm process): p50 %.2f ms, p99 %.2f ms wall; %.2f ms CPU per query "
-                    + "(all threads: the query's embedding included); dense took part in %d, \"good match\" %d; peak RSS %.0f MiB", timed.size(),
-                    pct(lat, 0.5), pct(lat, 0.99), searchCpu, denseUsed, good, peakKiB() / 1024.0));
+            Printer.println(String.format(
+                    "recall_search, %d distinct queries (warm process): p50 %.2f ms, p99 %.2f ms wall; %.2f ms CPU per query "
+                            + "(all threads: the query's embedding included); dense took part in %d, \"good match\" %d; peak RSS %.0f MiB",
+                    timed.size(), pct(lat, 0.5), pct(lat, 0.99), searchCpu, denseUsed, good, peakKiB() / 1024.0));
             InjectEngine gate = new InjectEngine(engine, RecallEngine.recallDir(paths));
             List<Double> inj = new ArrayList<>();
             for (String q : timed) {
@@ -157,16 +194,25 @@ public final class RecallScaleBench implements Callable<Integer> {
                 gate.inject(new InjectEngine.Request(q, null, null, null, "shadow"));
                 inj.add((System.nanoTime() - s0) / 1e6);
             }
-            Printer.println(String.format("recall_inject, same queries: p50 %.2f ms, p99 %.2f ms", pct(inj, 0.5), pct(inj, 0.99)));
+            Printer.println(String.format(
+                    "recall_inject, same queries: p50 %.2f ms, p99 %.2f ms", pct(inj, 0.5), pct(inj, 0.99)));
             c0 = cpuNanos();
             List<Double> fts = hermesBaseline(db, timed);
             double ftsCpu = (cpuNanos() - c0) / 1e6 / (2.0 * timed.size());
-            Printer.println(String.format("baseline Hermes search_messages (FTS5, same db, same queries): p50 %.2f ms, p99 %.2f ms   "
-                    + "(%.2f ms CPU per query) (target: recall_search p50 <= 1x this; at 100k p50 <= 10 ms, p99 <= 50 ms; at 1M p50 <= 30 ms)", pct(fts, 0.5),
-                    pct(fts, 0.99), ftsCpu));
-            Printer.println(String.format("ratio recall_search/Hermes FTS5: p50 %.2f, p99 %.2f", pct(lat, 0.5) / pct(fts, 0.5), pct(lat, 0.99) / pct(fts, 0.99)));
-            Printer.println(String.format("on disk: index %.0f MiB, vectors %.1f MiB (%d rows, %d bytes each), state.db %.0f MiB", engine.indexBytes() / 1048576.0,
-                    engine.vectorBytes() / 1048576.0, engine.denseVectors(), 8 + 388 + 48, Files.size(db) / 1048576.0));
+            Printer.println(String.format(
+                    "baseline Hermes search_messages (FTS5, same db, same queries): p50 %.2f ms, p99 %.2f ms   "
+                            + "(%.2f ms CPU per query) (target: recall_search p50 <= 1x this; at 100k p50 <= 10 ms, p99 <= 50 ms; at 1M p50 <= 30 ms)",
+                    pct(fts, 0.5), pct(fts, 0.99), ftsCpu));
+            Printer.println(String.format(
+                    "ratio recall_search/Hermes FTS5: p50 %.2f, p99 %.2f",
+                    pct(lat, 0.5) / pct(fts, 0.5), pct(lat, 0.99) / pct(fts, 0.99)));
+            Printer.println(String.format(
+                    "on disk: index %.0f MiB, vectors %.1f MiB (%d rows, %d bytes each), state.db %.0f MiB",
+                    engine.indexBytes() / 1048576.0,
+                    engine.vectorBytes() / 1048576.0,
+                    engine.denseVectors(),
+                    8 + 388 + 48,
+                    Files.size(db) / 1048576.0));
         }
         oneShot(jarPath, home, state, timed.get(0));
     }
@@ -178,9 +224,10 @@ public final class RecallScaleBench implements Callable<Integer> {
     private void duringBuild(Path home, Path state, List<String> timed) throws Exception {
         deleteTree(state);
         StewardPaths paths = new StewardPaths(home, Origin.FLAG, state, Origin.FLAG);
-        try (DenseModel model = new DenseModel(state.resolve("recall/model"), RecallSettings.DEFAULT_EMBED_CHARS, false);
-             RecallEngine engine = new RecallEngine(paths, Clock.systemUTC(), RecallEngine.Options.LEXICAL, model);
-             BackgroundIndexer bg = new BackgroundIndexer(engine, 600_000).start()) {
+        try (DenseModel model =
+                        new DenseModel(state.resolve("recall/model"), RecallSettings.DEFAULT_EMBED_CHARS, false);
+                RecallEngine engine = new RecallEngine(paths, Clock.systemUTC(), RecallEngine.Options.LEXICAL, model);
+                BackgroundIndexer bg = new BackgroundIndexer(engine, 600_000).start()) {
             RecallService svc = new RecallService(engine);
             long deadline = System.nanoTime() + 120_000_000_000L;
             while (bg.building() == null && System.nanoTime() < deadline) Thread.sleep(20);
@@ -190,15 +237,18 @@ public final class RecallScaleBench implements Callable<Integer> {
             int withItems = 0, n = Math.min(50, timed.size());
             for (String q : timed.subList(0, n)) {
                 long s0 = System.nanoTime();
-                RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest(q, 10, null, null, null, null));
+                RecallService.SearchOutput out =
+                        svc.search(new RecallService.SearchRequest(q, 10, null, null, null, null));
                 lat.add((System.nanoTime() - s0) / 1e6);
                 if (out.index().items_written() > 0) throw new IllegalStateException("a call wrote the index");
                 if (!out.items().isEmpty()) withItems++;
                 if (first == null) first = out.index().building();
                 last = out.index().building();
             }
-            Printer.println(String.format("recall_search during the first build (server: background indexer, %d calls): p50 %.1f ms, p99 %.1f ms; "
-                    + "%d answered with items; first call said \"%s\", last \"%s\"", n, pct(lat, 0.5), pct(lat, 0.99), withItems, first, last));
+            Printer.println(String.format(
+                    "recall_search during the first build (server: background indexer, %d calls): p50 %.1f ms, p99 %.1f ms; "
+                            + "%d answered with items; first call said \"%s\", last \"%s\"",
+                    n, pct(lat, 0.5), pct(lat, 0.99), withItems, first, last));
         }
         deleteTree(state);
     }
@@ -208,10 +258,20 @@ public final class RecallScaleBench implements Callable<Integer> {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(LaunchFlags.oneShot(null));
-        cmd.addAll(List.of("-jar", jarPath.toString(), "call", "recall_search", Json.MAPPER.writeValueAsString(java.util.Map.of("query", query)),
-                "--hermes-home", home.toString(), "--state-dir", state.toString()));
+        cmd.addAll(List.of(
+                "-jar",
+                jarPath.toString(),
+                "call",
+                "recall_search",
+                Json.MAPPER.writeValueAsString(java.util.Map.of("query", query)),
+                "--hermes-home",
+                home.toString(),
+                "--state-dir",
+                state.toString()));
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         long peak = 0;
         byte[] out;
         try (var in = p.getInputStream()) {
@@ -235,37 +295,53 @@ public final class RecallScaleBench implements Callable<Integer> {
         p.waitFor();
         double wall = (System.nanoTime() - t0) / 1e6;
         JsonNode r = Json.MAPPER.readTree(out);
-        Printer.println(String.format("one-shot steward call recall_search (new JVM, launcher flags, no CDS): %.0f ms wall, sync_ms %d, peak RSS %.0f MiB "
-                + "(polled; target <= 200 MiB with dense on), dense used: %s", wall, r.path("index").path("sync_ms").asLong(-1), peak / 1024.0,
+        Printer.println(String.format(
+                "one-shot steward call recall_search (new JVM, launcher flags, no CDS): %.0f ms wall, sync_ms %d, peak RSS %.0f MiB "
+                        + "(polled; target <= 200 MiB with dense on), dense used: %s",
+                wall,
+                r.path("index").path("sync_ms").asLong(-1),
+                peak / 1024.0,
                 r.path("index").path("dense_enabled").asBoolean()));
     }
 
     /** Hermes' search_messages: the same SQL (FTS5 MATCH, joins, ORDER BY rank LIMIT 20), its sanitising and its CJK routing. */
     static List<Double> hermesBaseline(Path db, List<String> queries) throws Exception {
         List<Double> out = new ArrayList<>();
-        String select = "SELECT m.id, m.session_id, m.role, snippet(%s, 0, '>>>', '<<<', '...', 40) AS snippet, m.content, m.timestamp, "
-                + "m.tool_name, s.source, s.model, s.started_at AS session_started FROM %s JOIN messages m ON m.id = %s.rowid "
-                + "JOIN sessions s ON s.id = m.session_id WHERE %s MATCH ? AND (m.active = 1 OR m.compacted = 1) ORDER BY rank LIMIT 20 OFFSET 0";
+        String select =
+                "SELECT m.id, m.session_id, m.role, snippet(%s, 0, '>>>', '<<<', '...', 40) AS snippet, m.content, m.timestamp, "
+                        + "m.tool_name, s.source, s.model, s.started_at AS session_started FROM %s JOIN messages m ON m.id = %s.rowid "
+                        + "JOIN sessions s ON s.id = m.session_id WHERE %s MATCH ? AND (m.active = 1 OR m.compacted = 1) ORDER BY rank LIMIT 20 OFFSET 0";
         try (Connection c = Sqlite.openReadOnly(db);
-             PreparedStatement fts = c.prepareStatement(String.format(select, "messages_fts", "messages_fts", "messages_fts", "messages_fts"));
-             PreparedStatement tri = c.prepareStatement(String.format(select, "messages_fts_trigram", "messages_fts_trigram", "messages_fts_trigram",
-                     "messages_fts_trigram"));
-             PreparedStatement like = c.prepareStatement("SELECT m.id, m.session_id, m.role, m.content, m.timestamp FROM messages m "
-                     + "JOIN sessions s ON s.id = m.session_id WHERE (m.content LIKE ? ESCAPE '\\' OR m.tool_name LIKE ? ESCAPE '\\' "
-                     + "OR m.tool_calls LIKE ? ESCAPE '\\') AND (m.active = 1 OR m.compacted = 1) ORDER BY m.timestamp DESC LIMIT 20")) {
+                PreparedStatement fts = c.prepareStatement(
+                        String.format(select, "messages_fts", "messages_fts", "messages_fts", "messages_fts"));
+                PreparedStatement tri = c.prepareStatement(String.format(
+                        select,
+                        "messages_fts_trigram",
+                        "messages_fts_trigram",
+                        "messages_fts_trigram",
+                        "messages_fts_trigram"));
+                PreparedStatement like = c.prepareStatement(
+                        "SELECT m.id, m.session_id, m.role, m.content, m.timestamp FROM messages m "
+                                + "JOIN sessions s ON s.id = m.session_id WHERE (m.content LIKE ? ESCAPE '\\' OR m.tool_name LIKE ? ESCAPE '\\' "
+                                + "OR m.tool_calls LIKE ? ESCAPE '\\') AND (m.active = 1 OR m.compacted = 1) ORDER BY m.timestamp DESC LIMIT 20")) {
             for (int round = 0; round < 2; round++) { // the first round warms SQLite's page cache
                 for (String q : queries) {
                     long t0 = System.nanoTime();
                     String clean = sanitise(q);
                     if (clean.isEmpty()) continue;
-                    long cjk = clean.codePoints().filter(cp -> Character.UnicodeScript.of(cp) == Character.UnicodeScript.HAN).count();
+                    long cjk = clean.codePoints()
+                            .filter(cp -> Character.UnicodeScript.of(cp) == Character.UnicodeScript.HAN)
+                            .count();
                     PreparedStatement ps;
                     if (cjk > 0 && cjk >= 3) {
                         ps = tri;
                         ps.setString(1, "\"" + clean.replace("\"", "\"\"") + "\"");
                     } else if (cjk > 0) {
                         ps = like;
-                        String esc = "%" + clean.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+                        String esc = "%"
+                                + clean.replace("\\", "\\\\")
+                                        .replace("%", "\\%")
+                                        .replace("_", "\\_") + "%";
                         ps.setString(1, esc);
                         ps.setString(2, esc);
                         ps.setString(3, esc);
@@ -285,7 +361,10 @@ public final class RecallScaleBench implements Callable<Integer> {
 
     /** Hermes' _sanitize_fts5_query for plain queries: FTS5 operators and specials dropped, dotted/hyphenated terms quoted. */
     static String sanitise(String q) {
-        String s = q.replaceAll("[\"()+*{}:^]", " ").replaceAll("(?i)\\b(AND|OR|NOT|NEAR)\\b", " ").replace("?", " ").strip();
+        String s = q.replaceAll("[\"()+*{}:^]", " ")
+                .replaceAll("(?i)\\b(AND|OR|NOT|NEAR)\\b", " ")
+                .replace("?", " ")
+                .strip();
         StringBuilder b = new StringBuilder();
         for (String w : s.split("\\s+")) {
             if (w.isEmpty()) continue;

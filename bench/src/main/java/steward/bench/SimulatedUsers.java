@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -120,7 +119,8 @@ final class SimulatedUsers {
 
         public Wish wish(EvolvingHome.Session s, String action, int run, Memory m) {
             if (m.kept.contains(s.id())) return Wish.no("want_kept");
-            if (run >= 3 && action.equals("delete") && !s.subagent() && !s.titled() && s.messages() > 10) return Wish.no("want_kept");
+            if (run >= 3 && action.equals("delete") && !s.subagent() && !s.titled() && s.messages() > 10)
+                return Wish.no("want_kept");
             return Wish.YES;
         }
 
@@ -157,7 +157,8 @@ final class SimulatedUsers {
         }
 
         public Wish wish(EvolvingHome.Session s, String action, int run, Memory m) {
-            if (action.equals("mark_ended") && s.subagent()) return Wish.YES; // rule M: a subagent run left open for over a day
+            if (action.equals("mark_ended") && s.subagent())
+                return Wish.YES; // rule M: a subagent run left open for over a day
             if (!action.equals("delete") || s.active()) return Wish.no(null);
             if (s.subagent() && (s.messages() <= 4 || !s.titled())) return Wish.YES;
             if (!s.titled() && s.messages() <= 10) return Wish.YES;
@@ -192,25 +193,36 @@ final class SimulatedUsers {
         }
     };
 
-    static final List<Profile> ALL = List.of(KEEPS_RUNNING_SUBAGENTS, NEVER_DELETES_TITLED, CHANGES_MIND, BY_RULE_GROUP, SILENT,
-            IGNORES_RULE_D, APPROVES_ALL);
+    static final List<Profile> ALL = List.of(
+            KEEPS_RUNNING_SUBAGENTS,
+            NEVER_DELETES_TITLED,
+            CHANGES_MIND,
+            BY_RULE_GROUP,
+            SILENT,
+            IGNORES_RULE_D,
+            APPROVES_ALL);
 
     /** The session_apply decisions of one user for one report, and what the user now remembers having said. */
-    record Answers(Map<String, String> items, Map<String, String> rules, Map<String, String> keepReasons, String waiting) {}
+    record Answers(
+            Map<String, String> items, Map<String, String> rules, Map<String, String> keepReasons, String waiting) {}
 
     static Answers answer(Profile p, JsonNode audit, Map<String, EvolvingHome.Session> sessions, int run, Memory m) {
-        Map<String, String> items = new LinkedHashMap<>(), rules = new LinkedHashMap<>(), reasons = new LinkedHashMap<>();
+        Map<String, String> items = new LinkedHashMap<>(),
+                rules = new LinkedHashMap<>(),
+                reasons = new LinkedHashMap<>();
         if (!p.answers()) return new Answers(items, rules, reasons, null);
         JsonNode g = audit.get("groups");
         List<JsonNode> asked = new ArrayList<>();
         for (JsonNode rg : g.get("confirm")) for (JsonNode it : rg.get("items")) if (askedNow(it)) asked.add(it);
         for (JsonNode it : g.get("info").get("items")) if (askedNow(it)) asked.add(it);
         // the report says some questions are still waiting: an answering user asks to see them and answers them
-        for (JsonNode it : g.get("waiting").get("items")) if ("waiting".equals(it.path("question").asString(""))) asked.add(it);
+        for (JsonNode it : g.get("waiting").get("items"))
+            if ("waiting".equals(it.path("question").asString(""))) asked.add(it);
         Map<String, List<JsonNode>> byRule = new LinkedHashMap<>();
         for (JsonNode it : asked) {
             if (it.get("rule").asString().equals("D") && !p.answersRuleD()) continue;
-            byRule.computeIfAbsent(it.get("rule").asString(), k -> new ArrayList<>()).add(it);
+            byRule.computeIfAbsent(it.get("rule").asString(), k -> new ArrayList<>())
+                    .add(it);
         }
         for (Map.Entry<String, List<JsonNode>> e : byRule.entrySet()) {
             int yes = 0;
@@ -237,7 +249,8 @@ final class SimulatedUsers {
         // a collapsed rule line: one decision for all of it
         for (JsonNode c : g.get("collapsed")) {
             String rule = c.get("rule").asString();
-            if (c.get("items").isEmpty() || "status".equals(c.get("items").get(0).path("question").asString(""))) continue; // asks nothing
+            if (c.get("items").isEmpty()
+                    || "status".equals(c.get("items").get(0).path("question").asString(""))) continue; // asks nothing
             if (rule.equals("D") && !p.answersRuleD()) continue;
             int yes = 0, n = 0;
             for (JsonNode it : c.get("items")) {
@@ -259,6 +272,7 @@ final class SimulatedUsers {
     static void remember(JsonNode item, Memory m) {
         m.kept.add(item.get("session_id").asString());
         JsonNode along = item.get("takes_along");
-        if (along == null || !along.isArray() || along.isEmpty()) m.vetoedConditions.add(item.get("condition").asString());
+        if (along == null || !along.isArray() || along.isEmpty())
+            m.vetoedConditions.add(item.get("condition").asString());
     }
 }

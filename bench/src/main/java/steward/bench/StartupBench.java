@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
@@ -31,7 +30,9 @@ public final class StartupBench implements Callable<Integer> {
     @Option(names = "--jar", description = "the steward jar (default: the running one)")
     Path jar;
 
-    @Option(names = "--cds", description = "class-data-sharing archive to use (default: steward.jsa beside the jar, if present)")
+    @Option(
+            names = "--cds",
+            description = "class-data-sharing archive to use (default: steward.jsa beside the jar, if present)")
     Path cds;
 
     @Override
@@ -46,14 +47,21 @@ public final class StartupBench implements Callable<Integer> {
         tuned.addAll(LaunchFlags.jvmFlags(Files.isRegularFile(archive) ? archive : null));
         tuned.addAll(List.of("-jar", jarPath.toString(), "serve", "--hermes-home", home.toString()));
 
-        Printer.println("steward bench startup: " + n + " spawns per variant, initialize → tools/list → tools/call steward_status");
+        Printer.println("steward bench startup: " + n
+                + " spawns per variant, initialize → tools/list → tools/call steward_status");
         Result base = run(plain);
         Result fast = run(tuned);
         Printer.println(String.format("%-34s %10s %10s %12s", "variant", "median ms", "p90 ms", "peak RSS MiB"));
-        Printer.println(String.format("%-34s %10.0f %10.0f %12.1f", "plain java -jar (baseline)", base.median, base.p90, base.rssMiB));
-        Printer.println(String.format("%-34s %10.0f %10.0f %12.1f", "launcher flags" + (Files.isRegularFile(archive) ? " + AppCDS" : " (no CDS archive)"),
-                fast.median, fast.p90, fast.rssMiB));
-        Printer.println(String.format("ratio launcher/baseline: %.2f   target: median <= 600 ms", fast.median / base.median));
+        Printer.println(String.format(
+                "%-34s %10.0f %10.0f %12.1f", "plain java -jar (baseline)", base.median, base.p90, base.rssMiB));
+        Printer.println(String.format(
+                "%-34s %10.0f %10.0f %12.1f",
+                "launcher flags" + (Files.isRegularFile(archive) ? " + AppCDS" : " (no CDS archive)"),
+                fast.median,
+                fast.p90,
+                fast.rssMiB));
+        Printer.println(
+                String.format("ratio launcher/baseline: %.2f   target: median <= 600 ms", fast.median / base.median));
         return 0;
     }
 
@@ -64,16 +72,22 @@ public final class StartupBench implements Callable<Integer> {
         double peakRss = 0;
         for (int i = 0; i < n; i++) {
             long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             OutputStream in = p.getOutputStream();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
+            StdioLines.send(
+                    in,
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}");
             StdioLines.await(out, "\"id\":1");
             StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
             StdioLines.await(out, "\"id\":2");
-            StdioLines.send(in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}}");
+            StdioLines.send(
+                    in,
+                    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}}");
             StdioLines.await(out, "\"id\":3");
             times.add((System.nanoTime() - t0) / 1e6);
             peakRss = Math.max(peakRss, vmHwmKiB(p.pid()) / 1024.0);
@@ -81,10 +95,11 @@ public final class StartupBench implements Callable<Integer> {
             p.waitFor();
         }
         Collections.sort(times);
-        return new Result(times.get(times.size() / 2), times.get(Math.min(times.size() - 1, (int) Math.ceil(times.size() * 0.9) - 1)), peakRss);
+        return new Result(
+                times.get(times.size() / 2),
+                times.get(Math.min(times.size() - 1, (int) Math.ceil(times.size() * 0.9) - 1)),
+                peakRss);
     }
-
-
 
     static long vmHwmKiB(long pid) {
         try {

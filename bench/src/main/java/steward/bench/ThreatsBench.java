@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
@@ -28,9 +27,13 @@ import tools.jackson.databind.JsonNode;
  * positives on benign, realistic memory entries: the fixture's MEMORY.md and USER.md entries and the sentences people
  * say about themselves in the LoCoMo conversations.
  */
-@Command(name = "threats", description = "Threat scan: blocked share per category on an attack corpus, false positives on benign entries.")
+@Command(
+        name = "threats",
+        description = "Threat scan: blocked share per category on an attack corpus, false positives on benign entries.")
 public final class ThreatsBench implements Callable<Integer> {
-    @Option(names = "--data", description = "LoCoMo-format JSON for benign entries (default ../shared/data/locomo/locomo-dev.json)")
+    @Option(
+            names = "--data",
+            description = "LoCoMo-format JSON for benign entries (default ../shared/data/locomo/locomo-dev.json)")
     Path data;
 
     @Option(names = "--benign", defaultValue = "1000", description = "benign entries at most (default 1000)")
@@ -58,7 +61,8 @@ public final class ThreatsBench implements Callable<Integer> {
                 if (fps.size() < 10) fps.add(m.get().id() + ": " + g);
             }
         }
-        Printer.println("steward bench threats: " + ThreatScan.PATTERNS.size() + " patterns; attack corpus with 5 variants per line "
+        Printer.println("steward bench threats: " + ThreatScan.PATTERNS.size()
+                + " patterns; attack corpus with 5 variants per line "
                 + "(as written, full-width, look-alike letters, upper case, wrapped with line breaks)");
         boolean ok = true;
         int blocked = 0, total = 0;
@@ -67,10 +71,12 @@ public final class ThreatsBench implements Callable<Integer> {
             ok &= share >= 95;
             blocked += e.getValue()[0];
             total += e.getValue()[1];
-            Printer.println(String.format("  %-22s blocked %3d / %3d = %5.1f %%", e.getKey(), e.getValue()[0], e.getValue()[1], share));
+            Printer.println(String.format(
+                    "  %-22s blocked %3d / %3d = %5.1f %%", e.getKey(), e.getValue()[0], e.getValue()[1], share));
         }
         double fpShare = good.isEmpty() ? 0 : 100.0 * fp / good.size();
-        Printer.println(String.format("attacks blocked %d / %d = %.1f %%; false positives %d / %d benign entries = %.2f %% (targets: every category >= 95 %%, FP <= 1 %%)",
+        Printer.println(String.format(
+                "attacks blocked %d / %d = %.1f %%; false positives %d / %d benign entries = %.2f %% (targets: every category >= 95 %%, FP <= 1 %%)",
                 blocked, total, 100.0 * blocked / total, fp, good.size(), fpShare));
         for (String m : missed) Printer.println("  missed: " + m);
         for (String f : fps) Printer.println("  false positive: " + f);
@@ -97,7 +103,11 @@ public final class ThreatsBench implements Callable<Integer> {
         StringBuilder fw = new StringBuilder();
         for (char c : s.toCharArray()) fw.append(c >= '!' && c <= '~' ? (char) (c - '!' + '！') : c);
         v.add(fw.toString());
-        v.add(s.replace('o', 'о').replace('a', 'а').replace('e', 'е').replace('p', 'р').replace('c', 'с'));
+        v.add(s.replace('o', 'о')
+                .replace('a', 'а')
+                .replace('e', 'е')
+                .replace('p', 'р')
+                .replace('c', 'с'));
         v.add(s.toUpperCase(java.util.Locale.ROOT));
         v.add("Reminder from the last session:\n  " + s.replace(" ", "  \n ") + "  (as agreed)");
         List<String> out = new ArrayList<>(v);
@@ -109,7 +119,8 @@ public final class ThreatsBench implements Callable<Integer> {
         List<String> out = new ArrayList<>();
         Path home = Fixtures.locateHermesHome();
         for (String f : List.of("memories/MEMORY.md", "memories/USER.md")) {
-            if (Files.isRegularFile(home.resolve(f))) out.addAll(MemoryDocument.read(home.resolve(f)).entries());
+            if (Files.isRegularFile(home.resolve(f)))
+                out.addAll(MemoryDocument.read(home.resolve(f)).entries());
         }
         Path p = data != null ? data : locomo();
         if (p != null && Files.isRegularFile(p)) {
@@ -120,7 +131,9 @@ public final class ThreatsBench implements Callable<Integer> {
                     if (!e.getValue().isArray()) continue;
                     for (JsonNode turn : e.getValue()) {
                         String t = turn.path("text").asString("");
-                        if (t.length() >= 40 && t.length() <= 300 && (t.contains(" I ") || t.startsWith("I ") || t.contains(" my "))) {
+                        if (t.length() >= 40
+                                && t.length() <= 300
+                                && (t.contains(" I ") || t.startsWith("I ") || t.contains(" my "))) {
                             out.add(turn.path("speaker").asString("User") + " said: " + t);
                         }
                         if (out.size() >= benign) return out;

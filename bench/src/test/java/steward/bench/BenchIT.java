@@ -13,10 +13,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.json.Json;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
@@ -34,8 +32,10 @@ class BenchIT {
         List<String> cmd = new ArrayList<>(List.of("bench"));
         cmd.addAll(List.of(args));
         Path err = tmp.resolve("err.txt");
-        Process p = new ProcessBuilder(DevProcess.command(cmd.toArray(String[]::new))).directory(tmp.toFile()) // not the repository: any directory works
-                .redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(DevProcess.command(cmd.toArray(String[]::new)))
+                .directory(tmp.toFile()) // not the repository: any directory works
+                .redirectError(err.toFile())
+                .start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), "bench " + cmd + " did not finish");
@@ -56,18 +56,33 @@ class BenchIT {
     /** The figures are the ones asked for and agree with each other: the ratio is (a)/(b) of the medians it prints. */
     @Test
     void auditOnASmallDatabase() throws Exception {
-        String out = bench("audit", "--sessions", "300", "--messages", "3000", "-n", "1", "--dir", tmp.resolve("audit").toString());
-        Matcher db = find("^database: ([\\d,]+) sessions \\((\\d+) active\\), ([\\d,]+) messages; seed listing returned ([\\d,]+) rows", out);
+        String out = bench(
+                "audit",
+                "--sessions",
+                "300",
+                "--messages",
+                "3000",
+                "-n",
+                "1",
+                "--dir",
+                tmp.resolve("audit").toString());
+        Matcher db = find(
+                "^database: ([\\d,]+) sessions \\((\\d+) active\\), ([\\d,]+) messages; seed listing returned ([\\d,]+) rows",
+                out);
         assertEquals(300, num(db.group(1)));
         assertEquals(3000, num(db.group(3)));
         assertEquals(300, num(db.group(4)), "the baseline query read every session");
         assertTrue(num(db.group(2)) > 0 && num(db.group(2)) < 300);
-        double a = num(find("^\\(a\\) session_audit end to end\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)", out).group(1));
-        double b = num(find("^\\(b\\) seed listing query \\(baseline\\)\\s+([\\d.]+)", out).group(1));
+        double a = num(find("^\\(a\\) session_audit end to end\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)", out)
+                .group(1));
+        double b = num(find("^\\(b\\) seed listing query \\(baseline\\)\\s+([\\d.]+)", out)
+                .group(1));
         double ratio = num(find("^ratio \\(a\\)/\\(b\\): ([\\d.]+)", out).group(1));
         assertTrue(a > 0 && b > 0, out);
         // medians are printed to 0.1 ms, the ratio from the unrounded ones
-        assertTrue(ratio >= (a - 0.05) / (b + 0.05) - 0.001 && ratio <= (a + 0.05) / Math.max(0.001, b - 0.05) + 0.001, a + "/" + b + " vs " + ratio);
+        assertTrue(
+                ratio >= (a - 0.05) / (b + 0.05) - 0.001 && ratio <= (a + 0.05) / Math.max(0.001, b - 0.05) + 0.001,
+                a + "/" + b + " vs " + ratio);
     }
 
     /**
@@ -79,29 +94,43 @@ class BenchIT {
         Path data = TestHomes.repo().resolve("bench/src/test/resources/locomo-mini.json");
         Map<Integer, Integer> perCategory = new TreeMap<>();
         for (JsonNode conv : Json.MAPPER.readTree(Files.readString(data))) {
-            for (JsonNode q : conv.get("qa")) if (q.get("category").asInt() <= 4) perCategory.merge(q.get("category").asInt(), 1, Integer::sum);
+            for (JsonNode q : conv.get("qa"))
+                if (q.get("category").asInt() <= 4)
+                    perCategory.merge(q.get("category").asInt(), 1, Integer::sum);
         }
-        int answerable = perCategory.values().stream().mapToInt(Integer::intValue).sum();
+        int answerable =
+                perCategory.values().stream().mapToInt(Integer::intValue).sum();
         String out = bench("locomo", "--data", data.toString(), "--names", "with");
         for (String system : List.of("steward", "bm25-only")) {
             double[] weighted = new double[4];
             for (int cat = 1; cat <= 4; cat++) {
-                Matcher m = find("^" + Pattern.quote(system) + "\\s+" + cat + " [a-z-]+\\s+(\\d+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)$", out);
+                Matcher m = find(
+                        "^" + Pattern.quote(system) + "\\s+" + cat
+                                + " [a-z-]+\\s+(\\d+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)$",
+                        out);
                 int n = Integer.parseInt(m.group(1));
                 assertEquals(perCategory.getOrDefault(cat, 0), n, system + " category " + cat);
                 if (n == 0) continue;
                 double prev = 0;
                 for (int k = 0; k < 4; k++) {
                     double r = num(m.group(k + 2));
-                    assertTrue(r >= prev && r <= 1, system + " category " + cat + ": recall grows with k within [0, 1]: " + m.group());
+                    assertTrue(
+                            r >= prev && r <= 1,
+                            system + " category " + cat + ": recall grows with k within [0, 1]: " + m.group());
                     prev = r;
                     weighted[k] += n * r;
                 }
             }
-            Matcher overall = find("^" + Pattern.quote(system) + "\\s+overall\\s+(\\d+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)$", out);
+            Matcher overall = find(
+                    "^" + Pattern.quote(system) + "\\s+overall\\s+(\\d+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)$",
+                    out);
             assertEquals(answerable, Integer.parseInt(overall.group(1)));
             for (int k = 0; k < 4; k++) {
-                assertEquals(weighted[k] / answerable, num(overall.group(k + 2)), 0.0011, system + " overall is the mean over questions: " + overall.group());
+                assertEquals(
+                        weighted[k] / answerable,
+                        num(overall.group(k + 2)),
+                        0.0011,
+                        system + " overall is the mean over questions: " + overall.group());
             }
         }
         Matcher inject = find("inject on answerable:\\s+(\\d+)/(\\d+)\\s+=\\s+([\\d.]+) %", out);
@@ -109,7 +138,8 @@ class BenchIT {
         assertEquals(100.0 * Integer.parseInt(inject.group(1)) / answerable, num(inject.group(3)), 0.05);
         Matcher other = find("inject on another conversation's questions:\\s+(\\d+)/(\\d+)\\s+=\\s+([\\d.]+) %", out);
         assertTrue(Integer.parseInt(other.group(2)) > 0);
-        assertEquals(100.0 * Integer.parseInt(other.group(1)) / Integer.parseInt(other.group(2)), num(other.group(3)), 0.05);
+        assertEquals(
+                100.0 * Integer.parseInt(other.group(1)) / Integer.parseInt(other.group(2)), num(other.group(3)), 0.05);
     }
 
     @Test

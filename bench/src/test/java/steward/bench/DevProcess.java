@@ -4,7 +4,6 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.testing.TestHomes;
 
 /** For end-to-end tests of this module: the shipped jar with the bench module's jar next to it, as a child process. */
@@ -22,7 +21,8 @@ public final class DevProcess {
     private static Path built(String property, String fallback) {
         String p = System.getProperty(property);
         Path jar = p != null ? Path.of(p) : TestHomes.repo().resolve(fallback);
-        if (!jar.toFile().isFile()) throw new IllegalStateException("not built: " + jar + " (run through failsafe: mvn verify)");
+        if (!jar.toFile().isFile())
+            throw new IllegalStateException("not built: " + jar + " (run through failsafe: mvn verify)");
         return jar;
     }
 
@@ -32,7 +32,8 @@ public final class DevProcess {
 
     /** {@code java -cp steward.jar:steward-bench.jar steward.cli.Main <args>}, as the launcher runs {@code steward bench}. */
     public static List<String> command(String... args) {
-        List<String> cmd = new ArrayList<>(List.of(java(), "-cp", stewardJar() + File.pathSeparator + benchJar(), "steward.cli.Main"));
+        List<String> cmd = new ArrayList<>(
+                List.of(java(), "-cp", stewardJar() + File.pathSeparator + benchJar(), "steward.cli.Main"));
         cmd.addAll(List.of(args));
         return cmd;
     }

@@ -23,7 +23,9 @@ class LearningBenchTest {
         assertTrue(a.restored() >= 1, "the first automatic deletion after the change of mind is restored");
         assertEquals(0, a.vetoedAfterTold(), "after the restore, nothing of that condition runs unasked");
         assertTrue(a.keptLost().isEmpty(), a.keptLost().toString());
-        assertTrue(!a.ruleState().contains("B=HIGH"), "B/long no longer runs unasked (asked again, or quiet): " + a.ruleState());
+        assertTrue(
+                !a.ruleState().contains("B=HIGH"),
+                "B/long no longer runs unasked (asked again, or quiet): " + a.ruleState());
     }
 
     @Test
@@ -32,7 +34,9 @@ class LearningBenchTest {
         assertEquals(0, learn.vetoedAfterTold());
         assertTrue(learn.keptLost().isEmpty(), learn.keptLost().toString());
         LearningBench.Arm control = bench().simulate(SimulatedUsers.KEEPS_RUNNING_SUBAGENTS, 1, false);
-        assertTrue(control.keptLost().size() > 0, "without the learning store the same user loses kept subagents: the check can fail");
+        assertTrue(
+                control.keptLost().size() > 0,
+                "without the learning store the same user loses kept subagents: the check can fail");
     }
 
     @Test

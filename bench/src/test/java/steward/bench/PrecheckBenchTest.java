@@ -7,9 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
-
 import steward.memory.MemoryPrecheck;
 import steward.testing.TestHomes;
 
@@ -21,39 +19,54 @@ class PrecheckBenchTest {
     void theLabelledSetHasEveryVerdictInBothLanguagesAndAThirdHeldOut() throws Exception {
         List<PrecheckBench.Row> rows = PrecheckBench.load(SET);
         assertTrue(rows.size() >= 300, "rows: " + rows.size());
-        assertEquals(rows.size(), rows.stream().map(PrecheckBench.Row::id).distinct().count(), "ids are unique");
-        Map<String, List<PrecheckBench.Row>> by = rows.stream().filter(r -> !PrecheckBench.TUNE_ONLY_BATCHES.contains(r.batch()))
+        assertEquals(
+                rows.size(), rows.stream().map(PrecheckBench.Row::id).distinct().count(), "ids are unique");
+        Map<String, List<PrecheckBench.Row>> by = rows.stream()
+                .filter(r -> !PrecheckBench.TUNE_ONLY_BATCHES.contains(r.batch()))
                 .collect(Collectors.groupingBy(PrecheckBench.Row::expected));
-        assertEquals(MemoryPrecheck.VERDICTS.stream().sorted().toList(), by.keySet().stream().sorted().toList());
+        assertEquals(
+                MemoryPrecheck.VERDICTS.stream().sorted().toList(),
+                by.keySet().stream().sorted().toList());
         for (var e : by.entrySet()) {
-            long held = e.getValue().stream().filter(r -> r.part().equals("held_out")).count();
+            long held = e.getValue().stream()
+                    .filter(r -> r.part().equals("held_out"))
+                    .count();
             assertEquals(Math.round(e.getValue().size() / 3.0), held, e.getKey());
-            assertTrue(e.getValue().stream().anyMatch(r -> r.lang().equals("zh")) && e.getValue().stream().anyMatch(r -> r.lang().equals("en")), e.getKey());
+            assertTrue(
+                    e.getValue().stream().anyMatch(r -> r.lang().equals("zh"))
+                            && e.getValue().stream().anyMatch(r -> r.lang().equals("en")),
+                    e.getKey());
         }
     }
 
     /** The split is a function of the ids: per batch and verdict, the round(n/3) ids with the lowest SHA-1 are held out. */
     @Test
     void theSplitIsFrozenByTheSha1OfTheIds() throws Exception {
-        Map<String, List<PrecheckBench.Row>> groups = PrecheckBench.load(SET).stream().collect(Collectors.groupingBy(r -> r.batch() + "/" + r.expected()));
+        Map<String, List<PrecheckBench.Row>> groups =
+                PrecheckBench.load(SET).stream().collect(Collectors.groupingBy(r -> r.batch() + "/" + r.expected()));
         java.security.MessageDigest sha1 = java.security.MessageDigest.getInstance("SHA-1");
         for (var e : groups.entrySet()) {
             if (PrecheckBench.TUNE_ONLY_BATCHES.contains(e.getValue().get(0).batch())) {
                 for (PrecheckBench.Row r : e.getValue()) assertEquals("tune", r.part(), "tuning-only batch: " + r.id());
                 continue;
             }
-            List<String> ids = e.getValue().stream().map(PrecheckBench.Row::id)
-                    .sorted(java.util.Comparator.comparing(id -> java.util.HexFormat.of().formatHex(sha1.digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
+            List<String> ids = e.getValue().stream()
+                    .map(PrecheckBench.Row::id)
+                    .sorted(java.util.Comparator.comparing(id -> java.util.HexFormat.of()
+                            .formatHex(sha1.digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
                     .toList();
             var held = java.util.Set.copyOf(ids.subList(0, (int) Math.round(ids.size() / 3.0)));
-            for (PrecheckBench.Row r : e.getValue()) assertEquals(held.contains(r.id()) ? "held_out" : "tune", r.part(), e.getKey() + " " + r.id());
+            for (PrecheckBench.Row r : e.getValue())
+                assertEquals(held.contains(r.id()) ? "held_out" : "tune", r.part(), e.getKey() + " " + r.id());
         }
     }
 
     @Test
     void precisionRecallAndF1AreComputedPerVerdict() {
-        List<PrecheckBench.Row> rows = List.of(row("a", "write"), row("b", "write"), row("c", "split"), row("d", "split"));
-        PrecheckBench.Scores s = PrecheckBench.score(rows, Map.of("a", "write", "b", "split", "c", "split", "d", "split"));
+        List<PrecheckBench.Row> rows =
+                List.of(row("a", "write"), row("b", "write"), row("c", "split"), row("d", "split"));
+        PrecheckBench.Scores s =
+                PrecheckBench.score(rows, Map.of("a", "write", "b", "split", "c", "split", "d", "split"));
         assertEquals(1.0, s.perVerdict().get("write")[0]);
         assertEquals(0.5, s.perVerdict().get("write")[1]);
         assertEquals(2 / 3.0, s.perVerdict().get("split")[0], 1e-9);
@@ -69,14 +82,22 @@ class PrecheckBenchTest {
     @Test
     void noConceptFormOccursOnlyInHeldOutRows() throws Exception {
         List<PrecheckBench.Row> rows = PrecheckBench.load(SET);
-        String held = rows.stream().filter(r -> r.part().equals("held_out")).map(r -> r.content().toLowerCase(java.util.Locale.ROOT))
+        String held = rows.stream()
+                .filter(r -> r.part().equals("held_out"))
+                .map(r -> r.content().toLowerCase(java.util.Locale.ROOT))
                 .collect(Collectors.joining("\n"));
         StringBuilder seen = new StringBuilder();
-        rows.stream().filter(r -> r.part().equals("tune")).forEach(r -> seen.append(r.content().toLowerCase(java.util.Locale.ROOT)).append('\n'));
+        rows.stream()
+                .filter(r -> r.part().equals("tune"))
+                .forEach(r -> seen.append(r.content().toLowerCase(java.util.Locale.ROOT))
+                        .append('\n'));
         Path fixtures = SET.getParent();
         try (var files = java.nio.file.Files.walk(fixtures)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".md") && !p.getFileName().toString().equals("README.md")).toList()) {
-                seen.append(java.nio.file.Files.readString(f).toLowerCase(java.util.Locale.ROOT)).append('\n');
+            for (Path f : files.filter(p -> p.toString().endsWith(".md")
+                            && !p.getFileName().toString().equals("README.md"))
+                    .toList()) {
+                seen.append(java.nio.file.Files.readString(f).toLowerCase(java.util.Locale.ROOT))
+                        .append('\n');
             }
         }
         String known = seen.toString();
@@ -98,7 +119,9 @@ class PrecheckBenchTest {
     /** An English form at a word start (its inflections count), a Chinese form anywhere. */
     private static boolean occurs(String text, String form) {
         if (!form.matches(".*[a-z].*")) return text.contains(form);
-        return java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(form)).matcher(text).find();
+        return java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(form))
+                .matcher(text)
+                .find();
     }
 
     static PrecheckBench.Row row(String id, String expected) {

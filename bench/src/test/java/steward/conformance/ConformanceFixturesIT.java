@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -27,16 +31,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.spec.McpSchema;
 import steward.bench.DevProcess;
 import steward.json.Json;
 import steward.testing.TestHomes;
@@ -49,12 +47,15 @@ import tools.jackson.databind.JsonNode;
  */
 class ConformanceFixturesIT {
     static final String TOKEN = "it-token-0123456789abcdef";
+
     @TempDir
     static Path tmp;
+
     static Path home;
     static int port;
     static Process server;
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
     @SuppressWarnings("try") // the connect is the probe; the socket is never used
@@ -66,8 +67,18 @@ class ConformanceFixturesIT {
         Path token = tmp.resolve("token");
         Files.writeString(token, TOKEN + "\n");
         Path log = tmp.resolve("server.log");
-        ProcessBuilder pb = new ProcessBuilder(DevProcess.command("serve", "--http", "--port", String.valueOf(port), "--hermes-home",
-                home.toString(), "--token-file", token.toString(), "--conformance-fixtures")).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = new ProcessBuilder(DevProcess.command(
+                        "serve",
+                        "--http",
+                        "--port",
+                        String.valueOf(port),
+                        "--hermes-home",
+                        home.toString(),
+                        "--token-file",
+                        token.toString(),
+                        "--conformance-fixtures"))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         pb.environment().remove("STEWARD_HTTP_TOKEN");
         server = pb.start();
         long deadline = System.nanoTime() + 30_000_000_000L;
@@ -95,7 +106,8 @@ class ConformanceFixturesIT {
     }
 
     static McpSyncClient client(Consumer<McpClient.SyncSpec> customize) {
-        var transport = HttpClientStreamableHttpTransport.builder(url()).endpoint("/mcp")
+        var transport = HttpClientStreamableHttpTransport.builder(url())
+                .endpoint("/mcp")
                 .addHttpRequestCustomizer((b, method, uri, body, ctx) -> b.header("Authorization", "Bearer " + TOKEN))
                 .build();
         var spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30));
@@ -105,12 +117,15 @@ class ConformanceFixturesIT {
         return c;
     }
 
-    static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
+    static final String INIT =
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
 
     static HttpResponse<String> post(String body, Map<String, String> headers) throws Exception {
-        var b = HttpRequest.newBuilder(URI.create(url() + "/mcp")).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        var b = HttpRequest.newBuilder(URI.create(url() + "/mcp"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(b::header);
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
@@ -121,7 +136,8 @@ class ConformanceFixturesIT {
     }
 
     static Map<String, String> auth(String session) {
-        return Map.of("Authorization", "Bearer " + TOKEN, "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-06-18");
+        return Map.of(
+                "Authorization", "Bearer " + TOKEN, "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-06-18");
     }
 
     static String initSession() throws Exception {
@@ -132,7 +148,10 @@ class ConformanceFixturesIT {
         HttpResponse<String> r = post(INIT.replace("2025-06-18", version), auth());
         assertEquals(200, r.statusCode(), r.body());
         String sid = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
-        assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", auth(sid)).statusCode());
+        assertEquals(
+                202,
+                post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", auth(sid))
+                        .statusCode());
         return sid;
     }
 
@@ -153,8 +172,10 @@ class ConformanceFixturesIT {
         List<CompletableFuture<String>> calls = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             calls.add(CompletableFuture.supplyAsync(() -> {
-                try (McpSyncClient c = client(s -> { })) {
-                    var r = c.callTool(McpSchema.CallToolRequest.builder("test_simple_text").arguments(Map.of()).build());
+                try (McpSyncClient c = client(s -> {})) {
+                    var r = c.callTool(McpSchema.CallToolRequest.builder("test_simple_text")
+                            .arguments(Map.of())
+                            .build());
                     return ((McpSchema.TextContent) r.content().get(0)).text();
                 }
             }));
@@ -169,38 +190,74 @@ class ConformanceFixturesIT {
     @Test
     void progressArrivesInOrder() throws Exception {
         String sid = initSession();
-        HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
-                + "\"arguments\":{\"items\":6,\"delay_ms\":20},\"_meta\":{\"progressToken\":\"p-1\"}}}", auth(sid));
+        HttpResponse<String> r = post(
+                "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
+                        + "\"arguments\":{\"items\":6,\"delay_ms\":20},\"_meta\":{\"progressToken\":\"p-1\"}}}",
+                auth(sid));
         assertEquals(200, r.statusCode(), r.body());
-        List<JsonNode> messages = r.body().lines().filter(l -> l.startsWith("data:") && l.length() > 5)
-                .map(l -> Json.MAPPER.readTree(l.substring(5))).toList();
-        List<JsonNode> progress = messages.stream().filter(m -> "notifications/progress".equals(m.path("method").asString(""))).toList();
-        assertEquals(List.of(1.0, 2.0, 3.0, 4.0, 5.0, 6.0), progress.stream().map(m -> m.get("params").get("progress").asDouble()).toList(), r.body());
-        assertTrue(progress.stream().allMatch(m -> "p-1".equals(m.get("params").get("progressToken").asString())
-                && m.get("params").get("total").asDouble() == 6.0), r.body());
-        JsonNode result = messages.stream().filter(m -> "p".equals(m.path("id").asString(""))).findFirst().orElseThrow();
+        List<JsonNode> messages = r.body()
+                .lines()
+                .filter(l -> l.startsWith("data:") && l.length() > 5)
+                .map(l -> Json.MAPPER.readTree(l.substring(5)))
+                .toList();
+        List<JsonNode> progress = messages.stream()
+                .filter(m -> "notifications/progress".equals(m.path("method").asString("")))
+                .toList();
+        assertEquals(
+                List.of(1.0, 2.0, 3.0, 4.0, 5.0, 6.0),
+                progress.stream()
+                        .map(m -> m.get("params").get("progress").asDouble())
+                        .toList(),
+                r.body());
+        assertTrue(
+                progress.stream()
+                        .allMatch(m -> "p-1"
+                                        .equals(m.get("params")
+                                                .get("progressToken")
+                                                .asString())
+                                && m.get("params").get("total").asDouble() == 6.0),
+                r.body());
+        JsonNode result = messages.stream()
+                .filter(m -> "p".equals(m.path("id").asString("")))
+                .findFirst()
+                .orElseThrow();
         assertFalse(result.get("result").get("isError").asBoolean(), result.toString());
-        assertTrue(messages.indexOf(result) > messages.indexOf(progress.get(5)), "the result comes after the last progress");
+        assertTrue(
+                messages.indexOf(result) > messages.indexOf(progress.get(5)),
+                "the result comes after the last progress");
     }
 
     @Test
     void aCancelledLongCallStopsAtASafePointAndLeavesConsistentFiles() throws Exception {
         String sid = initSession();
         int items = 400;
-        String call = "{\"jsonrpc\":\"2.0\",\"id\":\"slow-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
-                + "\"arguments\":{\"items\":" + items + ",\"delay_ms\":25},\"_meta\":{\"progressToken\":7}}}";
-        var req = HttpRequest.newBuilder(URI.create(url() + "/mcp")).timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        String call =
+                "{\"jsonrpc\":\"2.0\",\"id\":\"slow-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
+                        + "\"arguments\":{\"items\":" + items + ",\"delay_ms\":25},\"_meta\":{\"progressToken\":7}}}";
+        var req = HttpRequest.newBuilder(URI.create(url() + "/mcp"))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(call));
         auth(sid).forEach(req::header);
-        CompletableFuture<HttpResponse<String>> running = HTTP.sendAsync(req.build(), HttpResponse.BodyHandlers.ofString());
+        CompletableFuture<HttpResponse<String>> running =
+                HTTP.sendAsync(req.build(), HttpResponse.BodyHandlers.ofString());
         Path dir = home.resolve("steward/test-slow");
         await().atMost(Duration.ofSeconds(20)).until(() -> count(dir) >= 5);
-        assertEquals(202, post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"slow-1\","
-                + "\"reason\":\"user gave up\"}}", auth(sid)).statusCode());
+        assertEquals(
+                202,
+                post(
+                                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"slow-1\","
+                                        + "\"reason\":\"user gave up\"}}",
+                                auth(sid))
+                        .statusCode());
         HttpResponse<String> answer = running.get(30, TimeUnit.SECONDS);
         assertEquals(200, answer.statusCode());
-        String result = answer.body().lines().filter(l -> l.startsWith("data:") && l.contains("\"slow-1\"")).findFirst().orElseThrow();
+        String result = answer.body()
+                .lines()
+                .filter(l -> l.startsWith("data:") && l.contains("\"slow-1\""))
+                .findFirst()
+                .orElseThrow();
         JsonNode n = Json.MAPPER.readTree(result.substring(5));
         assertTrue(n.get("result").get("isError").asBoolean(), result);
         assertTrue(n.get("result").get("content").get(0).get("text").asString().contains("cancelled"), result);
@@ -216,7 +273,8 @@ class ConformanceFixturesIT {
         Collections.sort(files);
         for (int i = 0; i < files.size(); i++) {
             Path f = files.get(i);
-            assertEquals(String.format("item-%05d.txt", i + 1), f.getFileName().toString(), "contiguous, no temp files");
+            assertEquals(
+                    String.format("item-%05d.txt", i + 1), f.getFileName().toString(), "contiguous, no temp files");
             assertEquals("item " + (i + 1) + " of " + items + "\n", Files.readString(f), "every file complete");
         }
     }
@@ -224,24 +282,38 @@ class ConformanceFixturesIT {
     @Test
     void aCutStreamResumesFromLastEventIdOn2025_11_25() throws Exception {
         String sid = initSession("2025-11-25");
-        HttpResponse<String> cut = post("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"test_reconnection\",\"arguments\":{}}}",
+        HttpResponse<String> cut = post(
+                "{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"test_reconnection\",\"arguments\":{}}}",
                 auth(sid));
         assertEquals(200, cut.statusCode());
         List<String> lines = cut.body().lines().toList();
-        assertTrue(lines.get(0).startsWith("id: ") && lines.get(1).startsWith("retry: ") && lines.get(2).equals("data: "), cut.body());
+        assertTrue(
+                lines.get(0).startsWith("id: ")
+                        && lines.get(1).startsWith("retry: ")
+                        && lines.get(2).equals("data: "),
+                cut.body());
         assertFalse(cut.body().contains("\"id\":41"), "the answer did not come on the cut stream");
         String last = lines.get(0).substring(4);
-        var get = HttpRequest.newBuilder(URI.create(url() + "/mcp")).timeout(Duration.ofSeconds(30))
-                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
+        var get = HttpRequest.newBuilder(URI.create(url() + "/mcp"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", "text/event-stream")
+                .header("Last-Event-ID", last)
+                .GET();
         auth(sid).forEach(get::header);
         HttpResponse<String> resumed = HTTP.send(get.build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, resumed.statusCode());
-        assertTrue(resumed.body().contains("\"id\":41") && resumed.body().contains("Reconnection test completed successfully"), resumed.body());
+        assertTrue(
+                resumed.body().contains("\"id\":41")
+                        && resumed.body().contains("Reconnection test completed successfully"),
+                resumed.body());
 
         // another session cannot resume this stream
         String other = initSession("2025-11-25");
-        var foreign = HttpRequest.newBuilder(URI.create(url() + "/mcp")).timeout(Duration.ofSeconds(5))
-                .header("Accept", "text/event-stream").header("Last-Event-ID", last).GET();
+        var foreign = HttpRequest.newBuilder(URI.create(url() + "/mcp"))
+                .timeout(Duration.ofSeconds(5))
+                .header("Accept", "text/event-stream")
+                .header("Last-Event-ID", last)
+                .GET();
         auth(other).forEach(foreign::header);
         HttpResponse<String> f = HTTP.send(foreign.build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(404, f.statusCode());
@@ -251,17 +323,24 @@ class ConformanceFixturesIT {
     @Test
     void cancellationWorksOverStdioToo(@TempDir Path tmp) throws Exception {
         Path home = TestHomes.copyFixture(tmp.resolve("home"));
-        Process p = new ProcessBuilder(DevProcess.command("serve", "--hermes-home", home.toString(), "--conformance-fixtures"))
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(
+                        DevProcess.command("serve", "--hermes-home", home.toString(), "--conformance-fixtures"))
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         int items = 400;
         try (OutputStream in = p.getOutputStream();
-             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}");
+                BufferedReader out =
+                        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            send(
+                    in,
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}");
             assertTrue(out.readLine().contains("\"id\":1"));
             send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-            send(in, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
-                    + "\"arguments\":{\"items\":" + items + ",\"delay_ms\":25}}}");
+            send(
+                    in,
+                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"steward_test_slow\","
+                            + "\"arguments\":{\"items\":" + items + ",\"delay_ms\":25}}}");
             Path dir = home.resolve("steward/test-slow");
             await().atMost(Duration.ofSeconds(20)).until(() -> count(dir) >= 5);
             send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5}}");
@@ -275,7 +354,12 @@ class ConformanceFixturesIT {
                 }
             }
             assertTrue(answer != null && answer.get("result").get("isError").asBoolean(), String.valueOf(answer));
-            assertTrue(answer.get("result").get("content").get(0).get("text").asString().contains("cancelled"));
+            assertTrue(answer.get("result")
+                    .get("content")
+                    .get(0)
+                    .get("text")
+                    .asString()
+                    .contains("cancelled"));
             long written = count(dir);
             assertTrue(written < items);
             List<Path> files;
@@ -284,7 +368,9 @@ class ConformanceFixturesIT {
             }
             Collections.sort(files);
             for (int i = 0; i < files.size(); i++) {
-                assertEquals(String.format("item-%05d.txt", i + 1), files.get(i).getFileName().toString());
+                assertEquals(
+                        String.format("item-%05d.txt", i + 1),
+                        files.get(i).getFileName().toString());
                 assertEquals("item " + (i + 1) + " of " + items + "\n", Files.readString(files.get(i)));
             }
             assertFalse(p.waitFor(100, TimeUnit.MILLISECONDS), "the server keeps serving");

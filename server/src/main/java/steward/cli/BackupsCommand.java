@@ -2,7 +2,6 @@ package steward.cli;
 
 import java.util.Locale;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -16,21 +15,34 @@ import steward.server.tools.ToolContext;
  * retention now (what {@code session_apply} does after each new backup); {@code --discard ID} removes one backup on
  * the user's word, and one that is the only copy of a deleted session only with {@code --force}.
  */
-@Command(name = "backups", description = {
-        "List Steward's session backups: age, size, and whether one is the only copy of deleted sessions.",
-        "Backups older than steward.backup_retention_days (config.yaml, default " + Retention.DEFAULT_BACKUP_DAYS + ") are pruned after each "
-                + "session_apply, except those that are the only copy of something; expired plans too."})
+@Command(
+        name = "backups",
+        description = {
+            "List Steward's session backups: age, size, and whether one is the only copy of deleted sessions.",
+            "Backups older than steward.backup_retention_days (config.yaml, default " + Retention.DEFAULT_BACKUP_DAYS
+                    + ") are pruned after each "
+                    + "session_apply, except those that are the only copy of something; expired plans too."
+        })
 public final class BackupsCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common = new CommonOptions();
 
-    @Option(names = "--prune", description = "apply the retention now: remove expired plans and old backups that are not the only copy of anything")
+    @Option(
+            names = "--prune",
+            description =
+                    "apply the retention now: remove expired plans and old backups that are not the only copy of anything")
     boolean prune;
 
-    @Option(names = "--discard", paramLabel = "BACKUP_ID", description = "remove this backup (refused for the only copy of a deleted session without --force)")
+    @Option(
+            names = "--discard",
+            paramLabel = "BACKUP_ID",
+            description = "remove this backup (refused for the only copy of a deleted session without --force)")
     String discard;
 
-    @Option(names = "--force", description = "with --discard: remove it even if it is the only copy (the sessions in it are then gone for good)")
+    @Option(
+            names = "--force",
+            description =
+                    "with --discard: remove it even if it is the only copy (the sessions in it are then gone for good)")
     boolean force;
 
     @Override
@@ -40,8 +52,12 @@ public final class BackupsCommand implements Callable<Integer> {
         if (discard != null) {
             try {
                 Retention.Backup b = retention.discard(discard, force);
-                Printer.println("discarded " + b.backup_id() + " (" + b.sessions() + " sessions, " + b.bytes() + " bytes"
-                        + (b.onlyCopy() ? "; it was the only copy of " + b.only_copy_sessions() + " deleted session(s)" : "") + ")");
+                Printer.println(
+                        "discarded " + b.backup_id() + " (" + b.sessions() + " sessions, " + b.bytes() + " bytes"
+                                + (b.onlyCopy()
+                                        ? "; it was the only copy of " + b.only_copy_sessions() + " deleted session(s)"
+                                        : "")
+                                + ")");
                 return 0;
             } catch (StewardError e) {
                 System.err.println(e.getMessage());
@@ -50,17 +66,30 @@ public final class BackupsCommand implements Callable<Integer> {
         }
         Retention.Report r = retention.run(prune);
         Printer.println("state dir: " + ctx.paths().stateDir());
-        Printer.println("backups are kept " + r.backup_days() + " days (" + (r.backup_days_origin() == Origin.CONFIG_FILE
-                ? Retention.KEY + " in config.yaml" : "default; set " + Retention.KEY + " in config.yaml") + "), longer when they are the only copy");
+        Printer.println("backups are kept " + r.backup_days() + " days ("
+                + (r.backup_days_origin() == Origin.CONFIG_FILE
+                        ? Retention.KEY + " in config.yaml"
+                        : "default; set " + Retention.KEY + " in config.yaml")
+                + "), longer when they are the only copy");
         for (Retention.Backup b : r.backups()) {
-            Printer.println(String.format(Locale.ROOT, "  %s  %6.1f days  %,10d bytes  %3d sessions  %s%s", b.backup_id(), b.age_days(), b.bytes(),
-                    b.sessions(), b.state(), b.onlyCopy() ? " (only copy of " + b.only_copy_sessions() + " deleted session(s), "
-                            + b.only_copy_files() + " side file(s))" : ""));
+            Printer.println(String.format(
+                    Locale.ROOT,
+                    "  %s  %6.1f days  %,10d bytes  %3d sessions  %s%s",
+                    b.backup_id(),
+                    b.age_days(),
+                    b.bytes(),
+                    b.sessions(),
+                    b.state(),
+                    b.onlyCopy()
+                            ? " (only copy of " + b.only_copy_sessions() + " deleted session(s), " + b.only_copy_files()
+                                    + " side file(s))"
+                            : ""));
         }
         if (r.backups().isEmpty()) Printer.println("  no session backups");
         String verb = prune ? "pruned" : "would prune (--prune)";
-        Printer.println(verb + ": " + r.pruned_backups().size() + " backup(s), " + r.pruned_plans().size() + " expired plan(s), "
-                + String.format(Locale.ROOT, "%,d", r.bytes_freed()) + " bytes");
+        Printer.println(verb + ": " + r.pruned_backups().size() + " backup(s), "
+                + r.pruned_plans().size() + " expired plan(s), " + String.format(Locale.ROOT, "%,d", r.bytes_freed())
+                + " bytes");
         for (String w : r.warnings()) System.err.println("steward backups: " + w);
         return 0;
     }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,10 +18,13 @@ import steward.server.tools.ToolResult;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-@Command(name = "call", description = {
-        "Call a tool through the same registry as the MCP server, without an MCP client.",
-        "Prints the structured result as JSON on stdout (--text: the readable text). Exit 0 on success, 1 on an isError result, "
-                + "2 on a usage error. Progress of a long call goes to stderr; Ctrl-C stops it at a safe point."})
+@Command(
+        name = "call",
+        description = {
+            "Call a tool through the same registry as the MCP server, without an MCP client.",
+            "Prints the structured result as JSON on stdout (--text: the readable text). Exit 0 on success, 1 on an isError result, "
+                    + "2 on a usage error. Progress of a long call goes to stderr; Ctrl-C stops it at a safe point."
+        })
 public final class CallCommand implements Callable<Integer> {
     /** How long Ctrl-C waits for the call to reach a safe point before the process ends anyway. */
     static final long CANCEL_WAIT_SECONDS = 30;
@@ -33,14 +35,24 @@ public final class CallCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TOOL", description = "tool name, e.g. steward_status")
     String tool;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "ARGS", description = "arguments: a JSON object, @file, or - for stdin (default {})")
+    @Parameters(
+            index = "1",
+            arity = "0..1",
+            paramLabel = "ARGS",
+            description = "arguments: a JSON object, @file, or - for stdin (default {})")
     String args;
 
-    @Option(names = "--text", description = "print the result's readable text (what an agent reads) instead of its JSON")
+    @Option(
+            names = "--text",
+            description = "print the result's readable text (what an agent reads) instead of its JSON")
     boolean text;
 
-    @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "auto",
-            description = "progress lines on stderr: auto (calls running over a second), always, never (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--progress",
+            paramLabel = "WHEN",
+            defaultValue = "auto",
+            description =
+                    "progress lines on stderr: auto (calls running over a second), always, never (default ${DEFAULT-VALUE})")
     StderrProgress.Mode progress;
 
     @Override
@@ -73,16 +85,19 @@ public final class CallCommand implements Callable<Integer> {
     private ToolResult invoke(ToolRegistry registry, JsonNode arguments) {
         StderrProgress work = new StderrProgress("steward call " + tool, progress);
         CountDownLatch finished = new CountDownLatch(1);
-        Thread onSignal = new Thread(() -> {
-            if (finished.getCount() == 0) return;
-            System.err.println("steward call " + tool + ": stopping at the next safe point ...");
-            work.cancel();
-            try {
-                if (!finished.await(CANCEL_WAIT_SECONDS, TimeUnit.SECONDS)) System.err.println("steward call " + tool + ": did not stop in time");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "steward-call-cancel");
+        Thread onSignal = new Thread(
+                () -> {
+                    if (finished.getCount() == 0) return;
+                    System.err.println("steward call " + tool + ": stopping at the next safe point ...");
+                    work.cancel();
+                    try {
+                        if (!finished.await(CANCEL_WAIT_SECONDS, TimeUnit.SECONDS))
+                            System.err.println("steward call " + tool + ": did not stop in time");
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "steward-call-cancel");
         Runtime.getRuntime().addShutdownHook(onSignal);
         try {
             return registry.invoke(tool, arguments, common.context(work));
@@ -97,7 +112,8 @@ public final class CallCommand implements Callable<Integer> {
     }
 
     static String render(ToolResult r) {
-        if (!r.isError()) return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(ToolRegistry.toJson(r.structured()));
+        if (!r.isError())
+            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(ToolRegistry.toJson(r.structured()));
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("isError", true);
         n.put("message", r.text());
@@ -118,7 +134,8 @@ public final class CallCommand implements Callable<Integer> {
         try {
             return Json.MAPPER.readTree(text);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("arguments are not valid JSON: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new IllegalArgumentException("arguments are not valid JSON: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 }

@@ -1,7 +1,6 @@
 package steward.cli;
 
 import java.time.Clock;
-
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -17,18 +16,30 @@ public final class CommonOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
-    @Option(names = "--hermes-home", paramLabel = "DIR", description = "Hermes home (default: $HERMES_HOME, else ~/.hermes)")
+    @Option(
+            names = "--hermes-home",
+            paramLabel = "DIR",
+            description = "Hermes home (default: $HERMES_HOME, else ~/.hermes)")
     String hermesHome;
 
-    @Option(names = "--claude-home", paramLabel = "DIR", description = "Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)")
+    @Option(
+            names = "--claude-home",
+            paramLabel = "DIR",
+            description = "Claude Code home (default: $CLAUDE_CONFIG_DIR, else ~/.claude)")
     String claudeHome;
 
-    @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "Steward's own state (default: <hermes home>/steward; with a Claude Code home only, <claude home>/steward)")
+    @Option(
+            names = "--state-dir",
+            paramLabel = "DIR",
+            description =
+                    "Steward's own state (default: <hermes home>/steward; with a Claude Code home only, <claude home>/steward)")
     String stateDir;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", description = "Steward's log lines on stderr: off, error, warn, info (default), "
-            + "debug, trace (else $" + Logging.ENV + "); other libraries' lines are shown at error only")
+    @Option(
+            names = "--log-level",
+            paramLabel = "LEVEL",
+            description = "Steward's log lines on stderr: off, error, warn, info (default), " + "debug, trace (else $"
+                    + Logging.ENV + "); other libraries' lines are shown at error only")
     Logging.Level logLevel;
 
     /** The same options given before the command's name, on the parent command; null at the top. */

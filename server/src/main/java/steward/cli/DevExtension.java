@@ -3,7 +3,6 @@ package steward.cli;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
-
 import steward.server.McpServerFactory;
 import steward.server.tools.ToolContext;
 

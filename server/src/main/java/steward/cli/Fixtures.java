@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import steward.claude.fixture.ClaudeHomeFixture;
 import steward.state.FileTrees;
 
@@ -48,7 +47,11 @@ public final class Fixtures {
 
     /** The jar (or classes directory) this code runs from. */
     public static Path runningJar() throws URISyntaxException {
-        return Path.of(Fixtures.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return Path.of(Fixtures.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
     }
 
     public static Path copyHermesHome(Path targetParent) throws IOException {

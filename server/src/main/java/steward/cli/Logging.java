@@ -13,7 +13,14 @@ public final class Logging {
     public static final String ENV = "STEWARD_LOG_LEVEL";
 
     /** Levels of slf4j-simple, plus off. */
-    public enum Level { off, error, warn, info, debug, trace }
+    public enum Level {
+        off,
+        error,
+        warn,
+        info,
+        debug,
+        trace
+    }
 
     private Logging() {}
 
@@ -32,7 +39,8 @@ public final class Logging {
         if (e != null && !e.isBlank()) {
             Level l = parse(e);
             if (l != null) return l;
-            System.err.println("steward: " + ENV + "=" + e + " is not a level (off, error, warn, info, debug, trace); using info");
+            System.err.println(
+                    "steward: " + ENV + "=" + e + " is not a level (off, error, warn, info, debug, trace); using info");
         }
         return Level.info;
     }

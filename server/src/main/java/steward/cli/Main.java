@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,11 +14,23 @@ import picocli.CommandLine.ParseResult;
 import steward.server.McpServerFactory;
 
 /** The launcher: {@code steward [serve|call|tools|demo|bench|schedule|repair-index]}; with no command it serves MCP on stdio. */
-@Command(name = "steward", mixinStandardHelpOptions = true, version = "steward " + McpServerFactory.VERSION,
+@Command(
+        name = "steward",
+        mixinStandardHelpOptions = true,
+        version = "steward " + McpServerFactory.VERSION,
         description = "Steward: an MCP tool server that keeps an agent's sessions and memory in order.",
-        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, BackupsCommand.class, DemoCommand.class, BenchCommand.class, ScheduleCommand.class,
-                RepairIndexCommand.class, IndexCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {
+            ServeCommand.class,
+            CallCommand.class,
+            ToolsCommand.class,
+            BackupsCommand.class,
+            DemoCommand.class,
+            BenchCommand.class,
+            ScheduleCommand.class,
+            RepairIndexCommand.class,
+            IndexCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Main implements Callable<Integer> {
     @Mixin
     CommonOptions common = new CommonOptions();
@@ -29,16 +40,25 @@ public final class Main implements Callable<Integer> {
         // JNA (flock) unpacks its native library into ~/.cache/JNA unless told otherwise: Steward writes only in the
         // homes and its state dir, so the library goes to the system temp dir
         if (System.getProperty("jna.tmpdir") == null) {
-            System.setProperty("jna.tmpdir", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
-                    "steward-jna-" + System.getProperty("user.name", "user")).toString());
+            System.setProperty(
+                    "jna.tmpdir",
+                    java.nio.file.Path.of(
+                                    System.getProperty("java.io.tmpdir"),
+                                    "steward-jna-" + System.getProperty("user.name", "user"))
+                            .toString());
         }
         // DJL (the recall tokenizer) unpacks its native library into ~/.djl.ai unless told otherwise
         if (System.getProperty("DJL_CACHE_DIR") == null && System.getenv("DJL_CACHE_DIR") == null) {
-            System.setProperty("DJL_CACHE_DIR", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
-                    "steward-djl-" + System.getProperty("user.name", "user")).toString());
+            System.setProperty(
+                    "DJL_CACHE_DIR",
+                    java.nio.file.Path.of(
+                                    System.getProperty("java.io.tmpdir"),
+                                    "steward-djl-" + System.getProperty("user.name", "user"))
+                            .toString());
         }
         Printer.install(); // from here on only the Printer reaches the real stdout
-        NativeExit.install(steward.recall.RecallRuntime.process()); // SIGTERM/SIGINT stop recall before ONNX Runtime's hook runs
+        NativeExit.install(
+                steward.recall.RecallRuntime.process()); // SIGTERM/SIGINT stop recall before ONNX Runtime's hook runs
         int status = commandLine().execute(args);
         NativeExit.exit(steward.recall.RecallRuntime.process(), status);
     }
@@ -46,7 +66,8 @@ public final class Main implements Callable<Integer> {
     /** The command tree as {@link #main} runs it (tests parse with it too). */
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
-        DevExtension.find().ifPresent(dev -> dev.benchmarks().forEach(cl.getSubcommands().get("bench")::addSubcommand));
+        DevExtension.find()
+                .ifPresent(dev -> dev.benchmarks().forEach(cl.getSubcommands().get("bench")::addSubcommand));
         Set<CommandSpec> unused = new HashSet<>();
         complete(cl, unused);
         // ARGS of `steward call` may be @file: Steward reads that file itself (picocli would split its JSON on spaces)
@@ -85,8 +106,9 @@ public final class Main implements Callable<Integer> {
         if (!unused.contains(last.commandSpec())) return;
         for (String o : List.of("--hermes-home", "--state-dir")) {
             if (last.hasMatchedOption(o)) {
-                System.err.println("steward " + last.commandSpec().qualifiedName().replaceFirst("^steward ", "") + ": " + o
-                        + " is not used by this command (it works on its own temporary copies)");
+                System.err.println(
+                        "steward " + last.commandSpec().qualifiedName().replaceFirst("^steward ", "") + ": " + o
+                                + " is not used by this command (it works on its own temporary copies)");
             }
         }
     }
@@ -99,9 +121,18 @@ public final class Main implements Callable<Integer> {
 
     private String[] forward() {
         List<String> a = new ArrayList<>();
-        if (common.hermesHomeFlag() != null) { a.add("--hermes-home"); a.add(common.hermesHomeFlag()); }
-        if (common.claudeHomeFlag() != null) { a.add("--claude-home"); a.add(common.claudeHomeFlag()); }
-        if (common.stateDirFlag() != null) { a.add("--state-dir"); a.add(common.stateDirFlag()); }
+        if (common.hermesHomeFlag() != null) {
+            a.add("--hermes-home");
+            a.add(common.hermesHomeFlag());
+        }
+        if (common.claudeHomeFlag() != null) {
+            a.add("--claude-home");
+            a.add(common.claudeHomeFlag());
+        }
+        if (common.stateDirFlag() != null) {
+            a.add("--state-dir");
+            a.add(common.stateDirFlag());
+        }
         return a.toArray(new String[0]);
     }
 }

@@ -1,10 +1,8 @@
 package steward.cli;
 
+import java.lang.reflect.Proxy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.lang.reflect.Proxy;
-
 import steward.recall.RecallRuntime;
 
 /**
@@ -36,20 +34,22 @@ public final class NativeExit {
         }
         for (String name : new String[] {"TERM", "INT"}) {
             try {
-                Object h = Proxy.newProxyInstance(NativeExit.class.getClassLoader(), new Class<?>[] {handler}, (proxy, m, args) -> {
-                    if (!m.getName().equals("handle")) {
-                        return switch (m.getName()) {
-                            case "hashCode" -> System.identityHashCode(proxy);
-                            case "equals" -> proxy == args[0];
-                            default -> "NativeExit.handler";
-                        };
-                    }
-                    int number = (int) signal.getMethod("getNumber").invoke(args[0]);
-                    LOG.debug("SIG{}: stopping recall before the shutdown hooks", name);
-                    exit(recall, 128 + number);
-                    return null;
-                });
-                signal.getMethod("handle", signal, handler).invoke(null, signal.getConstructor(String.class).newInstance(name), h);
+                Object h = Proxy.newProxyInstance(
+                        NativeExit.class.getClassLoader(), new Class<?>[] {handler}, (proxy, m, args) -> {
+                            if (!m.getName().equals("handle")) {
+                                return switch (m.getName()) {
+                                    case "hashCode" -> System.identityHashCode(proxy);
+                                    case "equals" -> proxy == args[0];
+                                    default -> "NativeExit.handler";
+                                };
+                            }
+                            int number = (int) signal.getMethod("getNumber").invoke(args[0]);
+                            LOG.debug("SIG{}: stopping recall before the shutdown hooks", name);
+                            exit(recall, 128 + number);
+                            return null;
+                        });
+                signal.getMethod("handle", signal, handler)
+                        .invoke(null, signal.getConstructor(String.class).newInstance(name), h);
             } catch (ReflectiveOperationException | RuntimeException e) {
                 LOG.debug("cannot handle SIG{}: {}", name, e.toString());
             }
@@ -72,7 +72,10 @@ public final class NativeExit {
             quiet = false;
         }
         if (quiet) LOG.debug("recall stopped: the embedding model is closed and nothing native runs");
-        else LOG.warn("recall: the embedding model was still running after {} ms; exiting without shutdown hooks", RecallRuntime.CLOSE_WAIT_MS);
+        else
+            LOG.warn(
+                    "recall: the embedding model was still running after {} ms; exiting without shutdown hooks",
+                    RecallRuntime.CLOSE_WAIT_MS);
         return quiet;
     }
 

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-
 import steward.Work;
 
 /**
@@ -14,7 +13,11 @@ import steward.Work;
  * are. A phase repeating with new figures is printed at most every two seconds.
  */
 final class StderrProgress implements Work {
-    enum Mode { auto, always, never }
+    enum Mode {
+        auto,
+        always,
+        never
+    }
 
     static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
     static final long REPEAT_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -49,7 +52,9 @@ final class StderrProgress implements Work {
         if (phase.equals(lastPhase) && now - lastPrinted < REPEAT_NANOS) return;
         lastPhase = phase;
         lastPrinted = now;
-        String pct = total > 0 ? String.format(Locale.ROOT, "[%3d%%] ", (int) Math.floor(100 * Math.min(done, total) / total)) : "";
+        String pct = total > 0
+                ? String.format(Locale.ROOT, "[%3d%%] ", (int) Math.floor(100 * Math.min(done, total) / total))
+                : "";
         err.println(prefix + ": " + pct + message);
     }
 

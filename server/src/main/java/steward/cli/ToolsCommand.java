@@ -1,5 +1,6 @@
 package steward.cli;
 
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -7,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
-
-import io.modelcontextprotocol.spec.McpSchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,7 +27,10 @@ public final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--names", description = "print only the names")
     boolean namesOnly;
 
-    @Option(names = "--stats", description = "print what the tool surface costs an agent: characters of descriptions and input schemas, size of tools/list")
+    @Option(
+            names = "--stats",
+            description =
+                    "print what the tool surface costs an agent: characters of descriptions and input schemas, size of tools/list")
     boolean stats;
 
     @Option(names = "--markdown", description = "print README's tool table")
@@ -67,7 +69,9 @@ public final class ToolsCommand implements Callable<Integer> {
             if (in.has("required")) in.get("required").forEach(r -> required.add(r.asString()));
             List<String> args = new ArrayList<>();
             if (in.has("properties")) {
-                in.get("properties").propertyNames().forEach(n -> args.add("`" + n + "`" + (required.contains(n) ? "*" : "")));
+                in.get("properties")
+                        .propertyNames()
+                        .forEach(n -> args.add("`" + n + "`" + (required.contains(n) ? "*" : "")));
             }
             String d = t.description();
             int dot = d.indexOf(". ");
@@ -78,8 +82,15 @@ public final class ToolsCommand implements Callable<Integer> {
             if (h.destructive()) hints.add("destructive");
             if (h.idempotent()) hints.add("idempotent");
             if (h.openWorld()) hints.add("open-world");
-            sb.append("| `").append(t.name()).append("` | ").append(first).append(" | ")
-                    .append(args.isEmpty() ? "—" : String.join(", ", args)).append(" | ").append(String.join(", ", hints)).append(" |\n");
+            sb.append("| `")
+                    .append(t.name())
+                    .append("` | ")
+                    .append(first)
+                    .append(" | ")
+                    .append(args.isEmpty() ? "—" : String.join(", ", args))
+                    .append(" | ")
+                    .append(String.join(", ", hints))
+                    .append(" |\n");
         }
         return sb.toString().stripTrailing();
     }
@@ -104,7 +115,9 @@ public final class ToolsCommand implements Callable<Integer> {
             }
             String list;
             try {
-                list = McpServerFactory.mapper().writeValueAsString(McpSchema.ListToolsResult.builder(listed).build());
+                list = McpServerFactory.mapper()
+                        .writeValueAsString(
+                                McpSchema.ListToolsResult.builder(listed).build());
             } catch (IOException e) {
                 throw new IllegalStateException("cannot serialise tools/list", e);
             }
@@ -112,8 +125,15 @@ public final class ToolsCommand implements Callable<Integer> {
         }
 
         public String line() {
-            return String.format(Locale.ROOT, "%d tools: descriptions %,d + input schemas %,d = %,d characters (budget %,d); tools/list %,d characters",
-                    tools, descriptionChars, inputSchemaChars, total(), BUDGET, toolsListChars);
+            return String.format(
+                    Locale.ROOT,
+                    "%d tools: descriptions %,d + input schemas %,d = %,d characters (budget %,d); tools/list %,d characters",
+                    tools,
+                    descriptionChars,
+                    inputSchemaChars,
+                    total(),
+                    BUDGET,
+                    toolsListChars);
         }
 
         /** Descriptions plus input schemas: what every turn of an agent pays for. */

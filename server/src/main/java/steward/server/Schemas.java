@@ -1,15 +1,13 @@
 package steward.server;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -18,7 +16,8 @@ import tools.jackson.databind.JsonNode;
  * on the classpath from the repository's {@code schemas/} folder. Nothing here retypes a schema.
  */
 public final class Schemas {
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final SchemaRegistry REGISTRY =
+            SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
     private static final ConcurrentHashMap<String, JsonNode> RAW = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<String, Schema> COMPILED = new ConcurrentHashMap<>();
 
@@ -53,7 +52,8 @@ public final class Schemas {
             errors = schema.validate(value);
         } catch (RuntimeException e) {
             // the validator itself gave up on a value (its message names its own classes): said in plain words
-            return List.of("a value could not be checked against the schema (a number out of range or a malformed value)");
+            return List.of(
+                    "a value could not be checked against the schema (a number out of range or a malformed value)");
         }
         return errors.stream().map(Error::toString).toList();
     }
@@ -62,7 +62,9 @@ public final class Schemas {
     static String outOfRange(JsonNode n, String path) {
         if (n == null) return null;
         if (n.isNumber()) {
-            if (n.isIntegralNumber() ? !n.canConvertToLong() : (!Double.isFinite(n.asDouble()) || Math.abs(n.asDouble()) >= 0x1p63)) {
+            if (n.isIntegralNumber()
+                    ? !n.canConvertToLong()
+                    : (!Double.isFinite(n.asDouble()) || Math.abs(n.asDouble()) >= 0x1p63)) {
                 return (path.isEmpty() ? "$" : path) + ": number " + n + " is out of range";
             }
             return null;

@@ -1,5 +1,12 @@
 package steward.server;
 
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.ProtocolVersions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,17 +19,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpServerSession;
-import io.modelcontextprotocol.spec.McpServerTransport;
-import io.modelcontextprotocol.spec.McpServerTransportProvider;
-import io.modelcontextprotocol.spec.ProtocolVersions;
 import reactor.core.publisher.Mono;
 import steward.json.Json;
 import steward.server.protocol.JsonRpcInspector;
@@ -55,7 +53,10 @@ public final class StdioTransport implements McpServerTransportProvider {
 
     @Override
     public List<String> protocolVersions() {
-        return List.of(ProtocolVersions.MCP_2024_11_05, ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2025_06_18,
+        return List.of(
+                ProtocolVersions.MCP_2024_11_05,
+                ProtocolVersions.MCP_2025_03_26,
+                ProtocolVersions.MCP_2025_06_18,
                 ProtocolVersions.MCP_2025_11_25);
     }
 
@@ -95,7 +96,8 @@ public final class StdioTransport implements McpServerTransportProvider {
         try {
             tree = Json.MAPPER.readTree(line);
         } catch (RuntimeException e) {
-            // a request whose id can still be read is answered under it (its client would otherwise wait for its timeout)
+            // a request whose id can still be read is answered under it (its client would otherwise wait for its
+            // timeout)
             JsonNode id = JsonRpcInspector.salvagedId(line);
             String msg = JsonRpcInspector.parseErrorMessage(e);
             writeError(id, -32700, msg);
@@ -107,7 +109,8 @@ public final class StdioTransport implements McpServerTransportProvider {
             return;
         }
         McpServerSession current = session;
-        if (JsonRpcInspector.inspect(tree, current == null ? null : current.getId(), McpServerFactory.CANCELLATIONS)) line = tree.toString();
+        if (JsonRpcInspector.inspect(tree, current == null ? null : current.getId(), McpServerFactory.CANCELLATIONS))
+            line = tree.toString();
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(mapper, line);
@@ -125,7 +128,7 @@ public final class StdioTransport implements McpServerTransportProvider {
                         }
                     }
                 })
-                .subscribe(v -> { }, err -> LOG.warn("error handling a message: {}", err.toString()));
+                .subscribe(v -> {}, err -> LOG.warn("error handling a message: {}", err.toString()));
     }
 
     private void drainAndTerminate() {
@@ -140,7 +143,8 @@ public final class StdioTransport implements McpServerTransportProvider {
                 }
             }
         }
-        if (inFlight.get() > 0) LOG.warn("stdin closed; {} request(s) still running after the drain limit", inFlight.get());
+        if (inFlight.get() > 0)
+            LOG.warn("stdin closed; {} request(s) still running after the drain limit", inFlight.get());
         closing.set(true);
         McpServerSession s = session;
         if (s != null) s.close();
@@ -177,7 +181,8 @@ public final class StdioTransport implements McpServerTransportProvider {
     public Mono<Void> notifyClient(String sessionId, String method, Object params) {
         McpServerSession s = session;
         if (s == null) return Mono.error(new IllegalStateException("no session"));
-        if (!s.getId().equals(sessionId)) return Mono.error(new IllegalStateException("no session " + sessionId + " on stdio"));
+        if (!s.getId().equals(sessionId))
+            return Mono.error(new IllegalStateException("no session " + sessionId + " on stdio"));
         return s.sendNotification(method, params);
     }
 

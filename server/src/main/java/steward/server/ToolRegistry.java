@@ -5,10 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import steward.StewardError;
 import steward.Work;
 import steward.json.Json;
@@ -32,7 +30,8 @@ public final class ToolRegistry {
 
     public ToolRegistry(List<StewardTool<?>> ordered) {
         for (StewardTool<?> t : ordered) {
-            if (tools.putIfAbsent(t.name(), t) != null) throw new IllegalArgumentException("duplicate tool " + t.name());
+            if (tools.putIfAbsent(t.name(), t) != null)
+                throw new IllegalArgumentException("duplicate tool " + t.name());
         }
     }
 
@@ -71,13 +70,17 @@ public final class ToolRegistry {
         }
     }
 
-    private static <A extends Record> ToolResult bindAndCall(StewardTool<A> tool, JsonNode args, ToolContext ctx) throws Exception {
+    private static <A extends Record> ToolResult bindAndCall(StewardTool<A> tool, JsonNode args, ToolContext ctx)
+            throws Exception {
         A bound;
         try {
             bound = Json.MAPPER.treeToValue(args, tool.argumentType());
         } catch (JacksonException e) {
             String msg = e.getOriginalMessage();
-            return ToolResult.error(tool.name() + ": invalid arguments: " + (msg == null ? e.getClass().getSimpleName() : msg.lines().findFirst().orElse(msg)));
+            return ToolResult.error(tool.name() + ": invalid arguments: "
+                    + (msg == null
+                            ? e.getClass().getSimpleName()
+                            : msg.lines().findFirst().orElse(msg)));
         }
         ToolResult r = tool.call(bound, ctx);
         if (r == null) throw new IllegalStateException("tool returned no result");

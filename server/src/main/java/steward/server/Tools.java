@@ -1,7 +1,6 @@
 package steward.server;
 
 import java.util.List;
-
 import steward.server.tools.MemoryConsolidateTool;
 import steward.server.tools.MemoryHealthTool;
 import steward.server.tools.MemoryHistoryTool;

@@ -2,10 +2,8 @@ package steward.server;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import steward.json.Json;
 import steward.server.tools.StewardTool;
 
@@ -21,16 +19,19 @@ public final class Warmup {
     private Warmup() {}
 
     public static void start(ToolRegistry registry) {
-        Thread t = new Thread(() -> {
-            try {
-                for (StewardTool<?> tool : registry.tools()) Schemas.validate(tool.name() + ".input.json", Json.MAPPER.createObjectNode());
-                try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
-                    c.isValid(1);
-                }
-            } catch (Exception | LinkageError e) {
-                LOG.debug("warm-up skipped: {}", e.toString());
-            }
-        }, "steward-warmup");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        for (StewardTool<?> tool : registry.tools())
+                            Schemas.validate(tool.name() + ".input.json", Json.MAPPER.createObjectNode());
+                        try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
+                            c.isValid(1);
+                        }
+                    } catch (Exception | LinkageError e) {
+                        LOG.debug("warm-up skipped: {}", e.toString());
+                    }
+                },
+                "steward-warmup");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         t.start();

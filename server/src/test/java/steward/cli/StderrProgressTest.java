@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.Test;
 
 /** The CLI's progress lines, on a clock the test moves. */
@@ -17,7 +16,8 @@ class StderrProgressTest {
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
     StderrProgress work(StderrProgress.Mode mode) {
-        return new StderrProgress("steward call x", mode, new PrintStream(bytes, true, StandardCharsets.UTF_8), clock::get);
+        return new StderrProgress(
+                "steward call x", mode, new PrintStream(bytes, true, StandardCharsets.UTF_8), clock::get);
     }
 
     List<String> lines() {
@@ -42,15 +42,23 @@ class StderrProgressTest {
         advance(2100);
         w.progress(7, 10, "backing up 8 sessions");
         w.progress(8, 10, "applying 8 changes in one transaction");
-        assertEquals(List.of("steward call x: [ 20%] backing up 8 sessions", "steward call x: [ 70%] backing up 8 sessions",
-                "steward call x: [ 80%] applying 8 changes in one transaction"), lines(), "a repeated phase at most every 2 s");
+        assertEquals(
+                List.of(
+                        "steward call x: [ 20%] backing up 8 sessions",
+                        "steward call x: [ 70%] backing up 8 sessions",
+                        "steward call x: [ 80%] applying 8 changes in one transaction"),
+                lines(),
+                "a repeated phase at most every 2 s");
     }
 
     @Test
     void alwaysPrintsAtOnceAndNeverPrintsNothing() {
         StderrProgress always = work(StderrProgress.Mode.always);
         always.progress(1, 0, "reading 12 changed sources");
-        assertEquals(List.of("steward call x: reading 12 changed sources"), lines(), "no percentage when the total is unknown");
+        assertEquals(
+                List.of("steward call x: reading 12 changed sources"),
+                lines(),
+                "no percentage when the total is unknown");
         bytes.reset();
         StderrProgress never = work(StderrProgress.Mode.never);
         advance(5000);

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Locale;
-
 import org.junit.jupiter.api.Test;
-
 import steward.json.Json;
 import steward.server.Schemas;
 import steward.server.Tools;
@@ -33,24 +31,31 @@ class ToolStatsTest {
         assertEquals(d + in, s.total());
         assertTrue(s.inputSchemaChars() >= Tools.registry().tools().size() * "{\"type\":\"object\"}".length());
         assertTrue(s.toolsListChars() > s.total(), "tools/list carries descriptions, input and output schemas");
-        assertTrue(s.line().contains(String.format(Locale.ROOT, "= %,d characters (budget %,d)", s.total(), ToolsCommand.Stats.BUDGET)), s.line());
+        assertTrue(
+                s.line()
+                        .contains(String.format(
+                                Locale.ROOT, "= %,d characters (budget %,d)", s.total(), ToolsCommand.Stats.BUDGET)),
+                s.line());
         assertTrue(Schemas.input("steward_status").isObject());
     }
 
     @Test
     void descriptionsAndInputSchemasFitTheContextBudget() {
         ToolsCommand.Stats s = ToolsCommand.Stats.of(Tools.registry());
-        assertTrue(s.total() <= ToolsCommand.Stats.BUDGET, "descriptions + input schemas of all tools cost " + s.total()
-                + " characters, over the budget of " + ToolsCommand.Stats.BUDGET + ": " + s.line()
-                + " — shorten tool descriptions and schema texts");
+        assertTrue(
+                s.total() <= ToolsCommand.Stats.BUDGET,
+                "descriptions + input schemas of all tools cost " + s.total()
+                        + " characters, over the budget of " + ToolsCommand.Stats.BUDGET + ": " + s.line()
+                        + " — shorten tool descriptions and schema texts");
     }
 
     @Test
     void everyDescriptionIsShort() {
         for (StewardTool<?> t : Tools.registry().tools()) {
             int n = t.description().length();
-            assertTrue(n <= ToolsCommand.Stats.MAX_DESCRIPTION, t.name() + ": description is " + n + " characters, over "
-                    + ToolsCommand.Stats.MAX_DESCRIPTION);
+            assertTrue(
+                    n <= ToolsCommand.Stats.MAX_DESCRIPTION,
+                    t.name() + ": description is " + n + " characters, over " + ToolsCommand.Stats.MAX_DESCRIPTION);
         }
     }
 }

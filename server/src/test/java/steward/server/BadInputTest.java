@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.json.Json;
 import steward.server.tools.ToolResult;
 import steward.sessions.store.Sqlite;
@@ -30,7 +28,8 @@ class BadInputTest {
     void unknownTool() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         Map<String, Integer> before = TestSupport.snapshotTree(home);
-        ToolResult r = Tools.registry().invoke("session_nuke", Json.MAPPER.createObjectNode(), TestSupport.context(home));
+        ToolResult r =
+                Tools.registry().invoke("session_nuke", Json.MAPPER.createObjectNode(), TestSupport.context(home));
         assertTrue(r.isError());
         assertTrue(r.text().startsWith("session_nuke: unknown tool"), r.text());
         assertEquals(before, TestSupport.snapshotTree(home));
@@ -43,7 +42,8 @@ class BadInputTest {
         assertTrue(r.isError());
         assertTrue(r.text().startsWith("steward_status: invalid arguments:"), r.text());
         assertTrue(r.text().contains("surprise"), r.text());
-        ToolResult notObject = Tools.registry().invoke("steward_status", Json.MAPPER.readTree("[1,2]"), TestSupport.context(home));
+        ToolResult notObject =
+                Tools.registry().invoke("steward_status", Json.MAPPER.readTree("[1,2]"), TestSupport.context(home));
         assertTrue(notObject.isError());
     }
 
@@ -59,7 +59,8 @@ class BadInputTest {
     @Test
     void stateDbThatIsNotSqlite() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        Files.writeString(home.resolve("state.db"), "SQLite format 2? no: plain text that is not a database\n".repeat(100));
+        Files.writeString(
+                home.resolve("state.db"), "SQLite format 2? no: plain text that is not a database\n".repeat(100));
         Map<String, Integer> before = TestSupport.snapshotTree(home);
         ToolResult r = status(home, "{}");
         assertTrue(r.isError());
@@ -81,7 +82,8 @@ class BadInputTest {
     @Test
     void stateDbWithSchemaVersion99() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        try (Connection c = Sqlite.openReadWrite(home.resolve("state.db")); Statement st = c.createStatement()) {
+        try (Connection c = Sqlite.openReadWrite(home.resolve("state.db"));
+                Statement st = c.createStatement()) {
             st.executeUpdate("UPDATE schema_version SET version = 99");
         }
         Map<String, Integer> before = TestSupport.snapshotTree(home);
@@ -94,7 +96,8 @@ class BadInputTest {
     @Test
     void memoryFileThatIsNotUtf8() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        Files.write(home.resolve("memories/USER.md"), new byte[] {'N', 'a', 'm', 'e', ':', ' ', (byte) 0xc3, (byte) 0x28});
+        Files.write(
+                home.resolve("memories/USER.md"), new byte[] {'N', 'a', 'm', 'e', ':', ' ', (byte) 0xc3, (byte) 0x28});
         Map<String, Integer> before = TestSupport.snapshotTree(home);
         ToolResult r = status(home, "{}");
         assertTrue(r.isError());

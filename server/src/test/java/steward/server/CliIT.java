@@ -9,10 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.json.Json;
 import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
@@ -27,7 +25,9 @@ class CliIT {
 
     Run run(String stdin, String... args) throws Exception {
         Path err = Files.createTempFile(tmp, "err", ".txt");
-        Process p = new ProcessBuilder(StewardProcess.command(args)).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(StewardProcess.command(args))
+                .redirectError(err.toFile())
+                .start();
         try (var in = p.getOutputStream()) {
             if (stdin != null) in.write(stdin.getBytes(StandardCharsets.UTF_8));
         }
@@ -47,9 +47,13 @@ class CliIT {
         assertEquals(2, fixtures.exit());
         assertTrue(fixtures.stderr().contains("--conformance-fixtures needs the bench module"), fixtures.stderr());
         try (JarFile jar = new JarFile(StewardProcess.jar().toFile())) {
-            assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("steward/bench/") || e.getName().startsWith("steward/conformance/")),
+            assertTrue(
+                    jar.stream()
+                            .noneMatch(e -> e.getName().startsWith("steward/bench/")
+                                    || e.getName().startsWith("steward/conformance/")),
                     "no benchmark or fixture class in the shipped jar");
-            assertEquals("steward.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
+            assertEquals(
+                    "steward.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
         }
     }
 
@@ -65,15 +69,26 @@ class CliIT {
     @Test
     void argumentsFromStdinAndFromAFile() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        assertEquals(0, run("{}", "call", "steward_status", "-", "--hermes-home", home.toString()).exit());
+        assertEquals(
+                0,
+                run("{}", "call", "steward_status", "-", "--hermes-home", home.toString())
+                        .exit());
         Path f = tmp.resolve("args.json");
         Files.writeString(f, "{}");
-        assertEquals(0, run(null, "call", "steward_status", "@" + f, "--hermes-home", home.toString()).exit());
+        assertEquals(
+                0,
+                run(null, "call", "steward_status", "@" + f, "--hermes-home", home.toString())
+                        .exit());
     }
 
     @Test
     void anErrorResultExitsOne() throws Exception {
-        Run r = run(null, "call", "steward_status", "--hermes-home", tmp.resolve("missing").toString());
+        Run r = run(
+                null,
+                "call",
+                "steward_status",
+                "--hermes-home",
+                tmp.resolve("missing").toString());
         assertEquals(1, r.exit());
         JsonNode n = Json.MAPPER.readTree(r.stdout());
         assertTrue(n.get("isError").asBoolean());
@@ -98,24 +113,31 @@ class CliIT {
         Run r = run(null, "demo");
         assertEquals(0, r.exit(), r.stderr());
         assertTrue(r.stdout().contains("Sessions:    62"), r.stdout());
-        assertTrue(Files.notExists(TestHomes.repo().resolve("fixtures/hermes-home/steward")), "the fixture itself is untouched");
+        assertTrue(
+                Files.notExists(TestHomes.repo().resolve("fixtures/hermes-home/steward")),
+                "the fixture itself is untouched");
     }
 
     @Test
     void toolsListsEveryRegisteredTool() throws Exception {
         Run r = run(null, "tools", "--names");
         assertEquals(0, r.exit());
-        assertEquals(Tools.registry().tools().stream().map(t -> t.name()).toList(), r.stdout().lines().toList());
+        assertEquals(
+                Tools.registry().tools().stream().map(t -> t.name()).toList(),
+                r.stdout().lines().toList());
     }
 
     @Test
     void anArgumentsFileIsReadWholeEvenWithSpacesInItsJson() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         Path f = tmp.resolve("write.json");
-        Files.writeString(f, "{ \"target\": \"memory\", \"action\": \"add\",\n  \"content\": \"[ops] a fact read from a file, spaces and all\" }");
+        Files.writeString(
+                f,
+                "{ \"target\": \"memory\", \"action\": \"add\",\n  \"content\": \"[ops] a fact read from a file, spaces and all\" }");
         Run r = run(null, "call", "memory_write", "@" + f, "--hermes-home", home.toString());
         assertEquals(0, r.exit(), r.stdout() + r.stderr());
-        assertTrue(Files.readString(home.resolve("memories/MEMORY.md")).contains("a fact read from a file, spaces and all"));
+        assertTrue(Files.readString(home.resolve("memories/MEMORY.md"))
+                .contains("a fact read from a file, spaces and all"));
     }
 
     @Test
@@ -123,13 +145,32 @@ class CliIT {
         for (String command : List.of("serve", "call", "tools", "demo", "bench")) {
             Run help = run(null, command, "--help");
             assertEquals(0, help.exit(), command + ": " + help.stderr());
-            for (String o : List.of("--hermes-home", "--claude-home", "--state-dir", "--log-level")) assertTrue(help.stdout().contains(o), command + " --help: " + help.stdout());
+            for (String o : List.of("--hermes-home", "--claude-home", "--state-dir", "--log-level"))
+                assertTrue(help.stdout().contains(o), command + " --help: " + help.stdout());
         }
         Path home = TestHomes.copyFixture(tmp);
         Path state = tmp.resolve("elsewhere");
         Path claude = ClaudeTestHomes.install(tmp, false);
-        Run after = run(null, "call", "steward_status", "--hermes-home", home.toString(), "--claude-home", claude.toString(), "--state-dir", state.toString());
-        Run before = run(null, "--hermes-home", home.toString(), "--claude-home", claude.toString(), "--state-dir", state.toString(), "call", "steward_status");
+        Run after = run(
+                null,
+                "call",
+                "steward_status",
+                "--hermes-home",
+                home.toString(),
+                "--claude-home",
+                claude.toString(),
+                "--state-dir",
+                state.toString());
+        Run before = run(
+                null,
+                "--hermes-home",
+                home.toString(),
+                "--claude-home",
+                claude.toString(),
+                "--state-dir",
+                state.toString(),
+                "call",
+                "steward_status");
         for (Run r : List.of(after, before)) {
             assertEquals(0, r.exit(), r.stderr());
             JsonNode paths = Json.MAPPER.readTree(r.stdout()).get("paths");
@@ -150,7 +191,14 @@ class CliIT {
         Run r = run(null, "call", "steward_status", "--text", "--hermes-home", home.toString());
         assertEquals(0, r.exit(), r.stderr());
         assertTrue(r.stdout().startsWith("Hermes home: " + home), r.stdout());
-        Run err = run(null, "call", "session_restore", "{\"backup_id\":\"b_20260101T000000Z_abcdef\"}", "--text", "--hermes-home", home.toString());
+        Run err = run(
+                null,
+                "call",
+                "session_restore",
+                "{\"backup_id\":\"b_20260101T000000Z_abcdef\"}",
+                "--text",
+                "--hermes-home",
+                home.toString());
         assertEquals(1, err.exit());
         assertTrue(err.stdout().startsWith("session_restore: "), err.stdout());
     }
@@ -158,13 +206,29 @@ class CliIT {
     @Test
     void progressOfALongCallGoesToStderrLineByLine() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        Run r = run(null, "call", "session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}", "--progress", "always", "--hermes-home", home.toString());
+        Run r = run(
+                null,
+                "call",
+                "session_audit",
+                "{\"now\":\"2026-08-10T12:00:00Z\"}",
+                "--progress",
+                "always",
+                "--hermes-home",
+                home.toString());
         assertEquals(0, r.exit(), r.stderr());
         assertTrue(Json.MAPPER.readTree(r.stdout()).has("plan_id"), "stdout holds the result only");
         List<String> lines = r.stderr().lines().toList();
         assertTrue(lines.contains("steward call session_audit: [ 25%] classifying 62 sessions"), r.stderr());
         assertTrue(lines.stream().allMatch(l -> l.startsWith("steward call session_audit: [")), r.stderr());
-        Run quiet = run(null, "call", "session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}", "--progress", "never", "--hermes-home", home.toString());
+        Run quiet = run(
+                null,
+                "call",
+                "session_audit",
+                "{\"now\":\"2026-08-10T12:00:00Z\"}",
+                "--progress",
+                "never",
+                "--hermes-home",
+                home.toString());
         assertEquals("", quiet.stderr());
     }
 
@@ -172,9 +236,17 @@ class CliIT {
     void stderrCarriesStewardsOwnLinesOnlyAtTheLevelAsked() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         // the first recall call loads the embedding model: no CUDA probe or tokenizer warnings
-        Run search = run(null, "call", "recall_search", "{\"query\":\"docker build cache\",\"k\":1}", "--hermes-home", home.toString());
+        Run search = run(
+                null,
+                "call",
+                "recall_search",
+                "{\"query\":\"docker build cache\",\"k\":1}",
+                "--hermes-home",
+                home.toString());
         assertEquals(0, search.exit(), search.stderr());
-        assertTrue(search.stderr().lines().allMatch(l -> l.startsWith("steward call recall_search: ")), "progress lines only: " + search.stderr());
+        assertTrue(
+                search.stderr().lines().allMatch(l -> l.startsWith("steward call recall_search: ")),
+                "progress lines only: " + search.stderr());
         assertTrue(!search.stderr().contains("CUDA") && !search.stderr().contains("maxLength"), search.stderr());
         Run info = run("", "serve", "--hermes-home", home.toString());
         assertTrue(info.stderr().contains("serving on stdio"), info.stderr());
@@ -185,11 +257,17 @@ class CliIT {
     @Test
     void backupsListsWhatRetentionKeepsAndDiscardingTheOnlyCopyNeedsForce() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        Run audit = run(null, "call", "session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}", "--hermes-home", home.toString());
+        Run audit = run(
+                null, "call", "session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}", "--hermes-home", home.toString());
         String plan = Json.MAPPER.readTree(audit.stdout()).get("plan_id").asString();
-        Run apply = run(null, "call", "session_apply", "{\"plan_id\":\"" + plan + "\"}", "--hermes-home", home.toString());
+        Run apply =
+                run(null, "call", "session_apply", "{\"plan_id\":\"" + plan + "\"}", "--hermes-home", home.toString());
         assertEquals(0, apply.exit(), apply.stderr());
-        String backup = Json.MAPPER.readTree(apply.stdout()).get("backup").get("backup_id").asString();
+        String backup = Json.MAPPER
+                .readTree(apply.stdout())
+                .get("backup")
+                .get("backup_id")
+                .asString();
         Run list = run(null, "backups", "--hermes-home", home.toString());
         assertEquals(0, list.exit(), list.stderr());
         assertTrue(list.stdout().contains(backup) && list.stdout().contains("within retention"), list.stdout());

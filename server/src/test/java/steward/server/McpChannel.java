@@ -22,7 +22,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -32,8 +31,9 @@ import tools.jackson.databind.JsonNode;
  * notifications to consumers on worker threads, so their order cannot be checked through them).
  */
 abstract class McpChannel implements AutoCloseable {
-    static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
+    static final String INIT =
+            "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
     static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
     final Process process;
@@ -70,11 +70,13 @@ abstract class McpChannel implements AutoCloseable {
     }
 
     static Predicate<JsonNode> answers(String id) {
-        return m -> (m.has("result") || m.has("error")) && id.equals(m.path("id").asString(m.path("id").toString()));
+        return m -> (m.has("result") || m.has("error"))
+                && id.equals(m.path("id").asString(m.path("id").toString()));
     }
 
     static Predicate<JsonNode> progressOf(String token) {
-        return m -> "notifications/progress".equals(m.path("method").asString("")) && token.equals(m.path("params").path("progressToken").asString(""));
+        return m -> "notifications/progress".equals(m.path("method").asString(""))
+                && token.equals(m.path("params").path("progressToken").asString(""));
     }
 
     /** The progress notifications of {@code token} seen so far, in order. */
@@ -95,10 +97,14 @@ abstract class McpChannel implements AutoCloseable {
     public void close() {
         process.destroy();
         try {
-            // a server stops its background indexer and the model first (bounded by 20 s): wait, so that it writes nothing
+            // a server stops its background indexer and the model first (bounded by 20 s): wait, so that it writes
+            // nothing
             // into a temp dir being deleted
-            if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
+            if (!process.waitFor(30, TimeUnit.SECONDS))
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        } catch (
+                InterruptedException
+                        e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
@@ -111,7 +117,8 @@ abstract class McpChannel implements AutoCloseable {
 
     /** {@code steward serve} on stdio with these environment variables added. */
     static McpChannel stdio(Path home, Path stateDir, Path log, java.util.Map<String, String> env) throws Exception {
-        List<String> cmd = StewardProcess.command("serve", "--hermes-home", home.toString(), "--state-dir", stateDir.toString());
+        List<String> cmd =
+                StewardProcess.command("serve", "--hermes-home", home.toString(), "--state-dir", stateDir.toString());
         ProcessBuilder spb = new ProcessBuilder(cmd).redirectError(log.toFile());
         spb.environment().putAll(env);
         Process p = spb.start();
@@ -124,14 +131,17 @@ abstract class McpChannel implements AutoCloseable {
                 in.flush();
             }
         };
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) c.received(Json.MAPPER.readTree(line));
-            } catch (IOException e) {
-                // the process ended
-            }
-        }, "it-stdio-reader");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader r =
+                            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = r.readLine()) != null) c.received(Json.MAPPER.readTree(line));
+                    } catch (IOException e) {
+                        // the process ended
+                    }
+                },
+                "it-stdio-reader");
         reader.setDaemon(true);
         reader.start();
         c.call("init", INIT, Duration.ofSeconds(60));
@@ -151,8 +161,15 @@ abstract class McpChannel implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        List<String> cmd = StewardProcess.command("serve", "--http", "--port", String.valueOf(port), "--hermes-home", home.toString(),
-                "--state-dir", stateDir.toString());
+        List<String> cmd = StewardProcess.command(
+                "serve",
+                "--http",
+                "--port",
+                String.valueOf(port),
+                "--hermes-home",
+                home.toString(),
+                "--state-dir",
+                stateDir.toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().remove("STEWARD_HTTP_TOKEN");
         pb.environment().putAll(env);
@@ -171,26 +188,36 @@ abstract class McpChannel implements AutoCloseable {
             }
         }
         URI mcp = URI.create("http://127.0.0.1:" + port + "/mcp");
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         String[] session = {null};
         McpChannel c = new McpChannel(p) {
             @Override
             void send(String json) throws Exception {
-                HttpRequest.Builder b = HttpRequest.newBuilder(mcp).timeout(Duration.ofMinutes(5)).header("Content-Type", "application/json")
-                        .header("Accept", "application/json, text/event-stream").POST(HttpRequest.BodyPublishers.ofString(json));
-                if (session[0] != null) b.header("Mcp-Session-Id", session[0]).header("MCP-Protocol-Version", "2025-06-18");
+                HttpRequest.Builder b = HttpRequest.newBuilder(mcp)
+                        .timeout(Duration.ofMinutes(5))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(HttpRequest.BodyPublishers.ofString(json));
+                if (session[0] != null)
+                    b.header("Mcp-Session-Id", session[0]).header("MCP-Protocol-Version", "2025-06-18");
                 JsonNode msg = Json.MAPPER.readTree(json);
                 if (!msg.has("id")) {
                     HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-                    if (r.statusCode() != 202) throw new AssertionError("notification answered " + r.statusCode() + ": " + r.body());
+                    if (r.statusCode() != 202)
+                        throw new AssertionError("notification answered " + r.statusCode() + ": " + r.body());
                     return;
                 }
                 HttpResponse<Stream<String>> r = http.send(b.build(), HttpResponse.BodyHandlers.ofLines());
                 r.headers().firstValue("Mcp-Session-Id").ifPresent(v -> session[0] = v);
-                Thread t = new Thread(() -> r.body().forEach(line -> {
-                    String data = line.startsWith("data:") ? line.substring(5).strip() : line.startsWith("{") ? line : "";
-                    if (!data.isEmpty()) received(Json.MAPPER.readTree(data));
-                }), "it-http-stream");
+                Thread t = new Thread(
+                        () -> r.body().forEach(line -> {
+                            String data = line.startsWith("data:")
+                                    ? line.substring(5).strip()
+                                    : line.startsWith("{") ? line : "";
+                            if (!data.isEmpty()) received(Json.MAPPER.readTree(data));
+                        }),
+                        "it-http-stream");
                 t.setDaemon(true);
                 t.start();
             }
@@ -198,11 +225,17 @@ abstract class McpChannel implements AutoCloseable {
         c.call("init", INIT, Duration.ofSeconds(60));
         c.send(INITIALIZED);
         // the session's own stream (GET), where notifications that belong to no request arrive (resources/updated)
-        HttpRequest get = HttpRequest.newBuilder(mcp).header("Accept", "text/event-stream").header("Mcp-Session-Id", session[0])
-                .header("MCP-Protocol-Version", "2025-06-18").GET().build();
-        http.sendAsync(get, HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(line -> {
-            if (line.startsWith("data:") && line.length() > 5) c.received(Json.MAPPER.readTree(line.substring(5).strip()));
-        }));
+        HttpRequest get = HttpRequest.newBuilder(mcp)
+                .header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", session[0])
+                .header("MCP-Protocol-Version", "2025-06-18")
+                .GET()
+                .build();
+        http.sendAsync(get, HttpResponse.BodyHandlers.ofLines())
+                .thenAccept(r -> r.body().forEach(line -> {
+                    if (line.startsWith("data:") && line.length() > 5)
+                        c.received(Json.MAPPER.readTree(line.substring(5).strip()));
+                }));
         return c;
     }
 }

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.json.Json;
 import steward.server.tools.StewardTool;
 import steward.server.tools.ToolResult;
@@ -40,7 +38,8 @@ class OutputSchemaTest {
                 ToolResult r = Tools.registry().invoke(t.name(), args, TestSupport.context(home));
                 assertFalse(r.isError(), t.name() + " " + args + " → " + r.text());
                 assertNotNull(r.text());
-                List<String> problems = Schemas.validate(t.name() + ".output.json", ToolRegistry.toJson(r.structured()));
+                List<String> problems =
+                        Schemas.validate(t.name() + ".output.json", ToolRegistry.toJson(r.structured()));
                 assertTrue(problems.isEmpty(), t.name() + " " + args + ": " + problems);
             }
         }
@@ -53,11 +52,22 @@ class OutputSchemaTest {
     static JsonNode resolve(JsonNode sample, Path home) {
         String text = sample.toString();
         if (!text.contains("\"$plan_id\"") && !text.contains("\"$backup_id\"")) return sample;
-        ToolResult audit = Tools.registry().invoke("session_audit", Json.MAPPER.readTree("{\"now\":\"2026-08-10T12:00:00Z\"}"), TestSupport.context(home));
+        ToolResult audit = Tools.registry()
+                .invoke(
+                        "session_audit",
+                        Json.MAPPER.readTree("{\"now\":\"2026-08-10T12:00:00Z\"}"),
+                        TestSupport.context(home));
         String plan = ToolRegistry.toJson(audit.structured()).get("plan_id").asString();
         if (text.contains("\"$backup_id\"")) {
-            ToolResult applied = Tools.registry().invoke("session_apply", Json.MAPPER.readTree("{\"plan_id\":\"" + plan + "\"}"), TestSupport.context(home));
-            String backup = ToolRegistry.toJson(applied.structured()).get("backup").get("backup_id").asString();
+            ToolResult applied = Tools.registry()
+                    .invoke(
+                            "session_apply",
+                            Json.MAPPER.readTree("{\"plan_id\":\"" + plan + "\"}"),
+                            TestSupport.context(home));
+            String backup = ToolRegistry.toJson(applied.structured())
+                    .get("backup")
+                    .get("backup_id")
+                    .asString();
             text = text.replace("\"$backup_id\"", "\"" + backup + "\"");
         }
         return Json.MAPPER.readTree(text.replace("\"$plan_id\"", "\"" + plan + "\""));

@@ -14,10 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.json.Json;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
@@ -36,7 +34,9 @@ class ReadOnlyHomeIT {
     void readOnlyToolsWorkAndAPermissionErrorNamesThePath() throws Exception {
         boolean root = "root".equals(System.getProperty("user.name"));
         boolean setpriv = Stream.of("/usr/bin/setpriv", "/bin/setpriv").anyMatch(p -> Files.isExecutable(Path.of(p)));
-        assumeTrue(!root || setpriv, "running as root without setpriv: no way to run the server without write permission on the home");
+        assumeTrue(
+                !root || setpriv,
+                "running as root without setpriv: no way to run the server without write permission on the home");
         Path base = Files.createDirectories(tmp.resolve("ro"));
         Path home = TestHomes.copyFixture(base);
         for (String s : List.of("-wal", "-shm")) Files.deleteIfExists(home.resolve("state.db" + s));
@@ -46,29 +46,50 @@ class ReadOnlyHomeIT {
         if (root) {
             // nobody may read the home and the jar, write the state dir only
             // nobody may enter the test's directories and read the home, and write the state dir only
-            for (Path p : List.of(tmp, base)) Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+            for (Path p : List.of(tmp, base))
+                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxrwxrwx"));
             try (Stream<Path> w = Files.walk(home)) {
-                for (Path p : w.toList()) Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
+                for (Path p : w.toList())
+                    Files.setPosixFilePermissions(
+                            p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
             }
             cmd.addAll(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"));
         } else {
             try (Stream<Path> w = Files.walk(home)) {
                 for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "r-xr-xr-x" : "r--r--r--"));
+                    Files.setPosixFilePermissions(
+                            p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "r-xr-xr-x" : "r--r--r--"));
                 }
             }
         }
-        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Duser.home=" + state, "-jar", jar, "serve",
-                "--hermes-home", home.toString(), "--state-dir", state.toString()));
+        cmd.addAll(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Duser.home=" + state,
+                "-jar",
+                jar,
+                "serve",
+                "--hermes-home",
+                home.toString(),
+                "--state-dir",
+                state.toString()));
         Path in = base.resolve("in.jsonl");
-        Files.writeString(in, String.join("\n",
-                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                        + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
-                call(2, "steward_status", "{}"), call(3, "session_audit", "{}"), call(4, "recall_search", "{\"query\":\"tabs\"}"),
-                call(5, "memory_write", "{\"action\":\"add\",\"content\":\"Prefers tabs\"}")) + "\n");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(state.toFile()).redirectInput(in.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        Files.writeString(
+                in,
+                String.join(
+                                "\n",
+                                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                                        + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}",
+                                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                                call(2, "steward_status", "{}"),
+                                call(3, "session_audit", "{}"),
+                                call(4, "recall_search", "{\"query\":\"tabs\"}"),
+                                call(5, "memory_write", "{\"action\":\"add\",\"content\":\"Prefers tabs\"}"))
+                        + "\n");
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(state.toFile())
+                .redirectInput(in.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("HOME", state.toString());
         pb.environment().remove("HERMES_HOME");
         Process p = pb.start();
@@ -87,19 +108,29 @@ class ReadOnlyHomeIT {
         JsonNode w = answers.get(5).path("result");
         assertTrue(w.path("isError").asBoolean(false), answers.get(5).toString());
         String text = w.path("content").get(0).path("text").asString();
-        assertTrue(text.contains("permission denied") && text.contains(home.resolve("memories").toString()), text);
+        assertTrue(
+                text.contains("permission denied")
+                        && text.contains(home.resolve("memories").toString()),
+                text);
         assertFalse(text.contains("errno"), text);
         try (Stream<Path> s = Files.list(home)) {
-            assertEquals(List.of(), s.filter(f -> f.getFileName().toString().startsWith("state.db-")).toList(), "a -wal/-shm was created");
+            assertEquals(
+                    List.of(),
+                    s.filter(f -> f.getFileName().toString().startsWith("state.db-"))
+                            .toList(),
+                    "a -wal/-shm was created");
         }
     }
 
     static String call(int id, String tool, String args) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":" + args + "}}";
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + args + "}}";
     }
 
     static String jarPath() {
         String p = System.getProperty("steward.jar");
-        return p != null ? p : TestHomes.repo().resolve("server/target/steward.jar").toString();
+        return p != null
+                ? p
+                : TestHomes.repo().resolve("server/target/steward.jar").toString();
     }
 }

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
-
 import steward.cli.ToolsCommand;
 import steward.testing.TestHomes;
 
@@ -23,12 +21,17 @@ class ReadmeTest {
         String fresh = ToolsCommand.markdownTable(Tools.registry());
         if (Boolean.getBoolean("snapshot.update") && !fresh.equals(table)) {
             // regenerated like the tool snapshots: mvn test -Dsnapshot.update=true (then review the diff)
-            Files.writeString(TestHomes.repo().resolve("README.md"),
-                    readme.substring(0, b + "<!-- tools:begin -->".length()) + "\n" + fresh + "\n" + readme.substring(e));
+            Files.writeString(
+                    TestHomes.repo().resolve("README.md"),
+                    readme.substring(0, b + "<!-- tools:begin -->".length()) + "\n" + fresh + "\n"
+                            + readme.substring(e));
             return;
         }
-        assertEquals(fresh, table, "README's tool table is stale: paste the output of `steward tools --markdown`, "
-                + "or run the tests with -Dsnapshot.update=true");
+        assertEquals(
+                fresh,
+                table,
+                "README's tool table is stale: paste the output of `steward tools --markdown`, "
+                        + "or run the tests with -Dsnapshot.update=true");
     }
 
     @Test

@@ -14,10 +14,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.testing.TestHomes;
 
 /**
@@ -35,14 +33,24 @@ class RecallShutdownIT {
     Server start(String name) throws Exception {
         Path dir = Files.createDirectories(tmp.resolve(name));
         Path home = TestHomes.copyFixture(dir);
-        List<String> cmd = new ArrayList<>(List.of(StewardProcess.java(), "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-jar",
-                StewardProcess.jar().toString(), "serve", "--hermes-home", home.toString(), "--state-dir", dir.resolve("state").toString(),
-                "--log-level", "debug"));
+        List<String> cmd = new ArrayList<>(List.of(
+                StewardProcess.java(),
+                "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"),
+                "-jar",
+                StewardProcess.jar().toString(),
+                "serve",
+                "--hermes-home",
+                home.toString(),
+                "--state-dir",
+                dir.resolve("state").toString(),
+                "--log-level",
+                "debug"));
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
         StringBuffer err = new StringBuffer();
         CountDownLatch loading = new CountDownLatch(1), loaded = new CountDownLatch(1);
         Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
                     err.append(line).append('\n');
                     if (line.contains("recall: loading the embedding model")) loading.countDown();
@@ -67,22 +75,37 @@ class RecallShutdownIT {
     }
 
     void assertCleanExit(Server s, int expected, String how) throws Exception {
-        assertTrue(s.process().waitFor(90, TimeUnit.SECONDS), how + ": the server did not exit; stderr:\n" + s.stderr());
+        assertTrue(
+                s.process().waitFor(90, TimeUnit.SECONDS), how + ": the server did not exit; stderr:\n" + s.stderr());
         Thread.sleep(200); // the stderr reader's last lines
         String err = s.stderr().toString();
-        assertFalse(err.contains("SIGSEGV") || err.contains("hs_err") || err.contains("fatal error has been detected"), how + ":\n" + err);
+        assertFalse(
+                err.contains("SIGSEGV") || err.contains("hs_err") || err.contains("fatal error has been detected"),
+                how + ":\n" + err);
         try (Stream<Path> files = Files.list(s.dir())) {
-            assertEquals(List.of(), files.map(f -> f.getFileName().toString()).filter(f -> f.startsWith("hs_err")).toList(), how);
+            assertEquals(
+                    List.of(),
+                    files.map(f -> f.getFileName().toString())
+                            .filter(f -> f.startsWith("hs_err"))
+                            .toList(),
+                    how);
         }
         assertEquals(expected, s.process().exitValue(), how + ":\n" + err);
-        // the order that avoids the crash (which happens only sometimes): Steward stopped recall before the JVM's hooks ran
-        if (expected == 143) assertTrue(err.contains("SIGTERM: stopping recall before the shutdown hooks"), how + ":\n" + err);
-        assertTrue(err.contains("recall stopped: the embedding model is closed and nothing native runs"), how + ":\n" + err);
+        // the order that avoids the crash (which happens only sometimes): Steward stopped recall before the JVM's hooks
+        // ran
+        if (expected == 143)
+            assertTrue(err.contains("SIGTERM: stopping recall before the shutdown hooks"), how + ":\n" + err);
+        assertTrue(
+                err.contains("recall stopped: the embedding model is closed and nothing native runs"),
+                how + ":\n" + err);
     }
 
     /** SIGTERM alone (Process.destroy would also close the pipes: a stdin EOF racing the signal, and no stderr to read). */
     static void sigterm(Server s) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(s.process().pid())).inheritIO().start();
+        Process kill = new ProcessBuilder(
+                        "kill", "-TERM", Long.toString(s.process().pid()))
+                .inheritIO()
+                .start();
         assertEquals(0, kill.waitFor());
     }
 

@@ -8,10 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.testing.FakeSchedulers;
 import steward.testing.TestHomes;
 
@@ -50,9 +48,15 @@ class ScheduleCommandIT {
 
         Run print = run(home, "schedule", "--hermes-home", hermes.toString());
         assertEquals(0, print.exit(), print.stderr());
-        assertTrue(print.stdout().contains("0 9 * * 1 ") && print.stdout().contains("'schedule' '--run'") && print.stdout().contains("(not installed"),
+        assertTrue(
+                print.stdout().contains("0 9 * * 1 ")
+                        && print.stdout().contains("'schedule' '--run'")
+                        && print.stdout().contains("(not installed"),
                 print.stdout());
-        assertEquals("5 4 * * * /usr/bin/backup\n", Files.readString(home.resolve("crontab.txt")), "printing changes nothing");
+        assertEquals(
+                "5 4 * * * /usr/bin/backup\n",
+                Files.readString(home.resolve("crontab.txt")),
+                "printing changes nothing");
 
         Run install = run(home, "schedule", "--install", "--hermes-home", hermes.toString());
         assertEquals(0, install.exit(), install.stderr());
@@ -74,7 +78,10 @@ class ScheduleCommandIT {
         Run systemd = run(home, "schedule", "--kind", "systemd", "--install", "--hermes-home", hermes.toString());
         assertEquals(0, systemd.exit(), systemd.stderr());
         assertTrue(Files.exists(home.resolve(".config/systemd/user/steward-housekeeping.timer")));
-        assertEquals(0, run(home, "schedule", "--remove", "--hermes-home", hermes.toString()).exit());
+        assertEquals(
+                0,
+                run(home, "schedule", "--remove", "--hermes-home", hermes.toString())
+                        .exit());
         assertTrue(!Files.exists(home.resolve(".config/systemd/user/steward-housekeeping.timer")));
         Run bad = run(home, "schedule", "--kind", "launchd", "--hermes-home", hermes.toString());
         assertEquals(1, bad.exit());

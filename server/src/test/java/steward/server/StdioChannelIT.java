@@ -11,10 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.json.Json;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
@@ -24,17 +22,20 @@ class StdioChannelIT {
     @TempDir
     Path tmp;
 
-    static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
+    static final String INIT =
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
     static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
     static String call(int id) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}}";
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id
+                + ",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{}}}";
     }
 
     private Process start(Path home) throws Exception {
         return new ProcessBuilder(StewardProcess.command("serve", "--hermes-home", home.toString()))
-                .redirectError(tmp.resolve("stderr.txt").toFile()).start();
+                .redirectError(tmp.resolve("stderr.txt").toFile())
+                .start();
     }
 
     private static List<JsonNode> readAll(Process p) throws Exception {
@@ -65,7 +66,13 @@ class StdioChannelIT {
         write(in, call(7));
         JsonNode answer = Json.MAPPER.readTree(out.readLine());
         assertEquals(7, answer.get("id").asInt());
-        assertEquals(62, answer.get("result").get("structuredContent").get("sessions").get("total").asInt());
+        assertEquals(
+                62,
+                answer.get("result")
+                        .get("structuredContent")
+                        .get("sessions")
+                        .get("total")
+                        .asInt());
         in.close();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue());
@@ -75,7 +82,8 @@ class StdioChannelIT {
     void whenStdinClosesEveryRequestAlreadyReceivedIsAnswered() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         Process p = start(home);
-        StringBuilder script = new StringBuilder(INIT).append('\n').append(INITIALIZED).append('\n');
+        StringBuilder script =
+                new StringBuilder(INIT).append('\n').append(INITIALIZED).append('\n');
         for (int id = 2; id <= 11; id++) script.append(call(id)).append('\n');
         try (OutputStream in = p.getOutputStream()) {
             in.write(script.toString().getBytes(StandardCharsets.UTF_8)); // like: printf '...' | steward serve
@@ -83,10 +91,18 @@ class StdioChannelIT {
         List<JsonNode> answers = readAll(p);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue());
-        List<Integer> ids = answers.stream().map(a -> a.get("id").asInt()).sorted().toList();
+        List<Integer> ids =
+                answers.stream().map(a -> a.get("id").asInt()).sorted().toList();
         assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), ids);
         for (JsonNode a : answers) {
-            if (a.get("id").asInt() > 1) assertEquals(62, a.get("result").get("structuredContent").get("sessions").get("total").asInt());
+            if (a.get("id").asInt() > 1)
+                assertEquals(
+                        62,
+                        a.get("result")
+                                .get("structuredContent")
+                                .get("sessions")
+                                .get("total")
+                                .asInt());
         }
     }
 
@@ -109,17 +125,26 @@ class StdioChannelIT {
     void badArgumentsAndDeepNestingAreAnsweredUnderTheirIdInPlainWords() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         Process p = start(home);
-        StringBuilder script = new StringBuilder(INIT).append('\n').append(INITIALIZED).append('\n');
+        StringBuilder script =
+                new StringBuilder(INIT).append('\n').append(INITIALIZED).append('\n');
         String[] bad = {"\"text\"", "[1,2]", "42", "true"};
         for (int i = 0; i < bad.length; i++) {
-            script.append("{\"jsonrpc\":\"2.0\",\"id\":").append(10 + i)
-                    .append(",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\",\"arguments\":").append(bad[i]).append("}}\n");
+            script.append("{\"jsonrpc\":\"2.0\",\"id\":")
+                    .append(10 + i)
+                    .append(",\"method\":\"tools/call\",\"params\":{\"name\":\"memory_write\",\"arguments\":")
+                    .append(bad[i])
+                    .append("}}\n");
         }
-        script.append("{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\",\"params\":{\"name\":\"recall_search\",\"arguments\":{\"query\":\"x\",\"k\":1e308}}}\n");
+        script.append(
+                "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\",\"params\":{\"name\":\"recall_search\",\"arguments\":{\"query\":\"x\",\"k\":1e308}}}\n");
         String deep = "[".repeat(600) + "]".repeat(600);
-        script.append("{\"jsonrpc\":\"2.0\",\"id\":\"deep-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"x\":")
-                .append(deep).append("}}}\n");
-        script.append("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"a\":").append(deep).append("},\"id\":21}\n");
+        script.append(
+                        "{\"jsonrpc\":\"2.0\",\"id\":\"deep-1\",\"method\":\"tools/call\",\"params\":{\"name\":\"steward_status\",\"arguments\":{\"x\":")
+                .append(deep)
+                .append("}}}\n");
+        script.append("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"a\":")
+                .append(deep)
+                .append("},\"id\":21}\n");
         try (OutputStream in = p.getOutputStream()) {
             in.write(script.toString().getBytes(StandardCharsets.UTF_8));
         }
@@ -134,14 +159,21 @@ class StdioChannelIT {
             JsonNode a = byId.get(id);
             assertTrue(a != null, "no answer under id " + id + ": " + answers);
             String text = a.toString();
-            assertTrue(!text.matches("(?s).*\\b(java|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol)\\.[a-z].*")
-                    && !text.contains("Exception") && !text.contains("LinkedHashMap") && !text.contains("DoubleNode"), text);
-            boolean toolError = a.has("result") && a.get("result").get("isError").asBoolean();
+            assertTrue(
+                    !text.matches("(?s).*\\b(java|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol)\\.[a-z].*")
+                            && !text.contains("Exception")
+                            && !text.contains("LinkedHashMap")
+                            && !text.contains("DoubleNode"),
+                    text);
+            boolean toolError =
+                    a.has("result") && a.get("result").get("isError").asBoolean();
             int code = a.has("error") ? a.get("error").get("code").asInt() : 0;
             assertTrue(toolError || code == -32602 || code == -32700 || code == -32600, text);
         }
         for (String id : List.of("10", "11", "12", "13")) {
-            assertTrue(byId.get(id).toString().contains("arguments must be a JSON object"), byId.get(id).toString());
+            assertTrue(
+                    byId.get(id).toString().contains("arguments must be a JSON object"),
+                    byId.get(id).toString());
         }
     }
 

@@ -5,16 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.spec.McpSchema;
 import steward.json.Json;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
@@ -40,7 +38,9 @@ class StdioServerIT {
             assertEquals(Tools.registry().tools().size(), tools.size());
             assertTrue(tools.stream().anyMatch(t -> t.name().equals("steward_status")));
 
-            McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build());
+            McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder("steward_status")
+                    .arguments(Map.of())
+                    .build());
             assertFalse(Boolean.TRUE.equals(r.isError()), r.toString());
             assertNotNull(r.structuredContent());
             JsonNode s = Json.MAPPER.valueToTree(r.structuredContent());
@@ -52,7 +52,9 @@ class StdioServerIT {
             assertEquals(62 - active, sessions.get("ended").asInt());
             assertEquals(archived, sessions.get("archived").asInt());
             Map<String, Integer> seen = new HashMap<>();
-            sessions.get("by_source").properties().forEach(e -> seen.put(e.getKey(), e.getValue().asInt()));
+            sessions.get("by_source")
+                    .properties()
+                    .forEach(e -> seen.put(e.getKey(), e.getValue().asInt()));
             assertEquals(bySource, seen);
             String text = ((McpSchema.TextContent) r.content().get(0)).text();
             assertTrue(text.contains("Sessions:    62"), text);
@@ -63,14 +65,23 @@ class StdioServerIT {
     void unknownToolOverMcpIsAProtocolErrorAndTheServerKeepsServing() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         try (McpSyncClient client = StewardProcess.client(home)) {
-            Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
-                    () -> client.callTool(McpSchema.CallToolRequest.builder("no_such_tool").arguments(Map.of()).build()));
+            Exception e = org.junit.jupiter.api.Assertions.assertThrows(
+                    Exception.class,
+                    () -> client.callTool(McpSchema.CallToolRequest.builder("no_such_tool")
+                            .arguments(Map.of())
+                            .build()));
             assertTrue(String.valueOf(e.getMessage()).contains("Unknown tool: no_such_tool"), e.toString());
-            var ok = client.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of()).build());
+            var ok = client.callTool(McpSchema.CallToolRequest.builder("steward_status")
+                    .arguments(Map.of())
+                    .build());
             assertFalse(Boolean.TRUE.equals(ok.isError()));
-            var bad = client.callTool(McpSchema.CallToolRequest.builder("steward_status").arguments(Map.of("bogus", true)).build());
+            var bad = client.callTool(McpSchema.CallToolRequest.builder("steward_status")
+                    .arguments(Map.of("bogus", true))
+                    .build());
             assertTrue(bad.isError());
-            assertTrue(((McpSchema.TextContent) bad.content().get(0)).text().startsWith("steward_status: invalid arguments"));
+            assertTrue(((McpSchema.TextContent) bad.content().get(0))
+                    .text()
+                    .startsWith("steward_status: invalid arguments"));
         }
     }
 }

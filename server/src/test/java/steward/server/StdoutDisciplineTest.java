@@ -8,9 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
-
 import steward.testing.TestHomes;
 
 /** stdout belongs to the MCP protocol: no main code may touch it except the CLI's printer. */
@@ -26,7 +24,9 @@ class StdoutDisciplineTest {
                     List<String> lines = Files.readAllLines(p);
                     for (int i = 0; i < lines.size(); i++) {
                         String l = lines.get(i);
-                        if (l.contains("System.out") || l.contains("FileDescriptor.out") || l.contains("printStackTrace()")) {
+                        if (l.contains("System.out")
+                                || l.contains("FileDescriptor.out")
+                                || l.contains("printStackTrace()")) {
                             offenders.add(root.relativize(p) + ":" + (i + 1) + ": " + l.strip());
                         }
                     }

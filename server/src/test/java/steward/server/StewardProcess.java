@@ -1,14 +1,13 @@
 package steward.server;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import steward.testing.TestHomes;
 
 /** For end-to-end tests: the real shaded jar, spawned as a child process. */
@@ -39,7 +38,8 @@ public final class StewardProcess {
                 .build();
         var transport = new StdioClientTransport(params, McpServerFactory.mapper());
         transport.setStdErrorHandler(line -> System.err.println("[steward] " + line));
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build();
+        McpSyncClient client =
+                McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build();
         client.initialize();
         return client;
     }

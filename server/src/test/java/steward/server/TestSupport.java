@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.server.tools.ToolContext;
@@ -29,7 +28,8 @@ public final class TestSupport {
             for (Path p : (Iterable<Path>) s::iterator) {
                 String n = p.getFileName().toString();
                 if (n.endsWith(".db-wal") || n.endsWith(".db-shm")) continue;
-                if (Files.isRegularFile(p)) m.put(dir.relativize(p).toString(), java.util.Arrays.hashCode(Files.readAllBytes(p)));
+                if (Files.isRegularFile(p))
+                    m.put(dir.relativize(p).toString(), java.util.Arrays.hashCode(Files.readAllBytes(p)));
                 else m.put(dir.relativize(p) + "/", 0);
             }
         }

@@ -9,9 +9,7 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.json.Json;
 import steward.learning.PreferenceData;
 import steward.learning.rules.ThresholdRule;
@@ -35,8 +33,14 @@ class ToolArgumentsTest {
             List<String> schema = new ArrayList<>();
             JsonNode props = Schemas.input(t.name()).path("properties");
             props.propertyNames().forEach(schema::add);
-            List<String> record = Arrays.stream(t.argumentType().getRecordComponents()).map(RecordComponent::getName).toList();
-            assertEquals(schema, record, t.name() + ": argument record " + t.argumentType().getName() + " vs schemas/" + t.name() + ".input.json");
+            List<String> record = Arrays.stream(t.argumentType().getRecordComponents())
+                    .map(RecordComponent::getName)
+                    .toList();
+            assertEquals(
+                    schema,
+                    record,
+                    t.name() + ": argument record " + t.argumentType().getName() + " vs schemas/" + t.name()
+                            + ".input.json");
         }
     }
 
@@ -50,11 +54,18 @@ class ToolArgumentsTest {
                 JsonNode declared = p.getValue().get("default");
                 if (declared == null) continue;
                 defaults++;
-                RecordComponent c = Arrays.stream(t.argumentType().getRecordComponents()).filter(rc -> rc.getName().equals(p.getKey()))
-                        .findFirst().orElseThrow();
+                RecordComponent c = Arrays.stream(t.argumentType().getRecordComponents())
+                        .filter(rc -> rc.getName().equals(p.getKey()))
+                        .findFirst()
+                        .orElseThrow();
                 Object used = c.getAccessor().invoke(bound);
-                assertNotNull(used, t.name() + "." + p.getKey() + ": the schema says default " + declared + ", the tool has none");
-                assertEquals(declared, Json.MAPPER.valueToTree(used), t.name() + "." + p.getKey() + ": schema default vs the Java constant");
+                assertNotNull(
+                        used,
+                        t.name() + "." + p.getKey() + ": the schema says default " + declared + ", the tool has none");
+                assertEquals(
+                        declared,
+                        Json.MAPPER.valueToTree(used),
+                        t.name() + "." + p.getKey() + ": schema default vs the Java constant");
             }
         }
         assertTrue(defaults >= 9, "the schemas declare defaults: " + defaults);
@@ -71,11 +82,19 @@ class ToolArgumentsTest {
 
     @Test
     void numbersQuotedInSchemaDescriptionsAreTheConstants() {
-        String apply = Tools.registry().tools().stream().filter(t -> t.name().equals("session_apply")).findFirst().orElseThrow().description();
-        assertTrue(apply.contains("expired (" + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h)"), apply);
-        String prefs = Tools.registry().tools().stream().filter(t -> t.name().equals("session_preferences")).findFirst().orElseThrow()
+        String apply = Tools.registry().tools().stream()
+                .filter(t -> t.name().equals("session_apply"))
+                .findFirst()
+                .orElseThrow()
                 .description();
-        String bounds = "N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")";
+        assertTrue(apply.contains("expired (" + (int) (PlanStore.VALIDITY_SECONDS / 3600) + " h)"), apply);
+        String prefs = Tools.registry().tools().stream()
+                .filter(t -> t.name().equals("session_preferences"))
+                .findFirst()
+                .orElseThrow()
+                .description();
+        String bounds = "N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–"
+                + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")";
         assertTrue(prefs.contains(bounds), prefs);
     }
 
@@ -99,7 +118,8 @@ class ToolArgumentsTest {
                 case "object" -> o.putObject(r.asString());
                 case "integer", "number" -> o.put(r.asString(), 1);
                 case "boolean" -> o.put(r.asString(), false);
-                default -> o.put(r.asString(), p.has("enum") ? p.get("enum").get(0).asString() : "x");
+                default ->
+                    o.put(r.asString(), p.has("enum") ? p.get("enum").get(0).asString() : "x");
             }
         }
         return o;

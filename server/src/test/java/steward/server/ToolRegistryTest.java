@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.modelcontextprotocol.spec.McpSchema;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
-
-import io.modelcontextprotocol.spec.McpSchema;
 import steward.server.tools.StewardTool;
 import tools.jackson.databind.JsonNode;
 
@@ -50,10 +48,14 @@ class ToolRegistryTest {
         for (StewardTool<?> t : Tools.registry().tools()) {
             JsonNode in = Schemas.input(t.name());
             assertEquals("object", in.get("type").asString(), t.name());
-            for (String k : List.of("anyOf", "oneOf", "allOf")) assertFalse(in.has(k), t.name() + " has top-level " + k);
-            // no "$schema": MCP reads an input schema without one as JSON Schema 2020-12, and so does Schemas (58 characters
+            for (String k : List.of("anyOf", "oneOf", "allOf"))
+                assertFalse(in.has(k), t.name() + " has top-level " + k);
+            // no "$schema": MCP reads an input schema without one as JSON Schema 2020-12, and so does Schemas (58
+            // characters
             // per tool saved from the context budget)
-            assertFalse(in.has("$schema"), t.name() + ": input schemas are 2020-12 by default; \"$schema\" only costs context");
+            assertFalse(
+                    in.has("$schema"),
+                    t.name() + ": input schemas are 2020-12 by default; \"$schema\" only costs context");
             JsonNode out = Schemas.output(t.name());
             assertEquals("object", out.get("type").asString(), t.name());
         }

@@ -12,9 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
-
 import steward.json.Json;
 import steward.server.tools.StewardTool;
 import steward.testing.TestHomes;
@@ -38,8 +36,14 @@ class ToolSnapshotTest {
         Files.createDirectories(dir());
         for (StewardTool<?> t : Tools.registry().tools()) {
             ObjectNode actual = Json.MAPPER.valueToTree(McpServerFactory.describe(t));
-            assertEquals(Schemas.input(t.name()), actual.get("inputSchema"), t.name() + ": tools/list carries schemas/" + t.name() + ".input.json");
-            assertEquals(Schemas.output(t.name()), actual.get("outputSchema"), t.name() + ": tools/list carries schemas/" + t.name() + ".output.json");
+            assertEquals(
+                    Schemas.input(t.name()),
+                    actual.get("inputSchema"),
+                    t.name() + ": tools/list carries schemas/" + t.name() + ".input.json");
+            assertEquals(
+                    Schemas.output(t.name()),
+                    actual.get("outputSchema"),
+                    t.name() + ": tools/list carries schemas/" + t.name() + ".output.json");
             actual.remove(List.of("inputSchema", "outputSchema"));
             Path file = dir().resolve(t.name() + ".json");
             String rendered = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(actual) + "\n";
@@ -47,7 +51,8 @@ class ToolSnapshotTest {
                 Files.writeString(file, rendered);
                 continue;
             }
-            if (!Files.exists(file)) fail("no snapshot for " + t.name() + " (run mvn test -Dsnapshot.update=true and review the file)");
+            if (!Files.exists(file))
+                fail("no snapshot for " + t.name() + " (run mvn test -Dsnapshot.update=true and review the file)");
             JsonNode expected = Json.MAPPER.readTree(Files.readString(file));
             assertEquals(expected, actual, "tools/list entry of " + t.name() + " differs from " + file);
         }
@@ -56,16 +61,21 @@ class ToolSnapshotTest {
     @Test
     void snapshotsAndToolsMatchOneToOne() throws IOException {
         if (Boolean.getBoolean("snapshot.update")) {
-            Set<String> names = Tools.registry().tools().stream().map(StewardTool::name).collect(Collectors.toSet());
+            Set<String> names =
+                    Tools.registry().tools().stream().map(StewardTool::name).collect(Collectors.toSet());
             try (Stream<Path> s = Files.list(dir())) {
-                for (Path p : s.toList()) if (!names.contains(p.getFileName().toString().replace(".json", ""))) Files.delete(p);
+                for (Path p : s.toList())
+                    if (!names.contains(p.getFileName().toString().replace(".json", ""))) Files.delete(p);
             }
         }
-        Set<String> tools = Tools.registry().tools().stream().map(StewardTool::name).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> tools =
+                Tools.registry().tools().stream().map(StewardTool::name).collect(Collectors.toCollection(TreeSet::new));
         Set<String> snaps;
         try (Stream<Path> s = Files.list(dir())) {
-            snaps = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json"))
-                    .map(n -> n.substring(0, n.length() - 5)).collect(Collectors.toCollection(TreeSet::new));
+            snaps = s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".json"))
+                    .map(n -> n.substring(0, n.length() - 5))
+                    .collect(Collectors.toCollection(TreeSet::new));
         }
         assertEquals(tools, snaps, "snapshots and registered tools must match one to one");
         assertTrue(!tools.isEmpty());

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -57,12 +56,23 @@ public final class ClaudeHome {
     }
 
     /** A project as listed: its sessions, its index and what could not be read. */
-    public record Project(String name, Path dir, boolean escapes, SessionsIndex.Read index, int staleIndexEntries,
-                          List<String> orphanDirs, List<String> problems) {}
+    public record Project(
+            String name,
+            Path dir,
+            boolean escapes,
+            SessionsIndex.Read index,
+            int staleIndexEntries,
+            List<String> orphanDirs,
+            List<String> problems) {}
 
     /** Everything listed, in a stable order (projects by name, sessions by id). */
-    public record Listing(List<ClaudeSessionFile> sessions, List<Project> projects, Set<String> liveRegistered, List<String> warnings,
-                          int scanned, int cached) {}
+    public record Listing(
+            List<ClaudeSessionFile> sessions,
+            List<Project> projects,
+            Set<String> liveRegistered,
+            List<String> warnings,
+            int scanned,
+            int cached) {}
 
     /** Lists every session of every project; {@code parallel} spreads projects over the common pool. */
     public Listing list(ScanCache cache, boolean parallel) {
@@ -80,7 +90,8 @@ public final class ClaudeHome {
         Path realHome = realOrSelf(home);
         int[] counts = new int[2];
         List<ProjectResult> results = (parallel && dirs.size() > 1 ? dirs.parallelStream() : dirs.stream())
-                .map(d -> listProject(d, realHome, cache)).toList();
+                .map(d -> listProject(d, realHome, cache))
+                .toList();
         List<ClaudeSessionFile> sessions = new ArrayList<>();
         List<Project> ps = new ArrayList<>();
         for (ProjectResult r : results) {
@@ -90,7 +101,8 @@ public final class ClaudeHome {
             counts[1] += r.cached;
             for (String p : r.project.problems()) warnings.add("claude: " + p);
         }
-        return new Listing(List.copyOf(sessions), List.copyOf(ps), liveRegistered(), List.copyOf(warnings), counts[0], counts[1]);
+        return new Listing(
+                List.copyOf(sessions), List.copyOf(ps), liveRegistered(), List.copyOf(warnings), counts[0], counts[1]);
     }
 
     private record ProjectResult(Project project, List<ClaudeSessionFile> sessions, int scanned, int cached) {}
@@ -118,9 +130,11 @@ public final class ClaudeHome {
         } catch (IOException e) {
             problems.add("cannot list " + dir + ": " + e.getMessage());
         }
-        SessionsIndex.Read index = indexFile == null ? new SessionsIndex.Read(dir.resolve(SessionsIndex.FILE), false, null, null, null)
+        SessionsIndex.Read index = indexFile == null
+                ? new SessionsIndex.Read(dir.resolve(SessionsIndex.FILE), false, null, null, null)
                 : SessionsIndex.read(indexFile);
-        if (index.exists() && !index.usable()) problems.add(name + "/" + SessionsIndex.FILE + ": " + index.error() + "; left as it is");
+        if (index.exists() && !index.usable())
+            problems.add(name + "/" + SessionsIndex.FILE + ": " + index.error() + "; left as it is");
         Set<String> indexed = index.sessionIds();
         List<ClaudeSessionFile> out = new ArrayList<>();
         int[] sc = new int[2];
@@ -141,16 +155,40 @@ public final class ClaudeHome {
                     String an = a.path.getFileName().toString();
                     String agent = an.substring("agent-".length(), an.length() - ".jsonl".length());
                     String id = uuid + "/agent-" + agent;
-                    subs.add(new ClaudeSessionFile(id, ClaudeSessionFile.Kind.SUBAGENT, name, a.path, null, a.meta, uuid, a.stat.size,
-                            a.stat.mtimeNanos, a.stat.mtimeMillis, f, esc, false));
+                    subs.add(new ClaudeSessionFile(
+                            id,
+                            ClaudeSessionFile.Kind.SUBAGENT,
+                            name,
+                            a.path,
+                            null,
+                            a.meta,
+                            uuid,
+                            a.stat.size,
+                            a.stat.mtimeNanos,
+                            a.stat.mtimeMillis,
+                            f,
+                            esc,
+                            false));
                     newest = Math.max(newest, a.stat.mtimeMillis);
                 }
                 if (dirEscapes[0]) esc = true;
             }
             TranscriptFacts f = facts(file, st, true, cache, sc, problems);
             if (f == null) continue;
-            out.add(new ClaudeSessionFile(uuid, ClaudeSessionFile.Kind.MAIN, name, file, sdir, null, null, st.size, st.mtimeNanos, newest, f,
-                    esc, indexed.contains(uuid)));
+            out.add(new ClaudeSessionFile(
+                    uuid,
+                    ClaudeSessionFile.Kind.MAIN,
+                    name,
+                    file,
+                    sdir,
+                    null,
+                    null,
+                    st.size,
+                    st.mtimeNanos,
+                    newest,
+                    f,
+                    esc,
+                    indexed.contains(uuid)));
             out.addAll(subs);
         }
         for (Path a : flats) {
@@ -161,8 +199,19 @@ public final class ClaudeHome {
             String an = a.getFileName().toString();
             String agent = an.substring("agent-".length(), an.length() - ".jsonl".length());
             String parent = f.sessionId() != null && mains.containsKey(f.sessionId()) ? f.sessionId() : null;
-            out.add(new ClaudeSessionFile((parent != null ? parent : name) + "/agent-" + agent, ClaudeSessionFile.Kind.FLAT_SUBAGENT, name, a,
-                    null, null, parent, as.size, as.mtimeNanos, as.mtimeMillis, f, escapes || as.link && !inside(a, realHome),
+            out.add(new ClaudeSessionFile(
+                    (parent != null ? parent : name) + "/agent-" + agent,
+                    ClaudeSessionFile.Kind.FLAT_SUBAGENT,
+                    name,
+                    a,
+                    null,
+                    null,
+                    parent,
+                    as.size,
+                    as.mtimeNanos,
+                    as.mtimeMillis,
+                    f,
+                    escapes || as.link && !inside(a, realHome),
                     indexed.contains(f.sessionId() == null ? "" : f.sessionId()) && parent == null));
         }
         List<String> orphans = new ArrayList<>(subdirs.keySet());
@@ -170,7 +219,11 @@ public final class ClaudeHome {
         int stale = 0;
         for (String id : indexed) if (!mains.containsKey(id)) stale++;
         out.sort((a, b) -> a.id().compareTo(b.id()));
-        return new ProjectResult(new Project(name, dir, escapes, index, stale, List.copyOf(orphans), List.copyOf(problems)), out, sc[0], sc[1]);
+        return new ProjectResult(
+                new Project(name, dir, escapes, index, stale, List.copyOf(orphans), List.copyOf(problems)),
+                out,
+                sc[0],
+                sc[1]);
     }
 
     private record Stat(long size, long mtimeNanos, long mtimeMillis, boolean link) {}
@@ -181,10 +234,18 @@ public final class ClaudeHome {
             if (a.isSymbolicLink()) {
                 BasicFileAttributes t = Files.readAttributes(p, BasicFileAttributes.class);
                 if (!t.isRegularFile()) return null;
-                return new Stat(t.size(), t.lastModifiedTime().to(TimeUnit.NANOSECONDS), t.lastModifiedTime().toMillis(), true);
+                return new Stat(
+                        t.size(),
+                        t.lastModifiedTime().to(TimeUnit.NANOSECONDS),
+                        t.lastModifiedTime().toMillis(),
+                        true);
             }
             if (!a.isRegularFile()) return null;
-            return new Stat(a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.lastModifiedTime().toMillis(), false);
+            return new Stat(
+                    a.size(),
+                    a.lastModifiedTime().to(TimeUnit.NANOSECONDS),
+                    a.lastModifiedTime().toMillis(),
+                    false);
         } catch (NoSuchFileException e) {
             return null; // removed while listing
         } catch (IOException e) {
@@ -244,9 +305,16 @@ public final class ClaudeHome {
                         continue;
                     }
                     if (a.isDirectory()) stack.add(p);
-                    else if (n.startsWith("agent-") && n.endsWith(".meta.json")) metas.put(n.substring(0, n.length() - ".meta.json".length()), p);
+                    else if (n.startsWith("agent-") && n.endsWith(".meta.json"))
+                        metas.put(n.substring(0, n.length() - ".meta.json".length()), p);
                     else if (n.startsWith("agent-") && n.endsWith(".jsonl") && a.isRegularFile()) {
-                        out.add(new Found(p, new Stat(a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.lastModifiedTime().toMillis(), false),
+                        out.add(new Found(
+                                p,
+                                new Stat(
+                                        a.size(),
+                                        a.lastModifiedTime().to(TimeUnit.NANOSECONDS),
+                                        a.lastModifiedTime().toMillis(),
+                                        false),
                                 null));
                     }
                 }

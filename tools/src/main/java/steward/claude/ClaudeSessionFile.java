@@ -10,11 +10,26 @@ import java.nio.file.Path;
  * transcripts. {@code escapes}: a symlink on the way leads out of the Claude home (never moved).
  * {@code indexed}: its project's {@code sessions-index.json} has an entry for it.
  */
-public record ClaudeSessionFile(String id, Kind kind, String project, Path file, Path dir, Path meta, String parentId,
-                                long size, long mtimeNanos, long lastModifiedMillis, TranscriptFacts facts, boolean escapes,
-                                boolean indexed) {
+public record ClaudeSessionFile(
+        String id,
+        Kind kind,
+        String project,
+        Path file,
+        Path dir,
+        Path meta,
+        String parentId,
+        long size,
+        long mtimeNanos,
+        long lastModifiedMillis,
+        TranscriptFacts facts,
+        boolean escapes,
+        boolean indexed) {
 
-    public enum Kind { MAIN, SUBAGENT, FLAT_SUBAGENT }
+    public enum Kind {
+        MAIN,
+        SUBAGENT,
+        FLAT_SUBAGENT
+    }
 
     /** A subagent's description from its {@code .meta.json} ({@code agentType: description}), or null. */
     public String agentDescription() {

@@ -6,5 +6,12 @@ package steward.claude;
  * so that a reader (recall) can leave them out.
  */
 public record ContentBlock(Kind kind, String text) {
-    public enum Kind { TEXT, THINKING, TOOL_USE, TOOL_RESULT, IMAGE, OTHER }
+    public enum Kind {
+        TEXT,
+        THINKING,
+        TOOL_USE,
+        TOOL_RESULT,
+        IMAGE,
+        OTHER
+    }
 }

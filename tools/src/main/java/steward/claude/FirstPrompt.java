@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.json.Json;
 import steward.text.CodePoints;
 import tools.jackson.databind.JsonNode;
@@ -29,7 +28,7 @@ public final class FirstPrompt {
         int n;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer buf = ByteBuffer.allocate((int) Math.min(HEAD, Math.max(0, ch.size())));
-            while (buf.hasRemaining() && ch.read(buf) > 0) { }
+            while (buf.hasRemaining() && ch.read(buf) > 0) {}
             b = buf.array();
             n = buf.position();
         } catch (IOException e) {
@@ -63,7 +62,10 @@ public final class FirstPrompt {
         } catch (RuntimeException ex) {
             return null;
         }
-        if (ev == null || !ev.isObject() || ev.path("isSidechain").asBoolean(false) || ev.path("isMeta").asBoolean(false)
+        if (ev == null
+                || !ev.isObject()
+                || ev.path("isSidechain").asBoolean(false)
+                || ev.path("isMeta").asBoolean(false)
                 || ev.path("isCompactSummary").asBoolean(false)) {
             return null;
         }
@@ -72,7 +74,9 @@ public final class FirstPrompt {
         TranscriptReader.blocks(msg != null && msg.isObject() ? msg.get("content") : msg, blocks);
         StringBuilder sb = new StringBuilder();
         for (ContentBlock c : blocks) {
-            if (c.kind() != ContentBlock.Kind.TEXT || c.text() == null || c.text().isBlank()) continue;
+            if (c.kind() != ContentBlock.Kind.TEXT
+                    || c.text() == null
+                    || c.text().isBlank()) continue;
             if (sb.length() > 0) sb.append('\n');
             sb.append(c.text());
         }
@@ -104,7 +108,9 @@ public final class FirstPrompt {
     static String prompt(String t) {
         if (t == null || t.isBlank()) return null;
         String x = t.strip();
-        if (x.startsWith("<command-") || x.startsWith("<local-command") || x.startsWith("Caveat: The messages below")
+        if (x.startsWith("<command-")
+                || x.startsWith("<local-command")
+                || x.startsWith("Caveat: The messages below")
                 || x.startsWith(TranscriptReader.CONTINUATION_MARKER)) {
             return null;
         }

@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import steward.state.AtomicFiles;
 
 /**
@@ -56,8 +55,23 @@ public final class ScanCache {
                 String key = str(in);
                 long size = in.readLong();
                 long mtime = in.readLong();
-                TranscriptFacts f = new TranscriptFacts(str(in), str(in), str(in), str(in), in.readDouble(), in.readDouble(), str(in), str(in),
-                        in.readInt(), in.readBoolean(), in.readInt(), in.readBoolean(), in.readBoolean(), str(in), in.readInt(), in.readBoolean());
+                TranscriptFacts f = new TranscriptFacts(
+                        str(in),
+                        str(in),
+                        str(in),
+                        str(in),
+                        in.readDouble(),
+                        in.readDouble(),
+                        str(in),
+                        str(in),
+                        in.readInt(),
+                        in.readBoolean(),
+                        in.readInt(),
+                        in.readBoolean(),
+                        in.readBoolean(),
+                        str(in),
+                        in.readInt(),
+                        in.readBoolean());
                 m.put(key, new Entry(size, mtime, f));
             }
         } catch (NoSuchFileException e) {

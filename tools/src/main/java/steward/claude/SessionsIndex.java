@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,8 +30,10 @@ public final class SessionsIndex {
     public static final String FILE = "sessions-index.json";
 
     /** Numbers keep their exact text (no float rounding when the file is written back). */
-    static final JsonMapper MAPPER = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS).build();
+    static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+            .build();
 
     /** An index as read: {@code root} null when absent or not understood ({@code error} says why). */
     public record Read(Path file, boolean exists, byte[] bytes, ObjectNode root, String error) {
@@ -68,13 +69,16 @@ public final class SessionsIndex {
         try {
             n = MAPPER.readTree(bytes);
         } catch (RuntimeException e) {
-            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            String m = e.getMessage() == null
+                    ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("");
             return new Read(file, true, bytes, null, "not valid JSON (" + m + ")");
         }
         if (n == null || !n.isObject()) return new Read(file, true, bytes, null, "not a JSON object");
         JsonNode entries = n.get("entries");
         if (entries == null || !entries.isArray()) return new Read(file, true, bytes, null, "no \"entries\" array");
-        for (JsonNode e : entries) if (!e.isObject()) return new Read(file, true, bytes, null, "an entry is not an object");
+        for (JsonNode e : entries)
+            if (!e.isObject()) return new Read(file, true, bytes, null, "an entry is not an object");
         return new Read(file, true, bytes, (ObjectNode) n, null);
     }
 
@@ -108,7 +112,9 @@ public final class SessionsIndex {
         ObjectNode copy = r.root().deepCopy();
         ArrayNode entries = (ArrayNode) copy.get("entries");
         Set<String> have = r.sessionIds();
-        for (Removed x : add.stream().sorted((a, b) -> Integer.compare(a.position(), b.position())).toList()) {
+        for (Removed x : add.stream()
+                .sorted((a, b) -> Integer.compare(a.position(), b.position()))
+                .toList()) {
             JsonNode id = x.entry().get("sessionId");
             if (id != null && id.isString() && have.contains(id.asString())) continue;
             entries.insert(Math.min(x.position(), entries.size()), x.entry());
@@ -210,7 +216,8 @@ public final class SessionsIndex {
                 case '\b' -> sb.append("\\b");
                 case '\f' -> sb.append("\\f");
                 default -> {
-                    if (c < 0x20 || (Character.isSurrogate(c) && !paired(s, i))) sb.append(String.format("\\u%04x", (int) c));
+                    if (c < 0x20 || (Character.isSurrogate(c) && !paired(s, i)))
+                        sb.append(String.format("\\u%04x", (int) c));
                     else sb.append(c);
                 }
             }

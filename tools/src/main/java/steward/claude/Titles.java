@@ -17,7 +17,7 @@ public final class Titles {
                 case TitleEntry.CUSTOM -> custom = later(custom, t);
                 case TitleEntry.AI -> ai = later(ai, t);
                 case TitleEntry.SUMMARY -> summary = later(summary, t);
-                default -> { }
+                default -> {}
             }
         }
         return usable(custom) ? custom : usable(ai) ? ai : usable(summary) ? summary : null;

@@ -10,9 +10,20 @@ import java.util.List;
  * {@code truncatedTail} says the last line had no newline and did not parse (a writer in progress or a cut
  * file); {@code otherEntries} counts well-formed entries of types a reader skips (snapshots, queue operations…).
  */
-public record Transcript(Path file, String sessionId, String cwd, String gitBranch, String version, List<TranscriptEvent> events,
-                         List<TitleEntry> titles, String continuedIn, boolean continuation, int lines, int malformed,
-                         boolean truncatedTail, int otherEntries) {
+public record Transcript(
+        Path file,
+        String sessionId,
+        String cwd,
+        String gitBranch,
+        String version,
+        List<TranscriptEvent> events,
+        List<TitleEntry> titles,
+        String continuedIn,
+        boolean continuation,
+        int lines,
+        int malformed,
+        boolean truncatedTail,
+        int otherEntries) {
 
     /** The effective title: the latest {@code custom-title}, else the latest {@code ai-title}, else the latest {@code summary}. */
     public String title() {
@@ -49,7 +60,8 @@ public record Transcript(Path file, String sessionId, String cwd, String gitBran
     }
 
     public double lastEpoch() {
-        for (int i = events.size() - 1; i >= 0; i--) if (!Double.isNaN(events.get(i).epoch())) return events.get(i).epoch();
+        for (int i = events.size() - 1; i >= 0; i--)
+            if (!Double.isNaN(events.get(i).epoch())) return events.get(i).epoch();
         return Double.NaN;
     }
 }

@@ -9,7 +9,20 @@ package steward.claude;
  * was continued in ({@code continued-in}), malformed lines seen, and whether the last line is unterminated and
  * unreadable (being written, or cut).
  */
-public record TranscriptFacts(String sessionId, String cwd, String gitBranch, String agentId, double firstEpoch, double lastEpoch,
-                              String title, String titleKind, int messages, boolean exact, int sidechainMessages,
-                              boolean allSidechain, boolean continuation, String continuedIn, int malformed, boolean openTail) {
-}
+public record TranscriptFacts(
+        String sessionId,
+        String cwd,
+        String gitBranch,
+        String agentId,
+        double firstEpoch,
+        double lastEpoch,
+        String title,
+        String titleKind,
+        int messages,
+        boolean exact,
+        int sidechainMessages,
+        boolean allSidechain,
+        boolean continuation,
+        String continuedIn,
+        int malformed,
+        boolean openTail) {}

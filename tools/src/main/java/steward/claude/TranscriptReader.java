@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
-
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -31,8 +30,20 @@ public final class TranscriptReader {
     public static Transcript read(Path file) throws IOException {
         List<TranscriptEvent> events = new ArrayList<>();
         Transcript t = read(file, events::add);
-        return new Transcript(t.file(), t.sessionId(), t.cwd(), t.gitBranch(), t.version(), List.copyOf(events), t.titles(),
-                t.continuedIn(), t.continuation(), t.lines(), t.malformed(), t.truncatedTail(), t.otherEntries());
+        return new Transcript(
+                t.file(),
+                t.sessionId(),
+                t.cwd(),
+                t.gitBranch(),
+                t.version(),
+                List.copyOf(events),
+                t.titles(),
+                t.continuedIn(),
+                t.continuation(),
+                t.lines(),
+                t.malformed(),
+                t.truncatedTail(),
+                t.otherEntries());
     }
 
     /** Streams the events to {@code sink} in file order; the returned transcript has no events, everything else. */
@@ -63,7 +74,8 @@ public final class TranscriptReader {
         }
     }
 
-    private static Transcript scan(InputStream in, State st, Consumer<TranscriptEvent> sink, boolean tail) throws IOException {
+    private static Transcript scan(InputStream in, State st, Consumer<TranscriptEvent> sink, boolean tail)
+            throws IOException {
         byte[] buf = new byte[1 << 16];
         byte[] line = new byte[1 << 12];
         int len = 0;
@@ -167,8 +179,23 @@ public final class TranscriptReader {
             blocks(content, blocks);
             String ts = str(n, "timestamp");
             boolean compact = n.path("isCompactSummary").asBoolean(false);
-            TranscriptEvent ev = new TranscriptEvent(lines, type, str(n, "uuid"), str(n, "parentUuid"), sid, ts, epoch(ts), c, br, ver,
-                    side, str(n, "agentId"), role, List.copyOf(blocks), compact, n.path("isMeta").asBoolean(false));
+            TranscriptEvent ev = new TranscriptEvent(
+                    lines,
+                    type,
+                    str(n, "uuid"),
+                    str(n, "parentUuid"),
+                    sid,
+                    ts,
+                    epoch(ts),
+                    c,
+                    br,
+                    ver,
+                    side,
+                    str(n, "agentId"),
+                    role,
+                    List.copyOf(blocks),
+                    compact,
+                    n.path("isMeta").asBoolean(false));
             if ("user".equals(type) && !side && !ev.meta() && !sawUser) {
                 sawUser = true;
                 continuation = compact || ev.text().startsWith(CONTINUATION_MARKER);
@@ -177,8 +204,20 @@ public final class TranscriptReader {
         }
 
         Transcript result() {
-            return new Transcript(file, sessionId, cwd, gitBranch, version, List.of(), List.copyOf(titles), continuedIn, continuation,
-                    lines, malformed, truncatedTail, other);
+            return new Transcript(
+                    file,
+                    sessionId,
+                    cwd,
+                    gitBranch,
+                    version,
+                    List.of(),
+                    List.copyOf(titles),
+                    continuedIn,
+                    continuation,
+                    lines,
+                    malformed,
+                    truncatedTail,
+                    other);
         }
     }
 
@@ -199,9 +238,12 @@ public final class TranscriptReader {
             if (t == null) t = "";
             switch (t) {
                 case "text" -> out.add(new ContentBlock(ContentBlock.Kind.TEXT, str(b, "text")));
-                case "thinking", "redacted_thinking" -> out.add(new ContentBlock(ContentBlock.Kind.THINKING, str(b, "thinking")));
-                case "tool_use", "server_tool_use" -> out.add(new ContentBlock(ContentBlock.Kind.TOOL_USE, str(b, "name")));
-                case "tool_result", "web_search_tool_result" -> out.add(new ContentBlock(ContentBlock.Kind.TOOL_RESULT, toolText(b.get("content"))));
+                case "thinking", "redacted_thinking" ->
+                    out.add(new ContentBlock(ContentBlock.Kind.THINKING, str(b, "thinking")));
+                case "tool_use", "server_tool_use" ->
+                    out.add(new ContentBlock(ContentBlock.Kind.TOOL_USE, str(b, "name")));
+                case "tool_result", "web_search_tool_result" ->
+                    out.add(new ContentBlock(ContentBlock.Kind.TOOL_RESULT, toolText(b.get("content"))));
                 case "image", "document" -> out.add(new ContentBlock(ContentBlock.Kind.IMAGE, null));
                 default -> out.add(new ContentBlock(ContentBlock.Kind.OTHER, null));
             }
@@ -214,7 +256,8 @@ public final class TranscriptReader {
         List<ContentBlock> inner = new ArrayList<>();
         blocks(c, inner);
         StringBuilder sb = new StringBuilder();
-        for (ContentBlock b : inner) if (b.text() != null) sb.append(sb.length() > 0 ? "\n" : "").append(b.text());
+        for (ContentBlock b : inner)
+            if (b.text() != null) sb.append(sb.length() > 0 ? "\n" : "").append(b.text());
         return sb.toString();
     }
 

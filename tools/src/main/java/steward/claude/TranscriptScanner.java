@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -52,9 +51,30 @@ public final class TranscriptScanner {
     private static final byte[] CONT_CONTENT = bytes("\"content\":\"" + TranscriptReader.CONTINUATION_MARKER);
     private static final byte[] CONT_TEXT = bytes("\"text\":\"" + TranscriptReader.CONTINUATION_MARKER);
     private static final byte[] TIMESTAMP_KEY = bytes("\"timestamp\":\"");
-    private static final Set<String> TOP_TYPES = Set.of("user", "assistant", "system", "summary", "custom-title", "ai-title", "tag",
-            "continued-in", "attachment", "progress", "file-history-snapshot", "file-history-delta", "queue-operation", "last-prompt",
-            "agent-name", "agent-color", "agent-setting", "mode", "permission-mode", "pr-link", "relocated", "ended-by-model", "human");
+    private static final Set<String> TOP_TYPES = Set.of(
+            "user",
+            "assistant",
+            "system",
+            "summary",
+            "custom-title",
+            "ai-title",
+            "tag",
+            "continued-in",
+            "attachment",
+            "progress",
+            "file-history-snapshot",
+            "file-history-delta",
+            "queue-operation",
+            "last-prompt",
+            "agent-name",
+            "agent-color",
+            "agent-setting",
+            "mode",
+            "permission-mode",
+            "pr-link",
+            "relocated",
+            "ended-by-model",
+            "human");
 
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -79,7 +99,8 @@ public final class TranscriptScanner {
             if (main && Titles.effective(acc.titles) == null) return whole(ch, size, true, buf);
             int seen = main ? acc.mainMessages : acc.mainMessages + acc.sideMessages;
             long covered = Math.max(1, acc.coveredBytes);
-            int estimate = (int) Math.min(Integer.MAX_VALUE, Math.max(seen + 1L, Math.round(seen * (double) size / covered)));
+            int estimate =
+                    (int) Math.min(Integer.MAX_VALUE, Math.max(seen + 1L, Math.round(seen * (double) size / covered)));
             return acc.facts(estimate, false);
         }
     }
@@ -121,7 +142,8 @@ public final class TranscriptScanner {
                     acc.line(a, start, i, lineStart, true, true); // the whole line is in the chunk: no copy
                 } else {
                     int k = i - start;
-                    if (len + k > line.length) line = buf.line = Arrays.copyOf(line, Math.max(line.length * 2, len + k));
+                    if (len + k > line.length)
+                        line = buf.line = Arrays.copyOf(line, Math.max(line.length * 2, len + k));
                     System.arraycopy(a, start, line, len, k);
                     len += k;
                     acc.line(line, 0, len, lineStart, true, true);
@@ -195,10 +217,15 @@ public final class TranscriptScanner {
                 String ts = field(b, s, e, "timestamp");
                 if (ts != null) firstEpoch = TranscriptReader.epoch(ts);
             }
-            if (!sawUser && indexOf(b, s, look, TYPE_KEY) >= 0 && typeAt(b, s, look).equals("user") && indexOf(b, s, look, META_TRUE) < 0
+            if (!sawUser
+                    && indexOf(b, s, look, TYPE_KEY) >= 0
+                    && typeAt(b, s, look).equals("user")
+                    && indexOf(b, s, look, META_TRUE) < 0
                     && indexOf(b, s, look, SIDECHAIN_TRUE) < 0) {
                 sawUser = true;
-                continuation = indexOf(b, s, e, COMPACT_TRUE) >= 0 || indexOf(b, s, e, CONT_CONTENT) >= 0 || indexOf(b, s, e, CONT_TEXT) >= 0;
+                continuation = indexOf(b, s, e, COMPACT_TRUE) >= 0
+                        || indexOf(b, s, e, CONT_CONTENT) >= 0
+                        || indexOf(b, s, e, CONT_TEXT) >= 0;
             }
         }
 
@@ -249,12 +276,14 @@ public final class TranscriptScanner {
                     String v = n == null ? null : TranscriptReader.str(n, "continuedInSessionId");
                     if (v != null) continuedIn = v;
                 }
-                default -> { }
+                default -> {}
             }
         }
 
         private void message(byte[] b, int s, int e, int look, String type, JsonNode parsed) {
-            boolean side = parsed != null ? parsed.path("isSidechain").asBoolean(false) : indexOf(b, s, look, SIDECHAIN_TRUE) >= 0;
+            boolean side = parsed != null
+                    ? parsed.path("isSidechain").asBoolean(false)
+                    : indexOf(b, s, look, SIDECHAIN_TRUE) >= 0;
             sawMessage = true;
             if (side) sideMessages++;
             else {
@@ -275,17 +304,22 @@ public final class TranscriptScanner {
                 }
             }
             if (!side && !sawUser && !type.equals("assistant")) {
-                boolean meta = parsed != null ? parsed.path("isMeta").asBoolean(false) : indexOf(b, s, look, META_TRUE) >= 0;
+                boolean meta =
+                        parsed != null ? parsed.path("isMeta").asBoolean(false) : indexOf(b, s, look, META_TRUE) >= 0;
                 if (!meta) {
                     sawUser = true;
                     if (parsed != null) {
                         List<ContentBlock> blocks = new ArrayList<>();
                         JsonNode msg = parsed.get("message");
                         TranscriptReader.blocks(msg != null && msg.isObject() ? msg.get("content") : msg, blocks);
-                        String first = blocks.isEmpty() || blocks.get(0).text() == null ? "" : blocks.get(0).text();
-                        continuation = parsed.path("isCompactSummary").asBoolean(false) || first.startsWith(TranscriptReader.CONTINUATION_MARKER);
+                        String first = blocks.isEmpty() || blocks.get(0).text() == null
+                                ? ""
+                                : blocks.get(0).text();
+                        continuation = parsed.path("isCompactSummary").asBoolean(false)
+                                || first.startsWith(TranscriptReader.CONTINUATION_MARKER);
                     } else {
-                        continuation = indexOf(b, s, e, COMPACT_TRUE) >= 0 || indexOf(b, s, e, CONT_CONTENT) >= 0
+                        continuation = indexOf(b, s, e, COMPACT_TRUE) >= 0
+                                || indexOf(b, s, e, CONT_CONTENT) >= 0
                                 || indexOf(b, s, e, CONT_TEXT) >= 0;
                     }
                 }
@@ -317,8 +351,22 @@ public final class TranscriptScanner {
             double first = firstTs != null ? TranscriptReader.epoch(firstTs) : Double.NaN;
             if (!Double.isNaN(firstEpoch) && (Double.isNaN(first) || firstEpoch < first)) first = firstEpoch;
             double lastEpoch = lastTs != null ? TranscriptReader.epoch(lastTs) : Double.NaN;
-            return new TranscriptFacts(sessionId, cwd, gitBranch, agentId, first, lastEpoch, t == null ? null : t.text(),
-                    t == null ? null : t.kind(), messages, exact, sideMessages, sawMessage && allSide, continuation, continuedIn, malformed,
+            return new TranscriptFacts(
+                    sessionId,
+                    cwd,
+                    gitBranch,
+                    agentId,
+                    first,
+                    lastEpoch,
+                    t == null ? null : t.text(),
+                    t == null ? null : t.kind(),
+                    messages,
+                    exact,
+                    sideMessages,
+                    sawMessage && allSide,
+                    continuation,
+                    continuedIn,
+                    malformed,
                     openTail);
         }
     }
@@ -379,8 +427,7 @@ public final class TranscriptScanner {
         }
     }
 
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class,
-            ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** The first {@code needle} in {@code b[s, e)}, or -1: one 4-byte compare per position, then the rest. */
     static int indexOf(byte[] b, int s, int e, byte[] needle) {

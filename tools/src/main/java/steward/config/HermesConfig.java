@@ -2,17 +2,16 @@ package steward.config;
 
 import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
@@ -27,17 +26,29 @@ import org.snakeyaml.engine.v2.schema.FailsafeSchema;
  * {@code int()}; see {@link PyInt}): a limit of 0 is 0, {@code "100"} is 100, and a value Hermes cannot read leaves its
  * defaults. A missing file means Hermes' defaults; a malformed file or value is reported in {@link #warnings()}: never fatal.
  */
-public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
-                           int userCharLimit, Origin userCharLimitOrigin,
-                           boolean writeApproval, Origin writeApprovalOrigin,
-                           boolean fileExists, List<String> warnings) {
+public record HermesConfig(
+        int memoryCharLimit,
+        Origin memoryCharLimitOrigin,
+        int userCharLimit,
+        Origin userCharLimitOrigin,
+        boolean writeApproval,
+        Origin writeApprovalOrigin,
+        boolean fileExists,
+        List<String> warnings) {
 
     public static final int DEFAULT_MEMORY_CHAR_LIMIT = 2200;
     public static final int DEFAULT_USER_CHAR_LIMIT = 1375;
 
     public static HermesConfig defaults() {
-        return new HermesConfig(DEFAULT_MEMORY_CHAR_LIMIT, Origin.DEFAULT, DEFAULT_USER_CHAR_LIMIT, Origin.DEFAULT,
-                false, Origin.DEFAULT, false, List.of());
+        return new HermesConfig(
+                DEFAULT_MEMORY_CHAR_LIMIT,
+                Origin.DEFAULT,
+                DEFAULT_USER_CHAR_LIMIT,
+                Origin.DEFAULT,
+                false,
+                Origin.DEFAULT,
+                false,
+                List.of());
     }
 
     public static HermesConfig load(Path configYaml) {
@@ -51,18 +62,29 @@ public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
             return withWarning("config.yaml: not valid UTF-8; using defaults");
         }
         Node root;
         try {
-            // failsafe schema: scalars stay text, typed as PyYAML (YAML 1.1) types them by PyInt, not by YAML 1.2's rules
-            root = new Compose(LoadSettings.builder().setAllowDuplicateKeys(true).setSchema(new FailsafeSchema()).build())
-                    .composeString(text).orElse(null);
+            // failsafe schema: scalars stay text, typed as PyYAML (YAML 1.1) types them by PyInt, not by YAML 1.2's
+            // rules
+            root = new Compose(LoadSettings.builder()
+                            .setAllowDuplicateKeys(true)
+                            .setSchema(new FailsafeSchema())
+                            .build())
+                    .composeString(text)
+                    .orElse(null);
         } catch (RuntimeException e) {
-            String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            String msg = e.getMessage() == null
+                    ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("");
             return withWarning("config.yaml: malformed YAML (" + msg + "); using defaults");
         }
         List<String> warnings = new ArrayList<>();
@@ -85,7 +107,8 @@ public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
                 BigInteger v = PyInt.of(ml);
                 if (v == null) {
                     failed = true;
-                    warnings.add("config.yaml: memory.memory_char_limit (" + show(ml) + ") is not a number Hermes can read; Hermes and "
+                    warnings.add("config.yaml: memory.memory_char_limit (" + show(ml)
+                            + ") is not a number Hermes can read; Hermes and "
                             + "Steward use the defaults for both limits");
                 } else {
                     memLimit = PyInt.clamp(v);
@@ -95,30 +118,37 @@ public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
             if (ul != null && !failed) {
                 BigInteger v = PyInt.of(ul);
                 if (v == null) {
-                    warnings.add("config.yaml: memory.user_char_limit (" + show(ul) + ") is not a number Hermes can read; using the default");
+                    warnings.add("config.yaml: memory.user_char_limit (" + show(ul)
+                            + ") is not a number Hermes can read; using the default");
                 } else {
                     userLimit = PyInt.clamp(v);
                     userOrigin = Origin.CONFIG_FILE;
                 }
             }
             if (memOrigin == Origin.CONFIG_FILE && memLimit <= 0) {
-                warnings.add("config.yaml: memory.memory_char_limit is " + memLimit + ": Hermes refuses every MEMORY.md write, and so does Steward");
+                warnings.add("config.yaml: memory.memory_char_limit is " + memLimit
+                        + ": Hermes refuses every MEMORY.md write, and so does Steward");
             }
             if (userOrigin == Origin.CONFIG_FILE && userLimit <= 0) {
-                warnings.add("config.yaml: memory.user_char_limit is " + userLimit + ": Hermes refuses every USER.md write, and so does Steward");
+                warnings.add("config.yaml: memory.user_char_limit is " + userLimit
+                        + ": Hermes refuses every USER.md write, and so does Steward");
             }
             Node wa = value(mem, "write_approval");
-            if (wa instanceof ScalarNode s && s.getScalarStyle() == ScalarStyle.PLAIN && BOOL.matcher(s.getValue()).matches()) {
+            if (wa instanceof ScalarNode s
+                    && s.getScalarStyle() == ScalarStyle.PLAIN
+                    && BOOL.matcher(s.getValue()).matches()) {
                 approval = TRUE.matcher(s.getValue()).matches();
                 apprOrigin = Origin.CONFIG_FILE;
             } else if (wa != null && !isNull(wa)) {
                 warnings.add("config.yaml: memory.write_approval is not a boolean (" + show(wa) + "); using false");
             }
         }
-        return new HermesConfig(memLimit, memOrigin, userLimit, userOrigin, approval, apprOrigin, true, List.copyOf(warnings));
+        return new HermesConfig(
+                memLimit, memOrigin, userLimit, userOrigin, approval, apprOrigin, true, List.copyOf(warnings));
     }
 
-    private static final Pattern BOOL = Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
+    private static final Pattern BOOL =
+            Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
     private static final Pattern TRUE = Pattern.compile("yes|Yes|YES|true|True|TRUE|on|On|ON");
 
     /** The value node of {@code key} in a mapping (the last one, as PyYAML keeps the last of duplicate keys). */
@@ -131,8 +161,11 @@ public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
     }
 
     private static boolean isNull(Node n) {
-        return n instanceof ScalarNode s && s.getScalarStyle() == ScalarStyle.PLAIN
-                && (s.getValue().isEmpty() || s.getValue().equals("~") || s.getValue().equalsIgnoreCase("null"));
+        return n instanceof ScalarNode s
+                && s.getScalarStyle() == ScalarStyle.PLAIN
+                && (s.getValue().isEmpty()
+                        || s.getValue().equals("~")
+                        || s.getValue().equalsIgnoreCase("null"));
     }
 
     private static String show(Node n) {
@@ -145,7 +178,14 @@ public record HermesConfig(int memoryCharLimit, Origin memoryCharLimitOrigin,
 
     private static HermesConfig withWarning(String w) {
         HermesConfig d = defaults();
-        return new HermesConfig(d.memoryCharLimit, d.memoryCharLimitOrigin, d.userCharLimit, d.userCharLimitOrigin,
-                d.writeApproval, d.writeApprovalOrigin, true, List.of(w));
+        return new HermesConfig(
+                d.memoryCharLimit,
+                d.memoryCharLimitOrigin,
+                d.userCharLimit,
+                d.userCharLimitOrigin,
+                d.writeApproval,
+                d.writeApprovalOrigin,
+                true,
+                List.of(w));
     }
 }

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
@@ -22,8 +21,13 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * replaces an idle chat session by a new one). A missing file or key means the default; a malformed value is
  * reported in {@link #warnings()} and the default is used: never fatal.
  */
-public record HousekeepingSettings(Map<String, Double> machineIdleHours, double cronRetentionDays, boolean autoPrune,
-                                   double pruneRetentionDays, double pruneIntervalHours, List<String> warnings) {
+public record HousekeepingSettings(
+        Map<String, Double> machineIdleHours,
+        double cronRetentionDays,
+        boolean autoPrune,
+        double pruneRetentionDays,
+        double pruneIntervalHours,
+        List<String> warnings) {
     /**
      * Defaults, in hours. cron: a cron run is one unattended agent turn that writes a message at every step, and each run
      * opens a new session: two hours without one means the run is over. subagent: a subagent works inside its parent's
@@ -31,7 +35,9 @@ public record HousekeepingSettings(Map<String, Double> machineIdleHours, double 
      * for {@code session_reset.idle_minutes} (1440) or at the daily reset (04:00) by a new one on the next message; twice
      * that is past any reset. api: an API server or webhook request is one exchange; clients continue within a day.
      */
-    public static final Map<String, Double> DEFAULT_IDLE_HOURS = Map.of("cron", 2.0, "subagent", 24.0, "gateway", 48.0, "api", 24.0);
+    public static final Map<String, Double> DEFAULT_IDLE_HOURS =
+            Map.of("cron", 2.0, "subagent", 24.0, "gateway", 48.0, "api", 24.0);
+
     public static final double DEFAULT_CRON_RETENTION_DAYS = 14;
     public static final double DEFAULT_PRUNE_RETENTION_DAYS = 90;
     public static final double DEFAULT_PRUNE_INTERVAL_HOURS = 24;
@@ -43,8 +49,13 @@ public record HousekeepingSettings(Map<String, Double> machineIdleHours, double 
     }
 
     public static HousekeepingSettings defaults() {
-        return new HousekeepingSettings(DEFAULT_IDLE_HOURS, DEFAULT_CRON_RETENTION_DAYS, false, DEFAULT_PRUNE_RETENTION_DAYS,
-                DEFAULT_PRUNE_INTERVAL_HOURS, List.of());
+        return new HousekeepingSettings(
+                DEFAULT_IDLE_HOURS,
+                DEFAULT_CRON_RETENTION_DAYS,
+                false,
+                DEFAULT_PRUNE_RETENTION_DAYS,
+                DEFAULT_PRUNE_INTERVAL_HOURS,
+                List.of());
     }
 
     /** The idle hours of a machine-session kind (cron, subagent, gateway, api); 0 = not proposed. */
@@ -85,13 +96,15 @@ public record HousekeepingSettings(Map<String, Double> machineIdleHours, double 
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     String kind = String.valueOf(e.getKey());
                     if (!DEFAULT_IDLE_HOURS.containsKey(kind)) {
-                        w.add("config.yaml: steward.machine_idle_hours." + kind + " is not a kind (cron, subagent, gateway, api); ignored");
+                        w.add("config.yaml: steward.machine_idle_hours." + kind
+                                + " is not a kind (cron, subagent, gateway, api); ignored");
                         continue;
                     }
                     Double v = number(e.getValue(), MAX_HOURS);
                     if (v == null) {
-                        w.add("config.yaml: steward.machine_idle_hours." + kind + " must be hours from 0 to " + (int) MAX_HOURS + " ("
-                                + e.getValue() + "); using " + fmt(DEFAULT_IDLE_HOURS.get(kind)));
+                        w.add("config.yaml: steward.machine_idle_hours." + kind + " must be hours from 0 to "
+                                + (int) MAX_HOURS + " (" + e.getValue() + "); using "
+                                + fmt(DEFAULT_IDLE_HOURS.get(kind)));
                     } else {
                         idle.put(kind, v);
                         if (kind.equals("gateway")) gatewaySet = true;
@@ -103,7 +116,9 @@ public record HousekeepingSettings(Map<String, Double> machineIdleHours, double 
             Object cr = st.get("cron_retention_days");
             if (cr != null) {
                 Double v = number(cr, MAX_DAYS);
-                if (v == null) w.add("config.yaml: steward.cron_retention_days must be days from 0 to " + (int) MAX_DAYS + " (" + cr + "); using 14");
+                if (v == null)
+                    w.add("config.yaml: steward.cron_retention_days must be days from 0 to " + (int) MAX_DAYS + " ("
+                            + cr + "); using 14");
                 else cronDays = v;
             }
         }
@@ -116,7 +131,8 @@ public record HousekeepingSettings(Map<String, Double> machineIdleHours, double 
             if (h != null) pruneHours = Math.floor(h);
         }
         if (!gatewaySet && top.get("session_reset") instanceof Map<?, ?> sr) {
-            // the gateway idle time follows Hermes' own reset policy: off when it never resets, past its idle time otherwise
+            // the gateway idle time follows Hermes' own reset policy: off when it never resets, past its idle time
+            // otherwise
             Object mode = sr.get("mode");
             if ("none".equals(mode)) idle.put("gateway", 0.0);
             Double minutes = number(sr.get("idle_minutes"), MAX_HOURS * 60);
@@ -128,7 +144,10 @@ public record HousekeepingSettings(Map<String, Double> machineIdleHours, double 
     }
 
     private static Double number(Object v, double max) {
-        if (v instanceof Number n && !(v instanceof Double d && (d.isNaN() || d.isInfinite())) && n.doubleValue() >= 0 && n.doubleValue() <= max) {
+        if (v instanceof Number n
+                && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))
+                && n.doubleValue() >= 0
+                && n.doubleValue() <= max) {
             return n.doubleValue();
         }
         return null;

@@ -2,5 +2,9 @@ package steward.config;
 
 /** Where a resolved setting came from, so that {@code steward_status} can say it. */
 public enum Origin {
-    FLAG, ENVIRONMENT, DEFAULT, DERIVED, CONFIG_FILE
+    FLAG,
+    ENVIRONMENT,
+    DEFAULT,
+    DERIVED,
+    CONFIG_FILE
 }

@@ -3,11 +3,9 @@ package steward.config;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.regex.Pattern;
-
 import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
-
 import steward.text.CodePoints;
 
 /**
@@ -39,11 +37,14 @@ final class PyInt {
         return fromText(v);
     }
 
-    private static final Pattern BOOL = Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
-    private static final Pattern INT = Pattern.compile("[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
-            + "|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+");
-    private static final Pattern FLOAT = Pattern.compile("[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+][0-9]+)?|\\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
-            + "|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN)");
+    private static final Pattern BOOL =
+            Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
+    private static final Pattern INT =
+            Pattern.compile("[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
+                    + "|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+");
+    private static final Pattern FLOAT =
+            Pattern.compile("[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+][0-9]+)?|\\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+                    + "|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN)");
     private static final Pattern NULL = Pattern.compile("~|null|Null|NULL|");
 
     private static BigInteger bool(String v) {
@@ -69,7 +70,8 @@ final class PyInt {
             else if (v.startsWith("0")) n = new BigInteger(v.substring(1), 8);
             else if (v.contains(":")) {
                 n = BigInteger.ZERO;
-                for (String part : v.split(":")) n = n.multiply(BigInteger.valueOf(60)).add(new BigInteger(part));
+                for (String part : v.split(":"))
+                    n = n.multiply(BigInteger.valueOf(60)).add(new BigInteger(part));
             } else n = new BigInteger(v);
             return sign < 0 ? n.negate() : n;
         } catch (NumberFormatException e) {
@@ -91,7 +93,8 @@ final class PyInt {
             if (v.contains(":")) {
                 String[] parts = v.split(":");
                 d = BigDecimal.ZERO;
-                for (String p : parts) d = d.multiply(BigDecimal.valueOf(60)).add(new BigDecimal(p.isEmpty() ? "0" : p));
+                for (String p : parts)
+                    d = d.multiply(BigDecimal.valueOf(60)).add(new BigDecimal(p.isEmpty() ? "0" : p));
             } else {
                 d = new BigDecimal(v.startsWith(".") ? "0" + v : v.endsWith(".") ? v + "0" : v);
             }

@@ -3,7 +3,6 @@ package steward.config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
 import steward.StewardError;
 
 /**
@@ -14,8 +13,13 @@ import steward.StewardError;
  * existing {@code <claude home>/steward}, else {@code <hermes home>/steward} when the Hermes home exists or
  * there is no Claude home, else {@code <claude home>/steward}: one state dir serves both homes.
  */
-public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateDir, Origin stateDirOrigin,
-                           Path claudeHome, Origin claudeHomeOrigin) {
+public record StewardPaths(
+        Path hermesHome,
+        Origin hermesHomeOrigin,
+        Path stateDir,
+        Origin stateDirOrigin,
+        Path claudeHome,
+        Origin claudeHomeOrigin) {
 
     /** Paths without a Claude Code home (Hermes only). */
     public StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateDir, Origin stateDirOrigin) {
@@ -26,7 +30,8 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
         return resolve(hermesHomeFlag, null, stateDirFlag, env);
     }
 
-    public static StewardPaths resolve(String hermesHomeFlag, String claudeHomeFlag, String stateDirFlag, Map<String, String> env) {
+    public static StewardPaths resolve(
+            String hermesHomeFlag, String claudeHomeFlag, String stateDirFlag, Map<String, String> env) {
         Path home;
         Origin homeOrigin;
         if (hermesHomeFlag != null && !hermesHomeFlag.isBlank()) {
@@ -45,7 +50,8 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
         if (claudeHomeFlag != null && !claudeHomeFlag.isBlank()) {
             claude = Path.of(expandTilde(claudeHomeFlag, env));
             claudeOrigin = Origin.FLAG;
-        } else if (env.get("CLAUDE_CONFIG_DIR") != null && !env.get("CLAUDE_CONFIG_DIR").isBlank()) {
+        } else if (env.get("CLAUDE_CONFIG_DIR") != null
+                && !env.get("CLAUDE_CONFIG_DIR").isBlank()) {
             claude = Path.of(expandTilde(env.get("CLAUDE_CONFIG_DIR"), env));
             claudeOrigin = Origin.ENVIRONMENT;
         } else {
@@ -54,8 +60,13 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
         }
         claude = claude.toAbsolutePath().normalize();
         if (stateDirFlag != null && !stateDirFlag.isBlank()) {
-            return new StewardPaths(home, homeOrigin, Path.of(expandTilde(stateDirFlag, env)).toAbsolutePath().normalize(), Origin.FLAG,
-                    claude, claudeOrigin);
+            return new StewardPaths(
+                    home,
+                    homeOrigin,
+                    Path.of(expandTilde(stateDirFlag, env)).toAbsolutePath().normalize(),
+                    Origin.FLAG,
+                    claude,
+                    claudeOrigin);
         }
         return new StewardPaths(home, homeOrigin, derivedStateDir(home, claude), Origin.DERIVED, claude, claudeOrigin);
     }
@@ -96,8 +107,10 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
         boolean explicit = hermesHomeOrigin == Origin.FLAG || hermesHomeOrigin == Origin.ENVIRONMENT;
         if (!explicit && claudeHome != null && Files.isDirectory(claudeHome)) return;
         String what = Files.exists(hermesHome) ? "is not a directory" : "does not exist";
-        throw new StewardError(context, "Hermes home " + hermesHome + " " + what + " (from " + hermesHomeSource()
-                + "); nothing was created. Pass the home Hermes uses (--hermes-home or HERMES_HOME).");
+        throw new StewardError(
+                context,
+                "Hermes home " + hermesHome + " " + what + " (from " + hermesHomeSource()
+                        + "); nothing was created. Pass the home Hermes uses (--hermes-home or HERMES_HOME).");
     }
 
     /** Both homes given explicitly (either may not exist); the state dir is derived as {@link #resolve} does. */
@@ -109,12 +122,24 @@ public record StewardPaths(Path hermesHome, Origin hermesHomeOrigin, Path stateD
 
     /** The same homes with another state dir. */
     public StewardPaths withStateDir(Path dir) {
-        return new StewardPaths(hermesHome, hermesHomeOrigin, dir.toAbsolutePath().normalize(), Origin.FLAG, claudeHome, claudeHomeOrigin);
+        return new StewardPaths(
+                hermesHome,
+                hermesHomeOrigin,
+                dir.toAbsolutePath().normalize(),
+                Origin.FLAG,
+                claudeHome,
+                claudeHomeOrigin);
     }
 
     /** The same paths with another Claude Code home (the state dir is kept). */
     public StewardPaths withClaudeHome(Path claude) {
-        return new StewardPaths(hermesHome, hermesHomeOrigin, stateDir, stateDirOrigin, claude.toAbsolutePath().normalize(), Origin.FLAG);
+        return new StewardPaths(
+                hermesHome,
+                hermesHomeOrigin,
+                stateDir,
+                stateDirOrigin,
+                claude.toAbsolutePath().normalize(),
+                Origin.FLAG);
     }
 
     public Path stateDb() {

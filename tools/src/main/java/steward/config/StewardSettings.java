@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
@@ -42,16 +41,19 @@ public record StewardSettings(double subagentKeepDays, Origin subagentKeepDaysOr
             return warn("config.yaml: malformed YAML; Steward settings use their defaults");
         }
         if (!(root instanceof Map<?, ?> top) || top.get("steward") == null) return defaults();
-        if (!(top.get("steward") instanceof Map<?, ?> st)) return warn("config.yaml: 'steward' is not a mapping; using defaults");
+        if (!(top.get("steward") instanceof Map<?, ?> st))
+            return warn("config.yaml: 'steward' is not a mapping; using defaults");
         Object v = st.get("subagent_keep_days");
         if (v == null) return defaults();
-        if (v instanceof Number n && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))
-                && n.doubleValue() >= 0 && n.doubleValue() <= MAX_SUBAGENT_KEEP_DAYS) {
+        if (v instanceof Number n
+                && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))
+                && n.doubleValue() >= 0
+                && n.doubleValue() <= MAX_SUBAGENT_KEEP_DAYS) {
             return new StewardSettings(n.doubleValue(), Origin.CONFIG_FILE, List.of());
         }
         List<String> w = new ArrayList<>();
-        w.add("config.yaml: steward.subagent_keep_days must be a number of days from 0 to " + (int) MAX_SUBAGENT_KEEP_DAYS
-                + " (" + v + "); using " + (int) DEFAULT_SUBAGENT_KEEP_DAYS);
+        w.add("config.yaml: steward.subagent_keep_days must be a number of days from 0 to "
+                + (int) MAX_SUBAGENT_KEEP_DAYS + " (" + v + "); using " + (int) DEFAULT_SUBAGENT_KEEP_DAYS);
         return new StewardSettings(DEFAULT_SUBAGENT_KEEP_DAYS, Origin.DEFAULT, List.copyOf(w));
     }
 

@@ -9,13 +9,49 @@ package steward.learning;
  * subagent children, or a restore of something the user had approved), so it teaches nothing about the condition;
  * {@code guarded}: the safety guard's cap applies to the session; {@code ran}: it was executed.
  */
-public record DecisionEvent(String sessionId, String title, String rule, String condition, Level recommended,
-                            String action, Outcome outcome, String keepReason, String topic, Level base, String question,
-                            boolean sessionOnly, boolean guarded, boolean ran, String newTitle) {
+public record DecisionEvent(
+        String sessionId,
+        String title,
+        String rule,
+        String condition,
+        Level recommended,
+        String action,
+        Outcome outcome,
+        String keepReason,
+        String topic,
+        Level base,
+        String question,
+        boolean sessionOnly,
+        boolean guarded,
+        boolean ran,
+        String newTitle) {
 
-    public DecisionEvent(String sessionId, String title, String rule, String condition, Level recommended, String action, Outcome outcome,
-                         String keepReason, String topic) {
-        this(sessionId, title, rule, condition, recommended, action, outcome, keepReason, topic, recommended, null, false, false, false, null);
+    public DecisionEvent(
+            String sessionId,
+            String title,
+            String rule,
+            String condition,
+            Level recommended,
+            String action,
+            Outcome outcome,
+            String keepReason,
+            String topic) {
+        this(
+                sessionId,
+                title,
+                rule,
+                condition,
+                recommended,
+                action,
+                outcome,
+                keepReason,
+                topic,
+                recommended,
+                null,
+                false,
+                false,
+                false,
+                null);
     }
 
     public String key() {

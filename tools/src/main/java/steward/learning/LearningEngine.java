@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import steward.StewardError;
 import steward.learning.rules.ContradictionRule;
 import steward.learning.rules.CountRule;
@@ -70,34 +69,36 @@ public final class LearningEngine {
     private Summary learn(String id, List<DecisionEvent> events, boolean restore, java.util.Set<String> openQuestions) {
         String date = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toString();
         try {
-            return store.update(data -> {
-                Map<String, String> before = levels(data);
-                LearningRun run = new LearningRun(id, date, events, data, restore, openQuestions);
-                for (LearningRule r : RULES) r.apply(run);
-                List<LearningRun.Change> changes = new ArrayList<>(levelChanges(run, before, levels(data)));
-                changes.addAll(run.changes);
-                String state = ruleState(data);
-                List<String> lines = summaryLines(changes, state);
-                if (restore) {
-                    PreferenceData.Change c = new PreferenceData.Change();
-                    c.date = clock.instant().toString();
-                    c.action = "restore";
-                    c.detail = id + ": " + lines.get(0);
-                    data.changes.add(c);
-                    while (data.changes.size() > PreferenceData.MAX_CHANGES) data.changes.remove(0);
-                } else {
-                    data.run_count++;
-                    PreferenceData.RunEntry entry = new PreferenceData.RunEntry();
-                    entry.run = data.run_count;
-                    entry.date = date;
-                    entry.plan_id = id;
-                    entry.decisions = events.size();
-                    entry.summary = lines;
-                    data.runs.add(entry);
-                    while (data.runs.size() > PreferenceData.MAX_RUNS) data.runs.remove(0);
-                }
-                return new Summary(lines, List.copyOf(changes), state, false);
-            }, false);
+            return store.update(
+                    data -> {
+                        Map<String, String> before = levels(data);
+                        LearningRun run = new LearningRun(id, date, events, data, restore, openQuestions);
+                        for (LearningRule r : RULES) r.apply(run);
+                        List<LearningRun.Change> changes = new ArrayList<>(levelChanges(run, before, levels(data)));
+                        changes.addAll(run.changes);
+                        String state = ruleState(data);
+                        List<String> lines = summaryLines(changes, state);
+                        if (restore) {
+                            PreferenceData.Change c = new PreferenceData.Change();
+                            c.date = clock.instant().toString();
+                            c.action = "restore";
+                            c.detail = id + ": " + lines.get(0);
+                            data.changes.add(c);
+                            while (data.changes.size() > PreferenceData.MAX_CHANGES) data.changes.remove(0);
+                        } else {
+                            data.run_count++;
+                            PreferenceData.RunEntry entry = new PreferenceData.RunEntry();
+                            entry.run = data.run_count;
+                            entry.date = date;
+                            entry.plan_id = id;
+                            entry.decisions = events.size();
+                            entry.summary = lines;
+                            data.runs.add(entry);
+                            while (data.runs.size() > PreferenceData.MAX_RUNS) data.runs.remove(0);
+                        }
+                        return new Summary(lines, List.copyOf(changes), state, false);
+                    },
+                    false);
         } catch (StewardError e) {
             String msg = "learning paused: " + e.getMessage();
             return new Summary(List.of(msg), List.of(), "", true);
@@ -118,7 +119,8 @@ public final class LearningEngine {
     }
 
     /** Every change of how a condition runs, from the levels before and after the run: nothing learned goes unreported. */
-    static List<LearningRun.Change> levelChanges(LearningRun run, Map<String, String> before, Map<String, String> after) {
+    static List<LearningRun.Change> levelChanges(
+            LearningRun run, Map<String, String> before, Map<String, String> after) {
         List<LearningRun.Change> out = new ArrayList<>();
         for (var e : after.entrySet()) {
             String key = e.getKey();
@@ -134,52 +136,99 @@ public final class LearningEngine {
                 boolean q = s.quiet && !s.locked, qb = quietBefore && !ranBefore.endsWith("locked");
                 if (q == qb) continue;
                 String kind = key.substring(key.indexOf('/') + 1 + RuleKey.ALONG_PREFIX.length());
-                out.add(q ? new LearningRun.Change("quiet", key, "rule " + s.rule + " deletions that would take a " + kind
-                        + " subagent along are listed from now on, not asked: both stay (you kept both " + (s.approvals == 0 ? s.vetoes : s.vetoes_since_approval)
-                        + " times; approve one by id to be asked again)")
-                        : new LearningRun.Change("raised", key, "rule " + s.rule + " deletions that would take a " + kind
-                        + " subagent along are asked again"));
+                out.add(
+                        q
+                                ? new LearningRun.Change(
+                                        "quiet",
+                                        key,
+                                        "rule " + s.rule + " deletions that would take a " + kind
+                                                + " subagent along are listed from now on, not asked: both stay (you kept both "
+                                                + (s.approvals == 0 ? s.vetoes : s.vetoes_since_approval)
+                                                + " times; approve one by id to be asked again)")
+                                : new LearningRun.Change(
+                                        "raised",
+                                        key,
+                                        "rule " + s.rule + " deletions that would take a " + kind
+                                                + " subagent along are asked again"));
                 continue;
             }
             if (quietNow != quietBefore && key.equals(steward.learning.rules.SettledTopicsRule.RULE)) {
-                out.add(quietNow ? new LearningRun.Change("quiet", key, "rule E's topics listed from now on, no longer asked (you said "
-                        + "consolidated " + s.approvals + " times, never 'not yet'; answer 'not yet' to a listed topic to be asked again)")
-                        : new LearningRun.Change("raised", key, "rule E's topics asked again (you said one is not consolidated yet)"));
+                out.add(
+                        quietNow
+                                ? new LearningRun.Change(
+                                        "quiet",
+                                        key,
+                                        "rule E's topics listed from now on, no longer asked (you said "
+                                                + "consolidated " + s.approvals
+                                                + " times, never 'not yet'; answer 'not yet' to a listed topic to be asked again)")
+                                : new LearningRun.Change(
+                                        "raised",
+                                        key,
+                                        "rule E's topics asked again (you said one is not consolidated yet)"));
                 continue;
             }
             if (quietNow != quietBefore) {
-                out.add(quietNow ? new LearningRun.Change("quiet", key, key + " listed from now on, no longer asked (" + (s.approvals == 0
-                        ? "you kept " + s.vetoes + ", approved none" : "you kept every one since you last approved one: " + s.vetoes_since_approval)
-                        + "; approve one by id to be asked again)")
-                        : new LearningRun.Change("raised", key, key + " asked again (you approved one)"));
+                out.add(
+                        quietNow
+                                ? new LearningRun.Change(
+                                        "quiet",
+                                        key,
+                                        key + " listed from now on, no longer asked ("
+                                                + (s.approvals == 0
+                                                        ? "you kept " + s.vetoes + ", approved none"
+                                                        : "you kept every one since you last approved one: "
+                                                                + s.vetoes_since_approval)
+                                                + "; approve one by id to be asked again)")
+                                : new LearningRun.Change("raised", key, key + " asked again (you approved one)"));
                 continue;
             }
             if (runsNow.endsWith("locked")) {
                 if (ranBefore.endsWith("locked")) continue;
-                out.add(new LearningRun.Change("locked", key, key + " locked at LOW (your answers on it changed " + s.contradictions
-                        + " times; say 'trust rule " + key + "' to resume)"));
+                out.add(new LearningRun.Change(
+                        "locked",
+                        key,
+                        key + " locked at LOW (your answers on it changed " + s.contradictions
+                                + " times; say 'trust rule " + key + "' to resume)"));
             } else if (runsNow.equals("HIGH")) {
-                boolean guarded = run.events.stream().filter(x -> x.key().equals(key) && x.teachesCondition()).allMatch(DecisionEvent::guarded);
-                out.add(guarded ? new LearningRun.Change("capped", key, key + " approved " + s.approvals
-                                + " times, stays asked: safety cap (titled active sessions are never changed automatically)")
-                        : new LearningRun.Change("promoted", key, key + " promoted to HIGH: runs automatically from the next run (you approved "
-                                + s.approvals + ")"));
+                boolean guarded = run.events.stream()
+                        .filter(x -> x.key().equals(key) && x.teachesCondition())
+                        .allMatch(DecisionEvent::guarded);
+                out.add(
+                        guarded
+                                ? new LearningRun.Change(
+                                        "capped",
+                                        key,
+                                        key + " approved " + s.approvals
+                                                + " times, stays asked: safety cap (titled active sessions are never changed automatically)")
+                                : new LearningRun.Change(
+                                        "promoted",
+                                        key,
+                                        key + " promoted to HIGH: runs automatically from the next run (you approved "
+                                                + s.approvals + ")"));
             } else if (ranBefore.equals("HIGH")) {
-                out.add(new LearningRun.Change(s.level == Level.HIGH ? "asked" : "demoted", key, key
-                        + (s.level == Level.HIGH ? " asked from now on (" : " demoted to " + runsNow + " (") + vetoes(s) + ")"));
-            } else if (Level.valueOf(runsNow).ordinal() < Level.valueOf(ranBefore.replace(" locked", "")).ordinal()) {
+                out.add(new LearningRun.Change(
+                        s.level == Level.HIGH ? "asked" : "demoted",
+                        key,
+                        key + (s.level == Level.HIGH ? " asked from now on (" : " demoted to " + runsNow + " (")
+                                + vetoes(s) + ")"));
+            } else if (Level.valueOf(runsNow).ordinal()
+                    < Level.valueOf(ranBefore.replace(" locked", "")).ordinal()) {
                 out.add(new LearningRun.Change("raised", key, key + " raised to " + runsNow + " (you approved it)"));
             } else if (!runsNow.equals(ranBefore)) {
-                out.add(new LearningRun.Change("demoted", key, key + " lowered to " + runsNow + " (" + vetoes(s) + ")"));
+                out.add(new LearningRun.Change(
+                        "demoted", key, key + " lowered to " + runsNow + " (" + vetoes(s) + ")"));
             } else {
-                out.add(new LearningRun.Change("demoted", key, key + " stays " + runsNow + " for good (" + vetoes(s) + ")"));
+                out.add(new LearningRun.Change(
+                        "demoted", key, key + " stays " + runsNow + " for good (" + vetoes(s) + ")"));
             }
         }
         return out;
     }
 
     private static String vetoes(PreferenceData.RuleState s) {
-        if (s.restores > 0) return "you restored " + s.restores + " it ran automatically" + (s.vetoes > s.restores ? ", kept " + (s.vetoes - s.restores) : "");
+        if (s.restores > 0)
+            return "you restored " + s.restores + " it ran automatically"
+                    + (s.vetoes > s.restores ? ", kept " + (s.vetoes - s.restores) : "");
         return "you kept " + s.vetoes;
     }
 
@@ -188,8 +237,17 @@ public final class LearningEngine {
         Map<String, List<String>> sessions = new java.util.LinkedHashMap<>();
         for (LearningRun.Change c : changes) {
             switch (c.kind()) {
-                case "locked", "capped", "promoted", "asked", "demoted", "raised", "quiet", "contradiction", "warning" -> learned.add(c.detail());
-                case "kept", "restored", "renamed", "delete_asked" -> sessions.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(c.detail());
+                case "locked",
+                        "capped",
+                        "promoted",
+                        "asked",
+                        "demoted",
+                        "raised",
+                        "quiet",
+                        "contradiction",
+                        "warning" -> learned.add(c.detail());
+                case "kept", "restored", "renamed", "delete_asked" ->
+                    sessions.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(c.detail());
                 default -> recorded.add(c.detail());
             }
         }
@@ -237,7 +295,10 @@ public final class LearningEngine {
             if (sb.length() > 0) sb.append(' ');
             int[] c = counts.get(e.getKey());
             sb.append(e.getKey()).append('=').append(e.getValue());
-            if ("D".equals(e.getKey())) sb.append("(N=").append(ThresholdRule.fmt(data.active_threshold)).append(')');
+            if ("D".equals(e.getKey()))
+                sb.append("(N=")
+                        .append(ThresholdRule.fmt(data.active_threshold))
+                        .append(')');
             else sb.append('(').append(c[0]).append('/').append(c[1]).append(')');
             if (locked.containsKey(e.getKey())) sb.append("[locked]");
         }

@@ -13,8 +13,12 @@ public record LearningReport(String status, String error, List<String> summary, 
     public record Change(String kind, String key, String detail) {}
 
     public static LearningReport of(LearningEngine.Summary s) {
-        List<Change> changes = s.changes().stream().limit(MAX_CHANGES).map(c -> new Change(c.kind(), c.key(), c.detail())).toList();
-        return new LearningReport(s.paused() ? "paused" : "ok", s.paused() ? s.lines().get(0) : null, s.lines(), changes);
+        List<Change> changes = s.changes().stream()
+                .limit(MAX_CHANGES)
+                .map(c -> new Change(c.kind(), c.key(), c.detail()))
+                .toList();
+        return new LearningReport(
+                s.paused() ? "paused" : "ok", s.paused() ? s.lines().get(0) : null, s.lines(), changes);
     }
 
     public static LearningReport notRecorded(String why) {

@@ -29,7 +29,13 @@ public final class LearningRun {
         this(planId, date, events, data, false, null);
     }
 
-    public LearningRun(String planId, String date, List<DecisionEvent> events, PreferenceData data, boolean restore, Set<String> openQuestions) {
+    public LearningRun(
+            String planId,
+            String date,
+            List<DecisionEvent> events,
+            PreferenceData data,
+            boolean restore,
+            Set<String> openQuestions) {
         this.planId = planId;
         this.date = date;
         this.events = List.copyOf(events);
@@ -46,7 +52,9 @@ public final class LearningRun {
     /** The events of this run that teach about their rule condition, grouped by it, in first-seen order. */
     public Map<String, List<DecisionEvent>> byKey() {
         Map<String, List<DecisionEvent>> m = new LinkedHashMap<>();
-        for (DecisionEvent e : events) if (e.teachesCondition()) m.computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e);
+        for (DecisionEvent e : events)
+            if (e.teachesCondition())
+                m.computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e);
         return m;
     }
 

@@ -2,7 +2,9 @@ package steward.learning;
 
 /** Confidence of a recommendation: HIGH runs unless rejected, MEDIUM is asked per rule, LOW is an open question. */
 public enum Level {
-    HIGH, MEDIUM, LOW;
+    HIGH,
+    MEDIUM,
+    LOW;
 
     public Level lower() {
         return this == HIGH ? MEDIUM : LOW;

@@ -6,7 +6,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import steward.StewardError;
 import steward.learning.rules.ThresholdRule;
 
@@ -39,14 +38,16 @@ public final class PreferenceAdmin {
 
     /** Resets everything learned (also the way out of an unreadable store: the old file is kept as a backup). */
     public String resetAll() {
-        return store.update(d -> {
-            List<PreferenceData.Change> keep = new ArrayList<>(d.changes);
-            PreferenceData fresh = new PreferenceData();
-            copyInto(fresh, d);
-            d.changes = keep;
-            trail(d, "reset", "all learned preferences reset");
-            return "all learned preferences reset (N back to " + ThresholdRule.fmt(d.active_threshold) + ")";
-        }, true);
+        return store.update(
+                d -> {
+                    List<PreferenceData.Change> keep = new ArrayList<>(d.changes);
+                    PreferenceData fresh = new PreferenceData();
+                    copyInto(fresh, d);
+                    d.changes = keep;
+                    trail(d, "reset", "all learned preferences reset");
+                    return "all learned preferences reset (N back to " + ThresholdRule.fmt(d.active_threshold) + ")";
+                },
+                true);
     }
 
     private static void copyInto(PreferenceData from, PreferenceData to) {
@@ -62,80 +63,107 @@ public final class PreferenceAdmin {
 
     public String resetRule(String rule) {
         String r = normaliseRule(rule);
-        return store.update(d -> {
-            List<String> removed = d.rule_level.keySet().stream().filter(k -> RuleKey.rule(k).equals(r) || k.equals(rule)).toList();
-            if (removed.isEmpty()) throw new StewardError("session_preferences", "nothing learned for rule " + rule);
-            removed.forEach(d.rule_level::remove);
-            d.feedback_contradictions.removeIf(c -> removed.contains(c.rule_key));
-            trail(d, "reset_rule", String.join(", ", removed));
-            return "reset what was learned for " + String.join(", ", removed);
-        }, false);
+        return store.update(
+                d -> {
+                    List<String> removed = d.rule_level.keySet().stream()
+                            .filter(k -> RuleKey.rule(k).equals(r) || k.equals(rule))
+                            .toList();
+                    if (removed.isEmpty())
+                        throw new StewardError("session_preferences", "nothing learned for rule " + rule);
+                    removed.forEach(d.rule_level::remove);
+                    d.feedback_contradictions.removeIf(c -> removed.contains(c.rule_key));
+                    trail(d, "reset_rule", String.join(", ", removed));
+                    return "reset what was learned for " + String.join(", ", removed);
+                },
+                false);
     }
 
     public String trust(String rule) {
         String r = normaliseRule(rule);
-        return store.update(d -> {
-            List<String> keys = d.rule_level.entrySet().stream()
-                    .filter(e -> (e.getValue().locked || e.getValue().quiet) && (RuleKey.rule(e.getKey()).equals(r) || e.getKey().equals(rule)))
-                    .map(java.util.Map.Entry::getKey).toList();
-            if (keys.isEmpty()) throw new StewardError("session_preferences", "rule " + rule + " is neither locked nor quiet");
-            for (String k : keys) {
-                PreferenceData.RuleState s = d.rule_level.get(k);
-                if (s.quiet) { // asked again: its old rejections would make it quiet at once
-                    s.vetoes = 0;
-                    s.vetoes_since_approval = 0;
-                    s.veto_runs_since_approval = 0;
-                    if (k.equals(steward.learning.rules.SettledTopicsRule.RULE)) { // rule E went quiet from its approvals
-                        s.approvals = 0;
-                        s.runs = 0;
+        return store.update(
+                d -> {
+                    List<String> keys = d.rule_level.entrySet().stream()
+                            .filter(e -> (e.getValue().locked || e.getValue().quiet)
+                                    && (RuleKey.rule(e.getKey()).equals(r)
+                                            || e.getKey().equals(rule)))
+                            .map(java.util.Map.Entry::getKey)
+                            .toList();
+                    if (keys.isEmpty())
+                        throw new StewardError("session_preferences", "rule " + rule + " is neither locked nor quiet");
+                    for (String k : keys) {
+                        PreferenceData.RuleState s = d.rule_level.get(k);
+                        if (s.quiet) { // asked again: its old rejections would make it quiet at once
+                            s.vetoes = 0;
+                            s.vetoes_since_approval = 0;
+                            s.veto_runs_since_approval = 0;
+                            if (k.equals(
+                                    steward.learning.rules.SettledTopicsRule
+                                            .RULE)) { // rule E went quiet from its approvals
+                                s.approvals = 0;
+                                s.runs = 0;
+                            }
+                        }
+                        s.locked = false;
+                        s.quiet = false;
+                        s.contradictions = 0;
+                        s.last_polarity = null;
+                        s.level = s.base_level;
                     }
-                }
-                s.locked = false;
-                s.quiet = false;
-                s.contradictions = 0;
-                s.last_polarity = null;
-                s.level = s.base_level;
-            }
-            trail(d, "trust", String.join(", ", keys));
-            return "trusting " + String.join(", ", keys) + " again: back to its own confidence, asked again, learning resumes";
-        }, false);
+                    trail(d, "trust", String.join(", ", keys));
+                    return "trusting " + String.join(", ", keys)
+                            + " again: back to its own confidence, asked again, learning resumes";
+                },
+                false);
     }
 
     public String setThreshold(double n) {
         if (!(n >= PreferenceData.MIN_THRESHOLD && n <= PreferenceData.MAX_THRESHOLD)) {
-            throw new StewardError("session_preferences", "N must be between " + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD)
-                    + " and " + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ", got " + n);
+            throw new StewardError(
+                    "session_preferences",
+                    "N must be between " + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + " and "
+                            + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ", got " + n);
         }
-        return store.update(d -> {
-            double before = d.active_threshold;
-            d.active_threshold = n;
-            d.warning_ignored_runs = 0; // the user spoke about rule D: its warning is asked again
-            d.warning_status_runs = 0;
-            trail(d, "set_threshold", ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(n));
-            return "active-session threshold N set to " + ThresholdRule.fmt(n);
-        }, false);
+        return store.update(
+                d -> {
+                    double before = d.active_threshold;
+                    d.active_threshold = n;
+                    d.warning_ignored_runs = 0; // the user spoke about rule D: its warning is asked again
+                    d.warning_status_runs = 0;
+                    trail(d, "set_threshold", ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(n));
+                    return "active-session threshold N set to " + ThresholdRule.fmt(n);
+                },
+                false);
     }
 
     public String resetThreshold() {
-        return store.update(d -> {
-            double before = d.active_threshold;
-            d.active_threshold = PreferenceData.DEFAULT_THRESHOLD;
-            d.warning_ignored_runs = 0;
-            d.warning_status_runs = 0;
-            trail(d, "reset_threshold", ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(d.active_threshold));
-            return "active-session threshold N reset to " + ThresholdRule.fmt(d.active_threshold);
-        }, false);
+        return store.update(
+                d -> {
+                    double before = d.active_threshold;
+                    d.active_threshold = PreferenceData.DEFAULT_THRESHOLD;
+                    d.warning_ignored_runs = 0;
+                    d.warning_status_runs = 0;
+                    trail(
+                            d,
+                            "reset_threshold",
+                            ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(d.active_threshold));
+                    return "active-session threshold N reset to " + ThresholdRule.fmt(d.active_threshold);
+                },
+                false);
     }
 
     public String forgetSession(String sessionId) {
-        return store.update(d -> {
-            boolean removed = d.session_level.retain.removeIf(m -> m.id.equals(sessionId))
-                    | d.session_level.delete.removeIf(m -> m.id.equals(sessionId))
-                    | d.session_level.rename.removeIf(m -> m.id.equals(sessionId));
-            if (!removed) throw new StewardError("session_preferences", "no preference recorded for session " + sessionId);
-            trail(d, "forget_session", sessionId);
-            return "forgot what you decided about session " + sessionId;
-        }, false);
+        return store.update(
+                d -> {
+                    boolean removed = d.session_level.retain.removeIf(m -> m.id.equals(sessionId))
+                            | d.session_level.delete.removeIf(m -> m.id.equals(sessionId))
+                            | d.session_level.rename.removeIf(m -> m.id.equals(sessionId));
+                    if (!removed)
+                        throw new StewardError(
+                                "session_preferences", "no preference recorded for session " + sessionId);
+                    trail(d, "forget_session", sessionId);
+                    return "forgot what you decided about session " + sessionId;
+                },
+                false);
     }
 
     /** Records what the user chose when the pre-creation check found a matching session. */
@@ -144,24 +172,28 @@ public final class PreferenceAdmin {
         if (!c.equals("continue") && !c.equals("new")) {
             throw new StewardError("session_precheck", "choice must be 'continue' or 'new', got '" + choice + "'");
         }
-        return store.update(d -> {
-            PreferenceData.TopicChoice t = new PreferenceData.TopicChoice();
-            t.topic = topic;
-            t.choice = c;
-            t.session_id = sessionId;
-            t.date = today();
-            d.topic_level.precheck.add(t);
-            while (d.topic_level.precheck.size() > 200) d.topic_level.precheck.remove(0);
-            trail(d, "precheck_choice", topic + " → " + c + (sessionId == null ? "" : " (" + sessionId + ")"));
-            return "recorded: " + c + " for topic \"" + topic + "\"";
-        }, false);
+        return store.update(
+                d -> {
+                    PreferenceData.TopicChoice t = new PreferenceData.TopicChoice();
+                    t.topic = topic;
+                    t.choice = c;
+                    t.session_id = sessionId;
+                    t.date = today();
+                    d.topic_level.precheck.add(t);
+                    while (d.topic_level.precheck.size() > 200) d.topic_level.precheck.remove(0);
+                    trail(d, "precheck_choice", topic + " → " + c + (sessionId == null ? "" : " (" + sessionId + ")"));
+                    return "recorded: " + c + " for topic \"" + topic + "\"";
+                },
+                false);
     }
 
     private static String normaliseRule(String rule) {
-        if (rule == null || rule.isBlank()) throw new StewardError("session_preferences", "name a rule, e.g. B or B/long");
+        if (rule == null || rule.isBlank())
+            throw new StewardError("session_preferences", "name a rule, e.g. B or B/long");
         String r = RuleKey.rule(rule.strip()).toUpperCase(Locale.ROOT);
         if (!r.matches("[A-EMNT]")) {
-            throw new StewardError("session_preferences", "unknown rule '" + rule + "' (learning rules are A–E, M, N and T)");
+            throw new StewardError(
+                    "session_preferences", "unknown rule '" + rule + "' (learning rules are A–E, M, N and T)");
         }
         return r;
     }

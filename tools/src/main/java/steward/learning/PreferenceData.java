@@ -39,6 +39,7 @@ public final class PreferenceData {
     public int warning_status_runs;
     /** Questions asked by name and not answered yet: not asked again word for word, but grouped. */
     public List<Waiting> waiting = new ArrayList<>();
+
     public int run_count;
     public List<RunEntry> runs = new ArrayList<>();
     public List<Change> changes = new ArrayList<>();
@@ -55,6 +56,7 @@ public final class PreferenceData {
         public String session_id;
         /** The rule condition it was asked under, e.g. B/long. */
         public String key;
+
         public String since;
         public int runs;
         /** The user said "later": not shown until this day (yyyy-MM-dd); null when not put off. */
@@ -84,6 +86,7 @@ public final class PreferenceData {
         public Level base_level;
         /** The learned confidence. */
         public Level level;
+
         public int approvals;
         public int vetoes;
         public int extra_deletes;
@@ -94,9 +97,11 @@ public final class PreferenceData {
         public int restores;
         /** Items the user renamed instead (an answer, neither approval nor veto). */
         public int renames;
+
         public int runs;
         /** "+" when the last decided run approved, "-" when it vetoed; null before any. */
         public String last_polarity;
+
         public int contradictions;
         public boolean locked;
         /** Rejected again and again, never approved (or not since the last approval): listed, no longer asked (QuietRule). */
@@ -107,6 +112,7 @@ public final class PreferenceData {
         public int veto_runs_since_approval;
         /** Rule E: topics the user said are not consolidated yet (SettledTopicsRule: one keeps rule E asked). */
         public int not_yet;
+
         public String updated;
     }
 

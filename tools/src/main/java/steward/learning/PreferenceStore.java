@@ -14,7 +14,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -27,7 +26,8 @@ import steward.state.AtomicFiles;
  */
 public final class PreferenceStore {
     public static final String FILE = "preferences.json";
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private final Path stateDir;
     private final Clock clock;
@@ -59,22 +59,34 @@ public final class PreferenceStore {
         } catch (NoSuchFileException e) {
             return new Snapshot(new PreferenceData(), false, null);
         } catch (IOException e) {
-            return new Snapshot(new PreferenceData(), true, "preferences: cannot read " + file() + ": " + e.getMessage()
-                    + "; learning is paused and the file is left as it is");
+            return new Snapshot(
+                    new PreferenceData(),
+                    true,
+                    "preferences: cannot read " + file() + ": " + e.getMessage()
+                            + "; learning is paused and the file is left as it is");
         }
         try {
             PreferenceData d = Json.MAPPER.readValue(bytes, PreferenceData.class);
             if (d == null) throw new IllegalArgumentException("empty document");
             if (d.version > PreferenceData.CURRENT_VERSION) {
-                return new Snapshot(new PreferenceData(), true, "preferences: " + file() + " has version " + d.version
-                        + ", newer than this Steward understands (" + PreferenceData.CURRENT_VERSION + "); learning is paused");
+                return new Snapshot(
+                        new PreferenceData(),
+                        true,
+                        "preferences: " + file() + " has version " + d.version
+                                + ", newer than this Steward understands (" + PreferenceData.CURRENT_VERSION
+                                + "); learning is paused");
             }
             normalise(d);
             return new Snapshot(d, true, null);
         } catch (RuntimeException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            return new Snapshot(new PreferenceData(), true, "preferences: " + file() + " is not a valid preference store (" + why
-                    + "); learning is paused and the file is left untouched — fix it, or reset it with session_preferences");
+            String why = e.getMessage() == null
+                    ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("");
+            return new Snapshot(
+                    new PreferenceData(),
+                    true,
+                    "preferences: " + file() + " is not a valid preference store (" + why
+                            + "); learning is paused and the file is left untouched — fix it, or reset it with session_preferences");
         }
     }
 
@@ -88,7 +100,8 @@ public final class PreferenceStore {
         if (d.waiting == null) d.waiting = new java.util.ArrayList<>();
         if (d.session_level.rejected == null) d.session_level.rejected = new java.util.ArrayList<>();
         if (d.active_threshold < PreferenceData.MIN_THRESHOLD || d.active_threshold > PreferenceData.MAX_THRESHOLD) {
-            d.active_threshold = Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, d.active_threshold));
+            d.active_threshold =
+                    Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, d.active_threshold));
         }
     }
 
@@ -103,14 +116,16 @@ public final class PreferenceStore {
             AtomicFiles.ensurePrivateDir(stateDir);
             Path lockFile = stateDir.resolve(FILE + ".lock");
             try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock ignored = ch.lock()) {
+                    FileLock ignored = ch.lock()) {
                 AtomicFiles.setMode(lockFile, AtomicFiles.FILE_MODE);
                 Snapshot s = read();
-                if (!s.usable() && !overrideCorrupt) throw new StewardError("preferences", s.problem().replaceFirst("^preferences: ", ""));
+                if (!s.usable() && !overrideCorrupt)
+                    throw new StewardError("preferences", s.problem().replaceFirst("^preferences: ", ""));
                 PreferenceData d = s.usable() ? s.data() : new PreferenceData();
                 T result = change.apply(d);
                 if (s.exists()) backup();
-                AtomicFiles.write(file(), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(d));
+                AtomicFiles.write(
+                        file(), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(d));
                 return result;
             }
         } catch (IOException e) {
@@ -124,7 +139,9 @@ public final class PreferenceStore {
         AtomicFiles.write(dir.resolve(FILE + "." + STAMP.format(clock.instant())), Files.readAllBytes(file()));
         List<Path> all;
         try (Stream<Path> s = Files.list(dir)) {
-            all = s.filter(p -> p.getFileName().toString().startsWith(FILE + ".")).sorted(Comparator.reverseOrder()).toList();
+            all = s.filter(p -> p.getFileName().toString().startsWith(FILE + "."))
+                    .sorted(Comparator.reverseOrder())
+                    .toList();
         }
         for (int i = 2; i < all.size(); i++) Files.deleteIfExists(all.get(i));
     }

@@ -13,7 +13,9 @@ public final class Preferences {
     private final String problem;
     /** Session ids kept / asked to delete, as sets: rule F asks once per session, so a list scan would be O(sessions × preferences). */
     private final Set<String> kept = new HashSet<>(), deleted = new HashSet<>();
-    private final java.util.Map<String, String> renamed = new java.util.HashMap<>(), rejectedOn = new java.util.HashMap<>();
+
+    private final java.util.Map<String, String> renamed = new java.util.HashMap<>(),
+            rejectedOn = new java.util.HashMap<>();
     private final java.util.Map<String, PreferenceData.Waiting> waiting = new java.util.HashMap<>();
 
     public Preferences(PreferenceData data, String problem) {
@@ -22,7 +24,9 @@ public final class Preferences {
         for (var m : this.data.session_level.retain) kept.add(m.id);
         for (var m : this.data.session_level.delete) deleted.add(m.id);
         for (var m : this.data.session_level.rename) renamed.put(m.id, m.title);
-        if (this.data.session_level.rejected != null) for (var m : this.data.session_level.rejected) rejectedOn.merge(m.id, m.date, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+        if (this.data.session_level.rejected != null)
+            for (var m : this.data.session_level.rejected)
+                rejectedOn.merge(m.id, m.date, (a, b) -> a.compareTo(b) >= 0 ? a : b);
         if (this.data.waiting != null) for (var w : this.data.waiting) waiting.put(waitingKey(w.session_id, w.key), w);
     }
 
@@ -86,7 +90,8 @@ public final class Preferences {
 
     public boolean consolidated(String topic) {
         String t = topic.toLowerCase(Locale.ROOT);
-        return data.topic_level.consolidated.stream().anyMatch(m -> m.topic.toLowerCase(Locale.ROOT).equals(t));
+        return data.topic_level.consolidated.stream()
+                .anyMatch(m -> m.topic.toLowerCase(Locale.ROOT).equals(t));
     }
 
     /**
@@ -100,15 +105,21 @@ public final class Preferences {
         if (words.isEmpty()) return false;
         if (answeredWords == null) {
             answeredWords = new HashSet<>();
-            for (var m : data.topic_level.consolidated) answeredWords.addAll(steward.text.TitleAnalyzer.tokens(m.topic));
+            for (var m : data.topic_level.consolidated)
+                answeredWords.addAll(steward.text.TitleAnalyzer.tokens(m.topic));
             notYetWords = new java.util.HashMap<>();
             if (data.topic_level.not_yet != null) {
                 for (var m : data.topic_level.not_yet) {
-                    for (String w : steward.text.TitleAnalyzer.tokens(m.topic)) notYetWords.merge(w, m.date, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+                    for (String w : steward.text.TitleAnalyzer.tokens(m.topic))
+                        notYetWords.merge(w, m.date, (a, b) -> a.compareTo(b) >= 0 ? a : b);
                 }
             }
         }
-        String cut = today == null ? null : java.time.LocalDate.parse(today).minusDays(PreferenceData.TOPIC_NOT_YET_DAYS).toString();
+        String cut = today == null
+                ? null
+                : java.time.LocalDate.parse(today)
+                        .minusDays(PreferenceData.TOPIC_NOT_YET_DAYS)
+                        .toString();
         for (String w : words) {
             if (answeredWords.contains(w)) continue;
             String on = notYetWords.get(w);
@@ -147,17 +158,25 @@ public final class Preferences {
         PreferenceData.RuleState s = data.rule_level.get(RuleKey.of(rule, condition));
         if (s == null) return new Adjusted(base, null, false);
         if (s.locked) {
-            return new Adjusted(Level.LOW, "locked at LOW after contradictory decisions; not executed automatically until you trust rule "
-                    + RuleKey.of(rule, condition) + " again", true);
+            return new Adjusted(
+                    Level.LOW,
+                    "locked at LOW after contradictory decisions; not executed automatically until you trust rule "
+                            + RuleKey.of(rule, condition) + " again",
+                    true);
         }
         if (s.quiet && RuleKey.of(rule, condition).equals(steward.learning.rules.SettledTopicsRule.RULE)) {
-            return new Adjusted(Level.LOW, "you said every topic so far was consolidated (" + s.approvals + "): listed, no longer asked", false);
+            return new Adjusted(
+                    Level.LOW,
+                    "you said every topic so far was consolidated (" + s.approvals + "): listed, no longer asked",
+                    false);
         }
-        if (s.quiet) return new Adjusted(Level.LOW, "you kept " + s.vetoes + " like this: listed, no longer asked", false);
+        if (s.quiet)
+            return new Adjusted(Level.LOW, "you kept " + s.vetoes + " like this: listed, no longer asked", false);
         Level level = s.level == null ? base : s.level;
         String note = null;
         if (level != base) {
-            note = level.ordinal() < base.ordinal() ? "promoted to " + level + " (you approved " + s.approvals + " similar ones)"
+            note = level.ordinal() < base.ordinal()
+                    ? "promoted to " + level + " (you approved " + s.approvals + " similar ones)"
                     : (s.vetoes >= 2 ? "you kept similar ones before" : "lowered to " + level);
         }
         if (s.vetoes > 0 && level == Level.HIGH) {

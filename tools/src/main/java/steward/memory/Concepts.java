@@ -18,9 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.tartarus.snowball.ext.EnglishStemmer;
-
 import steward.text.TitleAnalyzer;
 
 /**
@@ -39,6 +37,7 @@ public final class Concepts {
     public static final double WORD = 1.0;
     /** A word the map does not know: mostly names (zsh, pnpm, Postgres), which tell facts apart more than common words do. */
     public static final double NAME = 1.5;
+
     public static final double CJK_CHAR = 0.5;
     static final String STOP = "-";
     /** The negation concept: a text that negates must be matched by one that negates too. */
@@ -80,18 +79,21 @@ public final class Concepts {
             for (String line; (line = r.readLine()) != null; ) {
                 if (line.isBlank() || line.startsWith("#")) continue;
                 String[] f = line.split("\t", -1);
-                if (f.length != 3) throw new IllegalStateException("concepts.tsv: expected 3 tab-separated fields: " + line);
+                if (f.length != 3)
+                    throw new IllegalStateException("concepts.tsv: expected 3 tab-separated fields: " + line);
                 List<String> concepts = List.of(f[0].split("\\+"));
                 for (String form : f[1].split(" ")) {
                     if (form.isEmpty()) continue;
                     String key = stemPhrase(form);
                     if (en.putIfAbsent(key, concepts) != null && !en.get(key).equals(concepts)) {
-                        throw new IllegalStateException("concepts.tsv: '" + form + "' stems to '" + key + "', already mapped to " + en.get(key));
+                        throw new IllegalStateException("concepts.tsv: '" + form + "' stems to '" + key
+                                + "', already mapped to " + en.get(key));
                     }
                 }
                 for (String form : f[2].split(" ")) {
                     if (form.isEmpty()) continue;
-                    if (zh.put(form, concepts) != null) throw new IllegalStateException("concepts.tsv: '" + form + "' is listed twice");
+                    if (zh.put(form, concepts) != null)
+                        throw new IllegalStateException("concepts.tsv: '" + form + "' is listed twice");
                     longest = Math.max(longest, form.codePointCount(0, form.length()));
                 }
             }
@@ -116,7 +118,9 @@ public final class Concepts {
 
     /** Characters that may continue an ASCII token (paths, hosts, versions, URLs, hyphenated names). */
     private static boolean tokenChar(int cp) {
-        return cp < 0x3000 && !TitleAnalyzer.isCjk(cp) && (Character.isLetterOrDigit(cp) || "._-/+#@~".indexOf(cp) >= 0);
+        return cp < 0x3000
+                && !TitleAnalyzer.isCjk(cp)
+                && (Character.isLetterOrDigit(cp) || "._-/+#@~".indexOf(cp) >= 0);
     }
 
     /** A colon joins a token only before a digit or a slash (host:port, 02:00, f:/, http://); "uv: uv venv" is two words. */
@@ -135,7 +139,9 @@ public final class Concepts {
     public static Bag of(String text) {
         Map<String, Double> w = new LinkedHashMap<>();
         Set<String> anchors = new LinkedHashSet<>();
-        String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT).replace('\\', '/');
+        String s = Normalizer.normalize(text, Normalizer.Form.NFKC)
+                .toLowerCase(Locale.ROOT)
+                .replace('\\', '/');
         List<String> words = new ArrayList<>(); // the current run of plain English words, for phrase matching
         int i = 0;
         int n = s.length();

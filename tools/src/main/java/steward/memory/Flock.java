@@ -1,12 +1,10 @@
 package steward.memory;
 
-import java.io.IOException;
-import java.nio.file.Path;
-
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
-
+import java.io.IOException;
+import java.nio.file.Path;
 import steward.state.AtomicFiles;
 import steward.state.IoErrors;
 
@@ -84,8 +82,9 @@ public final class Flock implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 closeQuietly(c, fd);
-                throw new IOException(lockFile.getFileName() + " has been locked by another process for " + timeoutMs / 1000
-                        + " s (a Hermes session or another writer); nothing was written, retry later");
+                throw new IOException(
+                        lockFile.getFileName() + " has been locked by another process for " + timeoutMs / 1000
+                                + " s (a Hermes session or another writer); nothing was written, retry later");
             }
             try {
                 Thread.sleep(sleepMicros / 1000, (int) (sleepMicros % 1000) * 1000);

@@ -9,7 +9,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
 import steward.state.AtomicFiles;
 
 /**
@@ -19,7 +18,8 @@ import steward.state.AtomicFiles;
  */
 public final class MemoryBackups {
     public static final int KEEP = 2;
-    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TS =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
 
     private MemoryBackups() {}
 
@@ -46,9 +46,12 @@ public final class MemoryBackups {
         List<Path> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
             s.filter(p -> {
-                String n = p.getFileName().toString();
-                return n.startsWith(prefix) && n.length() > prefix.length() && Character.isDigit(n.charAt(prefix.length()));
-            }).forEach(out::add);
+                        String n = p.getFileName().toString();
+                        return n.startsWith(prefix)
+                                && n.length() > prefix.length()
+                                && Character.isDigit(n.charAt(prefix.length()));
+                    })
+                    .forEach(out::add);
         }
         out.sort((a, b) -> key(a).compareTo(key(b)));
         return out;

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-
 import steward.StewardError;
 import steward.text.CodePoints;
 
@@ -49,11 +48,16 @@ public record MemoryDocument(List<String> entries, boolean exists, String raw) {
 
     public static String decodeUtf8(byte[] bytes, Path file) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
         } catch (CharacterCodingException e) {
-            throw new StewardError(file.getFileName().toString(), "not valid UTF-8 (" + file
-                    + "); fix or re-encode the file before Steward reads or writes it");
+            throw new StewardError(
+                    file.getFileName().toString(),
+                    "not valid UTF-8 (" + file + "); fix or re-encode the file before Steward reads or writes it");
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -24,15 +23,25 @@ public final class MemoryHistory {
 
     public record Overflow(String at, long at_epoch, String kind, int chars, int limit, int needed) {}
 
-    public record Compression(String at, long at_epoch, int before, int after, double gain_percent, int after_percent,
-                              boolean still_high) {}
+    public record Compression(
+            String at,
+            long at_epoch,
+            int before,
+            int after,
+            double gain_percent,
+            int after_percent,
+            boolean still_high) {}
 
     /**
      * {@code pending_contents}: what the last overflowing call tried to write; a later successful write that
      * contains it counts as "compress, then add", and its gain is measured without it.
      */
-    public record TargetHistory(List<Overflow> overflows, boolean pending_overflow, List<String> pending_contents,
-                                List<Compression> compressions, int consecutive_high) {
+    public record TargetHistory(
+            List<Overflow> overflows,
+            boolean pending_overflow,
+            List<String> pending_contents,
+            List<Compression> compressions,
+            int consecutive_high) {
         static TargetHistory empty() {
             return new TargetHistory(List.of(), false, List.of(), List.of(), 0);
         }

@@ -2,7 +2,6 @@ package steward.memory;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
 import steward.text.CodePoints;
@@ -23,9 +22,13 @@ public final class MemoryRender {
         List<String> shown = new ArrayList<>();
         for (String e : entries) {
             var threat = ThreatScan.firstMatch(e);
-            shown.add(threat.isEmpty() || e.startsWith("[BLOCKED:") ? e : "[BLOCKED: " + t.fileName + " entry contained threat pattern(s): "
-                    + threat.get().id() + ". Removed from system prompt; use memory(action=read) to inspect and memory(action=remove) "
-                    + "to delete the original.]");
+            shown.add(
+                    threat.isEmpty() || e.startsWith("[BLOCKED:")
+                            ? e
+                            : "[BLOCKED: " + t.fileName + " entry contained threat pattern(s): "
+                                    + threat.get().id()
+                                    + ". Removed from system prompt; use memory(action=read) to inspect and memory(action=remove) "
+                                    + "to delete the original.]");
         }
         String content = String.join(MemoryDocument.DELIMITER, shown);
         int current = CodePoints.length(content);
@@ -38,6 +41,8 @@ public final class MemoryRender {
         int limit = t.limit(HermesConfig.load(paths.configYaml()));
         MemoryDocument doc = MemoryWriter.load(t.file(paths)).doc();
         String block = systemPromptBlock(t, doc.entries(), limit);
-        return block.isEmpty() ? "(" + t.fileName + " is empty: Hermes injects no block for it) [" + MemoryRules.usage(0, limit) + "]" : block;
+        return block.isEmpty()
+                ? "(" + t.fileName + " is empty: Hermes injects no block for it) [" + MemoryRules.usage(0, limit) + "]"
+                : block;
     }
 }

@@ -8,8 +8,13 @@ import java.util.List;
  * {@code confirm_whole_file} for the USER.md single-entry trap. The tool's arguments are read into it by the server's
  * {@code memory_write} adapter.
  */
-public record MemoryRequest(String target, String action, String content, String old_text, List<Op> operations,
-                            boolean confirm_whole_file) {
+public record MemoryRequest(
+        String target,
+        String action,
+        String content,
+        String old_text,
+        List<Op> operations,
+        boolean confirm_whole_file) {
 
     public record Op(String action, String content, String old_text) {}
 

@@ -10,8 +10,16 @@ import java.util.Set;
  */
 public record MemoryResult(String kind, boolean success, Map<String, Object> record) {
     /** Keys Steward adds after Hermes' own; everything else in {@link #record} is Hermes'. */
-    public static final Set<String> STEWARD_KEYS = Set.of("kind", "capacity", "warnings", "overflow", "compression",
-            "expansion_recommended", "staged", "pending_id", "backup");
+    public static final Set<String> STEWARD_KEYS = Set.of(
+            "kind",
+            "capacity",
+            "warnings",
+            "overflow",
+            "compression",
+            "expansion_recommended",
+            "staged",
+            "pending_id",
+            "backup");
 
     /** Only Hermes' keys, in Hermes' order. */
     public Map<String, Object> hermes() {

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-
 import steward.config.HermesConfig;
 import steward.json.Json;
 import steward.text.CodePoints;
@@ -83,7 +82,9 @@ public final class MemoryRules {
 
     /** USER.md stored as one entry with no delimiter: a remove would delete the whole profile. */
     public static boolean singleEntryUserFile(MemoryTarget t, MemoryDocument doc) {
-        return t == MemoryTarget.USER && doc.entries().size() == 1 && !doc.text().contains(MemoryDocument.DELIMITER);
+        return t == MemoryTarget.USER
+                && doc.entries().size() == 1
+                && !doc.text().contains(MemoryDocument.DELIMITER);
     }
 
     /** Whether the entry starts with a tag, after its confidence prefix ({@code [0.5] [env] …}) if it has one. */

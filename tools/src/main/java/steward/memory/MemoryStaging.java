@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -30,8 +29,13 @@ public final class MemoryStaging {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** One staged write as stored on disk. */
-    public record Pending(String pending_id, String created_at, long created_at_epoch, String target, String summary,
-                          MemoryRequest request) {}
+    public record Pending(
+            String pending_id,
+            String created_at,
+            long created_at_epoch,
+            String target,
+            String summary,
+            MemoryRequest request) {}
 
     private final StewardPaths paths;
     private final Clock clock;
@@ -57,7 +61,8 @@ public final class MemoryStaging {
                 id = HexFormat.of().formatHex(b);
                 file = dir().resolve(id + ".json");
             } while (Files.exists(file));
-            MemoryRequest normalised = new MemoryRequest(t.id, r.action(), r.content(), r.old_text(), r.operations(), r.confirm_whole_file());
+            MemoryRequest normalised = new MemoryRequest(
+                    t.id, r.action(), r.content(), r.old_text(), r.operations(), r.confirm_whole_file());
             Pending p = new Pending(id, now.toString(), now.getEpochSecond(), t.id, summary(normalised), normalised);
             AtomicFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p));
         } catch (IOException e) {
@@ -65,13 +70,32 @@ public final class MemoryStaging {
         }
         int chars = MemoryRules.chars(doc.entries());
         MemoryWriter.Step now2 = MemoryWriter.compute(r, t, limit, doc);
-        Map<String, Object> rec = MemoryWriter.ordered("success", true, "staged", true, "pending_id", id, "target", t.id,
-                "usage", MemoryRules.usage(chars, limit), "message", "Write staged for approval (memory.write_approval is on); nothing "
-                        + "was written yet. Show the user the change and ask them to approve or reject pending write " + id + ".",
-                "kind", "staged", "capacity", MemoryWriter.capacity(t, chars, limit, doc.entries().size()));
-        if (now2.record() != null && Boolean.FALSE.equals(now2.record().get("success")) || "drift".equals(now2.kind())) {
-            rec.put("warnings", List.of("If approved as things stand, this write would fail (" + now2.kind() + (now2.record() == null ? ""
-                    : ": " + now2.record().get("error")) + "); approval re-checks everything under the lock."));
+        Map<String, Object> rec = MemoryWriter.ordered(
+                "success",
+                true,
+                "staged",
+                true,
+                "pending_id",
+                id,
+                "target",
+                t.id,
+                "usage",
+                MemoryRules.usage(chars, limit),
+                "message",
+                "Write staged for approval (memory.write_approval is on); nothing "
+                        + "was written yet. Show the user the change and ask them to approve or reject pending write "
+                        + id + ".",
+                "kind",
+                "staged",
+                "capacity",
+                MemoryWriter.capacity(t, chars, limit, doc.entries().size()));
+        if (now2.record() != null && Boolean.FALSE.equals(now2.record().get("success"))
+                || "drift".equals(now2.kind())) {
+            rec.put(
+                    "warnings",
+                    List.of("If approved as things stand, this write would fail (" + now2.kind()
+                            + (now2.record() == null ? "" : ": " + now2.record().get("error"))
+                            + "); approval re-checks everything under the lock."));
         }
         return new MemoryResult("staged", true, rec);
     }
@@ -88,7 +112,9 @@ public final class MemoryStaging {
     private static String describe(String action, String content, String old) {
         return switch (action == null ? "" : action) {
             case "add" -> "add \"" + MemoryRules.preview(MemoryRules.clean(content)) + "\"";
-            case "replace" -> "replace \"" + MemoryRules.preview(MemoryRules.clean(old)) + "\" → \"" + MemoryRules.preview(MemoryRules.clean(content)) + "\"";
+            case "replace" ->
+                "replace \"" + MemoryRules.preview(MemoryRules.clean(old)) + "\" → \""
+                        + MemoryRules.preview(MemoryRules.clean(content)) + "\"";
             case "remove" -> "remove \"" + MemoryRules.preview(MemoryRules.clean(old)) + "\"";
             default -> String.valueOf(action);
         };
@@ -98,8 +124,10 @@ public final class MemoryStaging {
         List<Pending> out = new ArrayList<>();
         if (!Files.isDirectory(dir())) return out;
         try (Stream<Path> s = Files.list(dir())) {
-            for (Path p : s.filter(f -> ID.matcher(f.getFileName().toString().replace(".json", "")).matches()
-                    && f.getFileName().toString().endsWith(".json")).toList()) {
+            for (Path p : s.filter(f -> ID.matcher(f.getFileName().toString().replace(".json", ""))
+                                    .matches()
+                            && f.getFileName().toString().endsWith(".json"))
+                    .toList()) {
                 try {
                     out.add(Json.MAPPER.readValue(Files.readAllBytes(p), Pending.class));
                 } catch (IOException | RuntimeException e) {
@@ -115,7 +143,8 @@ public final class MemoryStaging {
 
     public Pending get(String id) {
         if (id == null || !ID.matcher(id).matches()) {
-            throw new StewardError("memory_pending", "pending_id must be 8 lower-case hex characters, got '" + id + "'");
+            throw new StewardError(
+                    "memory_pending", "pending_id must be 8 lower-case hex characters, got '" + id + "'");
         }
         Path f = dir().resolve(id + ".json");
         try {

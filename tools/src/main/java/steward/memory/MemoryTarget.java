@@ -1,7 +1,6 @@
 package steward.memory;
 
 import java.nio.file.Path;
-
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
 

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
 import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
@@ -32,10 +31,17 @@ import steward.text.CodePoints;
 public final class MemoryWriter {
     /** Hermes counts consolidation failures per agent turn; Steward has no turns, so a quiet gap ends one. */
     public static final Duration TURN_WINDOW = Duration.ofMinutes(10);
+
     static final int MAX_CONSOLIDATION_FAILURES = 3;
     static final String NOTE = "Write saved. This update is complete — do not repeat it.";
-    static final Set<String> COUNTED = Set.of("overflow", "replace_overflow", "no_match", "batch_no_match", "batch_error",
-            "batch_multiple_match", "batch_overflow");
+    static final Set<String> COUNTED = Set.of(
+            "overflow",
+            "replace_overflow",
+            "no_match",
+            "batch_no_match",
+            "batch_error",
+            "batch_multiple_match",
+            "batch_overflow");
     static final Set<String> SUCCESS = Set.of("success", "duplicate", "batch_success");
 
     private final StewardPaths paths;
@@ -87,7 +93,8 @@ public final class MemoryWriter {
         } catch (NoSuchFileException e) {
             return new Loaded(null, MemoryDocument.parse(null));
         } catch (IOException e) {
-            throw new StewardError(file.getFileName().toString(), "cannot read " + file + ": " + IoErrors.describe(e), e);
+            throw new StewardError(
+                    file.getFileName().toString(), "cannot read " + file + ": " + IoErrors.describe(e), e);
         }
         return new Loaded(bytes, MemoryDocument.parse(MemoryDocument.decodeUtf8(bytes, file)));
     }
@@ -106,21 +113,32 @@ public final class MemoryWriter {
     private MemoryResult write(MemoryRequest r, boolean approved) {
         if (!paths.hermesPresent()) {
             // never create a Hermes home: a Claude Code user's memory is not Hermes' MEMORY.md
-            throw new steward.StewardError("memory_write", "no Hermes home at " + paths.hermesHome() + ": memory_write writes Hermes' "
-                    + "MEMORY.md and USER.md (set --hermes-home or HERMES_HOME); Claude Code's memory is not served by it");
+            throw new steward.StewardError(
+                    "memory_write",
+                    "no Hermes home at " + paths.hermesHome() + ": memory_write writes Hermes' "
+                            + "MEMORY.md and USER.md (set --hermes-home or HERMES_HOME); Claude Code's memory is not served by it");
         }
         String targetName = r.target() == null ? "memory" : r.target();
         MemoryTarget t = MemoryTarget.of(targetName);
         if (t == null) {
-            return new MemoryResult("invalid_target", false, ordered("error",
-                    "Invalid target '" + targetName + "'. Use 'memory' or 'user'.", "success", false, "kind", "invalid_target"));
+            return new MemoryResult(
+                    "invalid_target",
+                    false,
+                    ordered(
+                            "error",
+                            "Invalid target '" + targetName + "'. Use 'memory' or 'user'.",
+                            "success",
+                            false,
+                            "kind",
+                            "invalid_target"));
         }
         HermesConfig cfg = config();
         int limit = t.limit(cfg);
         Step pre = precheckArguments(r, t, limit);
         if (pre != null) return finish(t, limit, pre, null, false);
         if (!approved && MemoryRules.writeApproval(cfg, paths.stateDir())) {
-            return new MemoryStaging(paths, clock).stage(r, t, limit, load(t.file(paths)).doc());
+            return new MemoryStaging(paths, clock)
+                    .stage(r, t, limit, load(t.file(paths)).doc());
         }
         return apply(r, t, limit);
     }
@@ -128,7 +146,8 @@ public final class MemoryWriter {
     /** Argument checks that need no lock (Hermes runs them before it locks). Null when the call may proceed. */
     Step precheckArguments(MemoryRequest r, MemoryTarget t, int limit) {
         if (r.isBatch()) {
-            if (r.operations().isEmpty()) return fail("invalid_argument", ordered("success", false, "error", "operations list is empty."));
+            if (r.operations().isEmpty())
+                return fail("invalid_argument", ordered("success", false, "error", "operations list is empty."));
             for (int i = 0; i < r.operations().size(); i++) {
                 MemoryRequest.Op op = r.operations().get(i);
                 String act = op == null ? null : op.action();
@@ -136,7 +155,9 @@ public final class MemoryWriter {
                 if (("add".equals(act) || "replace".equals(act)) && c != null && !c.isEmpty()) {
                     var threat = MemoryRules.threat(c);
                     if (threat.isPresent()) {
-                        return fail("batch_threat", ordered("success", false, "error", "Operation " + (i + 1) + ": " + threat.get()));
+                        return fail(
+                                "batch_threat",
+                                ordered("success", false, "error", "Operation " + (i + 1) + ": " + threat.get()));
                     }
                 }
             }
@@ -144,27 +165,42 @@ public final class MemoryWriter {
         }
         String action = r.action();
         if (!"add".equals(action) && !"replace".equals(action) && !"remove".equals(action)) {
-            return fail("invalid_argument", ordered("error", "Unknown action '" + action + "'. Use: add, replace, remove",
-                    "success", false));
+            return fail(
+                    "invalid_argument",
+                    ordered("error", "Unknown action '" + action + "'. Use: add, replace, remove", "success", false));
         }
         if ("add".equals(action) && isEmpty(r.content())) {
-            return fail("invalid_argument", ordered("error", "Content is required for 'add' action.", "success", false));
+            return fail(
+                    "invalid_argument", ordered("error", "Content is required for 'add' action.", "success", false));
         }
         if (!"add".equals(action) && isEmpty(r.old_text())) {
             MemoryDocument doc = load(t.file(paths)).doc();
             int cur = MemoryRules.chars(doc.entries());
-            return fail("missing_old_text", ordered("success", false, "error", "'" + action + "' needs old_text -- a short unique "
-                    + "substring of the entry to " + action + ". None was provided. Reissue the " + action
-                    + " with old_text set to part of one of the current_entries below.",
-                    "current_entries", doc.entries(), "usage", MemoryRules.shortUsage(cur, limit)));
+            return fail(
+                    "missing_old_text",
+                    ordered(
+                            "success",
+                            false,
+                            "error",
+                            "'" + action + "' needs old_text -- a short unique "
+                                    + "substring of the entry to " + action + ". None was provided. Reissue the "
+                                    + action
+                                    + " with old_text set to part of one of the current_entries below.",
+                            "current_entries",
+                            doc.entries(),
+                            "usage",
+                            MemoryRules.shortUsage(cur, limit)));
         }
         if ("replace".equals(action) && isEmpty(r.content())) {
-            return fail("invalid_argument", ordered("error", "content is required for 'replace' action.", "success", false));
+            return fail(
+                    "invalid_argument",
+                    ordered("error", "content is required for 'replace' action.", "success", false));
         }
         switch (action) {
             case "add" -> {
                 String c = MemoryRules.clean(r.content());
-                if (c.isEmpty()) return fail("invalid_argument", ordered("success", false, "error", "Content cannot be empty."));
+                if (c.isEmpty())
+                    return fail("invalid_argument", ordered("success", false, "error", "Content cannot be empty."));
                 var threat = MemoryRules.threat(c);
                 if (threat.isPresent()) return fail("threat", ordered("success", false, "error", threat.get()));
             }
@@ -174,8 +210,13 @@ public final class MemoryWriter {
                 }
                 String c = MemoryRules.clean(r.content());
                 if (c.isEmpty()) {
-                    return fail("invalid_argument", ordered("success", false, "error",
-                            "new_content cannot be empty. Use 'remove' to delete entries."));
+                    return fail(
+                            "invalid_argument",
+                            ordered(
+                                    "success",
+                                    false,
+                                    "error",
+                                    "new_content cannot be empty. Use 'remove' to delete entries."));
                 }
                 var threat = MemoryRules.threat(c);
                 if (threat.isPresent()) return fail("threat", ordered("success", false, "error", threat.get()));
@@ -203,13 +244,14 @@ public final class MemoryWriter {
             } else if (s.newEntries != null) {
                 Instant now = clock.instant();
                 if (cur.bytes() != null) {
-                    backup = MemoryBackups.snapshot(paths.stateDir(), t.fileName, cur.bytes(), now).toString();
+                    backup = MemoryBackups.snapshot(paths.stateDir(), t.fileName, cur.bytes(), now)
+                            .toString();
                 }
                 AtomicFiles.writeString(file, String.join(MemoryDocument.DELIMITER, s.newEntries));
                 Map<Path, byte[]> was = new java.util.HashMap<>();
                 was.put(file, cur.bytes());
-                steward.memory.history.History.recordQuietly(paths, clock, "memory_write: " + (r.isBatch() ? "batch" : r.action()) + " "
-                        + t.fileName, was);
+                steward.memory.history.History.recordQuietly(
+                        paths, clock, "memory_write: " + (r.isBatch() ? "batch" : r.action()) + " " + t.fileName, was);
             }
             return finish(t, limit, s, cur.doc(), true, backup);
         } catch (IOException e) {
@@ -267,17 +309,31 @@ public final class MemoryWriter {
         switch (r.action()) {
             case "add" -> {
                 String c = MemoryRules.clean(r.content());
-                if (entries.contains(c)) return success("duplicate", t, limit, entries, "Entry already exists (no duplicate added).", null);
+                if (entries.contains(c))
+                    return success("duplicate", t, limit, entries, "Entry already exists (no duplicate added).", null);
                 List<String> next = new ArrayList<>(entries);
                 next.add(c);
                 int total = MemoryRules.chars(next);
                 if (total > limit) {
                     int current = MemoryRules.chars(entries);
-                    return new Step("overflow", ordered("success", false, "error", t.label() + " at " + MemoryRules.n(current) + "/"
-                            + MemoryRules.n(limit) + " chars. Adding this entry (" + CodePoints.length(c)
-                            + " chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter "
-                            + "ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.",
-                            "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)
+                    return new Step(
+                                    "overflow",
+                                    ordered(
+                                            "success",
+                                            false,
+                                            "error",
+                                            t.label() + " at " + MemoryRules.n(current) + "/"
+                                                    + MemoryRules.n(limit) + " chars. Adding this entry ("
+                                                    + CodePoints.length(c)
+                                                    + " chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter "
+                                                    + "ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.",
+                                            "current_entries",
+                                            entries,
+                                            "usage",
+                                            MemoryRules.shortUsage(current, limit)),
+                                    null,
+                                    total - limit,
+                                    false)
                             .attempted(List.of(c));
                 }
                 return success("success", t, limit, next, "Entry added.", next);
@@ -288,8 +344,16 @@ public final class MemoryWriter {
                 String c = MemoryRules.clean(r.content());
                 List<Integer> m = MemoryRules.matches(entries, old);
                 if (m.isEmpty()) {
-                    return fail("no_match", ordered("success", false, "error", "No entry matched '" + old + "'. Check current_entries "
-                            + "below and retry with the exact text of the entry you want to replace.", "current_entries", entries));
+                    return fail(
+                            "no_match",
+                            ordered(
+                                    "success",
+                                    false,
+                                    "error",
+                                    "No entry matched '" + old + "'. Check current_entries "
+                                            + "below and retry with the exact text of the entry you want to replace.",
+                                    "current_entries",
+                                    entries));
                 }
                 if (m.size() > 1 && MemoryRules.distinct(entries, m)) return multiple(old, entries, m);
                 List<String> next = new ArrayList<>(entries);
@@ -298,10 +362,23 @@ public final class MemoryWriter {
                 if (total > limit) {
                     int current = MemoryRules.chars(entries);
                     String store = t == MemoryTarget.USER ? "the user profile" : "memory";
-                    return new Step("replace_overflow", ordered("success", false, "error", "Replacement would put " + store + " at "
-                            + MemoryRules.n(total) + "/" + MemoryRules.n(limit) + " chars. Shorten the new content, or 'remove' other stale "
-                            + "or less important entries to make room (see current_entries below), then retry — all in this turn.",
-                            "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)
+                    return new Step(
+                                    "replace_overflow",
+                                    ordered(
+                                            "success",
+                                            false,
+                                            "error",
+                                            "Replacement would put " + store + " at "
+                                                    + MemoryRules.n(total) + "/" + MemoryRules.n(limit)
+                                                    + " chars. Shorten the new content, or 'remove' other stale "
+                                                    + "or less important entries to make room (see current_entries below), then retry — all in this turn.",
+                                            "current_entries",
+                                            entries,
+                                            "usage",
+                                            MemoryRules.shortUsage(current, limit)),
+                                    null,
+                                    total - limit,
+                                    false)
                             .attempted(List.of(c));
                 }
                 return success("success", t, limit, next, "Entry replaced.", next);
@@ -311,11 +388,20 @@ public final class MemoryWriter {
                 String old = MemoryRules.clean(r.old_text());
                 List<Integer> m = MemoryRules.matches(entries, old);
                 if (m.isEmpty()) {
-                    return fail("no_match", ordered("success", false, "error", "No entry matched '" + old + "'. Check current_entries "
-                            + "below and retry with the exact text of the entry you want to remove.", "current_entries", entries));
+                    return fail(
+                            "no_match",
+                            ordered(
+                                    "success",
+                                    false,
+                                    "error",
+                                    "No entry matched '" + old + "'. Check current_entries "
+                                            + "below and retry with the exact text of the entry you want to remove.",
+                                    "current_entries",
+                                    entries));
                 }
                 if (m.size() > 1 && MemoryRules.distinct(entries, m)) return multiple(old, entries, m);
-                if (MemoryRules.singleEntryUserFile(t, doc) && !r.confirm_whole_file()) return wholeFileGuard(t, limit, entries);
+                if (MemoryRules.singleEntryUserFile(t, doc) && !r.confirm_whole_file())
+                    return wholeFileGuard(t, limit, entries);
                 List<String> next = new ArrayList<>(entries);
                 next.remove((int) m.get(0));
                 return success("success", t, limit, next, "Entry removed.", next);
@@ -336,68 +422,141 @@ public final class MemoryWriter {
             String old = MemoryRules.clean(op.old_text());
             String pos = "Operation " + (i + 1) + " (" + (act == null || act.isEmpty() ? "unknown" : act) + ")";
             if ("add".equals(act)) {
-                if (content.isEmpty()) return batchError("batch_error", t, limit, entries, pos + ": content is required.");
+                if (content.isEmpty())
+                    return batchError("batch_error", t, limit, entries, pos + ": content is required.");
                 if (!working.contains(content)) working.add(content);
                 written.add(content);
             } else if ("replace".equals(act) || "remove".equals(act)) {
                 if (old.isEmpty()) return batchError("batch_error", t, limit, entries, pos + ": old_text is required.");
                 if ("replace".equals(act) && content.isEmpty()) {
-                    return batchError("batch_error", t, limit, entries, pos + ": content is required (use action='remove' to delete).");
+                    return batchError(
+                            "batch_error",
+                            t,
+                            limit,
+                            entries,
+                            pos + ": content is required (use action='remove' to delete).");
                 }
                 List<Integer> m = MemoryRules.matches(working, old);
-                if (m.isEmpty()) return batchError("batch_no_match", t, limit, entries, pos + ": no entry matched '" + old + "'.");
+                if (m.isEmpty())
+                    return batchError("batch_no_match", t, limit, entries, pos + ": no entry matched '" + old + "'.");
                 if (MemoryRules.distinct(working, m)) {
-                    return batchError("batch_multiple_match", t, limit, entries,
+                    return batchError(
+                            "batch_multiple_match",
+                            t,
+                            limit,
+                            entries,
                             pos + ": '" + old + "' matched multiple distinct entries -- be more specific.");
                 }
                 if ("replace".equals(act)) {
                     working.set(m.get(0), content);
                     written.add(content);
                 } else {
-                    if (single && !r.confirm_whole_file() && entries.contains(working.get(m.get(0)))) return wholeFileGuard(t, limit, entries);
+                    if (single && !r.confirm_whole_file() && entries.contains(working.get(m.get(0))))
+                        return wholeFileGuard(t, limit, entries);
                     working.remove((int) m.get(0));
                 }
             } else {
-                return batchError("batch_error", t, limit, entries, pos + ": unknown action. Use add, replace, or remove.");
+                return batchError(
+                        "batch_error", t, limit, entries, pos + ": unknown action. Use add, replace, or remove.");
             }
         }
         int total = MemoryRules.chars(working);
         if (total > limit) {
             int current = MemoryRules.chars(entries);
             String store = t == MemoryTarget.USER ? "the user profile" : "memory";
-            return new Step("batch_overflow", ordered("success", false, "error", "After applying all " + ops.size() + " operations, "
-                    + store + " would be at " + MemoryRules.n(total) + "/" + MemoryRules.n(limit) + " chars -- over the limit. Remove or "
-                    + "shorten more entries in the same batch (see current_entries below), then retry.",
-                    "current_entries", entries, "usage", MemoryRules.shortUsage(current, limit)), null, total - limit, false)
+            return new Step(
+                            "batch_overflow",
+                            ordered(
+                                    "success",
+                                    false,
+                                    "error",
+                                    "After applying all " + ops.size() + " operations, "
+                                            + store + " would be at " + MemoryRules.n(total) + "/"
+                                            + MemoryRules.n(limit) + " chars -- over the limit. Remove or "
+                                            + "shorten more entries in the same batch (see current_entries below), then retry.",
+                                    "current_entries",
+                                    entries,
+                                    "usage",
+                                    MemoryRules.shortUsage(current, limit)),
+                            null,
+                            total - limit,
+                            false)
                     .attempted(written);
         }
         return success("batch_success", t, limit, working, "Applied " + ops.size() + " operation(s).", working);
     }
 
     private static Step batchError(String kind, MemoryTarget t, int limit, List<String> entries, String message) {
-        return fail(kind, ordered("success", false, "error", message + " No operations were applied (batch is all-or-nothing).",
-                "current_entries", entries, "usage", MemoryRules.shortUsage(MemoryRules.chars(entries), limit)));
+        return fail(
+                kind,
+                ordered(
+                        "success",
+                        false,
+                        "error",
+                        message + " No operations were applied (batch is all-or-nothing).",
+                        "current_entries",
+                        entries,
+                        "usage",
+                        MemoryRules.shortUsage(MemoryRules.chars(entries), limit)));
     }
 
     private static Step multiple(String old, List<String> entries, List<Integer> m) {
         List<String> previews = new ArrayList<>();
         for (int i : m) previews.add(MemoryRules.preview(entries.get(i)));
-        return fail("multiple_match", ordered("success", false, "error", "Multiple entries matched '" + old + "'. Be more specific.",
-                "matches", previews));
+        return fail(
+                "multiple_match",
+                ordered(
+                        "success",
+                        false,
+                        "error",
+                        "Multiple entries matched '" + old + "'. Be more specific.",
+                        "matches",
+                        previews));
     }
 
     private static Step wholeFileGuard(MemoryTarget t, int limit, List<String> entries) {
-        return new Step("whole_file_guard", ordered("success", false, "error", "Refusing to remove: " + t.fileName
-                + " is stored as a single entry (no '§' delimiter lines), so this remove would delete the whole user profile. "
-                + "To change the profile use 'replace' with the complete new text (old_text may be any part of it); to really "
-                + "delete it, retry with confirm_whole_file: true.", "current_entries", entries,
-                "usage", MemoryRules.shortUsage(MemoryRules.chars(entries), limit)), null, 0, true);
+        return new Step(
+                "whole_file_guard",
+                ordered(
+                        "success",
+                        false,
+                        "error",
+                        "Refusing to remove: " + t.fileName
+                                + " is stored as a single entry (no '§' delimiter lines), so this remove would delete the whole user profile. "
+                                + "To change the profile use 'replace' with the complete new text (old_text may be any part of it); to really "
+                                + "delete it, retry with confirm_whole_file: true.",
+                        "current_entries",
+                        entries,
+                        "usage",
+                        MemoryRules.shortUsage(MemoryRules.chars(entries), limit)),
+                null,
+                0,
+                true);
     }
 
-    private static Step success(String kind, MemoryTarget t, int limit, List<String> finalEntries, String message, List<String> write) {
+    private static Step success(
+            String kind, MemoryTarget t, int limit, List<String> finalEntries, String message, List<String> write) {
         int current = MemoryRules.chars(finalEntries);
-        return new Step(kind, ordered("success", true, "done", true, "target", t.id, "usage", MemoryRules.usage(current, limit),
-                "entry_count", finalEntries.size(), "message", message, "note", NOTE), write == null ? null : List.copyOf(write), 0, false);
+        return new Step(
+                kind,
+                ordered(
+                        "success",
+                        true,
+                        "done",
+                        true,
+                        "target",
+                        t.id,
+                        "usage",
+                        MemoryRules.usage(current, limit),
+                        "entry_count",
+                        finalEntries.size(),
+                        "message",
+                        message,
+                        "note",
+                        NOTE),
+                write == null ? null : List.copyOf(write),
+                0,
+                false);
     }
 
     private Step driftError(Path file, Loaded cur) throws IOException {
@@ -410,13 +569,24 @@ public final class MemoryWriter {
         } catch (IOException e) {
             bakPath = bak + " (BACKUP FAILED — file unchanged on disk)";
         }
-        return fail("drift", ordered("success", false, "error", "Refusing to write " + file.getFileName() + ": file on disk has content "
-                + "that wouldn't round-trip through the memory tool (likely added by the patch tool, a shell append, a manual edit, "
-                + "or a concurrent session). A snapshot was saved to " + bakPath + ". Resolve the drift first — either rewrite the "
-                + "file as a clean §-delimited list of entries, or move the extra content out — then retry. This guard exists to "
-                + "prevent silent data loss (issue #26045).", "drift_backup", bakPath, "remediation", "Open the .bak file, integrate "
-                + "the missing entries into the memory tool one at a time via memory(action=add, content=...), then remove or rewrite "
-                + "the original file to a clean state."));
+        return fail(
+                "drift",
+                ordered(
+                        "success",
+                        false,
+                        "error",
+                        "Refusing to write " + file.getFileName() + ": file on disk has content "
+                                + "that wouldn't round-trip through the memory tool (likely added by the patch tool, a shell append, a manual edit, "
+                                + "or a concurrent session). A snapshot was saved to " + bakPath
+                                + ". Resolve the drift first — either rewrite the "
+                                + "file as a clean §-delimited list of entries, or move the extra content out — then retry. This guard exists to "
+                                + "prevent silent data loss (issue #26045).",
+                        "drift_backup",
+                        bakPath,
+                        "remediation",
+                        "Open the .bak file, integrate "
+                                + "the missing entries into the memory tool one at a time via memory(action=add, content=...), then remove or rewrite "
+                                + "the original file to a clean state."));
     }
 
     // ---------------------------------------------------------------- Steward's additions
@@ -425,7 +595,8 @@ public final class MemoryWriter {
         return finish(t, limit, s, before, recordHistory, null);
     }
 
-    private MemoryResult finish(MemoryTarget t, int limit, Step s, MemoryDocument before, boolean recordHistory, String backup) {
+    private MemoryResult finish(
+            MemoryTarget t, int limit, Step s, MemoryDocument before, boolean recordHistory, String backup) {
         Map<String, Object> rec = new LinkedHashMap<>(s.record);
         if (before == null) {
             try {
@@ -449,9 +620,15 @@ public final class MemoryWriter {
 
         if (hist != null && hist.consolidation().failures() > MAX_CONSOLIDATION_FAILURES && COUNTED.contains(s.kind)) {
             int n = hist.consolidation().failures();
-            Map<String, Object> cap = ordered("success", false, "done", true, "error", "Memory consolidation failed " + n
-                    + " times this turn. Stop retrying memory calls — leave memory unchanged for now and continue with your reply "
-                    + "to the user. The fact can be saved in a later turn.");
+            Map<String, Object> cap = ordered(
+                    "success",
+                    false,
+                    "done",
+                    true,
+                    "error",
+                    "Memory consolidation failed " + n
+                            + " times this turn. Stop retrying memory calls — leave memory unchanged for now and continue with your reply "
+                            + "to the user. The fact can be saved in a later turn.");
             cap.put("kind", "consolidation_cap");
             cap.put("capacity", capacity(t, chars, limit, finalEntries.size()));
             return new MemoryResult("consolidation_cap", false, cap);
@@ -466,19 +643,25 @@ public final class MemoryWriter {
         } else if (MemoryRules.nearLimit(chars, limit)) {
             warnings.add(MemoryRules.nearLimitWarning(t, chars, limit));
         }
-        if (t == MemoryTarget.USER && before != null && ("success".equals(s.kind) || "batch_success".equals(s.kind))
-                && s.newEntries != null && MemoryRules.singleEntryUserFile(t, before) && s.newEntries.size() > 1) {
-            warnings.add("USER.md was a single entry; this write added the '§' delimiter, so it now holds " + s.newEntries.size()
-                    + " entries and later replace/remove calls match entry by entry.");
+        if (t == MemoryTarget.USER
+                && before != null
+                && ("success".equals(s.kind) || "batch_success".equals(s.kind))
+                && s.newEntries != null
+                && MemoryRules.singleEntryUserFile(t, before)
+                && s.newEntries.size() > 1) {
+            warnings.add("USER.md was a single entry; this write added the '§' delimiter, so it now holds "
+                    + s.newEntries.size() + " entries and later replace/remove calls match entry by entry.");
         }
         if (!warnings.isEmpty()) rec.put("warnings", warnings);
         if (s.kind.endsWith("overflow") && before != null && hist != null) {
-            OverflowAdvisor.Guidance g = OverflowAdvisor.onOverflow(t, limit, before.entries(), hist.target(t.id), s.needed);
+            OverflowAdvisor.Guidance g =
+                    OverflowAdvisor.onOverflow(t, limit, before.entries(), hist.target(t.id), s.needed);
             rec.put("overflow", g);
             rec.put("expansion_recommended", g.expansion_recommended());
         }
         if (success && hist != null && lastCompression != null) {
-            OverflowAdvisor.CompressionReport c = OverflowAdvisor.onCompression(t, limit, chars, lastCompression, hist.target(t.id));
+            OverflowAdvisor.CompressionReport c =
+                    OverflowAdvisor.onCompression(t, limit, chars, lastCompression, hist.target(t.id));
             rec.put("compression", c);
             rec.put("expansion_recommended", c.expansion_recommended());
         }
@@ -498,7 +681,8 @@ public final class MemoryWriter {
         MemoryHistory.TargetHistory th = current.target(t.id);
         int compressed = s.newEntries == null ? afterChars : compressedChars(s.newEntries, th.pending_contents());
         boolean compression = succeeded && s.newEntries != null && th.pending_overflow() && compressed < beforeChars;
-        if (succeeded && !compression && current.consolidation().failures() == 0) return new HistoryUpdate(current, null);
+        if (succeeded && !compression && current.consolidation().failures() == 0)
+            return new HistoryUpdate(current, null);
         Instant now = clock.instant();
         long nowMs = now.toEpochMilli();
         final MemoryHistory.Compression[] made = new MemoryHistory.Compression[1];
@@ -512,18 +696,37 @@ public final class MemoryWriter {
             }
             MemoryHistory.TargetHistory x = h.target(t.id);
             if (overflow) {
-                x = new MemoryHistory.TargetHistory(MemoryHistory.append(x.overflows(), new MemoryHistory.Overflow(now.toString(),
-                        now.getEpochSecond(), s.kind, beforeChars, limit, s.needed)), true, s.attempted, x.compressions(), x.consecutive_high());
+                x = new MemoryHistory.TargetHistory(
+                        MemoryHistory.append(
+                                x.overflows(),
+                                new MemoryHistory.Overflow(
+                                        now.toString(), now.getEpochSecond(), s.kind, beforeChars, limit, s.needed)),
+                        true,
+                        s.attempted,
+                        x.compressions(),
+                        x.consecutive_high());
                 h = h.with(t.id, x);
-            } else if (succeeded && x.pending_overflow() && s.newEntries != null
+            } else if (succeeded
+                    && x.pending_overflow()
+                    && s.newEntries != null
                     && compressedChars(s.newEntries, x.pending_contents()) < beforeChars) {
                 int squeezed = compressedChars(s.newEntries, x.pending_contents());
                 double gain = Math.round((beforeChars - squeezed) * 1000.0 / beforeChars) / 10.0;
                 boolean high = afterChars > MemoryRules.NEAR_LIMIT * limit;
-                MemoryHistory.Compression comp = new MemoryHistory.Compression(now.toString(), now.getEpochSecond(), beforeChars,
-                        squeezed, gain, MemoryRules.percent(afterChars, limit), high);
+                MemoryHistory.Compression comp = new MemoryHistory.Compression(
+                        now.toString(),
+                        now.getEpochSecond(),
+                        beforeChars,
+                        squeezed,
+                        gain,
+                        MemoryRules.percent(afterChars, limit),
+                        high);
                 made[0] = comp;
-                x = new MemoryHistory.TargetHistory(x.overflows(), false, List.of(), MemoryHistory.append(x.compressions(), comp),
+                x = new MemoryHistory.TargetHistory(
+                        x.overflows(),
+                        false,
+                        List.of(),
+                        MemoryHistory.append(x.compressions(), comp),
                         high ? x.consecutive_high() + 1 : 0);
                 h = h.with(t.id, x);
             }
@@ -541,8 +744,21 @@ public final class MemoryWriter {
     }
 
     static Map<String, Object> capacity(MemoryTarget t, int chars, int limit, int entries) {
-        return ordered("target", t.id, "file", t.fileName, "chars", chars, "limit", limit, "percent", MemoryRules.percent(chars, limit),
-                "entry_count", entries, "near_limit", MemoryRules.nearLimit(chars, limit));
+        return ordered(
+                "target",
+                t.id,
+                "file",
+                t.fileName,
+                "chars",
+                chars,
+                "limit",
+                limit,
+                "percent",
+                MemoryRules.percent(chars, limit),
+                "entry_count",
+                entries,
+                "near_limit",
+                MemoryRules.nearLimit(chars, limit));
     }
 
     // ---------------------------------------------------------------- helpers

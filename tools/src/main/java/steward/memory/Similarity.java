@@ -3,7 +3,6 @@ package steward.memory;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-
 import steward.text.TitleAnalyzer;
 
 /**
@@ -13,9 +12,10 @@ import steward.text.TitleAnalyzer;
 public final class Similarity {
     private Similarity() {}
 
-    private static final Set<String> STOP = Set.of("the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "is", "are",
-            "be", "with", "at", "by", "it", "as", "this", "that", "use", "uses", "not", "no", "from", "user", "when", "then",
-            "was", "were", "has", "have", "do", "does", "its", "into", "via", "see", "all", "any", "we", "you", "i");
+    private static final Set<String> STOP = Set.of(
+            "the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "is", "are", "be", "with", "at", "by", "it",
+            "as", "this", "that", "use", "uses", "not", "no", "from", "user", "when", "then", "was", "were", "has",
+            "have", "do", "does", "its", "into", "via", "see", "all", "any", "we", "you", "i");
 
     public static Set<String> tokens(String s) {
         return tokens(s, false);

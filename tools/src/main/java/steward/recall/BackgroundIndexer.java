@@ -2,7 +2,6 @@ package steward.recall;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import steward.Work;
 
 /**

@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import steward.claude.ClaudeHome;
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -44,6 +42,7 @@ final class ClaudeFiles {
     static final int COLD_SLICE = 256;
     /** Project directories not changed for {@link #HOT_MS} stat'ed per refresh, in rotation. */
     static final int COLD_DIRS = 128;
+
     private static final Pattern CWD = Pattern.compile("\"cwd\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     /** A file the source reads. {@code key}: "t:&lt;project&gt;/&lt;uuid&gt;" or "m:&lt;place&gt;/&lt;relative path&gt;". */
@@ -175,7 +174,9 @@ final class ClaudeFiles {
     /** A directory moved: list it again (a project dir, a memory dir, a rules dir, the home, projects/). */
     private void relist(Path dir, long mtime) {
         dirs.put(dir, mtime);
-        if (dir.equals(home) || dir.equals(home.resolve("rules")) || dir.equals(home.resolve("memory").resolve("personal"))) {
+        if (dir.equals(home)
+                || dir.equals(home.resolve("rules"))
+                || dir.equals(home.resolve("memory").resolve("personal"))) {
             listHome();
             removeGone(home, false);
         } else if (dir.equals(projects())) {
@@ -193,12 +194,17 @@ final class ClaudeFiles {
                     it.remove();
                 }
             }
-            dirs.keySet().removeIf(d -> d.getParent() != null && d.getParent().equals(dir) && !now.contains(d.getFileName().toString()));
+            dirs.keySet()
+                    .removeIf(d -> d.getParent() != null
+                            && d.getParent().equals(dir)
+                            && !now.contains(d.getFileName().toString()));
         } else if (dir.getParent() != null && dir.getParent().equals(projects())) {
             listProject(dir);
             removeGone(dir, true);
-        } else if (dir.getFileName() != null && dir.getFileName().toString().equals("memory")
-                && dir.getParent().getParent() != null && dir.getParent().getParent().equals(projects())) {
+        } else if (dir.getFileName() != null
+                && dir.getFileName().toString().equals("memory")
+                && dir.getParent().getParent() != null
+                && dir.getParent().getParent().equals(projects())) {
             listProject(dir.getParent());
             removeGone(dir.getParent(), true);
         } else {
@@ -218,14 +224,19 @@ final class ClaudeFiles {
     private void removeGone(Path dir, boolean deep) {
         for (Iterator<Tracked> it = files.values().iterator(); it.hasNext(); ) {
             Tracked t = it.next();
-            boolean under = deep ? t.file.startsWith(dir) : dir.equals(t.file.getParent()) || t.file.getParent().startsWith(dir)
-                    && t.key.startsWith("m:user/");
+            boolean under = deep
+                    ? t.file.startsWith(dir)
+                    : dir.equals(t.file.getParent())
+                            || t.file.getParent().startsWith(dir) && t.key.startsWith("m:user/");
             if (under && !Files.exists(t.file, LinkOption.NOFOLLOW_LINKS)) {
                 drop(t);
                 it.remove();
             }
         }
-        if (deep) dirs.keySet().removeIf(d -> d.startsWith(dir) && !d.equals(dir) && !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS));
+        if (deep)
+            dirs.keySet()
+                    .removeIf(d ->
+                            d.startsWith(dir) && !d.equals(dir) && !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS));
     }
 
     private void listProject(Path dir) {
@@ -365,7 +376,8 @@ final class ClaudeFiles {
     private static List<Path> mdFiles(Path dir) {
         List<Path> out = new ArrayList<>();
         for (Path p : children(dir)) {
-            if (p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) out.add(p);
+            if (p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                out.add(p);
         }
         return out;
     }

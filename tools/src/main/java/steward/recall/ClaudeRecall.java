@@ -14,11 +14,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import steward.StewardError;
 import steward.Work;
-import steward.claude.Titles;
 import steward.claude.TitleEntry;
+import steward.claude.Titles;
 import steward.claude.TranscriptEvent;
 import steward.claude.TranscriptReader;
 
@@ -40,9 +39,12 @@ import steward.claude.TranscriptReader;
  * file is read again, to retitle its items); anything else is read whole.
  */
 public final class ClaudeRecall implements RecallSource {
-    static final String URI_PREFIX = "steward://claude/", SESSION_URI = URI_PREFIX + "session/", MEMORY_URI = URI_PREFIX + "memory/";
+    static final String URI_PREFIX = "steward://claude/",
+            SESSION_URI = URI_PREFIX + "session/",
+            MEMORY_URI = URI_PREFIX + "memory/";
     /** Bytes before a transcript's indexed end that must be unchanged for an append-only read. */
     static final int TAIL_CHECK = 256;
+
     private static final Pattern SYSTEM_REMINDER = Pattern.compile("(?s)<system-reminder>.*?</system-reminder>");
     private static final Pattern PLUMBING = Pattern.compile(
             "(?s)\\A\\s*(<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>"
@@ -94,7 +96,8 @@ public final class ClaudeRecall implements RecallSource {
         synchronized (files) {
             if (full || files.files().isEmpty()) files.refresh(true, System.currentTimeMillis());
             Map<String, File> out = new HashMap<>();
-            for (ClaudeFiles.Tracked t : files.files().values()) out.put(t.key, new File(t.key, t.file, t.uuid, t.size, t.mtime));
+            for (ClaudeFiles.Tracked t : files.files().values())
+                out.put(t.key, new File(t.key, t.file, t.uuid, t.size, t.mtime));
             return out;
         }
     }
@@ -133,7 +136,8 @@ public final class ClaudeRecall implements RecallSource {
             } catch (IOException e) {
                 throw new StewardError("recall", "cannot read " + t.file() + ": " + e.getMessage());
             }
-            if (++done % 25 == 0 || done == changed.size()) work.progress(done, changed.size(), "indexing Claude Code sessions and memory");
+            if (++done % 25 == 0 || done == changed.size())
+                work.progress(done, changed.size(), "indexing Claude Code sessions and memory");
         }
         return next;
     }
@@ -151,7 +155,12 @@ public final class ClaudeRecall implements RecallSource {
             String[] p = s.split(":");
             if (p.length != 5) return null;
             try {
-                return new Mark(Long.parseLong(p[0]), Long.parseLong(p[1]), Long.parseLong(p[2]), Integer.parseInt(p[3]), Long.parseLong(p[4]));
+                return new Mark(
+                        Long.parseLong(p[0]),
+                        Long.parseLong(p[1]),
+                        Long.parseLong(p[2]),
+                        Integer.parseInt(p[3]),
+                        Long.parseLong(p[4]));
             } catch (NumberFormatException e) {
                 return null;
             }
@@ -163,7 +172,8 @@ public final class ClaudeRecall implements RecallSource {
         }
     }
 
-    private void syncTranscript(File t, Map<String, String> state, Map<String, String> next, Sink sink) throws IOException {
+    private void syncTranscript(File t, Map<String, String> state, Map<String, String> next, Sink sink)
+            throws IOException {
         Mark was = Mark.parse(state.get(t.key()));
         String title = state.get("T:" + t.key());
         if (was != null && t.size() >= was.end && was.end > 0 && tailHash(t.file(), was.end) == was.tail) {
@@ -174,7 +184,9 @@ public final class ClaudeRecall implements RecallSource {
                 List<RecallItem> items = items(t, events, was.lines, title);
                 for (RecallItem it : items) sink.upsert(it);
                 int lines = was.lines + tail.transcript().lines();
-                next.put(t.key(), new Mark(t.size(), t.mtime(), tail.end(), lines, tailHash(t.file(), tail.end())).toString());
+                next.put(
+                        t.key(),
+                        new Mark(t.size(), t.mtime(), tail.end(), lines, tailHash(t.file(), tail.end())).toString());
                 if (title != null) next.put("T:" + t.key(), title);
                 return;
             }
@@ -185,7 +197,10 @@ public final class ClaudeRecall implements RecallSource {
         TitleEntry te = Titles.effective(all.transcript().titles());
         title = te == null ? null : te.text();
         sink.replaceGroup(group(t.key()), items(t, events, 0, title));
-        next.put(t.key(), new Mark(t.size(), t.mtime(), all.end(), all.transcript().lines(), tailHash(t.file(), all.end())).toString());
+        next.put(
+                t.key(),
+                new Mark(t.size(), t.mtime(), all.end(), all.transcript().lines(), tailHash(t.file(), all.end()))
+                        .toString());
         if (title != null) next.put("T:" + t.key(), title);
     }
 
@@ -207,7 +222,8 @@ public final class ClaudeRecall implements RecallSource {
         String t = e.text();
         if (t.contains("<system-reminder>")) t = SYSTEM_REMINDER.matcher(t).replaceAll("");
         t = t.strip();
-        if (t.isEmpty() || PLUMBING.matcher(t).matches() || t.startsWith(TranscriptReader.CONTINUATION_MARKER)) return null;
+        if (t.isEmpty() || PLUMBING.matcher(t).matches() || t.startsWith(TranscriptReader.CONTINUATION_MARKER))
+            return null;
         return t;
     }
 
@@ -223,13 +239,25 @@ public final class ClaudeRecall implements RecallSource {
         List<RecallItem> out = new ArrayList<>(said.size());
         for (int i = 0; i < said.size(); i++) {
             StringBuilder ctx = new StringBuilder();
-            for (int j = Math.max(0, i - HermesSessions.CONTEXT_WINDOW); j <= Math.min(said.size() - 1, i + HermesSessions.CONTEXT_WINDOW); j++) {
+            for (int j = Math.max(0, i - HermesSessions.CONTEXT_WINDOW);
+                    j <= Math.min(said.size() - 1, i + HermesSessions.CONTEXT_WINDOW);
+                    j++) {
                 if (j != i) ctx.append(said.get(j).text).append('\n');
             }
             TranscriptEvent e = said.get(i).event;
-            String eid = e.uuid() != null && !e.uuid().isBlank() && e.uuid().indexOf('/') < 0 ? e.uuid() : "line-" + (lineBase + e.line());
-            out.add(new RecallItem(SESSION_URI + t.uuid() + "/event/" + eid, RecallItem.CLAUDE_SESSION, group(t.key()), title == null ? "" : title,
-                    said.get(i).text, ctx.toString(), Double.isNaN(e.epoch()) ? fallback : e.epoch(), t.uuid(), false));
+            String eid = e.uuid() != null && !e.uuid().isBlank() && e.uuid().indexOf('/') < 0
+                    ? e.uuid()
+                    : "line-" + (lineBase + e.line());
+            out.add(new RecallItem(
+                    SESSION_URI + t.uuid() + "/event/" + eid,
+                    RecallItem.CLAUDE_SESSION,
+                    group(t.key()),
+                    title == null ? "" : title,
+                    said.get(i).text,
+                    ctx.toString(),
+                    Double.isNaN(e.epoch()) ? fallback : e.epoch(),
+                    t.uuid(),
+                    false));
         }
         return out;
     }
@@ -264,8 +292,16 @@ public final class ClaudeRecall implements RecallSource {
             String text = (desc == null || desc.isBlank() ? "" : desc.strip() + "\n") + body;
             if (text.isBlank()) return List.of();
             String fn = t.file().getFileName().toString();
-            return List.of(new RecallItem(base, RecallItem.CLAUDE_MEMORY, key, name == null || name.isBlank() ? fn.substring(0, fn.length() - 3) : name,
-                    text, "", ts, null, false));
+            return List.of(new RecallItem(
+                    base,
+                    RecallItem.CLAUDE_MEMORY,
+                    key,
+                    name == null || name.isBlank() ? fn.substring(0, fn.length() - 3) : name,
+                    text,
+                    "",
+                    ts,
+                    null,
+                    false));
         }
         boolean index = rel.endsWith("MEMORY.md");
         List<RecallItem> out = new ArrayList<>();
@@ -300,7 +336,8 @@ public final class ClaudeRecall implements RecallSource {
         try {
             if (uri.startsWith(SESSION_URI)) {
                 String[] p = uri.substring(SESSION_URI.length()).split("/");
-                if (p.length != 3 || !p[1].equals("event")) throw new StewardError("recall", "bad Claude Code session URI " + uri);
+                if (p.length != 3 || !p[1].equals("event"))
+                    throw new StewardError("recall", "bad Claude Code session URI " + uri);
                 File t = file(null, p[0]);
                 if (t == null) return null;
                 List<TranscriptEvent> events = new ArrayList<>();

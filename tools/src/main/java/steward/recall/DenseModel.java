@@ -1,5 +1,12 @@
 package steward.recall;
 
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtLoggingLevel;
+import ai.onnxruntime.OrtSession;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -8,14 +15,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtLoggingLevel;
-import ai.onnxruntime.OrtSession;
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
-import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import steward.state.AtomicFiles;
 
 /**
@@ -35,7 +34,12 @@ public final class DenseModel implements AutoCloseable {
     static final int QUERY_CACHE = 256;
 
     /** What is known about the model in this process. */
-    public enum State { NOT_LOADED, LOADED, FAILED, DISABLED }
+    public enum State {
+        NOT_LOADED,
+        LOADED,
+        FAILED,
+        DISABLED
+    }
 
     private final Path cacheDir;
     private final int maxChars;
@@ -44,6 +48,7 @@ public final class DenseModel implements AutoCloseable {
     private volatile String failure;
     /** Native calls (a session being made, a text being embedded) now running; guarded by {@link #gate}. */
     private int inFlight;
+
     private boolean closed;
     private final Object gate = new Object();
     private final Map<String, float[]> queries = new LinkedHashMap<>(64, 0.75f, true) {
@@ -299,7 +304,8 @@ public final class DenseModel implements AutoCloseable {
          */
         synchronized float[] vector(String text) {
             if (closed) throw new IllegalStateException("the embedding model is closed");
-            return normalise(embedAll(List.of(TextSegment.from(text))).content().get(0).vector());
+            return normalise(
+                    embedAll(List.of(TextSegment.from(text))).content().get(0).vector());
         }
 
         private boolean closed;

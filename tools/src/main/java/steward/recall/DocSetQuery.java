@@ -2,7 +2,6 @@ package steward.recall;
 
 import java.io.IOException;
 import java.util.Arrays;
-
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.ConstantScoreScorer;
 import org.apache.lucene.search.ConstantScoreWeight;
@@ -48,7 +47,9 @@ final class DocSetQuery extends Query {
 
                     @Override
                     public int advance(int target) throws IOException {
-                        while (nextDoc() < target) { /* a few hundred ids at most */ }
+                        while (nextDoc() < target) {
+                            /* a few hundred ids at most */
+                        }
                         return doc;
                     }
 

@@ -34,9 +34,11 @@ public final class EchoVeto {
     public static String veto(String message, String itemText) {
         double c = containment(message, itemText);
         int msgTerms = new HashSet<>(RecallAnalyzer.terms(message)).size();
-        if ((c >= REPLAY_COVER || msgTerms >= REPLAY_MIN_TERMS && c >= 0.4) && containment(itemText, message) >= REPLAY) return String.format("echo: the message replays this item (%.0f%% of its terms)", c * 100);
+        if ((c >= REPLAY_COVER || msgTerms >= REPLAY_MIN_TERMS && c >= 0.4) && containment(itemText, message) >= REPLAY)
+            return String.format("echo: the message replays this item (%.0f%% of its terms)", c * 100);
         if (c >= CONTAINMENT && !Lanes.isQuestion(message)) {
-            return String.format("echo: the message restates this item (%.0f%% of its terms) and asks nothing", c * 100);
+            return String.format(
+                    "echo: the message restates this item (%.0f%% of its terms) and asks nothing", c * 100);
         }
         return null;
     }

@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
-
 import steward.StewardError;
 import steward.Work;
 
@@ -51,7 +49,8 @@ final class Embedder {
             long v = ((DirectoryReader) s.getIndexReader()).getVersion();
             if (v != scannedVersion) {
                 Snapshot snap = readSnapshot();
-                if (snap != null && snap.version() == v) return Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows()));
+                if (snap != null && snap.version() == v)
+                    return Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows()));
                 scan(s, v);
             }
             return queue.length - next;
@@ -70,7 +69,9 @@ final class Embedder {
             long v = ((DirectoryReader) s.getIndexReader()).getVersion();
             if (v == scannedVersion) return queue.length - next;
             Snapshot snap = readSnapshot();
-            return snap != null && snap.version() == v ? Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows())) : null;
+            return snap != null && snap.version() == v
+                    ? Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows()))
+                    : null;
         } finally {
             index.release(s);
         }
@@ -135,7 +136,9 @@ final class Embedder {
     private Snapshot readSnapshot() {
         try {
             java.nio.file.Path f = snapshotFile();
-            return java.nio.file.Files.isRegularFile(f) ? steward.json.Json.MAPPER.readValue(java.nio.file.Files.readAllBytes(f), Snapshot.class) : null;
+            return java.nio.file.Files.isRegularFile(f)
+                    ? steward.json.Json.MAPPER.readValue(java.nio.file.Files.readAllBytes(f), Snapshot.class)
+                    : null;
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -162,7 +165,8 @@ final class Embedder {
             if (s == null) return 0;
             try {
                 long v = ((DirectoryReader) s.getIndexReader()).getVersion();
-                boolean stale = v != scannedVersion && (next >= queue.length || System.currentTimeMillis() - scannedAt > RESCAN_MS);
+                boolean stale = v != scannedVersion
+                        && (next >= queue.length || System.currentTimeMillis() - scannedAt > RESCAN_MS);
                 if (stale || scannedVersion < 0) scan(s, v);
                 List<Long> chosen = new ArrayList<>();
                 while (next < queue.length && chosen.size() < max) {
@@ -213,5 +217,4 @@ final class Embedder {
             garbage = 0;
         }
     }
-
 }

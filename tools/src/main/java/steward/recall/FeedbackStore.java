@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -38,6 +37,7 @@ public final class FeedbackStore {
     public static final double PRIOR_OUTCOMES = 4;
     /** Threshold shift per unit of precision below (or above) the target, and its bounds. */
     public static final double GAIN = 0.4, MAX_RAISE = 0.15, MAX_LOWER = 0.10;
+
     private static final Pattern POSITIONAL = Pattern.compile("steward://memory/(memory|user)/\\d{1,6}");
 
     public record Counts(int used, int ignored, int harmful, int corrected) {
@@ -45,10 +45,14 @@ public final class FeedbackStore {
 
         Counts plus(String outcome) {
             switch (outcome) {
-                case "used": return new Counts(used + 1, ignored, harmful, corrected);
-                case "ignored": return new Counts(used, ignored + 1, harmful, corrected);
-                case "harmful": return new Counts(used, ignored, harmful + 1, corrected);
-                default: return new Counts(used, ignored, harmful, corrected + 1);
+                case "used":
+                    return new Counts(used + 1, ignored, harmful, corrected);
+                case "ignored":
+                    return new Counts(used, ignored + 1, harmful, corrected);
+                case "harmful":
+                    return new Counts(used, ignored, harmful + 1, corrected);
+                default:
+                    return new Counts(used, ignored, harmful, corrected + 1);
             }
         }
 
@@ -71,8 +75,13 @@ public final class FeedbackStore {
     public record Entry(String decision_id, String uri, String outcome, String at, String lane) {}
 
     /** {@code calibration}: outcomes of injected items per "lane/source"; {@code unmapped}: old positional feedback set aside. */
-    public record State(Map<String, Counts> items, List<Entry> entries, Map<String, Counts> calibration, Map<String, Counts> unmapped,
-                        Integer version, String calibration_reset_at) {
+    public record State(
+            Map<String, Counts> items,
+            List<Entry> entries,
+            Map<String, Counts> calibration,
+            Map<String, Counts> unmapped,
+            Integer version,
+            String calibration_reset_at) {
         static State empty() {
             return new State(new LinkedHashMap<>(), new ArrayList<>(), new TreeMap<>(), new TreeMap<>(), VERSION, null);
         }
@@ -99,10 +108,16 @@ public final class FeedbackStore {
         try {
             long m = Files.exists(file) ? Files.getLastModifiedTime(file).toMillis() : 0;
             if (state == null || m != loadedMtime) {
-                State s = Files.exists(file) ? Json.MAPPER.readValue(Files.readAllBytes(file), State.class) : State.empty();
-                s = new State(s.items() == null ? new LinkedHashMap<>() : s.items(), s.entries() == null ? new ArrayList<>() : s.entries(),
-                        s.calibration() == null ? new TreeMap<>() : s.calibration(), s.unmapped() == null ? new TreeMap<>() : s.unmapped(),
-                        s.version(), s.calibration_reset_at());
+                State s = Files.exists(file)
+                        ? Json.MAPPER.readValue(Files.readAllBytes(file), State.class)
+                        : State.empty();
+                s = new State(
+                        s.items() == null ? new LinkedHashMap<>() : s.items(),
+                        s.entries() == null ? new ArrayList<>() : s.entries(),
+                        s.calibration() == null ? new TreeMap<>() : s.calibration(),
+                        s.unmapped() == null ? new TreeMap<>() : s.unmapped(),
+                        s.version(),
+                        s.calibration_reset_at());
                 state = s;
                 loadedMtime = m;
                 if (files != null && (s.version() == null || s.version() < VERSION)) migrate();
@@ -127,10 +142,14 @@ public final class FeedbackStore {
             }
             String target = uri.split("/")[3];
             String last = null;
-            for (Entry en : state.entries()) if (uri.equals(en.uri()) && (last == null || en.at().compareTo(last) > 0)) last = en.at();
+            for (Entry en : state.entries())
+                if (uri.equals(en.uri()) && (last == null || en.at().compareTo(last) > 0)) last = en.at();
             double fileTime = files == null ? Double.MAX_VALUE : HermesFiles.mtime(files.memoryFile(target));
             String stable = now.get(uri);
-            if (stable != null && last != null && fileTime <= Instant.parse(last).toEpochMilli() / 1000.0) items.merge(stable, e.getValue(), Counts::plus);
+            if (stable != null
+                    && last != null
+                    && fileTime <= Instant.parse(last).toEpochMilli() / 1000.0)
+                items.merge(stable, e.getValue(), Counts::plus);
             else unmapped.merge(uri, e.getValue(), Counts::plus);
         }
         state = new State(items, state.entries(), state.calibration(), unmapped, VERSION, state.calibration_reset_at());
@@ -149,7 +168,8 @@ public final class FeedbackStore {
      * Records one outcome for each URI; returns the new counts per URI. With a lane (the outcome of an injection
      * decision), each item's outcome also counts towards that lane's calibration for the item's source.
      */
-    public synchronized Map<String, Counts> record(String decisionId, String lane, List<String> uris, String outcome, Clock clock) {
+    public synchronized Map<String, Counts> record(
+            String decisionId, String lane, List<String> uris, String outcome, Clock clock) {
         if (!OUTCOMES.contains(outcome)) throw new StewardError("recall_feedback", "unknown outcome '" + outcome + "'");
         State s = state();
         Map<String, Counts> items = new LinkedHashMap<>(s.items());
@@ -184,7 +204,13 @@ public final class FeedbackStore {
     public synchronized Map<String, Counts> resetCalibration(Clock clock) {
         State s = state();
         Map<String, Counts> dropped = new TreeMap<>(s.calibration());
-        write(new State(s.items(), s.entries(), new TreeMap<>(), s.unmapped(), VERSION, Instant.now(clock).toString()));
+        write(new State(
+                s.items(),
+                s.entries(),
+                new TreeMap<>(),
+                s.unmapped(),
+                VERSION,
+                Instant.now(clock).toString()));
         return dropped;
     }
 
@@ -222,7 +248,12 @@ public final class FeedbackStore {
         List<Calibration> out = new ArrayList<>();
         for (Map.Entry<String, Counts> e : state().calibration().entrySet()) {
             String[] ls = e.getKey().split("/", 2);
-            out.add(new Calibration(ls[0], ls.length > 1 ? ls[1] : "", e.getValue(), round3(precision(e.getValue())), round3(offset(e.getValue()))));
+            out.add(new Calibration(
+                    ls[0],
+                    ls.length > 1 ? ls[1] : "",
+                    e.getValue(),
+                    round3(precision(e.getValue())),
+                    round3(offset(e.getValue()))));
         }
         return out;
     }

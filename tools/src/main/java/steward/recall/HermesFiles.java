@@ -15,7 +15,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
@@ -34,6 +33,7 @@ public final class HermesFiles implements RecallSource {
     private static final Pattern FRONT = Pattern.compile("\\A---\\s*\\n(.*?)\\n---\\s*\\n?", Pattern.DOTALL);
     /** A line that starts a new log entry: a heading or a list item. */
     private static final Pattern ENTRY_START = Pattern.compile("^(#{1,6}\\s|[-*+]\\s|\\d+[.)]\\s)");
+
     private static final Pattern POSITIONAL = Pattern.compile("\\d{1,6}");
 
     private final StewardPaths paths;
@@ -79,7 +79,12 @@ public final class HermesFiles implements RecallSource {
         for (Path f : statTargets()) {
             try {
                 BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
-                b.append(f).append('|').append(a.size()).append('|').append(a.lastModifiedTime().toMillis()).append('\n');
+                b.append(f)
+                        .append('|')
+                        .append(a.size())
+                        .append('|')
+                        .append(a.lastModifiedTime().toMillis())
+                        .append('\n');
             } catch (IOException e) {
                 b.append(f).append("|-\n");
             }
@@ -89,7 +94,8 @@ public final class HermesFiles implements RecallSource {
 
     /** The files whose stats make the token: both memory files, every SKILL.md, every log, and the directories. */
     private List<Path> statTargets() {
-        List<Path> out = new ArrayList<>(List.of(memoryFile("memory"), memoryFile("user"), paths.skillsDir(), logsDir()));
+        List<Path> out =
+                new ArrayList<>(List.of(memoryFile("memory"), memoryFile("user"), paths.skillsDir(), logsDir()));
         out.addAll(skillPaths());
         out.addAll(logFiles().values());
         return out;
@@ -100,7 +106,9 @@ public final class HermesFiles implements RecallSource {
         Path dir = paths.skillsDir();
         if (!Files.isDirectory(dir)) return List.of();
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(p -> p.getFileName().toString().equals("SKILL.md")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().equals("SKILL.md"))
+                    .sorted()
+                    .toList();
         } catch (IOException | java.io.UncheckedIOException e) {
             return List.of();
         }
@@ -126,7 +134,8 @@ public final class HermesFiles implements RecallSource {
         int colon = key.indexOf(':');
         String kind = key.substring(0, colon), name = key.substring(colon + 1);
         switch (kind) {
-            case "memory": return memoryItems(name, key);
+            case "memory":
+                return memoryItems(name, key);
             case "skill": {
                 Path f = skillFiles().get(name);
                 return f == null ? List.of() : List.of(skillItem(f, key));
@@ -135,7 +144,8 @@ public final class HermesFiles implements RecallSource {
                 Path f = logFiles().get(name);
                 return f == null ? List.of() : logItems(name, f, key);
             }
-            default: throw new StewardError("recall", "unknown source key " + key);
+            default:
+                throw new StewardError("recall", "unknown source key " + key);
         }
     }
 
@@ -149,8 +159,16 @@ public final class HermesFiles implements RecallSource {
         String file = target.equals("user") ? "USER.md" : "MEMORY.md";
         for (int i = 0; i < doc.entries().size(); i++) {
             String e = doc.entries().get(i);
-            out.add(new RecallItem("steward://memory/" + target + "/" + unique(Identity.id(e), seen), RecallItem.MEMORY, key,
-                    file + " entry " + (i + 1), e, "", ts, null, e.startsWith("[pin") || e.contains("#pinned")));
+            out.add(new RecallItem(
+                    "steward://memory/" + target + "/" + unique(Identity.id(e), seen),
+                    RecallItem.MEMORY,
+                    key,
+                    file + " entry " + (i + 1),
+                    e,
+                    "",
+                    ts,
+                    null,
+                    e.startsWith("[pin") || e.contains("#pinned")));
         }
         return out;
     }
@@ -166,11 +184,14 @@ public final class HermesFiles implements RecallSource {
         Path dir = paths.skillsDir();
         if (!Files.isDirectory(dir)) return out;
         try (Stream<Path> s = Files.walk(dir)) {
-            s.filter(p -> p.getFileName().toString().equals("SKILL.md") && Files.isRegularFile(p)).sorted().forEachOrdered(p -> {
-                String name = frontValue(read(p), "name");
-                if (name == null || name.isBlank()) name = p.getParent().getFileName().toString();
-                out.putIfAbsent(name.strip(), p);
-            });
+            s.filter(p -> p.getFileName().toString().equals("SKILL.md") && Files.isRegularFile(p))
+                    .sorted()
+                    .forEachOrdered(p -> {
+                        String name = frontValue(read(p), "name");
+                        if (name == null || name.isBlank())
+                            name = p.getParent().getFileName().toString();
+                        out.putIfAbsent(name.strip(), p);
+                    });
         } catch (IOException | java.io.UncheckedIOException e) {
             throw new StewardError("recall", "cannot list skills under " + dir + ": " + e.getMessage());
         }
@@ -231,15 +252,25 @@ public final class HermesFiles implements RecallSource {
         List<RecallItem> out = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         for (String e : logEntries(read(f))) {
-            out.add(new RecallItem("steward://log/" + date + "/" + unique(Identity.id(e), seen), RecallItem.LOG, key, "log " + date, e, "",
-                    ts, null, false));
+            out.add(new RecallItem(
+                    "steward://log/" + date + "/" + unique(Identity.id(e), seen),
+                    RecallItem.LOG,
+                    key,
+                    "log " + date,
+                    e,
+                    "",
+                    ts,
+                    null,
+                    false));
         }
         return out;
     }
 
     @Override
     public boolean owns(String uri) {
-        return uri.startsWith("steward://memory/") || uri.startsWith("steward://skill/") || uri.startsWith("steward://log/");
+        return uri.startsWith("steward://memory/")
+                || uri.startsWith("steward://skill/")
+                || uri.startsWith("steward://log/");
     }
 
     @Override
@@ -248,9 +279,12 @@ public final class HermesFiles implements RecallSource {
         String[] parts = rest.split("/");
         switch (parts[0]) {
             case "memory": {
-                if (parts.length != 3 || !List.of("memory", "user").contains(parts[1])) throw new StewardError("recall", "bad memory URI " + uri);
+                if (parts.length != 3 || !List.of("memory", "user").contains(parts[1]))
+                    throw new StewardError("recall", "bad memory URI " + uri);
                 List<RecallItem> items = memoryItems(parts[1], "memory:" + parts[1]);
-                if (POSITIONAL.matcher(parts[2]).matches()) { // the previous release's positional form: the entry now there
+                if (POSITIONAL
+                        .matcher(parts[2])
+                        .matches()) { // the previous release's positional form: the entry now there
                     int n = Integer.parseInt(parts[2]);
                     return n >= 1 && n <= items.size() ? items.get(n - 1) : null;
                 }
@@ -266,12 +300,21 @@ public final class HermesFiles implements RecallSource {
                 Path f = logFiles().get(parts[1]);
                 if (f == null) return null;
                 if (parts.length == 2) { // the previous release's form: the whole day
-                    return new RecallItem(uri, RecallItem.LOG, "log:" + parts[1], "log " + parts[1], read(f).strip(), "", dayStart(parts[1], f),
-                            null, false);
+                    return new RecallItem(
+                            uri,
+                            RecallItem.LOG,
+                            "log:" + parts[1],
+                            "log " + parts[1],
+                            read(f).strip(),
+                            "",
+                            dayStart(parts[1], f),
+                            null,
+                            false);
                 }
                 return find(logItems(parts[1], f, "log:" + parts[1]), uri);
             }
-            default: throw new StewardError("recall", "unknown source in URI " + uri);
+            default:
+                throw new StewardError("recall", "unknown source in URI " + uri);
         }
     }
 
@@ -287,7 +330,8 @@ public final class HermesFiles implements RecallSource {
             int c = line.indexOf(':');
             if (c > 0 && line.substring(0, c).strip().equals(field)) {
                 String v = line.substring(c + 1).strip();
-                if (v.length() >= 2 && (v.startsWith("\"") && v.endsWith("\"") || v.startsWith("'") && v.endsWith("'"))) {
+                if (v.length() >= 2
+                        && (v.startsWith("\"") && v.endsWith("\"") || v.startsWith("'") && v.endsWith("'"))) {
                     v = v.substring(1, v.length() - 1);
                 }
                 return v;
@@ -301,7 +345,9 @@ public final class HermesFiles implements RecallSource {
             String stat = Files.size(f) + ":" + Files.getLastModifiedTime(f).toMillis();
             String[] cached = hashes.get(f);
             if (cached != null && cached[0].equals(stat)) return cached[1];
-            String h = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)))
+            String h = java.util.HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)))
                     .substring(0, 16);
             hashes.put(f, new String[] {stat, h});
             return h;
@@ -333,7 +379,10 @@ public final class HermesFiles implements RecallSource {
         Map<String, String> out = new LinkedHashMap<>();
         for (String target : List.of("memory", "user")) {
             List<RecallItem> items = memoryItems(target, "memory:" + target);
-            for (int i = 0; i < items.size(); i++) out.put("steward://memory/" + target + "/" + (i + 1), items.get(i).uri());
+            for (int i = 0; i < items.size(); i++)
+                out.put(
+                        "steward://memory/" + target + "/" + (i + 1),
+                        items.get(i).uri());
         }
         return out;
     }

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.Work;
 import steward.sessions.store.MessageContent;
@@ -32,6 +31,7 @@ import steward.sessions.store.Sqlite;
 public final class HermesSessions implements RecallSource {
     /** Neighbouring turns on each side folded into a message's context field. */
     public static final int CONTEXT_WINDOW = 2;
+
     static final String FP = "fp", SESSION = "s:", TITLE = "t:";
 
     private final Path db;
@@ -70,7 +70,8 @@ public final class HermesSessions implements RecallSource {
     SessionStore store() {
         if (store == null && Files.isRegularFile(db)) {
             store = SessionStore.openReadOnly(db);
-            hasActive = store.messageColumns().contains("active") && store.messageColumns().contains("compacted");
+            hasActive = store.messageColumns().contains("active")
+                    && store.messageColumns().contains("compacted");
         }
         return store;
     }
@@ -94,7 +95,8 @@ public final class HermesSessions implements RecallSource {
             throw e;
         }
         if (s == null) { // no state.db (any more): nothing of it stays indexed
-            for (String k : state.keySet()) if (k.startsWith(SESSION)) sink.deleteGroup("session:" + k.substring(SESSION.length()));
+            for (String k : state.keySet())
+                if (k.startsWith(SESSION)) sink.deleteGroup("session:" + k.substring(SESSION.length()));
             return Map.of();
         }
         try {
@@ -113,7 +115,7 @@ public final class HermesSessions implements RecallSource {
     /** "highest id:rows:visible" of the messages table (read from its indexes, not its rows). */
     String fingerprint(SessionStore s) throws SQLException {
         try (Statement st = s.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT MAX(id), COUNT(*), " + activeSum() + " FROM messages")) {
+                ResultSet rs = st.executeQuery("SELECT MAX(id), COUNT(*), " + activeSum() + " FROM messages")) {
             rs.next();
             return rs.getLong(1) + ":" + rs.getLong(2) + ":" + (long) rs.getDouble(3);
         }
@@ -128,14 +130,17 @@ public final class HermesSessions implements RecallSource {
      * When the only change is new rows above the last indexed id, writes their sessions' new messages; returns null
      * when something else changed too (deletions, rewinds), so the caller reconciles every session.
      */
-    private Map<String, String> appendOnly(SessionStore s, Map<String, String> state, String fp, Sink sink, Work work) throws SQLException {
+    private Map<String, String> appendOnly(SessionStore s, Map<String, String> state, String fp, Sink sink, Work work)
+            throws SQLException {
         long[] before = parse(state.get(FP)), now = parse(fp);
         Map<String, long[]> grown = new LinkedHashMap<>();
-        try (PreparedStatement ps = s.connection().prepareStatement("SELECT session_id, MAX(id), COUNT(*), " + activeSum()
-                + " FROM messages NOT INDEXED WHERE id > ? GROUP BY session_id")) {
+        try (PreparedStatement ps = s.connection()
+                .prepareStatement("SELECT session_id, MAX(id), COUNT(*), " + activeSum()
+                        + " FROM messages NOT INDEXED WHERE id > ? GROUP BY session_id")) {
             ps.setLong(1, before[0]);
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) grown.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), (long) rs.getDouble(4)});
+                while (rs.next())
+                    grown.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3), (long) rs.getDouble(4)});
             }
         }
         long rows = 0, act = 0;
@@ -154,7 +159,9 @@ public final class HermesSessions implements RecallSource {
             long[] o = old == null ? new long[] {0, 0, 0} : parse(old);
             String title = title(s, sid);
             String titleSig = Long.toHexString(Identity.fnv(title == null ? "" : title));
-            if (old == null || !titleSig.equals(state.get(TITLE + sid)) || !appendTail(s, sid, before[0], title, sink)) {
+            if (old == null
+                    || !titleSig.equals(state.get(TITLE + sid))
+                    || !appendTail(s, sid, before[0], title, sink)) {
                 sink.replaceGroup("session:" + sid, items(s, sid));
             }
             next.put(SESSION + sid, Math.max(o[0], g[0]) + ":" + (o[1] + g[1]) + ":" + (o[2] + g[2]));
@@ -169,10 +176,12 @@ public final class HermesSessions implements RecallSource {
      * Writes a session's messages above {@code watermark} and re-writes the {@link #CONTEXT_WINDOW} turns before them
      * (their context now holds the new turns). False when the session is short enough to be rewritten whole.
      */
-    private boolean appendTail(SessionStore s, String sid, long watermark, String title, Sink sink) throws SQLException {
+    private boolean appendTail(SessionStore s, String sid, long watermark, String title, Sink sink)
+            throws SQLException {
         int fresh;
-        try (PreparedStatement ps = s.connection().prepareStatement("SELECT COUNT(*) FROM messages WHERE session_id = ? AND id > ?"
-                + " AND role IN ('user','assistant')" + visible())) {
+        try (PreparedStatement ps = s.connection()
+                .prepareStatement("SELECT COUNT(*) FROM messages WHERE session_id = ? AND id > ?"
+                        + " AND role IN ('user','assistant')" + visible())) {
             ps.setString(1, sid);
             ps.setLong(2, watermark);
             try (ResultSet rs = ps.executeQuery()) {
@@ -182,10 +191,11 @@ public final class HermesSessions implements RecallSource {
         }
         List<Msg> tail = messages(s, sid, fresh + 4 * CONTEXT_WINDOW + 4);
         int first = -1;
-        for (int i = 0; i < tail.size(); i++) if (tail.get(i).id > watermark) {
-            first = i;
-            break;
-        }
+        for (int i = 0; i < tail.size(); i++)
+            if (tail.get(i).id > watermark) {
+                first = i;
+                break;
+            }
         if (first < 0) return true; // only tool rows or empty texts arrived
         int from = first - CONTEXT_WINDOW;
         if (from - CONTEXT_WINDOW < 0) return false; // the window does not reach back far enough: rewrite the session
@@ -195,11 +205,14 @@ public final class HermesSessions implements RecallSource {
     }
 
     /** Compares every session's signature with the one indexed and rewrites what differs. */
-    private Map<String, String> reconcile(SessionStore s, Map<String, String> state, String fp, Sink sink, Work work) throws SQLException {
+    private Map<String, String> reconcile(SessionStore s, Map<String, String> state, String fp, Sink sink, Work work)
+            throws SQLException {
         Map<String, String> now = new LinkedHashMap<>();
         try (Statement st = s.connection().createStatement();
-             ResultSet rs = st.executeQuery("SELECT session_id, MAX(id), COUNT(*), " + activeSum() + " FROM messages GROUP BY session_id")) {
-            while (rs.next()) now.put(rs.getString(1), rs.getLong(2) + ":" + rs.getLong(3) + ":" + (long) rs.getDouble(4));
+                ResultSet rs = st.executeQuery("SELECT session_id, MAX(id), COUNT(*), " + activeSum()
+                        + " FROM messages GROUP BY session_id")) {
+            while (rs.next())
+                now.put(rs.getString(1), rs.getLong(2) + ":" + rs.getLong(3) + ":" + (long) rs.getDouble(4));
         }
         Map<String, String> next = new HashMap<>();
         next.put(FP, fp);
@@ -210,7 +223,8 @@ public final class HermesSessions implements RecallSource {
             else if (state.containsKey(TITLE + e.getKey())) next.put(TITLE + e.getKey(), state.get(TITLE + e.getKey()));
         }
         for (String k : state.keySet()) {
-            if (k.startsWith(SESSION) && !now.containsKey(k.substring(SESSION.length()))) sink.deleteGroup("session:" + k.substring(SESSION.length()));
+            if (k.startsWith(SESSION) && !now.containsKey(k.substring(SESSION.length())))
+                sink.deleteGroup("session:" + k.substring(SESSION.length()));
         }
         // newest sessions first: a build that is cancelled or read while it runs has the recent history
         changed.sort((a, b) -> Long.compare(parse(now.get(b))[0], parse(now.get(a))[0]));
@@ -229,8 +243,8 @@ public final class HermesSessions implements RecallSource {
 
     /** A session's visible user/assistant messages with text, oldest first; the newest {@code limit} when limit > 0. */
     private List<Msg> messages(SessionStore s, String sid, int limit) throws SQLException {
-        String sql = "SELECT id, content, timestamp FROM messages WHERE session_id = ? AND role IN ('user','assistant')" + visible()
-                + " ORDER BY id " + (limit > 0 ? "DESC LIMIT " + limit : "");
+        String sql = "SELECT id, content, timestamp FROM messages WHERE session_id = ? AND role IN ('user','assistant')"
+                + visible() + " ORDER BY id " + (limit > 0 ? "DESC LIMIT " + limit : "");
         List<Msg> out = new ArrayList<>();
         try (PreparedStatement ps = s.connection().prepareStatement(sql)) {
             ps.setString(1, sid);
@@ -282,8 +296,16 @@ public final class HermesSessions implements RecallSource {
             if (j != i) ctx.append(ms.get(j).text).append('\n');
         }
         Msg m = ms.get(i);
-        return new RecallItem(uri(sid, m.id), RecallItem.SESSION, "session:" + sid, title == null ? "" : title, m.text, ctx.toString(),
-                m.ts, sid, pinned);
+        return new RecallItem(
+                uri(sid, m.id),
+                RecallItem.SESSION,
+                "session:" + sid,
+                title == null ? "" : title,
+                m.text,
+                ctx.toString(),
+                m.ts,
+                sid,
+                pinned);
     }
 
     static String uri(String sid, long messageId) {
@@ -298,7 +320,8 @@ public final class HermesSessions implements RecallSource {
     @Override
     public RecallItem resolve(String uri) {
         String[] parts = uri.substring("steward://".length()).split("/");
-        if (parts.length != 4 || !parts[2].equals("message")) throw new StewardError("recall", "bad session URI " + uri);
+        if (parts.length != 4 || !parts[2].equals("message"))
+            throw new StewardError("recall", "bad session URI " + uri);
         long id;
         try {
             id = Long.parseLong(parts[3]);
@@ -320,8 +343,9 @@ public final class HermesSessions implements RecallSource {
         java.util.Set<String> out = new java.util.HashSet<>();
         SessionStore s = sessionId == null ? null : store();
         if (s == null) return out;
-        try (PreparedStatement ps = s.connection().prepareStatement("SELECT id FROM messages WHERE session_id = ? "
-                + "AND role IN ('user','assistant') ORDER BY id DESC LIMIT ?")) {
+        try (PreparedStatement ps = s.connection()
+                .prepareStatement("SELECT id FROM messages WHERE session_id = ? "
+                        + "AND role IN ('user','assistant') ORDER BY id DESC LIMIT ?")) {
             ps.setString(1, sessionId);
             ps.setInt(2, n);
             try (ResultSet rs = ps.executeQuery()) {

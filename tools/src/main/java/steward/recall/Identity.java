@@ -18,7 +18,8 @@ public final class Identity {
     private Identity() {}
 
     public static String normalise(String text) {
-        String t = Normalizer.normalize(text == null ? "" : text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        String t = Normalizer.normalize(text == null ? "" : text, Normalizer.Form.NFKC)
+                .toLowerCase(Locale.ROOT);
         StringBuilder b = new StringBuilder(t.length());
         boolean space = false;
         for (int i = 0; i < t.length(); ) {

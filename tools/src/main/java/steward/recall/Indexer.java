@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-
 import steward.StewardError;
 import steward.Work;
 import steward.json.Json;
@@ -35,6 +34,7 @@ final class Indexer implements AutoCloseable {
     private final Map<String, Map<String, String>> states = new HashMap<>();
     /** Tokens seen equal to what is indexed, in this process (a token can move without the content moving). */
     private final Map<String, String> verified = new ConcurrentHashMap<>();
+
     private volatile double[] progress = {0, 0};
     private volatile String progressMessage = "";
     private volatile Map<String, String> errors = Map.of();
@@ -79,8 +79,9 @@ final class Indexer implements AutoCloseable {
         String building = null;
         double[] p = progress;
         if (running() && p[1] > 0) {
-            building = String.format("index building: %d of %d (%s); results are from what is indexed so far", (long) p[0], (long) p[1],
-                    progressMessage);
+            building = String.format(
+                    "index building: %d of %d (%s); results are from what is indexed so far",
+                    (long) p[0], (long) p[1], progressMessage);
         }
         boolean exists = index.exists();
         Map<String, String> committed = exists ? index.committed() : Map.of();
@@ -90,7 +91,8 @@ final class Indexer implements AutoCloseable {
             String t = s.token();
             stale = !t.equals(committed.get("token." + s.id())) && !t.equals(verified.get(s.id()));
         }
-        if (building == null && stale && !exists) building = "index building: starting; results are from what is indexed so far";
+        if (building == null && stale && !exists)
+            building = "index building: starting; results are from what is indexed so far";
         return new SyncReport(true, false, 0, 0, ms(t0), false, errors, building, stale);
     }
 
@@ -119,7 +121,10 @@ final class Indexer implements AutoCloseable {
             String t = s.token();
             tokens.put(s.id(), t);
             String key = "token." + s.id();
-            if (fresh || thorough || !t.equals(committed.get(key)) && !t.equals(verified.get(s.id())) || errors.containsKey(s.id())) moved.add(s);
+            if (fresh
+                    || thorough
+                    || !t.equals(committed.get(key)) && !t.equals(verified.get(s.id()))
+                    || errors.containsKey(s.id())) moved.add(s);
         }
         if (moved.isEmpty()) return SyncReport.unchanged(ms(t0), errors);
         Work relay = relay(work);
@@ -148,7 +153,9 @@ final class Indexer implements AutoCloseable {
             Map<String, String> data = new LinkedHashMap<>();
             data.put("format", RecallIndex.FORMAT);
             for (RecallSource s : sources) {
-                String keep = tokens.containsKey(s.id()) ? tokens.get(s.id()) : fresh ? null : committed.get("token." + s.id());
+                String keep = tokens.containsKey(s.id())
+                        ? tokens.get(s.id())
+                        : fresh ? null : committed.get("token." + s.id());
                 if (keep != null) data.put("token." + s.id(), keep);
             }
             w.commit(data);
@@ -197,10 +204,12 @@ final class Indexer implements AutoCloseable {
         if (st != null) return st;
         Path f = stateFile(s.id());
         try {
-            st = Files.isRegularFile(f) ? Json.MAPPER.readValue(Files.readAllBytes(f), new TypeReference<HashMap<String, String>>() {})
+            st = Files.isRegularFile(f)
+                    ? Json.MAPPER.readValue(Files.readAllBytes(f), new TypeReference<HashMap<String, String>>() {})
                     : new HashMap<>();
         } catch (IOException | RuntimeException e) {
-            st = new HashMap<>(); // unreadable bookkeeping: the source is compared in full against nothing, i.e. rewritten
+            st = new HashMap<>(); // unreadable bookkeeping: the source is compared in full against nothing, i.e.
+            // rewritten
         }
         states.put(s.id(), st);
         return st;

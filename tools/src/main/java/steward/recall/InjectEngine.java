@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-
 import steward.StewardError;
 import steward.Work;
 import steward.json.Json;
@@ -50,24 +49,52 @@ public final class InjectEngine {
      * the semantic floor; bge-small puts unrelated English texts around 0.5–0.6.
      */
     public static final double SEMANTIC_VETO = 0.55;
+
     public static final int DEFAULT_BUDGET = 2400, CANDIDATES = 20, MAX_ITEMS = 5;
     public static final int MAX_LOGGED_DECISIONS = 500, MAX_SESSIONS = 200;
-    public static final String HEADER = "[Recalled by Steward from memory and past sessions; may be outdated — verify before relying on it]";
+    public static final String HEADER =
+            "[Recalled by Steward from memory and past sessions; may be outdated — verify before relying on it]";
 
-    public record Request(String context, List<String> recentTurns, String sessionId, Integer budgetChars, String mode) {}
+    public record Request(
+            String context, List<String> recentTurns, String sessionId, Integer budgetChars, String mode) {}
 
-    public record Candidate(String uri, String source, String date, String snippet, double calibrated,
-                            RecallEngine.Components components, String drop_reason) {}
+    public record Candidate(
+            String uri,
+            String source,
+            String date,
+            String snippet,
+            double calibrated,
+            RecallEngine.Components components,
+            String drop_reason) {}
 
-    public record Result(String decision_id, String decision, String reason, String mode, String lane,
-                         double top_score, double threshold, boolean hysteresis_open, String block, int block_chars,
-                         int budget_chars, List<Candidate> items, List<Candidate> dropped, int dropped_omitted) {}
+    public record Result(
+            String decision_id,
+            String decision,
+            String reason,
+            String mode,
+            String lane,
+            double top_score,
+            double threshold,
+            boolean hysteresis_open,
+            String block,
+            int block_chars,
+            int budget_chars,
+            List<Candidate> items,
+            List<Candidate> dropped,
+            int dropped_omitted) {}
 
     /** Persistent log and per-session state. */
     public record SessionState(List<List<String>> recent, boolean open, String at) {}
 
-    public record LoggedDecision(String decision_id, String at, String session_id, String mode, String lane,
-                                 String decision, List<String> uris, double top_score) {}
+    public record LoggedDecision(
+            String decision_id,
+            String at,
+            String session_id,
+            String mode,
+            String lane,
+            String decision,
+            List<String> uris,
+            double top_score) {}
 
     public record Log(Map<String, SessionState> sessions, List<LoggedDecision> decisions) {}
 
@@ -98,21 +125,28 @@ public final class InjectEngine {
             throw new StewardError("recall_inject", "mode must be shadow, canary or active, got '" + mode + "'");
         }
         int budget = req.budgetChars() == null ? DEFAULT_BUDGET : req.budgetChars();
-        if (budget < 100 || budget > 20000) throw new StewardError("recall_inject", "budget_chars must be 100–20000, got " + budget);
+        if (budget < 100 || budget > 20000)
+            throw new StewardError("recall_inject", "budget_chars must be 100–20000, got " + budget);
         Log log = readLog();
         SessionState st = req.sessionId() == null ? null : log.sessions().get(req.sessionId());
         boolean open = st != null && st.open();
 
-        RecallEngine.Result found = engine.search(new RecallEngine.Query(context, CANDIDATES, null, null, null, null), work);
+        RecallEngine.Result found =
+                engine.search(new RecallEngine.Query(context, CANDIDATES, null, null, null, null), work);
         Set<String> cooldown = new HashSet<>();
         if (st != null) for (List<String> call : st.recent()) cooldown.addAll(call);
         Set<String> harmful = new HashSet<>();
-        for (var e : engine.feedback().state().items().entrySet()) if (e.getValue().harmful() > 0) harmful.add(e.getKey());
+        for (var e : engine.feedback().state().items().entrySet())
+            if (e.getValue().harmful() > 0) harmful.add(e.getKey());
         Set<String> recentTexts = new HashSet<>();
         if (req.recentTurns() != null) for (String t : req.recentTurns()) if (t != null) recentTexts.add(t.strip());
         recentTexts.add(context);
-        Gate.Context gctx = new Gate.Context(req.sessionId(), engine.recentMessageUris(req.sessionId(), steward.recall.gate.OwnSessionGate.RECENT_MESSAGES),
-                recentTexts, cooldown, harmful);
+        Gate.Context gctx = new Gate.Context(
+                req.sessionId(),
+                engine.recentMessageUris(req.sessionId(), steward.recall.gate.OwnSessionGate.RECENT_MESSAGES),
+                recentTexts,
+                cooldown,
+                harmful);
         work.checkpoint("recall_inject");
 
         String lane = Lanes.lane(context);
@@ -129,23 +163,28 @@ public final class InjectEngine {
             }
             if (reason == null) reason = EchoVeto.veto(context, h.item().text());
             Candidate c = candidate(h, reason);
-            if (reason == null) kept.add(c); else dropped.add(c);
+            if (reason == null) kept.add(c);
+            else dropped.add(c);
         }
-        kept.sort((a, b) -> Double.compare(b.calibrated(), a.calibrated()) != 0 ? Double.compare(b.calibrated(), a.calibrated())
+        kept.sort((a, b) -> Double.compare(b.calibrated(), a.calibrated()) != 0
+                ? Double.compare(b.calibrated(), a.calibrated())
                 : Double.compare(b.components().score(), a.components().score()));
         // the lane's threshold, moved for each source by what feedback on this lane's injections said (bounded)
         double base = (open ? TAU_LO : TAU_HI) + (lane.equals(Lanes.PROACTIVE) ? PROACTIVE_EXTRA : 0);
         Map<String, Double> offsets = new LinkedHashMap<>();
-        for (Candidate c : kept) offsets.computeIfAbsent(c.source(), src -> engine.feedback().offset(lane, src));
+        for (Candidate c : kept)
+            offsets.computeIfAbsent(c.source(), src -> engine.feedback().offset(lane, src));
         java.util.function.ToDoubleFunction<Candidate> thr = c -> base + offsets.getOrDefault(c.source(), 0.0);
         double margin = lane.equals(Lanes.PROACTIVE) ? 2 * MARGIN : MARGIN;
         Candidate lead = null;
-        for (Candidate c : kept) if (c.calibrated() >= thr.applyAsDouble(c)) {
-            lead = c;
-            break;
-        }
+        for (Candidate c : kept)
+            if (c.calibrated() >= thr.applyAsDouble(c)) {
+                lead = c;
+                break;
+            }
         double top = kept.isEmpty() ? 0 : kept.get(0).calibrated();
-        double threshold = lead != null ? thr.applyAsDouble(lead) : kept.isEmpty() ? base : thr.applyAsDouble(kept.get(0));
+        double threshold =
+                lead != null ? thr.applyAsDouble(lead) : kept.isEmpty() ? base : thr.applyAsDouble(kept.get(0));
         final Candidate leader = lead;
         List<Candidate> field = kept.stream().filter(c -> c != leader).limit(9).toList();
         double fieldScore = median(field);
@@ -154,20 +193,32 @@ public final class InjectEngine {
         if (kept.isEmpty()) {
             reason = found.hits().isEmpty() ? "nothing in memory matches" : "every candidate was gated or vetoed";
         } else if (found.confidence().bestCosine() != null && found.confidence().bestCosine() < SEMANTIC_VETO) {
-            reason = String.format("nothing in memory is close in meaning: best cosine %.2f < %.2f", found.confidence().bestCosine(), SEMANTIC_VETO);
+            reason = String.format(
+                    "nothing in memory is close in meaning: best cosine %.2f < %.2f",
+                    found.confidence().bestCosine(), SEMANTIC_VETO);
         } else if (!open && !found.confidence().good()) { // (a session already open keeps its lower bar, tauLo)
-            reason = "no good match: nothing clears the lexical or semantic floor (best coverage " + found.confidence().bestCoverage()
-                    + (found.confidence().bestCosine() == null ? "" : ", best cosine " + found.confidence().bestCosine()) + ")";
+            reason = "no good match: nothing clears the lexical or semantic floor (best coverage "
+                    + found.confidence().bestCoverage()
+                    + (found.confidence().bestCosine() == null
+                            ? ""
+                            : ", best cosine " + found.confidence().bestCosine())
+                    + ")";
         } else if (top < TAU_LO) {
             reason = String.format("best calibrated score %.2f is below tauLo %.2f", top, TAU_LO);
         } else if (lead == null) {
-            reason = String.format("best calibrated score %.2f is below the %s lane's threshold %.2f%s", top, lane, threshold,
-                    open ? " (hysteresis open)" : "") + calibrationNote(offsets.getOrDefault(kept.get(0).source(), 0.0));
-        } else if (lane.equals(Lanes.PROACTIVE) && found.confidence().information(lead.components().coverage()) < PROACTIVE_INFORMATION) {
-            reason = String.format("proactive lane: the best item shares %.1f rare terms' worth with the message (%.1f needed)",
+            reason = String.format(
+                            "best calibrated score %.2f is below the %s lane's threshold %.2f%s",
+                            top, lane, threshold, open ? " (hysteresis open)" : "")
+                    + calibrationNote(offsets.getOrDefault(kept.get(0).source(), 0.0));
+        } else if (lane.equals(Lanes.PROACTIVE)
+                && found.confidence().information(lead.components().coverage()) < PROACTIVE_INFORMATION) {
+            reason = String.format(
+                    "proactive lane: the best item shares %.1f rare terms' worth with the message (%.1f needed)",
                     found.confidence().information(lead.components().coverage()), PROACTIVE_INFORMATION);
         } else if (lead.calibrated() < threshold + STRONG && lead.calibrated() - fieldScore < margin) {
-            reason = String.format("no clear winner: best %.2f vs field %.2f (margin %.2f needed)", lead.calibrated(), fieldScore, margin);
+            reason = String.format(
+                    "no clear winner: best %.2f vs field %.2f (margin %.2f needed)",
+                    lead.calibrated(), fieldScore, margin);
         } else {
             reason = null;
             top = lead.calibrated();
@@ -180,7 +231,8 @@ public final class InjectEngine {
             // whole items in the ranker's order (relevance with dense, speaker, recency, …) among those that pass: the
             // calibrated score decides whether to inject at all, the ranking which items go first
             List<Candidate> byRank = new ArrayList<>(kept);
-            byRank.sort((x, y) -> Double.compare(y.components().score(), x.components().score()));
+            byRank.sort((x, y) ->
+                    Double.compare(y.components().score(), x.components().score()));
             for (Candidate c : byRank) {
                 if (c.calibrated() < thr.applyAsDouble(c) || chosen.size() >= MAX_ITEMS) {
                     dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_threshold"));
@@ -194,7 +246,8 @@ public final class InjectEngine {
                 String line = "\n- " + c.uri() + (c.date() == null ? "" : " (" + c.date() + ")") + ": " + text;
                 int len = CodePoints.length(line);
                 if (used + len > budget) {
-                    dropped.add(withReason(c, "budget: " + len + " chars do not fit in the " + (budget - used) + " left"));
+                    dropped.add(
+                            withReason(c, "budget: " + len + " chars do not fit in the " + (budget - used) + " left"));
                     continue;
                 }
                 block.append(line);
@@ -213,7 +266,9 @@ public final class InjectEngine {
         else if (mode.equals("active") || mode.equals("canary") && lane.equals(Lanes.EXPLICIT)) decision = "inject";
         else decision = "shadow";
         if (reason == null) {
-            reason = String.format("%s lane: best calibrated score %.2f ≥ %.2f, %d item(s) packed", lane, top, threshold, chosen.size())
+            reason = String.format(
+                            "%s lane: best calibrated score %.2f ≥ %.2f, %d item(s) packed",
+                            lane, top, threshold, chosen.size())
                     + (decision.equals("shadow") ? " (" + mode + " mode: shown, not injected)" : "");
         }
         String id = "d_" + Long.toHexString(Instant.now(engine.clock()).toEpochMilli()) + "_"
@@ -221,8 +276,20 @@ public final class InjectEngine {
         writeLog(log, id, req.sessionId(), mode, lane, decision, chosen, top);
         int shown = Math.min(dropped.size(), 20);
         String blockText = block.toString();
-        return new Result(id, decision, reason, mode, lane, round(top), round(threshold), open, chosen.isEmpty() ? "" : blockText,
-                chosen.isEmpty() ? 0 : CodePoints.length(blockText), budget, chosen, List.copyOf(dropped.subList(0, shown)),
+        return new Result(
+                id,
+                decision,
+                reason,
+                mode,
+                lane,
+                round(top),
+                round(threshold),
+                open,
+                chosen.isEmpty() ? "" : blockText,
+                chosen.isEmpty() ? 0 : CodePoints.length(blockText),
+                budget,
+                chosen,
+                List.copyOf(dropped.subList(0, shown)),
                 dropped.size() - shown);
     }
 
@@ -231,7 +298,9 @@ public final class InjectEngine {
     }
 
     private static String fullText(Candidate c, RecallEngine.Result found) {
-        for (RecallEngine.Hit h : found.hits()) if (h.item().uri().equals(c.uri())) return h.item().text().replaceAll("\\s*\\n\\s*", " ").strip();
+        for (RecallEngine.Hit h : found.hits())
+            if (h.item().uri().equals(c.uri()))
+                return h.item().text().replaceAll("\\s*\\n\\s*", " ").strip();
         return c.snippet();
     }
 
@@ -244,8 +313,14 @@ public final class InjectEngine {
     private Candidate candidate(RecallEngine.Hit h, String reason) {
         RecallItem it = h.item();
         double cal = Math.min(1.0, h.components().coverage() * h.components().importance());
-        String date = it.timestamp() > 0 ? Instant.ofEpochMilli((long) (it.timestamp() * 1000)).atZone(ZoneOffset.UTC).toLocalDate().toString() : null;
-        return new Candidate(it.uri(), it.source(), date, RecallEngine.snippet(it.text(), 200), round(cal), h.components(), reason);
+        String date = it.timestamp() > 0
+                ? Instant.ofEpochMilli((long) (it.timestamp() * 1000))
+                        .atZone(ZoneOffset.UTC)
+                        .toLocalDate()
+                        .toString()
+                : null;
+        return new Candidate(
+                it.uri(), it.source(), date, RecallEngine.snippet(it.text(), 200), round(cal), h.components(), reason);
     }
 
     private static Candidate withReason(Candidate c, String reason) {
@@ -262,7 +337,12 @@ public final class InjectEngine {
             return Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
         } catch (IOException | RuntimeException e) {
             String why = e instanceof tools.jackson.core.JacksonException j ? j.getOriginalMessage() : e.getMessage();
-            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + (why == null ? "unreadable" : why.lines().findFirst().orElse(why)));
+            throw new StewardError(
+                    "recall_inject",
+                    "cannot read " + logFile + ": "
+                            + (why == null
+                                    ? "unreadable"
+                                    : why.lines().findFirst().orElse(why)));
         }
     }
 
@@ -281,10 +361,18 @@ public final class InjectEngine {
         return sb.toString();
     }
 
-    private void writeLog(Log log, String id, String sessionId, String mode, String lane, String decision, List<Candidate> chosen,
-                          double top) {
+    private void writeLog(
+            Log log,
+            String id,
+            String sessionId,
+            String mode,
+            String lane,
+            String decision,
+            List<Candidate> chosen,
+            double top) {
         String at = Instant.now(engine.clock()).toString();
-        sessionId = wellFormed(sessionId); // a lone surrogate written into the log would make it unreadable for every later call
+        sessionId = wellFormed(
+                sessionId); // a lone surrogate written into the log would make it unreadable for every later call
         id = wellFormed(id);
         Map<String, SessionState> sessions = new LinkedHashMap<>(log.sessions());
         List<String> uris = chosen.stream().map(Candidate::uri).toList();
@@ -294,7 +382,8 @@ public final class InjectEngine {
             recent.add(uris);
             while (recent.size() > CooldownGate.DEFAULT_CALLS) recent.remove(0);
             sessions.put(sessionId, new SessionState(recent, !chosen.isEmpty(), at));
-            while (sessions.size() > MAX_SESSIONS) sessions.remove(sessions.keySet().iterator().next());
+            while (sessions.size() > MAX_SESSIONS)
+                sessions.remove(sessions.keySet().iterator().next());
         }
         List<LoggedDecision> decisions = new ArrayList<>(log.decisions());
         decisions.add(new LoggedDecision(id, at, sessionId, mode, lane, decision, uris, round(top)));

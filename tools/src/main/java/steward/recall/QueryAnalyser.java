@@ -12,10 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
-
 import steward.text.TitleAnalyzer;
 
 /**
@@ -29,6 +27,7 @@ final class QueryAnalyser {
     static final int MAX_QUERY_TERMS = 256;
     /** A message naming something memory has never seen is not about what memory holds: coverage is scaled by this. */
     static final double UNKNOWN_ENTITY_FACTOR = 0.6;
+
     private static final Pattern LATIN_WORD = Pattern.compile("[A-Za-z]+");
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’_-]*|[.?!。？！]");
 
@@ -36,8 +35,17 @@ final class QueryAnalyser {
      * The analysed query. {@code weights}: the terms searched (query terms and compounds); {@code idf}: the IDF of each
      * query term that counts towards coverage; {@code speakers}: the speaker the query is about (at most one).
      */
-    record Analysis(String text, List<String> terms, Map<String, Float> weights, Map<String, Double> idf, double totalIdf,
-                    double entityFactor, TimeMention when, Set<String> speakers, boolean cjk, double rareIdf) {}
+    record Analysis(
+            String text,
+            List<String> terms,
+            Map<String, Float> weights,
+            Map<String, Double> idf,
+            double totalIdf,
+            double entityFactor,
+            TimeMention when,
+            Set<String> speakers,
+            boolean cjk,
+            double rareIdf) {}
 
     /** The IDF of a term that one item of {@code n} holds: the unit of information (one rare term's worth). */
     static double rareIdf(int n) {
@@ -53,8 +61,17 @@ final class QueryAnalyser {
         Map<String, Double> idf = idf(terms, r);
         double total = idf.values().stream().mapToDouble(Double::doubleValue).sum();
         double entity = unknownEntities(query, r) > 0 ? UNKNOWN_ENTITY_FACTOR : 1.0;
-        return new Analysis(query, List.copyOf(terms), weights, idf, total, entity, TimeMention.parse(query),
-                mentionedSpeakers(terms, recurringSpeakers), mostlyCjk(query), rareIdf(r.numDocs()));
+        return new Analysis(
+                query,
+                List.copyOf(terms),
+                weights,
+                idf,
+                total,
+                entity,
+                TimeMention.parse(query),
+                mentionedSpeakers(terms, recurringSpeakers),
+                mostlyCjk(query),
+                rareIdf(r.numDocs()));
     }
 
     /**
@@ -106,10 +123,12 @@ final class QueryAnalyser {
                 initial = true;
                 continue;
             }
-            boolean cap = Character.isUpperCase(w.codePointAt(0)) && w.codePoints().skip(1).anyMatch(Character::isLowerCase);
+            boolean cap = Character.isUpperCase(w.codePointAt(0))
+                    && w.codePoints().skip(1).anyMatch(Character::isLowerCase);
             if (cap && !initial) {
                 for (String t : RecallAnalyzer.terms(w)) {
-                    if (r.docFreq(new Term(RecallIndex.F_BODY, t)) == 0 && r.docFreq(new Term(RecallIndex.F_TITLE, t)) == 0) {
+                    if (r.docFreq(new Term(RecallIndex.F_BODY, t)) == 0
+                            && r.docFreq(new Term(RecallIndex.F_TITLE, t)) == 0) {
                         unknown++;
                         break;
                     }
@@ -137,7 +156,8 @@ final class QueryAnalyser {
                 }
             }
         }
-        // two people named ("What does Jon tell Gina …?", "… from Caroline's suggestion"): the first is the subject, the
+        // two people named ("What does Jon tell Gina …?", "… from Caroline's suggestion"): the first is the subject,
+        // the
         // one whose messages hold the answer (held-out LoCoMo 3–5: R@10 0.786 → 0.792; 1–2 unchanged)
         return out.size() > 1 ? Set.of(first) : out;
     }

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.function.ToDoubleFunction;
-
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.sandbox.search.CombinedFieldQuery;
@@ -24,7 +23,6 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.BytesRef;
-
 import steward.recall.RecallEngine.Components;
 import steward.recall.RecallEngine.Confidence;
 import steward.recall.RecallEngine.Hit;
@@ -45,6 +43,7 @@ final class Ranker {
      * BM25F with 0.8/±2 (and the speaker factor 2.0): 1–2 0.800 → 0.802, 3–5 0.758 → 0.786; ±1 or ±3 lower on both.
      */
     static final double CTX_BOOST = 0.8, TITLE_BOOST = 0.5;
+
     static final double RECENCY_HALF_LIFE_DAYS = 180, RECENCY_FLOOR = 0.8;
     /**
      * Share of the dense cosine (min-max normalised over the dense candidates) in the fused relevance; the rest is BM25
@@ -82,10 +81,12 @@ final class Ranker {
     /** Share of the match factor that follows the IDF coverage of the query terms (in the item's own text, half in its context). */
     static final double COV_WEIGHT = 0.4;
     /** Share of a query term's weight earned when it occurs only in an item's neighbouring turns. */
-    static final double CTX_COVERAGE = 0.5; // 0.8 measured: inject 78.8 % but 99.7 % of echo messages then got their neighbours injected
+    static final double CTX_COVERAGE =
+            0.5; // 0.8 measured: inject 78.8 % but 99.7 % of echo messages then got their neighbours injected
 
     /** The calibrated floors of a real match (see {@link RecallEngine#LEXICAL_FLOOR}). */
-    static final double LEXICAL_FLOOR = RecallEngine.LEXICAL_FLOOR, SEMANTIC_FLOOR = RecallEngine.SEMANTIC_FLOOR,
+    static final double LEXICAL_FLOOR = RecallEngine.LEXICAL_FLOOR,
+            SEMANTIC_FLOOR = RecallEngine.SEMANTIC_FLOOR,
             INFORMATION_FLOOR = RecallEngine.INFORMATION_FLOOR;
     /** Below the floors, recall_search returns at most this many items, marked weak. */
     static final int WEAK_MAX = RecallEngine.WEAK_MAX;
@@ -103,7 +104,13 @@ final class Ranker {
         this.options = options;
     }
 
-    Result rank(QueryAnalyser.Analysis a, Query q, IndexSearcher searcher, Dense dense, ToDoubleFunction<String> feedback, double nowSec)
+    Result rank(
+            QueryAnalyser.Analysis a,
+            Query q,
+            IndexSearcher searcher,
+            Dense dense,
+            ToDoubleFunction<String> feedback,
+            double nowSec)
             throws IOException {
         List<String> terms = a.terms();
         float[] qv = null;
@@ -115,9 +122,13 @@ final class Ranker {
         long[] period = options.rerank() && when != null ? when.range() : null;
         if (period != null) {
             // the named period's own best matches join the candidates even when the whole history outscores them
-            BooleanQuery.Builder scoped = new BooleanQuery.Builder().add(buildQuery(a.weights(), q), BooleanClause.Occur.MUST)
-                    .add(LongPoint.newRangeQuery(RecallIndex.F_TS, period[0], period[1] - 1), BooleanClause.Occur.FILTER);
-            for (ScoreDoc sd : searcher.search(scoped.build(), POOL).scoreDocs) lex.putIfAbsent(sd.doc, (double) sd.score);
+            BooleanQuery.Builder scoped = new BooleanQuery.Builder()
+                    .add(buildQuery(a.weights(), q), BooleanClause.Occur.MUST)
+                    .add(
+                            LongPoint.newRangeQuery(RecallIndex.F_TS, period[0], period[1] - 1),
+                            BooleanClause.Occur.FILTER);
+            for (ScoreDoc sd : searcher.search(scoped.build(), POOL).scoreDocs)
+                lex.putIfAbsent(sd.doc, (double) sd.score);
         }
         Map<Integer, Double> cos = new HashMap<>();
         double cosMax = 1, cosMin = 0;
@@ -131,22 +142,31 @@ final class Ranker {
         }
         int n = Math.max(POOL, q.k() * 3);
         if (useDense) {
-            boolean filtered = q.scopes() != null || q.since() != null || q.until() != null || q.excludeSessionId() != null;
+            boolean filtered =
+                    q.scopes() != null || q.since() != null || q.until() != null || q.excludeSessionId() != null;
             List<VectorStore.Scored> near = dense.vectors().nearest(qv, filtered ? n * 4 : n * 2);
             Map<Long, Double> byKey = new LinkedHashMap<>();
             for (VectorStore.Scored s : near) byKey.put(s.key(), s.cosine());
             if (!byKey.isEmpty()) {
                 long[] keys = byKey.keySet().stream().mapToLong(Long::longValue).toArray();
-                BooleanQuery.Builder b = new BooleanQuery.Builder().add(LongPoint.newSetQuery(RecallIndex.F_THASH, keys), BooleanClause.Occur.MUST);
+                BooleanQuery.Builder b = new BooleanQuery.Builder()
+                        .add(LongPoint.newSetQuery(RecallIndex.F_THASH, keys), BooleanClause.Occur.MUST);
                 filters(b, q);
                 TopDocs docs = searcher.search(b.build(), n * 8);
                 Map<Integer, RecallIndex.Meta> m = RecallIndex.meta(searcher.getIndexReader(), docsOf(docs));
                 List<double[]> ranked = new ArrayList<>();
-                for (ScoreDoc sd : docs.scoreDocs) ranked.add(new double[] {byKey.getOrDefault(m.get(sd.doc).textHash(), 0.0), sd.doc});
+                for (ScoreDoc sd : docs.scoreDocs)
+                    ranked.add(new double[] {byKey.getOrDefault(m.get(sd.doc).textHash(), 0.0), sd.doc});
                 ranked.sort((x, y) -> Double.compare(y[0], x[0]));
                 for (int i = 0; i < ranked.size() && i < n; i++) cos.put((int) ranked.get(i)[1], ranked.get(i)[0]);
-                cosMax = cos.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
-                cosMin = cos.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+                cosMax = cos.values().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .max()
+                        .orElse(1);
+                cosMin = cos.values().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .min()
+                        .orElse(0);
             }
         }
         Set<Integer> cands = new HashSet<>(lex.keySet());
@@ -154,7 +174,8 @@ final class Ranker {
         if (cands.isEmpty()) return new Result(List.of(), 0, terms, RecallEngine.Confidence.none(useDense));
         Map<Integer, RecallIndex.Meta> meta = RecallIndex.meta(searcher.getIndexReader(), cands);
         Set<Long> vectorless = new HashSet<>();
-        if (useDense && !dense.complete()) { // while texts wait for vectors: which candidates have one, and their cosine
+        if (useDense
+                && !dense.complete()) { // while texts wait for vectors: which candidates have one, and their cosine
             List<Long> missing = new ArrayList<>();
             for (int d : cands) if (!cos.containsKey(d)) missing.add(meta.get(d).textHash());
             Map<Long, Double> more = dense.vectors().cosines(qv, missing);
@@ -168,7 +189,8 @@ final class Ranker {
         int[] docs = RecallIndex.sortedDistinct(cands);
         List<String> coverTerms = new ArrayList<>(terms);
         if (when != null) for (String t : when.terms()) if (!coverTerms.contains(t)) coverTerms.add(t);
-        Map<String, boolean[][]> holds = options.rerank() ? RecallIndex.holds(searcher.getIndexReader(), coverTerms, docs) : Map.of();
+        Map<String, boolean[][]> holds =
+                options.rerank() ? RecallIndex.holds(searcher.getIndexReader(), coverTerms, docs) : Map.of();
         double best = top.scoreDocs.length == 0 ? 1 : top.scoreDocs[0].score;
         Set<String> mentioned = a.speakers();
         List<Scored> scored = new ArrayList<>();
@@ -183,7 +205,8 @@ final class Ranker {
             if (!useDense) {
                 fused = ln;
             } else {
-                // an item still waiting for its vector is ranked on its lexical evidence alone (its dense share is taken
+                // an item still waiting for its vector is ranked on its lexical evidence alone (its dense share is
+                // taken
                 // to equal its lexical one), so that having a vector neither favours nor penalises it
                 if (d != null) dn = Math.max(0, Math.min(1, (d - cosMin) / Math.max(1e-9, cosMax - cosMin)));
                 else if (vectorless.contains(m.textHash())) dn = ln;
@@ -201,14 +224,27 @@ final class Ranker {
                 match *= 1 - COV_WEIGHT + COV_WEIGHT * cv;
             }
             double score = fused * recency * importance * time * match;
-            scored.add(new Scored(m, new Components(l == null ? 0 : l, d == null ? null : round4(d), fused, recency, importance, time, match,
-                    a.entityFactor() * cov, score), a.entityFactor() * cov * a.totalIdf() / Math.max(1e-9, a.rareIdf())));
+            scored.add(new Scored(
+                    m,
+                    new Components(
+                            l == null ? 0 : l,
+                            d == null ? null : round4(d),
+                            fused,
+                            recency,
+                            importance,
+                            time,
+                            match,
+                            a.entityFactor() * cov,
+                            score),
+                    a.entityFactor() * cov * a.totalIdf() / Math.max(1e-9, a.rareIdf())));
         }
         scored.sort(Comparator.comparingDouble((Scored s) -> -s.c.score()).thenComparing(s -> s.m.uri()));
         List<Group> groups = collapse(scored);
         final boolean withDense = useDense;
-        List<Group> ordered = diversify(groups, g -> RecallEngine.Confidence.strong(g.first.c.coverage(), g.first.information,
-                withDense ? g.first.c.dense() : null));
+        List<Group> ordered = diversify(
+                groups,
+                g -> RecallEngine.Confidence.strong(
+                        g.first.c.coverage(), g.first.information, withDense ? g.first.c.dense() : null));
         // honest confidence: does anything clear the lexical or the semantic floor?
         double bestCov = 0, bestInfo = 0, bestCos = 0;
         boolean good = false;
@@ -216,25 +252,59 @@ final class Ranker {
             bestCov = Math.max(bestCov, g.first.c.coverage());
             bestInfo = Math.max(bestInfo, g.first.information);
             if (g.first.c.dense() != null) bestCos = Math.max(bestCos, g.first.c.dense());
-            good |= RecallEngine.Confidence.strong(g.first.c.coverage(), g.first.information, useDense ? g.first.c.dense() : null);
+            good |= RecallEngine.Confidence.strong(
+                    g.first.c.coverage(), g.first.information, useDense ? g.first.c.dense() : null);
         }
-        int limit = q.k(); // the ranking in full; recall_search shows at most WEAK_MAX of it when nothing is good (RecallService)
+        int limit = q.k(); // the ranking in full; recall_search shows at most WEAK_MAX of it when nothing is good
+        // (RecallService)
         List<Hit> out = new ArrayList<>();
         for (int i = 0; i < ordered.size() && out.size() < limit; i++) {
             Group g = ordered.get(i);
             Components c = g.first.c;
             String[] st = RecallIndex.stored(searcher, g.first.m.doc());
-            RecallItem it = new RecallItem(g.first.m.uri(), g.first.m.source(), null, st[0], st[1], null, g.first.m.ts(), g.first.m.sessionId(),
+            RecallItem it = new RecallItem(
+                    g.first.m.uri(),
+                    g.first.m.source(),
+                    null,
+                    st[0],
+                    st[1],
+                    null,
+                    g.first.m.ts(),
+                    g.first.m.sessionId(),
                     g.first.m.pinned());
-            boolean strong = RecallEngine.Confidence.strong(c.coverage(), g.first.information, useDense ? c.dense() : null);
-            out.add(new Hit(it, new Components(round4(c.bm25()), c.dense(), round4(c.fused()), round4(c.recency()), round4(c.importance()),
-                    c.time(), round4(c.match()), round4(c.coverage()), round4(c.score())), out.size() + 1, !strong,
-                    g.dups.size(), g.dups.stream().limit(3).map(s -> s.m.uri()).toList()));
+            boolean strong =
+                    RecallEngine.Confidence.strong(c.coverage(), g.first.information, useDense ? c.dense() : null);
+            out.add(new Hit(
+                    it,
+                    new Components(
+                            round4(c.bm25()),
+                            c.dense(),
+                            round4(c.fused()),
+                            round4(c.recency()),
+                            round4(c.importance()),
+                            c.time(),
+                            round4(c.match()),
+                            round4(c.coverage()),
+                            round4(c.score())),
+                    out.size() + 1,
+                    !strong,
+                    g.dups.size(),
+                    g.dups.stream().limit(3).map(s -> s.m.uri()).toList()));
         }
         long total = Math.max(top.totalHits.value, scored.size());
-        return new Result(out, (int) Math.min(Integer.MAX_VALUE, total), terms,
-                new Confidence(good, round4(bestCov), round4(bestInfo), useDense ? round4(bestCos) : null, LEXICAL_FLOOR, INFORMATION_FLOOR,
-                        useDense ? SEMANTIC_FLOOR : null, a.totalIdf() / Math.max(1e-9, a.rareIdf())));
+        return new Result(
+                out,
+                (int) Math.min(Integer.MAX_VALUE, total),
+                terms,
+                new Confidence(
+                        good,
+                        round4(bestCov),
+                        round4(bestInfo),
+                        useDense ? round4(bestCos) : null,
+                        LEXICAL_FLOOR,
+                        INFORMATION_FLOOR,
+                        useDense ? SEMANTIC_FLOOR : null,
+                        a.totalIdf() / Math.max(1e-9, a.rareIdf())));
     }
 
     private static List<Integer> docsOf(TopDocs td) {
@@ -291,7 +361,8 @@ final class Ranker {
     static List<Group> diversify(List<Group> groups, java.util.function.Predicate<Group> strong) {
         List<Group> head = new ArrayList<>(), rest = new ArrayList<>();
         Map<String, Integer> perSession = new HashMap<>();
-        // the items that clear a floor first, then the others: each pass capped per session, its held-back items filling the
+        // the items that clear a floor first, then the others: each pass capped per session, its held-back items
+        // filling the
         // top before the next pass starts (a weak item of another session never displaces a third matching item of one)
         for (boolean pass : new boolean[] {true, false}) {
             List<Group> deferred = new ArrayList<>();
@@ -315,8 +386,13 @@ final class Ranker {
         return head;
     }
 
-    static double coverage(List<String> terms, Map<String, Double> idf, double totalIdf, Map<String, boolean[][]> holds, int i,
-                           Set<String> alsoHeld) {
+    static double coverage(
+            List<String> terms,
+            Map<String, Double> idf,
+            double totalIdf,
+            Map<String, boolean[][]> holds,
+            int i,
+            Set<String> alsoHeld) {
         if (totalIdf <= 0) return 0;
         double got = 0;
         for (String t : terms) {
@@ -364,7 +440,8 @@ final class Ranker {
         int[] docs = new int[first.scoreDocs.length];
         for (int i = 0; i < docs.length; i++) docs[i] = first.scoreDocs[i].doc;
         java.util.Arrays.sort(docs);
-        BooleanQuery.Builder exact = new BooleanQuery.Builder().add(buildQuery(weights, q), BooleanClause.Occur.MUST)
+        BooleanQuery.Builder exact = new BooleanQuery.Builder()
+                .add(buildQuery(weights, q), BooleanClause.Occur.MUST)
                 .add(new DocSetQuery(docs), BooleanClause.Occur.FILTER);
         TopDocs top = searcher.search(exact.build(), n);
         return new TopDocs(first.totalHits, top.scoreDocs);
@@ -383,8 +460,11 @@ final class Ranker {
         float body = (float) Math.max(1, 1 / options.ctxBoost()), ctx = (float) Math.max(1, options.ctxBoost());
         for (Map.Entry<String, Float> e : weights.entrySet()) {
             float w = e.getValue();
-            text.add(boost(new TermQuery(new Term(RecallIndex.F_BODY, e.getKey())), w * body), BooleanClause.Occur.SHOULD);
-            text.add(boost(new TermQuery(new Term(RecallIndex.F_CTX, e.getKey())), w * ctx), BooleanClause.Occur.SHOULD);
+            text.add(
+                    boost(new TermQuery(new Term(RecallIndex.F_BODY, e.getKey())), w * body),
+                    BooleanClause.Occur.SHOULD);
+            text.add(
+                    boost(new TermQuery(new Term(RecallIndex.F_CTX, e.getKey())), w * ctx), BooleanClause.Occur.SHOULD);
         }
         BooleanQuery.Builder all = new BooleanQuery.Builder().add(text.build(), BooleanClause.Occur.MUST);
         filters(all, q);
@@ -399,17 +479,24 @@ final class Ranker {
             if (options.ctxBoost() > 0) {
                 // BM25F: the item's text and its neighbouring turns are one weighted pseudo-field, so a term in both is
                 // saturated once instead of scored twice (field weights must be ≥ 1: the ratio is what counts)
-                text.add(boost(new CombinedFieldQuery.Builder()
-                        .addField(RecallIndex.F_BODY, (float) Math.max(1, 1 / options.ctxBoost()))
-                        .addField(RecallIndex.F_CTX, (float) Math.max(1, options.ctxBoost()))
-                        .addTerm(new BytesRef(t)).build(), w), BooleanClause.Occur.SHOULD);
+                text.add(
+                        boost(
+                                new CombinedFieldQuery.Builder()
+                                        .addField(RecallIndex.F_BODY, (float) Math.max(1, 1 / options.ctxBoost()))
+                                        .addField(RecallIndex.F_CTX, (float) Math.max(1, options.ctxBoost()))
+                                        .addTerm(new BytesRef(t))
+                                        .build(),
+                                w),
+                        BooleanClause.Occur.SHOULD);
             } else {
                 text.add(boost(new TermQuery(new Term(RecallIndex.F_BODY, t)), w), BooleanClause.Occur.SHOULD);
             }
-            text.add(boost(new TermQuery(new Term(RecallIndex.F_TITLE, t)), w * (float) TITLE_BOOST), BooleanClause.Occur.SHOULD);
+            text.add(
+                    boost(new TermQuery(new Term(RecallIndex.F_TITLE, t)), w * (float) TITLE_BOOST),
+                    BooleanClause.Occur.SHOULD);
         }
-        BooleanQuery.Builder all = new BooleanQuery.Builder().add(weights.isEmpty() ? new MatchNoDocsQuery() : text.build(),
-                BooleanClause.Occur.MUST);
+        BooleanQuery.Builder all = new BooleanQuery.Builder()
+                .add(weights.isEmpty() ? new MatchNoDocsQuery() : text.build(), BooleanClause.Occur.MUST);
         filters(all, q);
         return all.build();
     }
@@ -417,7 +504,8 @@ final class Ranker {
     static void filters(BooleanQuery.Builder all, Query q) {
         if (q.scopes() != null && !q.scopes().isEmpty()) {
             BooleanQuery.Builder sc = new BooleanQuery.Builder();
-            for (String s : q.scopes()) sc.add(new TermQuery(new Term(RecallIndex.F_SOURCE, s)), BooleanClause.Occur.SHOULD);
+            for (String s : q.scopes())
+                sc.add(new TermQuery(new Term(RecallIndex.F_SOURCE, s)), BooleanClause.Occur.SHOULD);
             all.add(sc.build(), BooleanClause.Occur.FILTER);
         }
         if (q.since() != null || q.until() != null) {

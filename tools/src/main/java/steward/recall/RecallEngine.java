@@ -12,9 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.regex.Pattern;
-
 import org.apache.lucene.search.IndexSearcher;
-
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
@@ -36,8 +34,9 @@ public final class RecallEngine implements AutoCloseable {
     public static final double LEXICAL_FLOOR = 0.4, INFORMATION_FLOOR = 1.2, SEMANTIC_FLOOR = 0.74;
     /** Below every floor, recall_search shows at most this many items, each marked weak. */
     public static final int WEAK_MAX = 3;
-    private static final Pattern DECISION = Pattern.compile(
-            "(?i)\\b(we decided|decided to|decision|agreed|we chose|going with|rule)\\b|决定|约定|规则");
+
+    private static final Pattern DECISION =
+            Pattern.compile("(?i)\\b(we decided|decided to|decision|agreed|we chose|going with|rule)\\b|决定|约定|规则");
 
     /**
      * Retrieval knobs: the weight of a message's neighbouring turns, whether recency and importance re-rank the BM25
@@ -57,11 +56,25 @@ public final class RecallEngine implements AutoCloseable {
     public record Query(String query, int k, Set<String> scopes, Double since, Double until, String excludeSessionId) {}
 
     /** Every component of an item's score. dense is null while dense retrieval is off. */
-    public record Components(double bm25, Double dense, double fused, double recency, double importance, double time,
-                             double match, double coverage, double score) {}
+    public record Components(
+            double bm25,
+            Double dense,
+            double fused,
+            double recency,
+            double importance,
+            double time,
+            double match,
+            double coverage,
+            double score) {}
 
     /** A ranked item; {@code weak}: below both floors; near-duplicates folded into it, counted, the first URIs listed. */
-    public record Hit(RecallItem item, Components components, int rank, boolean weak, int duplicates, List<String> duplicateUris) {}
+    public record Hit(
+            RecallItem item,
+            Components components,
+            int rank,
+            boolean weak,
+            int duplicates,
+            List<String> duplicateUris) {}
 
     /**
      * Whether anything cleared a floor, with the best coverage, information and cosine seen and the floors themselves;
@@ -71,10 +84,25 @@ public final class RecallEngine implements AutoCloseable {
      * common word matched in full is not a match);
      * semantically when its cosine reaches {@link #SEMANTIC_FLOOR}.
      */
-    public record Confidence(boolean good, double bestCoverage, double bestInformation, Double bestCosine, double lexicalFloor,
-                             double informationFloor, Double semanticFloor, double queryInformation) {
+    public record Confidence(
+            boolean good,
+            double bestCoverage,
+            double bestInformation,
+            Double bestCosine,
+            double lexicalFloor,
+            double informationFloor,
+            Double semanticFloor,
+            double queryInformation) {
         static Confidence none(boolean dense) {
-            return new Confidence(false, 0, 0, dense ? 0.0 : null, LEXICAL_FLOOR, INFORMATION_FLOOR, dense ? SEMANTIC_FLOOR : null, 0);
+            return new Confidence(
+                    false,
+                    0,
+                    0,
+                    dense ? 0.0 : null,
+                    LEXICAL_FLOOR,
+                    INFORMATION_FLOOR,
+                    dense ? SEMANTIC_FLOOR : null,
+                    0);
         }
 
         /** The information an item with this coverage holds (coverage × the query's information). */
@@ -84,7 +112,8 @@ public final class RecallEngine implements AutoCloseable {
 
         /** Whether an item with these figures clears a floor. */
         static boolean strong(double coverage, double information, Double cosine) {
-            return coverage >= LEXICAL_FLOOR && information >= INFORMATION_FLOOR || cosine != null && cosine >= SEMANTIC_FLOOR;
+            return coverage >= LEXICAL_FLOOR && information >= INFORMATION_FLOOR
+                    || cosine != null && cosine >= SEMANTIC_FLOOR;
         }
 
         public String verdict() {
@@ -107,6 +136,7 @@ public final class RecallEngine implements AutoCloseable {
     private final HermesSessions sessions;
     /** The Claude Code home's source; null when no Claude Code home is configured. */
     private final ClaudeRecall claude;
+
     private final Indexer indexer;
     private final VectorStore vectors;
     private final DenseModel model;
@@ -119,7 +149,12 @@ public final class RecallEngine implements AutoCloseable {
 
     /** An engine with its own model (loaded only if needed); dense as {@code options} says. */
     public RecallEngine(StewardPaths paths, Clock clock, Options options) {
-        this(paths, clock, options, new DenseModel(recallDir(paths).resolve("model"), RecallSettings.DEFAULT_EMBED_CHARS, options.dense()), true);
+        this(
+                paths,
+                clock,
+                options,
+                new DenseModel(recallDir(paths).resolve("model"), RecallSettings.DEFAULT_EMBED_CHARS, options.dense()),
+                true);
     }
 
     /** An engine sharing the process's model. */
@@ -138,7 +173,8 @@ public final class RecallEngine implements AutoCloseable {
         this.files = new HermesFiles(paths);
         this.sessions = new HermesSessions(paths.stateDb());
         this.claude = paths.claudeHome() == null ? null : new ClaudeRecall(paths.claudeHome());
-        this.indexer = new Indexer(index, claude == null ? List.of(files, sessions) : List.of(files, sessions, claude), dir);
+        this.indexer =
+                new Indexer(index, claude == null ? List.of(files, sessions) : List.of(files, sessions, claude), dir);
         this.vectors = new VectorStore(dir);
         this.embedder = new Embedder(index, vectors, model);
         this.feedback = new FeedbackStore(dir, files);
@@ -270,18 +306,22 @@ public final class RecallEngine implements AutoCloseable {
 
     /** Ranks against the index as it is (no sync). */
     public Result rank(Query q) {
-        // the query's embedding (the slow part of a dense search) is computed on another core during the lexical search;
+        // the query's embedding (the slow part of a dense search) is computed on another core during the lexical
+        // search;
         // the bundled model is English: a query mostly in CJK script is ranked lexically (bigrams) rather than by noise
         Ranker.Dense dense = null;
         if (denseEnabled() && !QueryAnalyser.mostlyCjk(q.query()) && vectors.size() > 0) {
-            CompletableFuture<float[]> qv = CompletableFuture.supplyAsync(() -> model.embedQuery(q.query()), queryEmbedder());
+            CompletableFuture<float[]> qv =
+                    CompletableFuture.supplyAsync(() -> model.embedQuery(q.query()), queryEmbedder());
             dense = new Ranker.Dense(qv, vectors, embedder.pending() == 0);
         }
         IndexSearcher s = index.acquire();
         if (s == null) return new Result(List.of(), 0, RecallAnalyzer.terms(q.query()), Confidence.none(false));
         try {
-            QueryAnalyser.Analysis a = QueryAnalyser.analyse(q.query(), s.getIndexReader(), index.speakers(s.getIndexReader()));
-            if (a.weights().isEmpty() && dense == null) return new Result(List.of(), 0, a.terms(), Confidence.none(false));
+            QueryAnalyser.Analysis a =
+                    QueryAnalyser.analyse(q.query(), s.getIndexReader(), index.speakers(s.getIndexReader()));
+            if (a.weights().isEmpty() && dense == null)
+                return new Result(List.of(), 0, a.terms(), Confidence.none(false));
             double now = Instant.now(clock).toEpochMilli() / 1000.0;
             return ranker.rank(a, q, s, dense, uri -> feedback.counts(uri).factor(), now);
         } catch (IOException e) {
@@ -334,7 +374,8 @@ public final class RecallEngine implements AutoCloseable {
 
     /** Reads an item back from its source by URI; null when it no longer exists. */
     public RecallItem resolve(String uri) {
-        if (uri == null || !uri.startsWith("steward://")) throw new StewardError("recall", "not a steward:// URI: " + uri);
+        if (uri == null || !uri.startsWith("steward://"))
+            throw new StewardError("recall", "not a steward:// URI: " + uri);
         for (RecallSource s : indexer.sources()) if (s.owns(uri)) return s.resolve(uri);
         throw new StewardError("recall", "unknown source in URI " + uri);
     }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -42,7 +41,6 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
-
 import steward.StewardError;
 import steward.state.AtomicFiles;
 
@@ -54,9 +52,21 @@ import steward.state.AtomicFiles;
  * a {@link SearcherManager}. The commit's user data holds the source tokens it was built from.
  */
 final class RecallIndex implements AutoCloseable {
-    static final String F_URI = "uri", F_KEY = "key", F_SOURCE = "source", F_SESSION = "session", F_TITLE = "title",
-            F_BODY = "body", F_CTX = "ctx", F_TS = "ts", F_TS_DV = "ts_dv", F_FLAGS = "flags", F_SPEAKER = "speaker",
-            F_THASH = "thash", F_THASH_DV = "thash_dv", F_NHASH = "nhash", F_SIMHASH = "simhash";
+    static final String F_URI = "uri",
+            F_KEY = "key",
+            F_SOURCE = "source",
+            F_SESSION = "session",
+            F_TITLE = "title",
+            F_BODY = "body",
+            F_CTX = "ctx",
+            F_TS = "ts",
+            F_TS_DV = "ts_dv",
+            F_FLAGS = "flags",
+            F_SPEAKER = "speaker",
+            F_THASH = "thash",
+            F_THASH_DV = "thash_dv",
+            F_NHASH = "nhash",
+            F_SIMHASH = "simhash";
     static final int PINNED = 1, DECISION = 2, ASKS = 4;
     /** The document layout; an index written with another layout is rebuilt from scratch on the next sync. */
     static final String FORMAT = "3";
@@ -113,7 +123,10 @@ final class RecallIndex implements AutoCloseable {
             }
             return true;
         } catch (IOException e) {
-            throw new StewardError("recall", "cannot open the index at " + dir + ": " + e.getMessage() + " (delete the directory to rebuild it)");
+            throw new StewardError(
+                    "recall",
+                    "cannot open the index at " + dir + ": " + e.getMessage()
+                            + " (delete the directory to rebuild it)");
         }
     }
 
@@ -125,7 +138,8 @@ final class RecallIndex implements AutoCloseable {
         long onDisk = org.apache.lucene.index.SegmentInfos.getLastCommitGeneration(directory.listAll());
         IndexSearcher s = manager.acquire();
         try {
-            return onDisk != ((DirectoryReader) s.getIndexReader()).getIndexCommit().getGeneration();
+            return onDisk
+                    != ((DirectoryReader) s.getIndexReader()).getIndexCommit().getGeneration();
         } finally {
             manager.release(s);
         }
@@ -206,7 +220,8 @@ final class RecallIndex implements AutoCloseable {
                     if (directory == null) directory = FSDirectory.open(dir);
                 }
                 IndexWriterConfig cfg = new IndexWriterConfig(RecallAnalyzer.shared());
-                cfg.setOpenMode(fresh ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+                cfg.setOpenMode(
+                        fresh ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
                 cfg.setRAMBufferSizeMB(32);
                 cfg.setCommitOnClose(false);
                 try {
@@ -376,7 +391,8 @@ final class RecallIndex implements AutoCloseable {
 
     /** The recurring speakers of this reader's messages (computed once per reader). */
     Set<String> speakers(IndexReader r) throws IOException {
-        Object key = r.getReaderCacheHelper() == null ? r : r.getReaderCacheHelper().getKey();
+        Object key =
+                r.getReaderCacheHelper() == null ? r : r.getReaderCacheHelper().getKey();
         synchronized (speakerCache) {
             Set<String> s = speakerCache.get(key);
             if (s != null) return s;
@@ -386,7 +402,8 @@ final class RecallIndex implements AutoCloseable {
             Terms t = leaf.reader().terms(F_SPEAKER);
             if (t == null) continue;
             TermsEnum te = t.iterator();
-            for (BytesRef b = te.next(); b != null; b = te.next()) counts.merge(b.utf8ToString(), te.docFreq(), Integer::sum);
+            for (BytesRef b = te.next(); b != null; b = te.next())
+                counts.merge(b.utf8ToString(), te.docFreq(), Integer::sum);
         }
         int messages = r.docFreq(new Term(F_SOURCE, RecallItem.SESSION));
         Set<String> s = recurringSpeakers(counts, messages);
@@ -397,8 +414,17 @@ final class RecallIndex implements AutoCloseable {
     }
 
     /** What ranking needs of a document, read from doc values. */
-    record Meta(int doc, String uri, String source, String sessionId, double ts, int flags, String speaker, long textHash,
-                long normalHash, long simHash) {
+    record Meta(
+            int doc,
+            String uri,
+            String source,
+            String sessionId,
+            double ts,
+            int flags,
+            String speaker,
+            long textHash,
+            long normalHash,
+            long simHash) {
         boolean pinned() {
             return (flags & PINNED) != 0;
         }
@@ -414,7 +440,8 @@ final class RecallIndex implements AutoCloseable {
 
     /** The meta of each document (any order; read leaf by leaf in document order). */
     static Map<Integer, Meta> meta(IndexReader r, java.util.Collection<Integer> docs) throws IOException {
-        int[] sorted = docs.stream().mapToInt(Integer::intValue).sorted().distinct().toArray();
+        int[] sorted =
+                docs.stream().mapToInt(Integer::intValue).sorted().distinct().toArray();
         Map<Integer, Meta> out = new HashMap<>();
         List<LeafReaderContext> leaves = r.leaves();
         int i = 0;
@@ -422,16 +449,32 @@ final class RecallIndex implements AutoCloseable {
             LeafReaderContext ctx = leaves.get(ReaderUtil.subIndex(sorted[i], leaves));
             LeafReader lr = ctx.reader();
             BinaryDocValues uri = lr.getBinaryDocValues(F_URI);
-            SortedDocValues source = lr.getSortedDocValues(F_SOURCE), session = lr.getSortedDocValues(F_SESSION),
+            SortedDocValues source = lr.getSortedDocValues(F_SOURCE),
+                    session = lr.getSortedDocValues(F_SESSION),
                     speaker = lr.getSortedDocValues(F_SPEAKER);
-            NumericDocValues ts = lr.getNumericDocValues(F_TS_DV), flags = lr.getNumericDocValues(F_FLAGS),
-                    th = lr.getNumericDocValues(F_THASH_DV), nh = lr.getNumericDocValues(F_NHASH), sh = lr.getNumericDocValues(F_SIMHASH);
+            NumericDocValues ts = lr.getNumericDocValues(F_TS_DV),
+                    flags = lr.getNumericDocValues(F_FLAGS),
+                    th = lr.getNumericDocValues(F_THASH_DV),
+                    nh = lr.getNumericDocValues(F_NHASH),
+                    sh = lr.getNumericDocValues(F_SIMHASH);
             int end = ctx.docBase + lr.maxDoc();
             for (; i < sorted.length && sorted[i] < end; i++) {
                 int d = sorted[i] - ctx.docBase;
-                out.put(sorted[i], new Meta(sorted[i], uri != null && uri.advanceExact(d) ? uri.binaryValue().utf8ToString() : null,
-                        str(source, d), str(session, d), ts != null && ts.advanceExact(d) ? Double.longBitsToDouble(ts.longValue()) : 0,
-                        (int) num(flags, d), str(speaker, d), num(th, d), num(nh, d), num(sh, d)));
+                out.put(
+                        sorted[i],
+                        new Meta(
+                                sorted[i],
+                                uri != null && uri.advanceExact(d)
+                                        ? uri.binaryValue().utf8ToString()
+                                        : null,
+                                str(source, d),
+                                str(session, d),
+                                ts != null && ts.advanceExact(d) ? Double.longBitsToDouble(ts.longValue()) : 0,
+                                (int) num(flags, d),
+                                str(speaker, d),
+                                num(th, d),
+                                num(nh, d),
+                                num(sh, d)));
             }
         }
         return out;
@@ -464,14 +507,16 @@ final class RecallIndex implements AutoCloseable {
                 TermsEnum te = ts.iterator(); // one per leaf and field, reused for every term
                 int which = field.equals(F_CTX) ? 1 : 0;
                 for (String t : terms) {
-                    if (te.seekExact(new BytesRef(t))) mark(te.postings(null, PostingsEnum.NONE), ctx.docBase, docs, from, i, out.get(t)[which]);
+                    if (te.seekExact(new BytesRef(t)))
+                        mark(te.postings(null, PostingsEnum.NONE), ctx.docBase, docs, from, i, out.get(t)[which]);
                 }
             }
         }
         return out;
     }
 
-    private static void mark(PostingsEnum pe, int docBase, int[] docs, int from, int to, boolean[] into) throws IOException {
+    private static void mark(PostingsEnum pe, int docBase, int[] docs, int from, int to, boolean[] into)
+            throws IOException {
         int cur = -1;
         for (int k = from; k < to; k++) {
             int d = docs[k] - docBase;
@@ -515,12 +560,19 @@ final class RecallIndex implements AutoCloseable {
         if (s == null) return out;
         try {
             org.apache.lucene.search.BooleanQuery q = new org.apache.lucene.search.BooleanQuery.Builder()
-                    .add(new org.apache.lucene.search.TermQuery(new Term(F_SESSION, sessionId)), org.apache.lucene.search.BooleanClause.Occur.FILTER)
-                    .add(new org.apache.lucene.search.TermQuery(new Term(F_SOURCE, kind)), org.apache.lucene.search.BooleanClause.Occur.FILTER)
+                    .add(
+                            new org.apache.lucene.search.TermQuery(new Term(F_SESSION, sessionId)),
+                            org.apache.lucene.search.BooleanClause.Occur.FILTER)
+                    .add(
+                            new org.apache.lucene.search.TermQuery(new Term(F_SOURCE, kind)),
+                            org.apache.lucene.search.BooleanClause.Occur.FILTER)
                     .build();
             // times are non-negative doubles: their raw bits sort as longs in the same order
-            org.apache.lucene.search.TopDocs top = s.search(q, Math.max(1, n), new org.apache.lucene.search.Sort(
-                    new org.apache.lucene.search.SortField(F_TS_DV, org.apache.lucene.search.SortField.Type.LONG, true)));
+            org.apache.lucene.search.TopDocs top = s.search(
+                    q,
+                    Math.max(1, n),
+                    new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(
+                            F_TS_DV, org.apache.lucene.search.SortField.Type.LONG, true)));
             List<Integer> docs = new ArrayList<>();
             for (org.apache.lucene.search.ScoreDoc d : top.scoreDocs) docs.add(d.doc);
             for (Meta m : meta(s.getIndexReader(), docs).values()) if (m.uri() != null) out.add(m.uri());
@@ -551,12 +603,13 @@ final class RecallIndex implements AutoCloseable {
         if (!Files.isDirectory(dir)) return 0;
         try (Stream<Path> s = Files.list(dir)) {
             return s.mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0;
-                }
-            }).sum();
+                        try {
+                            return Files.size(p);
+                        } catch (IOException e) {
+                            return 0;
+                        }
+                    })
+                    .sum();
         } catch (IOException e) {
             return 0;
         }

@@ -5,8 +5,16 @@ package steward.recall;
  * (one memory file, one skill, one log, one session). {@code context} holds the neighbouring turns
  * of a session message (searched with a lower weight, never shown as the item). Times are epoch seconds.
  */
-public record RecallItem(String uri, String source, String key, String title, String text, String context,
-                         double timestamp, String sessionId, boolean pinned) {
+public record RecallItem(
+        String uri,
+        String source,
+        String key,
+        String title,
+        String text,
+        String context,
+        double timestamp,
+        String sessionId,
+        boolean pinned) {
     public static final String MEMORY = "memory";
     public static final String SKILL = "skill";
     public static final String SESSION = "session";
@@ -14,7 +22,8 @@ public record RecallItem(String uri, String source, String key, String title, St
     /** A Claude Code home's transcript events and its CLAUDE.md files and auto memory ({@link ClaudeRecall}). */
     public static final String CLAUDE_SESSION = "claude_session", CLAUDE_MEMORY = "claude_memory";
     /** Every kind, in scope order. */
-    public static final java.util.List<String> KINDS = java.util.List.of(MEMORY, SKILL, SESSION, LOG, CLAUDE_SESSION, CLAUDE_MEMORY);
+    public static final java.util.List<String> KINDS =
+            java.util.List.of(MEMORY, SKILL, SESSION, LOG, CLAUDE_SESSION, CLAUDE_MEMORY);
 
     /** A message of a past session (Hermes or Claude Code). */
     public static boolean session(String kind) {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.config.StewardPaths;
 
 /**
@@ -41,7 +40,10 @@ public final class RecallRuntime implements AutoCloseable {
     /** The shared model (nothing is loaded by asking for it). */
     public synchronized DenseModel model(StewardPaths paths) {
         if (model == null) {
-            model = new DenseModel(RecallEngine.recallDir(paths).resolve("model"), settings.embedChars().value(), settings.dense().value());
+            model = new DenseModel(
+                    RecallEngine.recallDir(paths).resolve("model"),
+                    settings.embedChars().value(),
+                    settings.dense().value());
         }
         return model;
     }
@@ -55,7 +57,11 @@ public final class RecallRuntime implements AutoCloseable {
         String k = key(paths, clock);
         RecallEngine e = engines.get(k);
         if (e == null) {
-            e = new RecallEngine(paths, clock, RecallEngine.Options.DEFAULT.withDense(settings.dense().value()), model(paths));
+            e = new RecallEngine(
+                    paths,
+                    clock,
+                    RecallEngine.Options.DEFAULT.withDense(settings.dense().value()),
+                    model(paths));
             engines.put(k, e);
             if (engines.size() > MAX_ENGINES) {
                 var eldest = engines.entrySet().iterator().next();
@@ -77,7 +83,9 @@ public final class RecallRuntime implements AutoCloseable {
         String k = key(paths, clock);
         BackgroundIndexer w = workers.get(k);
         if (w == null) {
-            w = new BackgroundIndexer(engine(paths, clock), settings.pollMillis().value()).start();
+            w = new BackgroundIndexer(
+                            engine(paths, clock), settings.pollMillis().value())
+                    .start();
             workers.put(k, w);
         }
         return w;

@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.StewardError;
 import steward.Work;
 
@@ -22,7 +21,9 @@ public final class RecallService {
      * plural forms of the previous release still work, for one release.
      */
     public static final List<String> SCOPES = RecallItem.KINDS;
-    static final Map<String, String> OLD_SCOPES = Map.of("skills", RecallItem.SKILL, "sessions", RecallItem.SESSION, "logs", RecallItem.LOG);
+
+    static final Map<String, String> OLD_SCOPES =
+            Map.of("skills", RecallItem.SKILL, "sessions", RecallItem.SESSION, "logs", RecallItem.LOG);
 
     private final RecallEngine engine;
     private final InjectEngine inject;
@@ -47,22 +48,57 @@ public final class RecallService {
     }
 
     // ---- recall_search
-    public record SearchRequest(String query, Integer k, List<String> scopes, String since, String until, String exclude_session_id) {}
+    public record SearchRequest(
+            String query, Integer k, List<String> scopes, String since, String until, String exclude_session_id) {}
 
-    public record SearchItem(int rank, String uri, String source, String title, String snippet, String timestamp,
-                             Double timestamp_epoch, String session_id, boolean weak, Integer duplicates, List<String> duplicate_uris,
-                             RecallEngine.Components score) {}
+    public record SearchItem(
+            int rank,
+            String uri,
+            String source,
+            String title,
+            String snippet,
+            String timestamp,
+            Double timestamp_epoch,
+            String session_id,
+            boolean weak,
+            Integer duplicates,
+            List<String> duplicate_uris,
+            RecallEngine.Components score) {}
 
     /** Whether anything cleared a floor. */
-    public record Match(String verdict, double best_coverage, double best_information, Double best_cosine, double lexical_floor,
-                        double information_floor, Double semantic_floor) {}
+    public record Match(
+            String verdict,
+            double best_coverage,
+            double best_information,
+            Double best_cosine,
+            double lexical_floor,
+            double information_floor,
+            Double semantic_floor) {}
 
     /** {@code building}: "index building: n of m …" while the background indexer builds (results are from what is indexed). */
-    public record IndexInfo(boolean built, boolean dense_enabled, String dense, int dense_pending, boolean changed_on_this_call,
-                            int items_written, long sync_ms, String building, boolean stale, List<String> warnings) {}
+    public record IndexInfo(
+            boolean built,
+            boolean dense_enabled,
+            String dense,
+            int dense_pending,
+            boolean changed_on_this_call,
+            int items_written,
+            long sync_ms,
+            String building,
+            boolean stale,
+            List<String> warnings) {}
 
-    public record SearchOutput(String query, int k, List<String> scopes, Match match, List<SearchItem> items, int returned,
-                               int candidates, int omitted, List<String> query_terms, IndexInfo index) {}
+    public record SearchOutput(
+            String query,
+            int k,
+            List<String> scopes,
+            Match match,
+            List<SearchItem> items,
+            int returned,
+            int candidates,
+            int omitted,
+            List<String> query_terms,
+            IndexInfo index) {}
 
     /** The canonical scope names for a request's scopes (old plural forms mapped), or null for all. */
     public static Set<String> scopes(List<String> requested, String context) {
@@ -70,7 +106,8 @@ public final class RecallService {
         Set<String> out = new LinkedHashSet<>();
         for (String s : requested) {
             String src = SCOPES.contains(s) ? s : OLD_SCOPES.get(s);
-            if (src == null) throw new StewardError(context, "unknown scope '" + s + "' (" + String.join(", ", SCOPES) + ")");
+            if (src == null)
+                throw new StewardError(context, "unknown scope '" + s + "' (" + String.join(", ", SCOPES) + ")");
             out.add(src);
         }
         return out;
@@ -84,34 +121,74 @@ public final class RecallService {
         int k = r.k() == null ? DEFAULT_K : r.k();
         Set<String> sources = scopes(r.scopes(), "recall_search");
         Double since = time(r.since(), false), until = time(r.until(), true);
-        if (since != null && until != null && since > until) throw new StewardError("recall_search", "since is after until");
+        if (since != null && until != null && since > until)
+            throw new StewardError("recall_search", "since is after until");
         if (r.query() == null || r.query().isBlank()) throw new StewardError("recall_search", "query is empty");
         SyncReport sync = engine.syncForCall(work);
-        RecallEngine.Result res = engine.rank(new RecallEngine.Query(r.query(), k, sources, since, until, r.exclude_session_id()));
+        RecallEngine.Result res =
+                engine.rank(new RecallEngine.Query(r.query(), k, sources, since, until, r.exclude_session_id()));
         List<SearchItem> items = new ArrayList<>();
         // below every floor the result says so and shows only the first few, each marked weak
-        List<RecallEngine.Hit> shown = res.confidence().good() ? res.hits() : res.hits().subList(0, Math.min(res.hits().size(), Ranker.WEAK_MAX));
+        List<RecallEngine.Hit> shown = res.confidence().good()
+                ? res.hits()
+                : res.hits().subList(0, Math.min(res.hits().size(), Ranker.WEAK_MAX));
         for (RecallEngine.Hit h : shown) {
             RecallItem it = h.item();
-            items.add(new SearchItem(h.rank(), it.uri(), it.source(), it.title() == null || it.title().isEmpty() ? null : it.title(),
-                    RecallEngine.snippet(it.text(), 300), iso(it.timestamp()), it.timestamp() > 0 ? it.timestamp() : null,
-                    it.sessionId(), h.weak(), h.duplicates() == 0 ? null : h.duplicates(), h.duplicates() == 0 ? null : h.duplicateUris(),
+            items.add(new SearchItem(
+                    h.rank(),
+                    it.uri(),
+                    it.source(),
+                    it.title() == null || it.title().isEmpty() ? null : it.title(),
+                    RecallEngine.snippet(it.text(), 300),
+                    iso(it.timestamp()),
+                    it.timestamp() > 0 ? it.timestamp() : null,
+                    it.sessionId(),
+                    h.weak(),
+                    h.duplicates() == 0 ? null : h.duplicates(),
+                    h.duplicates() == 0 ? null : h.duplicateUris(),
                     h.components()));
         }
         RecallEngine.Confidence c = res.confidence();
         boolean denseUsed = c.bestCosine() != null;
-        referenced(res.hits().stream().map(RecallEngine.Hit::item).filter(it -> RecallItem.MEMORY.equals(it.source())).map(RecallItem::text).toList());
-        return new SearchOutput(r.query(), k, sources == null ? SCOPES : List.copyOf(sources),
-                new Match(c.verdict(), c.bestCoverage(), c.bestInformation(), c.bestCosine(), c.lexicalFloor(), c.informationFloor(),
-                        c.semanticFloor()), items, items.size(),
-                res.candidates(), Math.max(0, res.candidates() - items.size()), res.query_terms_bounded(),
-                new IndexInfo(engine.built(), denseUsed, denseStatus(denseUsed), engine.densePending(), sync.changed(), sync.written(),
-                        sync.millis(), sync.building(), sync.stale(), warnings(sync)));
+        referenced(res.hits().stream()
+                .map(RecallEngine.Hit::item)
+                .filter(it -> RecallItem.MEMORY.equals(it.source()))
+                .map(RecallItem::text)
+                .toList());
+        return new SearchOutput(
+                r.query(),
+                k,
+                sources == null ? SCOPES : List.copyOf(sources),
+                new Match(
+                        c.verdict(),
+                        c.bestCoverage(),
+                        c.bestInformation(),
+                        c.bestCosine(),
+                        c.lexicalFloor(),
+                        c.informationFloor(),
+                        c.semanticFloor()),
+                items,
+                items.size(),
+                res.candidates(),
+                Math.max(0, res.candidates() - items.size()),
+                res.query_terms_bounded(),
+                new IndexInfo(
+                        engine.built(),
+                        denseUsed,
+                        denseStatus(denseUsed),
+                        engine.densePending(),
+                        sync.changed(),
+                        sync.written(),
+                        sync.millis(),
+                        sync.building(),
+                        sync.stale(),
+                        warnings(sync)));
     }
 
     private List<String> warnings(SyncReport sync) {
         List<String> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : sync.errors().entrySet()) out.add(e.getKey() + " not searched: " + e.getValue());
+        for (Map.Entry<String, String> e : sync.errors().entrySet())
+            out.add(e.getKey() + " not searched: " + e.getValue());
         if (sync.busy()) out.add("another Steward process is updating the index; results are from the index as it was");
         return out;
     }
@@ -125,19 +202,23 @@ public final class RecallService {
         DenseModel m = engine.model();
         if (!engine.options().dense() || m == null || !m.enabled()) {
             RecallSettings.Setting<Boolean> s = settings.dense();
-            return "off (" + (s.from() != null ? s.from() + "=off" : "turned off by the caller") + "): lexical BM25F only";
+            return "off (" + (s.from() != null ? s.from() + "=off" : "turned off by the caller")
+                    + "): lexical BM25F only";
         }
-        if (m.state() == DenseModel.State.FAILED || !m.runtimeLoads()) return "off: the embedding runtime could not be loaded here (" + m.failure() + "); lexical BM25F only";
+        if (m.state() == DenseModel.State.FAILED || !m.runtimeLoads())
+            return "off: the embedding runtime could not be loaded here (" + m.failure() + "); lexical BM25F only";
         int vectors = engine.denseVectors(), pending = engine.densePending();
         if (vectors == 0 && pending > 0) {
-            return "on, but nothing embedded yet: " + pending + " texts wait (a running steward serve embeds them in the background, or "
+            return "on, but nothing embedded yet: " + pending
+                    + " texts wait (a running steward serve embeds them in the background, or "
                     + "run steward index); ranking lexical";
         }
         if (pending > 0) {
-            return "on: " + DenseModel.MODEL + " fused with BM25F; " + pending + " texts still wait for a vector (ranked lexically until "
-                    + "embedded in the background)";
+            return "on: " + DenseModel.MODEL + " fused with BM25F; " + pending
+                    + " texts still wait for a vector (ranked lexically until " + "embedded in the background)";
         }
-        return used ? "on: " + DenseModel.MODEL + " fused with BM25F (0.7 BM25F, 0.3 cosine); every text embedded"
+        return used
+                ? "on: " + DenseModel.MODEL + " fused with BM25F (0.7 BM25F, 0.3 cosine); every text embedded"
                 : "on: not used for this query (mostly CJK script, or nothing embedded)";
     }
 
@@ -150,8 +231,10 @@ public final class RecallService {
         try {
             if (s.length() == 10) {
                 LocalDate d = LocalDate.parse(s);
-                return (double) (endOfDay ? d.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond() - 1
-                        : d.atStartOfDay(ZoneOffset.UTC).toEpochSecond());
+                return (double)
+                        (endOfDay
+                                ? d.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond() - 1
+                                : d.atStartOfDay(ZoneOffset.UTC).toEpochSecond());
             }
             return Instant.parse(s).toEpochMilli() / 1000.0;
         } catch (DateTimeParseException e) {
@@ -166,13 +249,14 @@ public final class RecallService {
 
     /** Memory entries recall returned count as referenced for the lifecycle's decay rule (a side log, never the entries). */
     private void referenced(List<String> entryTexts) {
-        new steward.memory.lifecycle.EvidenceStore(engine.paths().stateDir()).referenced(entryTexts,
-                LocalDate.ofInstant(engine.clock().instant(), ZoneOffset.UTC));
+        new steward.memory.lifecycle.EvidenceStore(engine.paths().stateDir())
+                .referenced(entryTexts, LocalDate.ofInstant(engine.clock().instant(), ZoneOffset.UTC));
     }
 
     public InjectEngine.Result inject(InjectEngine.Request r, Work work) {
         String mode = r.mode() != null ? r.mode() : settings.mode().value();
-        InjectEngine.Result res = inject.inject(new InjectEngine.Request(r.context(), r.recentTurns(), r.sessionId(), r.budgetChars(), mode), work);
+        InjectEngine.Result res = inject.inject(
+                new InjectEngine.Request(r.context(), r.recentTurns(), r.sessionId(), r.budgetChars(), mode), work);
         List<String> texts = new ArrayList<>();
         for (InjectEngine.Candidate c : res.items()) {
             if (!RecallItem.MEMORY.equals(c.source())) continue;
@@ -186,8 +270,14 @@ public final class RecallService {
     // ---- recall_feedback
     public record FeedbackItem(String uri, FeedbackStore.Counts counts, double importance_factor, boolean gated) {}
 
-    public record FeedbackOutput(String decision_id, String outcome, List<FeedbackItem> recorded, Double injection_precision,
-                                 int judged, List<FeedbackStore.Calibration> calibration, Map<String, FeedbackStore.Counts> reset) {}
+    public record FeedbackOutput(
+            String decision_id,
+            String outcome,
+            List<FeedbackItem> recorded,
+            Double injection_precision,
+            int judged,
+            List<FeedbackStore.Calibration> calibration,
+            Map<String, FeedbackStore.Counts> reset) {}
 
     /**
      * Records an outcome. With a decision id the URIs must be items that decision chose, and the outcome also calibrates
@@ -200,10 +290,15 @@ public final class RecallService {
         String lane = null;
         if (decisionId != null) {
             InjectEngine.LoggedDecision d = inject.decision(decisionId);
-            if (d == null) throw new StewardError("recall_feedback", "unknown decision_id '" + decisionId + "' (never made or rotated out of the log)");
+            if (d == null)
+                throw new StewardError(
+                        "recall_feedback",
+                        "unknown decision_id '" + decisionId + "' (never made or rotated out of the log)");
             for (String u : clean) {
                 if (!d.uris().contains(u)) {
-                    throw new StewardError("recall_feedback", u + " was not among the items of decision " + decisionId + " " + d.uris());
+                    throw new StewardError(
+                            "recall_feedback",
+                            u + " was not among the items of decision " + decisionId + " " + d.uris());
                 }
             }
             lane = d.lane();
@@ -216,21 +311,38 @@ public final class RecallService {
             }
             clean = new ArrayList<>(new LinkedHashSet<>(canonical));
         }
-        Map<String, FeedbackStore.Counts> got = engine.feedback().record(decisionId, lane, clean, outcome, engine.clock());
+        Map<String, FeedbackStore.Counts> got =
+                engine.feedback().record(decisionId, lane, clean, outcome, engine.clock());
         List<FeedbackItem> out = new ArrayList<>();
         for (Map.Entry<String, FeedbackStore.Counts> e : got.entrySet()) {
-            out.add(new FeedbackItem(e.getKey(), e.getValue(), InjectEngine.round(e.getValue().factor()), e.getValue().harmful() > 0));
+            out.add(new FeedbackItem(
+                    e.getKey(),
+                    e.getValue(),
+                    InjectEngine.round(e.getValue().factor()),
+                    e.getValue().harmful() > 0));
         }
         Double p = engine.feedback().precision();
-        return new FeedbackOutput(decisionId, outcome, out, p == null ? null : InjectEngine.round(p), engine.feedback().judged(),
-                engine.feedback().calibration(), null);
+        return new FeedbackOutput(
+                decisionId,
+                outcome,
+                out,
+                p == null ? null : InjectEngine.round(p),
+                engine.feedback().judged(),
+                engine.feedback().calibration(),
+                null);
     }
 
     /** Forgets the gate's calibration (what was learnt from injected items' outcomes); item outcomes stay. */
     public FeedbackOutput resetCalibration() {
         Map<String, FeedbackStore.Counts> dropped = engine.feedback().resetCalibration(engine.clock());
         Double p = engine.feedback().precision();
-        return new FeedbackOutput(null, "reset", List.of(), p == null ? null : InjectEngine.round(p), engine.feedback().judged(),
-                engine.feedback().calibration(), dropped);
+        return new FeedbackOutput(
+                null,
+                "reset",
+                List.of(),
+                p == null ? null : InjectEngine.round(p),
+                engine.feedback().judged(),
+                engine.feedback().calibration(),
+                dropped);
     }
 }

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import steward.config.Origin;
 
 /**
@@ -13,8 +12,13 @@ import steward.config.Origin;
  * benches), each with where its value came from, as {@link steward.config.StewardPaths} does for paths. A value that
  * cannot be read falls back to the default and leaves a warning; nothing else in recall reads the environment.
  */
-public record RecallSettings(Setting<Boolean> dense, Setting<String> mode, Setting<Boolean> background, Setting<Integer> pollMillis,
-                             Setting<Integer> embedChars, List<String> warnings) {
+public record RecallSettings(
+        Setting<Boolean> dense,
+        Setting<String> mode,
+        Setting<Boolean> background,
+        Setting<Integer> pollMillis,
+        Setting<Integer> embedChars,
+        List<String> warnings) {
     /** One resolved value: what it is, where it came from, and the variable or property that set it (null for a default). */
     public record Setting<T>(T value, Origin origin, String from) {
         public String originName() {
@@ -22,8 +26,10 @@ public record RecallSettings(Setting<Boolean> dense, Setting<String> mode, Setti
         }
     }
 
-    public static final String ENV_DENSE = "STEWARD_RECALL_DENSE", ENV_MODE = "STEWARD_RECALL_MODE",
-            ENV_BACKGROUND = "STEWARD_RECALL_BACKGROUND", ENV_POLL_MS = "STEWARD_RECALL_POLL_MS",
+    public static final String ENV_DENSE = "STEWARD_RECALL_DENSE",
+            ENV_MODE = "STEWARD_RECALL_MODE",
+            ENV_BACKGROUND = "STEWARD_RECALL_BACKGROUND",
+            ENV_POLL_MS = "STEWARD_RECALL_POLL_MS",
             ENV_EMBED_CHARS = "STEWARD_RECALL_EMBED_CHARS";
     public static final List<String> MODES = List.of("shadow", "canary", "active");
     /** How often a long-lived server checks the sources for changes (one cheap check per poll). */
@@ -41,7 +47,8 @@ public record RecallSettings(Setting<Boolean> dense, Setting<String> mode, Setti
     /** Resolves from the process environment and system properties. */
     public static RecallSettings fromEnvironment() {
         Map<String, String> props = new LinkedHashMap<>();
-        for (String k : System.getProperties().stringPropertyNames()) if (k.startsWith("steward.recall.")) props.put(k, System.getProperty(k));
+        for (String k : System.getProperties().stringPropertyNames())
+            if (k.startsWith("steward.recall.")) props.put(k, System.getProperty(k));
         return resolve(System.getenv(), props);
     }
 
@@ -63,19 +70,23 @@ public record RecallSettings(Setting<Boolean> dense, Setting<String> mode, Setti
             warnings.add(raw[0] + "=" + raw[1] + " is not one of " + MODES + "; using shadow");
             mode = new Setting<>("shadow", Origin.DEFAULT, null);
         }
-        Setting<Integer> poll = number(env, props, ENV_POLL_MS, "steward.recall.poll-ms", DEFAULT_POLL_MS, 100, 600_000, warnings);
-        Setting<Integer> chars = number(env, props, ENV_EMBED_CHARS, "steward.recall.embed-chars", DEFAULT_EMBED_CHARS, 64, 4000, warnings);
+        Setting<Integer> poll =
+                number(env, props, ENV_POLL_MS, "steward.recall.poll-ms", DEFAULT_POLL_MS, 100, 600_000, warnings);
+        Setting<Integer> chars = number(
+                env, props, ENV_EMBED_CHARS, "steward.recall.embed-chars", DEFAULT_EMBED_CHARS, 64, 4000, warnings);
         return new RecallSettings(dense, mode, background, poll, chars, List.copyOf(warnings));
     }
 
     /** A copy with dense retrieval set by the caller (benches, tests). */
     public RecallSettings withDense(boolean on) {
-        return new RecallSettings(new Setting<>(on, Origin.FLAG, "caller"), mode, background, pollMillis, embedChars, warnings);
+        return new RecallSettings(
+                new Setting<>(on, Origin.FLAG, "caller"), mode, background, pollMillis, embedChars, warnings);
     }
 
     /** A copy without the background indexer (one-shot commands). */
     public RecallSettings withBackground(boolean on) {
-        return new RecallSettings(dense, mode, new Setting<>(on, Origin.FLAG, "caller"), pollMillis, embedChars, warnings);
+        return new RecallSettings(
+                dense, mode, new Setting<>(on, Origin.FLAG, "caller"), pollMillis, embedChars, warnings);
     }
 
     /** A setting as steward_status shows it: its value in words, where it came from (lower case) and what set it. */
@@ -108,8 +119,13 @@ public record RecallSettings(Setting<Boolean> dense, Setting<String> mode, Setti
         return from.startsWith("-D") ? Origin.FLAG : Origin.ENVIRONMENT;
     }
 
-    private static Setting<Boolean> onOff(Map<String, String> env, Map<String, String> props, String var, String prop, boolean dflt,
-                                          List<String> warnings) {
+    private static Setting<Boolean> onOff(
+            Map<String, String> env,
+            Map<String, String> props,
+            String var,
+            String prop,
+            boolean dflt,
+            List<String> warnings) {
         String[] raw = raw(env, props, var, prop);
         if (raw == null) return new Setting<>(dflt, Origin.DEFAULT, null);
         String v = raw[1].strip().toLowerCase(Locale.ROOT);
@@ -119,8 +135,15 @@ public record RecallSettings(Setting<Boolean> dense, Setting<String> mode, Setti
         return new Setting<>(dflt, Origin.DEFAULT, null);
     }
 
-    private static Setting<Integer> number(Map<String, String> env, Map<String, String> props, String var, String prop, int dflt,
-                                           int min, int max, List<String> warnings) {
+    private static Setting<Integer> number(
+            Map<String, String> env,
+            Map<String, String> props,
+            String var,
+            String prop,
+            int dflt,
+            int min,
+            int max,
+            List<String> warnings) {
         String[] raw = raw(env, props, var, prop);
         if (raw == null) return new Setting<>(dflt, Origin.DEFAULT, null);
         try {

@@ -2,7 +2,6 @@ package steward.recall;
 
 import java.util.List;
 import java.util.Map;
-
 import steward.Work;
 
 /**

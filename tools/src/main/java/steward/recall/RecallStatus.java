@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 
@@ -13,13 +12,25 @@ import steward.config.StewardPaths;
  * retrieval from what is true here (the setting, whether the ONNX runtime loads in this process, the vectors stored and
  * waiting), every setting with where it came from, the gate's calibration from feedback, and the background indexer.
  */
-public record RecallStatus(boolean index_built, Map<String, Integer> items, boolean dense_enabled, String dense, String dense_state,
-                           Integer vectors, Integer dense_pending, Double injection_precision, int feedback_judged, String index_path,
-                           Map<String, RecallSettings.Shown> settings, List<String> settings_warnings,
-                           List<FeedbackStore.Calibration> calibration, Background background) {
+public record RecallStatus(
+        boolean index_built,
+        Map<String, Integer> items,
+        boolean dense_enabled,
+        String dense,
+        String dense_state,
+        Integer vectors,
+        Integer dense_pending,
+        Double injection_precision,
+        int feedback_judged,
+        String index_path,
+        Map<String, RecallSettings.Shown> settings,
+        List<String> settings_warnings,
+        List<FeedbackStore.Calibration> calibration,
+        Background background) {
 
     /** The background indexer of a long-lived server, when one runs for this home. */
-    public record Background(boolean running, boolean low_priority, long embedded, String last_error, String building) {}
+    public record Background(
+            boolean running, boolean low_priority, long embedded, String last_error, String building) {}
 
     public static RecallStatus of(StewardPaths paths, RecallRuntime runtime, Clock clock) {
         java.nio.file.Path dir = RecallEngine.recallDir(paths);
@@ -28,7 +39,8 @@ public record RecallStatus(boolean index_built, Map<String, Integer> items, bool
         Map<String, Integer> items = new java.util.TreeMap<>();
         boolean built;
         Integer vectors = null, pending = null;
-        try (RecallIndex idx = new RecallIndex(dir.resolve("index")); VectorStore vs = new VectorStore(dir)) {
+        try (RecallIndex idx = new RecallIndex(dir.resolve("index"));
+                VectorStore vs = new VectorStore(dir)) {
             built = idx.exists();
             if (built) {
                 try {
@@ -80,8 +92,23 @@ public record RecallStatus(boolean index_built, Map<String, Integer> items, bool
             cal = List.of();
         }
         BackgroundIndexer bg = runtime.background(paths, clock);
-        Background b = bg == null ? null : new Background(bg.alive(), bg.lowPriority(), bg.embedded(), bg.lastError(), bg.building());
-        return new RecallStatus(built, items, enabled, dense, state, vectors, pending, precision, judged, dir.resolve("index").toString(),
-                new LinkedHashMap<>(settings.describe()), settings.warnings(), cal, b);
+        Background b = bg == null
+                ? null
+                : new Background(bg.alive(), bg.lowPriority(), bg.embedded(), bg.lastError(), bg.building());
+        return new RecallStatus(
+                built,
+                items,
+                enabled,
+                dense,
+                state,
+                vectors,
+                pending,
+                precision,
+                judged,
+                dir.resolve("index").toString(),
+                new LinkedHashMap<>(settings.describe()),
+                settings.warnings(),
+                cal,
+                b);
     }
 }

@@ -9,9 +9,24 @@ import java.util.Map;
  * that this call did not wait for (null otherwise); {@code stale}: sources changed since the index was last updated and
  * the background indexer has not written them yet (this call searched the index as it was).
  */
-public record SyncReport(boolean checked, boolean built, int written, int deleted, long millis, boolean busy, Map<String, String> errors,
-                         String building, boolean stale) {
-    public SyncReport(boolean checked, boolean built, int written, int deleted, long millis, boolean busy, Map<String, String> errors) {
+public record SyncReport(
+        boolean checked,
+        boolean built,
+        int written,
+        int deleted,
+        long millis,
+        boolean busy,
+        Map<String, String> errors,
+        String building,
+        boolean stale) {
+    public SyncReport(
+            boolean checked,
+            boolean built,
+            int written,
+            int deleted,
+            long millis,
+            boolean busy,
+            Map<String, String> errors) {
         this(checked, built, written, deleted, millis, busy, errors, null, false);
     }
 

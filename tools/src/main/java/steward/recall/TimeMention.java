@@ -28,16 +28,36 @@ public record TimeMention(Integer year, Integer month, Integer day, Set<String> 
     public static final double DAY_BOOST = 2.0;
 
     private static final Map<String, Integer> MONTHS = Map.ofEntries(
-            Map.entry("january", 1), Map.entry("february", 2), Map.entry("march", 3), Map.entry("april", 4),
-            Map.entry("may", 5), Map.entry("june", 6), Map.entry("july", 7), Map.entry("august", 8),
-            Map.entry("september", 9), Map.entry("october", 10), Map.entry("november", 11), Map.entry("december", 12),
-            Map.entry("jan", 1), Map.entry("feb", 2), Map.entry("mar", 3), Map.entry("apr", 4), Map.entry("jun", 6),
-            Map.entry("jul", 7), Map.entry("aug", 8), Map.entry("sep", 9), Map.entry("sept", 9), Map.entry("oct", 10),
-            Map.entry("nov", 11), Map.entry("dec", 12));
-    private static final Pattern MONTH = Pattern.compile("(?i)\\b(january|february|march|april|may|june|july|august|september|october|"
-            + "november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\b\\.?(?:\\s+(\\d{1,2})(?!\\d)(?:st|nd|rd|th)?)?,?(?:\\s+(\\d{4}))?");
-    private static final Pattern DAY_MONTH = Pattern.compile("(?i)\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(january|february|march|april|may|june|july|"
-            + "august|september|october|november|december)\\b,?(?:\\s+(\\d{4}))?");
+            Map.entry("january", 1),
+            Map.entry("february", 2),
+            Map.entry("march", 3),
+            Map.entry("april", 4),
+            Map.entry("may", 5),
+            Map.entry("june", 6),
+            Map.entry("july", 7),
+            Map.entry("august", 8),
+            Map.entry("september", 9),
+            Map.entry("october", 10),
+            Map.entry("november", 11),
+            Map.entry("december", 12),
+            Map.entry("jan", 1),
+            Map.entry("feb", 2),
+            Map.entry("mar", 3),
+            Map.entry("apr", 4),
+            Map.entry("jun", 6),
+            Map.entry("jul", 7),
+            Map.entry("aug", 8),
+            Map.entry("sep", 9),
+            Map.entry("sept", 9),
+            Map.entry("oct", 10),
+            Map.entry("nov", 11),
+            Map.entry("dec", 12));
+    private static final Pattern MONTH = Pattern.compile(
+            "(?i)\\b(january|february|march|april|may|june|july|august|september|october|"
+                    + "november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\b\\.?(?:\\s+(\\d{1,2})(?!\\d)(?:st|nd|rd|th)?)?,?(?:\\s+(\\d{4}))?");
+    private static final Pattern DAY_MONTH =
+            Pattern.compile("(?i)\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(january|february|march|april|may|june|july|"
+                    + "august|september|october|november|december)\\b,?(?:\\s+(\\d{4}))?");
     private static final Pattern YEAR = Pattern.compile("\\b(19\\d{2}|20\\d{2})\\b");
     private static final Pattern CJK = Pattern.compile("(\\d{4})\\s*年(?:\\s*(\\d{1,2})\\s*月)?|(\\d{1,2})\\s*月");
 
@@ -60,7 +80,9 @@ public record TimeMention(Integer year, Integer month, Integer day, Set<String> 
             while (m.find()) {
                 String name = m.group(1).toLowerCase(Locale.ROOT);
                 boolean qualified = m.group(2) != null || m.group(3) != null;
-                if ((name.equals("may") || name.length() <= 4) && !qualified && !Character.isUpperCase(m.group(1).charAt(0))) continue;
+                if ((name.equals("may") || name.length() <= 4)
+                        && !qualified
+                        && !Character.isUpperCase(m.group(1).charAt(0))) continue;
                 if (name.equals("may") && !qualified) continue;
                 month = MONTHS.get(name);
                 words.add(m.group(1));
@@ -94,7 +116,8 @@ public record TimeMention(Integer year, Integer month, Integer day, Set<String> 
         }
         if (year == null && month == null) return null;
         if (month != null && (month < 1 || month > 12)) return null;
-        if (day != null && (month == null || day < 1 || day > java.time.Month.of(month).maxLength())) day = null;
+        if (day != null
+                && (month == null || day < 1 || day > java.time.Month.of(month).maxLength())) day = null;
         if (day != null && year != null && !java.time.Year.isLeap(year) && month == 2 && day == 29) day = null;
         Set<String> terms = new LinkedHashSet<>();
         for (String w : words) terms.addAll(RecallAnalyzer.terms(w));
@@ -118,16 +141,22 @@ public record TimeMention(Integer year, Integer month, Integer day, Set<String> 
             from = LocalDate.of(year, month, day);
             to = from.plusDays(1 + DAY_SLACK_DAYS);
         }
-        return new long[] {from.atStartOfDay(ZoneOffset.UTC).toEpochSecond(), to.atStartOfDay(ZoneOffset.UTC).toEpochSecond()};
+        return new long[] {
+            from.atStartOfDay(ZoneOffset.UTC).toEpochSecond(),
+            to.atStartOfDay(ZoneOffset.UTC).toEpochSecond()
+        };
     }
 
     /** Whether an item dated {@code epochSeconds} is from the named day (or up to {@link #DAY_SLACK_DAYS} later). */
     public boolean matchesDay(double epochSeconds) {
         if (day == null || epochSeconds <= 0) return false;
-        LocalDate d = Instant.ofEpochMilli((long) (epochSeconds * 1000)).atZone(ZoneOffset.UTC).toLocalDate();
+        LocalDate d = Instant.ofEpochMilli((long) (epochSeconds * 1000))
+                .atZone(ZoneOffset.UTC)
+                .toLocalDate();
         for (int back = 0; back <= DAY_SLACK_DAYS; back++) {
             LocalDate p = d.minusDays(back);
-            if ((year == null || p.getYear() == year) && p.getMonthValue() == month && p.getDayOfMonth() == day) return true;
+            if ((year == null || p.getYear() == year) && p.getMonthValue() == month && p.getDayOfMonth() == day)
+                return true;
         }
         return false;
     }
@@ -141,9 +170,12 @@ public record TimeMention(Integer year, Integer month, Integer day, Set<String> 
     /** Whether an item dated {@code epochSeconds} falls in the period (or shortly after it). */
     public boolean matches(double epochSeconds) {
         if (epochSeconds <= 0) return false;
-        LocalDate d = Instant.ofEpochMilli((long) (epochSeconds * 1000)).atZone(ZoneOffset.UTC).toLocalDate();
+        LocalDate d = Instant.ofEpochMilli((long) (epochSeconds * 1000))
+                .atZone(ZoneOffset.UTC)
+                .toLocalDate();
         for (LocalDate probe : new LocalDate[] {d, d.minusDays(SLACK_DAYS)}) {
-            if ((year == null || probe.getYear() == year) && (month == null || probe.getMonthValue() == month)) return true;
+            if ((year == null || probe.getYear() == year) && (month == null || probe.getMonthValue() == month))
+                return true;
         }
         return false;
     }

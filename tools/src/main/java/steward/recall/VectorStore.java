@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -169,15 +168,17 @@ final class VectorStore implements AutoCloseable {
     synchronized int append(long[] ks, List<float[]> vs) {
         try {
             AtomicFiles.ensurePrivateDir(dir);
-            try (FileChannel lockCh = FileChannel.open(dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock lock = lockCh.lock()) {
+            try (FileChannel lockCh = FileChannel.open(
+                            dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock lock = lockCh.lock()) {
                 AtomicFiles.setMode(dir.resolve("write.lock"), AtomicFiles.FILE_MODE);
                 headerStamp = null; // re-read: another process may have appended
                 refresh();
                 Header h = header != null ? header : new Header(FORMAT, DenseModel.MODEL, DIM, 0, nextGen());
                 List<Integer> fresh = new ArrayList<>();
                 java.util.Set<Long> seen = new java.util.HashSet<>();
-                for (int i = 0; i < ks.length; i++) if ((mapped == 0 || row(ks[i]) < 0) && seen.add(ks[i])) fresh.add(i);
+                for (int i = 0; i < ks.length; i++)
+                    if ((mapped == 0 || row(ks[i]) < 0) && seen.add(ks[i])) fresh.add(i);
                 if (fresh.isEmpty()) return 0;
                 long base = h.rows();
                 ByteBuffer kb = ByteBuffer.allocate(fresh.size() * 8).order(ByteOrder.LITTLE_ENDIAN);
@@ -208,7 +209,8 @@ final class VectorStore implements AutoCloseable {
             try (var s = Files.list(dir)) {
                 for (Path p : (Iterable<Path>) s::iterator) {
                     String n = p.getFileName().toString();
-                    if (n.matches("g\\d+\\.(keys|i8|bits)")) g = Math.max(g, Integer.parseInt(n.substring(1, n.indexOf('.'))) + 1);
+                    if (n.matches("g\\d+\\.(keys|i8|bits)"))
+                        g = Math.max(g, Integer.parseInt(n.substring(1, n.indexOf('.'))) + 1);
                 }
             }
         }
@@ -231,14 +233,17 @@ final class VectorStore implements AutoCloseable {
      */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
     synchronized int compact(java.util.function.LongPredicate live) {
-        try (FileChannel lockCh = FileChannel.open(dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock lock = lockCh.lock()) {
+        try (FileChannel lockCh = FileChannel.open(
+                        dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = lockCh.lock()) {
             headerStamp = null;
             refresh();
             if (header == null || mapped == 0) return 0;
             int gen = nextGen();
             int kept = 0;
-            try (FileChannel k = open(file(gen, "keys")); FileChannel r = open(file(gen, "i8")); FileChannel b = open(file(gen, "bits"))) {
+            try (FileChannel k = open(file(gen, "keys"));
+                    FileChannel r = open(file(gen, "i8"));
+                    FileChannel b = open(file(gen, "bits"))) {
                 byte[] row = new byte[ROW], bit = new byte[BITS];
                 ByteBuffer key = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
                 for (int i = 0; i < mapped; i++) {
@@ -258,7 +263,8 @@ final class VectorStore implements AutoCloseable {
                 b.force(false);
             }
             int old = header.gen(), dropped = mapped - kept;
-            AtomicFiles.write(headerFile(), Json.MAPPER.writeValueAsBytes(new Header(FORMAT, DenseModel.MODEL, DIM, kept, gen)));
+            AtomicFiles.write(
+                    headerFile(), Json.MAPPER.writeValueAsBytes(new Header(FORMAT, DenseModel.MODEL, DIM, kept, gen)));
             headerStamp = null;
             unmap();
             refresh();
@@ -270,7 +276,8 @@ final class VectorStore implements AutoCloseable {
     }
 
     private static FileChannel open(Path f) throws IOException {
-        FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        FileChannel ch = FileChannel.open(
+                f, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         AtomicFiles.setMode(f, AtomicFiles.FILE_MODE);
         return ch;
     }
@@ -332,7 +339,8 @@ final class VectorStore implements AutoCloseable {
         for (int i = 0; i < order.length; i++) order[i] = i;
         Arrays.sort(order, (a, b) -> Double.compare(score[b], score[a]));
         List<Scored> out = new ArrayList<>(Math.min(n, order.length));
-        for (int i = 0; i < order.length && out.size() < n; i++) out.add(new Scored(keys.getLong(chosen[order[i]] * 8), score[order[i]]));
+        for (int i = 0; i < order.length && out.size() < n; i++)
+            out.add(new Scored(keys.getLong(chosen[order[i]] * 8), score[order[i]]));
         return out;
     }
 
@@ -340,7 +348,8 @@ final class VectorStore implements AutoCloseable {
         rows.get(r * ROW, buf);
         double s = 0;
         for (int d = 0; d < DIM; d++) s += q[d] * buf[d];
-        float scale = ByteBuffer.wrap(buf, DIM, 4).order(ByteOrder.LITTLE_ENDIAN).getFloat();
+        float scale =
+                ByteBuffer.wrap(buf, DIM, 4).order(ByteOrder.LITTLE_ENDIAN).getFloat();
         return s * scale;
     }
 

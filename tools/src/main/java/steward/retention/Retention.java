@@ -23,10 +23,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-
 import steward.StewardError;
 import steward.config.Origin;
 import steward.config.StewardPaths;
@@ -76,23 +74,40 @@ public final class Retention {
             } catch (NoSuchFileException e) {
                 return new Settings(DEFAULT_BACKUP_DAYS, Origin.DEFAULT, List.of());
             } catch (IOException | RuntimeException e) {
-                return new Settings(DEFAULT_BACKUP_DAYS, Origin.DEFAULT, List.of("config.yaml unreadable: backups kept " + DEFAULT_BACKUP_DAYS + " days"));
+                return new Settings(
+                        DEFAULT_BACKUP_DAYS,
+                        Origin.DEFAULT,
+                        List.of("config.yaml unreadable: backups kept " + DEFAULT_BACKUP_DAYS + " days"));
             }
             Object root;
             try {
-                root = new Load(LoadSettings.builder().setAllowDuplicateKeys(true).build()).loadFromString(text);
+                root = new Load(LoadSettings.builder()
+                                .setAllowDuplicateKeys(true)
+                                .build())
+                        .loadFromString(text);
             } catch (RuntimeException e) {
-                return new Settings(DEFAULT_BACKUP_DAYS, Origin.DEFAULT, List.of("config.yaml malformed: backups kept " + DEFAULT_BACKUP_DAYS + " days"));
+                return new Settings(
+                        DEFAULT_BACKUP_DAYS,
+                        Origin.DEFAULT,
+                        List.of("config.yaml malformed: backups kept " + DEFAULT_BACKUP_DAYS + " days"));
             }
-            if (!(root instanceof Map<?, ?> top) || !(top.get("steward") instanceof Map<?, ?> st) || st.get("backup_retention_days") == null) {
+            if (!(root instanceof Map<?, ?> top)
+                    || !(top.get("steward") instanceof Map<?, ?> st)
+                    || st.get("backup_retention_days") == null) {
                 return new Settings(DEFAULT_BACKUP_DAYS, Origin.DEFAULT, List.of());
             }
             Object v = st.get("backup_retention_days");
-            if (v instanceof Number n && n.doubleValue() == n.longValue() && n.longValue() >= 1 && n.longValue() <= 36_500) {
+            if (v instanceof Number n
+                    && n.doubleValue() == n.longValue()
+                    && n.longValue() >= 1
+                    && n.longValue() <= 36_500) {
                 return new Settings(n.intValue(), Origin.CONFIG_FILE, List.of());
             }
-            return new Settings(DEFAULT_BACKUP_DAYS, Origin.DEFAULT,
-                    List.of("config.yaml: " + KEY + " is not a whole number of days from 1 to 36500 (" + v + "); using " + DEFAULT_BACKUP_DAYS));
+            return new Settings(
+                    DEFAULT_BACKUP_DAYS,
+                    Origin.DEFAULT,
+                    List.of("config.yaml: " + KEY + " is not a whole number of days from 1 to 36500 (" + v + "); using "
+                            + DEFAULT_BACKUP_DAYS));
         }
     }
 
@@ -105,18 +120,33 @@ public final class Retention {
      * (not in state.db; a Claude Code session with a file not back in its home); {@code only_copy_files}: side files not
      * back under {@code <home>/sessions/} and Claude Code files not back in the Claude Code home.
      */
-    public record Backup(String backup_id, String created_at, double age_days, long bytes, int sessions, int only_copy_sessions,
-                         int only_copy_files, String state) {
+    public record Backup(
+            String backup_id,
+            String created_at,
+            double age_days,
+            long bytes,
+            int sessions,
+            int only_copy_sessions,
+            int only_copy_files,
+            String state) {
         public boolean onlyCopy() {
             return only_copy_sessions > 0 || only_copy_files > 0;
         }
     }
 
     /** What a run found and did; {@code pruned} lists what was (or, without pruning, would be) removed. */
-    public record Report(int backup_days, Origin backup_days_origin, List<Backup> backups, List<String> pruned_backups, List<String> pruned_plans,
-                         long bytes_freed, List<String> warnings) {
+    public record Report(
+            int backup_days,
+            Origin backup_days_origin,
+            List<Backup> backups,
+            List<String> pruned_backups,
+            List<String> pruned_plans,
+            long bytes_freed,
+            List<String> warnings) {
         public List<Backup> keptAsOnlyCopy() {
-            return backups.stream().filter(b -> b.state().equals(KEPT_ONLY_COPY)).toList();
+            return backups.stream()
+                    .filter(b -> b.state().equals(KEPT_ONLY_COPY))
+                    .toList();
         }
     }
 
@@ -136,7 +166,8 @@ public final class Retention {
         Set<String> seen = new LinkedHashSet<>();
         for (Path f : list(store.dir())) {
             Matcher m = BACKUP.matcher(f.getFileName().toString());
-            if (!m.matches() || !seen.add(m.group(1))) continue; // a backup's Hermes part and Claude Code part are one backup
+            if (!m.matches() || !seen.add(m.group(1)))
+                continue; // a backup's Hermes part and Claude Code part are one backup
             String id = m.group(1);
             Instant created = LocalDateTime.parse(m.group(2), STAMP).toInstant(ZoneOffset.UTC);
             double age = (now.getEpochSecond() - created.getEpochSecond()) / 86_400.0;
@@ -165,18 +196,21 @@ public final class Retention {
                 freed += bytes;
             }
         }
-        return new Report(settings.backupDays(), settings.origin(), backups, prunedBackups, prunedPlans, freed, warnings);
+        return new Report(
+                settings.backupDays(), settings.origin(), backups, prunedBackups, prunedPlans, freed, warnings);
     }
 
-    private Backup examine(SessionBackup store, String id, Instant created, double age, long bytes) throws IOException, SQLException {
+    private Backup examine(SessionBackup store, String id, Instant created, double age, long bytes)
+            throws IOException, SQLException {
         List<JsonNode> lines = Files.exists(store.file(id)) ? store.read(id) : List.of();
         List<JsonNode> claudeLines = store.readClaude(id);
         int onlySessions = 0, onlyFiles = 0;
         if (!lines.isEmpty()) {
             try (Connection c = Sqlite.openReadOnly(paths.stateDb());
-                 PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+                    PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
                 for (JsonNode l : lines) {
-                    if (!"delete".equals(l.path("_steward").path("action").asString("delete"))) continue; // ended or renamed: still there
+                    if (!"delete".equals(l.path("_steward").path("action").asString("delete")))
+                        continue; // ended or renamed: still there
                     ps.setString(1, l.path("id").asString());
                     try (ResultSet rs = ps.executeQuery()) {
                         if (!rs.next()) onlySessions++;
@@ -186,7 +220,9 @@ public final class Retention {
         }
         for (Path side : list(store.filesDir(id))) {
             if (side.getFileName().toString().equals(CLAUDE_FILES)) continue;
-            if (!Files.exists(paths.hermesHome().resolve("sessions").resolve(side.getFileName().toString()))) onlyFiles++;
+            if (!Files.exists(paths.hermesHome()
+                    .resolve("sessions")
+                    .resolve(side.getFileName().toString()))) onlyFiles++;
         }
         // the Claude Code part: a file still in the backup and not back where it was is the only copy of its session
         Path claudeFiles = store.filesDir(id).resolve(CLAUDE_FILES);
@@ -198,15 +234,25 @@ public final class Retention {
             int missing = 0;
             for (JsonNode r : l.path("paths")) {
                 boolean saved = Files.exists(claudeFiles.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS);
-                if (saved && (home == null || !Files.exists(home.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS))) missing++;
+                if (saved && (home == null || !Files.exists(home.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS)))
+                    missing++;
             }
             if (missing > 0) {
                 onlySessions += 1 + l.path("with").size();
                 onlyFiles += missing;
             }
         }
-        String state = age < settings.backupDays() ? WITHIN : onlySessions > 0 || onlyFiles > 0 ? KEPT_ONLY_COPY : PRUNABLE;
-        return new Backup(id, created.toString(), round(age), bytes, lines.size() + claudeSessions, onlySessions, onlyFiles, state);
+        String state =
+                age < settings.backupDays() ? WITHIN : onlySessions > 0 || onlyFiles > 0 ? KEPT_ONLY_COPY : PRUNABLE;
+        return new Backup(
+                id,
+                created.toString(),
+                round(age),
+                bytes,
+                lines.size() + claudeSessions,
+                onlySessions,
+                onlyFiles,
+                state);
     }
 
     /** Where a backup keeps the Claude Code files it moved ({@code <id>.files/claude/}). */
@@ -216,12 +262,17 @@ public final class Retention {
     public Backup discard(String backupId, boolean force) {
         SessionBackup store = new SessionBackup(paths.stateDir());
         store.requireExisting(backupId, "steward backups");
-        Backup b = run(false).backups().stream().filter(x -> x.backup_id().equals(backupId)).findFirst()
+        Backup b = run(false).backups().stream()
+                .filter(x -> x.backup_id().equals(backupId))
+                .findFirst()
                 .orElseThrow(() -> new StewardError("steward backups", "no backup " + backupId));
         if (b.onlyCopy() && !force) {
-            throw new StewardError("steward backups", "backup " + backupId + " holds the only copy of " + b.only_copy_sessions()
-                    + " deleted session(s) and " + b.only_copy_files() + " side file(s); restore them with session_restore, or pass --force "
-                    + "to discard them for good");
+            throw new StewardError(
+                    "steward backups",
+                    "backup " + backupId + " holds the only copy of " + b.only_copy_sessions()
+                            + " deleted session(s) and " + b.only_copy_files()
+                            + " side file(s); restore them with session_restore, or pass --force "
+                            + "to discard them for good");
         }
         try {
             FileTrees.delete(store.filesDir(backupId));
@@ -247,7 +298,8 @@ public final class Retention {
                         JsonNode plan = Json.MAPPER.readTree(Files.readAllBytes(p));
                         expired = plan.path("expires_epoch").asLong(Long.MAX_VALUE) < now.getEpochSecond();
                     } else {
-                        expired = Files.getLastModifiedTime(p).toInstant().getEpochSecond() < now.getEpochSecond() - PLAN_SECONDS;
+                        expired = Files.getLastModifiedTime(p).toInstant().getEpochSecond()
+                                < now.getEpochSecond() - PLAN_SECONDS;
                     }
                     if (!expired) continue;
                     if (prune) Files.deleteIfExists(p);
@@ -273,13 +325,15 @@ public final class Retention {
     static long size(Path p) {
         if (!Files.exists(p)) return 0;
         try (Stream<Path> s = Files.walk(p)) {
-            return s.filter(Files::isRegularFile).mapToLong(f -> {
-                try {
-                    return Files.size(f);
-                } catch (IOException e) {
-                    return 0;
-                }
-            }).sum();
+            return s.filter(Files::isRegularFile)
+                    .mapToLong(f -> {
+                        try {
+                            return Files.size(f);
+                        } catch (IOException e) {
+                            return 0;
+                        }
+                    })
+                    .sum();
         } catch (IOException e) {
             return 0;
         }

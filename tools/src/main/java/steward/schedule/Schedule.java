@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.state.AtomicFiles;
@@ -26,7 +25,10 @@ public final class Schedule {
     public static final String TIMER = MARKER + ".timer";
     static final long COMMAND_TIMEOUT_SECONDS = 20;
 
-    public enum Kind { cron, systemd }
+    public enum Kind {
+        cron,
+        systemd
+    }
 
     private final SchedulerHost host;
     private final StewardPaths paths;
@@ -46,7 +48,13 @@ public final class Schedule {
     /** The command the entry runs: Steward's headless run for this Hermes home and state dir. */
     public List<String> runCommand() {
         List<String> c = new ArrayList<>(command);
-        c.addAll(List.of("schedule", "--run", "--hermes-home", paths.hermesHome().toString(), "--state-dir", paths.stateDir().toString()));
+        c.addAll(List.of(
+                "schedule",
+                "--run",
+                "--hermes-home",
+                paths.hermesHome().toString(),
+                "--state-dir",
+                paths.stateDir().toString()));
         return c;
     }
 
@@ -54,33 +62,39 @@ public final class Schedule {
     public String cronLines() {
         StringBuilder cmd = new StringBuilder();
         for (String a : runCommand()) cmd.append(cmd.length() > 0 ? " " : "").append(cron(shell(a)));
-        return "# " + MARKER + ": weekly headless session housekeeping by Steward (rule A only); remove with: steward schedule --remove\n"
+        return "# " + MARKER
+                + ": weekly headless session housekeeping by Steward (rule A only); remove with: steward schedule --remove\n"
                 + CRON_TIME + " " + cmd + " >> " + cron(shell(log().toString())) + " 2>&1 # " + MARKER + "\n";
     }
 
     public String serviceUnit() {
         StringBuilder exec = new StringBuilder();
         for (String a : runCommand()) exec.append(exec.length() > 0 ? " " : "").append(systemd(a));
-        return "# " + MARKER + ": managed by `steward schedule`\n[Unit]\nDescription=Steward weekly session housekeeping (headless: rule A only)\n\n"
-                + "[Service]\nType=oneshot\nExecStart=" + exec + "\nStandardOutput=append:" + log() + "\nStandardError=append:" + log() + "\n";
+        return "# " + MARKER
+                + ": managed by `steward schedule`\n[Unit]\nDescription=Steward weekly session housekeeping (headless: rule A only)\n\n"
+                + "[Service]\nType=oneshot\nExecStart=" + exec + "\nStandardOutput=append:" + log()
+                + "\nStandardError=append:" + log() + "\n";
     }
 
     public String timerUnit() {
-        return "# " + MARKER + ": managed by `steward schedule`\n[Unit]\nDescription=Run Steward session housekeeping weekly (Monday 09:00)\n\n"
+        return "# " + MARKER
+                + ": managed by `steward schedule`\n[Unit]\nDescription=Run Steward session housekeeping weekly (Monday 09:00)\n\n"
                 + "[Timer]\nOnCalendar=" + ON_CALENDAR + "\nPersistent=true\n\n[Install]\nWantedBy=timers.target\n";
     }
 
     /** What {@code steward schedule} prints: the entry for {@code kind} and where it would go. */
     public String describe(Kind kind) {
         if (kind == Kind.cron) return "cron entry (crontab -e, or steward schedule --install):\n" + cronLines();
-        return "systemd user timer (" + host.systemdUserDir().resolve(TIMER) + "):\n" + timerUnit() + "\n" + host.systemdUserDir().resolve(SERVICE)
-                + ":\n" + serviceUnit() + "\nenable with: systemctl --user daemon-reload && systemctl --user enable --now " + TIMER + "\n";
+        return "systemd user timer (" + host.systemdUserDir().resolve(TIMER) + "):\n" + timerUnit() + "\n"
+                + host.systemdUserDir().resolve(SERVICE) + ":\n" + serviceUnit()
+                + "\nenable with: systemctl --user daemon-reload && systemctl --user enable --now " + TIMER + "\n";
     }
 
     /** cron when a crontab command answers, else systemd when a user systemd is there, else cron (printed only). */
     public Kind detect() {
         if (runs(host.crontab(), "-l")) return Kind.cron;
-        if (Files.isDirectory(host.systemdUserDir()) || runs(host.systemctl(), "--user", "--version")) return Kind.systemd;
+        if (Files.isDirectory(host.systemdUserDir()) || runs(host.systemctl(), "--user", "--version"))
+            return Kind.systemd;
         return Kind.cron;
     }
 
@@ -110,9 +124,13 @@ public final class Schedule {
         } catch (IOException e) {
             throw new StewardError("schedule", "cannot write the units into " + dir + ": " + e.getMessage(), e);
         }
-        String enabled = run(host.systemctl(), "--user", "daemon-reload").ok() && run(host.systemctl(), "--user", "enable", "--now", TIMER).ok()
-                ? "enabled" : "written but not enabled (no user systemd answered): run systemctl --user enable --now " + TIMER;
-        return "systemd user timer " + dir.resolve(TIMER) + " " + enabled + ": every Monday at 09:00, logging to " + log();
+        String enabled = run(host.systemctl(), "--user", "daemon-reload").ok()
+                        && run(host.systemctl(), "--user", "enable", "--now", TIMER)
+                                .ok()
+                ? "enabled"
+                : "written but not enabled (no user systemd answered): run systemctl --user enable --now " + TIMER;
+        return "systemd user timer " + dir.resolve(TIMER) + " " + enabled + ": every Monday at 09:00, logging to "
+                + log();
     }
 
     /** Removes Steward's entry (both kinds); says what was there. Other crontab lines and units stay untouched. */
@@ -155,14 +173,26 @@ public final class Schedule {
 
     private List<String> readCrontab() {
         Result r = run(host.crontab(), "-l");
-        if (r.ok()) return r.out().isEmpty() ? List.of() : List.of(r.out().split("\n", -1)).stream().filter(l -> !l.isEmpty()).toList();
+        if (r.ok())
+            return r.out().isEmpty()
+                    ? List.of()
+                    : List.of(r.out().split("\n", -1)).stream()
+                            .filter(l -> !l.isEmpty())
+                            .toList();
         if (r.err().toLowerCase().contains("no crontab")) return List.of();
-        throw new StewardError("schedule", "crontab -l failed: " + (r.err().isBlank() ? "exit " + r.code() : r.err().strip()));
+        throw new StewardError(
+                "schedule",
+                "crontab -l failed: "
+                        + (r.err().isBlank() ? "exit " + r.code() : r.err().strip()));
     }
 
     private void writeCrontab(String content) {
         Result r = feed(content, host.crontab(), "-");
-        if (!r.ok()) throw new StewardError("schedule", "crontab - failed: " + (r.err().isBlank() ? "exit " + r.code() : r.err().strip()));
+        if (!r.ok())
+            throw new StewardError(
+                    "schedule",
+                    "crontab - failed: "
+                            + (r.err().isBlank() ? "exit " + r.code() : r.err().strip()));
     }
 
     record Result(int code, String out, String err) {
@@ -185,7 +215,8 @@ public final class Schedule {
         try {
             out = Files.createTempFile("steward-schedule", ".out");
             err = Files.createTempFile("steward-schedule", ".err");
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder pb =
+                    new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
             Process p = pb.start();
             try (var in = p.getOutputStream()) {
                 if (stdin != null) in.write(stdin.getBytes(StandardCharsets.UTF_8));

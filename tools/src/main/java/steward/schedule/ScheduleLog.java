@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-
 import steward.json.Json;
 import steward.state.AtomicFiles;
 
@@ -19,8 +18,18 @@ public final class ScheduleLog {
     static final int KEEP = 60;
 
     /** One scheduled run. {@code status}: ok, refused (the plan held something other than rule A) or failed. */
-    public record Run(String run_id, String started_at, double started_at_epoch, String status, String plan_id, int executed,
-                      int skipped, List<String> deleted, int deleted_left_out, String backup_id, String error) {}
+    public record Run(
+            String run_id,
+            String started_at,
+            double started_at_epoch,
+            String status,
+            String plan_id,
+            int executed,
+            int skipped,
+            List<String> deleted,
+            int deleted_left_out,
+            String backup_id,
+            String error) {}
 
     private final Path dir;
 
@@ -39,7 +48,9 @@ public final class ScheduleLog {
         Path runs = dir.resolve("runs");
         if (!Files.isDirectory(runs)) return List.of();
         try (var s = Files.list(runs)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted(Comparator.comparing(Path::getFileName)).toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".json"))
+                    .sorted(Comparator.comparing(Path::getFileName))
+                    .toList();
         }
     }
 

@@ -16,9 +16,11 @@ public record SchedulerHost(String crontab, Path systemdUserDir, String systemct
         String crontab = nonBlank(env.get("STEWARD_CRONTAB"), "crontab");
         String systemctl = nonBlank(env.get("STEWARD_SYSTEMCTL"), "systemctl");
         Path dir;
-        if (env.get("STEWARD_SYSTEMD_USER_DIR") != null && !env.get("STEWARD_SYSTEMD_USER_DIR").isBlank()) {
+        if (env.get("STEWARD_SYSTEMD_USER_DIR") != null
+                && !env.get("STEWARD_SYSTEMD_USER_DIR").isBlank()) {
             dir = Path.of(env.get("STEWARD_SYSTEMD_USER_DIR"));
-        } else if (env.get("XDG_CONFIG_HOME") != null && !env.get("XDG_CONFIG_HOME").isBlank()) {
+        } else if (env.get("XDG_CONFIG_HOME") != null
+                && !env.get("XDG_CONFIG_HOME").isBlank()) {
             dir = Path.of(env.get("XDG_CONFIG_HOME"), "systemd", "user");
         } else {
             String home = nonBlank(env.get("HOME"), System.getProperty("user.home"));

@@ -33,8 +33,9 @@ public final class AtomicFiles {
     public static void write(Path target, byte[] bytes) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         ensurePrivateDir(dir);
-        Path tmp = dir.resolve("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        Path tmp = dir.resolve(
+                "." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-"
+                        + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 setMode(tmp, FILE_MODE);
@@ -85,15 +86,16 @@ public final class AtomicFiles {
         int[] n = {0};
         try (var s = Files.walk(root, 4)) {
             s.filter(p -> {
-                var m = TEMP.matcher(p.getFileName().toString());
-                return m.matches() && !alive(Long.parseLong(m.group(1))) && Files.isRegularFile(p);
-            }).forEach(p -> {
-                try {
-                    if (Files.deleteIfExists(p)) n[0]++;
-                } catch (IOException ignored) {
-                    // not ours to fight over
-                }
-            });
+                        var m = TEMP.matcher(p.getFileName().toString());
+                        return m.matches() && !alive(Long.parseLong(m.group(1))) && Files.isRegularFile(p);
+                    })
+                    .forEach(p -> {
+                        try {
+                            if (Files.deleteIfExists(p)) n[0]++;
+                        } catch (IOException ignored) {
+                            // not ours to fight over
+                        }
+                    });
         } catch (IOException | RuntimeException ignored) {
             // housekeeping only
         }
@@ -101,7 +103,8 @@ public final class AtomicFiles {
     }
 
     private static boolean alive(long pid) {
-        return pid == ProcessHandle.current().pid() || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return pid == ProcessHandle.current().pid()
+                || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     public static void fsyncDir(Path dir) {

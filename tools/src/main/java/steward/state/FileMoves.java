@@ -69,7 +69,9 @@ public final class FileMoves {
             return out;
         }
         try (Stream<Path> s = Files.walk(root)) {
-            s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).sorted().forEach(out::add);
+            s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .sorted()
+                    .forEach(out::add);
         }
         return out;
     }

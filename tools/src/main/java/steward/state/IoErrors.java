@@ -1,6 +1,5 @@
 package steward.state;
 
-import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -19,7 +18,8 @@ public final class IoErrors {
         if (e instanceof FileSystemException f) {
             String reason = f.getReason() == null ? "" : f.getReason();
             String path = f.getFile() == null ? "" : f.getFile();
-            if (reason.toLowerCase(java.util.Locale.ROOT).contains("read-only")) return "read-only file system: " + path;
+            if (reason.toLowerCase(java.util.Locale.ROOT).contains("read-only"))
+                return "read-only file system: " + path;
             if (reason.isEmpty()) return path;
             return reason.toLowerCase(java.util.Locale.ROOT) + (path.isEmpty() ? "" : ": " + path);
         }

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-
 import steward.memory.claude.ClaudeMemoryFiles;
 
 /**
@@ -27,7 +26,13 @@ final class ClaudeMemoryStatus {
         ClaudeMemoryFiles caller = ClaudeMemoryFiles.read(home, cwd);
         List<StatusReport.ClaudeMemoryFile> files = new ArrayList<>();
         for (ClaudeMemoryFiles.Instruction i : caller.instructions()) {
-            files.add(file(caller.display(i.file()), "claude_md", i.scope(), i.file(), i.lines().size(), null));
+            files.add(file(
+                    caller.display(i.file()),
+                    "claude_md",
+                    i.scope(),
+                    i.file(),
+                    i.lines().size(),
+                    null));
         }
         List<Path> indexes = new ArrayList<>();
         Path projects = home.resolve("projects");
@@ -38,10 +43,13 @@ final class ClaudeMemoryStatus {
                     if (Files.isRegularFile(idx)) indexes.add(idx);
                 }
             } catch (IOException | RuntimeException e) {
-                warnings.add("claude projects/: cannot be listed for memory (" + e.getClass().getSimpleName() + ")");
+                warnings.add("claude projects/: cannot be listed for memory ("
+                        + e.getClass().getSimpleName() + ")");
             }
         }
-        if (caller.memoryDirOrigin().equals("settings") && Files.isRegularFile(caller.index()) && !indexes.contains(caller.index())) indexes.add(caller.index());
+        if (caller.memoryDirOrigin().equals("settings")
+                && Files.isRegularFile(caller.index())
+                && !indexes.contains(caller.index())) indexes.add(caller.index());
         int topics = 0;
         List<StatusReport.ClaudeMemoryFile> idxFiles = new ArrayList<>();
         for (Path idx : indexes) {
@@ -53,22 +61,38 @@ final class ClaudeMemoryStatus {
             int t = topicCount(idx.getParent());
             topics += t;
             String shown = idx.startsWith(home) ? "~claude/" + home.relativize(idx) : idx.toString();
-            var f = file(shown, "auto_memory_index", idx.getParent().getParent().getFileName().toString(), idx, lines.size(), t);
+            var f = file(
+                    shown,
+                    "auto_memory_index",
+                    idx.getParent().getParent().getFileName().toString(),
+                    idx,
+                    lines.size(),
+                    t);
             idxFiles.add(f);
             if (f.lines_not_loaded() > 0) {
-                warnings.add(shown + ": " + lines.size() + " lines, Claude Code loads only the first " + ClaudeMemoryFiles.INDEX_WINDOW + " ("
-                        + f.lines_not_loaded() + " not loaded): merge or remove memories");
+                warnings.add(shown + ": " + lines.size() + " lines, Claude Code loads only the first "
+                        + ClaudeMemoryFiles.INDEX_WINDOW + " (" + f.lines_not_loaded()
+                        + " not loaded): merge or remove memories");
             }
         }
-        idxFiles.sort(Comparator.comparingInt(StatusReport.ClaudeMemoryFile::lines).reversed());
+        idxFiles.sort(
+                Comparator.comparingInt(StatusReport.ClaudeMemoryFile::lines).reversed());
         files.addAll(idxFiles);
         int personal = topicCount(home.resolve("memory").resolve("personal"));
         int shown = Math.min(MAX_FILES, files.size());
-        return new StatusReport.ClaudeMemory(caller.project().toString(), caller.memoryDirOrigin(), ClaudeMemoryFiles.INDEX_WINDOW, indexes.size(), topics,
-                personal, List.copyOf(files.subList(0, shown)), files.size() - shown);
+        return new StatusReport.ClaudeMemory(
+                caller.project().toString(),
+                caller.memoryDirOrigin(),
+                ClaudeMemoryFiles.INDEX_WINDOW,
+                indexes.size(),
+                topics,
+                personal,
+                List.copyOf(files.subList(0, shown)),
+                files.size() - shown);
     }
 
-    private static StatusReport.ClaudeMemoryFile file(String shown, String kind, String scope, Path p, int lines, Integer topics) {
+    private static StatusReport.ClaudeMemoryFile file(
+            String shown, String kind, String scope, Path p, int lines, Integer topics) {
         long bytes;
         try {
             bytes = Files.size(p);
@@ -81,7 +105,9 @@ final class ClaudeMemoryStatus {
 
     private static List<String> lines(Path p) {
         try {
-            return new String(Files.readAllBytes(p), StandardCharsets.UTF_8).lines().toList();
+            return new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
         } catch (IOException e) {
             return null;
         }
@@ -90,7 +116,9 @@ final class ClaudeMemoryStatus {
     private static int topicCount(Path dir) {
         if (!Files.isDirectory(dir)) return 0;
         try (Stream<Path> s = Files.list(dir)) {
-            return (int) s.filter(p -> p.getFileName().toString().endsWith(".md") && !p.getFileName().toString().equals("MEMORY.md")).count();
+            return (int) s.filter(p -> p.getFileName().toString().endsWith(".md")
+                            && !p.getFileName().toString().equals("MEMORY.md"))
+                    .count();
         } catch (IOException | RuntimeException e) {
             return 0;
         }

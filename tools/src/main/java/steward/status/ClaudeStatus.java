@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import steward.claude.ClaudeHome;
 import steward.claude.ClaudeSessionFile;
 import steward.claude.SessionsIndex;
@@ -32,12 +31,30 @@ final class ClaudeStatus {
 
     static StatusReport.Claude of(StewardPaths paths, Clock clock, List<String> warnings) {
         Path home = paths.claudeHome();
-        StatusReport.Location loc = new StatusReport.Location(home.toString(), paths.claudeHomeOrigin().name().toLowerCase(Locale.ROOT));
+        StatusReport.Location loc = new StatusReport.Location(
+                home.toString(), paths.claudeHomeOrigin().name().toLowerCase(Locale.ROOT));
         int cleanup = DEFAULT_CLEANUP_DAYS;
         String cleanupOrigin = "default";
         if (!paths.claudePresent()) {
-            return new StatusReport.Claude(loc, false, home.resolve("projects").toString(), 0, 0, 0, 0, 0, ClaudeSessions.DEFAULT_IDLE_SECONDS / 3600,
-                    List.of(), 0, 0, List.of(), 0, 0, cleanup, cleanupOrigin, null);
+            return new StatusReport.Claude(
+                    loc,
+                    false,
+                    home.resolve("projects").toString(),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    ClaudeSessions.DEFAULT_IDLE_SECONDS / 3600,
+                    List.of(),
+                    0,
+                    0,
+                    List.of(),
+                    0,
+                    0,
+                    cleanup,
+                    cleanupOrigin,
+                    null);
         }
         try {
             JsonNode s = Json.MAPPER.readTree(Files.readAllBytes(home.resolve("settings.json")));
@@ -49,10 +66,14 @@ final class ClaudeStatus {
         } catch (NoSuchFileException e) {
             // Claude Code's default
         } catch (IOException | RuntimeException e) {
-            warnings.add("claude settings.json: cannot be read (" + e.getMessage() + "); cleanupPeriodDays taken as " + DEFAULT_CLEANUP_DAYS);
+            warnings.add("claude settings.json: cannot be read (" + e.getMessage() + "); cleanupPeriodDays taken as "
+                    + DEFAULT_CLEANUP_DAYS);
         }
-        ClaudeSessions src = new ClaudeSessions(home, paths.stateDir(), new ClaudeSessions.Options(Times.epoch(clock.instant()),
-                ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false));
+        ClaudeSessions src = new ClaudeSessions(
+                home,
+                paths.stateDir(),
+                new ClaudeSessions.Options(
+                        Times.epoch(clock.instant()), ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false));
         List<SessionRow> rows = src.rows();
         ClaudeHome.Listing l = src.listing();
         for (String w : l.warnings()) warnings.add(w);
@@ -85,11 +106,28 @@ final class ClaudeStatus {
         }
         List<StatusReport.ClaudeProject> projects = new ArrayList<>();
         per.forEach((k, c) -> projects.add(new StatusReport.ClaudeProject(k, cwd.get(k), c[0], c[1], c[2])));
-        projects.sort(Comparator.comparingInt(StatusReport.ClaudeProject::sessions).reversed().thenComparing(StatusReport.ClaudeProject::project));
+        projects.sort(Comparator.comparingInt(StatusReport.ClaudeProject::sessions)
+                .reversed()
+                .thenComparing(StatusReport.ClaudeProject::project));
         int main = rows.size() - subagents;
-        return new StatusReport.Claude(loc, true, src.location(), l.projects().size(), main, live, main - live, subagents,
-                ClaudeSessions.DEFAULT_IDLE_SECONDS / 3600, List.copyOf(projects.subList(0, Math.min(MAX_PROJECTS, projects.size()))),
-                Math.max(0, projects.size() - MAX_PROJECTS), indexFiles, List.copyOf(broken), malformed, orphans, cleanup, cleanupOrigin,
+        return new StatusReport.Claude(
+                loc,
+                true,
+                src.location(),
+                l.projects().size(),
+                main,
+                live,
+                main - live,
+                subagents,
+                ClaudeSessions.DEFAULT_IDLE_SECONDS / 3600,
+                List.copyOf(projects.subList(0, Math.min(MAX_PROJECTS, projects.size()))),
+                Math.max(0, projects.size() - MAX_PROJECTS),
+                indexFiles,
+                List.copyOf(broken),
+                malformed,
+                orphans,
+                cleanup,
+                cleanupOrigin,
                 ClaudeMemoryStatus.of(home, Path.of(System.getProperty("user.dir")), warnings));
     }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.Origin;
@@ -50,10 +49,15 @@ public final class StatusEngine {
         if (!homeExists && claude && !named) {
             warnings.add("hermes home: " + home + " does not exist; serving the Claude Code home only");
         } else if (!homeExists && claude) { // named but missing: a mistyped path, as the other tools say
-            errors.add("hermes home: " + home + " does not exist (from " + paths.hermesHomeSource() + "); serving the Claude Code home only");
+            errors.add("hermes home: " + home + " does not exist (from " + paths.hermesHomeSource()
+                    + "); serving the Claude Code home only");
         } else if (!homeExists) {
-            errors.add("hermes home: " + home + " does not exist or is not a directory (set --hermes-home or HERMES_HOME"
-                    + (paths.claudeHome() == null ? ")" : "; no Claude Code home at " + paths.claudeHome() + " either: --claude-home or CLAUDE_CONFIG_DIR)"));
+            errors.add(
+                    "hermes home: " + home + " does not exist or is not a directory (set --hermes-home or HERMES_HOME"
+                            + (paths.claudeHome() == null
+                                    ? ")"
+                                    : "; no Claude Code home at " + paths.claudeHome()
+                                            + " either: --claude-home or CLAUDE_CONFIG_DIR)"));
         }
         if (paths.claudeHome() != null && !claude && paths.claudeHomeOrigin() != Origin.DEFAULT) {
             warnings.add("claude home: " + paths.claudeHome() + " does not exist or is not a directory");
@@ -72,7 +76,8 @@ public final class StatusEngine {
         } else {
             try (SessionStore store = SessionStore.openReadOnly(db)) {
                 SessionStore.Counts c = store.counts();
-                sessions = new StatusReport.Sessions(c.total(), c.active(), c.ended(), c.archived(), c.bySource(), c.messages());
+                sessions = new StatusReport.Sessions(
+                        c.total(), c.active(), c.ended(), c.archived(), c.bySource(), c.messages());
                 stateDb = new StatusReport.StateDb(db.toString(), true, store.schemaVersion(), supported, true, null);
             } catch (StewardError e) {
                 stateDb = new StatusReport.StateDb(db.toString(), true, null, supported, false, e.getMessage());
@@ -92,18 +97,37 @@ public final class StatusEngine {
         memory.put("user", usage(paths.memoriesDir().resolve("USER.md"), cfg.userCharLimit(), warnings, errors));
 
         int skills = countSkills(paths.skillsDir(), warnings);
-        StatusReport.Config config = new StatusReport.Config(cfg.memoryCharLimit(), origin(cfg.memoryCharLimitOrigin()),
-                cfg.userCharLimit(), origin(cfg.userCharLimitOrigin()), cfg.writeApproval(), origin(cfg.writeApprovalOrigin()));
+        StatusReport.Config config = new StatusReport.Config(
+                cfg.memoryCharLimit(),
+                origin(cfg.memoryCharLimitOrigin()),
+                cfg.userCharLimit(),
+                origin(cfg.userCharLimitOrigin()),
+                cfg.writeApproval(),
+                origin(cfg.writeApprovalOrigin()));
         StatusReport.Paths p = new StatusReport.Paths(
                 new StatusReport.Location(paths.hermesHome().toString(), origin(paths.hermesHomeOrigin())),
                 new StatusReport.Location(paths.stateDir().toString(), origin(paths.stateDirOrigin())),
-                paths.configYaml().toString(), Files.isRegularFile(paths.configYaml()),
-                paths.claudeHome() == null ? null : new StatusReport.Location(paths.claudeHome().toString(), origin(paths.claudeHomeOrigin())));
+                paths.configYaml().toString(),
+                Files.isRegularFile(paths.configYaml()),
+                paths.claudeHome() == null
+                        ? null
+                        : new StatusReport.Location(paths.claudeHome().toString(), origin(paths.claudeHomeOrigin())));
         steward.recall.RecallStatus rs = steward.recall.RecallStatus.of(paths, recall, clock);
         for (String w : rs.settings_warnings()) warnings.add("recall settings: " + w);
         StatusReport.Claude claudeStatus = paths.claudeHome() == null ? null : ClaudeStatus.of(paths, clock, warnings);
-        return new StatusReport(p, homeExists, stateDb, sessions, memory, config, skills, List.copyOf(warnings), List.copyOf(errors), rs,
-                claudeStatus, disk);
+        return new StatusReport(
+                p,
+                homeExists,
+                stateDb,
+                sessions,
+                memory,
+                config,
+                skills,
+                List.copyOf(warnings),
+                List.copyOf(errors),
+                rs,
+                claudeStatus,
+                disk);
     }
 
     private static String origin(Origin o) {
@@ -117,11 +141,20 @@ public final class StatusEngine {
             int pct = MemoryRules.percent(chars, limit);
             String usage = MemoryRules.usage(chars, limit); // Hermes' own rendering, as memory_write reports it
             if (chars > limit) {
-                warnings.add(file.getFileName() + ": over its limit (" + usage + "); compress it before the next write");
+                warnings.add(
+                        file.getFileName() + ": over its limit (" + usage + "); compress it before the next write");
             } else if (MemoryRules.nearLimit(chars, limit)) {
                 warnings.add(file.getFileName() + ": near its limit (" + usage + ")");
             }
-            return new StatusReport.MemoryUsage(file.toString(), doc.exists(), chars, limit, pct, doc.entries().size(), usage, null);
+            return new StatusReport.MemoryUsage(
+                    file.toString(),
+                    doc.exists(),
+                    chars,
+                    limit,
+                    pct,
+                    doc.entries().size(),
+                    usage,
+                    null);
         } catch (StewardError e) {
             errors.add(e.getMessage());
             return new StatusReport.MemoryUsage(file.toString(), true, 0, limit, 0, 0, null, e.getMessage());
@@ -131,7 +164,8 @@ public final class StatusEngine {
     static int countSkills(Path skillsDir, List<String> warnings) {
         if (!Files.isDirectory(skillsDir)) return 0;
         try (Stream<Path> s = Files.walk(skillsDir)) {
-            return (int) s.filter(p -> p.getFileName().toString().equals("SKILL.md") && Files.isRegularFile(p)).count();
+            return (int) s.filter(p -> p.getFileName().toString().equals("SKILL.md") && Files.isRegularFile(p))
+                    .count();
         } catch (IOException | java.io.UncheckedIOException e) {
             warnings.add("skills: cannot list " + skillsDir + ": " + e.getMessage());
             return 0;

@@ -19,15 +19,58 @@ public record StatusReport(
         steward.sessions.store.DiskUsage disk) {
 
     /** A report without the disk figures. */
-    public StatusReport(Paths paths, boolean hermes_home_exists, StateDb state_db, Sessions sessions, Map<String, MemoryUsage> memory,
-                        Config config, int skills, List<String> warnings, List<String> errors, steward.recall.RecallStatus recall, Claude claude) {
-        this(paths, hermes_home_exists, state_db, sessions, memory, config, skills, warnings, errors, recall, claude, null);
+    public StatusReport(
+            Paths paths,
+            boolean hermes_home_exists,
+            StateDb state_db,
+            Sessions sessions,
+            Map<String, MemoryUsage> memory,
+            Config config,
+            int skills,
+            List<String> warnings,
+            List<String> errors,
+            steward.recall.RecallStatus recall,
+            Claude claude) {
+        this(
+                paths,
+                hermes_home_exists,
+                state_db,
+                sessions,
+                memory,
+                config,
+                skills,
+                warnings,
+                errors,
+                recall,
+                claude,
+                null);
     }
 
     /** A report without a Claude Code section (Hermes only). */
-    public StatusReport(Paths paths, boolean hermes_home_exists, StateDb state_db, Sessions sessions, Map<String, MemoryUsage> memory,
-                        Config config, int skills, List<String> warnings, List<String> errors, steward.recall.RecallStatus recall) {
-        this(paths, hermes_home_exists, state_db, sessions, memory, config, skills, warnings, errors, recall, null, null);
+    public StatusReport(
+            Paths paths,
+            boolean hermes_home_exists,
+            StateDb state_db,
+            Sessions sessions,
+            Map<String, MemoryUsage> memory,
+            Config config,
+            int skills,
+            List<String> warnings,
+            List<String> errors,
+            steward.recall.RecallStatus recall) {
+        this(
+                paths,
+                hermes_home_exists,
+                state_db,
+                sessions,
+                memory,
+                config,
+                skills,
+                warnings,
+                errors,
+                recall,
+                null,
+                null);
     }
 
     /**
@@ -35,42 +78,95 @@ public record StatusReport(
      * {@code idle_hours}), the busiest projects, index files and what could not be read, and Claude Code's own
      * {@code cleanupPeriodDays} (it deletes older transcripts at startup).
      */
-    public record Claude(Location home, boolean exists, String projects_dir, int projects, int sessions, int live, int ended,
-                         int subagents, double idle_hours, List<ClaudeProject> by_project, int projects_left_out, int index_files,
-                         List<String> unparseable_index_files, int malformed_lines, int orphan_dirs, int cleanup_period_days,
-                         String cleanup_period_days_origin, ClaudeMemory memory) {}
+    public record Claude(
+            Location home,
+            boolean exists,
+            String projects_dir,
+            int projects,
+            int sessions,
+            int live,
+            int ended,
+            int subagents,
+            double idle_hours,
+            List<ClaudeProject> by_project,
+            int projects_left_out,
+            int index_files,
+            List<String> unparseable_index_files,
+            int malformed_lines,
+            int orphan_dirs,
+            int cleanup_period_days,
+            String cleanup_period_days_origin,
+            ClaudeMemory memory) {}
 
     /**
      * Claude Code's memory files against what it loads: CLAUDE.md files whole, MEMORY.md only its first {@code index_window}
      * lines ({@code project}: the working directory whose CLAUDE.md files are listed).
      */
-    public record ClaudeMemory(String project, String memory_dir_origin, int index_window, int indexes, int topics, int personal_topics,
-                               List<ClaudeMemoryFile> files, int files_left_out) {}
+    public record ClaudeMemory(
+            String project,
+            String memory_dir_origin,
+            int index_window,
+            int indexes,
+            int topics,
+            int personal_topics,
+            List<ClaudeMemoryFile> files,
+            int files_left_out) {}
 
     /** One memory file: kind claude_md (loaded whole) or auto_memory_index (first index_window lines loaded). */
-    public record ClaudeMemoryFile(String file, String kind, String scope, int lines, long bytes, int loaded_lines, int lines_not_loaded, Integer topics) {}
+    public record ClaudeMemoryFile(
+            String file,
+            String kind,
+            String scope,
+            int lines,
+            long bytes,
+            int loaded_lines,
+            int lines_not_loaded,
+            Integer topics) {}
 
     /** A project: its directory name, working directory (from its transcripts), sessions, live ones, subagent transcripts. */
     public record ClaudeProject(String project, String cwd, int sessions, int live, int subagents) {}
 
     public record Location(String path, String origin) {}
 
-    public record Paths(Location hermes_home, Location state_dir, String config_yaml, boolean config_yaml_exists, Location claude_home) {
+    public record Paths(
+            Location hermes_home,
+            Location state_dir,
+            String config_yaml,
+            boolean config_yaml_exists,
+            Location claude_home) {
         public Paths(Location hermes_home, Location state_dir, String config_yaml, boolean config_yaml_exists) {
             this(hermes_home, state_dir, config_yaml, config_yaml_exists, null);
         }
     }
 
-    public record StateDb(String path, boolean exists, Integer schema_version, String supported_schema_versions,
-                          boolean readable, String error) {}
+    public record StateDb(
+            String path,
+            boolean exists,
+            Integer schema_version,
+            String supported_schema_versions,
+            boolean readable,
+            String error) {}
 
-    public record Sessions(int total, int active, int ended, int archived, Map<String, Integer> by_source, long messages) {}
+    public record Sessions(
+            int total, int active, int ended, int archived, Map<String, Integer> by_source, long messages) {}
 
-    public record MemoryUsage(String path, boolean exists, int chars, int limit, int percent, int entry_count,
-                              String usage, String error) {}
+    public record MemoryUsage(
+            String path,
+            boolean exists,
+            int chars,
+            int limit,
+            int percent,
+            int entry_count,
+            String usage,
+            String error) {}
 
-    public record Config(int memory_char_limit, String memory_char_limit_origin, int user_char_limit,
-                         String user_char_limit_origin, boolean write_approval, String write_approval_origin) {}
+    public record Config(
+            int memory_char_limit,
+            String memory_char_limit_origin,
+            int user_char_limit,
+            String user_char_limit_origin,
+            boolean write_approval,
+            String write_approval_origin) {}
 
     /** True when something Steward needs could not be read: the tool reports the result as an error. */
     public boolean failed() {

@@ -15,9 +15,29 @@ public final class CodePoints {
     /** Python {@code str.isspace()} for one code point (Unicode White_Space plus the ASCII separators). */
     public static boolean isPythonWhitespace(int cp) {
         switch (cp) {
-            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680,
-                 0x2028, 0x2029, 0x202F, 0x205F, 0x3000 -> { return true; }
-            default -> { return cp >= 0x2000 && cp <= 0x200A; }
+            case 0x09,
+                    0x0A,
+                    0x0B,
+                    0x0C,
+                    0x0D,
+                    0x1C,
+                    0x1D,
+                    0x1E,
+                    0x1F,
+                    0x20,
+                    0x85,
+                    0xA0,
+                    0x1680,
+                    0x2028,
+                    0x2029,
+                    0x202F,
+                    0x205F,
+                    0x3000 -> {
+                return true;
+            }
+            default -> {
+                return cp >= 0x2000 && cp <= 0x200A;
+            }
         }
     }
 

@@ -17,24 +17,23 @@ public final class TitleAnalyzer {
 
     static final Set<String> EN_STOP = Set.of(
             "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by", "from", "about",
-            "into", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "as",
-            "i", "me", "my", "we", "our", "you", "your", "he", "she", "they", "them", "his", "her", "do", "does",
-            "did", "how", "what", "why", "when", "where", "which", "who", "can", "could", "should", "would", "will",
-            "please", "help", "need", "want", "some", "any", "new", "not", "no", "yes", "so", "if", "then", "than",
-            "up", "out", "just", "also", "get", "let", "make", "use", "using", "vs", "via", "cont", "part", "again",
-            "there", "here", "have", "has", "had", "all", "more", "most", "other", "one", "two", "like");
+            "into", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "as", "i",
+            "me", "my", "we", "our", "you", "your", "he", "she", "they", "them", "his", "her", "do", "does", "did",
+            "how", "what", "why", "when", "where", "which", "who", "can", "could", "should", "would", "will", "please",
+            "help", "need", "want", "some", "any", "new", "not", "no", "yes", "so", "if", "then", "than", "up", "out",
+            "just", "also", "get", "let", "make", "use", "using", "vs", "via", "cont", "part", "again", "there", "here",
+            "have", "has", "had", "all", "more", "most", "other", "one", "two", "like");
 
     /** Chinese function words and conversational anchors (compared against unigrams and bigrams). */
     static final Set<String> ZH_STOP = Set.of(
-            "的", "了", "和", "是", "在", "我", "你", "他", "她", "它", "吗", "呢", "吧", "啊", "也", "都", "与", "及", "或",
-            "我们", "你们", "他们", "这个", "那个", "什么", "怎么", "怎样", "如何", "为什么", "可以", "能否", "一下",
-            "帮我", "请问", "看看", "一个", "问题", "关于", "还是", "然后", "就是", "已经", "现在", "需要", "想要",
-            "怎么办", "的话", "是否", "以及", "或者", "但是", "因为", "所以", "继续", "一些", "没有", "不是",
+            "的", "了", "和", "是", "在", "我", "你", "他", "她", "它", "吗", "呢", "吧", "啊", "也", "都", "与", "及", "或", "我们", "你们",
+            "他们", "这个", "那个", "什么", "怎么", "怎样", "如何", "为什么", "可以", "能否", "一下", "帮我", "请问", "看看", "一个", "问题", "关于", "还是",
+            "然后", "就是", "已经", "现在", "需要", "想要", "怎么办", "的话", "是否", "以及", "或者", "但是", "因为", "所以", "继续", "一些", "没有", "不是",
             "我想", "你好", "谢谢", "告诉", "一起", "之前", "之后");
 
     /** Single characters that split a CJK run (particles and pronouns); other stop words are dropped as bigrams. */
-    static final Set<String> ZH_SPLIT = Set.of("的", "了", "和", "是", "在", "我", "你", "他", "她", "它", "吗", "呢", "吧",
-            "啊", "也", "都", "与", "及", "或");
+    static final Set<String> ZH_SPLIT =
+            Set.of("的", "了", "和", "是", "在", "我", "你", "他", "她", "它", "吗", "呢", "吧", "啊", "也", "都", "与", "及", "或");
 
     /** The distinct tokens of {@code text}, in order of first appearance. */
     public static List<String> tokens(String text) {
@@ -106,8 +105,10 @@ public final class TitleAnalyzer {
 
     public static boolean isCjk(int cp) {
         Character.UnicodeScript sc = Character.UnicodeScript.of(cp);
-        return sc == Character.UnicodeScript.HAN || sc == Character.UnicodeScript.HIRAGANA
-                || sc == Character.UnicodeScript.KATAKANA || sc == Character.UnicodeScript.HANGUL;
+        return sc == Character.UnicodeScript.HAN
+                || sc == Character.UnicodeScript.HIRAGANA
+                || sc == Character.UnicodeScript.KATAKANA
+                || sc == Character.UnicodeScript.HANGUL;
     }
 
     /** Whether a token is a CJK bigram/unigram (for rendering: CJK tokens are not separated by spaces). */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,11 +46,19 @@ class FirstPromptTest {
     @Test
     void aFirstLineLongerThanTheHeadStillGivesItsPromptCutToTheLimit() throws Exception {
         String big = "Please review this log: " + "x".repeat(FirstPrompt.HEAD * 2);
-        String p = first("{\"type\":\"user\",\"isSidechain\":false,\"message\":{\"role\":\"user\",\"content\":\"" + big + "\"}}\n");
-        assertEquals(("Please review this log: " + "x".repeat(300)).substring(0, 300), p, "the beginning of a content string the head window cuts");
-        String shortFirst = first("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"Summarise the incident\"},\"pad\":\""
-                + "y".repeat(FirstPrompt.HEAD * 2) + "\"}\n");
+        String p = first("{\"type\":\"user\",\"isSidechain\":false,\"message\":{\"role\":\"user\",\"content\":\"" + big
+                + "\"}}\n");
+        assertEquals(
+                ("Please review this log: " + "x".repeat(300)).substring(0, 300),
+                p,
+                "the beginning of a content string the head window cuts");
+        String shortFirst = first(
+                "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"Summarise the incident\"},\"pad\":\""
+                        + "y".repeat(FirstPrompt.HEAD * 2) + "\"}\n");
         assertEquals("Summarise the incident", shortFirst);
-        assertEquals(300, first("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"" + "z".repeat(1000) + "\"}}\n").length());
+        assertEquals(
+                300,
+                first("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"" + "z".repeat(1000) + "\"}}\n")
+                        .length());
     }
 }

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 class SessionsIndexTest {
@@ -51,13 +50,15 @@ class SessionsIndexTest {
         byte[] back = SessionsIndex.with(w, SessionsIndex.entriesOf(r, Set.of("a")));
         assertArrayEquals(pretty.getBytes(StandardCharsets.UTF_8), back, new String(back, StandardCharsets.UTF_8));
         String compact = "{\"version\":1,\"entries\":[{\"sessionId\":\"a\",\"n\":2},{\"sessionId\":\"b\"}]}";
-        assertEquals("{\"version\":1,\"entries\":[{\"sessionId\":\"b\"}]}",
+        assertEquals(
+                "{\"version\":1,\"entries\":[{\"sessionId\":\"b\"}]}",
                 new String(SessionsIndex.without(parse(compact), Set.of("a")), StandardCharsets.UTF_8));
     }
 
     @Test
     void whatCannotBeParsedIsReportedNotGuessed() {
-        for (String bad : List.of("{\"version\":1,\"entries\":[{\"sessionId\":", "[]", "{\"version\":1}", "{\"entries\":[1]}", "")) {
+        for (String bad : List.of(
+                "{\"version\":1,\"entries\":[{\"sessionId\":", "[]", "{\"version\":1}", "{\"entries\":[1]}", "")) {
             SessionsIndex.Read r = parse(bad);
             assertFalse(r.usable(), bad);
             assertTrue(r.exists());

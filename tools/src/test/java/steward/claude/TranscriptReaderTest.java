@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,7 +62,8 @@ class TranscriptReaderTest {
                 {"type":"custom-title","customTitle":"","sessionId":"s"}
                 """));
         assertEquals("Generated", cleared.title(), "an empty rename clears the user's title");
-        Transcript summaryOnly = TranscriptReader.read(file("{\"summary\":\"Untyped old summary\",\"leafUuid\":\"x\"}\n"));
+        Transcript summaryOnly =
+                TranscriptReader.read(file("{\"summary\":\"Untyped old summary\",\"leafUuid\":\"x\"}\n"));
         assertEquals("Untyped old summary", summaryOnly.title());
     }
 
@@ -107,7 +107,8 @@ class TranscriptReaderTest {
 
     @Test
     void streamingGivesTheSameEventsWithoutHoldingThem() throws Exception {
-        Path f = file("{\"type\":\"user\",\"message\":{\"content\":\"a\"}}\n{\"type\":\"assistant\",\"message\":{\"content\":\"b\"}}\n");
+        Path f = file(
+                "{\"type\":\"user\",\"message\":{\"content\":\"a\"}}\n{\"type\":\"assistant\",\"message\":{\"content\":\"b\"}}\n");
         List<String> seen = new java.util.ArrayList<>();
         Transcript t = TranscriptReader.read(f, e -> seen.add(e.text()));
         assertEquals(List.of("a", "b"), seen);

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.testing.ClaudeTestHomes;
 
 /** The fast scan agrees with the full reader wherever the rules depend on it. */
@@ -32,7 +30,10 @@ class TranscriptScannerTest {
                 assertEquals(t.titleKind(), main ? x.titleKind() : t.titleKind(), where);
                 long expected = main ? t.messageCount() : t.messageCount() + t.sidechainCount();
                 if (x.exact()) assertEquals(expected, x.messages(), where);
-                else assertTrue(Math.abs(x.messages() - expected) <= expected / 10 + 1, where + ": estimate " + x.messages() + " vs " + expected);
+                else
+                    assertTrue(
+                            Math.abs(x.messages() - expected) <= expected / 10 + 1,
+                            where + ": estimate " + x.messages() + " vs " + expected);
                 assertEquals(t.continuation(), x.continuation(), where);
                 assertEquals(t.continuedIn(), x.continuedIn(), where);
                 assertEquals(t.cwd() == null ? null : t.cwd(), main ? x.cwd() : t.cwd(), where);
@@ -50,7 +51,12 @@ class TranscriptScannerTest {
 
     @Test
     void aLargeTitledTranscriptIsReadByItsHeadAndTailOnly() throws Exception {
-        Path big = ClaudeTestHomes.install(tmp, true).resolve(ClaudeTestHomes.manifest().get("generated").get(0).get("path").asString());
+        Path big = ClaudeTestHomes.install(tmp, true)
+                .resolve(ClaudeTestHomes.manifest()
+                        .get("generated")
+                        .get(0)
+                        .get("path")
+                        .asString());
         assertTrue(Files.size(big) >= 10L * 1024 * 1024);
         long before = TranscriptScanner.BYTES_READ.get();
         TranscriptFacts x = TranscriptScanner.scan(big, true);
@@ -65,10 +71,13 @@ class TranscriptScannerTest {
     void aLargeFileWithoutATitleInItsTailIsReadWholeSoUntitledIsCertain() throws Exception {
         Path f = tmp.resolve("s.jsonl");
         StringBuilder sb = new StringBuilder();
-        sb.append("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"start\"},\"timestamp\":\"2026-08-01T00:00:00Z\"}\n");
+        sb.append(
+                "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"start\"},\"timestamp\":\"2026-08-01T00:00:00Z\"}\n");
         String pad = "x".repeat(2000);
         for (int i = 0; i < 40; i++) {
-            sb.append("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"").append(pad).append("\"}}\n");
+            sb.append("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"")
+                    .append(pad)
+                    .append("\"}}\n");
             if (i == 10) sb.append("{\"type\":\"custom-title\",\"customTitle\":\"Hidden in the middle\"}\n");
         }
         Files.writeString(f, sb.toString());
@@ -85,7 +94,10 @@ class TranscriptScannerTest {
         Path f = tmp.resolve("few.jsonl");
         String pad = "y".repeat(20_000);
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 6; i++) sb.append("{\"type\":\"user\",\"message\":{\"content\":\"").append(pad).append("\"}}\n");
+        for (int i = 0; i < 6; i++)
+            sb.append("{\"type\":\"user\",\"message\":{\"content\":\"")
+                    .append(pad)
+                    .append("\"}}\n");
         Files.writeString(f, sb.toString());
         TranscriptFacts x = TranscriptScanner.scan(f, true);
         assertTrue(x.exact(), "untitled: rule B weighs the count, so it is exact");
@@ -100,8 +112,10 @@ class TranscriptScannerTest {
     @Test
     void prettyPrintedOrReorderedLinesFallBackToTheParser() throws Exception {
         Path f = tmp.resolve("odd.jsonl");
-        Files.writeString(f, "{\"message\": {\"content\": [{\"type\": \"text\", \"text\": \"hi\"}]}, \"type\": \"assistant\", \"isSidechain\": true}\n"
-                + "{ \"type\" : \"user\", \"message\": {\"content\": \"yo\"}, \"timestamp\": \"2026-08-01T00:00:00Z\" }\n");
+        Files.writeString(
+                f,
+                "{\"message\": {\"content\": [{\"type\": \"text\", \"text\": \"hi\"}]}, \"type\": \"assistant\", \"isSidechain\": true}\n"
+                        + "{ \"type\" : \"user\", \"message\": {\"content\": \"yo\"}, \"timestamp\": \"2026-08-01T00:00:00Z\" }\n");
         TranscriptFacts x = TranscriptScanner.scan(f, true);
         assertEquals(1, x.messages());
         assertEquals(1, x.sidechainMessages());

@@ -9,10 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.testing.RealHermes;
 
 /**
@@ -24,9 +22,41 @@ class HermesConfigInteropTest {
     @TempDir
     Path tmp;
 
-    static final List<String> VALUES = List.of("0", "-5", "'100'", "\"100\"", "100.7", "-3.9", "true", "yes", "off", "null", "~", "", "'abc'",
-            "1e2", "1.5e+2", "'  200 '", "0x10", "017", "08", "1_000", "'1_000'", "1:30", "0b101", "[1, 2]", "{a: 1}", ".inf", ".nan",
-            "'+7'", "'-0'", "99999999999999999999", "!!str 250", "'１２３'", "2200", "4000");
+    static final List<String> VALUES = List.of(
+            "0",
+            "-5",
+            "'100'",
+            "\"100\"",
+            "100.7",
+            "-3.9",
+            "true",
+            "yes",
+            "off",
+            "null",
+            "~",
+            "",
+            "'abc'",
+            "1e2",
+            "1.5e+2",
+            "'  200 '",
+            "0x10",
+            "017",
+            "08",
+            "1_000",
+            "'1_000'",
+            "1:30",
+            "0b101",
+            "[1, 2]",
+            "{a: 1}",
+            ".inf",
+            ".nan",
+            "'+7'",
+            "'-0'",
+            "99999999999999999999",
+            "!!str 250",
+            "'１２３'",
+            "2200",
+            "4000");
 
     @Test
     void limitsAreReadAsHermesReadsThem() throws Exception {
@@ -37,11 +67,13 @@ class HermesConfigInteropTest {
             for (String uv : List.of("900", mv)) {
                 Path f = tmp.resolve("c" + i++ + ".yaml");
                 Files.writeString(f, "memory:\n  memory_char_limit: " + mv + "\n  user_char_limit: " + uv + "\n");
-                String[] h = hermes.run("config_limits.py", Map.of(), f.toString()).split(" ");
+                String[] h =
+                        hermes.run("config_limits.py", Map.of(), f.toString()).split(" ");
                 HermesConfig c = HermesConfig.load(f);
                 String hermesSays = clamp(h[0]) + " " + clamp(h[1]);
                 String stewardSays = c.memoryCharLimit() + " " + c.userCharLimit();
-                if (!hermesSays.equals(stewardSays)) mismatches.add(mv + "/" + uv + ": Hermes " + hermesSays + ", Steward " + stewardSays);
+                if (!hermesSays.equals(stewardSays))
+                    mismatches.add(mv + "/" + uv + ": Hermes " + hermesSays + ", Steward " + stewardSays);
             }
         }
         assertEquals(List.of(), mismatches);
@@ -58,7 +90,9 @@ class HermesConfigInteropTest {
         HermesConfig c = HermesConfig.load(f);
         assertEquals(0, c.memoryCharLimit());
         assertEquals(500, c.userCharLimit());
-        assertTrue(c.warnings().get(0).contains("memory_char_limit is 0"), c.warnings().toString());
+        assertTrue(
+                c.warnings().get(0).contains("memory_char_limit is 0"),
+                c.warnings().toString());
         Files.writeString(f, "memory:\n  memory_char_limit: lots\n  user_char_limit: 500\n");
         HermesConfig d = HermesConfig.load(f);
         assertEquals(2200, d.memoryCharLimit());

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,7 +48,9 @@ class HermesConfigTest {
         HermesConfig c = HermesConfig.load(f);
         assertEquals(2200, c.memoryCharLimit());
         assertEquals(1, c.warnings().size());
-        assertTrue(c.warnings().get(0).startsWith("config.yaml: malformed YAML"), c.warnings().get(0));
+        assertTrue(
+                c.warnings().get(0).startsWith("config.yaml: malformed YAML"),
+                c.warnings().get(0));
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,16 +56,29 @@ class HousekeepingSettingsTest {
 
     @Test
     void theGatewayIdleTimeFollowsHermesSessionReset() throws Exception {
-        assertEquals(0.0, load("session_reset:\n  mode: none\n").idleHours("gateway"), "Hermes never resets: chat sessions go on");
-        assertEquals(144.0, load("session_reset:\n  mode: idle\n  idle_minutes: 4320\n").idleHours("gateway"), "twice a 3-day idle reset");
-        assertEquals(48.0, load("session_reset:\n  mode: both\n  idle_minutes: 60\n").idleHours("gateway"), "never below the default");
-        assertEquals(5.0, load("session_reset:\n  mode: none\nsteward:\n  machine_idle_hours:\n    gateway: 5\n").idleHours("gateway"),
+        assertEquals(
+                0.0,
+                load("session_reset:\n  mode: none\n").idleHours("gateway"),
+                "Hermes never resets: chat sessions go on");
+        assertEquals(
+                144.0,
+                load("session_reset:\n  mode: idle\n  idle_minutes: 4320\n").idleHours("gateway"),
+                "twice a 3-day idle reset");
+        assertEquals(
+                48.0,
+                load("session_reset:\n  mode: both\n  idle_minutes: 60\n").idleHours("gateway"),
+                "never below the default");
+        assertEquals(
+                5.0,
+                load("session_reset:\n  mode: none\nsteward:\n  machine_idle_hours:\n    gateway: 5\n")
+                        .idleHours("gateway"),
                 "the user's own setting wins");
     }
 
     @Test
     void malformedValuesAreWarningsAndDefaults() throws Exception {
-        HousekeepingSettings s = load("steward:\n  cron_retention_days: soon\n  machine_idle_hours:\n    cron: -1\n    robots: 3\n");
+        HousekeepingSettings s =
+                load("steward:\n  cron_retention_days: soon\n  machine_idle_hours:\n    cron: -1\n    robots: 3\n");
         assertEquals(14.0, s.cronRetentionDays());
         assertEquals(2.0, s.idleHours("cron"));
         assertEquals(3, s.warnings().size(), s.warnings().toString());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class StewardPathsTest {
@@ -35,26 +34,44 @@ class StewardPathsTest {
     }
 
     @Test
-    void claudeHomeFlagWinsOverEnvironmentWhichWinsOverDefault(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    void claudeHomeFlagWinsOverEnvironmentWhichWinsOverDefault(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
         var env = Map.of("CLAUDE_CONFIG_DIR", "/env/claude", "HOME", "/home/u");
-        assertEquals(Path.of("/flag/claude"), StewardPaths.resolve(null, "/flag/claude", null, env).claudeHome());
-        assertEquals(Origin.FLAG, StewardPaths.resolve(null, "/flag/claude", null, env).claudeHomeOrigin());
-        assertEquals(Path.of("/env/claude"), StewardPaths.resolve(null, null, null, env).claudeHome());
-        assertEquals(Origin.ENVIRONMENT, StewardPaths.resolve(null, null, null, env).claudeHomeOrigin());
+        assertEquals(
+                Path.of("/flag/claude"),
+                StewardPaths.resolve(null, "/flag/claude", null, env).claudeHome());
+        assertEquals(
+                Origin.FLAG,
+                StewardPaths.resolve(null, "/flag/claude", null, env).claudeHomeOrigin());
+        assertEquals(
+                Path.of("/env/claude"),
+                StewardPaths.resolve(null, null, null, env).claudeHome());
+        assertEquals(
+                Origin.ENVIRONMENT, StewardPaths.resolve(null, null, null, env).claudeHomeOrigin());
         var byDefault = StewardPaths.resolve(null, null, null, Map.of("HOME", "/home/u"));
         assertEquals(Path.of("/home/u/.claude"), byDefault.claudeHome());
         assertEquals(Origin.DEFAULT, byDefault.claudeHomeOrigin());
-        assertEquals(Path.of("/home/u/.hermes/steward"), byDefault.stateDir(), "neither home exists: the Hermes home's");
+        assertEquals(
+                Path.of("/home/u/.hermes/steward"), byDefault.stateDir(), "neither home exists: the Hermes home's");
 
         // a Claude home only: its state dir; both homes: the Hermes home's; a state dir in use is kept
         java.nio.file.Files.createDirectories(tmp.resolve(".claude"));
         var home = Map.of("HOME", tmp.toString());
-        assertEquals(tmp.resolve(".claude/steward"), StewardPaths.resolve(null, null, null, home).stateDir());
+        assertEquals(
+                tmp.resolve(".claude/steward"),
+                StewardPaths.resolve(null, null, null, home).stateDir());
         java.nio.file.Files.createDirectories(tmp.resolve(".claude/steward"));
         java.nio.file.Files.createDirectories(tmp.resolve(".hermes"));
-        assertEquals(tmp.resolve(".claude/steward"), StewardPaths.resolve(null, null, null, home).stateDir(), "the one in use");
+        assertEquals(
+                tmp.resolve(".claude/steward"),
+                StewardPaths.resolve(null, null, null, home).stateDir(),
+                "the one in use");
         java.nio.file.Files.delete(tmp.resolve(".claude/steward"));
-        assertEquals(tmp.resolve(".hermes/steward"), StewardPaths.resolve(null, null, null, home).stateDir());
-        assertEquals(Path.of("/var/s"), StewardPaths.resolve(null, null, "/var/s", home).stateDir());
+        assertEquals(
+                tmp.resolve(".hermes/steward"),
+                StewardPaths.resolve(null, null, null, home).stateDir());
+        assertEquals(
+                Path.of("/var/s"),
+                StewardPaths.resolve(null, null, "/var/s", home).stateDir());
     }
 }

@@ -19,9 +19,24 @@ public final class Events {
             Outcome o = Outcome.valueOf(f[5]);
             Level level = Level.valueOf(f[3]);
             // every test event was asked as a new question, except what ran automatically or was restored
-            String question = f.length > 8 ? dash(f[8]) : o == Outcome.RAN_AUTOMATICALLY || o == Outcome.RESTORED ? null : "new";
-            out.add(new DecisionEvent(f[0], "title " + f[0], f[1], dash(f[2]), level, f[4], o, f.length > 6 ? dash(f[6]) : null,
-                    f.length > 7 ? dash(f[7]) : null, level, question, false, false, o == Outcome.APPROVED || o == Outcome.RAN_AUTOMATICALLY, null));
+            String question =
+                    f.length > 8 ? dash(f[8]) : o == Outcome.RAN_AUTOMATICALLY || o == Outcome.RESTORED ? null : "new";
+            out.add(new DecisionEvent(
+                    f[0],
+                    "title " + f[0],
+                    f[1],
+                    dash(f[2]),
+                    level,
+                    f[4],
+                    o,
+                    f.length > 6 ? dash(f[6]) : null,
+                    f.length > 7 ? dash(f[7]) : null,
+                    level,
+                    question,
+                    false,
+                    false,
+                    o == Outcome.APPROVED || o == Outcome.RAN_AUTOMATICALLY,
+                    null));
         }
         return out;
     }
@@ -41,6 +56,7 @@ public final class Events {
 
     /** The details of a run's changes, joined. */
     public static String changes(LearningRun run) {
-        return String.join(" | ", run.changes.stream().map(LearningRun.Change::detail).toList());
+        return String.join(
+                " | ", run.changes.stream().map(LearningRun.Change::detail).toList());
     }
 }

@@ -13,26 +13,26 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
-import steward.testing.TestHomes;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;
+import steward.testing.TestHomes;
 
 /** The learning loop (steward.learning) wired into real audit → apply runs on a copy of the fixture. */
 class HousekeepingLearningTest {
     static final String CURRENT = "20260810_071500_a6a3a4";
+
     @TempDir
     Path tmp;
+
     StewardPaths paths;
 
     @BeforeEach
@@ -42,15 +42,19 @@ class HousekeepingLearningTest {
 
     /** A fresh engine every time: what was learned must come from the file (restart-safety). */
     AuditEngine.Outcome audit() {
-        return new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(CURRENT, TestHomes.NOW, "interactive", "en", 500));
+        return new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(CURRENT, TestHomes.NOW, "interactive", "en", 500));
     }
 
     ApplyResult apply(Plan plan, Map<String, String> items, Map<String, String> rules) {
-        return new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), items, rules, null, false, CURRENT));
+        return new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan.plan_id(), items, rules, null, false, CURRENT));
     }
 
-    ApplyResult apply(Plan plan, Map<String, String> items, Map<String, String> rules, Map<String, String> keepReasons) {
-        return new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), items, rules, null, false, CURRENT, keepReasons));
+    ApplyResult apply(
+            Plan plan, Map<String, String> items, Map<String, String> rules, Map<String, String> keepReasons) {
+        return new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan.plan_id(), items, rules, null, false, CURRENT, keepReasons));
     }
 
     PreferenceStore store() {
@@ -76,20 +80,24 @@ class HousekeepingLearningTest {
         return out;
     }
 
-
     @Test
     void mediumApprovedTwiceOverTwoRunsIsPromotedToHigh() {
         Plan p1 = audit().plan();
         assertEquals("MEDIUM", items(p1, "B/long").get(0).confidence());
         apply(p1, Map.of(items(p1, "B/long").get(0).item_id(), "approve"), Map.of());
         Plan p2 = audit().plan();
-        assertTrue(items(p2, "B/long").stream().allMatch(i -> i.confidence().equals("MEDIUM")), "one approval is not enough");
+        assertTrue(
+                items(p2, "B/long").stream().allMatch(i -> i.confidence().equals("MEDIUM")),
+                "one approval is not enough");
         ApplyResult r2 = apply(p2, Map.of(items(p2, "B/long").get(0).item_id(), "approve"), Map.of());
-        assertTrue(r2.learning().summary().get(0).contains("B/long promoted to HIGH"), r2.learning().summary().toString());
+        assertTrue(
+                r2.learning().summary().get(0).contains("B/long promoted to HIGH"),
+                r2.learning().summary().toString());
         assertTrue(r2.learning().summary().size() <= 3);
         Plan p3 = audit().plan();
         assertFalse(items(p3, "B/long").isEmpty());
-        assertTrue(items(p3, "B/long").stream().allMatch(i -> i.confidence().equals("HIGH") && i.reason().contains("you approved 2")));
+        assertTrue(items(p3, "B/long").stream()
+                .allMatch(i -> i.confidence().equals("HIGH") && i.reason().contains("you approved 2")));
     }
 
     @Test
@@ -109,7 +117,9 @@ class HousekeepingLearningTest {
         apply(p1, Map.of(kept.item_id(), "reject"), Map.of());
         AuditEngine.Outcome o2 = audit();
         assertNull(o2.plan().item(kept.item_id()), "a session the user kept is not proposed again");
-        assertTrue(o2.result().groups().retained().items().stream().anyMatch(i -> i.session_id().equals(kept.session_id()) && i.rule().equals("F")));
+        assertTrue(o2.result().groups().retained().items().stream()
+                .anyMatch(i ->
+                        i.session_id().equals(kept.session_id()) && i.rule().equals("F")));
         // the fixture's other B.short sessions were deleted by run 1 (HIGH); restore one to see the lowered level
         assertTrue(items(o2.plan(), "B/short").isEmpty());
         assertEquals(Level.MEDIUM, level("B", "short", Level.HIGH), "HIGH needs no veto ever");
@@ -120,8 +130,9 @@ class HousekeepingLearningTest {
     void addShell(String id) throws Exception {
         try (java.sql.Connection c = steward.sessions.store.Sqlite.openReadWrite(paths.stateDb())) {
             steward.sessions.store.Sqlite.immediate(c, x -> {
-                try (var ps = x.prepareStatement("INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
-                        + "end_reason, message_count) VALUES (?, 'subagent', ?, '20260702_112900_0becd7', 1786000000, 1786000100, 'completed', 0)")) {
+                try (var ps = x.prepareStatement(
+                        "INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
+                                + "end_reason, message_count) VALUES (?, 'subagent', ?, '20260702_112900_0becd7', 1786000000, 1786000100, 'completed', 0)")) {
                     ps.setString(1, id);
                     ps.setString(2, "{\"_delegate_from\": \"20260702_112900_0becd7\"}");
                     ps.executeUpdate();
@@ -141,16 +152,27 @@ class HousekeepingLearningTest {
         Plan p2 = audit().plan();
         // the new shell, and the fixture's subagents rule M ended in the first run (now finished shells themselves)
         List<Plan.PlanItem> again = items(p2, "A/shell");
-        assertEquals(List.of("20260810_110000_aaaaaa"), again.stream().filter(i -> !p1.items().stream()
-                .anyMatch(o -> o.session_id().equals(i.session_id()) && o.key().equals("M/subagent"))).map(Plan.PlanItem::session_id).toList());
-        again = again.stream().filter(i -> i.session_id().equals("20260810_110000_aaaaaa")).toList();
+        assertEquals(
+                List.of("20260810_110000_aaaaaa"),
+                again.stream()
+                        .filter(i -> !p1.items().stream()
+                                .anyMatch(o -> o.session_id().equals(i.session_id())
+                                        && o.key().equals("M/subagent")))
+                        .map(Plan.PlanItem::session_id)
+                        .toList());
+        again = again.stream()
+                .filter(i -> i.session_id().equals("20260810_110000_aaaaaa"))
+                .toList();
         assertEquals("MEDIUM", again.get(0).confidence(), "after one veto, A.shell is asked, not run");
-        assertTrue(again.get(0).reason().contains("you kept one like this before"), again.get(0).reason());
+        assertTrue(
+                again.get(0).reason().contains("you kept one like this before"),
+                again.get(0).reason());
         apply(p2, Map.of(again.get(0).item_id(), "reject"), Map.of());
         addShell("20260810_110500_bbbbbb");
         Plan p3 = audit().plan();
         assertTrue(items(p3, "A/shell").stream().anyMatch(i -> i.session_id().equals("20260810_110500_bbbbbb")));
-        assertTrue(items(p3, "A/shell").stream().allMatch(i -> i.confidence().equals("MEDIUM") && i.reason().contains("you kept similar ones before")));
+        assertTrue(items(p3, "A/shell").stream()
+                .allMatch(i -> i.confidence().equals("MEDIUM") && i.reason().contains("you kept similar ones before")));
     }
 
     @Test
@@ -161,7 +183,9 @@ class HousekeepingLearningTest {
         apply(p2, Map.of(items(p2, "B/long").get(0).item_id(), "reject"), Map.of());
         Plan p3 = audit().plan();
         ApplyResult r3 = apply(p3, Map.of(items(p3, "B/long").get(0).item_id(), "approve"), Map.of());
-        assertTrue(r3.learning().summary().get(0).contains("B/long locked at LOW"), r3.learning().summary().toString());
+        assertTrue(
+                r3.learning().summary().get(0).contains("B/long locked at LOW"),
+                r3.learning().summary().toString());
         Plan p4 = audit().plan();
         List<Plan.PlanItem> last = items(p4, "B/long");
         assertEquals(1, last.size());
@@ -231,7 +255,8 @@ class HousekeepingLearningTest {
         admin().forgetSession(kept.session_id());
         assertNotNull(audit().plan().item(kept.item_id()), "forgotten: proposed again");
         assertThrows(StewardError.class, () -> admin().forgetSession("nope"));
-        assertTrue(data().rule_level.keySet().stream().anyMatch(k -> k.startsWith("B")), "the veto was recorded under B");
+        assertTrue(
+                data().rule_level.keySet().stream().anyMatch(k -> k.startsWith("B")), "the veto was recorded under B");
         admin().resetRule("B");
         assertTrue(data().rule_level.keySet().stream().noneMatch(k -> k.startsWith("B")));
         admin().resetAll();

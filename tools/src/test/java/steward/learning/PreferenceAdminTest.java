@@ -9,10 +9,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 
 class PreferenceAdminTest {
@@ -45,13 +43,19 @@ class PreferenceAdminTest {
         engine.record("p1", Events.parse("s1 | T | cron | MEDIUM | delete | APPROVED"));
         assertEquals(Level.MEDIUM, store.read().data().rule_level.get("T/cron").level);
         engine.record("p2", Events.parse("s2 | T | cron | MEDIUM | delete | APPROVED"));
-        assertEquals(Level.HIGH, store.read().data().rule_level.get("T/cron").level, "approved twice in two runs: runs unasked");
+        assertEquals(
+                Level.HIGH,
+                store.read().data().rule_level.get("T/cron").level,
+                "approved twice in two runs: runs unasked");
         new PreferenceAdmin(store, clock).resetRule("T");
         assertFalse(store.read().data().rule_level.containsKey("T/cron"));
         engine.record("p3", Events.parse("s3 | M | cron | HIGH | mark_ended | VETOED"));
         new PreferenceAdmin(store, clock).resetRule("m"); // rules M and N learn too
         assertFalse(store.read().data().rule_level.containsKey("M/cron"));
-        assertThrows(StewardError.class, () -> new PreferenceAdmin(store, clock).resetRule("H"), "H asks nothing, so it learns nothing");
+        assertThrows(
+                StewardError.class,
+                () -> new PreferenceAdmin(store, clock).resetRule("H"),
+                "H asks nothing, so it learns nothing");
     }
 
     @Test
@@ -82,7 +86,8 @@ class PreferenceAdminTest {
         assertFalse(store.read().view().kept("s1"));
         assertThrows(StewardError.class, () -> admin.forgetSession("s1"));
         assertThrows(StewardError.class, () -> admin.resetRule("Z"));
-        assertEquals(java.util.List.of("reset_rule", "forget_session"),
+        assertEquals(
+                java.util.List.of("reset_rule", "forget_session"),
                 store.read().data().changes.stream().map(c -> c.action).toList());
     }
 }

@@ -12,10 +12,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 
 class PreferenceStoreTest {
@@ -26,7 +24,8 @@ class PreferenceStoreTest {
 
     @Test
     void aNewProcessSeesWhatTheLastOneLearned() {
-        new LearningEngine(new PreferenceStore(state, clock), clock).record("p1", Events.parse("s1 | B | long | MEDIUM | delete | VETOED"));
+        new LearningEngine(new PreferenceStore(state, clock), clock)
+                .record("p1", Events.parse("s1 | B | long | MEDIUM | delete | VETOED"));
         // a fresh store object reads the file again, as a new server process would
         PreferenceStore again = new PreferenceStore(state, clock);
         assertTrue(again.read().usable());
@@ -43,7 +42,8 @@ class PreferenceStoreTest {
         PreferenceStore.Snapshot s = store.read();
         assertFalse(s.usable());
         assertTrue(s.problem().contains("learning is paused"), s.problem());
-        LearningEngine.Summary sum = new LearningEngine(store, clock).record("p1", Events.parse("s1 | B | long | MEDIUM | delete | APPROVED"));
+        LearningEngine.Summary sum = new LearningEngine(store, clock)
+                .record("p1", Events.parse("s1 | B | long | MEDIUM | delete | APPROVED"));
         assertTrue(sum.paused());
         assertTrue(sum.lines().get(0).startsWith("learning paused"), sum.lines().toString());
         assertArrayEquals(garbage, Files.readAllBytes(f));

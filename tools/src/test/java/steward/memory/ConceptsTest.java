@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /** Concepts: English and Chinese wordings of one fact share concepts; anchors and negation tell facts apart. */
@@ -21,15 +20,21 @@ class ConceptsTest {
 
     @Test
     void anEnglishWordAndItsInflectionsAreOneConcept() {
-        assertEquals(Concepts.of("deploying").weights().keySet(), Concepts.of("deployment").weights().keySet());
+        assertEquals(
+                Concepts.of("deploying").weights().keySet(),
+                Concepts.of("deployment").weights().keySet());
         assertTrue(Concepts.of("deploys").weights().containsKey("deploy"));
     }
 
     @Test
     void versionsHostsAndPathsAreAnchorsKeptVerbatim() {
         Concepts.Bag b = Concepts.of("Postgres 16 on db01, data in /srv/pg");
-        assertTrue(b.anchors().containsAll(List.of("16", "db01", "srv/pg")), b.anchors().toString());
-        assertEquals(List.of("15"), Concepts.missingAnchors(Concepts.of("Postgres 15 on db01"), Concepts.of("Postgres 16 on db01")));
+        assertTrue(
+                b.anchors().containsAll(List.of("16", "db01", "srv/pg")),
+                b.anchors().toString());
+        assertEquals(
+                List.of("15"),
+                Concepts.missingAnchors(Concepts.of("Postgres 15 on db01"), Concepts.of("Postgres 16 on db01")));
     }
 
     @Test

@@ -13,10 +13,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.testing.TestHomes;
 
@@ -32,8 +30,16 @@ class ConcurrentWritersTest {
         List<Process> processes = new ArrayList<>();
         String java = ProcessHandle.current().info().command().orElse("java");
         for (int p = 0; p < procs; p++) {
-            processes.add(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), WriterMain.class.getName(),
-                    tmp.toString(), "proc" + p, String.valueOf(perProc)).inheritIO().start());
+            processes.add(new ProcessBuilder(
+                            java,
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            WriterMain.class.getName(),
+                            tmp.toString(),
+                            "proc" + p,
+                            String.valueOf(perProc))
+                    .inheritIO()
+                    .start());
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> futures = new ArrayList<>();
@@ -54,7 +60,8 @@ class ConcurrentWritersTest {
             assertTrue(p.waitFor(120, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue());
         }
-        List<String> entries = MemoryDocument.read(paths.memoriesDir().resolve("MEMORY.md")).rawEntries();
+        List<String> entries =
+                MemoryDocument.read(paths.memoriesDir().resolve("MEMORY.md")).rawEntries();
         Set<String> expected = new HashSet<>();
         for (int t = 0; t < threads; t++) for (int i = 0; i < perThread; i++) expected.add("thread" + t + "-" + i);
         for (int p = 0; p < procs; p++) for (int i = 0; i < perProc; i++) expected.add("proc" + p + "-" + i);

@@ -16,11 +16,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.testing.TestHomes;
@@ -38,10 +36,11 @@ class HermesReplayTest {
     /** case id + call number → why Steward differs (docs/memory-compat.md). */
     static final Set<String> DELIBERATE = Set.of(
             "ex-7-0016#0" // Hermes' 'known_c2_framework' pattern blocks the word "sliver"; Steward's patterns do not
-    );
+            );
 
     /** Hermes' arguments never carry Steward's confirm_whole_file: absent means false. */
-    static final ObjectReader REQUEST = Json.MAPPER.readerFor(MemoryRequest.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    static final ObjectReader REQUEST =
+            Json.MAPPER.readerFor(MemoryRequest.class).without(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
     @TempDir
     Path tmp;
@@ -53,7 +52,8 @@ class HermesReplayTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (String line : lines) {
             JsonNode c = Json.MAPPER.readTree(line);
-            tests.add(DynamicTest.dynamicTest(c.get("id").asString() + " " + c.get("family").asString(), () -> replay(c)));
+            tests.add(DynamicTest.dynamicTest(
+                    c.get("id").asString() + " " + c.get("family").asString(), () -> replay(c)));
         }
         return tests.stream();
     }
@@ -61,7 +61,10 @@ class HermesReplayTest {
     void replay(JsonNode c) throws Exception {
         String id = c.get("id").asString();
         Path home = tmp.resolve(id);
-        StewardPaths paths = TestHomes.home(home, c.get("limits").get("memory").asInt(), c.get("limits").get("user").asInt());
+        StewardPaths paths = TestHomes.home(
+                home,
+                c.get("limits").get("memory").asInt(),
+                c.get("limits").get("user").asInt());
         for (String name : List.of("MEMORY.md", "USER.md")) {
             JsonNode f = c.get("initial_files").get(name);
             if (f != null && !f.isNull()) {
@@ -73,8 +76,14 @@ class HermesReplayTest {
         for (String target : List.of("memory", "user")) {
             JsonNode snap = c.get("snapshot_at_load").get(target);
             MemoryTarget t = MemoryTarget.of(target);
-            String rendered = MemoryRender.systemPromptBlock(t, MemoryDocument.read(t.file(paths)).entries(), c.get("limits").get(target).asInt());
-            assertEquals(snap == null || snap.isNull() ? "" : snap.asString(), rendered, id + ": system-prompt block of " + target);
+            String rendered = MemoryRender.systemPromptBlock(
+                    t,
+                    MemoryDocument.read(t.file(paths)).entries(),
+                    c.get("limits").get(target).asInt());
+            assertEquals(
+                    snap == null || snap.isNull() ? "" : snap.asString(),
+                    rendered,
+                    id + ": system-prompt block of " + target);
         }
         MutableClock clock = new MutableClock(Instant.parse("2026-08-10T12:00:00Z"));
         MemoryWriter writer = new MemoryWriter(paths, clock);
@@ -90,11 +99,14 @@ class HermesReplayTest {
             if (DELIBERATE.contains(where)) {
                 // Steward's own patterns do not block the word "sliver": the entry is written like any other add
                 assertTrue(r.success(), where);
-                assertEquals(step.get("args").get("content").asString(), Files.readString(paths.memoriesDir().resolve("MEMORY.md")));
+                assertEquals(
+                        step.get("args").get("content").asString(),
+                        Files.readString(paths.memoriesDir().resolve("MEMORY.md")));
                 continue;
             }
             String expected = step.get("result_json").asString();
-            String actual = r.hermesJson().replace(paths.hermesHome().toString(), "<HERMES_HOME>")
+            String actual = r.hermesJson()
+                    .replace(paths.hermesHome().toString(), "<HERMES_HOME>")
                     .replaceAll("\\.bak\\.\\d+", ".bak.<TS>");
             assertEquals(expected, actual, where + ": result JSON");
             assertEquals(step.get("kind").asString(), r.kind(), where + ": kind");
@@ -106,15 +118,23 @@ class HermesReplayTest {
                 if (f == null || f.isNull()) {
                     assertTrue(!Files.exists(p), where + ": " + name + " should not exist");
                 } else {
-                    assertArrayEquals(Base64.getDecoder().decode(f.get("b64").asString()), Files.readAllBytes(p), where + ": bytes of " + name);
+                    assertArrayEquals(
+                            Base64.getDecoder().decode(f.get("b64").asString()),
+                            Files.readAllBytes(p),
+                            where + ": bytes of " + name);
                     String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
-                    assertEquals(f.get("mode").asString().equals("0600") ? "rw-------" : "rw-r--r--", mode, where + ": mode of " + name);
+                    assertEquals(
+                            f.get("mode").asString().equals("0600") ? "rw-------" : "rw-r--r--",
+                            mode,
+                            where + ": mode of " + name);
                 }
             }
             Set<String> others = new TreeSet<>();
             try (Stream<Path> s = Files.list(paths.memoriesDir())) {
-                s.map(p -> p.getFileName().toString()).filter(n -> !n.equals("MEMORY.md") && !n.equals("USER.md"))
-                        .map(n -> n.replaceAll("\\.bak\\.\\d+$", ".bak.<TS>")).forEach(others::add);
+                s.map(p -> p.getFileName().toString())
+                        .filter(n -> !n.equals("MEMORY.md") && !n.equals("USER.md"))
+                        .map(n -> n.replaceAll("\\.bak\\.\\d+$", ".bak.<TS>"))
+                        .forEach(others::add);
             }
             Set<String> expectedOthers = new TreeSet<>();
             after.get("other_files").forEach(n -> expectedOthers.add(n.asString()));
@@ -122,10 +142,15 @@ class HermesReplayTest {
             for (JsonNode bak : after.get("new_backups")) {
                 Path found;
                 try (Stream<Path> s = Files.list(paths.memoriesDir())) {
-                    found = s.filter(p -> p.getFileName().toString().matches(".*\\.bak\\.\\d+")).findFirst().orElse(null);
+                    found = s.filter(p -> p.getFileName().toString().matches(".*\\.bak\\.\\d+"))
+                            .findFirst()
+                            .orElse(null);
                 }
                 assertTrue(found != null, where + ": drift backup missing");
-                assertArrayEquals(Base64.getDecoder().decode(bak.get("b64").asString()), Files.readAllBytes(found), where + ": drift backup bytes");
+                assertArrayEquals(
+                        Base64.getDecoder().decode(bak.get("b64").asString()),
+                        Files.readAllBytes(found),
+                        where + ": drift backup bytes");
             }
             if (r.success()) assertNull(r.record().get("error"), where);
         }

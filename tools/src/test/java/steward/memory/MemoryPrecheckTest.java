@@ -13,11 +13,9 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.testing.TestHomes;
 
@@ -25,6 +23,7 @@ import steward.testing.TestHomes;
 class MemoryPrecheckTest {
     @TempDir
     Path tmp;
+
     StewardPaths paths;
     MemoryPrecheck precheck;
     static final MemoryPrecheck.Answers YES = new MemoryPrecheck.Answers("high", "severe");
@@ -34,7 +33,8 @@ class MemoryPrecheckTest {
         Path src = TestHomes.repo().resolve("fixtures/hermes-home");
         steward.state.FileTrees.copy(src, tmp);
         paths = StewardPaths.of(tmp);
-        precheck = new MemoryPrecheck(new MemoryWriter(paths, Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), java.time.ZoneOffset.UTC)));
+        precheck = new MemoryPrecheck(
+                new MemoryWriter(paths, Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), java.time.ZoneOffset.UTC)));
     }
 
     String verdict(String target, String content) {
@@ -52,19 +52,32 @@ class MemoryPrecheckTest {
 
     @Test
     void writePointer() {
-        MemoryPrecheck.Result en = precheck.check("memory",
+        MemoryPrecheck.Result en = precheck.check(
+                "memory",
                 "[ops] The payments release has many rollback, canary and alerting rules; the full text is maintained in the ops "
-                        + "handbook, see docs/ops/payments-release.md before any release", YES);
+                        + "handbook, see docs/ops/payments-release.md before any release",
+                YES);
         assertEquals("write_pointer", en.verdict());
         assertTrue(en.suggested_pointer() != null && en.suggested_pointer().length() < 140);
-        assertEquals("write_pointer", verdict("memory", "[ops] 支付服务发布时的回滚步骤、灰度比例、告警阈值和值班交接要求都很多，完整说明维护在运维手册里，"
-                + "详见 docs/ops/payments-release.md，记忆里只需要记住发布前先读这份手册并确认值班人已经到位"));
-        // the skill carries most of it (not where the embedder runs): keep a pointer; carried whole, it is already_covered
-        MemoryPrecheck.Result skill = precheck.check("memory",
-                "[ops] scope-recall embedder is e5-small, kept on the GPU box; upgrade and patch it per the maintenance notes", YES);
+        assertEquals(
+                "write_pointer",
+                verdict(
+                        "memory",
+                        "[ops] 支付服务发布时的回滚步骤、灰度比例、告警阈值和值班交接要求都很多，完整说明维护在运维手册里，"
+                                + "详见 docs/ops/payments-release.md，记忆里只需要记住发布前先读这份手册并确认值班人已经到位"));
+        // the skill carries most of it (not where the embedder runs): keep a pointer; carried whole, it is
+        // already_covered
+        MemoryPrecheck.Result skill = precheck.check(
+                "memory",
+                "[ops] scope-recall embedder is e5-small, kept on the GPU box; upgrade and patch it per the maintenance notes",
+                YES);
         assertEquals("write_pointer", skill.verdict());
         assertTrue(skill.suggested_pointer().contains("SKILL.md"), skill.suggested_pointer());
-        assertEquals("already_covered", verdict("memory", "[ops] scope-recall embedder is e5-small; upgrade and patch it per the maintenance notes"));
+        assertEquals(
+                "already_covered",
+                verdict(
+                        "memory",
+                        "[ops] scope-recall embedder is e5-small; upgrade and patch it per the maintenance notes"));
         assertEquals("write", verdict("memory", "[ops] Payments releases need the on-call engineer online"));
         assertEquals("write", verdict("memory", "[ops] 支付服务发布前确认值班人在线"));
     }
@@ -75,8 +88,15 @@ class MemoryPrecheckTest {
         assertEquals("already_covered", en.verdict());
         assertEquals("MEMORY.md entry 5", en.candidates().get(0).where());
         assertEquals("already_covered", verdict("memory", "用户偏好：中文回答，代码注释用英文"));
-        assertEquals("already_covered", verdict("memory", "[env] GPU RTX 4090 with CUDA 12.4, venv at F:/AI/venv"), "a reworded duplicate");
-        assertEquals("already_covered", verdict("user", "[ops] F:/AI/Hermes/hermes is a junction to C:/Users/u/AppData/Local/hermes: one directory, not two"),
+        assertEquals(
+                "already_covered",
+                verdict("memory", "[env] GPU RTX 4090 with CUDA 12.4, venv at F:/AI/venv"),
+                "a reworded duplicate");
+        assertEquals(
+                "already_covered",
+                verdict(
+                        "user",
+                        "[ops] F:/AI/Hermes/hermes is a junction to C:/Users/u/AppData/Local/hermes: one directory, not two"),
                 "found in the other store too");
         assertEquals("write", verdict("memory", "[env] Laptop GPU is an RTX 3060"));
         assertEquals("write", verdict("memory", "用户偏好：日志用中文"));
@@ -84,18 +104,24 @@ class MemoryPrecheckTest {
 
     @Test
     void candidatesAreRankedWithScoresAndPlaces() {
-        MemoryPrecheck.Result r = precheck.check("memory", "[ops] scope-recall journal backlog: digest heuristically", YES);
+        MemoryPrecheck.Result r =
+                precheck.check("memory", "[ops] scope-recall journal backlog: digest heuristically", YES);
         assertTrue(r.candidates().size() >= 2);
         for (int i = 1; i < r.candidates().size(); i++) {
-            assertTrue(r.candidates().get(i - 1).score() >= r.candidates().get(i).score());
+            assertTrue(
+                    r.candidates().get(i - 1).score() >= r.candidates().get(i).score());
             assertEquals(i + 1, r.candidates().get(i).rank());
         }
-        assertTrue(r.candidates().stream().anyMatch(c -> c.source().equals("skill") && c.where().startsWith("skills/ops/scope-recall-maintenance/SKILL.md:")));
+        assertTrue(r.candidates().stream()
+                .anyMatch(c -> c.source().equals("skill")
+                        && c.where().startsWith("skills/ops/scope-recall-maintenance/SKILL.md:")));
     }
 
     @Test
     void routeSkill() {
-        assertEquals("route_skill", verdict("memory", "1. git fetch\n2. git rebase origin/main\n3. git push --force-with-lease"));
+        assertEquals(
+                "route_skill",
+                verdict("memory", "1. git fetch\n2. git rebase origin/main\n3. git push --force-with-lease"));
         assertEquals("route_skill", verdict("memory", "[ops] Release: npm run build && npm publish"));
         assertEquals("route_skill", verdict("memory", "发布步骤：第一步 打包；第二步 上传；第三步 重启服务"));
         assertEquals("write", verdict("memory", "[rule] Releases are published from main only"));
@@ -104,7 +130,11 @@ class MemoryPrecheckTest {
 
     @Test
     void routeArchive() {
-        assertEquals("route_archive", verdict("memory", "Incident 2026-08-03: the gateway crashed when the cert expired; root cause a stale cron"));
+        assertEquals(
+                "route_archive",
+                verdict(
+                        "memory",
+                        "Incident 2026-08-03: the gateway crashed when the cert expired; root cause a stale cron"));
         assertEquals("route_archive", verdict("memory", "8 月 3 日故障复盘：网关证书过期导致崩溃，排查了两小时"));
         assertEquals("write", verdict("memory", "[ops] Gateway certificates expire every 90 days"));
         assertEquals("write", verdict("memory", "[ops] 网关证书每 90 天过期一次"));
@@ -129,11 +159,14 @@ class MemoryPrecheckTest {
 
     @Test
     void split() {
-        MemoryPrecheck.Result r = precheck.check("memory", "[env] Editor is VS Code. Terminal is WezTerm. Browser is Firefox.", YES);
+        MemoryPrecheck.Result r =
+                precheck.check("memory", "[env] Editor is VS Code. Terminal is WezTerm. Browser is Firefox.", YES);
         assertEquals("split", r.verdict());
         assertEquals(3, r.split_units().size());
         assertEquals("split", verdict("memory", "[env] 编辑器用 VS Code。终端用 WezTerm。浏览器用 Firefox。"));
-        assertEquals("split", verdict("memory", "[env] " + "The shared drive is mounted read-only for the agent account ".repeat(4)));
+        assertEquals(
+                "split",
+                verdict("memory", "[env] " + "The shared drive is mounted read-only for the agent account ".repeat(4)));
         assertEquals("write", verdict("memory", "[env] Editor is VS Code with the Vim extension"));
         assertEquals("write", verdict("memory", "[env] 编辑器用 VS Code"));
     }
@@ -169,7 +202,10 @@ class MemoryPrecheckTest {
         assertEquals("write", yes.verdict());
         MemoryPrecheck.Result low = precheck.check("memory", c, new MemoryPrecheck.Answers("low", "recoverable"));
         assertEquals("route_skill", low.verdict());
-        assertEquals("write", precheck.check("memory", c, new MemoryPrecheck.Answers("low", "severe")).verdict(),
+        assertEquals(
+                "write",
+                precheck.check("memory", c, new MemoryPrecheck.Answers("low", "severe"))
+                        .verdict(),
                 "rare but severe if missed: still memory");
     }
 
@@ -177,7 +213,8 @@ class MemoryPrecheckTest {
     void tagWarningOnlyForMemoryAndUsageAfterWrite() {
         MemoryPrecheck.Result untagged = precheck.check("memory", "Default shell is fish", YES);
         assertTrue(untagged.warnings().stream().anyMatch(w -> w.contains("[base]")));
-        assertTrue(untagged.checks().stream().anyMatch(ch -> ch.id().equals("tag") && ch.status().equals("warn")));
+        assertTrue(untagged.checks().stream()
+                .anyMatch(ch -> ch.id().equals("tag") && ch.status().equals("warn")));
         MemoryPrecheck.Result user = precheck.check("user", "Prefers metric units", YES);
         assertTrue(user.checks().stream().noneMatch(ch -> ch.id().equals("tag")));
         assertEquals(user.chars_before() + 3 + "Prefers metric units".length(), user.chars_after());
@@ -197,7 +234,9 @@ class MemoryPrecheckTest {
         Map<String, String> m = new TreeMap<>();
         try (Stream<Path> s = Files.walk(tmp)) {
             for (Path p : s.toList()) {
-                m.put(tmp.relativize(p).toString(), Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p));
+                m.put(
+                        tmp.relativize(p).toString(),
+                        Files.isDirectory(p) ? "dir" : Files.size(p) + "@" + Files.getLastModifiedTime(p));
             }
         }
         return m;

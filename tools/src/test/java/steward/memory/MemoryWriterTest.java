@@ -14,11 +14,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.testing.TestHomes;
@@ -27,6 +25,7 @@ import steward.testing.TestHomes;
 class MemoryWriterTest {
     @TempDir
     Path tmp;
+
     StewardPaths paths;
     MutableClock clock;
     MemoryWriter w;
@@ -52,19 +51,37 @@ class MemoryWriterTest {
         Files.writeString(mem, "Entry one\n§\nEntry two");
         byte[] before = Files.readAllBytes(mem);
         assertEquals("invalid_target", write(MemoryRequest.add("profile", "x")).kind());
-        assertEquals("missing_old_text", write(MemoryRequest.remove("memory", null)).kind());
-        assertEquals("missing_old_text", write(MemoryRequest.replace("memory", "", "new")).kind());
+        assertEquals(
+                "missing_old_text", write(MemoryRequest.remove("memory", null)).kind());
+        assertEquals(
+                "missing_old_text",
+                write(MemoryRequest.replace("memory", "", "new")).kind());
         assertEquals("invalid_argument", write(MemoryRequest.add("memory", "")).kind());
-        assertEquals("invalid_argument", write(MemoryRequest.add("memory", " \u3000\u00A0 ")).kind(), "Python strip() empties it");
+        assertEquals(
+                "invalid_argument",
+                write(MemoryRequest.add("memory", " \u3000\u00A0 ")).kind(),
+                "Python strip() empties it");
         MemoryResult big = write(MemoryRequest.add("memory", "x".repeat(500)));
         assertEquals("overflow", big.kind());
         assertFalse(big.success());
-        assertEquals("invalid_argument", write(new MemoryRequest("memory", "rename", "x", null, null, false)).kind());
-        assertEquals("invalid_argument", write(MemoryRequest.batch("memory", List.of())).kind());
-        assertEquals("batch_error", write(MemoryRequest.batch("memory", List.of(new MemoryRequest.Op("add", "ok", null),
-                new MemoryRequest.Op("explode", null, null)))).kind());
+        assertEquals(
+                "invalid_argument",
+                write(new MemoryRequest("memory", "rename", "x", null, null, false))
+                        .kind());
+        assertEquals(
+                "invalid_argument",
+                write(MemoryRequest.batch("memory", List.of())).kind());
+        assertEquals(
+                "batch_error",
+                write(MemoryRequest.batch(
+                                "memory",
+                                List.of(
+                                        new MemoryRequest.Op("add", "ok", null),
+                                        new MemoryRequest.Op("explode", null, null))))
+                        .kind());
         assertArrayEquals(before, Files.readAllBytes(mem));
-        assertFalse(Files.exists(paths.stateDir().resolve("backups")), "nothing was backed up because nothing was written");
+        assertFalse(
+                Files.exists(paths.stateDir().resolve("backups")), "nothing was backed up because nothing was written");
     }
 
     @Test
@@ -83,10 +100,12 @@ class MemoryWriterTest {
         assertEquals("whole_file_guard", refused.kind());
         assertTrue(((String) refused.record().get("error")).contains("confirm_whole_file"));
         assertTrue(Files.exists(user));
-        MemoryResult batchRefused = write(MemoryRequest.batch("user", List.of(new MemoryRequest.Op("remove", null, "Name"),
-                new MemoryRequest.Op("add", "Name: U.", null))));
+        MemoryResult batchRefused = write(MemoryRequest.batch(
+                "user",
+                List.of(new MemoryRequest.Op("remove", null, "Name"), new MemoryRequest.Op("add", "Name: U.", null))));
         assertEquals("whole_file_guard", batchRefused.kind());
-        MemoryResult replaced = write(MemoryRequest.replace("user", "# USER.md", "# USER.md\nName: U. Prefers terse answers."));
+        MemoryResult replaced =
+                write(MemoryRequest.replace("user", "# USER.md", "# USER.md\nName: U. Prefers terse answers."));
         assertTrue(replaced.success(), "replace is the safe whole-file path");
         MemoryResult added = write(MemoryRequest.add("user", "Timezone UTC+8"));
         assertTrue(added.success());
@@ -102,7 +121,8 @@ class MemoryWriterTest {
         Files.writeString(user, "u".repeat(140));
         MemoryResult r = write(MemoryRequest.add("user", "Prefers metric units"));
         assertEquals("overflow", r.kind());
-        assertTrue(((String) r.record().get("error")).startsWith("User profile at 140/150 chars."), (String) r.record().get("error"));
+        assertTrue(((String) r.record().get("error")).startsWith("User profile at 140/150 chars."), (String)
+                r.record().get("error"));
     }
 
     @Test
@@ -123,13 +143,15 @@ class MemoryWriterTest {
         assertEquals("Entry one\n§\nEntry two", Files.readString(mem));
         assertTrue(staging.list().isEmpty());
 
-        String id2 = (String) write(MemoryRequest.add("memory", "Entry three")).record().get("pending_id");
+        String id2 = (String)
+                write(MemoryRequest.add("memory", "Entry three")).record().get("pending_id");
         staging.reject(id2);
         assertTrue(staging.list().isEmpty());
         assertEquals("Entry one\n§\nEntry two", Files.readString(mem));
         assertThrows(StewardError.class, () -> staging.approve(id2, w));
 
-        String id3 = (String) write(MemoryRequest.add("memory", "z".repeat(150))).record().get("pending_id");
+        String id3 = (String)
+                write(MemoryRequest.add("memory", "z".repeat(150))).record().get("pending_id");
         Files.writeString(mem, "y".repeat(100)); // the store changed before approval: the limit is checked again
         MemoryResult failed = staging.approve(id3, w);
         assertEquals("overflow", failed.kind());
@@ -146,9 +168,13 @@ class MemoryWriterTest {
         assertEquals(2, snaps.size());
         assertEquals("v0\n§\nv1", Files.readString(snaps.get(0)));
         assertEquals("v0\n§\nv1\n§\nv2", Files.readString(snaps.get(1)));
-        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(snaps.get(1))));
+        assertEquals(
+                "rw-------",
+                java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(snaps.get(1))));
         try (var s = Files.list(paths.memoriesDir())) {
-            assertTrue(s.noneMatch(p -> p.getFileName().toString().contains(".bak")), "Hermes' directory gets no pre-write snapshots");
+            assertTrue(
+                    s.noneMatch(p -> p.getFileName().toString().contains(".bak")),
+                    "Hermes' directory gets no pre-write snapshots");
         }
     }
 
@@ -169,18 +195,23 @@ class MemoryWriterTest {
         for (int i = 0; i < 3; i++) {
             MemoryResult over = write(MemoryRequest.add("memory", "z".repeat(30)));
             assertEquals("overflow", over.kind());
-            OverflowAdvisor.Guidance g = (OverflowAdvisor.Guidance) over.record().get("overflow");
+            OverflowAdvisor.Guidance g =
+                    (OverflowAdvisor.Guidance) over.record().get("overflow");
             assertEquals("compress", g.step(), "compress first, every time before the signal");
             last = write(MemoryRequest.replace("memory", "e1", "e1 " + "x".repeat(shrinkTo[i])));
-            OverflowAdvisor.CompressionReport c = (OverflowAdvisor.CompressionReport) last.record().get("compression");
+            OverflowAdvisor.CompressionReport c =
+                    (OverflowAdvisor.CompressionReport) last.record().get("compression");
             assertTrue(c.still_above_85());
             assertEquals(i + 1, c.consecutive_high());
             assertEquals(i == 2, c.expansion_recommended(), "round " + i);
         }
-        OverflowAdvisor.CompressionReport c = (OverflowAdvisor.CompressionReport) last.record().get("compression");
+        OverflowAdvisor.CompressionReport c =
+                (OverflowAdvisor.CompressionReport) last.record().get("compression");
         assertEquals("expansion_signal", c.outcome());
         assertEquals("near_real_loss", c.assessment());
-        assertEquals(List.of("hermes config set memory.memory_char_limit 300", "/reset"), c.expansion().commands());
+        assertEquals(
+                List.of("hermes config set memory.memory_char_limit 300", "/reset"),
+                c.expansion().commands());
         assertEquals(73, c.expansion().token_tax_current().tokens_per_turn()); // 200 / 2.75
         assertEquals(73 * 50, c.expansion().token_tax_current().per_50_turns());
         assertEquals(Boolean.TRUE, last.record().get("expansion_recommended"));
@@ -194,10 +225,15 @@ class MemoryWriterTest {
     @Test
     void aCompressionThatFreesRealSpaceSolvesIt() throws Exception {
         Files.writeString(mem, "e1 " + "x".repeat(95) + "\n§\ne2 " + "y".repeat(94));
-        assertEquals("overflow", write(MemoryRequest.add("memory", "z".repeat(30))).kind());
-        MemoryResult r = write(MemoryRequest.batch("memory", List.of(new MemoryRequest.Op("remove", null, "e2"),
-                new MemoryRequest.Op("add", "z".repeat(30), null))));
-        OverflowAdvisor.CompressionReport c = (OverflowAdvisor.CompressionReport) r.record().get("compression");
+        assertEquals(
+                "overflow", write(MemoryRequest.add("memory", "z".repeat(30))).kind());
+        MemoryResult r = write(MemoryRequest.batch(
+                "memory",
+                List.of(
+                        new MemoryRequest.Op("remove", null, "e2"),
+                        new MemoryRequest.Op("add", "z".repeat(30), null))));
+        OverflowAdvisor.CompressionReport c =
+                (OverflowAdvisor.CompressionReport) r.record().get("compression");
         assertEquals("solved", c.outcome());
         assertEquals("redundancy_removed", c.assessment());
         assertFalse(c.expansion_recommended());
@@ -205,7 +241,10 @@ class MemoryWriterTest {
 
     @Test
     void redundantEntriesAreNamedOnOverflow() throws Exception {
-        Files.writeString(mem, "User prefers tabs over spaces in Python\n§\nUser prefers tabs, not spaces, in Python code\n§\n" + "q".repeat(100));
+        Files.writeString(
+                mem,
+                "User prefers tabs over spaces in Python\n§\nUser prefers tabs, not spaces, in Python code\n§\n"
+                        + "q".repeat(100));
         MemoryResult r = write(MemoryRequest.add("memory", "Docs are built with mkdocs on port 8001"));
         OverflowAdvisor.Guidance g = (OverflowAdvisor.Guidance) r.record().get("overflow");
         assertEquals(List.of(0, 1), g.redundant_candidates().get(0).entries());
@@ -214,11 +253,15 @@ class MemoryWriterTest {
     @Test
     void consolidationCapEndsWithAQuietGap() throws Exception {
         Files.writeString(mem, "x".repeat(190));
-        for (int i = 1; i <= 3; i++) assertEquals("overflow", write(MemoryRequest.add("memory", "new fact " + i)).kind());
+        for (int i = 1; i <= 3; i++)
+            assertEquals(
+                    "overflow",
+                    write(MemoryRequest.add("memory", "new fact " + i)).kind());
         MemoryResult capped = write(MemoryRequest.add("memory", "new fact 4"));
         assertEquals("consolidation_cap", capped.kind());
         assertEquals(Boolean.TRUE, capped.record().get("done"));
         clock.advance(MemoryWriter.TURN_WINDOW.plusMinutes(1));
-        assertEquals("overflow", write(MemoryRequest.add("memory", "new fact 5")).kind());
+        assertEquals(
+                "overflow", write(MemoryRequest.add("memory", "new fact 5")).kind());
     }
 }

@@ -2,7 +2,6 @@ package steward.memory;
 
 import java.nio.file.Path;
 import java.time.Clock;
-
 import steward.config.StewardPaths;
 
 /** A separate writer process for the concurrency and crash tests: {@code WriterMain <home> <prefix> <count> [padding]}. */

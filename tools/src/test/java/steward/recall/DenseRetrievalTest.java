@@ -10,10 +10,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.Work;
 import steward.config.StewardPaths;
 
@@ -35,9 +33,14 @@ class DenseRetrievalTest {
     }
 
     Path petHome() throws Exception {
-        return RecallTestHomes.memoryHome(tmp, String.join("\n§\n", PET,
-                "Deployments go out on Tuesdays after the smoke tests pass",
-                "The laptop runs Fedora with a tiling window manager"), null);
+        return RecallTestHomes.memoryHome(
+                tmp,
+                String.join(
+                        "\n§\n",
+                        PET,
+                        "Deployments go out on Tuesdays after the smoke tests pass",
+                        "The laptop runs Fedora with a tiling window manager"),
+                null);
     }
 
     @Test
@@ -45,11 +48,14 @@ class DenseRetrievalTest {
         assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
         Path home = petHome();
         try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, DENSE)) {
-            RecallEngine.Result r = e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
-            assertTrue(r.hits().stream().allMatch(h -> h.components().dense() == null), "nothing embedded yet: lexical");
+            RecallEngine.Result r =
+                    e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
+            assertTrue(
+                    r.hits().stream().allMatch(h -> h.components().dense() == null), "nothing embedded yet: lexical");
             assertEquals(3, e.densePending());
             assertEquals(DenseModel.State.NOT_LOADED, e.model().state(), "a call does not even load the model");
-            assertFalse(Files.exists(home.resolve("steward/recall/vectors/header.json")), "no vector written by a call");
+            assertFalse(
+                    Files.exists(home.resolve("steward/recall/vectors/header.json")), "no vector written by a call");
         }
     }
 
@@ -62,22 +68,30 @@ class DenseRetrievalTest {
             e.sync();
             assertEquals(3, e.embedPending(32, Work.NONE));
             assertEquals(0, e.densePending());
-            RecallEngine.Result r = e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
-            assertEquals(RecallTestHomes.memUri("memory", PET), r.hits().get(0).item().uri());
+            RecallEngine.Result r =
+                    e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
+            assertEquals(
+                    RecallTestHomes.memUri("memory", PET),
+                    r.hits().get(0).item().uri());
             assertNotNull(r.hits().get(0).components().dense());
             // the model is English: a Chinese query is ranked lexically
             RecallEngine.Result zh = e.search(new RecallEngine.Query("周二部署测试 smoke", 3, null, null, null, null));
-            assertTrue(!zh.hits().isEmpty() && zh.hits().stream().allMatch(h -> h.components().dense() == null));
+            assertTrue(!zh.hits().isEmpty()
+                    && zh.hits().stream().allMatch(h -> h.components().dense() == null));
         }
         // 3 rows: 8-byte key + 388-byte int8 row + 48 bytes of sign bits each
-        assertEquals(3 * (8 + 388 + 48), Files.size(home.resolve("steward/recall/vectors/g1.keys"))
-                + Files.size(home.resolve("steward/recall/vectors/g1.i8")) + Files.size(home.resolve("steward/recall/vectors/g1.bits")));
+        assertEquals(
+                3 * (8 + 388 + 48),
+                Files.size(home.resolve("steward/recall/vectors/g1.keys"))
+                        + Files.size(home.resolve("steward/recall/vectors/g1.i8"))
+                        + Files.size(home.resolve("steward/recall/vectors/g1.bits")));
         byte[] before = Files.readAllBytes(header);
         try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, DENSE)) {
             assertFalse(e.sync().changed(), "nothing re-indexed when nothing changed");
             assertEquals(0, e.densePending());
             assertEquals(0, e.embedPending(32, Work.NONE), "nothing re-embedded");
-            RecallEngine.Result r = e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
+            RecallEngine.Result r =
+                    e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
             assertNotNull(r.hits().get(0).components().dense(), "the next process reuses the stored vectors");
         }
         assertArrayEquals(before, Files.readAllBytes(header));
@@ -94,12 +108,21 @@ class DenseRetrievalTest {
             int curated = e.counts().get("memory") + e.counts().get("skill");
             assertEquals(curated, e.embedPending(curated, Work.NONE));
             assertEquals(all - curated, e.densePending());
-            RecallEngine.Result r = e.search(new RecallEngine.Query("session housekeeping rules", 10, null, null, null, null));
+            RecallEngine.Result r =
+                    e.search(new RecallEngine.Query("session housekeeping rules", 10, null, null, null, null));
             assertFalse(r.hits().isEmpty());
-            // curated memory and skills were embedded first; messages wait, and are not pushed down for lacking a vector
-            assertTrue(r.hits().stream().filter(h -> h.item().source().equals("session")).allMatch(h -> h.components().dense() == null));
-            assertTrue(r.hits().stream().filter(h -> !h.item().source().equals("session")).allMatch(h -> h.components().dense() != null));
-            assertEquals("session", r.hits().get(1).item().source(), "a message without a vector still ranks high on its words");
+            // curated memory and skills were embedded first; messages wait, and are not pushed down for lacking a
+            // vector
+            assertTrue(r.hits().stream()
+                    .filter(h -> h.item().source().equals("session"))
+                    .allMatch(h -> h.components().dense() == null));
+            assertTrue(r.hits().stream()
+                    .filter(h -> !h.item().source().equals("session"))
+                    .allMatch(h -> h.components().dense() != null));
+            assertEquals(
+                    "session",
+                    r.hits().get(1).item().source(),
+                    "a message without a vector still ranks high on its words");
         }
     }
 
@@ -111,9 +134,13 @@ class DenseRetrievalTest {
         try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, DENSE, broken)) {
             assertFalse(e.denseEnabled());
             RecallService svc = new RecallService(e);
-            RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest("which pet dog", 3, null, null, null, null));
+            RecallService.SearchOutput out =
+                    svc.search(new RecallService.SearchRequest("which pet dog", 3, null, null, null, null));
             assertFalse(out.index().dense_enabled());
-            assertTrue(out.index().dense().startsWith("off: the embedding runtime could not be loaded here (UnsatisfiedLinkError"),
+            assertTrue(
+                    out.index()
+                            .dense()
+                            .startsWith("off: the embedding runtime could not be loaded here (UnsatisfiedLinkError"),
                     out.index().dense());
             assertEquals(0, e.embedPending(32, Work.NONE));
             assertNull(out.match().semantic_floor(), "no semantic floor when dense took no part");
@@ -126,10 +153,12 @@ class DenseRetrievalTest {
         DenseModel m = new DenseModel(tmp.resolve("m"), 800, true);
         assertTrue(m.load());
         java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+                new java.util.concurrent.atomic.AtomicReference<>();
         Thread embedder = new Thread(() -> {
             try {
-                while (m.embedAll(java.util.List.of(PET, "Deployments go out on Tuesdays", "The laptop runs Fedora")) != null) done.incrementAndGet();
+                while (m.embedAll(java.util.List.of(PET, "Deployments go out on Tuesdays", "The laptop runs Fedora"))
+                        != null) done.incrementAndGet();
             } catch (Throwable t) {
                 failed.set(t);
             }
@@ -153,6 +182,7 @@ class DenseRetrievalTest {
         assertTrue(m.close(1000), "nothing ran");
         assertFalse(m.load());
         assertNull(m.embedAll(java.util.List.of(PET)));
-        assertFalse(Files.exists(tmp.resolve("m").resolve(DenseModel.RESOURCE)), "the model file was not even extracted");
+        assertFalse(
+                Files.exists(tmp.resolve("m").resolve(DenseModel.RESOURCE)), "the model file was not even extracted");
     }
 }

@@ -10,13 +10,17 @@ class EchoVetoTest {
 
     @Test
     void restatingAStoredRuleIsVetoed() {
-        assertNotNull(EchoVeto.veto("Before editing memories or skills, back up, show the diff and wait for approval.", ITEM));
+        assertNotNull(EchoVeto.veto(
+                "Before editing memories or skills, back up, show the diff and wait for approval.", ITEM));
     }
 
     @Test
     void replayingAStoredTurnIsVetoedEvenWithAQuestionMark() {
-        String turn = "Melanie: I just signed up for a pottery class yesterday. Have you found any activities that make you feel creative?";
-        assertNotNull(EchoVeto.veto("I just signed up for a pottery class yesterday. Have you found any activities that make you feel creative?", turn));
+        String turn =
+                "Melanie: I just signed up for a pottery class yesterday. Have you found any activities that make you feel creative?";
+        assertNotNull(EchoVeto.veto(
+                "I just signed up for a pottery class yesterday. Have you found any activities that make you feel creative?",
+                turn));
     }
 
     @Test

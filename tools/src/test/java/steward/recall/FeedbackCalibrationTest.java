@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +18,8 @@ class FeedbackCalibrationTest {
     static final String FACT = "The staging database runs on port 5433 behind pgbouncer";
 
     RecallService service() throws Exception {
-        return new RecallService(RecallTestHomes.engine(RecallTestHomes.memoryHome(tmp, String.join("\n§\n", FACT,
-                "violin lessons on Tuesdays", "saffron risotto recipe"), null)));
+        return new RecallService(RecallTestHomes.engine(RecallTestHomes.memoryHome(
+                tmp, String.join("\n§\n", FACT, "violin lessons on Tuesdays", "saffron risotto recipe"), null)));
     }
 
     static InjectEngine.Request ask(String text) {
@@ -39,14 +38,21 @@ class FeedbackCalibrationTest {
         double raised = s.inject(ask(q)).threshold();
         assertTrue(raised > base, base + " -> " + raised);
         for (int i = 0; i < 30; i++) s.feedback(first.decision_id(), List.of(uri), "ignored");
-        assertEquals(base + FeedbackStore.MAX_RAISE, s.engine().feedback().offset("explicit", "memory") + base, 1e-9, "bounded");
+        assertEquals(
+                base + FeedbackStore.MAX_RAISE,
+                s.engine().feedback().offset("explicit", "memory") + base,
+                1e-9,
+                "bounded");
         assertEquals(0.0, s.engine().feedback().offset("proactive", "memory"), "other lanes are not touched");
         assertEquals(0.0, s.engine().feedback().offset("explicit", "session"), "other sources are not touched");
 
         FeedbackStore.Counts cal = s.engine().feedback().state().calibration().get("explicit/memory");
         assertEquals(33, cal.ignored());
         // persisted: a new store over the same file sees the same calibration
-        assertEquals(FeedbackStore.MAX_RAISE, new FeedbackStore(RecallEngine.recallDir(s.engine().paths())).offset("explicit", "memory"), 1e-9);
+        assertEquals(
+                FeedbackStore.MAX_RAISE,
+                new FeedbackStore(RecallEngine.recallDir(s.engine().paths())).offset("explicit", "memory"),
+                1e-9);
 
         RecallService.FeedbackOutput reset = s.resetCalibration();
         assertEquals(33, reset.reset().get("explicit/memory").ignored());
@@ -62,7 +68,11 @@ class FeedbackCalibrationTest {
         assertTrue(ten < 0 && ten > -FeedbackStore.MAX_LOWER, "ten used: " + ten);
         assertEquals(-FeedbackStore.MAX_LOWER, FeedbackStore.offset(new FeedbackStore.Counts(10_000, 0, 0, 0)), 0.03);
         assertTrue(FeedbackStore.offset(new FeedbackStore.Counts(10_000, 0, 0, 0)) >= -FeedbackStore.MAX_LOWER);
-        assertEquals(0.0, FeedbackStore.offset(new FeedbackStore.Counts(3, 1, 0, 0)), 1e-9, "at the target precision nothing moves");
+        assertEquals(
+                0.0,
+                FeedbackStore.offset(new FeedbackStore.Counts(3, 1, 0, 0)),
+                1e-9,
+                "at the target precision nothing moves");
     }
 
     @Test
@@ -79,16 +89,23 @@ class FeedbackCalibrationTest {
         Path home = RecallTestHomes.memoryHome(tmp, String.join("\n§\n", FACT, "violin lessons on Tuesdays"), null);
         Path recall = Files.createDirectories(home.resolve("steward/recall"));
         // written by the previous release: positional keys, given after the file's last change (2999 is later than now)
-        Files.writeString(recall.resolve("feedback.json"), "{\"items\":{\"steward://memory/memory/1\":{\"used\":0,\"ignored\":0,\"harmful\":1,"
-                + "\"corrected\":0},\"steward://memory/memory/2\":{\"used\":2,\"ignored\":0,\"harmful\":0,\"corrected\":0}},"
-                + "\"entries\":[{\"decision_id\":null,\"uri\":\"steward://memory/memory/1\",\"outcome\":\"harmful\",\"at\":\"2999-01-01T00:00:00Z\"},"
-                + "{\"decision_id\":null,\"uri\":\"steward://memory/memory/2\",\"outcome\":\"used\",\"at\":\"2000-01-01T00:00:00Z\"}]}");
+        Files.writeString(
+                recall.resolve("feedback.json"),
+                "{\"items\":{\"steward://memory/memory/1\":{\"used\":0,\"ignored\":0,\"harmful\":1,"
+                        + "\"corrected\":0},\"steward://memory/memory/2\":{\"used\":2,\"ignored\":0,\"harmful\":0,\"corrected\":0}},"
+                        + "\"entries\":[{\"decision_id\":null,\"uri\":\"steward://memory/memory/1\",\"outcome\":\"harmful\",\"at\":\"2999-01-01T00:00:00Z\"},"
+                        + "{\"decision_id\":null,\"uri\":\"steward://memory/memory/2\",\"outcome\":\"used\",\"at\":\"2000-01-01T00:00:00Z\"}]}");
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             FeedbackStore f = e.feedback();
-            assertEquals(1, f.counts(RecallTestHomes.memUri("memory", FACT)).harmful(), "unchanged since: the same entry");
-            assertEquals(0, f.counts(RecallTestHomes.memUri("memory", "violin lessons on Tuesdays")).used(),
+            assertEquals(
+                    1, f.counts(RecallTestHomes.memUri("memory", FACT)).harmful(), "unchanged since: the same entry");
+            assertEquals(
+                    0,
+                    f.counts(RecallTestHomes.memUri("memory", "violin lessons on Tuesdays"))
+                            .used(),
                     "the file changed after that feedback: it may be about another entry, so it applies to none");
-            assertEquals(2, f.state().unmapped().get("steward://memory/memory/2").used());
+            assertEquals(
+                    2, f.state().unmapped().get("steward://memory/memory/2").used());
             assertFalse(f.state().items().containsKey("steward://memory/memory/1"));
         }
     }

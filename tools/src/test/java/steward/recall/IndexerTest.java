@@ -14,10 +14,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.Work;
 import steward.sessions.store.SessionStore;
 
@@ -45,14 +43,17 @@ class IndexerTest {
             SyncReport r = e.sync();
             assertFalse(r.changed());
             assertEquals(java.util.Map.of(), r.errors(), "state.db was never opened");
-            assertFalse(e.search(RecallEngineTest.q("session housekeeping", 5)).hits().isEmpty());
+            assertFalse(e.search(RecallEngineTest.q("session housekeeping", 5))
+                    .hits()
+                    .isEmpty());
         } finally {
             Files.setPosixFilePermissions(db, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
         }
     }
 
     @Test
-    void appendedMessagesAreWrittenWithoutRewritingTheirSessionAndTheTurnsBeforeThemGetThemAsContext() throws Exception {
+    void appendedMessagesAreWrittenWithoutRewritingTheirSessionAndTheTurnsBeforeThemGetThemAsContext()
+            throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             e.sync();
@@ -62,15 +63,20 @@ class IndexerTest {
             }
             assertTrue(inSession > 10, "a long session: " + inSession);
             long before = RecallTestHomes.addMessage(home, SID, "user", "What about the zebrafish?", 1.79e9);
-            long added = RecallTestHomes.addMessage(home, SID, "assistant", "The zebrafish aquarium heater is set to 26 degrees", 1.79e9 + 30);
+            long added = RecallTestHomes.addMessage(
+                    home, SID, "assistant", "The zebrafish aquarium heater is set to 26 degrees", 1.79e9 + 30);
             SyncReport r = e.sync();
-            assertTrue(r.written() <= 2 + HermesSessions.CONTEXT_WINDOW, "only the new turns and the ones before them: " + r.written());
+            assertTrue(
+                    r.written() <= 2 + HermesSessions.CONTEXT_WINDOW,
+                    "only the new turns and the ones before them: " + r.written());
             String base = "steward://session/" + SID + "/message/";
             RecallEngine.Result found = e.search(RecallEngineTest.q("zebrafish aquarium heater degrees", 5));
             assertEquals(base + added, found.hits().get(0).item().uri());
             // the turn before now holds the new one as context: a word only the new turn says counts for it (half)
             RecallEngine.Hit asked = e.search(RecallEngineTest.q("zebrafish heater degrees", 10)).hits().stream()
-                    .filter(h -> h.item().uri().equals(base + before)).findFirst().orElseThrow();
+                    .filter(h -> h.item().uri().equals(base + before))
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(asked.components().coverage() > 0.5, asked.components().toString());
         }
     }
@@ -81,16 +87,23 @@ class IndexerTest {
         long m;
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             m = RecallTestHomes.addMessage(home, SID, "user", "The quokka sticker goes on the laptop lid", 1.79e9);
-            assertEquals("steward://session/" + SID + "/message/" + m, uris(e.search(RecallEngineTest.q("quokka sticker", 3))).get(0));
+            assertEquals(
+                    "steward://session/" + SID + "/message/" + m,
+                    uris(e.search(RecallEngineTest.q("quokka sticker", 3))).get(0));
             try (SessionStore s = SessionStore.openReadWrite(home.resolve("state.db"))) {
                 s.write(c -> c.createStatement().executeUpdate("UPDATE messages SET active = 0 WHERE id = " + m));
             }
-            assertTrue(uris(e.search(RecallEngineTest.q("quokka sticker", 3))).isEmpty(), "the user took it back (Hermes' rewind)");
+            assertTrue(
+                    uris(e.search(RecallEngineTest.q("quokka sticker", 3))).isEmpty(),
+                    "the user took it back (Hermes' rewind)");
             String other = "20260707_101100_1738f7";
             long o = RecallTestHomes.addMessage(home, other, "user", "Armadillo facts for the quiz", 1.79e9);
-            assertEquals("steward://session/" + other + "/message/" + o, uris(e.search(RecallEngineTest.q("armadillo quiz", 3))).get(0));
+            assertEquals(
+                    "steward://session/" + other + "/message/" + o,
+                    uris(e.search(RecallEngineTest.q("armadillo quiz", 3))).get(0));
             try (SessionStore s = SessionStore.openReadWrite(home.resolve("state.db"))) {
-                s.write(c -> c.createStatement().executeUpdate("DELETE FROM messages WHERE session_id = '" + other + "'"));
+                s.write(c ->
+                        c.createStatement().executeUpdate("DELETE FROM messages WHERE session_id = '" + other + "'"));
             }
             assertTrue(uris(e.search(RecallEngineTest.q("armadillo quiz", 3))).isEmpty());
         }
@@ -103,10 +116,15 @@ class IndexerTest {
         Files.deleteIfExists(home.resolve("state.db-wal"));
         Files.deleteIfExists(home.resolve("state.db-shm"));
         RecallService s = new RecallService(RecallTestHomes.engine(home));
-        RecallService.SearchOutput out = s.search(new RecallService.SearchRequest("中文回答", 3, List.of("memory"), null, null, null));
-        assertEquals(RecallTestHomes.fixtureMem(home, "中文回答"), out.items().get(0).uri());
-        assertTrue(out.index().warnings().get(0).startsWith("hermes-sessions not searched: "), out.index().warnings().toString());
-        RecallService.SearchOutput all = s.search(new RecallService.SearchRequest("housekeeping", 5, null, null, null, null));
+        RecallService.SearchOutput out =
+                s.search(new RecallService.SearchRequest("中文回答", 3, List.of("memory"), null, null, null));
+        assertEquals(
+                RecallTestHomes.fixtureMem(home, "中文回答"), out.items().get(0).uri());
+        assertTrue(
+                out.index().warnings().get(0).startsWith("hermes-sessions not searched: "),
+                out.index().warnings().toString());
+        RecallService.SearchOutput all =
+                s.search(new RecallService.SearchRequest("housekeeping", 5, null, null, null, null));
         assertTrue(all.items().stream().allMatch(i -> !i.source().equals("session")));
         assertFalse(all.items().isEmpty(), "skills still found");
     }
@@ -180,7 +198,8 @@ class IndexerTest {
                 Work neverCancelled = new Work() {
                     @Override
                     public void progress(double done, double total, String message) {
-                        throw new AssertionError("a call with a background indexer never waits for the build: " + message);
+                        throw new AssertionError(
+                                "a call with a background indexer never waits for the build: " + message);
                     }
 
                     @Override
@@ -189,20 +208,27 @@ class IndexerTest {
                     }
                 };
                 RecallService svc = new RecallService(e);
-                RecallService.SearchOutput out = svc.search(new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null,
-                        null), neverCancelled);
+                RecallService.SearchOutput out = svc.search(
+                        new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null, null),
+                        neverCancelled);
                 assertFalse(out.index().built(), "nothing is committed yet");
-                assertTrue(out.index().building().matches("index building: \\d+ of \\d+ .*"), out.index().building());
+                assertTrue(
+                        out.index().building().matches("index building: \\d+ of \\d+ .*"),
+                        out.index().building());
                 assertEquals(0, out.index().items_written(), "the call wrote nothing");
                 assertFalse(out.items().isEmpty(), "what the build has written so far is searched");
                 assertTrue(bg.building().startsWith("index building: "), bg.building());
                 release.countDown();
                 first.join();
                 assertTrue(e.built());
-                RecallService.SearchOutput after = svc.search(new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null,
-                        null), neverCancelled);
+                RecallService.SearchOutput after = svc.search(
+                        new RecallService.SearchRequest("session housekeeping rules", 10, null, null, null, null),
+                        neverCancelled);
                 assertNull(after.index().building());
-                assertEquals(out.items().get(0).uri(), after.items().get(0).uri(), "URIs do not change when the build commits");
+                assertEquals(
+                        out.items().get(0).uri(),
+                        after.items().get(0).uri(),
+                        "URIs do not change when the build commits");
             }
         }
     }
@@ -213,13 +239,16 @@ class IndexerTest {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             e.sync(Work.NONE);
-            e.sync(Work.NONE); // (opening state.db moves its change key once: the second sync sees nothing moved in content)
+            e.sync(Work.NONE); // (opening state.db moves its change key once: the second sync sees nothing moved
+            // in content)
             try (BackgroundIndexer bg = new BackgroundIndexer(e, 600_000).start()) {
                 RecallService svc = new RecallService(e);
-                RecallService.SearchOutput same = svc.search(new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
+                RecallService.SearchOutput same = svc.search(
+                        new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
                 assertFalse(same.index().stale(), "nothing changed");
                 RecallTestHomes.addMessage(home, SID, "user", "My stoneware glaze recipe uses wollastonite", 1.79e9);
-                RecallService.SearchOutput stale = svc.search(new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
+                RecallService.SearchOutput stale = svc.search(
+                        new RecallService.SearchRequest("stoneware glaze recipe", 10, null, null, null, null));
                 assertEquals(0, stale.index().items_written(), "the call did not index it");
                 // the call woke the indexer (its poll is ten minutes): it writes the message soon
                 long deadline = System.nanoTime() + 120_000_000_000L;

@@ -6,17 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.text.CodePoints;
 
 class InjectEngineTest {
     @TempDir
     Path tmp;
 
-    static final String MEMORY = String.join("\n§\n",
+    static final String MEMORY = String.join(
+            "\n§\n",
             "The staging database runs on port 5433 behind pgbouncer",
             "Backups: restic copies to the NAS every night at 02:00 and keeps 7 snapshots",
             "Backup check: restic verifies the NAS snapshots every Sunday morning",
@@ -57,7 +56,8 @@ class InjectEngineTest {
 
     @Test
     void unrelatedMessageIsSkipped() throws Exception {
-        InjectEngine.Result r = service().inject(req("What did the vet say about my cat's allergy?", null, null, "active"));
+        InjectEngine.Result r =
+                service().inject(req("What did the vet say about my cat's allergy?", null, null, "active"));
         assertEquals("skip", r.decision());
         assertTrue(r.items().isEmpty());
         assertEquals("", r.block());
@@ -66,9 +66,16 @@ class InjectEngineTest {
     @Test
     void modesDecideWhatIsReallyInjected() throws Exception {
         RecallService s = service();
-        assertEquals("inject", s.inject(req("What port does the staging database use?", null, null, "active")).decision());
-        assertEquals("inject", s.inject(req("What port does the staging database use?", null, null, "canary")).decision());
-        InjectEngine.Result proactive = s.inject(req("Restic backups to the NAS keep snapshots, check the ops alert channel", null, null, "canary"));
+        assertEquals(
+                "inject",
+                s.inject(req("What port does the staging database use?", null, null, "active"))
+                        .decision());
+        assertEquals(
+                "inject",
+                s.inject(req("What port does the staging database use?", null, null, "canary"))
+                        .decision());
+        InjectEngine.Result proactive = s.inject(
+                req("Restic backups to the NAS keep snapshots, check the ops alert channel", null, null, "canary"));
         assertEquals("proactive", proactive.lane());
         assertEquals("shadow", proactive.decision(), proactive.reason());
     }
@@ -77,14 +84,17 @@ class InjectEngineTest {
     void secretsAreGated() throws Exception {
         InjectEngine.Result r = service().inject(req("What is the deploy token?", null, null, "active"));
         assertFalse(uris(r.items()).contains(m(5)));
-        assertTrue(r.dropped().stream().anyMatch(c -> c.uri().equals(m(5)) && c.drop_reason().startsWith("secret")));
+        assertTrue(r.dropped().stream()
+                .anyMatch(c -> c.uri().equals(m(5)) && c.drop_reason().startsWith("secret")));
     }
 
     @Test
     void echoOfAStoredItemIsVetoed() throws Exception {
-        InjectEngine.Result r = service().inject(req("The staging database runs on port 5433 behind pgbouncer.", null, null, "active"));
+        InjectEngine.Result r =
+                service().inject(req("The staging database runs on port 5433 behind pgbouncer.", null, null, "active"));
         assertFalse(uris(r.items()).contains(m(1)));
-        assertTrue(r.dropped().stream().anyMatch(c -> c.uri().equals(m(1)) && c.drop_reason().startsWith("echo")));
+        assertTrue(r.dropped().stream()
+                .anyMatch(c -> c.uri().equals(m(1)) && c.drop_reason().startsWith("echo")));
     }
 
     @Test
@@ -92,14 +102,16 @@ class InjectEngineTest {
         RecallService s = service();
         int sawPartial = 0;
         for (int budget = 100; budget <= 700; budget += 13) {
-            InjectEngine.Result r = s.inject(req("Which restic backup snapshots are on the NAS?", null, budget, "active"));
+            InjectEngine.Result r =
+                    s.inject(req("Which restic backup snapshots are on the NAS?", null, budget, "active"));
             assertTrue(r.block_chars() <= budget, "budget " + budget);
             assertEquals(CodePoints.length(r.block()), r.block_chars());
             for (InjectEngine.Candidate c : r.items()) {
                 String full = s.engine().resolve(c.uri()).text();
                 assertTrue(r.block().contains(full), "item cut: " + c.uri() + " at budget " + budget);
             }
-            boolean budgetDrops = r.dropped().stream().anyMatch(c -> c.drop_reason().startsWith("budget"));
+            boolean budgetDrops =
+                    r.dropped().stream().anyMatch(c -> c.drop_reason().startsWith("budget"));
             if (budgetDrops && !r.items().isEmpty()) sawPartial++;
         }
         assertTrue(sawPartial > 0, "some budgets fit only part of the items");
@@ -114,10 +126,14 @@ class InjectEngineTest {
         for (int call = 2; call <= 3; call++) {
             InjectEngine.Result r = s.inject(req(q, "sess-a", null, "active"));
             assertFalse(uris(r.items()).contains(uri), "call " + call);
-            assertTrue(r.dropped().stream().anyMatch(c -> c.uri().equals(uri) && c.drop_reason().startsWith("cooldown")));
+            assertTrue(r.dropped().stream()
+                    .anyMatch(c -> c.uri().equals(uri) && c.drop_reason().startsWith("cooldown")));
         }
-        assertTrue(uris(s.inject(req(q, "sess-a", null, "active")).items()).contains(uri), "free again on the 4th call");
-        assertTrue(uris(s.inject(req(q, "sess-b", null, "active")).items()).contains(uri), "other sessions are not cooled down");
+        assertTrue(
+                uris(s.inject(req(q, "sess-a", null, "active")).items()).contains(uri), "free again on the 4th call");
+        assertTrue(
+                uris(s.inject(req(q, "sess-b", null, "active")).items()).contains(uri),
+                "other sessions are not cooled down");
     }
 
     @Test
@@ -126,9 +142,14 @@ class InjectEngineTest {
         String weak = "kayak glacier violin saffron lantern?"; // the kayak entry holds 2 of 5 equally rare terms
         InjectEngine.Result closed = s.inject(req(weak, "fresh", null, "active"));
         assertEquals("skip", closed.decision(), closed.reason());
-        assertTrue(closed.top_score() >= InjectEngine.TAU_LO && closed.top_score() < InjectEngine.TAU_HI, "top " + closed.top_score());
+        assertTrue(
+                closed.top_score() >= InjectEngine.TAU_LO && closed.top_score() < InjectEngine.TAU_HI,
+                "top " + closed.top_score());
 
-        assertEquals("inject", s.inject(req("When are the violin lessons?", "open", null, "active")).decision());
+        assertEquals(
+                "inject",
+                s.inject(req("When are the violin lessons?", "open", null, "active"))
+                        .decision());
         InjectEngine.Result open = s.inject(req(weak, "open", null, "active"));
         assertTrue(open.hysteresis_open());
         assertEquals("inject", open.decision(), open.reason());
@@ -146,14 +167,20 @@ class InjectEngineTest {
         s.feedback(first.decision_id(), List.of(uri), "ignored");
         s.feedback(first.decision_id(), List.of(uri), "ignored");
         InjectEngine.Result second = s.inject(req(q, null, null, "active"));
-        double after = second.items().isEmpty() ? second.dropped().stream().filter(c -> c.uri().equals(uri)).findFirst().orElseThrow().calibrated()
+        double after = second.items().isEmpty()
+                ? second.dropped().stream()
+                        .filter(c -> c.uri().equals(uri))
+                        .findFirst()
+                        .orElseThrow()
+                        .calibrated()
                 : second.items().get(0).calibrated();
         assertTrue(after < before, before + " -> " + after);
 
         s.feedback(first.decision_id(), List.of(uri), "harmful");
         InjectEngine.Result third = s.inject(req(q, null, null, "active"));
         assertFalse(uris(third.items()).contains(uri));
-        assertTrue(third.dropped().stream().anyMatch(c -> c.uri().equals(uri) && c.drop_reason().startsWith("harmful")));
+        assertTrue(third.dropped().stream()
+                .anyMatch(c -> c.uri().equals(uri) && c.drop_reason().startsWith("harmful")));
         assertEquals(0.0, s.engine().feedback().precision());
     }
 
@@ -161,10 +188,10 @@ class InjectEngineTest {
     void feedbackRefusesUnknownDecisionsAndForeignItems() throws Exception {
         RecallService s = service();
         InjectEngine.Result r = s.inject(req("What port does the staging database use?", null, null, "active"));
-        org.junit.jupiter.api.Assertions.assertThrows(steward.StewardError.class,
-                () -> s.feedback("d_0_000000", List.of(m(1)), "used"));
-        org.junit.jupiter.api.Assertions.assertThrows(steward.StewardError.class,
-                () -> s.feedback(r.decision_id(), List.of(m(7)), "used"));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                steward.StewardError.class, () -> s.feedback("d_0_000000", List.of(m(1)), "used"));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                steward.StewardError.class, () -> s.feedback(r.decision_id(), List.of(m(7)), "used"));
         assertEquals(1.0, s.feedback(r.decision_id(), List.of(m(1)), "used").injection_precision());
     }
 }

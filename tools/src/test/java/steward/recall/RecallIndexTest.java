@@ -27,9 +27,12 @@ class RecallIndexTest {
     void onlySpeakersThatStartAShareOfTheMessagesCount() {
         // "Remember: …" parses like a name but starts one message of 200: not a participant
         assertEquals("remember", RecallIndex.speaker("Remember: the deploy key lives in the vault."));
-        assertEquals(java.util.Set.of("alice", "bob"),
-                RecallIndex.recurringSpeakers(java.util.Map.of("alice", 90, "bob", 100, "remember", 1, "plan", 3), 200));
-        assertEquals(java.util.Set.of("alice"), RecallIndex.recurringSpeakers(java.util.Map.of("alice", 3, "bob", 2), 10));
+        assertEquals(
+                java.util.Set.of("alice", "bob"),
+                RecallIndex.recurringSpeakers(
+                        java.util.Map.of("alice", 90, "bob", 100, "remember", 1, "plan", 3), 200));
+        assertEquals(
+                java.util.Set.of("alice"), RecallIndex.recurringSpeakers(java.util.Map.of("alice", 3, "bob", 2), 10));
     }
 
     @Test

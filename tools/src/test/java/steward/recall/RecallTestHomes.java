@@ -7,7 +7,6 @@ import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-
 import steward.config.StewardPaths;
 import steward.sessions.store.SessionStore;
 import steward.testing.TestHomes;
@@ -50,7 +49,8 @@ final class RecallTestHomes {
     static long addMessage(Path home, String sessionId, String role, String content, double ts) {
         try (SessionStore st = SessionStore.openReadWrite(home.resolve("state.db"))) {
             return st.write(c -> {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?,?,?,?)",
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?,?,?,?)",
                         java.sql.Statement.RETURN_GENERATED_KEYS)) {
                     ps.setString(1, sessionId);
                     ps.setString(2, role);

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-
 import org.junit.jupiter.api.Test;
 
 class TimeMentionTest {
@@ -39,7 +38,9 @@ class TimeMentionTest {
 
     @Test
     void aNamedDayMatchesThatDayAndTwoDaysAfterAndBoostsMoreThanItsMonth() {
-        for (String q : new String[] {"What dish did Nate make on 9 November, 2022?", "What did we fix on November 9th 2022?"}) {
+        for (String q :
+                new String[] {"What dish did Nate make on 9 November, 2022?", "What did we fix on November 9th 2022?"
+                }) {
             TimeMention t = TimeMention.parse(q);
             assertEquals(9, t.day(), q);
             assertTrue(t.matchesDay(at("2022-11-09") + 3600), q);
@@ -54,8 +55,11 @@ class TimeMentionTest {
         }
         assertNull(TimeMention.parse("What happened on 31 February, 2022?").day(), "no such day: month only");
         assertNull(TimeMention.parse("What happened in November?").range(), "no year: recurs every year, no range");
-        assertArrayEquals(new long[] {(long) at("2023-10-01"), (long) at("2023-12-02")},
-                TimeMention.parse("What setback did Melanie face in October 2023?").range(), "month plus the 31-day slack");
+        assertArrayEquals(
+                new long[] {(long) at("2023-10-01"), (long) at("2023-12-02")},
+                TimeMention.parse("What setback did Melanie face in October 2023?")
+                        .range(),
+                "month plus the 31-day slack");
     }
 
     @Test

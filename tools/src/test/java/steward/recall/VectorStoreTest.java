@@ -12,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +35,8 @@ class VectorStoreTest {
             vs.add(random(r));
             keys[i] = 1000 + i;
         }
-        try (VectorStore w = new VectorStore(tmp); VectorStore reader = new VectorStore(tmp)) {
+        try (VectorStore w = new VectorStore(tmp);
+                VectorStore reader = new VectorStore(tmp)) {
             assertEquals(0, reader.size());
             assertEquals(50, w.append(keys, vs));
             assertEquals(0, w.append(keys, vs), "stored once");
@@ -59,7 +59,8 @@ class VectorStoreTest {
             w.append(new long[] {1, 2}, List.of(random(r), random(r)));
         }
         // a crash after writing a batch's rows but before its header: garbage past the valid rows
-        try (FileChannel ch = FileChannel.open(tmp.resolve("vectors/g1.i8"), StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+        try (FileChannel ch =
+                FileChannel.open(tmp.resolve("vectors/g1.i8"), StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             ch.write(ByteBuffer.wrap(new byte[VectorStore.ROW * 3]));
         }
         try (VectorStore s = new VectorStore(tmp)) {
@@ -82,7 +83,8 @@ class VectorStoreTest {
         }
         try (VectorStore s = new VectorStore(tmp)) {
             s.append(keys, vs);
-            for (int probe : new int[] {0, 12345, n - 1}) assertEquals(probe, s.nearest(vs.get(probe), 5).get(0).key(), "row " + probe);
+            for (int probe : new int[] {0, 12345, n - 1})
+                assertEquals(probe, s.nearest(vs.get(probe), 5).get(0).key(), "row " + probe);
             int dropped = s.compact(k -> k % 2 == 0);
             assertEquals(n / 2, dropped);
             assertEquals(n / 2, s.size());

@@ -12,10 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.config.Origin;
 import steward.config.StewardPaths;
@@ -45,8 +43,12 @@ class RetentionTest {
     }
 
     ApplyResult applyHigh() {
-        String plan = new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20)).plan().plan_id();
-        return new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan, Map.of(), Map.of(), Map.of(), false, null));
+        String plan = new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                .plan()
+                .plan_id();
+        return new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan, Map.of(), Map.of(), Map.of(), false, null));
     }
 
     @Test
@@ -55,7 +57,8 @@ class RetentionTest {
         ApplyResult r = applyHigh();
         String id = r.backup().backup_id();
         SessionBackup store = new SessionBackup(paths.stateDir());
-        long deleted = r.executed().stream().filter(x -> x.action().equals("delete")).count();
+        long deleted =
+                r.executed().stream().filter(x -> x.action().equals("delete")).count();
 
         Retention.Report within = new Retention(paths, later(29)).run(true);
         assertEquals(List.of(), within.pruned_backups());
@@ -86,7 +89,9 @@ class RetentionTest {
         String id = "b_20260701T000000Z_abcdef";
         Files.createDirectories(store.filesDir(id));
         // an ended session that still exists, and a side file of it that is only in the backup
-        Files.writeString(store.file(id), "{\"id\":\"20260810_071500_a6a3a4\",\"messages\":[],\"_steward\":{\"action\":\"mark_ended\"}}\n");
+        Files.writeString(
+                store.file(id),
+                "{\"id\":\"20260810_071500_a6a3a4\",\"messages\":[],\"_steward\":{\"action\":\"mark_ended\"}}\n");
         Files.writeString(store.filesDir(id).resolve("session_20260810_071500_a6a3a4.json"), "{}");
         Retention.Report r = new Retention(paths, later(0)).run(true);
         assertEquals(1, r.keptAsOnlyCopy().size());
@@ -94,25 +99,33 @@ class RetentionTest {
         assertEquals(1, r.keptAsOnlyCopy().get(0).only_copy_files());
         Files.createDirectories(paths.hermesHome().resolve("sessions"));
         Files.writeString(paths.hermesHome().resolve("sessions/session_20260810_071500_a6a3a4.json"), "{}");
-        assertEquals(List.of(id), new Retention(paths, later(0)).run(true).pruned_backups(), "once the file is back in place");
+        assertEquals(
+                List.of(id),
+                new Retention(paths, later(0)).run(true).pruned_backups(),
+                "once the file is back in place");
     }
 
     @Test
     void theAgeComesFromConfigYaml() throws Exception {
         home();
-        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 2200\nsteward:\n  backup_retention_days: 7\n");
+        Files.writeString(
+                paths.configYaml(), "memory:\n  memory_char_limit: 2200\nsteward:\n  backup_retention_days: 7\n");
         Retention.Settings s = new Retention(paths, TestHomes.CLOCK).settings();
         assertEquals(7, s.backupDays());
         assertEquals(Origin.CONFIG_FILE, s.origin());
         ApplyResult r = applyHigh();
         new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
         assertEquals(List.of(), new Retention(paths, later(6)).run(true).pruned_backups());
-        assertEquals(List.of(r.backup().backup_id()), new Retention(paths, later(8)).run(true).pruned_backups());
+        assertEquals(
+                List.of(r.backup().backup_id()),
+                new Retention(paths, later(8)).run(true).pruned_backups());
 
         Files.writeString(paths.configYaml(), "steward:\n  backup_retention_days: soon\n");
         Retention.Settings bad = new Retention(paths, TestHomes.CLOCK).settings();
         assertEquals(Retention.DEFAULT_BACKUP_DAYS, bad.backupDays());
-        assertTrue(bad.warnings().get(0).contains("backup_retention_days"), bad.warnings().toString());
+        assertTrue(
+                bad.warnings().get(0).contains("backup_retention_days"),
+                bad.warnings().toString());
     }
 
     @Test

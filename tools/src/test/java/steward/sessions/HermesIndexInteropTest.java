@@ -16,10 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
@@ -53,30 +51,49 @@ class HermesIndexInteropTest {
         Random rng = new Random(3);
         Deque<Object[]> backups = new ArrayDeque<>();
         try (RealHermes.Driver driver = hermes.start("append_and_check.py")) {
-        for (int step = 0; step < 24; step++) {
-            String did;
-            if (!backups.isEmpty() && rng.nextBoolean()) {
-                Object[] b = backups.pop();
-                @SuppressWarnings("unchecked") List<String> ids = new ArrayList<>((List<String>) b[1]);
-                java.util.Collections.shuffle(ids, rng);
-                List<String> some = ids.subList(0, 1 + rng.nextInt(ids.size()));
-                RestoreEngine.Result r = new RestoreEngine(paths, TestHomes.CLOCK).restore((String) b[0], some);
-                assertTrue(r.checklist().stream().allMatch(RestoreEngine.Check::ok), "step " + step + ": " + r.checklist());
-                did = "restored " + r.restored().size();
-            } else {
-                Plan plan = new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20)).plan();
-                Map<String, String> items = new HashMap<>();
-                for (Plan.PlanItem it : plan.items()) if (it.executable() && "ABCD".contains(it.rule())) items.put(it.item_id(), "approve");
-                ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), items, Map.of(), Map.of(), false, null));
-                List<String> deleted = r.executed().stream().filter(d -> d.action().equals("delete")).map(ApplyResult.Done::session_id).toList();
-                if (r.backup() != null && !deleted.isEmpty()) backups.push(new Object[] {r.backup().backup_id(), deleted});
-                assertTrue(r.checklist().stream().filter(c -> c.check().equals("fts_integrity")).allMatch(ApplyResult.Check::ok),
-                        "step " + step + ": " + r.checklist());
-                did = "applied " + r.executed_count();
+            for (int step = 0; step < 24; step++) {
+                String did;
+                if (!backups.isEmpty() && rng.nextBoolean()) {
+                    Object[] b = backups.pop();
+                    @SuppressWarnings("unchecked")
+                    List<String> ids = new ArrayList<>((List<String>) b[1]);
+                    java.util.Collections.shuffle(ids, rng);
+                    List<String> some = ids.subList(0, 1 + rng.nextInt(ids.size()));
+                    RestoreEngine.Result r = new RestoreEngine(paths, TestHomes.CLOCK).restore((String) b[0], some);
+                    assertTrue(
+                            r.checklist().stream().allMatch(RestoreEngine.Check::ok),
+                            "step " + step + ": " + r.checklist());
+                    did = "restored " + r.restored().size();
+                } else {
+                    Plan plan = new AuditEngine(paths, TestHomes.CLOCK)
+                            .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                            .plan();
+                    Map<String, String> items = new HashMap<>();
+                    for (Plan.PlanItem it : plan.items())
+                        if (it.executable() && "ABCD".contains(it.rule())) items.put(it.item_id(), "approve");
+                    ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK)
+                            .apply(new ApplyRequest(plan.plan_id(), items, Map.of(), Map.of(), false, null));
+                    List<String> deleted = r.executed().stream()
+                            .filter(d -> d.action().equals("delete"))
+                            .map(ApplyResult.Done::session_id)
+                            .toList();
+                    if (r.backup() != null && !deleted.isEmpty())
+                        backups.push(new Object[] {r.backup().backup_id(), deleted});
+                    assertTrue(
+                            r.checklist().stream()
+                                    .filter(c -> c.check().equals("fts_integrity"))
+                                    .allMatch(ApplyResult.Check::ok),
+                            "step " + step + ": " + r.checklist());
+                    did = "applied " + r.executed_count();
+                }
+                String verdict = driver.send(
+                        "append",
+                        paths.stateDb().toString(),
+                        String.valueOf(rng.nextInt(61)),
+                        String.valueOf(step),
+                        "1786200000");
+                assertEquals("ok", verdict, "step " + step + " (" + did + "): Hermes' FTS5 integrity-check");
             }
-            String verdict = driver.send("append", paths.stateDb().toString(), String.valueOf(rng.nextInt(61)), String.valueOf(step), "1786200000");
-            assertEquals("ok", verdict, "step " + step + " (" + did + "): Hermes' FTS5 integrity-check");
-        }
         }
         assertTrue(FtsIndex.check(paths.stateDb()).ok(), "Steward's check agrees");
     }
@@ -87,12 +104,16 @@ class HermesIndexInteropTest {
         StewardPaths paths = StewardPaths.of(home);
         Set<Long> before = messageIds(paths);
         long maxBefore = before.stream().mapToLong(Long::longValue).max().orElse(0);
-        Plan plan = new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20)).plan();
-        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
+        Plan plan = new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                .plan();
+        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
         Set<Long> deleted = new HashSet<>(before);
         deleted.removeAll(messageIds(paths));
         assertTrue(deleted.size() > 10, "the apply deleted messages: " + deleted.size());
-        RestoreEngine.Result rr = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
+        RestoreEngine.Result rr =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
         assertEquals(deleted.size(), rr.messages_restored());
         Set<Long> after = messageIds(paths);
         for (long id : deleted) assertTrue(!after.contains(id), "deleted row id " + id + " was not re-used");
@@ -105,8 +126,9 @@ class HermesIndexInteropTest {
 
     static Set<Long> messageIds(StewardPaths paths) throws Exception {
         Set<Long> out = new HashSet<>();
-        try (Connection c = Sqlite.openReadOnly(paths.stateDb()); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT id FROM messages")) {
+        try (Connection c = Sqlite.openReadOnly(paths.stateDb());
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT id FROM messages")) {
             while (rs.next()) out.add(rs.getLong(1));
         }
         return out;

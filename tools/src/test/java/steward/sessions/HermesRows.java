@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.sessions.store.Sqlite;
 
 /**
@@ -26,8 +25,16 @@ public final class HermesRows {
     }
 
     /** One session: {@code lastActive} is the newest message's time; an ended one ended 30 s after it. */
-    public record Row(String id, String source, String title, String parent, boolean ended, int messages, double lastActive,
-                      boolean archived, String endReason) {}
+    public record Row(
+            String id,
+            String source,
+            String title,
+            String parent,
+            boolean ended,
+            int messages,
+            double lastActive,
+            boolean archived,
+            String endReason) {}
 
     public HermesRows chat(String id, String source, String title, boolean ended, int messages, double lastActive) {
         pending.add(new Row(id, source, title, null, ended, messages, lastActive, false, ended ? "cli_close" : null));
@@ -35,7 +42,8 @@ public final class HermesRows {
     }
 
     public HermesRows subagent(String id, String parent, String title, boolean ended, int messages, double lastActive) {
-        pending.add(new Row(id, "subagent", title, parent, ended, messages, lastActive, false, ended ? "completed" : null));
+        pending.add(
+                new Row(id, "subagent", title, parent, ended, messages, lastActive, false, ended ? "completed" : null));
         return this;
     }
 
@@ -47,9 +55,11 @@ public final class HermesRows {
     public void write() throws Exception {
         try (Connection c = Sqlite.openReadWrite(db)) {
             Sqlite.immediate(c, x -> {
-                try (PreparedStatement ps = x.prepareStatement("INSERT INTO sessions (id, source, title, parent_session_id, model_config, "
-                        + "started_at, ended_at, end_reason, message_count, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-                     PreparedStatement pm = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
+                try (PreparedStatement ps = x.prepareStatement(
+                                "INSERT INTO sessions (id, source, title, parent_session_id, model_config, "
+                                        + "started_at, ended_at, end_reason, message_count, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        PreparedStatement pm = x.prepareStatement(
+                                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
                     for (Row r : pending) {
                         double started = r.lastActive() - r.messages() * 60.0 - 60;
                         ps.setString(1, r.id());
@@ -96,7 +106,8 @@ public final class HermesRows {
     }
 
     public static boolean exists(Path db, String id) throws Exception {
-        try (Connection c = Sqlite.openReadOnly(db); PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
             ps.setString(1, id);
             try (var rs = ps.executeQuery()) {
                 return rs.next();

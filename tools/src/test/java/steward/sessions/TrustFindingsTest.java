@@ -16,11 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
@@ -41,8 +39,10 @@ import steward.testing.TestHomes;
 class TrustFindingsTest {
     static final String CURRENT = "20260810_071500_a6a3a4";
     static final double DAY = 86400.0;
+
     @TempDir
     Path tmp;
+
     StewardPaths paths;
     Path db;
     Instant now = TestHomes.NOW;
@@ -77,9 +77,14 @@ class TrustFindingsTest {
         return apply(plan, items, rules, Map.of(), Map.of());
     }
 
-    ApplyResult apply(Plan plan, Map<String, String> items, Map<String, String> rules, Map<String, String> renames,
-                      Map<String, String> keepReasons) {
-        return new ApplyEngine(paths, clock()).apply(new ApplyRequest(plan.plan_id(), items, rules, renames, false, CURRENT, keepReasons));
+    ApplyResult apply(
+            Plan plan,
+            Map<String, String> items,
+            Map<String, String> rules,
+            Map<String, String> renames,
+            Map<String, String> keepReasons) {
+        return new ApplyEngine(paths, clock())
+                .apply(new ApplyRequest(plan.plan_id(), items, rules, renames, false, CURRENT, keepReasons));
     }
 
     PreferenceData prefs() {
@@ -87,7 +92,10 @@ class TrustFindingsTest {
     }
 
     static Plan.PlanItem item(Plan p, String sessionId) {
-        return p.items().stream().filter(i -> i.session_id().equals(sessionId)).findFirst().orElse(null);
+        return p.items().stream()
+                .filter(i -> i.session_id().equals(sessionId))
+                .findFirst()
+                .orElse(null);
     }
 
     static List<Plan.PlanItem> items(Plan p, String condition) {
@@ -97,7 +105,9 @@ class TrustFindingsTest {
     }
 
     static Set<String> auto(AuditResult r) {
-        return r.groups().auto().items().stream().map(AuditResult.Item::session_id).collect(Collectors.toSet());
+        return r.groups().auto().items().stream()
+                .map(AuditResult.Item::session_id)
+                .collect(Collectors.toSet());
     }
 
     /** Lines of the report that ask the user something: the questions listed by name, plus each grouped question line. */
@@ -117,7 +127,10 @@ class TrustFindingsTest {
     @Test
     void keptRunningSubagentIsNeverDeletedWithItsParent() throws Exception {
         String p = "20260810_091500_c11a01", k = "20260810_092000_c11a02";
-        HermesRows.into(db).chat(p, "cli", null, false, 6, epoch() - 600).subagent(k, p, null, false, 3, epoch() - 300).write();
+        HermesRows.into(db)
+                .chat(p, "cli", null, false, 6, epoch() - 600)
+                .subagent(k, p, null, false, 3, epoch() - 300)
+                .write();
         Plan p1 = audit().plan();
         Plan.PlanItem ki = item(p1, k);
         assertEquals("C/untitled", ki.condition());
@@ -144,7 +157,10 @@ class TrustFindingsTest {
         promoteBLong();
         later(1);
         String p = "20260811_080000_b20001", t = "20260811_081000_b20002";
-        HermesRows.into(db).chat(p, "cli", null, true, 16, epoch() - 3 * 3600).subagent(t, p, "Review notes", true, 6, epoch() - 4 * 3600).write();
+        HermesRows.into(db)
+                .chat(p, "cli", null, true, 16, epoch() - 3 * 3600)
+                .subagent(t, p, "Review notes", true, 6, epoch() - 4 * 3600)
+                .write();
         AuditEngine.Outcome o = audit();
         assertFalse(auto(o.result()).contains(t), "no rule deletes a titled 6-message subagent on its own");
         assertFalse(auto(o.result()).contains(p), "so its parent's deletion is asked");
@@ -173,19 +189,25 @@ class TrustFindingsTest {
     @Test
     void groupRejectionCoversOnlyTheQuestionsShown() throws Exception {
         AuditEngine.Outcome o = audit(2);
-        List<String> shortIds = items(o.plan(), "B/short").stream().map(Plan.PlanItem::session_id).toList();
+        List<String> shortIds = items(o.plan(), "B/short").stream()
+                .map(Plan.PlanItem::session_id)
+                .toList();
         assertFalse(shortIds.isEmpty());
         // four long chats, more than a group lists (2): asked in one counted line, not two by name and two over the cap
         AuditResult.DecisionGroup line = o.result().decision_groups().stream()
-                .filter(g -> "B/long".equals(g.condition()) && g.section().equals("ask")).findFirst().orElseThrow();
+                .filter(g -> "B/long".equals(g.condition()) && g.section().equals("ask"))
+                .findFirst()
+                .orElseThrow();
         Set<String> shownLong = new java.util.HashSet<>(line.item_ids());
         assertEquals(4, line.count());
         assertTrue(o.text().contains(line.group_id() + " B/long") && o.text().contains("· 4 ("), o.text());
         ApplyResult r = apply(o.plan(), Map.of(), Map.of("B", "reject"));
-        for (String s : shortIds) assertFalse(HermesRows.exists(db, s), "an automatic B/short item is not covered by B=reject: " + s);
+        for (String s : shortIds)
+            assertFalse(HermesRows.exists(db, s), "an automatic B/short item is not covered by B=reject: " + s);
         Set<String> kept = prefs().session_level.retain.stream().map(m -> m.id).collect(Collectors.toSet());
         assertEquals(shownLong, kept, "only the long chats the report showed were rejected");
-        assertTrue(r.skipped().stream().noneMatch(s -> s.reason().equals("rejected") && shortIds.contains(s.session_id())));
+        assertTrue(r.skipped().stream()
+                .noneMatch(s -> s.reason().equals("rejected") && shortIds.contains(s.session_id())));
     }
 
     // 4. No way back after a promotion unless the user reads the automatic list.
@@ -194,19 +216,28 @@ class TrustFindingsTest {
         promoteBLong();
         later(1);
         AuditEngine.Outcome o3 = audit();
-        List<String> autoLong = items(o3.plan(), "B/long").stream().filter(i -> i.confidence().equals("HIGH")).map(Plan.PlanItem::session_id).toList();
+        List<String> autoLong = items(o3.plan(), "B/long").stream()
+                .filter(i -> i.confidence().equals("HIGH"))
+                .map(Plan.PlanItem::session_id)
+                .toList();
         assertEquals(2, autoLong.size(), "B/long runs automatically now");
         ApplyResult r3 = apply(o3.plan(), Map.of(), Map.of());
         for (String s : autoLong) assertFalse(HermesRows.exists(db, s));
         // every automatic action is listed with its condition and its one-line undo
         for (String s : autoLong) {
-            ApplyResult.Auto a = r3.automatic().stream().filter(x -> x.session_id().equals(s)).findFirst().orElseThrow();
+            ApplyResult.Auto a = r3.automatic().stream()
+                    .filter(x -> x.session_id().equals(s))
+                    .findFirst()
+                    .orElseThrow();
             assertEquals("B/long", a.condition());
             assertTrue(a.undo().contains(r3.backup().backup_id()) && a.undo().contains(s), a.undo());
         }
-        RestoreEngine.Result rr = new RestoreEngine(paths, clock()).restore(r3.backup().backup_id(), autoLong);
+        RestoreEngine.Result rr =
+                new RestoreEngine(paths, clock()).restore(r3.backup().backup_id(), autoLong);
         String said = String.join(" ", rr.learning().summary());
-        assertTrue(said.contains("B/long") && said.contains("contradiction"), "restoring a promoted condition's items is a contradiction: " + said);
+        assertTrue(
+                said.contains("B/long") && said.contains("contradiction"),
+                "restoring a promoted condition's items is a contradiction: " + said);
         assertTrue(said.contains("B/long demoted to MEDIUM"), "two restores demote it: " + said);
         later(1);
         String fresh = "20260812_090000_f40001";
@@ -214,7 +245,8 @@ class TrustFindingsTest {
         AuditEngine.Outcome o4 = audit();
         Plan.PlanItem fi = item(o4.plan(), fresh);
         assertEquals("B/long", fi.condition());
-        assertEquals("MEDIUM", fi.confidence(), "restoring what B/long deleted automatically stops it from running unasked");
+        assertEquals(
+                "MEDIUM", fi.confidence(), "restoring what B/long deleted automatically stops it from running unasked");
         for (String s : autoLong) assertFalse(auto(o4.result()).contains(s), "restored sessions are kept");
     }
 
@@ -249,22 +281,33 @@ class TrustFindingsTest {
             Plan p = audit().plan();
             List<Plan.PlanItem> stale = items(p, "D/stale");
             if (stale.isEmpty()) break;
-            lines.addAll(apply(p, Map.of(stale.get(0).item_id(), "approve"), Map.of()).learning().summary());
+            lines.addAll(apply(p, Map.of(stale.get(0).item_id(), "approve"), Map.of())
+                    .learning()
+                    .summary());
         }
         String all = String.join(" | ", lines);
         assertTrue(all.contains("D/stale"), all);
         assertFalse(all.matches(".*D/stale promoted to HIGH(?! .*safety cap).*"), all);
         assertTrue(all.contains("stays asked: safety cap"), all);
-        assertTrue(items(audit().plan(), "D/stale").stream().noneMatch(i -> i.confidence().equals("HIGH")));
+        assertTrue(items(audit().plan(), "D/stale").stream()
+                .noneMatch(i -> i.confidence().equals("HIGH")));
     }
 
     /** New sessions of several kinds, as they arrive between runs. */
     void arrivals(int run) throws Exception {
         String d = String.format("202608%02d", 10 + run);
         HermesRows rows = HermesRows.into(db);
-        for (int i = 0; i < 2; i++) rows.chat(d + "_0" + i + "0000_6b" + run + "00" + i, "cli", null, true, 14 + i, epoch() - (3 + i) * 3600);
+        for (int i = 0; i < 2; i++)
+            rows.chat(d + "_0" + i + "0000_6b" + run + "00" + i, "cli", null, true, 14 + i, epoch() - (3 + i) * 3600);
         rows.subagent(d + "_020000_6c" + run + "000", "20260702_112900_0becd7", null, false, 2, epoch() - 1800);
-        for (int i = 0; i < 2; i++) rows.chat(d + "_03" + i + "000_6d" + run + "00" + i, "tui", "Arrival topic " + run + "-" + i, false, 8, epoch() - 5 * DAY);
+        for (int i = 0; i < 2; i++)
+            rows.chat(
+                    d + "_03" + i + "000_6d" + run + "00" + i,
+                    "tui",
+                    "Arrival topic " + run + "-" + i,
+                    false,
+                    8,
+                    epoch() - 5 * DAY);
         rows.write();
     }
 
@@ -285,7 +328,8 @@ class TrustFindingsTest {
         assertTrue(asked.stream().allMatch(n -> n <= 10), "at most 10 question lines per run: " + asked);
     }
 
-    // 6b. Rule D's ignored warning collapses into one line; once that line is ignored too, a status line that asks nothing.
+    // 6b. Rule D's ignored warning collapses into one line; once that line is ignored too, a status line that asks
+    // nothing.
     @Test
     void anIgnoredTooManyActiveWarningCollapsesIntoOneLine() throws Exception {
         List<Integer> dLines = new ArrayList<>();
@@ -302,18 +346,28 @@ class TrustFindingsTest {
             for (AuditResult.RuleGroup c : o.result().groups().collapsed()) collapsedSummaries.add(c.summary());
             Map<String, String> answers = new HashMap<>();
             for (AuditResult.RuleGroup g : o.result().groups().confirm()) {
-                for (AuditResult.Item i : g.items()) if (!i.rule().equals("D") && question(i)) answers.put(i.item_id(), "approve");
+                for (AuditResult.Item i : g.items())
+                    if (!i.rule().equals("D") && question(i)) answers.put(i.item_id(), "approve");
             }
-            for (AuditResult.Item i : o.result().groups().info().items()) if (!i.rule().equals("D") && question(i)) answers.put(i.item_id(), "approve");
+            for (AuditResult.Item i : o.result().groups().info().items())
+                if (!i.rule().equals("D") && question(i)) answers.put(i.item_id(), "approve");
             apply(o.plan(), answers, Map.of());
         }
         assertEquals(6.0, prefs().active_threshold, "N rose to its cap");
-        assertTrue(dLines.stream().allMatch(n -> n <= 1), "rule D asks in one line, never one question per stale session: " + dLines);
+        assertTrue(
+                dLines.stream().allMatch(n -> n <= 1),
+                "rule D asks in one line, never one question per stale session: " + dLines);
         final AuditResult r = last;
-        assertTrue(r.groups().collapsed().stream().anyMatch(c -> c.rule().equals("D") && c.count() > 0), "ignored up to N's cap: collapsed");
-        assertTrue(collapsedSummaries.stream().anyMatch(x -> x.contains("this warning went unanswered")), collapsedSummaries.toString());
+        assertTrue(
+                r.groups().collapsed().stream().anyMatch(c -> c.rule().equals("D") && c.count() > 0),
+                "ignored up to N's cap: collapsed");
+        assertTrue(
+                collapsedSummaries.stream().anyMatch(x -> x.contains("this warning went unanswered")),
+                collapsedSummaries.toString());
         // that line went unanswered too: the warning is now a status line that asks nothing, and nothing was done
-        assertTrue(r.groups().collapsed().get(0).summary().contains("(status, not asked)"), r.groups().collapsed().get(0).summary());
+        assertTrue(
+                r.groups().collapsed().get(0).summary().contains("(status, not asked)"),
+                r.groups().collapsed().get(0).summary());
         assertTrue(r.groups().collapsed().get(0).items().stream().allMatch(i -> "status".equals(i.question())));
         assertEquals(0, dLines.get(5), "a status line is no question: " + dLines);
     }

@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
@@ -24,12 +22,21 @@ class ClaudeStatusTest {
     void aClaudeHomeAloneIsAWorkingSetupAndItsSessionsAreShownByProject() throws Exception {
         Path home = ClaudeTestHomes.install(tmp, false);
         Map<String, String> before = ClaudeTestHomes.tree(home);
-        StewardPaths paths = StewardPaths.resolve(null, null, null, Map.of("HOME", tmp.toString(), // Hermes home: the default, absent
-                "CLAUDE_CONFIG_DIR", home.toString()));
+        StewardPaths paths = StewardPaths.resolve(
+                null,
+                null,
+                null,
+                Map.of(
+                        "HOME",
+                        tmp.toString(), // Hermes home: the default, absent
+                        "CLAUDE_CONFIG_DIR",
+                        home.toString()));
         StatusReport r = new StatusEngine(paths, TestHomes.CLOCK).status();
         assertFalse(r.failed(), r.errors().toString());
         assertFalse(r.hermes_home_exists());
-        assertTrue(r.warnings().stream().anyMatch(w -> w.contains("serving the Claude Code home only")), r.warnings().toString());
+        assertTrue(
+                r.warnings().stream().anyMatch(w -> w.contains("serving the Claude Code home only")),
+                r.warnings().toString());
         assertEquals("environment", r.paths().claude_home().origin());
         assertEquals(home.resolve("steward").toString(), r.paths().state_dir().path());
         StatusReport.Claude c = r.claude();
@@ -54,8 +61,11 @@ class ClaudeStatusTest {
     void bothHomesAreShownWithWhereEachCameFrom() throws Exception {
         Path hermes = TestHomes.copyFixture(tmp);
         Path claude = ClaudeTestHomes.install(tmp, false);
-        StatusReport r = new StatusEngine(StewardPaths.resolve(hermes.toString(), claude.toString(), null, Map.of("HOME", tmp.toString())),
-                TestHomes.CLOCK).status();
+        StatusReport r = new StatusEngine(
+                        StewardPaths.resolve(
+                                hermes.toString(), claude.toString(), null, Map.of("HOME", tmp.toString())),
+                        TestHomes.CLOCK)
+                .status();
         assertFalse(r.failed(), r.errors().toString());
         assertEquals("flag", r.paths().hermes_home().origin());
         assertEquals("flag", r.paths().claude_home().origin());
@@ -65,7 +75,9 @@ class ClaudeStatusTest {
 
     @Test
     void neitherHomeIsAnErrorNamingBoth() {
-        StatusReport r = new StatusEngine(StewardPaths.resolve(null, null, null, Map.of("HOME", tmp.toString())), TestHomes.CLOCK).status();
+        StatusReport r = new StatusEngine(
+                        StewardPaths.resolve(null, null, null, Map.of("HOME", tmp.toString())), TestHomes.CLOCK)
+                .status();
         assertTrue(r.failed());
         assertTrue(r.errors().get(0).contains("no Claude Code home"), r.errors().toString());
         assertFalse(r.claude().exists());

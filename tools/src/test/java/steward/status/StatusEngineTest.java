@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.testing.TestHomes;
 
@@ -39,7 +37,9 @@ class StatusEngineTest {
         StatusReport.MemoryUsage u = r.memory().get("user");
         assertEquals(3 + 3 + 10, u.chars()); // emoji count 1 each; the delimiter "\n§\n" counts 3
         assertEquals(2, u.entry_count());
-        assertTrue(r.warnings().stream().anyMatch(w -> w.startsWith("USER.md: over its limit")), r.warnings().toString());
+        assertTrue(
+                r.warnings().stream().anyMatch(w -> w.startsWith("USER.md: over its limit")),
+                r.warnings().toString());
     }
 
     @Test
@@ -73,9 +73,11 @@ class StatusEngineTest {
         assertTrue(d0.page_size() >= 512 && d0.page_count() * d0.page_size() == d0.db_bytes(), d0.toString());
         assertEquals(0, d0.side_files());
         // a large row deleted: its pages go to SQLite's free list, the file keeps its size
-        try (java.sql.Connection c = steward.sessions.store.Sqlite.openReadWrite(db); java.sql.Statement st = c.createStatement()) {
+        try (java.sql.Connection c = steward.sessions.store.Sqlite.openReadWrite(db);
+                java.sql.Statement st = c.createStatement()) {
             st.execute("PRAGMA journal_mode=DELETE");
-            st.execute("INSERT INTO messages (session_id, role, content, timestamp) SELECT id, 'user', printf('%.500000c', 'x'), 0 FROM sessions LIMIT 1");
+            st.execute(
+                    "INSERT INTO messages (session_id, role, content, timestamp) SELECT id, 'user', printf('%.500000c', 'x'), 0 FROM sessions LIMIT 1");
             st.execute("DELETE FROM messages WHERE length(content) = 500000");
         }
         Files.createDirectories(home.resolve("sessions"));

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
 import steward.claude.fixture.ClaudeHomeFixture;
 import steward.config.Origin;
 import steward.config.StewardPaths;
@@ -34,9 +33,12 @@ public final class ClaudeTestHomes {
      * memory of /home/dev/webapp moved to the directory Claude Code uses for that path.
      */
     public static Path memoryProject(Path home) throws IOException {
-        Path project = home.resolve(ClaudeHomeFixture.MEMORY_PROJECT).toAbsolutePath().normalize();
+        Path project =
+                home.resolve(ClaudeHomeFixture.MEMORY_PROJECT).toAbsolutePath().normalize();
         Path from = home.resolve("projects/-home-dev-webapp/memory");
-        Path to = home.resolve("projects").resolve(steward.claude.ClaudeHome.encodeCwd(project.toString())).resolve("memory");
+        Path to = home.resolve("projects")
+                .resolve(steward.claude.ClaudeHome.encodeCwd(project.toString()))
+                .resolve("memory");
         if (Files.isDirectory(from)) {
             Files.createDirectories(to.getParent());
             Files.move(from, to);
@@ -52,7 +54,12 @@ public final class ClaudeTestHomes {
     public static StewardPaths claudeOnly(Path tmp, Path claudeHome) {
         // the Hermes home is the default one, not named (a named home that does not exist is refused as a mistake)
         StewardPaths both = StewardPaths.of(tmp.resolve("no-hermes"), claudeHome);
-        return new StewardPaths(both.hermesHome(), Origin.DEFAULT, both.stateDir(), both.stateDirOrigin(), both.claudeHome(),
+        return new StewardPaths(
+                both.hermesHome(),
+                Origin.DEFAULT,
+                both.stateDir(),
+                both.stateDirOrigin(),
+                both.claudeHome(),
                 both.claudeHomeOrigin());
     }
 

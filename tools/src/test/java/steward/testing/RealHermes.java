@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -37,7 +36,8 @@ public final class RealHermes {
     /** A usable real Hermes, or the test is skipped with the reason. */
     public static RealHermes require() {
         Path src = locateSource();
-        Assumptions.assumeTrue(src != null, "real Hermes not found (shared/hermes-src or $STEWARD_HERMES_SRC): test skipped");
+        Assumptions.assumeTrue(
+                src != null, "real Hermes not found (shared/hermes-src or $STEWARD_HERMES_SRC): test skipped");
         String why = pythonProblem();
         Assumptions.assumeTrue(why == null, () -> why + ": test needs the real Hermes (Python 3 + PyYAML), skipped");
         return new RealHermes(src);
@@ -50,9 +50,13 @@ public final class RealHermes {
         if (!"".equals(pythonProblem)) return pythonProblem;
         String p;
         try {
-            Process proc = new ProcessBuilder("python3", "-c", "import yaml, sqlite3").redirectErrorStream(true).start();
+            Process proc = new ProcessBuilder("python3", "-c", "import yaml, sqlite3")
+                    .redirectErrorStream(true)
+                    .start();
             proc.getInputStream().readAllBytes();
-            p = proc.waitFor(30, TimeUnit.SECONDS) && proc.exitValue() == 0 ? null : "python3 cannot import yaml (PyYAML missing)";
+            p = proc.waitFor(30, TimeUnit.SECONDS) && proc.exitValue() == 0
+                    ? null
+                    : "python3 cannot import yaml (PyYAML missing)";
         } catch (IOException e) {
             p = "python3 not found";
         } catch (InterruptedException e) {
@@ -74,7 +78,8 @@ public final class RealHermes {
             if (in == null) throw new IOException("no test resource hermes/" + script);
             Files.write(file, in.readAllBytes());
         }
-        ProcessBuilder pb = new ProcessBuilder("python3", file.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
+        ProcessBuilder pb =
+                new ProcessBuilder("python3", file.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put("HERMES_SRC", src.toString());
         return new Driver(pb.start(), file);
     }
@@ -89,7 +94,8 @@ public final class RealHermes {
         Driver(Process process, Path file) {
             this.process = process;
             this.file = file;
-            this.out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.out = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             this.in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         }
 
@@ -137,7 +143,8 @@ public final class RealHermes {
                 throw new IOException(script + " did not finish");
             }
             if (p.exitValue() != 0) {
-                throw new IOException(script + " failed (" + p.exitValue() + "): " + new String(err, StandardCharsets.UTF_8));
+                throw new IOException(
+                        script + " failed (" + p.exitValue() + "): " + new String(err, StandardCharsets.UTF_8));
             }
             return out.strip();
         } finally {

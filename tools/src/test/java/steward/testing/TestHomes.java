@@ -15,7 +15,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.sessions.store.Sqlite;
@@ -32,6 +31,7 @@ public final class TestHomes {
 
     /** The fixture's "now": every expectation in {@code fixtures/hermes-home/manifest.json} is relative to it. */
     public static final Instant NOW = Instant.parse("2026-08-10T12:00:00Z");
+
     public static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
     /** The repository root: from the {@code steward.repo} system property (set by Maven), else upwards from the working directory. */
@@ -39,9 +39,11 @@ public final class TestHomes {
         String p = System.getProperty("steward.repo");
         Path base = (p != null ? Path.of(p) : Path.of("")).toAbsolutePath().normalize();
         for (Path b = base; b != null; b = b.getParent()) {
-            if (Files.isDirectory(b.resolve("fixtures/hermes-home")) && Files.isDirectory(b.resolve("schemas"))) return b;
+            if (Files.isDirectory(b.resolve("fixtures/hermes-home")) && Files.isDirectory(b.resolve("schemas")))
+                return b;
         }
-        throw new IllegalStateException("repository root (with fixtures/hermes-home and schemas/) not found from " + base);
+        throw new IllegalStateException(
+                "repository root (with fixtures/hermes-home and schemas/) not found from " + base);
     }
 
     public static Path fixtureHome() {
@@ -62,22 +64,31 @@ public final class TestHomes {
     /** A home with an empty {@code memories/} directory and a {@code config.yaml} setting both memory limits. */
     public static StewardPaths home(Path dir, int memoryLimit, int userLimit) throws IOException {
         Files.createDirectories(dir.resolve("memories"));
-        Files.writeString(dir.resolve("config.yaml"), "memory:\n  memory_char_limit: " + memoryLimit + "\n  user_char_limit: "
-                + userLimit + "\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                dir.resolve("config.yaml"),
+                "memory:\n  memory_char_limit: " + memoryLimit + "\n  user_char_limit: " + userLimit + "\n",
+                StandardCharsets.UTF_8);
         return StewardPaths.of(dir);
     }
 
     /** Every row of sessions and messages (all columns, ordered by id), for logical comparison. */
     public static List<String> dump(Path db) throws Exception {
         List<String> out = new ArrayList<>();
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement()) {
-            for (String sql : List.of("SELECT * FROM sessions ORDER BY id", "SELECT * FROM messages ORDER BY id",
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement()) {
+            for (String sql : List.of(
+                    "SELECT * FROM sessions ORDER BY id",
+                    "SELECT * FROM messages ORDER BY id",
                     "SELECT rowid, * FROM messages_fts ORDER BY rowid")) {
                 try (ResultSet rs = st.executeQuery(sql)) {
                     ResultSetMetaData md = rs.getMetaData();
                     while (rs.next()) {
                         StringBuilder sb = new StringBuilder();
-                        for (int i = 1; i <= md.getColumnCount(); i++) sb.append(md.getColumnName(i)).append('=').append(rs.getObject(i)).append('|');
+                        for (int i = 1; i <= md.getColumnCount(); i++)
+                            sb.append(md.getColumnName(i))
+                                    .append('=')
+                                    .append(rs.getObject(i))
+                                    .append('|');
                         out.add(sb.toString());
                     }
                 }
@@ -93,8 +104,10 @@ public final class TestHomes {
      */
     public static List<String> logicalDump(Path db) throws Exception {
         List<String> out = new ArrayList<>();
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement()) {
-            for (String sql : List.of("SELECT * FROM sessions ORDER BY id",
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement()) {
+            for (String sql : List.of(
+                    "SELECT * FROM sessions ORDER BY id",
                     "SELECT * FROM messages ORDER BY session_id, id",
                     "SELECT m.session_id, f.content FROM messages_fts f JOIN messages m ON m.id = f.rowid ORDER BY m.session_id, m.id",
                     "SELECT m.session_id, f.content FROM messages_fts_trigram f JOIN messages m ON m.id = f.rowid ORDER BY m.session_id, m.id",
@@ -105,8 +118,12 @@ public final class TestHomes {
                     while (rs.next()) {
                         StringBuilder sb = new StringBuilder();
                         for (int i = 1; i <= md.getColumnCount(); i++) {
-                            if (sql.contains("FROM messages ORDER") && md.getColumnName(i).equals("id")) continue;
-                            sb.append(md.getColumnName(i)).append('=').append(rs.getObject(i)).append('|');
+                            if (sql.contains("FROM messages ORDER")
+                                    && md.getColumnName(i).equals("id")) continue;
+                            sb.append(md.getColumnName(i))
+                                    .append('=')
+                                    .append(rs.getObject(i))
+                                    .append('|');
                         }
                         out.add(sb.toString());
                     }
@@ -118,7 +135,8 @@ public final class TestHomes {
 
     /** Damages messages_fts the way issue 12 saw it: index entries left for a row whose indexed content is gone. */
     public static void damageFts(Path db) throws Exception {
-        try (Connection c = Sqlite.openReadWrite(db); Statement st = c.createStatement()) {
+        try (Connection c = Sqlite.openReadWrite(db);
+                Statement st = c.createStatement()) {
             st.execute("DELETE FROM messages_fts_content WHERE id = (SELECT MIN(id) FROM messages)");
         }
     }
@@ -130,14 +148,26 @@ public final class TestHomes {
      */
     public static Path largeHome(Path dir, int sessions, int messagesPerSession) throws Exception {
         Path home = copyFixture(dir);
-        String[] topics = {"docker build cache", "rust borrow checker", "kubernetes ingress", "postgres vacuum", "react hooks",
-                "gpu driver", "travel to kyoto", "tax return", "java gc pauses", "claude code hooks"};
+        String[] topics = {
+            "docker build cache",
+            "rust borrow checker",
+            "kubernetes ingress",
+            "postgres vacuum",
+            "react hooks",
+            "gpu driver",
+            "travel to kyoto",
+            "tax return",
+            "java gc pauses",
+            "claude code hooks"
+        };
         double start = NOW.getEpochSecond() - 400L * 86_400;
         try (Connection c = Sqlite.openReadWrite(home.resolve("state.db"))) {
             Sqlite.immediate(c, x -> {
-                try (PreparedStatement s = x.prepareStatement("INSERT INTO sessions (id, source, started_at, ended_at, end_reason, "
-                        + "message_count, title) VALUES (?, 'cli', ?, ?, 'user_exit', ?, ?)");
-                     PreparedStatement m = x.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
+                try (PreparedStatement s = x.prepareStatement(
+                                "INSERT INTO sessions (id, source, started_at, ended_at, end_reason, "
+                                        + "message_count, title) VALUES (?, 'cli', ?, ?, 'user_exit', ?, ?)");
+                        PreparedStatement m = x.prepareStatement(
+                                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)")) {
                     for (int i = 0; i < sessions; i++) {
                         String id = String.format(Locale.ROOT, "20250101_%06d_%06x", i, i);
                         double t = start + i * 3_600.0;
@@ -151,8 +181,11 @@ public final class TestHomes {
                         for (int j = 0; j < messagesPerSession; j++) {
                             m.setString(1, id);
                             m.setString(2, j % 2 == 0 ? "user" : "assistant");
-                            m.setString(3, (j % 2 == 0 ? "Question " : "Answer ") + j + " about " + topic + " in session " + i
-                                    + ": what changed, what to try next, and why it matters for the " + topics[(i + j) % topics.length] + " work.");
+                            m.setString(
+                                    3,
+                                    (j % 2 == 0 ? "Question " : "Answer ") + j + " about " + topic + " in session " + i
+                                            + ": what changed, what to try next, and why it matters for the "
+                                            + topics[(i + j) % topics.length] + " work.");
                             m.setDouble(4, t + j * 30.0);
                             m.addBatch();
                         }

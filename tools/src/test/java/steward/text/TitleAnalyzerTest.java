@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class TitleAnalyzerTest {
     @Test
     void englishWordsAreLowercasedAndStopWordsNumbersAndSuffixesDropped() {
-        assertEquals(List.of("claude", "code", "hooks", "setup"), TitleAnalyzer.tokens("The Claude Code hooks setup #2"));
+        assertEquals(
+                List.of("claude", "code", "hooks", "setup"), TitleAnalyzer.tokens("The Claude Code hooks setup #2"));
         assertEquals(List.of("tax", "return"), TitleAnalyzer.tokens("tax return 2026"));
     }
 
@@ -20,12 +20,13 @@ class TitleAnalyzerTest {
         List<String> t = TitleAnalyzer.tokens("桌面端的会话分组");
         assertTrue(t.containsAll(List.of("桌面", "面端", "会话", "话分", "分组")), t.toString());
         assertFalse(t.contains("端的"), t.toString());
-        assertEquals(List.of("claude", "code", "四种", "种模", "模式", "式对", "对比"), TitleAnalyzer.tokens("Claude Code 四种模式对比"));
+        assertEquals(
+                List.of("claude", "code", "四种", "种模", "模式", "式对", "对比"), TitleAnalyzer.tokens("Claude Code 四种模式对比"));
     }
 
     @Test
     void hostileTitlesAreJustWords() {
-        assertEquals(List.of("brien", "drop", "table", "sessions"),
-                TitleAnalyzer.tokens("O'Brien; DROP TABLE sessions;--"));
+        assertEquals(
+                List.of("brien", "drop", "table", "sessions"), TitleAnalyzer.tokens("O'Brien; DROP TABLE sessions;--"));
     }
 }

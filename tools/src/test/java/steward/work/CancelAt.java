@@ -3,7 +3,6 @@ package steward.work;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-
 import steward.Work;
 
 /** A caller that gives up when it sees the n-th progress report of a call (1 = the first), and keeps every report. */

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Map;
-
 import steward.StewardError;
 
 /**
@@ -25,8 +24,10 @@ public final class BearerToken {
 
     public static BearerToken of(String token) {
         String t = token == null ? "" : token.strip();
-        if (t.length() < MIN_LENGTH) throw new StewardError("token", "a bearer token must have at least " + MIN_LENGTH + " characters");
-        if (!t.chars().allMatch(c -> c > 0x20 && c < 0x7f)) throw new StewardError("token", "a bearer token must be printable ASCII without spaces");
+        if (t.length() < MIN_LENGTH)
+            throw new StewardError("token", "a bearer token must have at least " + MIN_LENGTH + " characters");
+        if (!t.chars().allMatch(c -> c > 0x20 && c < 0x7f))
+            throw new StewardError("token", "a bearer token must be printable ASCII without spaces");
         return new BearerToken(t);
     }
 
@@ -36,7 +37,9 @@ public final class BearerToken {
             try {
                 return of(Files.readString(tokenFile, StandardCharsets.UTF_8));
             } catch (IOException e) {
-                throw new StewardError("--token-file " + tokenFile, "cannot read: " + e.getClass().getSimpleName());
+                throw new StewardError(
+                        "--token-file " + tokenFile,
+                        "cannot read: " + e.getClass().getSimpleName());
             }
         }
         String v = env.get(ENV);

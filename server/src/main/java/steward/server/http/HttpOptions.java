@@ -6,7 +6,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-
 import steward.StewardError;
 
 /**
@@ -20,7 +19,8 @@ import steward.StewardError;
  * @param sse             also serve the older HTTP+SSE transport at /sse + /message
  * @param maxRequestBytes largest request body accepted (413 above it)
  */
-public record HttpOptions(String bind, int port, BearerToken token, List<String> extraHosts, boolean sse, int maxRequestBytes) {
+public record HttpOptions(
+        String bind, int port, BearerToken token, List<String> extraHosts, boolean sse, int maxRequestBytes) {
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_PORT = 8765;
     public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -33,8 +33,10 @@ public record HttpOptions(String bind, int port, BearerToken token, List<String>
         if (maxRequestBytes < 1024) throw new StewardError("max request size", "must be at least 1024 bytes");
         extraHosts = extraHosts == null ? List.of() : List.copyOf(extraHosts);
         if (!isLoopback(bind) && token == null) {
-            throw new StewardError("--bind " + bind, "refusing to listen on a non-loopback address without a token; "
-                    + "give --token-file FILE or set " + BearerToken.ENV);
+            throw new StewardError(
+                    "--bind " + bind,
+                    "refusing to listen on a non-loopback address without a token; " + "give --token-file FILE or set "
+                            + BearerToken.ENV);
         }
     }
 
@@ -55,7 +57,8 @@ public record HttpOptions(String bind, int port, BearerToken token, List<String>
     public Set<String> allowedHosts() {
         Set<String> s = new LinkedHashSet<>(List.of("localhost", "127.0.0.1", "[::1]"));
         String b = bind.strip().toLowerCase(Locale.ROOT);
-        if (!b.equals("0.0.0.0") && !b.equals("::") && !b.equals("[::]")) s.add(b.contains(":") && !b.startsWith("[") ? "[" + b + "]" : b);
+        if (!b.equals("0.0.0.0") && !b.equals("::") && !b.equals("[::]"))
+            s.add(b.contains(":") && !b.startsWith("[") ? "[" + b + "]" : b);
         for (String h : extraHosts) s.add(h.strip().toLowerCase(Locale.ROOT));
         return s;
     }

@@ -1,9 +1,5 @@
 package steward.server.http;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.util.Locale;
-
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -11,6 +7,9 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Locale;
 import steward.json.Json;
 import steward.server.protocol.JsonRpcInspector;
 import tools.jackson.databind.JsonNode;
@@ -29,7 +28,8 @@ public final class ResumableStreamFilter extends HttpFilter {
     }
 
     @Override
-    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
+    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
         String session = req.getHeader("Mcp-Session-Id");
         switch (req.getMethod().toUpperCase(Locale.ROOT)) {
             case "GET" -> {
@@ -40,8 +40,10 @@ public final class ResumableStreamFilter extends HttpFilter {
                     res.setStatus(404);
                     res.setContentType("application/json");
                     res.setCharacterEncoding("UTF-8");
-                    res.getWriter().write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
-                            + "\"message\":\"Last-Event-ID names no resumable stream of this session (finished streams are kept 60 s)\"}}");
+                    res.getWriter()
+                            .write(
+                                    "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                                            + "\"message\":\"Last-Event-ID names no resumable stream of this session (finished streams are kept 60 s)\"}}");
                     return;
                 }
                 if (s == null) {
@@ -65,7 +67,8 @@ public final class ResumableStreamFilter extends HttpFilter {
         }
     }
 
-    private void post(HttpServletRequest req, HttpServletResponse res, FilterChain chain, String session) throws IOException, ServletException {
+    private void post(HttpServletRequest req, HttpServletResponse res, FilterChain chain, String session)
+            throws IOException, ServletException {
         JsonNode msg;
         try {
             msg = Json.MAPPER.readTree(req.getInputStream());
@@ -81,26 +84,31 @@ public final class ResumableStreamFilter extends HttpFilter {
         if (method.equals("initialize")) {
             JsonNode v = msg.path("params").path("protocolVersion");
             boolean resumable = v.isString() && v.asString().compareTo(ResumableStreams.MIN_VERSION) >= 0;
-            chain.doFilter(req, resumable ? new HttpServletResponseWrapper(res) {
-                @Override
-                public void setHeader(String name, String value) {
-                    super.setHeader(name, value);
-                    if ("Mcp-Session-Id".equalsIgnoreCase(name)) streams.enable(value);
-                }
+            chain.doFilter(
+                    req,
+                    resumable
+                            ? new HttpServletResponseWrapper(res) {
+                                @Override
+                                public void setHeader(String name, String value) {
+                                    super.setHeader(name, value);
+                                    if ("Mcp-Session-Id".equalsIgnoreCase(name)) streams.enable(value);
+                                }
 
-                @Override
-                public void addHeader(String name, String value) {
-                    super.addHeader(name, value);
-                    if ("Mcp-Session-Id".equalsIgnoreCase(name)) streams.enable(value);
-                }
-            } : res);
+                                @Override
+                                public void addHeader(String name, String value) {
+                                    super.addHeader(name, value);
+                                    if ("Mcp-Session-Id".equalsIgnoreCase(name)) streams.enable(value);
+                                }
+                            }
+                            : res);
             return;
         }
         if (!streams.enabled(session)) {
             chain.doFilter(req, res);
             return;
         }
-        String tool = method.equals("tools/call") ? msg.path("params").path("name").asString(null) : null;
+        String tool =
+                method.equals("tools/call") ? msg.path("params").path("name").asString(null) : null;
         ResumableStreams.Stream stream = streams.open(session, JsonRpcInspector.idText(msg.get("id")), tool);
         chain.doFilter(req, new HttpServletResponseWrapper(res) {
             private PrintWriter writer;
@@ -109,7 +117,9 @@ public final class ResumableStreamFilter extends HttpFilter {
             public synchronized PrintWriter getWriter() throws IOException {
                 if (writer != null) return writer;
                 String type = getContentType();
-                writer = type != null && type.startsWith("text/event-stream") ? stream.attach(super.getWriter()) : super.getWriter();
+                writer = type != null && type.startsWith("text/event-stream")
+                        ? stream.attach(super.getWriter())
+                        : super.getWriter();
                 return writer;
             }
         });

@@ -1,5 +1,8 @@
 package steward.server.http;
 
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -11,13 +14,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import steward.json.Json;
 import steward.server.protocol.JsonRpcInspector;
 import tools.jackson.databind.JsonNode;
@@ -174,7 +172,8 @@ public final class ResumableStreams {
                 if (!line.startsWith("data:")) continue;
                 try {
                     JsonNode n = Json.MAPPER.readTree(line.substring(5).strip());
-                    if ((n.has("result") || n.has("error")) && requestId.equals(JsonRpcInspector.idText(n.get("id")))) return true;
+                    if ((n.has("result") || n.has("error")) && requestId.equals(JsonRpcInspector.idText(n.get("id"))))
+                        return true;
                 } catch (RuntimeException e) {
                     return false;
                 }
@@ -212,8 +211,7 @@ public final class ResumableStreams {
                 }
 
                 @Override
-                public void onStartAsync(AsyncEvent e) {
-                }
+                public void onStartAsync(AsyncEvent e) {}
             });
         }
 

@@ -1,5 +1,14 @@
 package steward.server.http;
 
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -11,19 +20,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Set;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
-import jakarta.servlet.http.HttpFilter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpServletResponse;
-import io.modelcontextprotocol.spec.McpSchema;
 import steward.json.Json;
 import steward.server.McpServerFactory;
 import steward.server.protocol.Cancellations;
@@ -59,15 +57,24 @@ public final class SecurityFilter extends HttpFilter {
     }
 
     @Override
-    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
+    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
         String host = hostName(req.getHeader("Host"));
         if (host == null || !allowedHosts.contains(host)) {
-            deny(res, 403, "Forbidden: Host header not allowed (DNS-rebinding protection); allowed: " + String.join(", ", allowedHosts));
+            deny(
+                    res,
+                    403,
+                    "Forbidden: Host header not allowed (DNS-rebinding protection); allowed: "
+                            + String.join(", ", allowedHosts));
             return;
         }
         String origin = req.getHeader("Origin");
         if (origin != null && !originAllowed(origin)) {
-            deny(res, 403, "Forbidden: Origin not allowed (DNS-rebinding protection); allowed hosts: " + String.join(", ", allowedHosts));
+            deny(
+                    res,
+                    403,
+                    "Forbidden: Origin not allowed (DNS-rebinding protection); allowed hosts: "
+                            + String.join(", ", allowedHosts));
             return;
         }
         if (token != null && !token.matches(req.getHeader("Authorization"))) {
@@ -93,7 +100,8 @@ public final class SecurityFilter extends HttpFilter {
         try {
             parsed = Json.MAPPER.readTree(body);
         } catch (RuntimeException e) {
-            // the SDK would answer 400 with its own exception serialized (class names, a stack trace) and no id: answered
+            // the SDK would answer 400 with its own exception serialized (class names, a stack trace) and no id:
+            // answered
             // here as over stdio, under the request's id when a plain scan can still read it
             String text = new String(body, StandardCharsets.UTF_8);
             JsonNode id = JsonRpcInspector.salvagedId(text);
@@ -112,7 +120,12 @@ public final class SecurityFilter extends HttpFilter {
         try {
             McpSchema.deserializeJsonRpcMessage(McpServerFactory.mapper(), new String(body, StandardCharsets.UTF_8));
         } catch (Exception e) {
-            answer(res, 400, parsed.isObject() ? parsed.get("id") : null, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
+            answer(
+                    res,
+                    400,
+                    parsed.isObject() ? parsed.get("id") : null,
+                    -32600,
+                    "Invalid Request: not a JSON-RPC 2.0 message");
             return;
         }
         chain.doFilter(new BufferedRequest(req, inspect(body, sessionId(req))), res);
@@ -169,7 +182,8 @@ public final class SecurityFilter extends HttpFilter {
     }
 
     /** A JSON-RPC error under {@code id} (null unless a string or a number). */
-    private static void answer(HttpServletResponse res, int status, JsonNode id, int code, String message) throws IOException {
+    private static void answer(HttpServletResponse res, int status, JsonNode id, int code, String message)
+            throws IOException {
         res.setStatus(status);
         res.setContentType("application/json");
         res.setCharacterEncoding("UTF-8");

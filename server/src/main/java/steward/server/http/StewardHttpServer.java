@@ -1,5 +1,8 @@
 package steward.server.http;
 
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletSseServerTransportProvider;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.stream.Stream;
-
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
@@ -17,10 +19,6 @@ import org.apache.catalina.startup.Tomcat;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
-
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.HttpServletSseServerTransportProvider;
-import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import steward.StewardError;
 import steward.server.McpServerFactory;
 import steward.server.ToolRegistry;
@@ -48,7 +46,8 @@ public final class StewardHttpServer implements AutoCloseable {
         this.options = options;
     }
 
-    public static StewardHttpServer start(HttpOptions options, ToolRegistry registry, ToolContext ctx, McpServerFactory.Extras extras) {
+    public static StewardHttpServer start(
+            HttpOptions options, ToolRegistry registry, ToolContext ctx, McpServerFactory.Extras extras) {
         TOMCAT_LOG.setLevel(Level.WARNING);
         Path base;
         try {
@@ -84,7 +83,9 @@ public final class StewardHttpServer implements AutoCloseable {
         StewardHttpServer server;
         List<McpSyncServer> built = new ArrayList<>(List.of(mcp));
         if (options.sse()) {
-            @SuppressWarnings("deprecation") // the SDK deprecates HTTP+SSE (protocol 2024-11-05) with no replacement; --sse exists for old clients
+            @SuppressWarnings(
+                    "deprecation") // the SDK deprecates HTTP+SSE (protocol 2024-11-05) with no replacement; --sse
+            // exists for old clients
             var sse = HttpServletSseServerTransportProvider.builder()
                     .jsonMapper(McpServerFactory.mapper())
                     .sseEndpoint(HttpOptions.SSE_PATH)
@@ -125,7 +126,9 @@ public final class StewardHttpServer implements AutoCloseable {
         int actual = connector.getLocalPort();
         if (actual <= 0) {
             stopQuietly(tomcat, base);
-            throw new StewardError("http " + options.bind() + ":" + options.port(), "cannot listen (address in use or not available?)");
+            throw new StewardError(
+                    "http " + options.bind() + ":" + options.port(),
+                    "cannot listen (address in use or not available?)");
         }
         server = new StewardHttpServer(tomcat, base, actual, options);
         server.servers.addAll(built);

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Cancellations {
     /** Where a transport puts the JSON-RPC id of a {@code tools/call} so the handler can find its flag. */
     public static final String REQUEST_ID_META = "dev.steward/request-id";
+
     private static final int MAX_ORPHANS = 1024;
     private static final long ORPHAN_TTL_NANOS = 60_000_000_000L;
 
@@ -28,8 +29,10 @@ public final class Cancellations {
     /** The flag of a request that starts running; already set when the cancellation overtook the request. */
     public AtomicBoolean register(String sessionId, String requestId) {
         if (requestId == null) return new AtomicBoolean();
-        return entries.compute(key(sessionId, requestId), (k, old) ->
-                new Entry(old == null ? new AtomicBoolean() : old.flag(), System.nanoTime(), false)).flag();
+        return entries.compute(
+                        key(sessionId, requestId),
+                        (k, old) -> new Entry(old == null ? new AtomicBoolean() : old.flag(), System.nanoTime(), false))
+                .flag();
     }
 
     public void finished(String sessionId, String requestId) {
@@ -39,7 +42,8 @@ public final class Cancellations {
     /** Marks the request cancelled; returns whether it was running. */
     public boolean cancel(String sessionId, String requestId) {
         if (requestId == null) return false;
-        Entry e = entries.computeIfAbsent(key(sessionId, requestId), k -> new Entry(new AtomicBoolean(), System.nanoTime(), true));
+        Entry e = entries.computeIfAbsent(
+                key(sessionId, requestId), k -> new Entry(new AtomicBoolean(), System.nanoTime(), true));
         e.flag().set(true);
         if (entries.size() > MAX_ORPHANS) purgeOrphans();
         return !e.orphan();

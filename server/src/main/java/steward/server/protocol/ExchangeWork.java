@@ -1,12 +1,10 @@
 package steward.server.protocol;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import steward.Work;
 
 /**
@@ -32,7 +30,10 @@ public final class ExchangeWork implements Work {
         if (progressToken == null || exchange == null || done <= last) return;
         last = done;
         try {
-            exchange.progressNotification(McpSchema.ProgressNotification.builder(progressToken, done).total(total > 0 ? total : null).message(message).build());
+            exchange.progressNotification(McpSchema.ProgressNotification.builder(progressToken, done)
+                    .total(total > 0 ? total : null)
+                    .message(message)
+                    .build());
         } catch (RuntimeException e) {
             LOG.debug("cannot send progress: {}", e.toString());
         }
@@ -47,7 +48,9 @@ public final class ExchangeWork implements Work {
     public static void log(McpSyncServerExchange exchange, McpSchema.LoggingLevel level, String message) {
         if (exchange == null) return;
         try {
-            exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder(level, message).logger("steward").build());
+            exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder(level, message)
+                    .logger("steward")
+                    .build());
         } catch (RuntimeException e) {
             LOG.debug("cannot send a log notification: {}", e.toString());
         }

@@ -2,7 +2,6 @@ package steward.server.protocol;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -21,6 +20,7 @@ public final class JsonRpcInspector {
     public static final String UNKNOWN_TOOL_META = "dev.steward/unknown-tool";
     /** The tools the servers of this process have, filled as they are built; empty = no rewriting. */
     private static final Set<String> KNOWN_TOOLS = ConcurrentHashMap.newKeySet();
+
     private static volatile String anyKnownTool;
 
     private JsonRpcInspector() {}
@@ -40,7 +40,8 @@ public final class JsonRpcInspector {
         if (p == null || p.isNull()) return null;
         if (!p.isObject()) return "Invalid params: params must be a JSON object, not " + kind(p);
         JsonNode meta = p.get("_meta");
-        if (meta != null && !meta.isNull() && !meta.isObject()) return "Invalid params: _meta must be a JSON object, not " + kind(meta);
+        if (meta != null && !meta.isNull() && !meta.isObject())
+            return "Invalid params: _meta must be a JSON object, not " + kind(meta);
         if (m.asString().equals("tools/call")) {
             JsonNode name = p.get("name");
             if (name == null || !name.isString()) return "Invalid params: tools/call needs the tool's name as a string";
@@ -187,7 +188,8 @@ public final class JsonRpcInspector {
                 meta.put(Cancellations.REQUEST_ID_META, rid);
                 JsonNode a = params.get("arguments");
                 if (a != null && !a.isNull() && !a.isObject()) {
-                    // the SDK would fail to bind it and answer with its own class names: the tool answers in plain words
+                    // the SDK would fail to bind it and answer with its own class names: the tool answers in plain
+                    // words
                     params.putObject("arguments");
                     meta.put(BAD_ARGUMENTS_META, kind(a));
                 }

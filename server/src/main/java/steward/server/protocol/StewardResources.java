@@ -1,5 +1,8 @@
 package steward.server.protocol;
 
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -9,13 +12,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.modelcontextprotocol.server.McpServerFeatures;
-import io.modelcontextprotocol.spec.McpError;
-import io.modelcontextprotocol.spec.McpSchema;
 import steward.StewardError;
 import steward.json.Json;
-import steward.text.CodePoints;
 import steward.server.tools.ToolContext;
 import steward.sessions.inspect.ClaudeSessionSource;
 import steward.sessions.inspect.InspectEngine;
@@ -25,6 +23,7 @@ import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionDigest;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
+import steward.text.CodePoints;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -42,11 +41,15 @@ public final class StewardResources {
     private StewardResources() {}
 
     public static List<McpServerFeatures.SyncResourceSpecification> resources(ToolContext ctx) {
-        var audit = McpSchema.Resource.builder(AUDIT_LATEST, "audit-latest").title("Latest session audit report")
-                .description("The report text of the newest session audit Steward made (session_audit), as the user saw it; "
-                        + "says so plainly when no audit has been made yet.")
-                .mimeType("text/markdown").build();
-        return List.of(new McpServerFeatures.SyncResourceSpecification(audit, (ex, req) -> text(AUDIT_LATEST, "text/markdown", auditText(ctx))));
+        var audit = McpSchema.Resource.builder(AUDIT_LATEST, "audit-latest")
+                .title("Latest session audit report")
+                .description(
+                        "The report text of the newest session audit Steward made (session_audit), as the user saw it; "
+                                + "says so plainly when no audit has been made yet.")
+                .mimeType("text/markdown")
+                .build();
+        return List.of(new McpServerFeatures.SyncResourceSpecification(
+                audit, (ex, req) -> text(AUDIT_LATEST, "text/markdown", auditText(ctx))));
     }
 
     /**
@@ -54,11 +57,14 @@ public final class StewardResources {
      * richer memory resource (the memory issue's MemoryResources) is registered for that file.
      */
     public static List<McpServerFeatures.SyncResourceTemplateSpecification> templates(ToolContext ctx) {
-        var t = McpSchema.ResourceTemplate.builder(SESSION_TEMPLATE, "session").title("Hermes or Claude Code session")
-                .description("One session at a glance: the session_inspect summary (timeline and phases, messages by role, "
-                        + "tools, subagents, tokens, files, lineage) and its first and last messages (excerpts). {id} is a session "
-                        + "id from Hermes' state.db, else a Claude Code session uuid (or <uuid>/agent-<id> for a subagent).")
-                .mimeType("text/markdown").build();
+        var t = McpSchema.ResourceTemplate.builder(SESSION_TEMPLATE, "session")
+                .title("Hermes or Claude Code session")
+                .description(
+                        "One session at a glance: the session_inspect summary (timeline and phases, messages by role, "
+                                + "tools, subagents, tokens, files, lineage) and its first and last messages (excerpts). {id} is a session "
+                                + "id from Hermes' state.db, else a Claude Code session uuid (or <uuid>/agent-<id> for a subagent).")
+                .mimeType("text/markdown")
+                .build();
         return List.of(new McpServerFeatures.SyncResourceTemplateSpecification(t, (ex, req) -> {
             String id = req.uri().substring(SESSION_PREFIX.length());
             return text(req.uri(), "text/markdown", sessionText(ctx, URLDecoder.decode(id, StandardCharsets.UTF_8)));
@@ -66,7 +72,10 @@ public final class StewardResources {
     }
 
     static McpSchema.ReadResourceResult text(String uri, String mime, String text) {
-        return McpSchema.ReadResourceResult.builder(List.of(McpSchema.TextResourceContents.builder(uri, text).mimeType(mime).build())).build();
+        return McpSchema.ReadResourceResult.builder(List.of(McpSchema.TextResourceContents.builder(uri, text)
+                        .mimeType(mime)
+                        .build()))
+                .build();
     }
 
     /**
@@ -88,7 +97,10 @@ public final class StewardResources {
         if (d == null) {
             String claude = claudeSessionText(ctx, id);
             if (claude != null) return claude;
-            throw notFound(missing != null ? missing.getMessage() : "session " + id + ": no state.db at " + db + " and no Claude Code session of that id");
+            throw notFound(
+                    missing != null
+                            ? missing.getMessage()
+                            : "session " + id + ": no state.db at " + db + " and no Claude Code session of that id");
         }
         SessionRow s = d.session();
         String summary;
@@ -119,15 +131,18 @@ public final class StewardResources {
         try (SessionSource src = ClaudeSessionSource.open(home, now, ClaudeSessions.DEFAULT_IDLE_SECONDS)) {
             var info = src.session(id).orElse(null);
             if (info == null) return null;
-            String summary = InspectEngine.inspect(src, InspectEngine.Request.of(id)).text();
+            String summary =
+                    InspectEngine.inspect(src, InspectEngine.Request.of(id)).text();
             List<SessionDigest.Message> all = new ArrayList<>();
             long[] n = {0};
             src.messages(info.id(), m -> {
-                if (!"user".equals(m.role()) && !"assistant".equals(m.role())) return; // tool output and meta events are in the summary's counts
+                if (!"user".equals(m.role()) && !"assistant".equals(m.role()))
+                    return; // tool output and meta events are in the summary's counts
                 n[0]++;
                 String text = m.text() == null ? "" : m.text();
                 boolean cut = CodePoints.length(text) > EXCERPT_CHARS;
-                SessionDigest.Message msg = new SessionDigest.Message(n[0], m.role(), m.timestamp(), cut ? CodePoints.prefix(text, EXCERPT_CHARS) : text, cut);
+                SessionDigest.Message msg = new SessionDigest.Message(
+                        n[0], m.role(), m.timestamp(), cut ? CodePoints.prefix(text, EXCERPT_CHARS) : text, cut);
                 if (all.size() < 2 * EDGE_MESSAGES) all.add(msg);
                 else {
                     all.remove(EDGE_MESSAGES); // keep the first EDGE_MESSAGES and the newest EDGE_MESSAGES
@@ -136,7 +151,9 @@ public final class StewardResources {
             });
             int firstN = Math.min(EDGE_MESSAGES, all.size());
             StringBuilder sb = new StringBuilder();
-            sb.append("# ").append(info.title() == null ? "(untitled session)" : info.title()).append("\n\n");
+            sb.append("# ")
+                    .append(info.title() == null ? "(untitled session)" : info.title())
+                    .append("\n\n");
             sb.append(summary);
             sb.append("\n\n## First messages\n");
             appendMessages(sb, all.subList(0, firstN));
@@ -155,8 +172,14 @@ public final class StewardResources {
     private static void appendMessages(StringBuilder sb, List<SessionDigest.Message> ms) {
         if (ms.isEmpty()) sb.append("(none)\n");
         for (SessionDigest.Message m : ms) {
-            sb.append("\n**").append(m.role()).append("** · ").append(m.timeUtc()).append('\n')
-                    .append(m.text().isBlank() ? "(no text)" : m.text()).append(m.truncated() ? " …" : "").append('\n');
+            sb.append("\n**")
+                    .append(m.role())
+                    .append("** · ")
+                    .append(m.timeUtc())
+                    .append('\n')
+                    .append(m.text().isBlank() ? "(no text)" : m.text())
+                    .append(m.truncated() ? " …" : "")
+                    .append('\n');
         }
     }
 
@@ -181,15 +204,16 @@ public final class StewardResources {
                 JsonNode r = n == null ? null : n.get("report_text");
                 if (r != null && r.isString() && !r.asString().isBlank()) {
                     JsonNode id = n.get("plan_id");
-                    return r.asString() + "\n\n---\nplan: " + (id != null && id.isString() ? id.asString() : p.getFileName())
-                            + " · written " + Instant.ofEpochMilli(mtime(p));
+                    return r.asString() + "\n\n---\nplan: "
+                            + (id != null && id.isString() ? id.asString() : p.getFileName()) + " · written "
+                            + Instant.ofEpochMilli(mtime(p));
                 }
             } catch (IOException | RuntimeException e) {
                 // a plan being written or of another shape: try the next one
             }
         }
-        return "No audit yet: Steward has not made a session audit for this Hermes home (" + ctx.paths().hermesHome()
-                + "). Call the session_audit tool to make one; its report appears here.";
+        return "No audit yet: Steward has not made a session audit for this Hermes home ("
+                + ctx.paths().hermesHome() + "). Call the session_audit tool to make one; its report appears here.";
     }
 
     private static long mtime(Path p) {

@@ -1,10 +1,9 @@
 package steward.server.resources;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.util.ArrayList;
+import java.util.List;
 import steward.memory.MemoryRender;
 import steward.memory.MemoryTarget;
 import steward.server.tools.ToolContext;
@@ -22,12 +21,19 @@ public final class MemoryResources {
         for (MemoryTarget t : MemoryTarget.values()) {
             McpSchema.Resource res = McpSchema.Resource.builder(uri(t), t.fileName)
                     .title(t == MemoryTarget.USER ? "USER.md — who the user is" : "MEMORY.md — the agent's notes")
-                    .description("Read-only: " + t.fileName + " as Hermes injects it into the system prompt (header with usage, then "
+                    .description("Read-only: " + t.fileName
+                            + " as Hermes injects it into the system prompt (header with usage, then "
                             + "the entries separated by §). Change it with memory_write.")
                     .mimeType("text/plain")
                     .build();
-            out.add(new McpServerFeatures.SyncResourceSpecification(res, (exchange, req) -> McpSchema.ReadResourceResult.builder(
-                    List.of(McpSchema.TextResourceContents.builder(uri(t), MemoryRender.resource(ctx.paths(), t)).mimeType("text/plain").build())).build()));
+            out.add(new McpServerFeatures.SyncResourceSpecification(
+                    res,
+                    (exchange, req) -> McpSchema.ReadResourceResult.builder(
+                                    List.of(McpSchema.TextResourceContents.builder(
+                                                    uri(t), MemoryRender.resource(ctx.paths(), t))
+                                            .mimeType("text/plain")
+                                            .build()))
+                            .build()));
         }
         return out;
     }

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 
 /** The argument helpers every tool shares: what JSON Schema cannot say (an ISO time) and absent collections. */
@@ -23,7 +22,8 @@ public final class Arguments {
             try {
                 return OffsetDateTime.parse(iso).toInstant();
             } catch (DateTimeParseException e2) {
-                throw new StewardError(tool, "now must be an ISO-8601 time such as 2026-08-10T12:00:00Z, not '" + iso + "'");
+                throw new StewardError(
+                        tool, "now must be an ISO-8601 time such as 2026-08-10T12:00:00Z, not '" + iso + "'");
             }
         }
     }

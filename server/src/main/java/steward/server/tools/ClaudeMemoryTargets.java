@@ -1,7 +1,6 @@
 package steward.server.tools;
 
 import java.nio.file.Path;
-
 import steward.StewardError;
 
 /** What the memory tools' Claude Code targets share: the Claude home must exist; the project is an absolute path (default: the working directory). */
@@ -10,13 +9,17 @@ final class ClaudeMemoryTargets {
 
     static Path home(ToolContext ctx, String tool) {
         if (!ctx.paths().claudePresent()) {
-            throw new StewardError(tool, "no Claude Code home at " + ctx.paths().claudeHome() + " (pass --claude-home or set CLAUDE_CONFIG_DIR)");
+            throw new StewardError(
+                    tool,
+                    "no Claude Code home at " + ctx.paths().claudeHome()
+                            + " (pass --claude-home or set CLAUDE_CONFIG_DIR)");
         }
         return ctx.paths().claudeHome();
     }
 
     static Path project(String project, String tool) {
-        if (project == null || project.isBlank()) return Path.of(System.getProperty("user.dir")).toAbsolutePath().normalize();
+        if (project == null || project.isBlank())
+            return Path.of(System.getProperty("user.dir")).toAbsolutePath().normalize();
         Path p = Path.of(project);
         if (!p.isAbsolute()) throw new StewardError(tool, "project must be an absolute path, got '" + project + "'");
         return p.normalize();

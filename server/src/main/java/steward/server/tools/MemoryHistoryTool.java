@@ -5,10 +5,13 @@ import steward.memory.history.History;
 
 /** {@code memory_history}: versions of memories/ and skills/ files: list, diff, roll back. */
 public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args> {
-    static final ToolSpec SPEC = ToolSpec.of("memory_history", "Versions of memory and skill files",
-            "Versions of every change under memories/ and skills/ (a private git repository): list; diff two (to "
-                + "omitted: now); rollback restores a version's exact bytes as a new, backed-up version. Use it to show or "
-                + "undo a change.").destructive();
+    static final ToolSpec SPEC = ToolSpec.of(
+                    "memory_history",
+                    "Versions of memory and skill files",
+                    "Versions of every change under memories/ and skills/ (a private git repository): list; diff two (to "
+                            + "omitted: now); rollback restores a version's exact bytes as a new, backed-up version. Use it to show or "
+                            + "undo a change.")
+            .destructive();
     /** schemas/memory_history.input.json. */
     public record Args(String action, String file, String version, String from, String to, Integer limit) {
         public Args {
@@ -28,26 +31,43 @@ public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args>
         switch (action) {
             case "list" -> {
                 History.ListResult r = h.list(a.file(), a.limit());
-                StringBuilder sb = new StringBuilder(r.file() + ": " + r.total() + " version(s)" + (r.left_out() > 0 ? ", newest " + r.versions().size()
-                        + " shown (limit raises it)" : "") + "\n");
+                StringBuilder sb = new StringBuilder(r.file() + ": " + r.total() + " version(s)"
+                        + (r.left_out() > 0 ? ", newest " + r.versions().size() + " shown (limit raises it)" : "")
+                        + "\n");
                 for (var v : r.versions()) {
-                    sb.append("  ").append(v.id()).append(' ').append(v.time()).append(' ').append(v.message())
-                            .append(v.deleted() ? " (absent)" : " (" + v.bytes() + " bytes)").append('\n');
+                    sb.append("  ")
+                            .append(v.id())
+                            .append(' ')
+                            .append(v.time())
+                            .append(' ')
+                            .append(v.message())
+                            .append(v.deleted() ? " (absent)" : " (" + v.bytes() + " bytes)")
+                            .append('\n');
                 }
                 return ToolResult.ok(r, sb.toString().stripTrailing());
             }
             case "diff" -> {
                 History.DiffResult r = h.diff(a.file(), a.from() != null ? a.from() : a.version(), a.to());
-                return ToolResult.ok(r, r.identical() ? r.file() + ": " + r.from() + " and " + r.to() + " are identical"
-                        : r.file() + " " + r.from() + " → " + r.to() + " (+" + r.added() + " −" + r.removed() + ")\n" + r.diff());
+                return ToolResult.ok(
+                        r,
+                        r.identical()
+                                ? r.file() + ": " + r.from() + " and " + r.to() + " are identical"
+                                : r.file() + " " + r.from() + " → " + r.to() + " (+" + r.added() + " −" + r.removed()
+                                        + ")\n" + r.diff());
             }
             case "rollback" -> {
                 if (a.version() == null) throw new StewardError("memory_history", "rollback needs version (from list)");
                 History.RollbackResult r = h.rollback(a.file(), a.version());
-                return ToolResult.ok(r, r.changed() ? "restored " + r.file() + " to " + r.restored_version() + " (" + r.bytes() + " bytes) as version "
-                        + r.version() + "; previous bytes backed up at " + r.backup() : r.file() + " already has the bytes of " + r.restored_version());
+                return ToolResult.ok(
+                        r,
+                        r.changed()
+                                ? "restored " + r.file() + " to " + r.restored_version() + " (" + r.bytes()
+                                        + " bytes) as version " + r.version() + "; previous bytes backed up at "
+                                        + r.backup()
+                                : r.file() + " already has the bytes of " + r.restored_version());
             }
-            default -> throw new StewardError("memory_history", "action must be list, diff or rollback, not '" + action + "'");
+            default ->
+                throw new StewardError("memory_history", "action must be list, diff or rollback, not '" + action + "'");
         }
     }
 }

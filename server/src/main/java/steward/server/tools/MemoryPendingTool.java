@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.memory.MemoryResult;
 import steward.memory.MemoryStaging;
@@ -15,10 +14,12 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
     static final int MAX_LISTED = 50;
     static final String DEFAULT_ACTION = "list";
 
-    static final ToolSpec SPEC = ToolSpec.of("memory_pending", "Staged memory writes: list, approve, reject",
-            "Lists, approves or rejects the writes memory_write staged because memory.write_approval is on. approve "
-                + "applies one as staged (checks rerun: it can fail); reject deletes it. Only when the user said so "
-                + "explicitly.")
+    static final ToolSpec SPEC = ToolSpec.of(
+                    "memory_pending",
+                    "Staged memory writes: list, approve, reject",
+                    "Lists, approves or rejects the writes memory_write staged because memory.write_approval is on. approve "
+                            + "applies one as staged (checks rerun: it can fail); reject deletes it. Only when the user said so "
+                            + "explicitly.")
             .destructive();
 
     /** schemas/memory_pending.input.json. */
@@ -45,9 +46,12 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
                 out.put("pending_id", id);
                 out.put("applied", r.success());
                 out.put("result", r.record());
-                String text = "approve " + id + ": " + (r.success() ? "applied" : "NOT applied (the staged write is kept)") + "\n"
-                        + MemoryTexts.render(r);
-                return r.success() ? ToolResult.ok(out, text) : ToolResult.error(out, "memory_pending: " + r.record().get("error") + "\n\n" + text);
+                String text =
+                        "approve " + id + ": " + (r.success() ? "applied" : "NOT applied (the staged write is kept)")
+                                + "\n" + MemoryTexts.render(r);
+                return r.success()
+                        ? ToolResult.ok(out, text)
+                        : ToolResult.error(out, "memory_pending: " + r.record().get("error") + "\n\n" + text);
             }
             case "reject" -> {
                 MemoryStaging.Pending p = staging.reject(require(id, action));
@@ -58,7 +62,8 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
             default -> {
                 List<MemoryStaging.Pending> all = staging.list();
                 List<Map<String, Object>> rows = new ArrayList<>();
-                StringBuilder sb = new StringBuilder(all.isEmpty() ? "no staged memory writes" : all.size() + " staged memory write(s):");
+                StringBuilder sb = new StringBuilder(
+                        all.isEmpty() ? "no staged memory writes" : all.size() + " staged memory write(s):");
                 for (MemoryStaging.Pending p : all.subList(0, Math.min(MAX_LISTED, all.size()))) {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("pending_id", p.pending_id());
@@ -66,9 +71,16 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
                     row.put("created_at_epoch", p.created_at_epoch());
                     row.put("target", p.target());
                     row.put("summary", p.summary());
-                    row.put("path", staging.dir().resolve(p.pending_id() + ".json").toString());
+                    row.put(
+                            "path",
+                            staging.dir().resolve(p.pending_id() + ".json").toString());
                     rows.add(row);
-                    sb.append("\n  ").append(p.pending_id()).append("  ").append(p.created_at()).append("  ").append(p.summary());
+                    sb.append("\n  ")
+                            .append(p.pending_id())
+                            .append("  ")
+                            .append(p.created_at())
+                            .append("  ")
+                            .append(p.summary());
                 }
                 out.put("count", all.size());
                 out.put("left_out", Math.max(0, all.size() - MAX_LISTED));
@@ -79,7 +91,8 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
     }
 
     private static String require(String id, String action) {
-        if (id == null || id.isBlank()) throw new StewardError(SPEC.name(), action + " needs pending_id (see action 'list')");
+        if (id == null || id.isBlank())
+            throw new StewardError(SPEC.name(), action + " needs pending_id (see action 'list')");
         return id;
     }
 }

@@ -3,7 +3,6 @@ package steward.server.tools;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.retention.Retention;
@@ -16,17 +15,25 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** {@code session_apply}: carry out an audit plan with the user's decisions, after a verified backup. */
 public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
-    static final ToolSpec SPEC = ToolSpec.of("session_apply", "Apply a session housekeeping plan",
-            "Carries out a session_audit plan with the user's decisions: deletes (with subagent children), marks "
-                + "ended, renames. HIGH items run unless rejected, others only if approved; silence is never approval; "
-                + "report-only items can't be approved. Backs up first, skips what changed since the audit, returns undos. "
-                + "dry_run previews. Refuses used, expired (24 h) or foreign plans. vacuum: true (asked; plan optional): "
-                + "backup, then VACUUM state.db.")
+    static final ToolSpec SPEC = ToolSpec.of(
+                    "session_apply",
+                    "Apply a session housekeeping plan",
+                    "Carries out a session_audit plan with the user's decisions: deletes (with subagent children), marks "
+                            + "ended, renames. HIGH items run unless rejected, others only if approved; silence is never approval; "
+                            + "report-only items can't be approved. Backs up first, skips what changed since the audit, returns undos. "
+                            + "dry_run previews. Refuses used, expired (24 h) or foreign plans. vacuum: true (asked; plan optional): "
+                            + "backup, then VACUUM state.db.")
             .destructive();
 
     /** schemas/session_apply.input.json. */
-    public record Args(String plan_id, Decisions decisions, Map<String, String> renames, Boolean dry_run, String current_session_id,
-                       String store, Boolean vacuum) {
+    public record Args(
+            String plan_id,
+            Decisions decisions,
+            Map<String, String> renames,
+            Boolean dry_run,
+            String current_session_id,
+            String store,
+            Boolean vacuum) {
         public Args {
             if (vacuum == null) vacuum = false;
             if (decisions == null) decisions = new Decisions(null, null, null, null);
@@ -38,7 +45,8 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
      * The user's answers: item id or rule id → approve/reject (a rule covers only its listed questions), item id → why a
      * rejected session is kept, and waiting = "later" to put off the questions still waiting.
      */
-    public record Decisions(Map<String, String> items, Map<String, String> rules, Map<String, String> keep_reasons, String waiting) {}
+    public record Decisions(
+            Map<String, String> items, Map<String, String> rules, Map<String, String> keep_reasons, String waiting) {}
 
     public SessionApplyTool() {
         super(SPEC, Args.class);
@@ -47,10 +55,14 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
         if (a.vacuum() && ClaudeSessions.STORE.equals(a.store())) {
-            throw new StewardError("session_apply", "vacuum compacts Hermes' state.db; the Claude Code store has none (leave store out)");
+            throw new StewardError(
+                    "session_apply",
+                    "vacuum compacts Hermes' state.db; the Claude Code store has none (leave store out)");
         }
         if (a.plan_id() == null) {
-            if (!a.vacuum()) throw new StewardError("session_apply", "plan_id is required (from session_audit), unless vacuum is true");
+            if (!a.vacuum())
+                throw new StewardError(
+                        "session_apply", "plan_id is required (from session_audit), unless vacuum is true");
             StateVacuum.Result v = new StateVacuum(ctx.paths(), ctx.clock()).run(a.dry_run(), ctx.work());
             return ToolResult.ok(Map.of("vacuum", v), renderVacuum(v));
         }
@@ -72,8 +84,12 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     static String renderVacuum(StateVacuum.Result v) {
         StringBuilder sb = new StringBuilder("Vacuum: ").append(v.message());
         if (v.outcome().equals("vacuumed")) {
-            sb.append(String.format(java.util.Locale.ROOT, "%n  verified copy: %s (%,d bytes, %.1f s; the newest is kept)", v.backup_path(),
-                    v.backup_bytes(), v.backup_seconds()));
+            sb.append(String.format(
+                    java.util.Locale.ROOT,
+                    "%n  verified copy: %s (%,d bytes, %.1f s; the newest is kept)",
+                    v.backup_path(),
+                    v.backup_bytes(),
+                    v.backup_seconds()));
         }
         for (String w : v.warnings()) sb.append("\n  warning: ").append(w);
         return sb.toString();
@@ -81,11 +97,20 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
 
     private ToolResult applyPlan(Args a, ToolContext ctx) {
         Decisions d = a.decisions();
-        ApplyRequest req = new ApplyRequest(a.plan_id(), Arguments.map(d.items()), Arguments.map(d.rules()), Arguments.map(a.renames()),
-                a.dry_run(), a.current_session_id(), Arguments.map(d.keep_reasons()), d.waiting());
-        ApplyResult r = new ApplyEngine(ctx.paths(), ctx.clock()).store(a.store()).apply(req, ctx.work());
+        ApplyRequest req = new ApplyRequest(
+                a.plan_id(),
+                Arguments.map(d.items()),
+                Arguments.map(d.rules()),
+                Arguments.map(a.renames()),
+                a.dry_run(),
+                a.current_session_id(),
+                Arguments.map(d.keep_reasons()),
+                d.waiting());
+        ApplyResult r =
+                new ApplyEngine(ctx.paths(), ctx.clock()).store(a.store()).apply(req, ctx.work());
         String text = render(r);
-        if (!r.dry_run() && r.backup() != null) text += retention(ctx); // prune on save, as plans and memory snapshots are
+        if (!r.dry_run() && r.backup() != null)
+            text += retention(ctx); // prune on save, as plans and memory snapshots are
         return ToolResult.ok(r, text);
     }
 
@@ -95,13 +120,22 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
             Retention.Report rep = new Retention(ctx.paths(), ctx.clock()).run(true);
             StringBuilder sb = new StringBuilder();
             if (!rep.pruned_backups().isEmpty()) {
-                sb.append("\nRetention: pruned ").append(rep.pruned_backups().size()).append(" backup(s) older than ").append(rep.backup_days())
+                sb.append("\nRetention: pruned ")
+                        .append(rep.pruned_backups().size())
+                        .append(" backup(s) older than ")
+                        .append(rep.backup_days())
                         .append(" days whose sessions are all back");
             }
             List<Retention.Backup> kept = rep.keptAsOnlyCopy();
             if (!kept.isEmpty()) {
-                sb.append("\nRetention: kept ").append(kept.size()).append(" backup(s) older than ").append(rep.backup_days())
-                        .append(" days: the only copy of ").append(kept.stream().mapToInt(Retention.Backup::only_copy_sessions).sum())
+                sb.append("\nRetention: kept ")
+                        .append(kept.size())
+                        .append(" backup(s) older than ")
+                        .append(rep.backup_days())
+                        .append(" days: the only copy of ")
+                        .append(kept.stream()
+                                .mapToInt(Retention.Backup::only_copy_sessions)
+                                .sum())
                         .append(" deleted session(s) (steward backups lists them)");
             }
             return sb.toString();
@@ -115,40 +149,82 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
     static String render(ApplyResult r) {
         StringBuilder sb = new StringBuilder();
         for (String n : r.recovered()) sb.append(n).append('\n');
-        sb.append(r.dry_run() ? "Dry run of plan " : "Applied plan ").append(r.plan_id()).append(": ")
-                .append(r.executed_count()).append(r.dry_run() ? " would run, " : " done, ").append(r.skipped_count()).append(" skipped\n");
+        sb.append(r.dry_run() ? "Dry run of plan " : "Applied plan ")
+                .append(r.plan_id())
+                .append(": ")
+                .append(r.executed_count())
+                .append(r.dry_run() ? " would run, " : " done, ")
+                .append(r.skipped_count())
+                .append(" skipped\n");
         int shown = 0;
         for (ApplyResult.Done x : r.executed()) {
             if (++shown > TEXT_LINES) break;
-            sb.append("  ✓ ").append(x.session_id()).append(" — ").append(x.action().replace('_', ' '))
-                    .append(x.new_title() == null ? "" : " → \"" + x.new_title() + "\"").append(" (rule ").append(x.rule()).append(")\n");
+            sb.append("  ✓ ")
+                    .append(x.session_id())
+                    .append(" — ")
+                    .append(x.action().replace('_', ' '))
+                    .append(x.new_title() == null ? "" : " → \"" + x.new_title() + "\"")
+                    .append(" (rule ")
+                    .append(x.rule())
+                    .append(")\n");
         }
         if (r.executed_count() > Math.min(TEXT_LINES, r.executed().size())) {
-            sb.append("  … ").append(r.executed_count() - Math.min(TEXT_LINES, r.executed().size())).append(" more\n");
+            sb.append("  … ")
+                    .append(r.executed_count()
+                            - Math.min(TEXT_LINES, r.executed().size()))
+                    .append(" more\n");
         }
         shown = 0;
         for (ApplyResult.Skipped s : r.skipped()) {
             if (++shown > TEXT_LINES) break;
-            sb.append("  · ").append(s.session_id()).append(" — skipped: ").append(s.reason()).append('\n');
+            sb.append("  · ")
+                    .append(s.session_id())
+                    .append(" — skipped: ")
+                    .append(s.reason())
+                    .append('\n');
         }
         if (r.skipped_count() > Math.min(TEXT_LINES, r.skipped().size())) {
-            sb.append("  … ").append(r.skipped_count() - Math.min(TEXT_LINES, r.skipped().size())).append(" more\n");
+            sb.append("  … ")
+                    .append(r.skipped_count() - Math.min(TEXT_LINES, r.skipped().size()))
+                    .append(" more\n");
         }
         if (r.automatic_count() > 0) {
             Map<String, Integer> byCondition = new LinkedHashMap<>();
             for (ApplyResult.Auto x : r.automatic()) byCondition.merge(x.condition(), 1, Integer::sum);
             StringBuilder conds = new StringBuilder();
-            byCondition.forEach((k, n) -> conds.append(conds.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
-            sb.append(r.dry_run() ? "Would run automatically: " : "Ran automatically: ").append(r.automatic_count()).append(" (").append(conds)
-                    .append(")").append(r.dry_run() ? "\n" : "; undo one with " + r.automatic().get(0).undo()
-                            + " (restoring teaches Steward to ask first)\n");
+            byCondition.forEach((k, n) -> conds.append(conds.length() == 0 ? "" : ", ")
+                    .append(k)
+                    .append(' ')
+                    .append(n));
+            sb.append(r.dry_run() ? "Would run automatically: " : "Ran automatically: ")
+                    .append(r.automatic_count())
+                    .append(" (")
+                    .append(conds)
+                    .append(")")
+                    .append(
+                            r.dry_run()
+                                    ? "\n"
+                                    : "; undo one with " + r.automatic().get(0).undo()
+                                            + " (restoring teaches Steward to ask first)\n");
         }
         if (!r.dry_run()) {
             sb.append("Checklist:\n");
-            for (ApplyResult.Check c : r.checklist()) sb.append("  [").append(c.ok() ? "✅" : "✗").append("] ").append(c.check()).append(": ").append(c.detail()).append('\n');
-            if (r.learning() != null && !r.learning().summary().isEmpty()) sb.append(String.join("\n", r.learning().summary())).append('\n');
-            if (r.learning() != null && r.learning().error() != null) sb.append("⚠ learning paused: ").append(r.learning().error()).append('\n');
-            if (r.backup() != null) sb.append("Undo with session_restore {\"backup_id\": \"").append(r.backup().backup_id()).append("\"}\n");
+            for (ApplyResult.Check c : r.checklist())
+                sb.append("  [")
+                        .append(c.ok() ? "✅" : "✗")
+                        .append("] ")
+                        .append(c.check())
+                        .append(": ")
+                        .append(c.detail())
+                        .append('\n');
+            if (r.learning() != null && !r.learning().summary().isEmpty())
+                sb.append(String.join("\n", r.learning().summary())).append('\n');
+            if (r.learning() != null && r.learning().error() != null)
+                sb.append("⚠ learning paused: ").append(r.learning().error()).append('\n');
+            if (r.backup() != null)
+                sb.append("Undo with session_restore {\"backup_id\": \"")
+                        .append(r.backup().backup_id())
+                        .append("\"}\n");
         }
         return sb.toString().stripTrailing();
     }

@@ -2,7 +2,6 @@ package steward.server.tools;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.StewardError;
 import steward.sessions.inspect.InspectEngine;
 import steward.sessions.inspect.SessionSource;
@@ -10,14 +9,19 @@ import steward.sessions.inspect.SessionSources;
 
 /** {@code session_inspect}: what happened in a session (forensics), read-only. */
 public final class SessionInspectTool extends StewardTool<SessionInspectTool.Args> {
-    static final ToolSpec SPEC = ToolSpec.of("session_inspect", "Inspect a session",
-            "What happened in a session: timeline and phases, messages by role, tool calls with failures, subagents, "
-                + "tokens/cost, files and commands touched, lineage. Use it to review one session or up to " + InspectEngine.MAX_SESSIONS
-                + ", Hermes or Claude Code. Read-only; refuses unknown ids.")
-            .readOnly().idempotent();
+    static final ToolSpec SPEC = ToolSpec.of(
+                    "session_inspect",
+                    "Inspect a session",
+                    "What happened in a session: timeline and phases, messages by role, tool calls with failures, subagents, "
+                            + "tokens/cost, files and commands touched, lineage. Use it to review one session or up to "
+                            + InspectEngine.MAX_SESSIONS
+                            + ", Hermes or Claude Code. Read-only; refuses unknown ids.")
+            .readOnly()
+            .idempotent();
 
     /** schemas/session_inspect.input.json: one of session_id / session_ids. */
-    public record Args(String session_id, List<String> session_ids, Integer gap_minutes, Integer max_items, String store) {
+    public record Args(
+            String session_id, List<String> session_ids, Integer gap_minutes, Integer max_items, String store) {
         public Args {
             if (gap_minutes == null) gap_minutes = InspectEngine.DEFAULT_GAP_MINUTES;
             if (max_items == null) max_items = InspectEngine.DEFAULT_ITEMS;
@@ -35,7 +39,8 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
         }
         List<String> ids = a.session_id() != null ? List.of(a.session_id()) : new ArrayList<>(a.session_ids());
         InspectEngine.Request req = new InspectEngine.Request(ids, a.gap_minutes(), a.max_items());
-        try (SessionSource src = SessionSources.open(ctx.paths(), a.store(), req.sessionIds(), ctx.clock().millis() / 1000.0)) {
+        try (SessionSource src = SessionSources.open(
+                ctx.paths(), a.store(), req.sessionIds(), ctx.clock().millis() / 1000.0)) {
             InspectEngine.Outcome o = InspectEngine.inspect(src, req);
             return ToolResult.ok(o.result(), o.text());
         }

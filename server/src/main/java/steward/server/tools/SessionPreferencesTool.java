@@ -3,7 +3,6 @@ package steward.server.tools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.learning.LearningEngine;
 import steward.learning.Level;
@@ -17,10 +16,15 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
     static final int MAX_LISTED = 20;
     static final String DEFAULT_ACTION = "show";
 
-    static final ToolSpec SPEC = ToolSpec.of("session_preferences", "Housekeeping preferences (learning loop)",
+    static final ToolSpec SPEC = ToolSpec.of(
+            "session_preferences",
+            "Housekeeping preferences (learning loop)",
             "What housekeeping learned from the user's decisions: each rule condition's level (HIGH runs "
-                + "automatically, others are asked), the threshold N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + "), kept sessions. Use it to explain a question "
-                + "or to trust, reset or change a rule. Never overrides the safety guard.");
+                    + "automatically, others are asked), the threshold N ("
+                    + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–"
+                    + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD)
+                    + "), kept sessions. Use it to explain a question "
+                    + "or to trust, reset or change a rule. Never overrides the safety guard.");
 
     /** schemas/session_preferences.input.json. */
     public record Args(String action, String rule, Double value, String session_id) {
@@ -33,15 +37,44 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
         super(SPEC, Args.class);
     }
 
-    public record RuleOut(String key, String rule, String condition, String base_level, String level, int approvals, int vetoes,
-                          int extra_deletes, int unanswered, int runs, int contradictions, boolean locked, boolean quiet) {}
+    public record RuleOut(
+            String key,
+            String rule,
+            String condition,
+            String base_level,
+            String level,
+            int approvals,
+            int vetoes,
+            int extra_deletes,
+            int unanswered,
+            int runs,
+            int contradictions,
+            boolean locked,
+            boolean quiet) {}
 
-    public record SessionsOut(int kept, int deleted, int renamed, List<String> kept_ids, List<String> deleted_ids, List<String> renamed_ids,
-                              int waiting) {}
+    public record SessionsOut(
+            int kept,
+            int deleted,
+            int renamed,
+            List<String> kept_ids,
+            List<String> deleted_ids,
+            List<String> renamed_ids,
+            int waiting) {}
 
-    public record State(String status, String file, String changed, int run_count, double active_threshold, List<RuleOut> rules,
-                        SessionsOut sessions, List<String> consolidated_topics, int precheck_choices, int contradictions,
-                        List<PreferenceData.RunEntry> recent_runs, List<PreferenceData.Change> recent_changes, String rule_state) {}
+    public record State(
+            String status,
+            String file,
+            String changed,
+            int run_count,
+            double active_threshold,
+            List<RuleOut> rules,
+            SessionsOut sessions,
+            List<String> consolidated_topics,
+            int precheck_choices,
+            int contradictions,
+            List<PreferenceData.RunEntry> recent_runs,
+            List<PreferenceData.Change> recent_changes,
+            String rule_state) {}
 
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
@@ -55,8 +88,11 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
             case "reset_rule" -> admin.resetRule(rule);
             case "trust" -> admin.trust(rule);
             case "set_threshold" -> {
-                if (a.value() == null) throw new StewardError(SPEC.name(), "set_threshold needs value ("
-                        + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–" + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")");
+                if (a.value() == null)
+                    throw new StewardError(
+                            SPEC.name(),
+                            "set_threshold needs value (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–"
+                                    + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")");
                 yield admin.setThreshold(a.value());
             }
             case "reset_threshold" -> admin.resetThreshold();
@@ -72,17 +108,42 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
         State st = state(s, store, changed);
         StringBuilder sb = new StringBuilder();
         if (changed != null) sb.append("Changed: ").append(changed).append('\n');
-        sb.append("Learned over ").append(st.run_count()).append(" runs").append(st.status().equals("absent") ? " (nothing yet)" : "").append('\n');
+        sb.append("Learned over ")
+                .append(st.run_count())
+                .append(" runs")
+                .append(st.status().equals("absent") ? " (nothing yet)" : "")
+                .append('\n');
         sb.append("Rule state: ").append(st.rule_state()).append('\n');
         for (RuleOut r : st.rules()) {
-            sb.append("  ").append(r.key()).append(": ").append(r.level()).append(r.locked() ? " (locked)" : r.quiet() ? " (quiet: listed, not asked)" : "")
+            sb.append("  ")
+                    .append(r.key())
+                    .append(": ")
+                    .append(r.level())
+                    .append(r.locked() ? " (locked)" : r.quiet() ? " (quiet: listed, not asked)" : "")
                     .append(r.level().equals(r.base_level()) ? "" : " (rule says " + r.base_level() + ")")
-                    .append(", approved ").append(r.approvals()).append(", kept ").append(r.vetoes())
-                    .append(", unanswered ").append(r.unanswered()).append(", runs ").append(r.runs()).append('\n');
+                    .append(", approved ")
+                    .append(r.approvals())
+                    .append(", kept ")
+                    .append(r.vetoes())
+                    .append(", unanswered ")
+                    .append(r.unanswered())
+                    .append(", runs ")
+                    .append(r.runs())
+                    .append('\n');
         }
-        sb.append("Sessions kept: ").append(st.sessions().kept()).append(", delete asked: ").append(st.sessions().deleted())
-                .append(", renamed: ").append(st.sessions().renamed()).append(", questions waiting: ").append(st.sessions().waiting()).append('\n');
-        if (!st.consolidated_topics().isEmpty()) sb.append("Consolidated topics: ").append(String.join(", ", st.consolidated_topics())).append('\n');
+        sb.append("Sessions kept: ")
+                .append(st.sessions().kept())
+                .append(", delete asked: ")
+                .append(st.sessions().deleted())
+                .append(", renamed: ")
+                .append(st.sessions().renamed())
+                .append(", questions waiting: ")
+                .append(st.sessions().waiting())
+                .append('\n');
+        if (!st.consolidated_topics().isEmpty())
+            sb.append("Consolidated topics: ")
+                    .append(String.join(", ", st.consolidated_topics()))
+                    .append('\n');
         return ToolResult.ok(st, sb.toString().stripTrailing());
     }
 
@@ -91,19 +152,49 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
         List<RuleOut> rules = new ArrayList<>();
         for (Map.Entry<String, PreferenceData.RuleState> e : d.rule_level.entrySet()) {
             PreferenceData.RuleState r = e.getValue();
-            String level = r.locked || r.quiet ? "LOW" : r.vetoes > 0 && r.level == Level.HIGH ? "MEDIUM"
-                    : String.valueOf(r.level == null ? r.base_level : r.level);
-            rules.add(new RuleOut(e.getKey(), r.rule, r.condition, String.valueOf(r.base_level), level, r.approvals, r.vetoes,
-                    r.extra_deletes, r.unanswered, r.runs, r.contradictions, r.locked, r.quiet));
+            String level = r.locked || r.quiet
+                    ? "LOW"
+                    : r.vetoes > 0 && r.level == Level.HIGH
+                            ? "MEDIUM"
+                            : String.valueOf(r.level == null ? r.base_level : r.level);
+            rules.add(new RuleOut(
+                    e.getKey(),
+                    r.rule,
+                    r.condition,
+                    String.valueOf(r.base_level),
+                    level,
+                    r.approvals,
+                    r.vetoes,
+                    r.extra_deletes,
+                    r.unanswered,
+                    r.runs,
+                    r.contradictions,
+                    r.locked,
+                    r.quiet));
         }
-        SessionsOut so = new SessionsOut(d.session_level.retain.size(), d.session_level.delete.size(), d.session_level.rename.size(),
+        SessionsOut so = new SessionsOut(
+                d.session_level.retain.size(),
+                d.session_level.delete.size(),
+                d.session_level.rename.size(),
                 d.session_level.retain.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
                 d.session_level.delete.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
-                d.session_level.rename.stream().map(m -> m.id).limit(MAX_LISTED).toList(), d.waiting.size());
+                d.session_level.rename.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
+                d.waiting.size());
         List<PreferenceData.RunEntry> runs = d.runs.subList(Math.max(0, d.runs.size() - 5), d.runs.size());
         List<PreferenceData.Change> changes = d.changes.subList(Math.max(0, d.changes.size() - 10), d.changes.size());
-        return new State(s.exists() ? "ok" : "absent", store.file().toString(), changed, d.run_count, d.active_threshold, rules, so,
-                d.topic_level.consolidated.stream().map(t -> t.topic).toList(), d.topic_level.precheck.size(),
-                d.feedback_contradictions.size(), List.copyOf(runs), List.copyOf(changes), LearningEngine.ruleState(d));
+        return new State(
+                s.exists() ? "ok" : "absent",
+                store.file().toString(),
+                changed,
+                d.run_count,
+                d.active_threshold,
+                rules,
+                so,
+                d.topic_level.consolidated.stream().map(t -> t.topic).toList(),
+                d.topic_level.precheck.size(),
+                d.feedback_contradictions.size(),
+                List.copyOf(runs),
+                List.copyOf(changes),
+                LearningEngine.ruleState(d));
     }
 }

@@ -1,15 +1,16 @@
 package steward.server.tools;
 
 import java.util.List;
-
 import steward.sessions.backup.RestoreEngine;
 
 /** {@code session_restore}: undo a {@code session_apply} from its backup. */
 public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Args> {
-    static final ToolSpec SPEC = ToolSpec.of("session_restore", "Restore sessions from a housekeeping backup",
-            "Undoes a session_apply from its backup: deleted sessions return with ids, messages and files; 'ended' and "
-                + "renames are reverted unless changed since. Safe to repeat. Restored sessions are kept; restoring an "
-                + "automatic action vetoes its rule. Refuses unknown ids.")
+    static final ToolSpec SPEC = ToolSpec.of(
+                    "session_restore",
+                    "Restore sessions from a housekeeping backup",
+                    "Undoes a session_apply from its backup: deleted sessions return with ids, messages and files; 'ended' and "
+                            + "renames are reverted unless changed since. Safe to repeat. Restored sessions are kept; restoring an "
+                            + "automatic action vetoes its rule. Refuses unknown ids.")
             .idempotent();
 
     /** schemas/session_restore.input.json; no session_ids means every session of the backup. */
@@ -21,15 +22,34 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
 
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
-        RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock()).restore(a.backup_id(), Arguments.list(a.session_ids()), a.store(), ctx.work());
+        RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock())
+                .restore(a.backup_id(), Arguments.list(a.session_ids()), a.store(), ctx.work());
         StringBuilder sb = new StringBuilder();
         for (String n : r.recovered()) sb.append(n).append('\n');
-        sb.append("Restored ").append(r.restored().size()).append(" sessions (").append(r.messages_restored()).append(" messages, ")
-                .append(r.side_files_restored()).append(" side files) from ").append(r.backup_id()).append('\n');
-        for (RestoreEngine.Skipped s : r.skipped()) sb.append("  · ").append(s.session_id()).append(" — skipped: ").append(s.reason()).append('\n');
-        sb.append("Now ").append(r.sessions_after()).append(" sessions, ").append(r.active_after()).append(" active");
-        for (RestoreEngine.Check c : r.checklist()) if (!c.ok()) sb.append("\nWARNING ").append(c.check()).append(": ").append(c.detail());
-        if (r.learning() != null && !r.learning().summary().isEmpty()) sb.append('\n').append(String.join("\n", r.learning().summary()));
+        sb.append("Restored ")
+                .append(r.restored().size())
+                .append(" sessions (")
+                .append(r.messages_restored())
+                .append(" messages, ")
+                .append(r.side_files_restored())
+                .append(" side files) from ")
+                .append(r.backup_id())
+                .append('\n');
+        for (RestoreEngine.Skipped s : r.skipped())
+            sb.append("  · ")
+                    .append(s.session_id())
+                    .append(" — skipped: ")
+                    .append(s.reason())
+                    .append('\n');
+        sb.append("Now ")
+                .append(r.sessions_after())
+                .append(" sessions, ")
+                .append(r.active_after())
+                .append(" active");
+        for (RestoreEngine.Check c : r.checklist())
+            if (!c.ok()) sb.append("\nWARNING ").append(c.check()).append(": ").append(c.detail());
+        if (r.learning() != null && !r.learning().summary().isEmpty())
+            sb.append('\n').append(String.join("\n", r.learning().summary()));
         return ToolResult.ok(r, sb.toString());
     }
 }

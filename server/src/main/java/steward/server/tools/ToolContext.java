@@ -1,7 +1,6 @@
 package steward.server.tools;
 
 import java.time.Clock;
-
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.recall.RecallRuntime;

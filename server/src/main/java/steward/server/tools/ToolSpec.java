@@ -26,21 +26,34 @@ public record ToolSpec(String name, String title, String description, ToolHints 
 
     /** It changes nothing the user owns. */
     public ToolSpec readOnly() {
-        return new ToolSpec(name, title, description, new ToolHints(true, hints.destructive(), hints.idempotent(), hints.openWorld()));
+        return new ToolSpec(
+                name,
+                title,
+                description,
+                new ToolHints(true, hints.destructive(), hints.idempotent(), hints.openWorld()));
     }
 
     /** It may delete or overwrite what the user has. */
     public ToolSpec destructive() {
-        return new ToolSpec(name, title, description, new ToolHints(hints.readOnly(), true, hints.idempotent(), hints.openWorld()));
+        return new ToolSpec(
+                name, title, description, new ToolHints(hints.readOnly(), true, hints.idempotent(), hints.openWorld()));
     }
 
     /** Calling it again with the same arguments has no further effect. */
     public ToolSpec idempotent() {
-        return new ToolSpec(name, title, description, new ToolHints(hints.readOnly(), hints.destructive(), true, hints.openWorld()));
+        return new ToolSpec(
+                name,
+                title,
+                description,
+                new ToolHints(hints.readOnly(), hints.destructive(), true, hints.openWorld()));
     }
 
     /** It reaches beyond this machine (the network, other services). */
     public ToolSpec openWorld() {
-        return new ToolSpec(name, title, description, new ToolHints(hints.readOnly(), hints.destructive(), hints.idempotent(), true));
+        return new ToolSpec(
+                name,
+                title,
+                description,
+                new ToolHints(hints.readOnly(), hints.destructive(), hints.idempotent(), true));
     }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.testing.TestHomes;
 
 /** {@code steward serve --http} from the real jar in a child process, on a free loopback port. */
@@ -23,8 +22,16 @@ final class HttpServerProcess implements AutoCloseable {
         this.home = TestHomes.copyFixture(tmp);
         this.port = freePort();
         this.log = tmp.resolve("server.log");
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", jar(), "serve", "--http", "--port", String.valueOf(port),
-                "--hermes-home", home.toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                javaBin(),
+                "-jar",
+                jar(),
+                "serve",
+                "--http",
+                "--port",
+                String.valueOf(port),
+                "--hermes-home",
+                home.toString()));
         if (withToken) {
             Path tf = tmp.resolve("token");
             Files.writeString(tf, TOKEN + "\n");
@@ -35,7 +42,8 @@ final class HttpServerProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().remove(BearerToken.ENV);
         this.process = pb.start();
-        long deadline = System.nanoTime() + 120_000_000_000L; // a shared 2-core machine under load starts the JVM slowly
+        long deadline =
+                System.nanoTime() + 120_000_000_000L; // a shared 2-core machine under load starts the JVM slowly
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) throw new IllegalStateException("server exited: " + Files.readString(log));
             try (Socket s = new Socket("127.0.0.1", port)) {
@@ -73,10 +81,11 @@ final class HttpServerProcess implements AutoCloseable {
         process.destroy();
         try {
             if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
-        } catch (InterruptedException e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
+        } catch (
+                InterruptedException
+                        e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
     }
-
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-
 import org.junit.jupiter.api.Test;
 
 class ResumableStreamsTest {
@@ -19,7 +18,7 @@ class ResumableStreamsTest {
         StringWriter out = new StringWriter();
         PrintWriter sdk = st.attach(new PrintWriter(out));
         sdk.write("id: s1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n");
-        sdk.write("id: s1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,");   // an event split across writes
+        sdk.write("id: s1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,"); // an event split across writes
         sdk.write("\"result\":{}}\n\n");
         String[] events = out.toString().split("\n\n");
         assertEquals(3, events.length);

@@ -10,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.server.protocol.Cancellations;
 
@@ -32,7 +30,8 @@ class SecurityTest {
 
     @Test
     void originMustNameAnAllowedHost() {
-        var f = new SecurityFilter(new HttpOptions("127.0.0.1", 0, null, List.of("steward.lan"), true, 4096), new Cancellations());
+        var f = new SecurityFilter(
+                new HttpOptions("127.0.0.1", 0, null, List.of("steward.lan"), true, 4096), new Cancellations());
         assertTrue(f.originAllowed("http://localhost:3000"));
         assertTrue(f.originAllowed("https://127.0.0.1"));
         assertTrue(f.originAllowed("http://[::1]:9"));
@@ -66,7 +65,8 @@ class SecurityTest {
     void tokenComesFromTheFileElseTheEnvironment(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("token");
         Files.writeString(f, TOKEN + "\n");
-        assertTrue(BearerToken.resolve(f, Map.of(BearerToken.ENV, "another-token-0123456789")).matches("Bearer " + TOKEN));
+        assertTrue(BearerToken.resolve(f, Map.of(BearerToken.ENV, "another-token-0123456789"))
+                .matches("Bearer " + TOKEN));
         assertTrue(BearerToken.resolve(null, Map.of(BearerToken.ENV, TOKEN)).matches("Bearer " + TOKEN));
         assertNull(BearerToken.resolve(null, Map.of()));
         StewardError e = assertThrows(StewardError.class, () -> BearerToken.resolve(tmp.resolve("missing"), Map.of()));
@@ -75,7 +75,8 @@ class SecurityTest {
 
     @Test
     void nonLoopbackBindNeedsAToken() {
-        StewardError e = assertThrows(StewardError.class, () -> new HttpOptions("0.0.0.0", 8765, null, List.of(), true, 4096));
+        StewardError e =
+                assertThrows(StewardError.class, () -> new HttpOptions("0.0.0.0", 8765, null, List.of(), true, 4096));
         assertTrue(e.getMessage().contains("non-loopback"), e.getMessage());
         assertThrows(StewardError.class, () -> new HttpOptions("192.168.1.5", 8765, null, List.of(), true, 4096));
         assertThrows(StewardError.class, () -> new HttpOptions("my.host.example", 8765, null, List.of(), true, 4096));
@@ -89,7 +90,9 @@ class SecurityTest {
     @Test
     void allowedHostsAreLoopbackPlusBindPlusExtras() {
         var o = new HttpOptions("192.168.1.5", 8765, BearerToken.of(TOKEN), List.of("Steward.LAN"), false, 4096);
-        assertEquals(List.of("localhost", "127.0.0.1", "[::1]", "192.168.1.5", "steward.lan"), List.copyOf(o.allowedHosts()));
+        assertEquals(
+                List.of("localhost", "127.0.0.1", "[::1]", "192.168.1.5", "steward.lan"),
+                List.copyOf(o.allowedHosts()));
         var any = new HttpOptions("0.0.0.0", 8765, BearerToken.of(TOKEN), List.of(), false, 4096);
         assertFalse(any.allowedHosts().contains("0.0.0.0"));
     }

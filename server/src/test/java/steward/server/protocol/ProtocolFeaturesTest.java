@@ -1,11 +1,13 @@
 package steward.server.protocol;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.awaitility.Awaitility.await;
 
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -16,12 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.modelcontextprotocol.spec.McpError;
-import io.modelcontextprotocol.spec.McpSchema;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.server.tools.ToolContext;
@@ -29,7 +27,10 @@ import steward.testing.TestHomes;
 
 class ProtocolFeaturesTest {
     static ToolContext ctx(Path home) {
-        return new ToolContext(StewardPaths.of(home), Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), java.time.ZoneOffset.UTC), Work.NONE);
+        return new ToolContext(
+                StewardPaths.of(home),
+                Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), java.time.ZoneOffset.UTC),
+                Work.NONE);
     }
 
     static Path fixture(Path tmp) throws Exception {
@@ -75,12 +76,16 @@ class ProtocolFeaturesTest {
         assertEquals(List.of("zh"), r.completion().values());
         assertEquals(1, r.completion().total());
         assertFalse(r.completion().hasMore());
-        List<String> many = java.util.stream.IntStream.range(0, 150).mapToObj(i -> "s" + i).toList();
+        List<String> many =
+                java.util.stream.IntStream.range(0, 150).mapToObj(i -> "s" + i).toList();
         var capped = StewardPrompts.complete(many, "s");
         assertEquals(100, capped.completion().values().size());
         assertEquals(150, capped.completion().total());
         assertTrue(capped.completion().hasMore());
-        assertTrue(StewardPrompts.complete(List.of("memory", "user"), "x").completion().values().isEmpty());
+        assertTrue(StewardPrompts.complete(List.of("memory", "user"), "x")
+                .completion()
+                .values()
+                .isEmpty());
     }
 
     @Test
@@ -102,7 +107,8 @@ class ProtocolFeaturesTest {
     @Test
     void rememberPromptNeedsAFactAndNamesTheTarget() {
         String user = text(StewardPrompts.remember(Map.of("fact", "Prefers metric units", "target", "user")));
-        assertTrue(user.contains("USER.md") && user.contains("Prefers metric units") && user.contains("memory_precheck"));
+        assertTrue(
+                user.contains("USER.md") && user.contains("Prefers metric units") && user.contains("memory_precheck"));
         assertFalse(user.contains("[base]"), "tags are for MEMORY.md only");
         assertTrue(text(StewardPrompts.remember(Map.of("fact", "x"))).contains("[base]"));
         assertThrows(McpError.class, () -> StewardPrompts.remember(Map.of()));
@@ -139,7 +145,9 @@ class ProtocolFeaturesTest {
         assertTrue(t.startsWith("# "), t);
         assertTrue(t.contains("Session " + id) && t.contains("Messages: ") && t.contains("## First messages"), t);
         try (var src = steward.sessions.inspect.SessionSources.open(c.paths())) {
-            String summary = steward.sessions.inspect.InspectEngine.inspect(src, steward.sessions.inspect.InspectEngine.Request.of(id)).text();
+            String summary = steward.sessions.inspect.InspectEngine.inspect(
+                            src, steward.sessions.inspect.InspectEngine.Request.of(id))
+                    .text();
             assertTrue(t.contains(summary), "the resource shows session_inspect's summary:\n" + t);
         }
         McpError e = assertThrows(McpError.class, () -> StewardResources.sessionText(c, "no-such-session"));
@@ -150,17 +158,24 @@ class ProtocolFeaturesTest {
     void sessionResourceShowsAClaudeCodeSessionAsSessionInspectDoes(@TempDir Path tmp) throws Exception {
         Path hermes = fixture(tmp);
         Path claude = steward.testing.ClaudeTestHomes.install(tmp, false);
-        ToolContext c = new ToolContext(StewardPaths.of(hermes, claude), Clock.fixed(steward.claude.fixture.ClaudeHomeFixture.NOW,
-                java.time.ZoneOffset.UTC), Work.NONE);
-        String id = "37675f34-b941-36c6-ac2b-02e6ad25bf26"; // "Deploy script fixes": 2 prompts, 8 answers, 5 tool results
+        ToolContext c = new ToolContext(
+                StewardPaths.of(hermes, claude),
+                Clock.fixed(steward.claude.fixture.ClaudeHomeFixture.NOW, java.time.ZoneOffset.UTC),
+                Work.NONE);
+        String id =
+                "37675f34-b941-36c6-ac2b-02e6ad25bf26"; // "Deploy script fixes": 2 prompts, 8 answers, 5 tool results
         String t = StewardResources.sessionText(c, id);
         assertTrue(t.startsWith("# Deploy script fixes\n\n"), t);
-        try (var src = steward.sessions.inspect.SessionSources.open(c.paths(), null, List.of(id), c.clock().millis() / 1000.0)) {
+        try (var src = steward.sessions.inspect.SessionSources.open(
+                c.paths(), null, List.of(id), c.clock().millis() / 1000.0)) {
             assertEquals("claude_code", src.store());
-            String summary = steward.sessions.inspect.InspectEngine.inspect(src, steward.sessions.inspect.InspectEngine.Request.of(id)).text();
+            String summary = steward.sessions.inspect.InspectEngine.inspect(
+                            src, steward.sessions.inspect.InspectEngine.Request.of(id))
+                    .text();
             assertTrue(t.contains(summary), "the resource shows session_inspect's summary:\n" + t);
         }
-        // the 10 prompts and answers: the first 3, 4 left out, the last 3 (tool output is counted in the summary, not shown)
+        // the 10 prompts and answers: the first 3, 4 left out, the last 3 (tool output is counted in the summary, not
+        // shown)
         assertTrue(t.contains("## First messages\n\n**user** · 2026-08-06T09:56:30Z\n"), t);
         assertTrue(t.contains("\n… 4 message(s) left out …\n"), t);
         assertTrue(t.contains("## Last messages\n"), t);

@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.testing.ClaudeTestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -20,6 +18,7 @@ import tools.jackson.databind.JsonNode;
 class ClaudeMemoryToolsTest {
     @TempDir
     Path tmp;
+
     ToolTestSupport t;
     Path claude;
     Path project;
@@ -38,30 +37,48 @@ class ClaudeMemoryToolsTest {
     @Test
     void precheckAgainstClaudeMdAndAutoMemory() throws Exception {
         Map<String, String> before = ClaudeTestHomes.tree(claude);
-        JsonNode covered = t.ok("memory_precheck", args("{\"target\":\"claude\",\"content\":\"Use pnpm for every install; npm rewrites pnpm-lock.yaml\"}"));
+        JsonNode covered = t.ok(
+                "memory_precheck",
+                args(
+                        "{\"target\":\"claude\",\"content\":\"Use pnpm for every install; npm rewrites pnpm-lock.yaml\"}"));
         assertEquals("already_covered", covered.get("verdict").asString());
-        assertEquals("auto_memory", covered.get("candidates").get(0).get("source").asString());
+        assertEquals(
+                "auto_memory", covered.get("candidates").get(0).get("source").asString());
         assertEquals(5, covered.get("claude").get("index_lines").asInt());
-        JsonNode rule = t.ok("memory_precheck", args("{\"target\":\"claude\",\"content\":\"The team must squash every pull request\"}"));
+        JsonNode rule = t.ok(
+                "memory_precheck",
+                args("{\"target\":\"claude\",\"content\":\"The team must squash every pull request\"}"));
         assertEquals("route_claude_md", rule.get("verdict").asString());
-        ToolResult text = t.call("memory_precheck", args("{\"target\":\"claude\",\"content\":\"The CDN caches /static for one hour\"}"));
-        assertTrue(text.text().contains("memory/MEMORY.md after the write: 6 lines (Claude Code loads the first 200)"), text.text());
+        ToolResult text = t.call(
+                "memory_precheck", args("{\"target\":\"claude\",\"content\":\"The CDN caches /static for one hour\"}"));
+        assertTrue(
+                text.text().contains("memory/MEMORY.md after the write: 6 lines (Claude Code loads the first 200)"),
+                text.text());
         assertEquals(before, ClaudeTestHomes.tree(claude));
-        assertTrue(t.call("memory_precheck", "{\"target\":\"claude\",\"content\":\"x y z\",\"project\":\"relative/dir\"}").isError());
-        assertTrue(t.call("memory_precheck", "{\"content\":\"x y z\",\"project\":\"/tmp\"}").isError(), "project is for target claude only");
+        assertTrue(
+                t.call("memory_precheck", "{\"target\":\"claude\",\"content\":\"x y z\",\"project\":\"relative/dir\"}")
+                        .isError());
+        assertTrue(
+                t.call("memory_precheck", "{\"content\":\"x y z\",\"project\":\"/tmp\"}")
+                        .isError(),
+                "project is for target claude only");
     }
 
     @Test
     void writeAutoMemoryAndClaudeMdWithConfirm() throws Exception {
-        JsonNode added = t.ok("memory_write", args("{\"target\":\"claude\",\"action\":\"add\",\"content\":\"The CDN caches /static for one hour.\","
-                + "\"name\":\"CDN cache\",\"type\":\"reference\"}"));
+        JsonNode added = t.ok(
+                "memory_write",
+                args("{\"target\":\"claude\",\"action\":\"add\",\"content\":\"The CDN caches /static for one hour.\","
+                        + "\"name\":\"CDN cache\",\"type\":\"reference\"}"));
         assertEquals("success", added.get("kind").asString());
-        assertEquals("memory/cdn-cache.md", added.get("claude").get("topic_file").asString());
+        assertEquals(
+                "memory/cdn-cache.md", added.get("claude").get("topic_file").asString());
         assertEquals(6, added.get("claude").get("index_lines").asInt());
 
         Path md = project.resolve("CLAUDE.md");
         byte[] before = Files.readAllBytes(md);
-        String call = args("{\"target\":\"claude_md\",\"action\":\"add\",\"content\":\"Run pnpm lint before pushing.\"}");
+        String call =
+                args("{\"target\":\"claude_md\",\"action\":\"add\",\"content\":\"Run pnpm lint before pushing.\"}");
         ToolResult preview = t.call("memory_write", call);
         assertFalse(preview.isError(), preview.text());
         assertTrue(preview.text().contains("+- Run pnpm lint before pushing."), preview.text());
@@ -81,17 +98,29 @@ class ClaudeMemoryToolsTest {
         assertEquals(200, m.get("index_window").asInt());
         assertEquals(2, m.get("indexes").asInt());
         ToolResult text = t.call("steward_status", "{}");
-        assertTrue(text.text().contains("  memory:    2 MEMORY.md, 4 topics; -home-dev-api 205/200 lines (5 not loaded)"), text.text());
+        assertTrue(
+                text.text().contains("  memory:    2 MEMORY.md, 4 topics; -home-dev-api 205/200 lines (5 not loaded)"),
+                text.text());
     }
 
     @Test
     void badInputIsAClearErrorAndTheHermesTargetsRefuseClaudeArguments() throws Exception {
         Map<String, String> before = ClaudeTestHomes.tree(claude);
         byte[] hermes = Files.readAllBytes(t.home.resolve("memories/MEMORY.md"));
-        assertTrue(t.call("memory_write", args("{\"target\":\"claude\",\"action\":\"add\",\"content\":\"x\",\"type\":\"diary\"}")).isError());
-        assertTrue(t.call("memory_write", args("{\"target\":\"claude\",\"action\":\"add\",\"content\":\"x\",\"confirm\":\"abc\"}")).isError());
-        assertTrue(t.call("memory_write", args("{\"target\":\"claude\",\"action\":\"remove\",\"old_text\":\"nothing like this\"}")).isError());
-        assertTrue(t.call("memory_write", "{\"action\":\"add\",\"content\":\"[env] x\",\"name\":\"n\"}").isError());
+        assertTrue(t.call(
+                        "memory_write",
+                        args("{\"target\":\"claude\",\"action\":\"add\",\"content\":\"x\",\"type\":\"diary\"}"))
+                .isError());
+        assertTrue(t.call(
+                        "memory_write",
+                        args("{\"target\":\"claude\",\"action\":\"add\",\"content\":\"x\",\"confirm\":\"abc\"}"))
+                .isError());
+        assertTrue(t.call(
+                        "memory_write",
+                        args("{\"target\":\"claude\",\"action\":\"remove\",\"old_text\":\"nothing like this\"}"))
+                .isError());
+        assertTrue(t.call("memory_write", "{\"action\":\"add\",\"content\":\"[env] x\",\"name\":\"n\"}")
+                .isError());
         assertEquals(before, ClaudeTestHomes.tree(claude));
         assertArrayEquals(hermes, Files.readAllBytes(t.home.resolve("memories/MEMORY.md")));
     }

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import tools.jackson.databind.JsonNode;
 
 /** memory_log, memory_health, memory_consolidate and memory_history through the registry, results checked against their schemas. */
@@ -33,30 +31,53 @@ class MemoryLifecycleToolsTest {
 
         JsonNode g = t.ok("memory_consolidate", "{}");
         String ref = g.path("days").get(0).path("lines").get(0).path("ref").asString();
-        JsonNode plan = t.ok("memory_consolidate", "{\"step\": \"plan\", \"through\": \"" + g.path("through").asString() + "\", \"proposals\": ["
-                + "{\"text\": \"[env] pnpm, not npm, for JS projects\", \"kind\": \"preference\", \"evidence\": [\"" + ref + "\"]}]}");
-        assertTrue(plan.path("files").get(0).path("diff").asString().contains("+[0.3] [env] pnpm, not npm, for JS projects"));
+        JsonNode plan = t.ok(
+                "memory_consolidate",
+                "{\"step\": \"plan\", \"through\": \"" + g.path("through").asString() + "\", \"proposals\": ["
+                        + "{\"text\": \"[env] pnpm, not npm, for JS projects\", \"kind\": \"preference\", \"evidence\": [\""
+                        + ref + "\"]}]}");
+        assertTrue(plan.path("files")
+                .get(0)
+                .path("diff")
+                .asString()
+                .contains("+[0.3] [env] pnpm, not npm, for JS projects"));
         assertArrayEquals(original, Files.readAllBytes(mem), "a plan changes nothing");
-        JsonNode applied = t.ok("memory_consolidate", "{\"plan_id\": \"" + plan.path("plan_id").asString() + "\"}");
+        JsonNode applied = t.ok(
+                "memory_consolidate", "{\"plan_id\": \"" + plan.path("plan_id").asString() + "\"}");
         assertTrue(applied.path("applied").asBoolean());
         assertTrue(Files.readString(mem).endsWith("\n§\n[0.3] [env] pnpm, not npm, for JS projects"));
 
         JsonNode list = t.ok("memory_history", "{\"file\": \"memories/MEMORY.md\"}");
         assertEquals(2, list.path("total").asInt(), "the bytes Steward first saw, then the consolidation");
         String first = list.path("versions").get(1).path("id").asString();
-        JsonNode diff = t.ok("memory_history", "{\"action\": \"diff\", \"file\": \"memories/MEMORY.md\", \"from\": \"" + first + "\"}");
-        assertTrue(diff.path("diff").asString().contains("+[0.3] [env] pnpm, not npm, for JS projects"), diff.toString());
-        assertTrue(diff.path("diff").asString().contains("+[0.5] [base] When a rule fails"), "unprefixed entries read as [0.5] and get the prefix");
-        t.ok("memory_history", "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + first + "\"}");
+        JsonNode diff = t.ok(
+                "memory_history",
+                "{\"action\": \"diff\", \"file\": \"memories/MEMORY.md\", \"from\": \"" + first + "\"}");
+        assertTrue(
+                diff.path("diff").asString().contains("+[0.3] [env] pnpm, not npm, for JS projects"), diff.toString());
+        assertTrue(
+                diff.path("diff").asString().contains("+[0.5] [base] When a rule fails"),
+                "unprefixed entries read as [0.5] and get the prefix");
+        t.ok(
+                "memory_history",
+                "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + first + "\"}");
         assertArrayEquals(original, Files.readAllBytes(mem));
     }
 
     @Test
     void numbersTheTextsQuoteAreTheConstants() {
-        String note = steward.server.Schemas.input("memory_log").path("properties").path("note").path("description").asString();
+        String note = steward.server.Schemas.input("memory_log")
+                .path("properties")
+                .path("note")
+                .path("description")
+                .asString();
         assertTrue(note.contains("≤ " + steward.memory.lifecycle.LogWriter.MAX_CHARS + " chars"), note);
         for (String tool : new String[] {"memory_log", "memory_health", "memory_consolidate", "memory_history"}) {
-            String d = steward.server.Tools.registry().tools().stream().filter(x -> x.name().equals(tool)).findFirst().orElseThrow().description();
+            String d = steward.server.Tools.registry().tools().stream()
+                    .filter(x -> x.name().equals(tool))
+                    .findFirst()
+                    .orElseThrow()
+                    .description();
             assertTrue(d.length() <= 450, tool + " description is " + d.length() + " characters");
         }
     }
@@ -64,9 +85,16 @@ class MemoryLifecycleToolsTest {
     @Test
     void badArgumentsAreErrorsThatChangeNothing() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
-        for (String[] c : new String[][] {{"memory_log", "{\"note\": \"" + "x".repeat(241) + "\"}"}, {"memory_consolidate", "{\"plan_id\": \"nope\"}"},
-                {"memory_consolidate", "{\"step\": \"plan\", \"proposals\": [{\"text\": \"x y z\", \"kind\": \"fact\", \"evidence\": [\"log:2026-01-01#1\"]}]}"},
-                {"memory_history", "{\"file\": \"../state.db\"}"}, {"memory_history", "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\"}"}}) {
+        for (String[] c : new String[][] {
+            {"memory_log", "{\"note\": \"" + "x".repeat(241) + "\"}"},
+            {"memory_consolidate", "{\"plan_id\": \"nope\"}"},
+            {
+                "memory_consolidate",
+                "{\"step\": \"plan\", \"proposals\": [{\"text\": \"x y z\", \"kind\": \"fact\", \"evidence\": [\"log:2026-01-01#1\"]}]}"
+            },
+            {"memory_history", "{\"file\": \"../state.db\"}"},
+            {"memory_history", "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\"}"}
+        }) {
             ToolResult r = t.call(c[0], c[1]);
             assertTrue(r.isError(), c[0] + " " + c[1]);
             assertTrue(r.text().startsWith(c[0] + ": "), r.text());

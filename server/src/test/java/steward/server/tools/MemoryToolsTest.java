@@ -6,18 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.modelcontextprotocol.spec.McpSchema;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -32,6 +30,7 @@ import tools.jackson.databind.JsonNode;
 class MemoryToolsTest {
     @TempDir
     Path tmp;
+
     ToolRegistry registry;
     ToolContext ctx;
     Path mem;
@@ -40,7 +39,8 @@ class MemoryToolsTest {
     void setUp() throws Exception {
         steward.state.FileTrees.copy(TestHomes.fixtureHome(), tmp);
         registry = Tools.registry();
-        ctx = new ToolContext(StewardPaths.of(tmp), Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC), Work.NONE);
+        ctx = new ToolContext(
+                StewardPaths.of(tmp), Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC), Work.NONE);
         mem = tmp.resolve("memories/MEMORY.md");
     }
 
@@ -58,7 +58,15 @@ class MemoryToolsTest {
     void registeredInOrderAfterStewardStatus() {
         List<String> names = registry.tools().stream().map(StewardTool::name).toList();
         assertEquals("steward_status", names.get(0));
-        assertEquals(List.of("memory_write", "memory_precheck", "memory_pending", "memory_log", "memory_health", "memory_consolidate", "memory_history"),
+        assertEquals(
+                List.of(
+                        "memory_write",
+                        "memory_precheck",
+                        "memory_pending",
+                        "memory_log",
+                        "memory_health",
+                        "memory_consolidate",
+                        "memory_history"),
                 names.stream().filter(n -> n.startsWith("memory_")).toList());
     }
 
@@ -68,25 +76,33 @@ class MemoryToolsTest {
         assertFalse(r.isError());
         JsonNode n = valid("memory_write", r);
         assertEquals("Entry added.", n.get("message").asString());
-        assertTrue(r.text().startsWith("{\"success\": true, \"done\": true, \"target\": \"memory\", \"usage\": \""), r.text());
+        assertTrue(
+                r.text().startsWith("{\"success\": true, \"done\": true, \"target\": \"memory\", \"usage\": \""),
+                r.text());
     }
 
     @Test
     void operationsMayArriveAsAJsonStringAndAnythingElseIsAClearErrorThatChangesNothing() throws Exception {
         byte[] before = Files.readAllBytes(mem);
-        ToolResult broken = call("memory_write", "{\"target\":\"memory\",\"operations\":\"[{\\\"action\\\": \\\"add\\\", \"}");
+        ToolResult broken =
+                call("memory_write", "{\"target\":\"memory\",\"operations\":\"[{\\\"action\\\": \\\"add\\\", \"}");
         assertTrue(broken.isError());
         assertTrue(broken.text().startsWith("memory_write: operations is not valid JSON"), broken.text());
         ToolResult notArray = call("memory_write", "{\"operations\":\"{\\\"action\\\":\\\"add\\\"}\"}");
         assertTrue(notArray.text().startsWith("memory_write: operations must be an array"), notArray.text());
-        ToolResult notString = call("memory_write", "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":7}]\"}");
+        ToolResult notString =
+                call("memory_write", "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":7}]\"}");
         assertEquals("memory_write: content must be a string", notString.text());
         assertArrayEquals(before, Files.readAllBytes(mem));
-        ToolResult ok = call("memory_write", "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] a\\\"},"
-                + "{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] b\\\"}]\"}");
+        ToolResult ok = call(
+                "memory_write",
+                "{\"operations\":\"[{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] a\\\"},"
+                        + "{\\\"action\\\":\\\"add\\\",\\\"content\\\":\\\"[env] b\\\"}]\"}");
         assertFalse(ok.isError(), ok.text());
         String after = Files.readString(mem);
-        assertTrue(after.endsWith("[env] a\n§\n[env] b"), "a JSON string holding the array is applied as the batch: " + after);
+        assertTrue(
+                after.endsWith("[env] a\n§\n[env] b"),
+                "a JSON string holding the array is applied as the batch: " + after);
     }
 
     @Test
@@ -101,7 +117,9 @@ class MemoryToolsTest {
 
         ToolResult target = call("memory_write", "{\"action\":\"add\",\"target\":\"profile\",\"content\":\"x\"}");
         assertTrue(target.isError());
-        assertEquals("Invalid target 'profile'. Use 'memory' or 'user'.", valid("memory_write", target).get("error").asString());
+        assertEquals(
+                "Invalid target 'profile'. Use 'memory' or 'user'.",
+                valid("memory_write", target).get("error").asString());
 
         ToolResult empty = call("memory_write", "{\"action\":\"add\",\"content\":\"\"}");
         assertTrue(empty.isError());
@@ -128,11 +146,14 @@ class MemoryToolsTest {
         assertFalse(r.isError());
         JsonNode n = valid("memory_precheck", r);
         assertFalse(n.get("is_final").asBoolean());
-        ToolResult second = call("memory_precheck", "{\"content\":\"[env] The NAS is reachable as nas.local\",\"answers\":{\"frequency\":\"high\",\"consequence\":\"severe\"}}");
+        ToolResult second = call(
+                "memory_precheck",
+                "{\"content\":\"[env] The NAS is reachable as nas.local\",\"answers\":{\"frequency\":\"high\",\"consequence\":\"severe\"}}");
         assertEquals("write", valid("memory_precheck", second).get("verdict").asString());
         ToolResult bad = call("memory_precheck", "{\"content\":\"   \"}");
         assertTrue(bad.isError());
-        assertTrue(call("memory_precheck", "{\"content\":\"x\",\"answers\":{\"frequency\":\"sometimes\"}}").isError());
+        assertTrue(call("memory_precheck", "{\"content\":\"x\",\"answers\":{\"frequency\":\"sometimes\"}}")
+                .isError());
     }
 
     @Test
@@ -148,7 +169,10 @@ class MemoryToolsTest {
         assertFalse(ok.isError(), ok.text());
         assertTrue(valid("memory_pending", ok).get("applied").asBoolean());
         assertTrue(Files.readString(mem).endsWith("\n§\n[env] Node 22 via fnm"));
-        assertTrue(call("memory_pending", "{\"action\":\"approve\",\"pending_id\":\"" + id + "\"}").isError(), "single use");
+        assertTrue(
+                call("memory_pending", "{\"action\":\"approve\",\"pending_id\":\"" + id + "\"}")
+                        .isError(),
+                "single use");
         assertTrue(call("memory_pending", "{\"action\":\"reject\"}").isError());
     }
 
@@ -158,11 +182,23 @@ class MemoryToolsTest {
         assertEquals(2, specs.size());
         var memSpec = specs.get(0);
         assertEquals("steward://memory/MEMORY.md", memSpec.resource().uri());
-        McpSchema.ReadResourceResult res = memSpec.readHandler().apply(null, McpSchema.ReadResourceRequest.builder(memSpec.resource().uri()).build());
+        McpSchema.ReadResourceResult res = memSpec.readHandler()
+                .apply(
+                        null,
+                        McpSchema.ReadResourceRequest.builder(memSpec.resource().uri())
+                                .build());
         String text = ((McpSchema.TextResourceContents) res.contents().get(0)).text();
         assertTrue(text.startsWith("═".repeat(46) + "\nMEMORY (your personal notes) ["), text);
         assertTrue(text.endsWith("see scope-recall-maintenance"));
-        var userRes = specs.get(1).readHandler().apply(null, McpSchema.ReadResourceRequest.builder(specs.get(1).resource().uri()).build());
-        assertTrue(((McpSchema.TextResourceContents) userRes.contents().get(0)).text().contains("USER PROFILE (who the user is) [4% — 59/1,375 chars]"));
+        var userRes = specs.get(1)
+                .readHandler()
+                .apply(
+                        null,
+                        McpSchema.ReadResourceRequest.builder(
+                                        specs.get(1).resource().uri())
+                                .build());
+        assertTrue(((McpSchema.TextResourceContents) userRes.contents().get(0))
+                .text()
+                .contains("USER PROFILE (who the user is) [4% — 59/1,375 chars]"));
     }
 }

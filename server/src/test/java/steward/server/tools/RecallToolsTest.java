@@ -11,10 +11,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -34,7 +32,8 @@ class RecallToolsTest {
         if (!Files.exists(home)) {
             TestHomes.copyFixture(tmp);
         }
-        return new ToolContext(StewardPaths.of(home), Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC), Work.NONE);
+        return new ToolContext(
+                StewardPaths.of(home), Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC), Work.NONE);
     }
 
     static JsonNode args(String json) {
@@ -51,14 +50,18 @@ class RecallToolsTest {
 
     @Test
     void searchResultValidatesAndCarriesUrisAndComponents() throws Exception {
-        ToolResult r = Tools.registry().invoke("recall_search", args("{\"query\":\"session housekeeping rules\",\"k\":5}"), ctx());
+        ToolResult r = Tools.registry()
+                .invoke("recall_search", args("{\"query\":\"session housekeeping rules\",\"k\":5}"), ctx());
         JsonNode out = valid("recall_search", r);
         assertEquals(5, out.get("items").size());
         assertTrue(out.get("items").get(0).get("uri").asString().startsWith("steward://"));
         assertTrue(out.get("items").get(0).get("score").has("recency"));
-        JsonNode cjk = valid("recall_search", Tools.registry().invoke("recall_search",
-                args("{\"query\":\"中文回答\",\"scopes\":[\"memory\"]}"), ctx()));
-        assertEquals("steward://memory/memory/" + steward.recall.Identity.id("用户偏好：中文回答，代码注释用英文"), cjk.get("items").get(0).get("uri").asString());
+        JsonNode cjk = valid(
+                "recall_search",
+                Tools.registry().invoke("recall_search", args("{\"query\":\"中文回答\",\"scopes\":[\"memory\"]}"), ctx()));
+        assertEquals(
+                "steward://memory/memory/" + steward.recall.Identity.id("用户偏好：中文回答，代码注释用英文"),
+                cjk.get("items").get(0).get("uri").asString());
         assertEquals(List.of("memory"), List.of(cjk.get("scopes").get(0).asString()));
         assertEquals("good match", out.get("match").get("verdict").asString());
         assertTrue(r.text().startsWith("good match: 5 item(s)"), r.text());
@@ -67,11 +70,18 @@ class RecallToolsTest {
     @Test
     void scopeNamesAreTheUriKindsAndThePluralsOfThePreviousReleaseStillWork() throws Exception {
         ToolContext c = ctx();
-        JsonNode now = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skill\"]}"), c));
-        JsonNode old = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skills\"]}"), c));
+        JsonNode now = valid(
+                "recall_search",
+                Tools.registry()
+                        .invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skill\"]}"), c));
+        JsonNode old = valid(
+                "recall_search",
+                Tools.registry()
+                        .invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skills\"]}"), c));
         assertEquals("skill", now.get("scopes").get(0).asString());
         assertEquals(now.get("items"), old.get("items"));
-        for (JsonNode it : now.get("items")) assertTrue(it.get("uri").asString().startsWith("steward://skill/"), it.toString());
+        for (JsonNode it : now.get("items"))
+            assertTrue(it.get("uri").asString().startsWith("steward://skill/"), it.toString());
     }
 
     @Test
@@ -87,46 +97,89 @@ class RecallToolsTest {
     @Test
     void calibrationIsShownInStatusAndResetByTheUser() throws Exception {
         ToolContext c = ctx();
-        JsonNode inj = valid("recall_inject", Tools.registry().invoke("recall_inject",
-                args("{\"context\":\"还记得我喜欢用中文回答吗？\",\"mode\":\"active\"}"), c));
-        String id = inj.get("decision_id").asString(), uri = inj.get("items").get(0).get("uri").asString();
+        JsonNode inj = valid(
+                "recall_inject",
+                Tools.registry()
+                        .invoke("recall_inject", args("{\"context\":\"还记得我喜欢用中文回答吗？\",\"mode\":\"active\"}"), c));
+        String id = inj.get("decision_id").asString(),
+                uri = inj.get("items").get(0).get("uri").asString();
         for (int i = 0; i < 5; i++) {
-            valid("recall_feedback", Tools.registry().invoke("recall_feedback", args("{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri
-                    + "\"],\"outcome\":\"ignored\"}"), c));
+            valid(
+                    "recall_feedback",
+                    Tools.registry()
+                            .invoke(
+                                    "recall_feedback",
+                                    args("{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri
+                                            + "\"],\"outcome\":\"ignored\"}"),
+                                    c));
         }
-        JsonNode cal = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c)).get("recall").get("calibration");
+        JsonNode cal = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c))
+                .get("recall")
+                .get("calibration");
         assertEquals(1, cal.size());
         assertEquals("explicit", cal.get(0).get("lane").asString());
         assertEquals("memory", cal.get(0).get("source").asString());
         assertTrue(cal.get(0).get("offset").asDouble() > 0);
-        assertTrue(Tools.registry().invoke("recall_feedback", args("{\"reset\":\"calibration\",\"outcome\":\"used\"}"), c).isError());
-        JsonNode reset = valid("recall_feedback", Tools.registry().invoke("recall_feedback", args("{\"reset\":\"calibration\"}"), c));
+        assertTrue(Tools.registry()
+                .invoke("recall_feedback", args("{\"reset\":\"calibration\",\"outcome\":\"used\"}"), c)
+                .isError());
+        JsonNode reset = valid(
+                "recall_feedback", Tools.registry().invoke("recall_feedback", args("{\"reset\":\"calibration\"}"), c));
         assertEquals(5, reset.get("reset").get("explicit/memory").get("ignored").asInt());
-        assertEquals(0, valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c)).get("recall").get("calibration").size());
+        assertEquals(
+                0,
+                valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c))
+                        .get("recall")
+                        .get("calibration")
+                        .size());
     }
 
     @Test
     void searchRefusesBadArguments() throws Exception {
-        assertTrue(Tools.registry().invoke("recall_search", args("{\"query\":\"\"}"), ctx()).isError());
-        assertTrue(Tools.registry().invoke("recall_search", args("{\"query\":\"x\",\"scopes\":[\"web\"]}"), ctx()).isError());
-        assertTrue(Tools.registry().invoke("recall_search", args("{\"query\":\"x\",\"since\":\"yesterday\"}"), ctx()).isError());
+        assertTrue(Tools.registry()
+                .invoke("recall_search", args("{\"query\":\"\"}"), ctx())
+                .isError());
+        assertTrue(Tools.registry()
+                .invoke("recall_search", args("{\"query\":\"x\",\"scopes\":[\"web\"]}"), ctx())
+                .isError());
+        assertTrue(Tools.registry()
+                .invoke("recall_search", args("{\"query\":\"x\",\"since\":\"yesterday\"}"), ctx())
+                .isError());
     }
 
     @Test
     void injectAndFeedbackResultsValidate() throws Exception {
         ToolContext c = ctx();
-        JsonNode inj = valid("recall_inject", Tools.registry().invoke("recall_inject",
-                args("{\"context\":\"还记得我喜欢用中文回答吗？\",\"session_id\":\"20260810_071500_a6a3a4\",\"mode\":\"active\"}"), c));
+        JsonNode inj = valid(
+                "recall_inject",
+                Tools.registry()
+                        .invoke(
+                                "recall_inject",
+                                args(
+                                        "{\"context\":\"还记得我喜欢用中文回答吗？\",\"session_id\":\"20260810_071500_a6a3a4\",\"mode\":\"active\"}"),
+                                c));
         assertEquals("inject", inj.get("decision").asString(), inj.toString());
         String id = inj.get("decision_id").asString();
         String uri = inj.get("items").get(0).get("uri").asString();
-        JsonNode fb = valid("recall_feedback", Tools.registry().invoke("recall_feedback",
-                args("{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}"), c));
+        JsonNode fb = valid(
+                "recall_feedback",
+                Tools.registry()
+                        .invoke(
+                                "recall_feedback",
+                                args("{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri
+                                        + "\"],\"outcome\":\"used\"}"),
+                                c));
         assertEquals(1.0, fb.get("injection_precision").asDouble());
-        JsonNode skip = valid("recall_inject", Tools.registry().invoke("recall_inject", args("{\"context\":\"qwertyuiop zxcvbnm\"}"), c));
+        JsonNode skip = valid(
+                "recall_inject",
+                Tools.registry().invoke("recall_inject", args("{\"context\":\"qwertyuiop zxcvbnm\"}"), c));
         assertEquals("skip", skip.get("decision").asString());
-        assertTrue(Tools.registry().invoke("recall_feedback",
-                args("{\"decision_id\":\"d_1_abcdef\",\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}"), c).isError());
+        assertTrue(Tools.registry()
+                .invoke(
+                        "recall_feedback",
+                        args("{\"decision_id\":\"d_1_abcdef\",\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}"),
+                        c)
+                .isError());
     }
 
     @Test
@@ -138,7 +191,8 @@ class RecallToolsTest {
         JsonNode after = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c));
         assertTrue(after.get("recall").get("index_built").asBoolean());
         assertEquals(2, after.get("recall").get("items").get("skill").asInt());
-        // dense retrieval as it holds in this process: the runtime loads here (the model is loaded when something is embedded)
+        // dense retrieval as it holds in this process: the runtime loads here (the model is loaded when something is
+        // embedded)
         JsonNode rc = after.get("recall");
         String state = rc.get("dense_state").asString();
         assertTrue(java.util.Set.of("available", "loaded").contains(state), rc.toString());
@@ -149,36 +203,70 @@ class RecallToolsTest {
     @Test
     void searchHonoursItsArguments() throws Exception {
         ToolContext c = ctx();
-        JsonNode docker = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c));
+        JsonNode docker = valid(
+                "recall_search",
+                Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c));
         assertEquals(3, docker.get("items").size(), "k items");
-        assertTrue(docker.get("items").get(0).get("snippet").asString().toLowerCase(Locale.ROOT).contains("docker"), docker.toString());
+        assertTrue(
+                docker.get("items")
+                        .get(0)
+                        .get("snippet")
+                        .asString()
+                        .toLowerCase(Locale.ROOT)
+                        .contains("docker"),
+                docker.toString());
         java.util.Map<String, Integer> perSession = new java.util.HashMap<>();
         perSession.merge(docker.get("items").get(0).path("session_id").asString(""), 1, Integer::sum);
         for (int i = 1; i < 3; i++) {
             JsonNode it = docker.get("items").get(i), prev = docker.get("items").get(i - 1);
             assertEquals(i + 1, it.get("rank").asInt());
-            // ranked by score, except that a third item of one session gives its place in the top five to another session's match
+            // ranked by score, except that a third item of one session gives its place in the top five to another
+            // session's match
             boolean diversified = perSession.getOrDefault(it.path("session_id").asString(""), 0) >= 2;
-            assertTrue(diversified || it.get("score").get("score").asDouble() <= prev.get("score").get("score").asDouble()
-                    || it.get("weak").asBoolean() != prev.get("weak").asBoolean(), "ranked by score: " + docker.get("items"));
+            assertTrue(
+                    diversified
+                            || it.get("score").get("score").asDouble()
+                                    <= prev.get("score").get("score").asDouble()
+                            || it.get("weak").asBoolean() != prev.get("weak").asBoolean(),
+                    "ranked by score: " + docker.get("items"));
             perSession.merge(it.path("session_id").asString(""), 1, Integer::sum);
         }
         String session = "20260808_074300_bc9e28"; // the fixture's Docker build-cache conversation
-        JsonNode others = valid("recall_search", Tools.registry().invoke("recall_search",
-                args("{\"query\":\"docker build cache\",\"k\":10,\"exclude_session_id\":\"" + session + "\"}"), c));
-        for (JsonNode it : others.get("items")) assertFalse(it.get("uri").asString().contains(session), "excluded: " + it);
-        JsonNode skills = valid("recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skills\"]}"), c));
+        JsonNode others = valid(
+                "recall_search",
+                Tools.registry()
+                        .invoke(
+                                "recall_search",
+                                args("{\"query\":\"docker build cache\",\"k\":10,\"exclude_session_id\":\"" + session
+                                        + "\"}"),
+                                c));
+        for (JsonNode it : others.get("items"))
+            assertFalse(it.get("uri").asString().contains(session), "excluded: " + it);
+        JsonNode skills = valid(
+                "recall_search",
+                Tools.registry()
+                        .invoke("recall_search", args("{\"query\":\"housekeeping\",\"scopes\":[\"skills\"]}"), c));
         assertFalse(skills.get("items").isEmpty());
-        for (JsonNode it : skills.get("items")) assertTrue(it.get("uri").asString().startsWith("steward://skill/"), it.toString());
-        JsonNode august = valid("recall_search", Tools.registry().invoke("recall_search",
-                args("{\"query\":\"docker build cache\",\"since\":\"2026-08-01\",\"until\":\"2026-08-31\"}"), c));
+        for (JsonNode it : skills.get("items"))
+            assertTrue(it.get("uri").asString().startsWith("steward://skill/"), it.toString());
+        JsonNode august = valid(
+                "recall_search",
+                Tools.registry()
+                        .invoke(
+                                "recall_search",
+                                args(
+                                        "{\"query\":\"docker build cache\",\"since\":\"2026-08-01\",\"until\":\"2026-08-31\"}"),
+                                c));
         assertFalse(august.get("items").isEmpty());
         for (JsonNode it : august.get("items")) {
             String ts = it.path("timestamp").isString() ? it.get("timestamp").asString() : "";
             assertTrue(ts.isEmpty() || ts.startsWith("2026-08"), "within since/until: " + it);
         }
-        ToolResult text = Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c);
+        ToolResult text =
+                Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\",\"k\":3}"), c);
         assertTrue(text.text().startsWith("good match: 3 item(s) for \"docker build cache\""), text.text());
-        assertTrue(text.text().contains(docker.get("items").get(0).get("uri").asString()), "the text names what the record holds");
+        assertTrue(
+                text.text().contains(docker.get("items").get(0).get("uri").asString()),
+                "the text names what the record holds");
     }
 }

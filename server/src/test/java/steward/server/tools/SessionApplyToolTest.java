@@ -9,10 +9,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.sessions.store.Sqlite;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
@@ -30,15 +28,25 @@ class SessionApplyToolTest {
         assertTrue(dry.get("dry_run").asBoolean());
         int askedB = 0;
         for (JsonNode g : audit.get("decision_groups")) {
-            if (g.get("rule").asString().equals("B") && g.get("section").asString().equals("ask")) askedB += g.get("count").asInt();
+            if (g.get("rule").asString().equals("B")
+                    && g.get("section").asString().equals("ask"))
+                askedB += g.get("count").asInt();
         }
-        // four long chats, more than a group lists (2): asked in one counted line, not two by name and two left for later
+        // four long chats, more than a group lists (2): asked in one counted line, not two by name and two left for
+        // later
         assertEquals(4, askedB, "the four rule-B questions are counted in the report's line");
-        JsonNode r = t.ok("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"rules\":{\"B\":\"approve\"}}}");
-        assertEquals(audit.get("expected").get("total_after_auto").asInt() - askedB, r.get("after").get("all").asInt(),
+        JsonNode r =
+                t.ok("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"rules\":{\"B\":\"approve\"}}}");
+        assertEquals(
+                audit.get("expected").get("total_after_auto").asInt() - askedB,
+                r.get("after").get("all").asInt(),
                 "HIGH items plus the rule-B questions the report listed were deleted, not the unlisted one");
         assertEquals(r.get("automatic_count").asInt(), r.get("automatic").size());
-        assertTrue(r.get("automatic").get(0).get("undo").asString().contains(r.get("backup").get("backup_id").asString()));
+        assertTrue(r.get("automatic")
+                .get(0)
+                .get("undo")
+                .asString()
+                .contains(r.get("backup").get("backup_id").asString()));
         assertTrue(r.get("backup").get("size_bytes").asLong() > 0);
         ToolResult again = t.call("session_apply", "{\"plan_id\":\"" + plan + "\"}");
         assertTrue(again.isError() && again.text().contains("already used"), again.text());
@@ -48,9 +56,15 @@ class SessionApplyToolTest {
     void unknownPlansAndBadDecisionsAreErrors() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         String plan = t.ok("session_audit", "{}").get("plan_id").asString();
-        assertTrue(t.call("session_apply", "{\"plan_id\":\"p_ffffffffffffffff\"}").isError());
-        assertTrue(t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"items\":{\"x\":\"approve\"}}}").isError());
-        assertTrue(t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"items\":{\"x\":\"yes\"}}}").isError(), "schema enum");
+        assertTrue(
+                t.call("session_apply", "{\"plan_id\":\"p_ffffffffffffffff\"}").isError());
+        assertTrue(
+                t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"items\":{\"x\":\"approve\"}}}")
+                        .isError());
+        assertTrue(
+                t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"items\":{\"x\":\"yes\"}}}")
+                        .isError(),
+                "schema enum");
         assertTrue(t.call("session_apply", "{}").isError());
     }
 
@@ -75,8 +89,12 @@ class SessionApplyToolTest {
     @Test
     void planThenVacuumInOneCall() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
-        Files.writeString(t.home.resolve("config.yaml"), "steward:\n  vacuum_min_free_mb: 0.001\n  vacuum_max_lock_seconds: 600\n");
-        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString();
+        Files.writeString(
+                t.home.resolve("config.yaml"),
+                "steward:\n  vacuum_min_free_mb: 0.001\n  vacuum_max_lock_seconds: 600\n");
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}")
+                .get("plan_id")
+                .asString();
         ToolResult r = t.call("session_apply", "{\"plan_id\":\"" + plan + "\",\"vacuum\":true}");
         assertTrue(!r.isError(), r.text());
         JsonNode n = t.ok("session_apply", "{\"vacuum\":true,\"dry_run\":true}");
@@ -90,7 +108,8 @@ class SessionApplyToolTest {
     }
 
     static boolean exists(Path db, String id) throws Exception {
-        try (Connection c = Sqlite.openReadOnly(db); PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -103,24 +122,38 @@ class SessionApplyToolTest {
         ToolTestSupport t = new ToolTestSupport(tmp);
         Path db = t.home.resolve("state.db");
         List<String> before = TestHomes.dump(db);
-        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString();
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}")
+                .get("plan_id")
+                .asString();
         JsonNode dry = t.ok("session_apply", "{\"plan_id\":\"" + plan + "\",\"dry_run\":true}");
         assertEquals(before, TestHomes.dump(db), "a dry run writes nothing");
         assertTrue(dry.get("backup").isNull(), "and makes no backup");
         assertTrue(dry.get("executed_count").asInt() > 0);
 
         JsonNode r = t.ok("session_apply", "{\"plan_id\":\"" + plan + "\"}");
-        assertEquals(dry.get("executed_count").asInt(), r.get("executed_count").asInt(), "the dry run previewed exactly this");
+        assertEquals(
+                dry.get("executed_count").asInt(),
+                r.get("executed_count").asInt(),
+                "the dry run previewed exactly this");
         for (JsonNode x : r.get("executed")) {
             boolean present = exists(db, x.get("session_id").asString());
             assertEquals(!x.get("action").asString().equals("delete"), present, x.toString());
         }
-        assertEquals(dry.get("executed_count").asInt(), r.get("backup").get("sessions").asInt(), "every changed session is in the backup");
+        assertEquals(
+                dry.get("executed_count").asInt(),
+                r.get("backup").get("sessions").asInt(),
+                "every changed session is in the backup");
         assertTrue(Files.isRegularFile(Path.of(r.get("backup").get("path").asString())));
         assertTrue(r.get("checklist").size() > 0);
-        for (JsonNode c : r.get("checklist")) if (c.get("check").asString().equals("backup")) assertTrue(c.get("ok").asBoolean(), c.toString());
-        ToolResult text = t.call("session_apply", "{\"plan_id\":\"" + t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString()
-                + "\",\"dry_run\":true}");
+        for (JsonNode c : r.get("checklist"))
+            if (c.get("check").asString().equals("backup"))
+                assertTrue(c.get("ok").asBoolean(), c.toString());
+        ToolResult text = t.call(
+                "session_apply",
+                "{\"plan_id\":\""
+                        + t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}")
+                                .get("plan_id")
+                                .asString() + "\",\"dry_run\":true}");
         assertTrue(text.text().startsWith("Dry run of plan "), text.text());
     }
 
@@ -131,13 +164,21 @@ class SessionApplyToolTest {
         Files.createDirectories(dir);
         // 70 days old: one of a session that is still in state.db (ended), one of a session that exists nowhere else
         Path back = dir.resolve("b_20260601T000000Z_aaaaaa.jsonl");
-        Files.writeString(back, "{\"id\":\"20260810_071500_a6a3a4\",\"messages\":[],\"_steward\":{\"action\":\"mark_ended\"}}\n");
+        Files.writeString(
+                back, "{\"id\":\"20260810_071500_a6a3a4\",\"messages\":[],\"_steward\":{\"action\":\"mark_ended\"}}\n");
         Path only = dir.resolve("b_20260601T000000Z_bbbbbb.jsonl");
-        Files.writeString(only, "{\"id\":\"20260101_000000_gone00\",\"messages\":[],\"_steward\":{\"action\":\"delete\"}}\n");
-        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}").get("plan_id").asString();
+        Files.writeString(
+                only, "{\"id\":\"20260101_000000_gone00\",\"messages\":[],\"_steward\":{\"action\":\"delete\"}}\n");
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}")
+                .get("plan_id")
+                .asString();
         ToolResult r = t.call("session_apply", "{\"plan_id\":\"" + plan + "\"}");
         assertTrue(r.text().contains("Retention: pruned 1 backup(s) older than 30 days"), r.text());
-        assertTrue(r.text().contains("Retention: kept 1 backup(s) older than 30 days: the only copy of 1 deleted session(s)"), r.text());
+        assertTrue(
+                r.text()
+                        .contains(
+                                "Retention: kept 1 backup(s) older than 30 days: the only copy of 1 deleted session(s)"),
+                r.text());
         assertTrue(Files.notExists(back));
         assertTrue(Files.exists(only), "the only copy of a deleted session is never pruned");
     }

@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -30,8 +28,12 @@ class SessionInspectToolTest {
         Files.createDirectories(home);
         Files.copy(TestHomes.repo().resolve("fixtures/forensics-home/state.db"), home.resolve("state.db"));
         ToolContext ctx = new ToolContext(StewardPaths.of(home), Clock.systemUTC(), Work.NONE);
-        ToolResult r = Tools.registry().invoke("session_inspect",
-                Json.MAPPER.readTree("{\"session_ids\":[\"20260801_090000_b1111a\",\"20260801_113000_e4444d\",\"20260801_110200_d3333c\"]}"), ctx);
+        ToolResult r = Tools.registry()
+                .invoke(
+                        "session_inspect",
+                        Json.MAPPER.readTree(
+                                "{\"session_ids\":[\"20260801_090000_b1111a\",\"20260801_113000_e4444d\",\"20260801_110200_d3333c\"]}"),
+                        ctx);
         assertTrue(!r.isError(), r.text());
         JsonNode n = ToolRegistry.toJson(r.structured());
         assertEquals(java.util.List.of(), Schemas.validate("session_inspect.output.json", n));
@@ -45,15 +47,26 @@ class SessionInspectToolTest {
     void argumentsAreCheckedAndHintsSayReadOnly() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         JsonNode ok = t.ok("session_inspect", "{\"session_id\":\"20260804_073200_c08a58\"}");
-        assertEquals("20260805_084400_6e8cd9", ok.get("sessions").get(0).get("lineage").get("compressed_into").asString());
+        assertEquals(
+                "20260805_084400_6e8cd9",
+                ok.get("sessions").get(0).get("lineage").get("compressed_into").asString());
         assertTrue(t.call("session_inspect", "{}").isError(), "neither id");
-        assertTrue(t.call("session_inspect", "{\"session_id\":\"a\",\"session_ids\":[\"b\"]}").isError(), "both");
+        assertTrue(
+                t.call("session_inspect", "{\"session_id\":\"a\",\"session_ids\":[\"b\"]}")
+                        .isError(),
+                "both");
         assertTrue(t.call("session_inspect", "{\"session_id\":\"nope\"}").text().contains("no session nope"));
-        assertTrue(t.call("session_inspect", "{\"session_ids\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\"]}").isError());
-        assertTrue(t.call("session_inspect", "{\"session_id\":\"x\",\"gap_minutes\":0}").isError());
+        assertTrue(t.call("session_inspect", "{\"session_ids\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\"]}")
+                .isError());
+        assertTrue(t.call("session_inspect", "{\"session_id\":\"x\",\"gap_minutes\":0}")
+                .isError());
         var tool = t.registry.find("session_inspect").orElseThrow();
-        assertTrue(tool.hints().readOnly() && tool.hints().idempotent() && !tool.hints().destructive());
-        assertTrue(tool.spec().description().length() <= 450, tool.spec().description().length() + " characters");
+        assertTrue(tool.hints().readOnly()
+                && tool.hints().idempotent()
+                && !tool.hints().destructive());
+        assertTrue(
+                tool.spec().description().length() <= 450,
+                tool.spec().description().length() + " characters");
     }
 
     @Test
@@ -66,7 +79,8 @@ class SessionInspectToolTest {
         Files.copy(TestHomes.repo().resolve("fixtures/forensics-home/state.db"), hermes.resolve("state.db"));
         Clock at = Clock.fixed(steward.claude.fixture.ClaudeHomeFixture.NOW, java.time.ZoneOffset.UTC);
         ToolContext both = new ToolContext(StewardPaths.of(hermes, claude), at, Work.NONE);
-        for (String args : java.util.List.of("{\"session_id\":\"" + tools + "\",\"store\":\"claude\"}", "{\"session_id\":\"" + tools + "\"}")) {
+        for (String args : java.util.List.of(
+                "{\"session_id\":\"" + tools + "\",\"store\":\"claude\"}", "{\"session_id\":\"" + tools + "\"}")) {
             ToolResult r = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree(args), both);
             assertTrue(!r.isError(), r.text());
             JsonNode n = ToolRegistry.toJson(r.structured());
@@ -78,17 +92,29 @@ class SessionInspectToolTest {
             assertEquals(1820, s.get("usage").get("input_tokens").asInt());
             assertTrue(r.text().startsWith("Session " + tools + " — \"Deploy script fixes\""), r.text());
         }
-        ToolResult hermesStill = Tools.registry().invoke("session_inspect",
-                Json.MAPPER.readTree("{\"session_id\":\"20260801_090000_b1111a\"}"), both);
+        ToolResult hermesStill = Tools.registry()
+                .invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"20260801_090000_b1111a\"}"), both);
         assertTrue(!hermesStill.isError(), hermesStill.text());
-        assertEquals("hermes", ToolRegistry.toJson(hermesStill.structured()).get("store").asString());
-        ToolResult wrongStore = Tools.registry().invoke("session_inspect",
-                Json.MAPPER.readTree("{\"session_id\":\"" + tools + "\",\"store\":\"hermes\"}"), both);
+        assertEquals(
+                "hermes",
+                ToolRegistry.toJson(hermesStill.structured()).get("store").asString());
+        ToolResult wrongStore = Tools.registry()
+                .invoke(
+                        "session_inspect",
+                        Json.MAPPER.readTree("{\"session_id\":\"" + tools + "\",\"store\":\"hermes\"}"),
+                        both);
         assertTrue(wrongStore.isError());
         assertEquals("session_inspect: no session " + tools + " in the hermes store", wrongStore.text());
-        ToolContext claudeOnly = new ToolContext(StewardPaths.resolve(null, claude.toString(), null, java.util.Map.of("HOME", tmp.resolve("user").toString())),
-                at, Work.NONE);
-        ToolResult only = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"" + tools + "\"}"), claudeOnly);
+        ToolContext claudeOnly = new ToolContext(
+                StewardPaths.resolve(
+                        null,
+                        claude.toString(),
+                        null,
+                        java.util.Map.of("HOME", tmp.resolve("user").toString())),
+                at,
+                Work.NONE);
+        ToolResult only = Tools.registry()
+                .invoke("session_inspect", Json.MAPPER.readTree("{\"session_id\":\"" + tools + "\"}"), claudeOnly);
         assertTrue(!only.isError(), only.text());
         assertEquals(before, ClaudeTestHomes.tree(claude));
     }

@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -21,11 +19,13 @@ class SessionRestoreToolTest {
     void restoresWhatApplyDeleted() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         JsonNode audit = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}");
-        JsonNode applied = t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
+        JsonNode applied =
+                t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
         String backup = applied.get("backup").get("backup_id").asString();
         JsonNode r = t.ok("session_restore", "{\"backup_id\":\"" + backup + "\"}");
         assertEquals(applied.get("executed_count").asInt(), r.get("restored").size());
-        assertEquals(audit.get("totals").get("all").asInt(), r.get("sessions_after").asInt());
+        assertEquals(
+                audit.get("totals").get("all").asInt(), r.get("sessions_after").asInt());
         JsonNode twice = t.ok("session_restore", "{\"backup_id\":\"" + backup + "\"}");
         assertEquals(0, twice.get("restored").size());
         assertTrue(twice.get("skipped").size() > 0);
@@ -34,8 +34,10 @@ class SessionRestoreToolTest {
     @Test
     void unknownBackupIsAnError() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
-        assertTrue(t.call("session_restore", "{\"backup_id\":\"b_20260101T000000Z_abcdef\"}").isError());
-        assertTrue(t.call("session_restore", "{\"backup_id\":\"../../etc/passwd\"}").isError());
+        assertTrue(t.call("session_restore", "{\"backup_id\":\"b_20260101T000000Z_abcdef\"}")
+                .isError());
+        assertTrue(t.call("session_restore", "{\"backup_id\":\"../../etc/passwd\"}")
+                .isError());
     }
 
     @Test
@@ -43,19 +45,26 @@ class SessionRestoreToolTest {
         ToolTestSupport t = new ToolTestSupport(tmp);
         List<String> before = TestHomes.logicalDump(t.home.resolve("state.db"));
         JsonNode audit = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}");
-        JsonNode applied = t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\",\"decisions\":{\"rules\":{\"B\":\"approve\"}}}");
+        JsonNode applied = t.ok(
+                "session_apply",
+                "{\"plan_id\":\"" + audit.get("plan_id").asString()
+                        + "\",\"decisions\":{\"rules\":{\"B\":\"approve\"}}}");
         String backup = applied.get("backup").get("backup_id").asString();
         List<String> ids = new ArrayList<>();
         applied.get("executed").forEach(x -> ids.add(x.get("session_id").asString()));
         // first one session only, then the rest
-        JsonNode one = t.ok("session_restore", "{\"backup_id\":\"" + backup + "\",\"session_ids\":[\"" + ids.get(0) + "\"]}");
+        JsonNode one =
+                t.ok("session_restore", "{\"backup_id\":\"" + backup + "\",\"session_ids\":[\"" + ids.get(0) + "\"]}");
         assertEquals(List.of(ids.get(0)), toList(one.get("restored")));
         JsonNode rest = t.ok("session_restore", "{\"backup_id\":\"" + backup + "\"}");
         assertEquals(ids.size() - 1, rest.get("restored").size());
         assertEquals(1, rest.get("skipped").size(), "the one restored before is skipped, not duplicated");
-        assertEquals(before, TestHomes.logicalDump(t.home.resolve("state.db")),
+        assertEquals(
+                before,
+                TestHomes.logicalDump(t.home.resolve("state.db")),
                 "sessions, messages and Hermes' search index as before the apply (messages get new row ids, as Hermes' import gives)");
-        assertTrue(t.call("session_restore", "{\"backup_id\":\"" + backup + "\",\"session_ids\":[\"not_in_it\"]}").isError());
+        assertTrue(t.call("session_restore", "{\"backup_id\":\"" + backup + "\",\"session_ids\":[\"not_in_it\"]}")
+                .isError());
     }
 
     static List<String> toList(JsonNode a) {

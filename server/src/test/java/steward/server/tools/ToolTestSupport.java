@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -33,7 +32,8 @@ final class ToolTestSupport {
     /** {@code claude}: with a copy of fixtures/claude-home too (both homes). */
     ToolTestSupport(Path tmp, boolean claude) throws Exception {
         home = TestHomes.copyFixture(tmp);
-        StewardPaths paths = claude ? StewardPaths.of(home, ClaudeTestHomes.install(tmp, false)) : StewardPaths.of(home);
+        StewardPaths paths =
+                claude ? StewardPaths.of(home, ClaudeTestHomes.install(tmp, false)) : StewardPaths.of(home);
         ctx = new ToolContext(paths, Clock.fixed(NOW, ZoneOffset.UTC), Work.NONE);
     }
 

@@ -1,11 +1,10 @@
 package steward.learning.rules;
 
 import java.util.List;
-
 import steward.learning.DecisionEvent;
-import steward.learning.Level;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
+import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
 
@@ -46,7 +45,8 @@ public final class ContradictionRule implements LearningRule {
                 c.rule_key = key;
                 c.date = run.date;
                 boolean restored = entry.getValue().stream().anyMatch(e -> e.outcome() == Outcome.RESTORED);
-                c.detail = polarity.equals("+") ? "approved after vetoing before"
+                c.detail = polarity.equals("+")
+                        ? "approved after vetoing before"
                         : restored ? "restored what it ran after approving it before" : "vetoed after approving before";
                 run.data.feedback_contradictions.add(c);
                 if (s.contradictions >= LOCK_AFTER) {
@@ -55,8 +55,11 @@ public final class ContradictionRule implements LearningRule {
                     s.updated = run.date;
                     run.frozen.add(key);
                 } else {
-                    run.record("contradiction", key, key + ": you " + c.detail + " (contradiction " + s.contradictions + " of " + LOCK_AFTER
-                            + " before it locks at LOW)");
+                    run.record(
+                            "contradiction",
+                            key,
+                            key + ": you " + c.detail + " (contradiction " + s.contradictions + " of " + LOCK_AFTER
+                                    + " before it locks at LOW)");
                 }
             }
             s.last_polarity = polarity;
@@ -65,8 +68,10 @@ public final class ContradictionRule implements LearningRule {
 
     /** "+" if the user explicitly approved only, "-" if they vetoed only, null if neither or both. */
     static String polarity(List<DecisionEvent> events) {
-        boolean approved = events.stream().anyMatch(e -> e.outcome() == Outcome.APPROVED && e.recommended() != Level.HIGH);
-        boolean vetoed = events.stream().anyMatch(e -> e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED);
+        boolean approved =
+                events.stream().anyMatch(e -> e.outcome() == Outcome.APPROVED && e.recommended() != Level.HIGH);
+        boolean vetoed =
+                events.stream().anyMatch(e -> e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED);
         if (approved == vetoed) return null;
         return approved ? "+" : "-";
     }

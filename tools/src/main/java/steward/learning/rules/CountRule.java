@@ -3,7 +3,6 @@ package steward.learning.rules;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
@@ -57,7 +56,7 @@ public final class CountRule implements LearningRule {
                     case RENAMED -> s.renames++;
                     case UNANSWERED -> s.unanswered++;
                     case RAN_AUTOMATICALLY -> s.auto_runs++;
-                    case LATER, NOT_YET -> { }
+                    case LATER, NOT_YET -> {}
                 }
             }
             // what the user said since they last approved one (a change of mind shows here; QuietRule reads it)

@@ -1,8 +1,8 @@
 package steward.learning.rules;
 
-import steward.learning.Level;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
+import steward.learning.Level;
 import steward.learning.PreferenceData;
 
 /**

@@ -1,8 +1,8 @@
 package steward.learning.rules;
 
-import steward.learning.Level;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
+import steward.learning.Level;
 import steward.learning.PreferenceData;
 
 /**
@@ -36,8 +36,10 @@ public final class PromotionRule implements LearningRule {
             if (run.frozen.contains(entry.getKey())) continue;
             PreferenceData.RuleState s = run.state(entry.getValue().get(0));
             if (s.vetoes > 0 || s.locked) continue;
-            if (entry.getValue().stream().allMatch(e -> "review".equals(e.action()))) continue; // nothing to run: rule E learns topics
-            if (steward.learning.RuleKey.along(entry.getKey())) continue; // a subagent taken along is always asked: never promoted
+            if (entry.getValue().stream().allMatch(e -> "review".equals(e.action())))
+                continue; // nothing to run: rule E learns topics
+            if (steward.learning.RuleKey.along(entry.getKey()))
+                continue; // a subagent taken along is always asked: never promoted
             if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.runs >= RUNS_FOR_HIGH) {
                 s.level = Level.HIGH;
             } else if (s.level == Level.LOW && s.approvals >= 1) {

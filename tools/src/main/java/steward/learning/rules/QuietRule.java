@@ -1,8 +1,8 @@
 package steward.learning.rules;
 
-import steward.learning.Level;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
+import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
 
@@ -38,7 +38,8 @@ public final class QuietRule implements LearningRule {
     public void apply(LearningRun run) {
         for (var entry : run.byKey().entrySet()) {
             if (run.frozen.contains(entry.getKey())) continue;
-            if (entry.getKey().equals(SettledTopicsRule.RULE)) continue; // rule E asks nothing to keep: SettledTopicsRule
+            if (entry.getKey().equals(SettledTopicsRule.RULE))
+                continue; // rule E asks nothing to keep: SettledTopicsRule
             PreferenceData.RuleState s = run.state(entry.getValue().get(0));
             boolean approvedNow = entry.getValue().stream().anyMatch(e -> e.outcome() == Outcome.APPROVED);
             if (s.quiet && approvedNow) s.quiet = false;

@@ -1,7 +1,6 @@
 package steward.learning.rules;
 
 import java.time.LocalDate;
-
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
@@ -34,7 +33,8 @@ public final class SessionMemoryRule implements LearningRule {
     public void apply(LearningRun run) {
         var level = run.data.session_level;
         for (DecisionEvent e : run.events) {
-            if (e.along()) continue; // about the kind of subagent taken along; the parent's own event is about the session
+            if (e.along())
+                continue; // about the kind of subagent taken along; the parent's own event is about the session
             if (e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED) {
                 level.delete.removeIf(m -> m.id.equals(e.sessionId()));
                 remember(run, e);

@@ -1,8 +1,8 @@
 package steward.learning.rules;
 
-import steward.learning.Level;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
+import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
 
@@ -24,7 +24,8 @@ public final class SettledTopicsRule implements LearningRule {
 
     @Override
     public String summary() {
-        return "rule E answered 'consolidated' " + APPROVALS_FOR_SETTLED + "+ times (≥2 runs), never 'not yet' → its topics are listed, "
+        return "rule E answered 'consolidated' " + APPROVALS_FOR_SETTLED
+                + "+ times (≥2 runs), never 'not yet' → its topics are listed, "
                 + "no longer asked; one 'not yet' asks again";
     }
 
@@ -37,10 +38,16 @@ public final class SettledTopicsRule implements LearningRule {
     public void apply(LearningRun run) {
         if (run.frozen.contains(RULE)) return;
         // "not yet" teaches nothing about the condition's confidence (no veto), so it is counted here, from all events
-        var events = run.events.stream().filter(e -> RULE.equals(e.key()) && (e.teachesCondition() || e.outcome() == Outcome.NOT_YET)).toList();
+        var events = run.events.stream()
+                .filter(e -> RULE.equals(e.key()) && (e.teachesCondition() || e.outcome() == Outcome.NOT_YET))
+                .toList();
         if (events.isEmpty()) return;
         PreferenceData.RuleState s = run.state(events.get(0));
-        long notYet = events.stream().filter(e -> e.outcome() == Outcome.NOT_YET).map(e -> e.sessionId()).distinct().count();
+        long notYet = events.stream()
+                .filter(e -> e.outcome() == Outcome.NOT_YET)
+                .map(e -> e.sessionId())
+                .distinct()
+                .count();
         s.not_yet += (int) notYet;
         boolean notYetNow = notYet > 0;
         if (s.quiet && notYetNow) {

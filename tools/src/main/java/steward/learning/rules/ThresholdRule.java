@@ -1,7 +1,6 @@
 package steward.learning.rules;
 
 import java.util.List;
-
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
@@ -36,7 +35,10 @@ public final class ThresholdRule implements LearningRule {
     public void apply(LearningRun run) {
         if (run.restore) return;
         List<DecisionEvent> d = run.events.stream()
-                .filter(e -> "D".equals(e.rule()) && e.question() != null && e.outcome() != Outcome.LATER && e.outcome() != Outcome.RAN_AUTOMATICALLY)
+                .filter(e -> "D".equals(e.rule())
+                        && e.question() != null
+                        && e.outcome() != Outcome.LATER
+                        && e.outcome() != Outcome.RAN_AUTOMATICALLY)
                 .toList();
         if (d.isEmpty()) return;
         double before = run.data.active_threshold;
@@ -48,19 +50,29 @@ public final class ThresholdRule implements LearningRule {
         int statusBefore = run.data.warning_status_runs;
         run.data.warning_status_runs = collapsedIgnored ? statusBefore + 1 : ignored ? statusBefore : 0;
         if (statusBefore == 0 && run.data.warning_status_runs > 0) {
-            run.record("warning", "D", "rule D's warning goes unanswered at N's cap: from now on a status line, not asked (answer any of its "
-                    + "sessions by id, or set N, to be asked again)");
+            run.record(
+                    "warning",
+                    "D",
+                    "rule D's warning goes unanswered at N's cap: from now on a status line, not asked (answer any of its "
+                            + "sessions by id, or set N, to be asked again)");
         } else if (statusBefore > 0 && run.data.warning_status_runs == 0) {
             run.record("warning", "D", "rule D's warning is asked again (you answered it)");
         }
         if (ignored) n += 1.0;
-        long wanted = d.stream().filter(e -> e.outcome() == Outcome.VETOED && "want_kept".equals(e.keepReason())).count();
+        long wanted = d.stream()
+                .filter(e -> e.outcome() == Outcome.VETOED && "want_kept".equals(e.keepReason()))
+                .count();
         n += 0.5 * wanted;
         n = Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, n));
         if (n != before) {
             run.data.active_threshold = n;
-            run.record("threshold", "D", "N " + fmt(before) + " → " + fmt(n) + (ignored ? " (the too-many-active warning went unanswered)"
-                    : " (you want " + wanted + " kept active)"));
+            run.record(
+                    "threshold",
+                    "D",
+                    "N " + fmt(before) + " → " + fmt(n)
+                            + (ignored
+                                    ? " (the too-many-active warning went unanswered)"
+                                    : " (you want " + wanted + " kept active)"));
         }
     }
 

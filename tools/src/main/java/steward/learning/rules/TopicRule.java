@@ -20,8 +20,8 @@ public final class TopicRule implements LearningRule {
 
     @Override
     public String summary() {
-        return "topics confirmed as consolidated are no longer raised by rule E; 'not yet' rests " + PreferenceData.TOPIC_NOT_YET_DAYS
-                + " days; either covers the same words under another label";
+        return "topics confirmed as consolidated are no longer raised by rule E; 'not yet' rests "
+                + PreferenceData.TOPIC_NOT_YET_DAYS + " days; either covers the same words under another label";
     }
 
     @Override
@@ -45,11 +45,15 @@ public final class TopicRule implements LearningRule {
             } else if (e.outcome() == Outcome.NOT_YET) {
                 level.not_yet.removeIf(m -> m.topic.equalsIgnoreCase(e.topic()));
                 level.not_yet.add(new PreferenceData.TopicMark(e.topic(), run.date));
-                run.record("topic", e.topic(), "topic \"" + e.topic() + "\" not consolidated yet: not raised again for "
-                        + PreferenceData.TOPIC_NOT_YET_DAYS + " days");
+                run.record(
+                        "topic",
+                        e.topic(),
+                        "topic \"" + e.topic() + "\" not consolidated yet: not raised again for "
+                                + PreferenceData.TOPIC_NOT_YET_DAYS + " days");
             }
         }
         java.time.LocalDate cut = java.time.LocalDate.parse(run.date).minusDays(PreferenceData.TOPIC_NOT_YET_DAYS);
-        level.not_yet.removeIf(m -> m.date == null || java.time.LocalDate.parse(m.date).isBefore(cut));
+        level.not_yet.removeIf(
+                m -> m.date == null || java.time.LocalDate.parse(m.date).isBefore(cut));
     }
 }

@@ -1,7 +1,6 @@
 package steward.learning.rules;
 
 import java.time.LocalDate;
-
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
@@ -22,7 +21,8 @@ public final class WaitingRule implements LearningRule {
 
     @Override
     public String summary() {
-        return "unanswered questions wait (grouped in one line next time); 'later' hides them for " + PreferenceData.LATER_DAYS + " days";
+        return "unanswered questions wait (grouped in one line next time); 'later' hides them for "
+                + PreferenceData.LATER_DAYS + " days";
     }
 
     @Override
@@ -35,7 +35,8 @@ public final class WaitingRule implements LearningRule {
         var waiting = run.data.waiting;
         java.util.Map<String, PreferenceData.Waiting> index = new java.util.HashMap<>();
         for (PreferenceData.Waiting w : waiting) index.put(w.session_id + "|" + w.key, w);
-        java.util.Set<PreferenceData.Waiting> ended = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.Set<PreferenceData.Waiting> ended =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (DecisionEvent e : run.events) {
             String k = e.sessionId() + "|" + e.key();
             PreferenceData.Waiting w = index.get(k);
@@ -49,12 +50,16 @@ public final class WaitingRule implements LearningRule {
                     index.put(k, w);
                 }
                 ended.remove(w);
-                if (e.outcome() == Outcome.LATER) w.later_until = LocalDate.parse(run.date).plusDays(PreferenceData.LATER_DAYS).toString();
+                if (e.outcome() == Outcome.LATER)
+                    w.later_until = LocalDate.parse(run.date)
+                            .plusDays(PreferenceData.LATER_DAYS)
+                            .toString();
                 else w.runs++;
             } else if (w != null) {
                 ended.add(w);
             }
         }
-        waiting.removeIf(w -> ended.contains(w) || run.openQuestions != null && !run.openQuestions.contains(w.session_id + "|" + w.key));
+        waiting.removeIf(w -> ended.contains(w)
+                || run.openQuestions != null && !run.openQuestions.contains(w.session_id + "|" + w.key));
     }
 }

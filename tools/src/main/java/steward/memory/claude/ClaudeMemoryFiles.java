@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
 import steward.claude.ClaudeHome;
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
@@ -23,10 +22,19 @@ import tools.jackson.databind.JsonNode;
  * is {@code autoMemoryDirectory} of the user's settings.json, else {@code projects/<encoded project>/memory/}; the
  * user-level {@code memory/personal/} is read too. Read-only; an unreadable file is a warning, never fatal.
  */
-public record ClaudeMemoryFiles(Path home, Path project, Path memoryDir, String memoryDirOrigin, List<Instruction> instructions,
-                                Path index, List<String> indexLines, List<Topic> topics, List<String> warnings) {
+public record ClaudeMemoryFiles(
+        Path home,
+        Path project,
+        Path memoryDir,
+        String memoryDirOrigin,
+        List<Instruction> instructions,
+        Path index,
+        List<String> indexLines,
+        List<Topic> topics,
+        List<String> warnings) {
     /** Claude Code loads the first 200 lines of MEMORY.md into every session. */
     public static final int INDEX_WINDOW = 200;
+
     public static final List<String> TYPES = List.of("user", "feedback", "project", "reference");
 
     /** A CLAUDE.md-family file (scope: user, user_rule, project, project_claude_dir, local, rule) and its lines. */
@@ -46,11 +54,16 @@ public record ClaudeMemoryFiles(Path home, Path project, Path memoryDir, String 
         instruction(ins, warnings, "project_claude_dir", proj.resolve(".claude").resolve("CLAUDE.md"));
         instruction(ins, warnings, "local", proj.resolve("CLAUDE.local.md"));
         rules(ins, warnings, "rule", proj.resolve(".claude").resolve("rules"));
-        Path dir = home.resolve("projects").resolve(ClaudeHome.encodeCwd(proj.toString())).resolve("memory");
+        Path dir = home.resolve("projects")
+                .resolve(ClaudeHome.encodeCwd(proj.toString()))
+                .resolve("memory");
         String origin = "default";
         String configured = autoMemoryDirectory(home, warnings);
         if (configured != null) {
-            dir = Path.of(configured.startsWith("~/") ? System.getProperty("user.home") + configured.substring(1) : configured);
+            dir = Path.of(
+                    configured.startsWith("~/")
+                            ? System.getProperty("user.home") + configured.substring(1)
+                            : configured);
             dir = (dir.isAbsolute() ? dir : home.resolve(dir)).normalize();
             origin = "settings";
         }
@@ -59,7 +72,15 @@ public record ClaudeMemoryFiles(Path home, Path project, Path memoryDir, String 
         List<Topic> topics = new ArrayList<>();
         topics(topics, warnings, dir, false);
         topics(topics, warnings, home.resolve("memory").resolve("personal"), true);
-        return new ClaudeMemoryFiles(home, proj, dir, origin, List.copyOf(ins), index, lines == null ? List.of() : lines, List.copyOf(topics),
+        return new ClaudeMemoryFiles(
+                home,
+                proj,
+                dir,
+                origin,
+                List.copyOf(ins),
+                index,
+                lines == null ? List.of() : lines,
+                List.copyOf(topics),
                 List.copyOf(warnings));
     }
 
@@ -90,7 +111,8 @@ public record ClaudeMemoryFiles(Path home, Path project, Path memoryDir, String 
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException | RuntimeException e) {
-            warnings.add("settings.json: unreadable (" + e.getClass().getSimpleName() + "); the default auto-memory directory is used");
+            warnings.add("settings.json: unreadable (" + e.getClass().getSimpleName()
+                    + "); the default auto-memory directory is used");
             return null;
         }
     }
@@ -107,7 +129,9 @@ public record ClaudeMemoryFiles(Path home, Path project, Path memoryDir, String 
     private static List<Path> mdFiles(Path dir, List<String> warnings) {
         if (!Files.isDirectory(dir)) return List.of();
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p)).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p))
+                    .sorted()
+                    .toList();
         } catch (IOException | RuntimeException e) {
             warnings.add(dir + ": unreadable (" + e.getClass().getSimpleName() + ")");
             return List.of();
@@ -118,7 +142,9 @@ public record ClaudeMemoryFiles(Path home, Path project, Path memoryDir, String 
     static List<String> lines(Path f, List<String> warnings) {
         if (!Files.isRegularFile(f)) return null;
         try {
-            return List.copyOf(new String(Files.readAllBytes(f), StandardCharsets.UTF_8).lines().toList());
+            return List.copyOf(new String(Files.readAllBytes(f), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList());
         } catch (IOException e) {
             warnings.add(f + ": unreadable (" + e.getClass().getSimpleName() + ")");
             return null;
@@ -155,8 +181,13 @@ public record ClaudeMemoryFiles(Path home, Path project, Path memoryDir, String 
         }
         String body = String.join("\n", lines.subList(bodyStart, lines.size())).strip();
         String fn = f.getFileName().toString();
-        return new Topic(f, name == null || name.isEmpty() ? fn.substring(0, fn.length() - 3) : name, description == null ? "" : description,
-                type == null ? "" : type, body, personal);
+        return new Topic(
+                f,
+                name == null || name.isEmpty() ? fn.substring(0, fn.length() - 3) : name,
+                description == null ? "" : description,
+                type == null ? "" : type,
+                body,
+                personal);
     }
 
     private static String unquote(String v) {

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
 import steward.StewardError;
 import steward.memory.MemoryBackups;
 import steward.memory.MemoryResult;
@@ -41,8 +40,15 @@ public final class ClaudeMemoryWriter {
     public static final Set<String> TARGETS = Set.of("claude", "claude_md");
     static final int MAX_NAME = 80;
 
-    public record Request(String target, String action, String content, String oldText, String name, String description, String type,
-                          String confirm) {}
+    public record Request(
+            String target,
+            String action,
+            String content,
+            String oldText,
+            String name,
+            String description,
+            String type,
+            String confirm) {}
 
     private final Path claudeHome;
     private final Path stateDir;
@@ -57,40 +63,53 @@ public final class ClaudeMemoryWriter {
     public MemoryResult write(Path project, Request r) {
         String action = r.action() == null ? "" : r.action();
         if (!Set.of("add", "replace", "remove").contains(action)) {
-            return fail(r.target(), "invalid_argument", "Unknown action '" + action + "'. Use: add, replace, remove", null);
+            return fail(
+                    r.target(), "invalid_argument", "Unknown action '" + action + "'. Use: add, replace, remove", null);
         }
         String content = MemoryRules.clean(r.content());
         String old = MemoryRules.clean(r.oldText());
-        if (!action.equals("remove") && content.isEmpty()) return fail(r.target(), "invalid_argument", "Content is required for '" + action + "' action.", null);
-        if (!action.equals("add") && old.isEmpty()) return fail(r.target(), "missing_old_text", "old_text is required for '" + action + "' action.", null);
+        if (!action.equals("remove") && content.isEmpty())
+            return fail(r.target(), "invalid_argument", "Content is required for '" + action + "' action.", null);
+        if (!action.equals("add") && old.isEmpty())
+            return fail(r.target(), "missing_old_text", "old_text is required for '" + action + "' action.", null);
         for (String s : new String[] {content, r.name(), r.description()}) {
             var threat = s == null ? java.util.Optional.<String>empty() : MemoryRules.threat(s);
             if (threat.isPresent()) return fail(r.target(), "threat", threat.get(), null);
         }
         ClaudeMemoryFiles f = ClaudeMemoryFiles.read(claudeHome, project);
         try {
-            return r.target().equals("claude_md") ? claudeMd(f, action, content, old, r.confirm()) : autoMemory(f, action, content, old, r);
+            return r.target().equals("claude_md")
+                    ? claudeMd(f, action, content, old, r.confirm())
+                    : autoMemory(f, action, content, old, r);
         } catch (DriftException e) {
             return fail(r.target(), "drift", e.getMessage(), null);
         } catch (IOException e) {
-            throw new StewardError("memory_write", "could not write Claude Code memory: " + e.getMessage() + " (files are replaced atomically: nothing is torn)");
+            throw new StewardError(
+                    "memory_write",
+                    "could not write Claude Code memory: " + e.getMessage()
+                            + " (files are replaced atomically: nothing is torn)");
         }
     }
 
     // ---------------------------------------------------------------- auto memory
 
-    private MemoryResult autoMemory(ClaudeMemoryFiles f, String action, String content, String old, Request r) throws IOException {
+    private MemoryResult autoMemory(ClaudeMemoryFiles f, String action, String content, String old, Request r)
+            throws IOException {
         String t = "claude";
         if (r.type() != null && !ClaudeMemoryFiles.TYPES.contains(r.type())) {
             return fail(t, "invalid_argument", "type must be one of " + ClaudeMemoryFiles.TYPES, null);
         }
         for (String s : new String[] {r.name(), r.description()}) {
-            if (s != null && (s.contains("\n") || s.contains("\r"))) return fail(t, "invalid_argument", "name and description are one line each", null);
+            if (s != null && (s.contains("\n") || s.contains("\r")))
+                return fail(t, "invalid_argument", "name and description are one line each", null);
         }
-        if (r.name() != null && CodePoints.length(r.name().strip()) > MAX_NAME) return fail(t, "invalid_argument", "name is longer than " + MAX_NAME + " characters", null);
+        if (r.name() != null && CodePoints.length(r.name().strip()) > MAX_NAME)
+            return fail(t, "invalid_argument", "name is longer than " + MAX_NAME + " characters", null);
         Path index = f.index();
         for (Path p : List.of(index, f.memoryDir())) {
-            if (Files.isSymbolicLink(p)) return fail(t, "invalid_argument", f.display(p) + " is a symlink: Steward does not write through it", null);
+            if (Files.isSymbolicLink(p))
+                return fail(
+                        t, "invalid_argument", f.display(p) + " is a symlink: Steward does not write through it", null);
         }
         byte[] indexBytes = readOrNull(index);
         List<String> lines = f.indexLines();
@@ -98,14 +117,32 @@ public final class ClaudeMemoryWriter {
         List<String> backups = new ArrayList<>();
         if (action.equals("add")) {
             for (var x : topics) {
-                if (x.body().equals(content)) return result(t, "duplicate", true, "Memory already exists (" + f.display(x.file()) + "); nothing added.", f, lines.size(), null, null);
+                if (x.body().equals(content))
+                    return result(
+                            t,
+                            "duplicate",
+                            true,
+                            "Memory already exists (" + f.display(x.file()) + "); nothing added.",
+                            f,
+                            lines.size(),
+                            null,
+                            null);
             }
             if (lines.size() + 1 > ClaudeMemoryFiles.INDEX_WINDOW) {
-                return fail(t, "overflow", "MEMORY.md has " + lines.size() + " lines; Claude Code loads only the first " + ClaudeMemoryFiles.INDEX_WINDOW
-                        + ": a new index line would not be loaded. Merge or remove memories first.", f);
+                return fail(
+                        t,
+                        "overflow",
+                        "MEMORY.md has " + lines.size() + " lines; Claude Code loads only the first "
+                                + ClaudeMemoryFiles.INDEX_WINDOW
+                                + ": a new index line would not be loaded. Merge or remove memories first.",
+                        f);
             }
-            String name = r.name() == null || r.name().isBlank() ? defaultName(content) : r.name().strip();
-            String desc = r.description() == null || r.description().isBlank() ? defaultDescription(content) : r.description().strip();
+            String name = r.name() == null || r.name().isBlank()
+                    ? defaultName(content)
+                    : r.name().strip();
+            String desc = r.description() == null || r.description().isBlank()
+                    ? defaultDescription(content)
+                    : r.description().strip();
             String type = r.type() == null ? "project" : r.type();
             Path topic = freeName(f.memoryDir(), slug(name));
             List<String> next = new ArrayList<>(lines);
@@ -119,24 +156,44 @@ public final class ClaudeMemoryWriter {
                 Files.deleteIfExists(topic);
                 throw e;
             }
-            return result(t, "success", true, "Memory added: " + f.display(topic) + " (index line " + next.size() + " of MEMORY.md).", f, next.size(),
-                    f.display(topic), backups);
+            return result(
+                    t,
+                    "success",
+                    true,
+                    "Memory added: " + f.display(topic) + " (index line " + next.size() + " of MEMORY.md).",
+                    f,
+                    next.size(),
+                    f.display(topic),
+                    backups);
         }
         List<ClaudeMemoryFiles.Topic> hit = new ArrayList<>();
         String stemOld = old.toLowerCase(Locale.ROOT);
         for (var x : topics) {
             String stem = x.file().getFileName().toString();
-            if (stem.equalsIgnoreCase(old) || stem.equalsIgnoreCase(old + ".md") || x.name().toLowerCase(Locale.ROOT).contains(stemOld)
+            if (stem.equalsIgnoreCase(old)
+                    || stem.equalsIgnoreCase(old + ".md")
+                    || x.name().toLowerCase(Locale.ROOT).contains(stemOld)
                     || x.body().contains(old)) hit.add(x);
         }
         if (hit.isEmpty()) return fail(t, "no_match", "No memory matched '" + old + "' (by file, name or text).", f);
         if (hit.size() > 1) {
             MemoryResult m = fail(t, "multiple_match", "Multiple memories matched '" + old + "'. Be more specific.", f);
-            m.record().put("matches", hit.stream().map(x -> f.display(x.file()) + ": " + MemoryRules.preview(x.body().replace('\n', ' '))).toList());
+            m.record()
+                    .put(
+                            "matches",
+                            hit.stream()
+                                    .map(x -> f.display(x.file()) + ": "
+                                            + MemoryRules.preview(x.body().replace('\n', ' ')))
+                                    .toList());
             return m;
         }
         var x = hit.get(0);
-        if (Files.isSymbolicLink(x.file())) return fail(t, "invalid_argument", f.display(x.file()) + " is a symlink: Steward does not write through it", null);
+        if (Files.isSymbolicLink(x.file()))
+            return fail(
+                    t,
+                    "invalid_argument",
+                    f.display(x.file()) + " is a symlink: Steward does not write through it",
+                    null);
         String file = x.file().getFileName().toString();
         byte[] topicBytes = Files.readAllBytes(x.file());
         List<String> next = new ArrayList<>();
@@ -149,11 +206,22 @@ public final class ClaudeMemoryWriter {
             }
             Files.delete(x.file());
             AtomicFiles.fsyncDir(x.file().getParent());
-            return result(t, "success", true, "Memory removed: " + f.display(x.file()) + " and " + (lines.size() - next.size()) + " index line(s).", f,
-                    next.size(), f.display(x.file()), backups);
+            return result(
+                    t,
+                    "success",
+                    true,
+                    "Memory removed: " + f.display(x.file()) + " and " + (lines.size() - next.size())
+                            + " index line(s).",
+                    f,
+                    next.size(),
+                    f.display(x.file()),
+                    backups);
         }
-        String name = r.name() == null || r.name().isBlank() ? x.name() : r.name().strip();
-        String desc = r.description() == null || r.description().isBlank() ? x.description() : r.description().strip();
+        String name =
+                r.name() == null || r.name().isBlank() ? x.name() : r.name().strip();
+        String desc = r.description() == null || r.description().isBlank()
+                ? x.description()
+                : r.description().strip();
         String type = r.type() == null ? (x.type().isEmpty() ? "project" : x.type()) : r.type();
         boolean linked = false;
         for (String l : lines) {
@@ -166,12 +234,18 @@ public final class ClaudeMemoryWriter {
         }
         if (!linked) {
             if (next.size() + 1 > ClaudeMemoryFiles.INDEX_WINDOW) {
-                return fail(t, "overflow", "MEMORY.md has no line for " + file + " and no room in its " + ClaudeMemoryFiles.INDEX_WINDOW + " loaded lines.", f);
+                return fail(
+                        t,
+                        "overflow",
+                        "MEMORY.md has no line for " + file + " and no room in its " + ClaudeMemoryFiles.INDEX_WINDOW
+                                + " loaded lines.",
+                        f);
             }
             next.add(indexLine(name, file, desc));
         }
         backup(x.file(), topicBytes, backups);
-        replaceChecked(x.file(), topicBytes, topicText(name, desc, type, content).getBytes(StandardCharsets.UTF_8));
+        replaceChecked(
+                x.file(), topicBytes, topicText(name, desc, type, content).getBytes(StandardCharsets.UTF_8));
         if (!next.equals(lines)) {
             backup(index, indexBytes, backups);
             try {
@@ -181,7 +255,15 @@ public final class ClaudeMemoryWriter {
                 throw e;
             }
         }
-        return result(t, "success", true, "Memory replaced: " + f.display(x.file()) + ".", f, next.size(), f.display(x.file()), backups);
+        return result(
+                t,
+                "success",
+                true,
+                "Memory replaced: " + f.display(x.file()) + ".",
+                f,
+                next.size(),
+                f.display(x.file()),
+                backups);
     }
 
     static String indexLine(String name, String file, String desc) {
@@ -193,7 +275,8 @@ public final class ClaudeMemoryWriter {
     }
 
     static String topicText(String name, String desc, String type, String body) {
-        return "---\nname: " + yaml(name) + "\ndescription: " + yaml(desc) + "\ntype: " + type + "\n---\n\n" + body + "\n";
+        return "---\nname: " + yaml(name) + "\ndescription: " + yaml(desc) + "\ntype: " + type + "\n---\n\n" + body
+                + "\n";
     }
 
     /** A plain YAML scalar when safe, else double-quoted. */
@@ -220,7 +303,9 @@ public final class ClaudeMemoryWriter {
     }
 
     static Path freeName(Path dir, String stem) {
-        String s = stem.equalsIgnoreCase("memory") ? "memory-note" : stem;   // never MEMORY.md on a case-insensitive file system
+        String s = stem.equalsIgnoreCase("memory")
+                ? "memory-note"
+                : stem; // never MEMORY.md on a case-insensitive file system
         Path p = dir.resolve(s + ".md");
         for (int i = 2; Files.exists(p, LinkOption.NOFOLLOW_LINKS); i++) p = dir.resolve(s + "-" + i + ".md");
         return p;
@@ -228,31 +313,54 @@ public final class ClaudeMemoryWriter {
 
     // ---------------------------------------------------------------- CLAUDE.md
 
-    private MemoryResult claudeMd(ClaudeMemoryFiles f, String action, String content, String old, String confirm) throws IOException {
+    private MemoryResult claudeMd(ClaudeMemoryFiles f, String action, String content, String old, String confirm)
+            throws IOException {
         String t = "claude_md";
         Path project = f.project();
-        if (!Files.isDirectory(project)) return fail(t, "invalid_argument", "project " + project + " is not a directory", null);
+        if (!Files.isDirectory(project))
+            return fail(t, "invalid_argument", "project " + project + " is not a directory", null);
         Path file = project.resolve("CLAUDE.md");
         Path alt = project.resolve(".claude").resolve("CLAUDE.md");
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS) && Files.isRegularFile(alt, LinkOption.NOFOLLOW_LINKS)) file = alt;
-        if (Files.isSymbolicLink(file)) return fail(t, "invalid_argument", f.display(file) + " is a symlink: Steward does not write through it", null);
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS) && Files.isRegularFile(alt, LinkOption.NOFOLLOW_LINKS))
+            file = alt;
+        if (Files.isSymbolicLink(file))
+            return fail(
+                    t, "invalid_argument", f.display(file) + " is a symlink: Steward does not write through it", null);
         byte[] before = readOrNull(file);
-        List<String> lines = before == null ? List.of() : new String(before, StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = before == null
+                ? List.of()
+                : new String(before, StandardCharsets.UTF_8).lines().toList();
         List<String> next = new ArrayList<>(lines);
         int at;
         if (action.equals("add")) {
-            for (String l : lines) if (ClaudeMemoryPrecheck.bare(l).equals(ClaudeMemoryPrecheck.bare(content))) {
-                return result(t, "duplicate", true, "CLAUDE.md already has this line; nothing changed.", f, -1, null, null);
-            }
+            for (String l : lines)
+                if (ClaudeMemoryPrecheck.bare(l).equals(ClaudeMemoryPrecheck.bare(content))) {
+                    return result(
+                            t,
+                            "duplicate",
+                            true,
+                            "CLAUDE.md already has this line; nothing changed.",
+                            f,
+                            -1,
+                            null,
+                            null);
+                }
             for (String c : content.lines().toList()) next.add(c.startsWith("- ") || c.startsWith("#") ? c : "- " + c);
             at = lines.size();
         } else {
             List<Integer> hit = new ArrayList<>();
             for (int i = 0; i < lines.size(); i++) if (lines.get(i).contains(old)) hit.add(i);
-            if (hit.isEmpty()) return fail(t, "no_match", "No line of " + f.display(file) + " matched '" + old + "'.", null);
+            if (hit.isEmpty())
+                return fail(t, "no_match", "No line of " + f.display(file) + " matched '" + old + "'.", null);
             if (hit.size() > 1) {
-                MemoryResult m = fail(t, "multiple_match", "Multiple lines matched '" + old + "'. Be more specific.", null);
-                m.record().put("matches", hit.stream().map(i -> (i + 1) + ": " + MemoryRules.preview(lines.get(i))).toList());
+                MemoryResult m =
+                        fail(t, "multiple_match", "Multiple lines matched '" + old + "'. Be more specific.", null);
+                m.record()
+                        .put(
+                                "matches",
+                                hit.stream()
+                                        .map(i -> (i + 1) + ": " + MemoryRules.preview(lines.get(i)))
+                                        .toList());
                 return m;
             }
             at = hit.get(0);
@@ -261,14 +369,25 @@ public final class ClaudeMemoryWriter {
                 String l = lines.get(at);
                 String marker = l.replaceFirst("^(\\s*(?:[-*+]|\\d+[.)])\\s+).*$", "$1");
                 List<String> repl = content.lines().toList();
-                for (int i = repl.size() - 1; i >= 0; i--) next.add(at, (marker.equals(l) || repl.get(i).startsWith(marker.strip()) ? "" : marker) + repl.get(i));
+                for (int i = repl.size() - 1; i >= 0; i--)
+                    next.add(
+                            at,
+                            (marker.equals(l) || repl.get(i).startsWith(marker.strip()) ? "" : marker) + repl.get(i));
             }
         }
         String diff = diff(f.display(file), lines, next, at, before == null);
         String token = token(diff);
         if (confirm == null || confirm.isBlank()) {
-            MemoryResult m = result(t, "needs_confirm", false, "Not written: CLAUDE.md is the user's. Show the user this diff; on approval call again with confirm: \""
-                    + token + "\".", f, -1, null, null);
+            MemoryResult m = result(
+                    t,
+                    "needs_confirm",
+                    false,
+                    "Not written: CLAUDE.md is the user's. Show the user this diff; on approval call again with confirm: \""
+                            + token + "\".",
+                    f,
+                    -1,
+                    null,
+                    null);
             m.record().put("done", false);
             claude(m).put("diff", diff);
             claude(m).put("confirm_token", token);
@@ -276,7 +395,11 @@ public final class ClaudeMemoryWriter {
             return m;
         }
         if (!confirm.equals(token)) {
-            MemoryResult m = fail(t, "drift", "confirm does not match the current diff (CLAUDE.md or the request changed since it was shown): nothing written; show the new diff.", null);
+            MemoryResult m = fail(
+                    t,
+                    "drift",
+                    "confirm does not match the current diff (CLAUDE.md or the request changed since it was shown): nothing written; show the new diff.",
+                    null);
             claude(m).put("diff", diff);
             claude(m).put("confirm_token", token);
             return m;
@@ -285,7 +408,8 @@ public final class ClaudeMemoryWriter {
         backup(file, before, backups);
         byte[] out = join(next, before);
         replaceChecked(file, before, out);
-        MemoryResult m = result(t, "success", true, "CLAUDE.md updated (" + f.display(file) + ").", f, -1, null, backups);
+        MemoryResult m =
+                result(t, "success", true, "CLAUDE.md updated (" + f.display(file) + ").", f, -1, null, backups);
         claude(m).put("diff", diff);
         claude(m).put("file", f.display(file));
         return m;
@@ -294,13 +418,27 @@ public final class ClaudeMemoryWriter {
     /** A unified diff of one change, with up to 2 lines of context. */
     static String diff(String name, List<String> a, List<String> b, int at, boolean created) {
         int tail = 0;
-        while (tail < a.size() - at && tail < b.size() - at && a.get(a.size() - 1 - tail).equals(b.get(b.size() - 1 - tail))) tail++;
+        while (tail < a.size() - at
+                && tail < b.size() - at
+                && a.get(a.size() - 1 - tail).equals(b.get(b.size() - 1 - tail))) tail++;
         int aEnd = a.size() - tail, bEnd = b.size() - tail;
         int from = Math.max(0, at - 2);
         int aTo = Math.min(a.size(), aEnd + 2), bTo = Math.min(b.size(), bEnd + 2);
         StringBuilder sb = new StringBuilder();
-        sb.append("--- ").append(created ? "/dev/null" : "a/" + name).append("\n+++ b/").append(name).append('\n');
-        sb.append("@@ -").append(from + 1).append(',').append(aTo - from).append(" +").append(from + 1).append(',').append(bTo - from).append(" @@\n");
+        sb.append("--- ")
+                .append(created ? "/dev/null" : "a/" + name)
+                .append("\n+++ b/")
+                .append(name)
+                .append('\n');
+        sb.append("@@ -")
+                .append(from + 1)
+                .append(',')
+                .append(aTo - from)
+                .append(" +")
+                .append(from + 1)
+                .append(',')
+                .append(bTo - from)
+                .append(" @@\n");
         for (int i = from; i < at; i++) sb.append(' ').append(a.get(i)).append('\n');
         for (int i = at; i < aEnd; i++) sb.append('-').append(a.get(i)).append('\n');
         for (int i = at; i < bEnd; i++) sb.append('+').append(b.get(i)).append('\n');
@@ -363,7 +501,9 @@ public final class ClaudeMemoryWriter {
     /** The file changed between Steward's read and its write: nothing is written. */
     static final class DriftException extends IOException {
         DriftException(Path p) {
-            super(p.getFileName() + " changed while Steward prepared the write (Claude Code may be writing it); nothing was written, try again");
+            super(
+                    p.getFileName()
+                            + " changed while Steward prepared the write (Claude Code may be writing it); nothing was written, try again");
         }
     }
 
@@ -379,8 +519,15 @@ public final class ClaudeMemoryWriter {
         return new MemoryResult(kind, false, rec);
     }
 
-    private static MemoryResult result(String target, String kind, boolean success, String message, ClaudeMemoryFiles f, int indexLines, String topic,
-                                       List<String> backups) {
+    private static MemoryResult result(
+            String target,
+            String kind,
+            boolean success,
+            String message,
+            ClaudeMemoryFiles f,
+            int indexLines,
+            String topic,
+            List<String> backups) {
         Map<String, Object> rec = new LinkedHashMap<>();
         rec.put("success", success);
         rec.put("done", true);

@@ -3,7 +3,6 @@ package steward.memory.history;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.diff.EditList;
@@ -21,10 +20,12 @@ public final class Diffs {
         if (java.util.Arrays.equals(a, b) && (before == null) == (after == null)) return "";
         RawText ra = new RawText(a);
         RawText rb = new RawText(b);
-        EditList edits = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM).diff(RawTextComparator.DEFAULT, ra, rb);
+        EditList edits = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM)
+                .diff(RawTextComparator.DEFAULT, ra, rb);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (DiffFormatter f = new DiffFormatter(out)) {
-            out.write(("--- " + (before == null ? "/dev/null" : "a/" + name) + "\n+++ " + (after == null ? "/dev/null" : "b/" + name) + "\n")
+            out.write(("--- " + (before == null ? "/dev/null" : "a/" + name) + "\n+++ "
+                            + (after == null ? "/dev/null" : "b/" + name) + "\n")
                     .getBytes(StandardCharsets.UTF_8));
             f.format(edits, ra, rb);
             f.flush();

@@ -12,7 +12,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.memory.Flock;
@@ -30,7 +29,8 @@ import steward.state.AtomicFiles;
  */
 public final class History {
     public static final int DEFAULT_LIMIT = 20;
-    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TS =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmssSSS'Z'").withZone(ZoneOffset.UTC);
 
     private final StewardPaths paths;
     private final Clock clock;
@@ -50,7 +50,10 @@ public final class History {
         Path settings = stateDir.resolve("settings.json");
         if (!Files.isRegularFile(settings)) return false;
         try {
-            var n = steward.json.Json.MAPPER.readTree(Files.readAllBytes(settings)).path("history").path("record_external");
+            var n = steward.json.Json.MAPPER
+                    .readTree(Files.readAllBytes(settings))
+                    .path("history")
+                    .path("record_external");
             return n.isBoolean() && n.asBoolean();
         } catch (IOException | RuntimeException e) {
             return false;
@@ -100,7 +103,8 @@ public final class History {
             if (rel == null) continue;
             try (Flock lock = Flock.exclusive(lockFor(p))) {
                 byte[] now = VersionStore.readFile(p);
-                String v = store.recordExternal(rel, now, "external change to " + rel + " (" + how + ")", clock.instant());
+                String v =
+                        store.recordExternal(rel, now, "external change to " + rel + " (" + how + ")", clock.instant());
                 if (v != null) out.add(v);
             } catch (IOException e) {
                 throw new StewardError("memory_history", "cannot lock " + p + ": " + e.getMessage(), e);
@@ -120,26 +124,35 @@ public final class History {
 
     /** Validates a file argument ("memories/MEMORY.md", "skills/x/SKILL.md") and returns its path. */
     public Path file(String rel) {
-        if (rel == null || rel.isBlank()) throw new StewardError("memory_history", "file is required (e.g. memories/MEMORY.md)");
+        if (rel == null || rel.isBlank())
+            throw new StewardError("memory_history", "file is required (e.g. memories/MEMORY.md)");
         String r = rel.strip().replace('\\', '/');
         if (r.startsWith("/") || r.contains("..") || !(r.startsWith("memories/") || r.startsWith("skills/"))) {
-            throw new StewardError("memory_history", "file must be a path under memories/ or skills/ relative to the Hermes home, got '" + rel + "'");
+            throw new StewardError(
+                    "memory_history",
+                    "file must be a path under memories/ or skills/ relative to the Hermes home, got '" + rel + "'");
         }
         return paths.hermesHome().resolve(r).normalize();
     }
 
-    public record ListResult(String file, List<VersionStore.Version> versions, int total, int left_out, boolean record_external) {}
+    public record ListResult(
+            String file, List<VersionStore.Version> versions, int total, int left_out, boolean record_external) {}
 
     public ListResult list(String rel, Integer limit) {
         file(rel);
         int n = limit == null ? DEFAULT_LIMIT : limit;
         if (n < 1 || n > 200) throw new StewardError("memory_history", "limit must be 1–200");
         List<VersionStore.Version> all = store.list(rel.strip(), Integer.MAX_VALUE);
-        return new ListResult(rel.strip(), all.subList(0, Math.min(n, all.size())), all.size(), Math.max(0, all.size() - n),
+        return new ListResult(
+                rel.strip(),
+                all.subList(0, Math.min(n, all.size())),
+                all.size(),
+                Math.max(0, all.size() - n),
                 recordExternal(paths.stateDir()));
     }
 
-    public record DiffResult(String file, String from, String to, String diff, int added, int removed, boolean identical) {}
+    public record DiffResult(
+            String file, String from, String to, String diff, int added, int removed, boolean identical) {}
 
     /** The diff from version {@code from} to version {@code to} ({@code to} absent: the file on disk now). */
     public DiffResult diff(String rel, String from, String to) {
@@ -150,12 +163,24 @@ public final class History {
         byte[] b = to == null ? VersionStore.readFile(p) : store.read(r, to);
         String d = Diffs.unified(r, a, b);
         int[] c = Diffs.counts(d);
-        return new DiffResult(r, store.fullId(from).substring(0, 12), to == null ? "current" : store.fullId(to).substring(0, 12), d, c[0], c[1],
+        return new DiffResult(
+                r,
+                store.fullId(from).substring(0, 12),
+                to == null ? "current" : store.fullId(to).substring(0, 12),
+                d,
+                c[0],
+                c[1],
                 d.isEmpty());
     }
 
-    public record RollbackResult(String file, String restored_version, String version, String backup, int bytes, String sha256,
-                                 boolean changed) {}
+    public record RollbackResult(
+            String file,
+            String restored_version,
+            String version,
+            String backup,
+            int bytes,
+            String sha256,
+            boolean changed) {}
 
     /** Restores {@code rel} to the bytes of {@code version}; the rollback is recorded as a new version. */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
@@ -165,7 +190,10 @@ public final class History {
         byte[] old = store.read(r, version);
         String full = store.fullId(version).substring(0, 12);
         if (old == null) {
-            throw new StewardError("memory_history", r + " did not exist in version " + full + "; nothing to restore (Steward never deletes a file by rollback)");
+            throw new StewardError(
+                    "memory_history",
+                    r + " did not exist in version " + full
+                            + "; nothing to restore (Steward never deletes a file by rollback)");
         }
         Path lockFile = lockFor(p);
         try (Flock lock = Flock.exclusive(lockFile)) {
@@ -177,10 +205,15 @@ public final class History {
             Instant now = clock.instant();
             if (cur != null) {
                 String n = p.getFileName().toString();
-                if ((n.equals("MEMORY.md") || n.equals("USER.md")) && p.getParent().equals(paths.memoriesDir())) {
-                    backup = MemoryBackups.snapshot(paths.stateDir(), n, cur, now).toString();
+                if ((n.equals("MEMORY.md") || n.equals("USER.md"))
+                        && p.getParent().equals(paths.memoriesDir())) {
+                    backup = MemoryBackups.snapshot(paths.stateDir(), n, cur, now)
+                            .toString();
                 } else {
-                    Path b = paths.stateDir().resolve("backups").resolve("history").resolve(r.replace('/', '_') + "." + TS.format(now));
+                    Path b = paths.stateDir()
+                            .resolve("backups")
+                            .resolve("history")
+                            .resolve(r.replace('/', '_') + "." + TS.format(now));
                     AtomicFiles.write(b, cur);
                     backup = b.toString();
                 }
@@ -189,7 +222,8 @@ public final class History {
             Map<String, byte[]> before = new LinkedHashMap<>();
             before.put(r, cur);
             String v = store.record("rollback " + r + " to " + full, "steward", now, before, Map.of(r, old), false);
-            return new RollbackResult(r, full, v == null ? null : v.substring(0, 12), backup, old.length, sha(old), true);
+            return new RollbackResult(
+                    r, full, v == null ? null : v.substring(0, 12), backup, old.length, sha(old), true);
         } catch (IOException e) {
             throw new StewardError("memory_history", "cannot restore " + p + ": " + e.getMessage(), e);
         }

@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
@@ -32,7 +31,6 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
 import org.eclipse.jgit.treewalk.filter.PathFilter;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
-
 import steward.StewardError;
 import steward.memory.Flock;
 import steward.state.AtomicFiles;
@@ -67,7 +65,8 @@ public final class VersionStore {
          * measure for seconds on first use and store in the user's config) with a conservative 10 ms.
          */
         @Override
-        public org.eclipse.jgit.storage.file.FileBasedConfig openUserConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+        public org.eclipse.jgit.storage.file.FileBasedConfig openUserConfig(
+                org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
             return new org.eclipse.jgit.storage.file.FileBasedConfig(parent, null, fs) {
                 @Override
                 public void load() {
@@ -80,8 +79,14 @@ public final class VersionStore {
                 }
 
                 @Override
-                public long getTimeUnit(String section, String subsection, String name, long defaultValue, java.util.concurrent.TimeUnit unit) {
-                    if ("filesystem".equals(section) && ("timestampResolution".equals(name) || "minRacyThreshold".equals(name))) {
+                public long getTimeUnit(
+                        String section,
+                        String subsection,
+                        String name,
+                        long defaultValue,
+                        java.util.concurrent.TimeUnit unit) {
+                    if ("filesystem".equals(section)
+                            && ("timestampResolution".equals(name) || "minRacyThreshold".equals(name))) {
                         return unit.convert(10, java.util.concurrent.TimeUnit.MILLISECONDS);
                     }
                     return super.getTimeUnit(section, subsection, name, defaultValue, unit);
@@ -90,16 +95,19 @@ public final class VersionStore {
         }
 
         @Override
-        public org.eclipse.jgit.storage.file.FileBasedConfig openSystemConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+        public org.eclipse.jgit.storage.file.FileBasedConfig openSystemConfig(
+                org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
             return empty(parent, fs);
         }
 
         @Override
-        public org.eclipse.jgit.storage.file.FileBasedConfig openJGitConfig(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+        public org.eclipse.jgit.storage.file.FileBasedConfig openJGitConfig(
+                org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
             return empty(parent, fs);
         }
 
-        private static org.eclipse.jgit.storage.file.FileBasedConfig empty(org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
+        private static org.eclipse.jgit.storage.file.FileBasedConfig empty(
+                org.eclipse.jgit.lib.Config parent, org.eclipse.jgit.util.FS fs) {
             return new org.eclipse.jgit.storage.file.FileBasedConfig(parent, null, fs) {
                 @Override
                 public void load() {
@@ -113,6 +121,7 @@ public final class VersionStore {
             };
         }
     }
+
     private final Path dir;
 
     public VersionStore(Path stateDir) {
@@ -124,18 +133,26 @@ public final class VersionStore {
     }
 
     /** One version of a file. {@code deleted}: the file did not exist in this version. */
-    public record Version(String id, String time, long epoch, String message, String client, Integer bytes, boolean deleted) {}
+    public record Version(
+            String id, String time, long epoch, String message, String client, Integer bytes, boolean deleted) {}
 
     private Repository open(boolean create) throws IOException {
         Path git = repoDir();
         if (!Files.isDirectory(git)) {
             if (!create) return null;
             AtomicFiles.ensurePrivateDir(dir);
-            Repository r = new FileRepositoryBuilder().setGitDir(git.toFile()).setBare().build();
+            Repository r = new FileRepositoryBuilder()
+                    .setGitDir(git.toFile())
+                    .setBare()
+                    .build();
             r.create(true);
             return r;
         }
-        return new FileRepositoryBuilder().setGitDir(git.toFile()).setBare().setMustExist(true).build();
+        return new FileRepositoryBuilder()
+                .setGitDir(git.toFile())
+                .setBare()
+                .setMustExist(true)
+                .build();
     }
 
     /**
@@ -145,11 +162,17 @@ public final class VersionStore {
      * new version id, or null when nothing changed.
      */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
-    public String record(String message, String client, Instant when, Map<String, byte[]> before, Map<String, byte[]> after,
-                         boolean recordExternal) {
+    public String record(
+            String message,
+            String client,
+            Instant when,
+            Map<String, byte[]> before,
+            Map<String, byte[]> after,
+            boolean recordExternal) {
         try {
             AtomicFiles.ensurePrivateDir(dir);
-            try (Flock lock = Flock.exclusive(dir.resolve(".lock")); Repository repo = open(true)) {
+            try (Flock lock = Flock.exclusive(dir.resolve(".lock"));
+                    Repository repo = open(true)) {
                 ObjectId head = repo.resolve(BRANCH);
                 Map<String, byte[]> baseline = new LinkedHashMap<>();
                 Map<String, byte[]> external = new LinkedHashMap<>();
@@ -158,17 +181,21 @@ public final class VersionStore {
                         if (e.getValue() == null) continue;
                         byte[] known = head == null ? null : blob(repo, reader, head, e.getKey());
                         if (known == null && !existed(repo, head, e.getKey())) baseline.put(e.getKey(), e.getValue());
-                        else if (recordExternal && !Arrays.equals(known, e.getValue())) external.put(e.getKey(), e.getValue());
+                        else if (recordExternal && !Arrays.equals(known, e.getValue()))
+                            external.put(e.getKey(), e.getValue());
                     }
                 }
-                if (!baseline.isEmpty()) head = commit(repo, head, baseline, "baseline: first version Steward saw", client, when);
-                if (!external.isEmpty()) head = commit(repo, head, external, "external change (made outside Steward)", EXTERNAL, when);
+                if (!baseline.isEmpty())
+                    head = commit(repo, head, baseline, "baseline: first version Steward saw", client, when);
+                if (!external.isEmpty())
+                    head = commit(repo, head, external, "external change (made outside Steward)", EXTERNAL, when);
                 ObjectId before2 = head;
                 ObjectId next = commit(repo, head, after, message, client, when);
                 return next.equals(before2) ? null : next.name();
             }
         } catch (IOException e) {
-            throw new StewardError("memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
+            throw new StewardError(
+                    "memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
         }
     }
 
@@ -184,7 +211,8 @@ public final class VersionStore {
     public String recordExternal(String path, byte[] now, String message, Instant when) {
         try {
             AtomicFiles.ensurePrivateDir(dir);
-            try (Flock lock = Flock.exclusive(dir.resolve(".lock")); Repository repo = open(true)) {
+            try (Flock lock = Flock.exclusive(dir.resolve(".lock"));
+                    Repository repo = open(true)) {
                 ObjectId head = repo.resolve(BRANCH);
                 byte[] known;
                 try (ObjectReader reader = repo.newObjectReader()) {
@@ -192,7 +220,8 @@ public final class VersionStore {
                 }
                 if (known == null && !existed(repo, head, path)) {
                     if (now == null) return null;
-                    ObjectId next = commit(repo, head, Map.of(path, now), "baseline: first version Steward saw", "steward", when);
+                    ObjectId next = commit(
+                            repo, head, Map.of(path, now), "baseline: first version Steward saw", "steward", when);
                     return next.equals(head) ? null : next.name();
                 }
                 if (Arrays.equals(known, now)) return null;
@@ -202,7 +231,8 @@ public final class VersionStore {
                 return next.equals(head) ? null : next.name();
             }
         } catch (IOException e) {
-            throw new StewardError("memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
+            throw new StewardError(
+                    "memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
         }
     }
 
@@ -215,15 +245,18 @@ public final class VersionStore {
         }
     }
 
-    private static ObjectId commit(Repository repo, ObjectId parent, Map<String, byte[]> files, String message, String client, Instant when)
+    private static ObjectId commit(
+            Repository repo, ObjectId parent, Map<String, byte[]> files, String message, String client, Instant when)
             throws IOException {
         DirCache index = DirCache.newInCore();
         DirCacheBuilder b = index.builder();
-        try (ObjectInserter ins = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader()) {
+        try (ObjectInserter ins = repo.newObjectInserter();
+                ObjectReader reader = repo.newObjectReader()) {
             boolean changed = false;
             java.util.Set<String> seen = new java.util.HashSet<>();
             if (parent != null) {
-                try (RevWalk rw = new RevWalk(reader); TreeWalk tw = new TreeWalk(reader)) {
+                try (RevWalk rw = new RevWalk(reader);
+                        TreeWalk tw = new TreeWalk(reader)) {
                     tw.addTree(rw.parseCommit(parent).getTree());
                     tw.setRecursive(true);
                     while (tw.next()) {
@@ -255,7 +288,8 @@ public final class VersionStore {
             b.finish();
             if (!changed && parent != null) return parent;
             ObjectId tree = index.writeTree(ins);
-            PersonIdent who = EXTERNAL.equals(client) ? new PersonIdent(EXTERNAL, "external@localhost", when, ZoneOffset.UTC)
+            PersonIdent who = EXTERNAL.equals(client)
+                    ? new PersonIdent(EXTERNAL, "external@localhost", when, ZoneOffset.UTC)
                     : new PersonIdent("Steward", "steward@localhost", when, ZoneOffset.UTC);
             CommitBuilder c = new CommitBuilder();
             c.setTreeId(tree);
@@ -301,7 +335,8 @@ public final class VersionStore {
             if (repo == null) return out;
             ObjectId head = repo.resolve(BRANCH);
             if (head == null) return out;
-            try (RevWalk w = new RevWalk(repo); ObjectReader reader = repo.newObjectReader()) {
+            try (RevWalk w = new RevWalk(repo);
+                    ObjectReader reader = repo.newObjectReader()) {
                 w.markStart(w.parseCommit(head));
                 w.setTreeFilter(AndTreeFilter.create(PathFilter.create(path), TreeFilter.ANY_DIFF));
                 w.setRevFilter(RevFilter.ALL);
@@ -328,8 +363,14 @@ public final class VersionStore {
         int i = full.indexOf("\n\nclient: ");
         if (i >= 0) client = full.substring(i + 10).strip();
         long epoch = c.getCommitTime();
-        return new Version(c.name().substring(0, 12), Instant.ofEpochSecond(epoch).toString(), epoch, c.getShortMessage(), client,
-                b == null ? null : b.length, b == null);
+        return new Version(
+                c.name().substring(0, 12),
+                Instant.ofEpochSecond(epoch).toString(),
+                epoch,
+                c.getShortMessage(),
+                client,
+                b == null ? null : b.length,
+                b == null);
     }
 
     /** The bytes of {@code path} in version {@code id} (a unique prefix of at least 7 hex digits); null when absent there. */
@@ -357,7 +398,8 @@ public final class VersionStore {
 
     private static ObjectId resolve(Repository repo, String id) throws IOException {
         if (id == null || !id.matches("[0-9a-f]{7,40}")) {
-            throw new StewardError("memory_history", "version '" + id + "' is not a version id (7–40 hex digits, as listed)");
+            throw new StewardError(
+                    "memory_history", "version '" + id + "' is not a version id (7–40 hex digits, as listed)");
         }
         ObjectId c;
         try {

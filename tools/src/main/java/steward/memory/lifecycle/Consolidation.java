@@ -23,7 +23,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
@@ -68,13 +67,24 @@ public final class Consolidation {
     static final Pattern BAK = Pattern.compile("(.+)\\.bak\\.(\\d+)");
     static final Pattern REF = Pattern.compile("log:(\\d{4}-\\d{2}-\\d{2})#(\\d+)");
     static final Map<String, Pattern> SIGNALS = new LinkedHashMap<>();
+
     static {
         SIGNALS.put("remember", Pattern.compile("(?i)\\bremember\\b|\\bdon'?t forget\\b|记住|记一下|别忘"));
-        SIGNALS.put("decision", Pattern.compile("(?i)\\bdecided\\b|\\bdecision\\b|\\bwe(?:'ll| will) (?:use|go with)\\b|\\bchose\\b|\\bswitch(?:ed)? to\\b"
-                + "|决定|选定|选用|采用|定了|改用"));
-        SIGNALS.put("pitfall", Pattern.compile("(?i)\\bpitfall\\b|\\bgotcha\\b|\\bbeware\\b|\\bwatch out\\b|\\blesson\\b|\\btrap\\b|踩坑|坑|教训|注意"));
-        SIGNALS.put("correction", Pattern.compile("(?i)\\bactually\\b|\\bcorrection\\b|\\bwrong\\b|\\binstead\\b|\\bno longer\\b|纠正|更正|其实|不是.{0,12}而是|改为|改成|搞错"));
+        SIGNALS.put(
+                "decision",
+                Pattern.compile(
+                        "(?i)\\bdecided\\b|\\bdecision\\b|\\bwe(?:'ll| will) (?:use|go with)\\b|\\bchose\\b|\\bswitch(?:ed)? to\\b"
+                                + "|决定|选定|选用|采用|定了|改用"));
+        SIGNALS.put(
+                "pitfall",
+                Pattern.compile(
+                        "(?i)\\bpitfall\\b|\\bgotcha\\b|\\bbeware\\b|\\bwatch out\\b|\\blesson\\b|\\btrap\\b|踩坑|坑|教训|注意"));
+        SIGNALS.put(
+                "correction",
+                Pattern.compile(
+                        "(?i)\\bactually\\b|\\bcorrection\\b|\\bwrong\\b|\\binstead\\b|\\bno longer\\b|纠正|更正|其实|不是.{0,12}而是|改为|改成|搞错"));
     }
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final StewardPaths paths;
@@ -92,7 +102,8 @@ public final class Consolidation {
     }
 
     public static Consolidation hermes(StewardPaths paths, Clock clock, ZoneId zone) {
-        return new Consolidation(paths, new HermesMemoryRoot(paths, new MemoryWriter(paths, clock).config()), clock, zone);
+        return new Consolidation(
+                paths, new HermesMemoryRoot(paths, new MemoryWriter(paths, clock).config()), clock, zone);
     }
 
     public MemoryRoot root() {
@@ -110,19 +121,27 @@ public final class Consolidation {
 
     /** {@code workspace}: null (root), a partition's name, or a directory path (longest-prefix partition, else a new one). */
     public Target target(String workspace) {
-        if (workspace == null || workspace.isBlank() || workspace.strip().equals("root")) return new Target(Scope.root(root), false);
+        if (workspace == null || workspace.isBlank() || workspace.strip().equals("root"))
+            return new Target(Scope.root(root), false);
         List<Partitions.Workspace> all = Partitions.list(root);
         String w = workspace.strip();
         if (!w.contains("/") && !w.contains("\\")) {
             Partitions.Workspace byName = Partitions.byName(all, w);
-            if (byName == null) throw new StewardError("memory_consolidate", "no workspace partition named '" + w + "' (pass its directory path to create one)");
+            if (byName == null)
+                throw new StewardError(
+                        "memory_consolidate",
+                        "no workspace partition named '" + w + "' (pass its directory path to create one)");
             return new Target(Scope.of(byName), false);
         }
-        if (!w.startsWith("/")) throw new StewardError("memory_consolidate", "workspace path must be absolute, got '" + w + "'");
+        if (!w.startsWith("/"))
+            throw new StewardError("memory_consolidate", "workspace path must be absolute, got '" + w + "'");
         Partitions.Workspace hit = Partitions.resolve(all, w);
         if (hit != null) return new Target(Scope.of(hit), false);
         String name = Partitions.slug(w, all);
-        return new Target(Scope.of(new Partitions.Workspace(name, Partitions.normalise(w), root.workspacesDir().resolve(name))), true);
+        return new Target(
+                Scope.of(new Partitions.Workspace(
+                        name, Partitions.normalise(w), root.workspacesDir().resolve(name))),
+                true);
     }
 
     // ------------------------------------------------------------------------------------------------ gather
@@ -133,11 +152,28 @@ public final class Consolidation {
 
     public record Day(String date, List<Excerpt> lines) {}
 
-    public record EntryView(int n, String text, double confidence, boolean prefixed, String section, int mentions, String last_activity,
-                            String decay_due) {}
+    public record EntryView(
+            int n,
+            String text,
+            double confidence,
+            boolean prefixed,
+            String section,
+            int mentions,
+            String last_activity,
+            String decay_due) {}
 
-    public record GatherResult(String scope, String file, String watermark, String through, List<Day> days, int excerpts, int left_out,
-                               List<EntryView> entries, int chars, int limit, String next) {}
+    public record GatherResult(
+            String scope,
+            String file,
+            String watermark,
+            String through,
+            List<Day> days,
+            int excerpts,
+            int left_out,
+            List<EntryView> entries,
+            int chars,
+            int limit,
+            String next) {}
 
     public GatherResult gather(String workspace, Integer maxExcerpts) {
         return gather(workspace, maxExcerpts, Work.NONE);
@@ -155,7 +191,8 @@ public final class Consolidation {
         Map<String, Evidence> ev = evidence.read();
         Map<String, LocalDate> refs = evidence.references();
         List<java.util.Set<String>> entryTokens = new ArrayList<>();
-        for (String e : entries) entryTokens.add(Similarity.tokens(Confidence.parse(e).body()));
+        for (String e : entries)
+            entryTokens.add(Similarity.tokens(Confidence.parse(e).body()));
         List<Day> days = new ArrayList<>();
         int total = 0, shown = 0;
         String through = null;
@@ -173,8 +210,12 @@ public final class Consolidation {
                 through = f.getKey() + "#" + l.number();
                 if (shown >= max) continue;
                 shown++;
-                lines.add(new Excerpt("log:" + f.getKey() + "#" + l.number(), l.time() == null ? null : l.time().toString(), l.text(),
-                        signals(l.text()), similar(l.text(), entries, entryTokens)));
+                lines.add(new Excerpt(
+                        "log:" + f.getKey() + "#" + l.number(),
+                        l.time() == null ? null : l.time().toString(),
+                        l.text(),
+                        signals(l.text()),
+                        similar(l.text(), entries, entryTokens)));
             }
             if (!lines.isEmpty()) days.add(new Day(f.getKey().toString(), lines));
         }
@@ -186,12 +227,32 @@ public final class Consolidation {
             Evidence x = ev.get(EntryKey.of(e));
             LocalDate last = lastActivity(x, refs.get(EntryKey.of(e)));
             LocalDate changed = x == null || x.level_changed() == null ? null : LocalDate.parse(x.level_changed());
-            String due = last == null ? null : max(last, changed).plusDays(steward.memory.lifecycle.rules.UnreferencedDecayRule.DAYS).toString();
-            views.add(new EntryView(i + 1, e, p.level(), p.prefixed(), MemoryIndex.section(e, x == null ? null : x.kind()),
-                    x == null ? Confidence.impliedMentions(p.level()) : x.mentions(), last == null ? null : last.toString(), p.level() <= 0.3 ? null : due));
+            String due = last == null
+                    ? null
+                    : max(last, changed)
+                            .plusDays(steward.memory.lifecycle.rules.UnreferencedDecayRule.DAYS)
+                            .toString();
+            views.add(new EntryView(
+                    i + 1,
+                    e,
+                    p.level(),
+                    p.prefixed(),
+                    MemoryIndex.section(e, x == null ? null : x.kind()),
+                    x == null ? Confidence.impliedMentions(p.level()) : x.mentions(),
+                    last == null ? null : last.toString(),
+                    p.level() <= 0.3 ? null : due));
         }
-        return new GatherResult(s.id(), root.relative(s.file()), wm == null ? null : wm.date() + "#" + wm.line(), through, days, shown,
-                total - shown, views, MemoryRules.chars(entries), s.limit(),
+        return new GatherResult(
+                s.id(),
+                root.relative(s.file()),
+                wm == null ? null : wm.date() + "#" + wm.line(),
+                through,
+                days,
+                shown,
+                total - shown,
+                views,
+                MemoryRules.chars(entries),
+                s.limit(),
                 "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with proposals "
                         + "{text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through=" + through
                         + (today.toString().isEmpty() ? "" : "."));
@@ -217,8 +278,10 @@ public final class Consolidation {
         for (int i = 0; i < entries.size(); i++) {
             String e = entries.get(i);
             var et = entryTokens.get(i);
-            double score = Math.round((0.7 * Similarity.coverage(t, et) + 0.3 * Similarity.jaccard(t, et)) * 1000) / 1000.0;
-            if (score >= 0.2) out.add(new Similar(MemoryRules.preview(e), Confidence.parse(e).level(), score));
+            double score =
+                    Math.round((0.7 * Similarity.coverage(t, et) + 0.3 * Similarity.jaccard(t, et)) * 1000) / 1000.0;
+            if (score >= 0.2)
+                out.add(new Similar(MemoryRules.preview(e), Confidence.parse(e).level(), score));
         }
         out.sort(Comparator.comparingDouble(Similar::score).reversed());
         return out.size() > 2 ? out.subList(0, 2) : out;
@@ -243,7 +306,13 @@ public final class Consolidation {
     // ------------------------------------------------------------------------------------------------ plan
 
     /** One entry the agent proposes from the logs. */
-    public record Proposal(String text, String kind, List<String> evidence, String same_as, String supersedes, Boolean user_confirmed) {}
+    public record Proposal(
+            String text,
+            String kind,
+            List<String> evidence,
+            String same_as,
+            String supersedes,
+            Boolean user_confirmed) {}
 
     public record ChangeView(String action, String entry, Double from, Double to, String rule, String reason) {}
 
@@ -251,11 +320,35 @@ public final class Consolidation {
 
     public record SkillSuggestion(String text, String skill, String section, List<String> evidence) {}
 
-    public record FileChange(String file, String op, String to, Integer bytes_before, Integer bytes_after, String diff, int added, int removed) {}
+    public record FileChange(
+            String file,
+            String op,
+            String to,
+            Integer bytes_before,
+            Integer bytes_after,
+            String diff,
+            int added,
+            int removed) {}
 
-    public record PlanResult(String plan_id, String expires_at, String scope, String file, boolean creates_workspace, int chars_before,
-                             int chars_after, int limit, int target, boolean fits, String health, List<ChangeView> changes, List<PruneItem> prune,
-                             List<SkillSuggestion> skill_suggestions, List<FileChange> files, List<String> warnings, String locale, String report) {}
+    public record PlanResult(
+            String plan_id,
+            String expires_at,
+            String scope,
+            String file,
+            boolean creates_workspace,
+            int chars_before,
+            int chars_after,
+            int limit,
+            int target,
+            boolean fits,
+            String health,
+            List<ChangeView> changes,
+            List<PruneItem> prune,
+            List<SkillSuggestion> skill_suggestions,
+            List<FileChange> files,
+            List<String> warnings,
+            String locale,
+            String report) {}
 
     /** One entry while a plan is computed. */
     static final class Item {
@@ -292,7 +385,10 @@ public final class Consolidation {
 
     /** Progress by phase; a cancellation stops before the plan is saved. */
     public PlanResult plan(String workspace, String through, List<Proposal> proposals, String locale, Work work) {
-        work.progress(0, 2, "checking " + (proposals == null ? 0 : proposals.size()) + " proposals against memory and the logs");
+        work.progress(
+                0,
+                2,
+                "checking " + (proposals == null ? 0 : proposals.size()) + " proposals against memory and the logs");
         Journal.recover(paths, root.stewardLock());
         Target t = target(workspace);
         Scope s = t.scope();
@@ -300,8 +396,10 @@ public final class Consolidation {
         MemoryWriter.Loaded loaded = MemoryWriter.load(s.file());
         MemoryDocument doc = loaded.doc();
         if (doc.drifted(s.limit()) && s.isRoot()) {
-            throw new StewardError("memory_consolidate", root.relative(s.file()) + " has drifted (content that does not round-trip through "
-                    + "Hermes' memory tool); resolve the drift first, as memory_write would ask");
+            throw new StewardError(
+                    "memory_consolidate",
+                    root.relative(s.file()) + " has drifted (content that does not round-trip through "
+                            + "Hermes' memory tool); resolve the drift first, as memory_write would ask");
         }
         Map<String, Evidence> ev = evidence.read();
         Map<String, LocalDate> refs = evidence.references();
@@ -341,8 +439,19 @@ public final class Consolidation {
                 liveKeys.add(bestKey);
             }
             if (it.ev == null) {
-                it.ev = new Evidence(s.id(), it.body, it.level, null, Confidence.impliedMentions(it.level), List.of(), today.toString(), null, null,
-                        null, false, List.of());
+                it.ev = new Evidence(
+                        s.id(),
+                        it.body,
+                        it.level,
+                        null,
+                        Confidence.impliedMentions(it.level),
+                        List.of(),
+                        today.toString(),
+                        null,
+                        null,
+                        null,
+                        false,
+                        List.of());
             }
         }
         for (Item it : items) it.lastRef = refs.get(it.key);
@@ -354,23 +463,32 @@ public final class Consolidation {
         for (int i = 0; i < (proposals == null ? 0 : proposals.size()); i++) {
             Proposal p = proposals.get(i);
             String pos = "proposals[" + (i + 1) + "]";
-            if (p == null || p.text() == null || CodePoints.pyStrip(p.text()).isEmpty()) throw new StewardError("memory_consolidate", pos + ": text is empty");
+            if (p == null || p.text() == null || CodePoints.pyStrip(p.text()).isEmpty())
+                throw new StewardError("memory_consolidate", pos + ": text is empty");
             String body = Confidence.parse(CodePoints.pyStrip(p.text())).body().strip();
             if (body.contains(MemoryDocument.DELIMITER.strip()) && body.contains("\n§")) {
-                throw new StewardError("memory_consolidate", pos + ": text contains the entry delimiter '§' on its own line");
+                throw new StewardError(
+                        "memory_consolidate", pos + ": text contains the entry delimiter '§' on its own line");
             }
-            if (CodePoints.length(body) > s.limit()) throw new StewardError("memory_consolidate", pos + ": text is longer than the whole memory limit");
+            if (CodePoints.length(body) > s.limit())
+                throw new StewardError("memory_consolidate", pos + ": text is longer than the whole memory limit");
             var threat = ThreatScan.blockMessage(body);
             if (threat.isPresent()) throw new StewardError("memory_consolidate", pos + ": " + threat.get());
-            List<String> refsIn = p.evidence() == null ? List.of() : p.evidence().stream().map(String::strip).distinct().toList();
-            if (refsIn.isEmpty()) throw new StewardError("memory_consolidate", pos + ": evidence is required (the log refs or session:<id> it comes from)");
+            List<String> refsIn = p.evidence() == null
+                    ? List.of()
+                    : p.evidence().stream().map(String::strip).distinct().toList();
+            if (refsIn.isEmpty())
+                throw new StewardError(
+                        "memory_consolidate",
+                        pos + ": evidence is required (the log refs or session:<id> it comes from)");
             for (String r : refsIn) checkRef(r, s, pos, logScope);
             boolean confirmed = Boolean.TRUE.equals(p.user_confirmed());
             if (p.supersedes() != null && !p.supersedes().isBlank()) {
                 Item old = one(items, p.supersedes(), pos + ".supersedes");
                 Item n = newItem(body, p.kind(), refsIn, confirmed, s, today);
                 old.supersededBy = body;
-                n.ev = withSupersede(n.ev, old, today, root.relative(root.archiveDir().resolve("superseded.md")));
+                n.ev = withSupersede(
+                        n.ev, old, today, root.relative(root.archiveDir().resolve("superseded.md")));
                 items.add(n);
                 continue;
             }
@@ -384,7 +502,9 @@ public final class Consolidation {
                     if (it.supersededBy != null) continue;
                     var it2 = it.tokens();
                     if (it.norm().equals(bodyNorm)
-                            || bt.size() >= 3 && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt)) >= SAME_FACT) {
+                            || bt.size() >= 3
+                                    && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt))
+                                            >= SAME_FACT) {
                         same = it;
                         break;
                     }
@@ -405,7 +525,12 @@ public final class Consolidation {
                 same.touched = true;
                 same.confirmed |= confirmed;
                 same.ev = mention(same.ev, fresh, same.newSources, today, p.kind());
-                changes.add(new ChangeView("mention", Confidence.format(same.level, same.body), same.level, same.level, null,
+                changes.add(new ChangeView(
+                        "mention",
+                        Confidence.format(same.level, same.body),
+                        same.level,
+                        same.level,
+                        null,
                         "mentioned again (" + same.ev.mentions() + " in all)"));
                 continue;
             }
@@ -427,18 +552,30 @@ public final class Consolidation {
             for (Change c : cs) {
                 if (c.action().equals("supersede")) {
                     superseded.add(it);
-                    changes.add(new ChangeView("supersede", Confidence.format(it.level, it.body), it.level, null, c.rule(), c.en()));
+                    changes.add(new ChangeView(
+                            "supersede", Confidence.format(it.level, it.body), it.level, null, c.rule(), c.en()));
                 } else {
-                    changes.add(new ChangeView(c.action(), Confidence.format(c.to(), it.body), c.from(), c.to(), c.rule(), c.en()));
+                    changes.add(new ChangeView(
+                            c.action(), Confidence.format(c.to(), it.body), c.from(), c.to(), c.rule(), c.en()));
                     it.level = c.to();
                     it.ev = withLevel(it.ev, it.level, today);
                 }
             }
             if (it.added) {
-                changes.add(new ChangeView("add", Confidence.format(it.level, it.body), null, it.level,
-                        it.confirmed ? "P3" : null, "new, from " + String.join(", ", it.ev.sources())));
+                changes.add(new ChangeView(
+                        "add",
+                        Confidence.format(it.level, it.body),
+                        null,
+                        it.level,
+                        it.confirmed ? "P3" : null,
+                        "new, from " + String.join(", ", it.ev.sources())));
             } else if (!it.prefixed && it.supersededBy == null) {
-                changes.add(new ChangeView("prefix", Confidence.format(it.level, it.body), null, it.level, null,
+                changes.add(new ChangeView(
+                        "prefix",
+                        Confidence.format(it.level, it.body),
+                        null,
+                        it.level,
+                        null,
                         "no confidence prefix: read as [0.5]"));
             }
             if (it.supersededBy == null) kept.add(it);
@@ -466,14 +603,20 @@ public final class Consolidation {
                 if (sim <= s.target()) break;
                 String text = Confidence.format(e.getKey().level, e.getKey().body);
                 int c = CodePoints.length(text);
-                prune.add(new PruneItem("x" + (prune.size() + 1), text, e.getValue().rule(), e.getValue().en(), c));
+                prune.add(new PruneItem(
+                        "x" + (prune.size() + 1),
+                        text,
+                        e.getValue().rule(),
+                        e.getValue().en(),
+                        c));
                 sim -= c + 3;
             }
         }
         boolean fits = !s.hermesCap() || after <= s.limit();
         if (!fits) {
-            warnings.add(root.relative(s.file()) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(s.limit())
-                    + " chars, over Hermes' cap: apply needs confirmed prune items (or fewer proposals) to bring it under");
+            warnings.add(
+                    root.relative(s.file()) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(s.limit())
+                            + " chars, over Hermes' cap: apply needs confirmed prune items (or fewer proposals) to bring it under");
         }
 
         // logs: archive what is old and processed by every scope that has lines in it; drift .bak files
@@ -490,7 +633,9 @@ public final class Consolidation {
             for (DailyLog.Line l : d.lines()) {
                 String sid = l.workspace() == null ? "root" : "ws:" + l.workspace();
                 MemoryIndex.Watermark w = wms.get(sid);
-                if (w == null || w.date().compareTo(f.getKey().toString()) < 0 || w.date().equals(f.getKey().toString()) && w.line() < l.number()) {
+                if (w == null
+                        || w.date().compareTo(f.getKey().toString()) < 0
+                        || w.date().equals(f.getKey().toString()) && w.line() < l.number()) {
                     processed = false;
                     break;
                 }
@@ -499,10 +644,14 @@ public final class Consolidation {
             Path to = root.archiveDir().resolve("logs").resolve(f.getValue().getFileName());
             byte[] b = readBytes(f.getValue());
             moves.add(Journal.Op.move(f.getValue(), to, Journal.sha(b)));
-            files.add(new FileChange(root.relative(f.getValue()), "move", root.relative(to), b.length, b.length, "", 0, 0));
+            files.add(new FileChange(
+                    root.relative(f.getValue()), "move", root.relative(to), b.length, b.length, "", 0, 0));
         }
         for (Path bak : surplusBaks()) {
-            Path to = paths.stateDir().resolve("backups").resolve("memory-drift").resolve(root.relative(bak).replace('/', '_'));
+            Path to = paths.stateDir()
+                    .resolve("backups")
+                    .resolve("memory-drift")
+                    .resolve(root.relative(bak).replace('/', '_'));
             byte[] b = readBytes(bak);
             moves.add(Journal.Op.move(bak, to, Journal.sha(b)));
             files.add(new FileChange(root.relative(bak), "move", to.toString(), b.length, b.length, "", 0, 0));
@@ -511,17 +660,29 @@ public final class Consolidation {
         // diffs of the files the plan writes (prunes shown as their own items)
         byte[] mainBefore = loaded.bytes();
         byte[] mainAfter = String.join(MemoryDocument.DELIMITER, newEntries).getBytes(StandardCharsets.UTF_8);
-        boolean mainChanged = mainBefore == null ? !newEntries.isEmpty() : !java.util.Arrays.equals(mainBefore, mainAfter);
+        boolean mainChanged =
+                mainBefore == null ? !newEntries.isEmpty() : !java.util.Arrays.equals(mainBefore, mainAfter);
         if (mainChanged) files.add(0, fileChange(s.file(), mainBefore, mainAfter));
         Path supFile = root.archiveDir().resolve("superseded.md");
         byte[] supBefore = readOrNull(supFile);
         byte[] supAfter = null;
         if (!superseded.isEmpty()) {
-            StringBuilder sb = new StringBuilder(supBefore == null ? "# Superseded memory entries\n\n" : new String(supBefore, StandardCharsets.UTF_8));
+            StringBuilder sb = new StringBuilder(
+                    supBefore == null
+                            ? "# Superseded memory entries\n\n"
+                            : new String(supBefore, StandardCharsets.UTF_8));
             if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') sb.append('\n');
             for (Item it : superseded) {
-                sb.append("- ").append(today).append(" [").append(s.id()).append("] superseded by: ").append(oneLine(it.supersededBy)).append('\n')
-                        .append("  was: ").append(oneLine(Confidence.format(it.level, it.body))).append('\n');
+                sb.append("- ")
+                        .append(today)
+                        .append(" [")
+                        .append(s.id())
+                        .append("] superseded by: ")
+                        .append(oneLine(it.supersededBy))
+                        .append('\n')
+                        .append("  was: ")
+                        .append(oneLine(Confidence.format(it.level, it.body)))
+                        .append('\n');
             }
             supAfter = sb.toString().getBytes(StandardCharsets.UTF_8);
             files.add(fileChange(supFile, supBefore, supAfter));
@@ -537,9 +698,25 @@ public final class Consolidation {
             String k = EntryKey.of(it.body);
             if (it.evKey != null && !it.evKey.equals(k)) evAfter.remove(it.evKey);
             Evidence e = it.ev;
-            evAfter.put(k, new Evidence(s.id(), it.body, it.level, e.kind(), e.mentions(), e.sources(), e.first_seen(), e.last_seen(),
-                    it.lastRef != null && (e.last_referenced() == null || it.lastRef.toString().compareTo(e.last_referenced()) > 0)
-                            ? it.lastRef.toString() : e.last_referenced(), e.level_changed(), e.confirmed() || it.confirmed, e.supersedes()));
+            evAfter.put(
+                    k,
+                    new Evidence(
+                            s.id(),
+                            it.body,
+                            it.level,
+                            e.kind(),
+                            e.mentions(),
+                            e.sources(),
+                            e.first_seen(),
+                            e.last_seen(),
+                            it.lastRef != null
+                                            && (e.last_referenced() == null
+                                                    || it.lastRef.toString().compareTo(e.last_referenced()) > 0)
+                                    ? it.lastRef.toString()
+                                    : e.last_referenced(),
+                            e.level_changed(),
+                            e.confirmed() || it.confirmed,
+                            e.supersedes()));
         }
 
         String id = "mc_" + HexFormat.of().formatHex(bytes8());
@@ -570,33 +747,83 @@ public final class Consolidation {
         plan.put("main_changed", mainChanged);
         if (supAfter != null) plan.put("superseded_md", new String(supAfter, StandardCharsets.UTF_8));
         ArrayNode pr = plan.putArray("prune");
-        for (PruneItem p : prune) pr.addObject().put("id", p.id()).put("entry", p.entry()).put("rule", p.rule()).put("reason", p.reason());
+        for (PruneItem p : prune)
+            pr.addObject()
+                    .put("id", p.id())
+                    .put("entry", p.entry())
+                    .put("rule", p.rule())
+                    .put("reason", p.reason());
         ArrayNode mv = plan.putArray("moves");
-        for (Journal.Op m : moves) mv.addObject().put("from", enc(m.source())).put("to", enc(m.target())).put("sha", m.sha());
+        for (Journal.Op m : moves)
+            mv.addObject()
+                    .put("from", enc(m.source()))
+                    .put("to", enc(m.target()))
+                    .put("sha", m.sha());
         plan.set("evidence", Json.MAPPER.valueToTree(evAfter));
         ObjectNode wmn = plan.putObject("watermarks");
         wms.forEach((k, v) -> wmn.putObject(k).put("date", v.date()).put("line", v.line()));
         ObjectNode counts = plan.putObject("counts");
-        for (ChangeView c : changes) counts.put(c.action(), counts.path(c.action()).asInt(0) + 1);
-        counts.put("archived", (int) moves.stream().filter(m -> m.target().startsWith(root.archiveDir())).count());
-        counts.put("baks_moved", (int) moves.stream().filter(m -> !m.target().startsWith(root.archiveDir())).count());
+        for (ChangeView c : changes)
+            counts.put(c.action(), counts.path(c.action()).asInt(0) + 1);
+        counts.put("archived", (int) moves.stream()
+                .filter(m -> m.target().startsWith(root.archiveDir()))
+                .count());
+        counts.put("baks_moved", (int) moves.stream()
+                .filter(m -> !m.target().startsWith(root.archiveDir()))
+                .count());
         counts.put("skill_suggestions", skills.size());
         work.checkpoint("memory_consolidate"); // the last safe point: the plan is then written whole
         work.progress(1, 2, "saving plan " + id);
         try {
-            AtomicFiles_write(plansDir().resolve(id + ".json"), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(plan));
+            AtomicFiles_write(
+                    plansDir().resolve(id + ".json"),
+                    Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(plan));
         } catch (IOException e) {
             throw new StewardError("memory_consolidate", "cannot save the plan: " + e.getMessage());
         }
         String health = after > Scope.URGENT_CHARS ? "urgent" : after > Scope.HEALTHY_CHARS || !fits ? "over" : "ok";
-        PlanResult r = new PlanResult(id, Instant.ofEpochSecond(now.getEpochSecond() + PLAN_SECONDS).toString(), s.id(), root.relative(s.file()),
-                t.create(), charsNow, after, s.limit(), s.target(), fits, health, changes, prune, skills, files, warnings, loc, null);
+        PlanResult r = new PlanResult(
+                id,
+                Instant.ofEpochSecond(now.getEpochSecond() + PLAN_SECONDS).toString(),
+                s.id(),
+                root.relative(s.file()),
+                t.create(),
+                charsNow,
+                after,
+                s.limit(),
+                s.target(),
+                fits,
+                health,
+                changes,
+                prune,
+                skills,
+                files,
+                warnings,
+                loc,
+                null);
         return withReport(r, Reports.plan(r, loc));
     }
 
     private static PlanResult withReport(PlanResult r, String report) {
-        return new PlanResult(r.plan_id(), r.expires_at(), r.scope(), r.file(), r.creates_workspace(), r.chars_before(), r.chars_after(), r.limit(),
-                r.target(), r.fits(), r.health(), r.changes(), r.prune(), r.skill_suggestions(), r.files(), r.warnings(), r.locale(), report);
+        return new PlanResult(
+                r.plan_id(),
+                r.expires_at(),
+                r.scope(),
+                r.file(),
+                r.creates_workspace(),
+                r.chars_before(),
+                r.chars_after(),
+                r.limit(),
+                r.target(),
+                r.fits(),
+                r.health(),
+                r.changes(),
+                r.prune(),
+                r.skill_suggestions(),
+                r.files(),
+                r.warnings(),
+                r.locale(),
+                report);
     }
 
     private void checkRef(String r, Scope s, String pos, Map<String, String> cache) {
@@ -612,29 +839,44 @@ public final class Consolidation {
             if (!Files.isRegularFile(f)) f = root.archiveDir().resolve("logs").resolve(d + ".md");
             DailyLog.Day day = DailyLog.read(f, d);
             int n = Integer.parseInt(m.group(2));
-            DailyLog.Line line = day.lines().stream().filter(l -> l.number() == n).findFirst().orElse(null);
-            if (line == null) throw new StewardError("memory_consolidate", pos + ": evidence '" + r + "' names no log line");
+            DailyLog.Line line = day.lines().stream()
+                    .filter(l -> l.number() == n)
+                    .findFirst()
+                    .orElse(null);
+            if (line == null)
+                throw new StewardError("memory_consolidate", pos + ": evidence '" + r + "' names no log line");
             String owner = line.workspace() == null ? "root" : "ws:" + line.workspace();
             if (!owner.equals(s.id())) {
-                throw new StewardError("memory_consolidate", pos + ": evidence '" + r + "' belongs to " + owner + ", not " + s.id()
-                        + " (partitions never share entries)");
+                throw new StewardError(
+                        "memory_consolidate",
+                        pos + ": evidence '" + r + "' belongs to " + owner + ", not " + s.id()
+                                + " (partitions never share entries)");
             }
             return;
         }
         if (r.matches("session:[A-Za-z0-9_.:-]{1,200}")) return;
-        throw new StewardError("memory_consolidate", pos + ": evidence '" + r + "' is neither log:YYYY-MM-DD#line nor session:<id>");
+        throw new StewardError(
+                "memory_consolidate", pos + ": evidence '" + r + "' is neither log:YYYY-MM-DD#line nor session:<id>");
     }
 
     private static Item one(List<Item> items, String needle, String pos) {
         String n = needle.strip();
-        List<Item> hits = items.stream().filter(i -> i.supersededBy == null && !i.added
-                && (i.body.contains(n) || Confidence.format(i.level, i.body).contains(n) || i.originalText != null && i.originalText.contains(n))).toList();
+        List<Item> hits = items.stream()
+                .filter(i -> i.supersededBy == null
+                        && !i.added
+                        && (i.body.contains(n)
+                                || Confidence.format(i.level, i.body).contains(n)
+                                || i.originalText != null && i.originalText.contains(n)))
+                .toList();
         if (hits.isEmpty()) throw new StewardError("memory_consolidate", pos + ": no entry contains '" + n + "'");
-        if (hits.size() > 1) throw new StewardError("memory_consolidate", pos + ": '" + n + "' matches " + hits.size() + " entries; be more specific");
+        if (hits.size() > 1)
+            throw new StewardError(
+                    "memory_consolidate", pos + ": '" + n + "' matches " + hits.size() + " entries; be more specific");
         return hits.get(0);
     }
 
-    private static Item newItem(String body, String kind, List<String> refs, boolean confirmed, Scope s, LocalDate today) {
+    private static Item newItem(
+            String body, String kind, List<String> refs, boolean confirmed, Scope s, LocalDate today) {
         Item n = new Item();
         n.body = body;
         n.level = 0.3;
@@ -644,40 +886,95 @@ public final class Consolidation {
         n.touched = true;
         n.confirmed = confirmed;
         n.newSources.addAll(refs);
-        n.ev = new Evidence(s.id(), body, 0.3, kind, refs.size(), bounded(refs), today.toString(), today.toString(), null, today.toString(),
-                confirmed, List.of());
+        n.ev = new Evidence(
+                s.id(),
+                body,
+                0.3,
+                kind,
+                refs.size(),
+                bounded(refs),
+                today.toString(),
+                today.toString(),
+                null,
+                today.toString(),
+                confirmed,
+                List.of());
         return n;
     }
 
     private static Evidence mention(Evidence e, int fresh, List<String> added, LocalDate today, String kind) {
         List<String> src = new ArrayList<>(e.sources());
         for (String a : added) if (!src.contains(a)) src.add(a);
-        return new Evidence(e.scope(), e.text(), e.level(), e.kind() == null ? kind : e.kind(), e.mentions() + fresh, bounded(src), e.first_seen(),
-                today.toString(), e.last_referenced(), e.level_changed(), e.confirmed(), e.supersedes());
+        return new Evidence(
+                e.scope(),
+                e.text(),
+                e.level(),
+                e.kind() == null ? kind : e.kind(),
+                e.mentions() + fresh,
+                bounded(src),
+                e.first_seen(),
+                today.toString(),
+                e.last_referenced(),
+                e.level_changed(),
+                e.confirmed(),
+                e.supersedes());
     }
 
     private static Evidence withLevel(Evidence e, double level, LocalDate today) {
-        return new Evidence(e.scope(), e.text(), level, e.kind(), e.mentions(), e.sources(), e.first_seen(), e.last_seen(), e.last_referenced(),
-                today.toString(), e.confirmed(), e.supersedes());
+        return new Evidence(
+                e.scope(),
+                e.text(),
+                level,
+                e.kind(),
+                e.mentions(),
+                e.sources(),
+                e.first_seen(),
+                e.last_seen(),
+                e.last_referenced(),
+                today.toString(),
+                e.confirmed(),
+                e.supersedes());
     }
 
     private static Evidence withSupersede(Evidence e, Item old, LocalDate today, String archive) {
         List<Evidence.Superseded> l = new ArrayList<>(e.supersedes());
         l.add(new Evidence.Superseded(Confidence.format(old.level, old.body), today.toString(), archive));
-        return new Evidence(e.scope(), e.text(), e.level(), e.kind(), e.mentions(), e.sources(), e.first_seen(), e.last_seen(), e.last_referenced(),
-                e.level_changed(), e.confirmed(), l);
+        return new Evidence(
+                e.scope(),
+                e.text(),
+                e.level(),
+                e.kind(),
+                e.mentions(),
+                e.sources(),
+                e.first_seen(),
+                e.last_seen(),
+                e.last_referenced(),
+                e.level_changed(),
+                e.confirmed(),
+                l);
     }
 
     private static List<String> bounded(List<String> l) {
-        return l.size() <= Evidence.MAX_SOURCES ? List.copyOf(l) : List.copyOf(l.subList(l.size() - Evidence.MAX_SOURCES, l.size()));
+        return l.size() <= Evidence.MAX_SOURCES
+                ? List.copyOf(l)
+                : List.copyOf(l.subList(l.size() - Evidence.MAX_SOURCES, l.size()));
     }
 
     static EntryState state(Item it, LocalDate today, String redundantWith, boolean procedure) {
         LocalDate last = lastActivity(it.ev, it.lastRef);
         if (it.touched) last = today;
         LocalDate changed = it.ev.level_changed() == null ? null : LocalDate.parse(it.ev.level_changed());
-        return new EntryState(it.body, it.level, it.ev.mentions(), it.confirmed, last, changed == null ? it.ev.first_seen() == null ? today
-                : LocalDate.parse(it.ev.first_seen()) : changed, it.touched, it.supersededBy, procedure, redundantWith);
+        return new EntryState(
+                it.body,
+                it.level,
+                it.ev.mentions(),
+                it.confirmed,
+                last,
+                changed == null ? it.ev.first_seen() == null ? today : LocalDate.parse(it.ev.first_seen()) : changed,
+                it.touched,
+                it.supersededBy,
+                procedure,
+                redundantWith);
     }
 
     private static String redundantWith(Item it, List<Item> all) {
@@ -686,7 +983,8 @@ public final class Consolidation {
         for (Item o : all) {
             if (o == it) continue;
             var ot = o.tokens();
-            if (Similarity.coverage(t, ot) >= REDUNDANT && (ot.size() > t.size() || ot.size() == t.size() && all.indexOf(o) < all.indexOf(it))) {
+            if (Similarity.coverage(t, ot) >= REDUNDANT
+                    && (ot.size() > t.size() || ot.size() == t.size() && all.indexOf(o) < all.indexOf(it))) {
                 return MemoryRules.preview(o.body);
             }
         }
@@ -695,8 +993,10 @@ public final class Consolidation {
 
     private MemoryIndex.Watermark watermark(Scope s, String through, MemoryIndex.Watermark cur) {
         if (through != null && !through.isBlank()) {
-            Matcher m = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})#(\\d+)").matcher(through.strip().replaceFirst("^log:", ""));
-            if (!m.matches()) throw new StewardError("memory_consolidate", "through must be YYYY-MM-DD#line as gather returned it");
+            Matcher m = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})#(\\d+)")
+                    .matcher(through.strip().replaceFirst("^log:", ""));
+            if (!m.matches())
+                throw new StewardError("memory_consolidate", "through must be YYYY-MM-DD#line as gather returned it");
             return new MemoryIndex.Watermark(m.group(1), Integer.parseInt(m.group(2)));
         }
         MemoryIndex.Watermark last = cur;
@@ -720,13 +1020,16 @@ public final class Consolidation {
             try (Stream<Path> s = Files.list(d)) {
                 s.filter(Files::isRegularFile).forEach(p -> {
                     Matcher m = BAK.matcher(p.getFileName().toString());
-                    if (m.matches()) byBase.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(p);
+                    if (m.matches())
+                        byBase.computeIfAbsent(m.group(1), k -> new ArrayList<>())
+                                .add(p);
                 });
             } catch (IOException e) {
                 throw new StewardError("memory_consolidate", "cannot list " + d + ": " + e.getMessage());
             }
             for (List<Path> l : byBase.values()) {
-                l.sort(Comparator.comparing((Path p) -> Long.parseLong(epoch(p))).reversed());
+                l.sort(Comparator.comparing((Path p) -> Long.parseLong(epoch(p)))
+                        .reversed());
                 for (int i = KEEP_BAKS; i < l.size(); i++) out.add(l.get(i));
             }
         }
@@ -747,8 +1050,10 @@ public final class Consolidation {
         String best = null;
         double score = 0;
         try (Stream<Path> s = Files.walk(skills)) {
-            for (Path p : s.filter(f -> f.getFileName().toString().equals("SKILL.md")).toList()) {
-                double c = Similarity.coverage(t, Similarity.tokens(new String(Files.readAllBytes(p), StandardCharsets.UTF_8)));
+            for (Path p :
+                    s.filter(f -> f.getFileName().toString().equals("SKILL.md")).toList()) {
+                double c = Similarity.coverage(
+                        t, Similarity.tokens(new String(Files.readAllBytes(p), StandardCharsets.UTF_8)));
                 if (c > score) {
                     score = c;
                     best = paths.hermesHome().relativize(p).toString();
@@ -764,8 +1069,15 @@ public final class Consolidation {
         String rel = root.relative(f);
         String d = Diffs.unified(rel, before, after);
         int[] c = Diffs.counts(d);
-        return new FileChange(rel, before == null ? "create" : "write", null, before == null ? null : before.length,
-                after == null ? null : after.length, d, c[0], c[1]);
+        return new FileChange(
+                rel,
+                before == null ? "create" : "write",
+                null,
+                before == null ? null : before.length,
+                after == null ? null : after.length,
+                d,
+                c[0],
+                c[1]);
     }
 
     static String oneLine(String s) {
@@ -782,7 +1094,9 @@ public final class Consolidation {
         StringBuilder sb = new StringBuilder();
         if (proposals != null) for (Proposal p : proposals) if (p != null && p.text() != null) sb.append(p.text());
         if (sb.length() == 0) entries.forEach(sb::append);
-        long cjk = sb.codePoints().filter(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN).count();
+        long cjk = sb.codePoints()
+                .filter(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN)
+                .count();
         long letters = sb.codePoints().filter(Character::isLetter).count();
         return letters > 0 && cjk * 4 >= letters ? "zh" : "en";
     }
@@ -819,9 +1133,19 @@ public final class Consolidation {
 
     // ------------------------------------------------------------------------------------------------ apply
 
-    public record ApplyResult(String plan_id, String scope, boolean applied, int chars_before, int chars_after, int limit,
-                              List<String> pruned, List<FileChange> files, String backup_dir, String version, Map<String, Integer> counts,
-                              String report) {}
+    public record ApplyResult(
+            String plan_id,
+            String scope,
+            boolean applied,
+            int chars_before,
+            int chars_after,
+            int limit,
+            List<String> pruned,
+            List<FileChange> files,
+            String backup_dir,
+            String version,
+            Map<String, Integer> counts,
+            String report) {}
 
     public ApplyResult apply(String planId, List<String> confirmPrune, String client) {
         return apply(planId, confirmPrune, client, Work.NONE);
@@ -834,27 +1158,39 @@ public final class Consolidation {
         work.progress(0, 2, "checking plan " + planId);
         Journal.recover(paths, root.stewardLock());
         if (planId == null || !PLAN_ID.matcher(planId).matches()) {
-            throw new StewardError("memory_consolidate", "unknown plan id '" + planId + "' (expected mc_ and 16 hex digits, as plan returned)");
+            throw new StewardError(
+                    "memory_consolidate",
+                    "unknown plan id '" + planId + "' (expected mc_ and 16 hex digits, as plan returned)");
         }
         Path pf = plansDir().resolve(planId + ".json");
         byte[] planBytes = readOrNull(pf);
         if (planBytes == null) {
             if (Files.exists(plansDir().resolve("used").resolve(planId + ".json"))) {
-                throw new StewardError("memory_consolidate", "plan " + planId + " was already applied; make a new plan");
+                throw new StewardError(
+                        "memory_consolidate", "plan " + planId + " was already applied; make a new plan");
             }
-            throw new StewardError("memory_consolidate", "unknown plan " + planId + " (expired plans are removed; make a new plan)");
+            throw new StewardError(
+                    "memory_consolidate", "unknown plan " + planId + " (expired plans are removed; make a new plan)");
         }
         JsonNode plan = Json.MAPPER.readTree(planBytes);
         Instant now = clock.instant();
         if (now.getEpochSecond() > plan.path("expires_epoch").asLong()) {
-            throw new StewardError("memory_consolidate", "plan " + planId + " expired at " + Instant.ofEpochSecond(plan.path("expires_epoch").asLong()));
+            throw new StewardError(
+                    "memory_consolidate",
+                    "plan " + planId + " expired at "
+                            + Instant.ofEpochSecond(plan.path("expires_epoch").asLong()));
         }
         Map<String, String> pruneById = new LinkedHashMap<>();
-        for (JsonNode p : plan.path("prune")) pruneById.put(p.path("id").asString(), p.path("entry").asString());
-        List<String> confirm = confirmPrune == null ? List.of() : confirmPrune.stream().distinct().toList();
+        for (JsonNode p : plan.path("prune"))
+            pruneById.put(p.path("id").asString(), p.path("entry").asString());
+        List<String> confirm = confirmPrune == null
+                ? List.of()
+                : confirmPrune.stream().distinct().toList();
         for (String c : confirm) {
-            if (!pruneById.containsKey(c)) throw new StewardError("memory_consolidate", "confirm_prune: '" + c + "' is not a prune item of " + planId
-                    + " " + pruneById.keySet());
+            if (!pruneById.containsKey(c))
+                throw new StewardError(
+                        "memory_consolidate",
+                        "confirm_prune: '" + c + "' is not a prune item of " + planId + " " + pruneById.keySet());
         }
         String scopeId = plan.path("scope").asString();
         Path main = dec(plan.path("file").asString());
@@ -869,32 +1205,41 @@ public final class Consolidation {
         }
         int after = MemoryRules.chars(entries);
         if (cap && after > limit) {
-            throw new StewardError("memory_consolidate", root.relative(main) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(limit)
-                    + " chars, over Hermes' cap; confirm prune items " + pruneById.keySet() + " or make a plan with fewer proposals. Nothing was changed.");
+            throw new StewardError(
+                    "memory_consolidate",
+                    root.relative(main) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(limit)
+                            + " chars, over Hermes' cap; confirm prune items " + pruneById.keySet()
+                            + " or make a plan with fewer proposals. Nothing was changed.");
         }
         Path stewardLock = root.stewardLock();
-        try (Flock l1 = Flock.exclusive(stewardLock); Flock l2 = Flock.exclusive(root.lockFor(main))) {
+        try (Flock l1 = Flock.exclusive(stewardLock);
+                Flock l2 = Flock.exclusive(root.lockFor(main))) {
             // nothing may have changed since the plan
             for (var b : plan.path("base").properties()) {
                 byte[] cur = readOrNull(dec(b.getKey()));
                 String sha = cur == null ? "absent" : Journal.sha(cur);
                 if (!sha.equals(b.getValue().asString())) {
-                    throw new StewardError("memory_consolidate", relOrAbs(dec(b.getKey())) + " changed since plan " + planId
-                            + " was made; make a new plan. Nothing was changed.");
+                    throw new StewardError(
+                            "memory_consolidate",
+                            relOrAbs(dec(b.getKey())) + " changed since plan " + planId
+                                    + " was made; make a new plan. Nothing was changed.");
                 }
             }
             for (JsonNode m : plan.path("moves")) {
                 byte[] cur = readOrNull(dec(m.path("from").asString()));
                 if (cur == null || !Journal.sha(cur).equals(m.path("sha").asString())) {
-                    throw new StewardError("memory_consolidate", relOrAbs(dec(m.path("from").asString())) + " changed since plan " + planId
-                            + " was made; make a new plan. Nothing was changed.");
+                    throw new StewardError(
+                            "memory_consolidate",
+                            relOrAbs(dec(m.path("from").asString())) + " changed since plan " + planId
+                                    + " was made; make a new plan. Nothing was changed.");
                 }
             }
             byte[] mainBefore = readOrNull(main);
             List<Journal.Op> ops = new ArrayList<>();
             List<FileChange> files = new ArrayList<>();
             byte[] mainAfter = String.join(MemoryDocument.DELIMITER, entries).getBytes(StandardCharsets.UTF_8);
-            boolean mainChanged = mainBefore == null ? !entries.isEmpty() : !java.util.Arrays.equals(mainBefore, mainAfter);
+            boolean mainChanged =
+                    mainBefore == null ? !entries.isEmpty() : !java.util.Arrays.equals(mainBefore, mainAfter);
             if (mainChanged) {
                 ops.add(Journal.Op.put(main, mainAfter));
                 files.add(fileChange(main, mainBefore, mainAfter));
@@ -917,54 +1262,114 @@ public final class Consolidation {
             if (!pruned.isEmpty()) {
                 Path pf2 = root.archiveDir().resolve("pruned.md");
                 byte[] before = readOrNull(pf2);
-                StringBuilder sb = new StringBuilder(before == null ? "# Pruned memory entries (confirmed by the user)\n\n" : new String(before, StandardCharsets.UTF_8));
+                StringBuilder sb = new StringBuilder(
+                        before == null
+                                ? "# Pruned memory entries (confirmed by the user)\n\n"
+                                : new String(before, StandardCharsets.UTF_8));
                 if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') sb.append('\n');
-                for (String e : pruned) sb.append("- ").append(today).append(" [").append(scopeId).append("] ").append(oneLine(e)).append('\n');
+                for (String e : pruned)
+                    sb.append("- ")
+                            .append(today)
+                            .append(" [")
+                            .append(scopeId)
+                            .append("] ")
+                            .append(oneLine(e))
+                            .append('\n');
                 byte[] b = sb.toString().getBytes(StandardCharsets.UTF_8);
                 ops.add(Journal.Op.put(pf2, b));
                 files.add(fileChange(pf2, before, b));
             }
             for (JsonNode m : plan.path("moves")) {
-                Path from = dec(m.path("from").asString()), to = dec(m.path("to").asString());
+                Path from = dec(m.path("from").asString()),
+                        to = dec(m.path("to").asString());
                 ops.add(Journal.Op.move(from, to, m.path("sha").asString()));
                 byte[] b = readOrNull(from);
                 files.add(new FileChange(relOrAbs(from), "move", relOrAbs(to), b.length, b.length, "", 0, 0));
             }
             // evidence, index and audit
-            Map<String, Evidence> ev = Json.MAPPER.convertValue(plan.path("evidence"),
-                    new tools.jackson.core.type.TypeReference<TreeMap<String, Evidence>>() {});
+            Map<String, Evidence> ev = Json.MAPPER.convertValue(
+                    plan.path("evidence"), new tools.jackson.core.type.TypeReference<TreeMap<String, Evidence>>() {});
             for (String e : pruned) ev.remove(EntryKey.of(e));
             Map<String, MemoryIndex.Watermark> wms = new LinkedHashMap<>();
-            plan.path("watermarks").properties().forEach(e -> wms.put(e.getKey(),
-                    new MemoryIndex.Watermark(e.getValue().path("date").asString(), e.getValue().path("line").asInt())));
+            plan.path("watermarks")
+                    .properties()
+                    .forEach(e -> wms.put(
+                            e.getKey(),
+                            new MemoryIndex.Watermark(
+                                    e.getValue().path("date").asString(),
+                                    e.getValue().path("line").asInt())));
             ObjectNode oldIndex = MemoryIndex.read(root);
-            ArrayNode audit = oldIndex.path("audit_history") instanceof ArrayNode a ? a.deepCopy() : Json.MAPPER.createArrayNode();
+            ArrayNode audit = oldIndex.path("audit_history") instanceof ArrayNode a
+                    ? a.deepCopy()
+                    : Json.MAPPER.createArrayNode();
             Map<String, Integer> counts = new LinkedHashMap<>();
-            plan.path("counts").properties().forEach(e -> counts.put(e.getKey(), e.getValue().asInt()));
+            plan.path("counts")
+                    .properties()
+                    .forEach(e -> counts.put(e.getKey(), e.getValue().asInt()));
             counts.put("pruned", pruned.size());
             ObjectNode run = audit.addObject();
             run.put("at", now.toString());
             run.put("plan_id", planId);
             run.put("scope", scopeId);
             run.put("client", client == null ? "unknown" : client);
-            for (String k : List.of("add", "mention", "promote", "demote", "supersede", "prefix", "archived", "baks_moved", "pruned", "skill_suggestions")) {
-                run.put(k.equals("add") ? "added" : k.equals("promote") ? "promoted" : k.equals("demote") ? "demoted" : k.equals("supersede")
-                        ? "superseded" : k.equals("mention") ? "mentioned" : k.equals("prefix") ? "prefixed" : k, counts.getOrDefault(k, 0));
+            for (String k : List.of(
+                    "add",
+                    "mention",
+                    "promote",
+                    "demote",
+                    "supersede",
+                    "prefix",
+                    "archived",
+                    "baks_moved",
+                    "pruned",
+                    "skill_suggestions")) {
+                run.put(
+                        k.equals("add")
+                                ? "added"
+                                : k.equals("promote")
+                                        ? "promoted"
+                                        : k.equals("demote")
+                                                ? "demoted"
+                                                : k.equals("supersede")
+                                                        ? "superseded"
+                                                        : k.equals("mention")
+                                                                ? "mentioned"
+                                                                : k.equals("prefix") ? "prefixed" : k,
+                        counts.getOrDefault(k, 0));
             }
-            run.put("chars_before", mainBefore == null ? 0 : MemoryRules.chars(MemoryDocument.parse(new String(mainBefore, StandardCharsets.UTF_8)).entries()));
+            run.put(
+                    "chars_before",
+                    mainBefore == null
+                            ? 0
+                            : MemoryRules.chars(MemoryDocument.parse(new String(mainBefore, StandardCharsets.UTF_8))
+                                    .entries()));
             run.put("chars_after", after);
             List<MemoryIndex.ScopeEntries> scopes = new ArrayList<>();
             Scope rootScope = Scope.root(root);
-            scopes.add(new MemoryIndex.ScopeEntries(rootScope, root.relative(rootScope.file()),
-                    scopeId.equals("root") ? entries : MemoryWriter.load(rootScope.file()).doc().entries(), ev));
+            scopes.add(new MemoryIndex.ScopeEntries(
+                    rootScope,
+                    root.relative(rootScope.file()),
+                    scopeId.equals("root")
+                            ? entries
+                            : MemoryWriter.load(rootScope.file()).doc().entries(),
+                    ev));
             List<Partitions.Workspace> wss = new ArrayList<>(Partitions.list(root));
-            if (plan.has("create_workspace") && Partitions.byName(wss, plan.path("create_workspace").asString()) == null) {
-                wss.add(new Partitions.Workspace(plan.path("create_workspace").asString(), plan.path("workspace_path").asString(), main.getParent()));
+            if (plan.has("create_workspace")
+                    && Partitions.byName(wss, plan.path("create_workspace").asString()) == null) {
+                wss.add(new Partitions.Workspace(
+                        plan.path("create_workspace").asString(),
+                        plan.path("workspace_path").asString(),
+                        main.getParent()));
             }
             for (Partitions.Workspace w : wss) {
                 Scope ws = Scope.of(w);
-                scopes.add(new MemoryIndex.ScopeEntries(ws, root.relative(ws.file()), ws.id().equals(scopeId) ? entries
-                        : MemoryWriter.load(ws.file()).doc().entries(), ev));
+                scopes.add(new MemoryIndex.ScopeEntries(
+                        ws,
+                        root.relative(ws.file()),
+                        ws.id().equals(scopeId)
+                                ? entries
+                                : MemoryWriter.load(ws.file()).doc().entries(),
+                        ev));
             }
             byte[] idx = MemoryIndex.build(scopes, wms, audit, now.toString());
             ops.add(Journal.Op.put(root.indexFile(), idx));
@@ -972,7 +1377,8 @@ public final class Consolidation {
             ops.add(Journal.Op.put(evidence.file(), EvidenceStore.bytes(ev)));
             ops.add(Journal.Op.move(pf, plansDir().resolve("used").resolve(planId + ".json"), Journal.sha(planBytes)));
 
-            Path backupDir = paths.stateDir().resolve("backups").resolve("consolidate").resolve(planId);
+            Path backupDir =
+                    paths.stateDir().resolve("backups").resolve("consolidate").resolve(planId);
             work.checkpoint("memory_consolidate"); // the last safe point: from here the journal runs to its end
             work.progress(1, 2, "applying " + ops.size() + " file changes through the journal");
             if (mainBefore != null && mainChanged && scopeId.equals("root")) {
@@ -987,11 +1393,34 @@ public final class Consolidation {
                 }
             }
             Journal.run(paths, planId, ops, backupDir);
-            String version = History.recordQuietly(paths, clock, "memory_consolidate " + planId + " (" + scopeId + ")", was);
-            ApplyResult r = new ApplyResult(planId, scopeId, true, run.path("chars_before").asInt(), after, limit, pruned, files, backupDir.toString(),
-                    version == null ? null : version.substring(0, 12), counts, null);
-            return new ApplyResult(r.plan_id(), r.scope(), r.applied(), r.chars_before(), r.chars_after(), r.limit(), r.pruned(), r.files(),
-                    r.backup_dir(), r.version(), r.counts(), Reports.apply(r, plan.path("locale").asString("en")));
+            String version =
+                    History.recordQuietly(paths, clock, "memory_consolidate " + planId + " (" + scopeId + ")", was);
+            ApplyResult r = new ApplyResult(
+                    planId,
+                    scopeId,
+                    true,
+                    run.path("chars_before").asInt(),
+                    after,
+                    limit,
+                    pruned,
+                    files,
+                    backupDir.toString(),
+                    version == null ? null : version.substring(0, 12),
+                    counts,
+                    null);
+            return new ApplyResult(
+                    r.plan_id(),
+                    r.scope(),
+                    r.applied(),
+                    r.chars_before(),
+                    r.chars_after(),
+                    r.limit(),
+                    r.pruned(),
+                    r.files(),
+                    r.backup_dir(),
+                    r.version(),
+                    r.counts(),
+                    Reports.apply(r, plan.path("locale").asString("en")));
         } catch (IOException e) {
             throw new StewardError("memory_consolidate", "cannot lock the memory files: " + e.getMessage(), e);
         }
@@ -1000,17 +1429,21 @@ public final class Consolidation {
     /** A path as a plan stores it: relative to the state dir ({@code state:}) or the home ({@code home:}), so a plan names no absolute path. */
     String enc(Path p) {
         Path a = p.toAbsolutePath().normalize();
-        if (a.startsWith(paths.stateDir())) return "state:" + paths.stateDir().relativize(a).toString().replace('\\', '/');
-        if (a.startsWith(paths.hermesHome())) return "home:" + paths.hermesHome().relativize(a).toString().replace('\\', '/');
+        if (a.startsWith(paths.stateDir()))
+            return "state:" + paths.stateDir().relativize(a).toString().replace('\\', '/');
+        if (a.startsWith(paths.hermesHome()))
+            return "home:" + paths.hermesHome().relativize(a).toString().replace('\\', '/');
         throw new StewardError("memory_consolidate", p + " is outside the Hermes home and the state dir");
     }
 
     Path dec(String s) {
         Path p;
         if (s.startsWith("state:")) p = paths.stateDir().resolve(s.substring(6)).normalize();
-        else if (s.startsWith("home:")) p = paths.hermesHome().resolve(s.substring(5)).normalize();
+        else if (s.startsWith("home:"))
+            p = paths.hermesHome().resolve(s.substring(5)).normalize();
         else throw new StewardError("memory_consolidate", "the plan names an unknown path '" + s + "'");
-        if (!p.startsWith(paths.stateDir()) && !p.startsWith(paths.hermesHome())) throw new StewardError("memory_consolidate", "the plan names a path outside the home");
+        if (!p.startsWith(paths.stateDir()) && !p.startsWith(paths.hermesHome()))
+            throw new StewardError("memory_consolidate", "the plan names a path outside the home");
         return p;
     }
 

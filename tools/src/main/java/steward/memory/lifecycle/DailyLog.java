@@ -13,7 +13,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.memory.MemoryDocument;
 
@@ -41,7 +40,9 @@ public final class DailyLog {
         }
 
         public List<Line> in(String workspace) {
-            return lines.stream().filter(l -> workspace == null ? l.workspace() == null : workspace.equals(l.workspace())).toList();
+            return lines.stream()
+                    .filter(l -> workspace == null ? l.workspace() == null : workspace.equals(l.workspace()))
+                    .toList();
         }
     }
 
@@ -107,7 +108,8 @@ public final class DailyLog {
     }
 
     public static String noteLine(LocalTime t, String workspace, String text) {
-        return "- " + String.format("%02d:%02d", t.getHour(), t.getMinute()) + " " + (workspace == null ? "" : "@" + workspace + ": ") + text;
+        return "- " + String.format("%02d:%02d", t.getHour(), t.getMinute()) + " "
+                + (workspace == null ? "" : "@" + workspace + ": ") + text;
     }
 
     public static String header(LocalDate d) {

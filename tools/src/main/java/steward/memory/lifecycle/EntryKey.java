@@ -14,17 +14,20 @@ import java.util.Locale;
 public final class EntryKey {
     private EntryKey() {}
 
-    private static final java.util.regex.Pattern TAG = java.util.regex.Pattern.compile("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*");
+    private static final java.util.regex.Pattern TAG =
+            java.util.regex.Pattern.compile("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*");
     private static final java.util.regex.Pattern SPACE = java.util.regex.Pattern.compile("\\s+");
 
     public static String normalise(String entry) {
-        String body = TAG.matcher(Confidence.parse(entry.strip()).body().strip()).replaceFirst("");
+        String body =
+                TAG.matcher(Confidence.parse(entry.strip()).body().strip()).replaceFirst("");
         return SPACE.matcher(body).replaceAll(" ").toLowerCase(Locale.ROOT);
     }
 
     public static String of(String entry) {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(normalise(entry).getBytes(StandardCharsets.UTF_8));
+            byte[] d =
+                    MessageDigest.getInstance("SHA-256").digest(normalise(entry).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

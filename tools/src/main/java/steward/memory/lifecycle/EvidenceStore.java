@@ -11,7 +11,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -47,12 +46,15 @@ public final class EvidenceStore {
         } catch (NoSuchFileException e) {
             return new TreeMap<>();
         } catch (IOException | RuntimeException e) {
-            throw new StewardError("memory", "cannot read " + file() + " (" + e.getMessage() + "); move it aside to start the evidence afresh");
+            throw new StewardError(
+                    "memory",
+                    "cannot read " + file() + " (" + e.getMessage() + "); move it aside to start the evidence afresh");
         }
     }
 
     public static byte[] bytes(Map<String, Evidence> entries) {
-        return (Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(new Doc(1, new TreeMap<>(entries))) + "\n")
+        return (Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(new Doc(1, new TreeMap<>(entries)))
+                        + "\n")
                 .getBytes(StandardCharsets.UTF_8);
     }
 
@@ -82,15 +84,21 @@ public final class EvidenceStore {
     public void referenced(Collection<String> entryTexts, LocalDate on) {
         if (entryTexts.isEmpty()) return;
         StringBuilder sb = new StringBuilder();
-        for (String t : entryTexts) sb.append(on).append('\t').append(EntryKey.of(t)).append('\n');
+        for (String t : entryTexts)
+            sb.append(on).append('\t').append(EntryKey.of(t)).append('\n');
         try {
             AtomicFiles.ensurePrivateDir(dir);
             boolean fresh = !Files.exists(referencesLog());
-            Files.write(referencesLog(), sb.toString().getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND,
+            Files.write(
+                    referencesLog(),
+                    sb.toString().getBytes(StandardCharsets.UTF_8),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
                     StandardOpenOption.WRITE);
             if (fresh) AtomicFiles.setMode(referencesLog(), AtomicFiles.FILE_MODE);
         } catch (IOException e) {
-            System.err.println("steward: cannot record memory references in " + referencesLog() + ": " + e.getMessage());
+            System.err.println(
+                    "steward: cannot record memory references in " + referencesLog() + ": " + e.getMessage());
         }
     }
 }

@@ -1,7 +1,6 @@
 package steward.memory.lifecycle;
 
 import java.nio.file.Path;
-
 import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
@@ -11,8 +10,10 @@ public record HermesMemoryRoot(StewardPaths paths, HermesConfig config) implemen
     /** Refuses a write when there is no Hermes home: Steward never creates one (a Claude Code-only user has none). */
     public static void requireHome(MemoryRoot root, StewardPaths paths, String context) {
         if (root instanceof HermesMemoryRoot && !paths.hermesPresent()) {
-            throw new StewardError(context, "no Hermes home at " + paths.hermesHome() + " (set --hermes-home or HERMES_HOME); "
-                    + "Claude Code's memory is not served by it");
+            throw new StewardError(
+                    context,
+                    "no Hermes home at " + paths.hermesHome() + " (set --hermes-home or HERMES_HOME); "
+                            + "Claude Code's memory is not served by it");
         }
     }
 
@@ -33,6 +34,9 @@ public record HermesMemoryRoot(StewardPaths paths, HermesConfig config) implemen
 
     @Override
     public String relative(Path file) {
-        return paths.hermesHome().relativize(file.toAbsolutePath().normalize()).toString().replace('\\', '/');
+        return paths.hermesHome()
+                .relativize(file.toAbsolutePath().normalize())
+                .toString()
+                .replace('\\', '/');
     }
 }

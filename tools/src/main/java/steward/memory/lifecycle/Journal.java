@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -61,7 +60,10 @@ public final class Journal {
             ArrayNode list = Json.MAPPER.createArrayNode();
             for (int i = 0; i < ops.size(); i++) {
                 Op op = ops.get(i);
-                ObjectNode n = list.addObject().put("kind", op.kind()).put("target", op.target().toString()).put("sha", op.sha());
+                ObjectNode n = list.addObject()
+                        .put("kind", op.kind())
+                        .put("target", op.target().toString())
+                        .put("sha", op.sha());
                 if (op.kind().equals("put")) {
                     AtomicFiles.write(staged.resolve(String.valueOf(i)), op.bytes());
                     n.put("staged", String.valueOf(i));
@@ -70,7 +72,8 @@ public final class Journal {
                 }
                 // a move keeps its bytes (the journal can always finish it): only files a put replaces are backed up
                 if (backupDir != null && op.kind().equals("put") && Files.isRegularFile(op.target())) {
-                    Path b = backupDir.resolve(String.format("%03d-", i) + op.target().getFileName());
+                    Path b = backupDir.resolve(
+                            String.format("%03d-", i) + op.target().getFileName());
                     AtomicFiles.write(b, Files.readAllBytes(op.target()));
                 }
             }
@@ -82,7 +85,9 @@ public final class Journal {
             AtomicFiles.write(j.resolve("manifest.json"), Json.MAPPER.writeValueAsBytes(m));
             execute(j, m);
         } catch (IOException e) {
-            throw new StewardError("memory_consolidate", "cannot apply the change (" + e.getMessage() + "); the next call completes or discards it");
+            throw new StewardError(
+                    "memory_consolidate",
+                    "cannot apply the change (" + e.getMessage() + "); the next call completes or discards it");
         }
     }
 
@@ -101,7 +106,8 @@ public final class Journal {
         } catch (IOException e) {
             throw new StewardError("memory", "cannot read the journal in " + d + ": " + e.getMessage());
         }
-        try (steward.memory.Flock l = steward.memory.Flock.exclusive(lock); Stream<Path> s = Files.list(d)) {
+        try (steward.memory.Flock l = steward.memory.Flock.exclusive(lock);
+                Stream<Path> s = Files.list(d)) {
             for (Path j : s.filter(Files::isDirectory).sorted().toList()) {
                 Path mf = j.resolve("manifest.json");
                 JsonNode m = null;
@@ -132,7 +138,11 @@ public final class Journal {
             String sha = n.path("sha").asString();
             if (n.path("kind").asString().equals("put")) {
                 byte[] cur = read(target);
-                if (cur == null || !sha(cur).equals(sha)) AtomicFiles.write(target, Files.readAllBytes(j.resolve("staged").resolve(n.path("staged").asString())));
+                if (cur == null || !sha(cur).equals(sha))
+                    AtomicFiles.write(
+                            target,
+                            Files.readAllBytes(
+                                    j.resolve("staged").resolve(n.path("staged").asString())));
             } else {
                 move(Path.of(n.path("source").asString()), target, sha);
             }
@@ -161,7 +171,8 @@ public final class Journal {
         } catch (AtomicMoveNotSupportedException e) {
             byte[] s = Files.readAllBytes(src);
             AtomicFiles.write(dst, s);
-            if (!Arrays.equals(Files.readAllBytes(dst), s)) throw new IOException("copy of " + src + " to " + dst + " differs");
+            if (!Arrays.equals(Files.readAllBytes(dst), s))
+                throw new IOException("copy of " + src + " to " + dst + " differs");
             Files.delete(src);
         }
         AtomicFiles.fsyncDir(dst.toAbsolutePath().getParent());

@@ -13,7 +13,8 @@ public final class LocalZone {
             try {
                 return ZoneId.of(tz.strip());
             } catch (DateTimeException e) {
-                System.err.println("steward: STEWARD_TZ '" + tz + "' is not a time zone; using " + ZoneId.systemDefault());
+                System.err.println(
+                        "steward: STEWARD_TZ '" + tz + "' is not a time zone; using " + ZoneId.systemDefault());
             }
         }
         return ZoneId.systemDefault();

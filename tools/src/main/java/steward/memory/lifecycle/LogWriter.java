@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.memory.Flock;
@@ -51,17 +50,33 @@ public final class LogWriter {
 
     public record Request(String note, String cwd, String workspace) {}
 
-    public record Result(boolean written, String refused, String file, String date, String time, String workspace, int notes_today,
-                         int max_per_day, int cooldown_minutes, String next_allowed_at, String duplicate_of, String message) {}
+    public record Result(
+            boolean written,
+            String refused,
+            String file,
+            String date,
+            String time,
+            String workspace,
+            int notes_today,
+            int max_per_day,
+            int cooldown_minutes,
+            String next_allowed_at,
+            String duplicate_of,
+            String message) {}
 
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public Result append(Request r) {
         HermesMemoryRoot.requireHome(root, paths, "memory_log");
-        String note = r.note() == null ? "" : CodePoints.pyStrip(r.note().replace("\r\n", "\n").replace('\n', ' ').replace('\r', ' '));
+        String note = r.note() == null
+                ? ""
+                : CodePoints.pyStrip(
+                        r.note().replace("\r\n", "\n").replace('\n', ' ').replace('\r', ' '));
         if (note.isEmpty()) throw new StewardError("memory_log", "note is empty: pass one short sentence");
         int len = CodePoints.length(note);
         if (len > MAX_CHARS) {
-            throw new StewardError("memory_log", "note is " + len + " characters; the limit is " + MAX_CHARS + ": keep one short fact per note");
+            throw new StewardError(
+                    "memory_log",
+                    "note is " + len + " characters; the limit is " + MAX_CHARS + ": keep one short fact per note");
         }
         var threat = ThreatScan.blockMessage(note);
         if (threat.isPresent()) throw new StewardError("memory_log", threat.get());
@@ -76,35 +91,72 @@ public final class LogWriter {
             LocalDateTime last = lastNote(day, today);
             int cooldown = cooldown(now);
             if (notes.size() >= MAX_PER_DAY) {
-                return refused("daily_cap", file, today, ws, notes.size(), cooldown, today.plusDays(1).atStartOfDay(),
-                        null, MAX_PER_DAY + " notes today already; the next one is allowed tomorrow");
+                return refused(
+                        "daily_cap",
+                        file,
+                        today,
+                        ws,
+                        notes.size(),
+                        cooldown,
+                        today.plusDays(1).atStartOfDay(),
+                        null,
+                        MAX_PER_DAY + " notes today already; the next one is allowed tomorrow");
             }
             if (last != null) {
                 LocalDateTime next = nextAllowed(last);
                 if (now.isBefore(next)) {
-                    return refused("cooldown", file, today, ws, notes.size(), cooldown, next, null,
+                    return refused(
+                            "cooldown",
+                            file,
+                            today,
+                            ws,
+                            notes.size(),
+                            cooldown,
+                            next,
+                            null,
                             "cooldown: last note at " + last.toLocalTime() + ", next allowed at " + next.toLocalTime()
                                     + (night(next) || night(now) ? " (doubled at night)" : ""));
                 }
             }
             for (DailyLog.Line l : notes) {
                 if (duplicate(l.text(), note)) {
-                    return refused("duplicate", file, today, ws, notes.size(), cooldown, null, l.text(),
+                    return refused(
+                            "duplicate",
+                            file,
+                            today,
+                            ws,
+                            notes.size(),
+                            cooldown,
+                            null,
+                            l.text(),
                             "already in today's log at " + l.time() + ": nothing written");
                 }
             }
             byte[] before = Files.exists(file) ? Files.readAllBytes(file) : null;
-            String text = before == null ? DailyLog.header(today) : steward.memory.MemoryDocument.decodeUtf8(before, file);
+            String text =
+                    before == null ? DailyLog.header(today) : steward.memory.MemoryDocument.decodeUtf8(before, file);
             if (!text.isEmpty() && !text.endsWith("\n")) text += "\n";
             text += DailyLog.noteLine(now.toLocalTime(), ws, note) + "\n";
             AtomicFiles.writeString(file, text);
             Map<Path, byte[]> was = new HashMap<>();
             was.put(file, before);
             History.recordQuietly(paths, clock, "memory_log: note " + today + " " + now.toLocalTime(), was);
-            LocalDateTime next = notes.size() + 1 >= MAX_PER_DAY ? today.plusDays(1).atStartOfDay() : nextAllowed(now);
-            return new Result(true, null, root.relative(file), today.toString(), now.toLocalTime().toString(), ws, notes.size() + 1, MAX_PER_DAY,
-                    cooldown, iso(next), null, "noted in " + root.relative(file) + "; next note allowed at " + next.toLocalTime()
-                    + (next.toLocalDate().isAfter(today) ? " tomorrow" : ""));
+            LocalDateTime next =
+                    notes.size() + 1 >= MAX_PER_DAY ? today.plusDays(1).atStartOfDay() : nextAllowed(now);
+            return new Result(
+                    true,
+                    null,
+                    root.relative(file),
+                    today.toString(),
+                    now.toLocalTime().toString(),
+                    ws,
+                    notes.size() + 1,
+                    MAX_PER_DAY,
+                    cooldown,
+                    iso(next),
+                    null,
+                    "noted in " + root.relative(file) + "; next note allowed at " + next.toLocalTime()
+                            + (next.toLocalDate().isAfter(today) ? " tomorrow" : ""));
         } catch (IOException e) {
             throw new StewardError("memory_log", "cannot write " + file + ": " + e.getMessage(), e);
         }
@@ -121,8 +173,29 @@ public final class LogWriter {
         return w == null ? null : w.name();
     }
 
-    private Result refused(String why, Path file, LocalDate today, String ws, int n, int cooldown, LocalDateTime next, String dup, String msg) {
-        return new Result(false, why, root.relative(file), today.toString(), null, ws, n, MAX_PER_DAY, cooldown, next == null ? null : iso(next), dup, msg);
+    private Result refused(
+            String why,
+            Path file,
+            LocalDate today,
+            String ws,
+            int n,
+            int cooldown,
+            LocalDateTime next,
+            String dup,
+            String msg) {
+        return new Result(
+                false,
+                why,
+                root.relative(file),
+                today.toString(),
+                null,
+                ws,
+                n,
+                MAX_PER_DAY,
+                cooldown,
+                next == null ? null : iso(next),
+                dup,
+                msg);
     }
 
     private String iso(LocalDateTime t) {
@@ -135,7 +208,9 @@ public final class LogWriter {
         if (!n.isEmpty()) return today.atTime(n.get(n.size() - 1).time());
         DailyLog.Day y = DailyLog.read(DailyLog.file(root, today.minusDays(1)), today.minusDays(1));
         List<DailyLog.Line> yn = y.notes();
-        return yn.isEmpty() ? null : today.minusDays(1).atTime(yn.get(yn.size() - 1).time());
+        return yn.isEmpty()
+                ? null
+                : today.minusDays(1).atTime(yn.get(yn.size() - 1).time());
     }
 
     public static boolean night(LocalDateTime t) {
@@ -151,7 +226,10 @@ public final class LogWriter {
     public static LocalDateTime nextAllowed(LocalDateTime last) {
         LocalDateTime day = last.plusMinutes(COOLDOWN_MINUTES);
         if (!night(day)) return day;
-        LocalDateTime morning = (last.toLocalTime().isBefore(NIGHT_TO) ? last.toLocalDate() : last.toLocalDate().plusDays(1)).atTime(NIGHT_TO);
+        LocalDateTime morning = (last.toLocalTime().isBefore(NIGHT_TO)
+                        ? last.toLocalDate()
+                        : last.toLocalDate().plusDays(1))
+                .atTime(NIGHT_TO);
         LocalDateTime nightly = last.plusMinutes(2L * COOLDOWN_MINUTES);
         return !morning.isBefore(day) && morning.isBefore(nightly) ? morning : nightly;
     }

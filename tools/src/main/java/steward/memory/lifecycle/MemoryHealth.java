@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.memory.MemoryRules;
 import steward.memory.MemoryWriter;
@@ -46,7 +45,13 @@ public final class MemoryHealth {
 
     public record PartitionView(String name, String path, int chars, int entries) {}
 
-    public record Result(String overall, List<Indicator> indicators, List<PartitionView> partitions, String memory_file, int chars, int limit) {}
+    public record Result(
+            String overall,
+            List<Indicator> indicators,
+            List<PartitionView> partitions,
+            String memory_file,
+            int chars,
+            int limit) {}
 
     public Result check() {
         LocalDate today = LocalDate.ofInstant(clock.instant(), zone);
@@ -55,14 +60,25 @@ public final class MemoryHealth {
         List<String> entries = MemoryWriter.load(rootScope.file()).doc().entries();
         int chars = MemoryRules.chars(entries);
         int limit = root.rootLimit();
-        out.add(new Indicator("memory_size", MemoryRules.n(chars) + " chars", "≤ 4,000 healthy; > 4,000 trim; > 6,000 consolidate now",
+        out.add(new Indicator(
+                "memory_size",
+                MemoryRules.n(chars) + " chars",
+                "≤ 4,000 healthy; > 4,000 trim; > 6,000 consolidate now",
                 chars > Scope.URGENT_CHARS ? "act" : chars > Scope.HEALTHY_CHARS ? "warn" : "ok",
-                chars > Scope.URGENT_CHARS ? "consolidate now" : chars > Scope.HEALTHY_CHARS ? "trim at the next consolidation" : "none"));
+                chars > Scope.URGENT_CHARS
+                        ? "consolidate now"
+                        : chars > Scope.HEALTHY_CHARS ? "trim at the next consolidation" : "none"));
         int pct = MemoryRules.percent(chars, limit);
-        out.add(new Indicator("hermes_cap", MemoryRules.n(chars) + "/" + MemoryRules.n(limit) + " chars (" + pct + " %)", "< 85 % of Hermes' cap",
+        out.add(new Indicator(
+                "hermes_cap",
+                MemoryRules.n(chars) + "/" + MemoryRules.n(limit) + " chars (" + pct + " %)",
+                "< 85 % of Hermes' cap",
                 chars > limit ? "act" : MemoryRules.nearLimit(chars, limit) ? "warn" : "ok",
-                chars > limit ? "over Hermes' cap: compress now (memory_write batch or consolidate with prunes)"
-                        : MemoryRules.nearLimit(chars, limit) ? "compress redundant entries before adding more" : "none"));
+                chars > limit
+                        ? "over Hermes' cap: compress now (memory_write batch or consolidate with prunes)"
+                        : MemoryRules.nearLimit(chars, limit)
+                                ? "compress redundant entries before adding more"
+                                : "none"));
 
         ObjectNode index = MemoryIndex.read(root);
         Map<String, MemoryIndex.Watermark> wms = MemoryIndex.watermarks(index);
@@ -75,18 +91,28 @@ public final class MemoryHealth {
             for (DailyLog.Line l : DailyLog.read(f.getValue(), f.getKey()).lines()) {
                 String sid = l.workspace() == null ? "root" : "ws:" + l.workspace();
                 MemoryIndex.Watermark w = wms.get(sid);
-                boolean done = w != null && (w.date().compareTo(f.getKey().toString()) > 0
-                        || w.date().equals(f.getKey().toString()) && w.line() >= l.number());
+                boolean done = w != null
+                        && (w.date().compareTo(f.getKey().toString()) > 0
+                                || w.date().equals(f.getKey().toString()) && w.line() >= l.number());
                 if (done) continue;
                 unprocessedLines++;
                 if (oldestUnprocessed == null) oldestUnprocessed = f.getKey();
             }
         }
         long days = oldestUnprocessed == null ? 0 : ChronoUnit.DAYS.between(oldestUnprocessed, today);
-        out.add(new Indicator("unprocessed_logs", oldestUnprocessed == null ? "none" : days + " days (" + unprocessedLines + " lines since "
-                + oldestUnprocessed + ")", "< " + MAX_UNPROCESSED_DAYS + " days", days >= MAX_UNPROCESSED_DAYS ? "act" : "ok",
+        out.add(new Indicator(
+                "unprocessed_logs",
+                oldestUnprocessed == null
+                        ? "none"
+                        : days + " days (" + unprocessedLines + " lines since " + oldestUnprocessed + ")",
+                "< " + MAX_UNPROCESSED_DAYS + " days",
+                days >= MAX_UNPROCESSED_DAYS ? "act" : "ok",
                 days >= MAX_UNPROCESSED_DAYS ? "consolidate (memory_consolidate)" : "none"));
-        out.add(new Indicator("log_files", String.valueOf(logs.size()), "< " + MAX_LOG_FILES, logs.size() >= MAX_LOG_FILES ? "act" : "ok",
+        out.add(new Indicator(
+                "log_files",
+                String.valueOf(logs.size()),
+                "< " + MAX_LOG_FILES,
+                logs.size() >= MAX_LOG_FILES ? "act" : "ok",
                 logs.size() >= MAX_LOG_FILES ? "consolidate: logs older than 30 days move to archive/" : "none"));
 
         int unprefixed = 0, pastDecay = 0;
@@ -99,11 +125,21 @@ public final class MemoryHealth {
             LocalDate last = Consolidation.lastActivity(x, refs.get(EntryKey.of(e)));
             if (x == null || last == null || p.level() <= 0.3) continue;
             LocalDate changed = x.level_changed() == null ? last : LocalDate.parse(x.level_changed());
-            if (!Consolidation.max(last, changed).plusDays(UnreferencedDecayRule.DAYS).isAfter(today)) pastDecay++;
+            if (!Consolidation.max(last, changed)
+                    .plusDays(UnreferencedDecayRule.DAYS)
+                    .isAfter(today)) pastDecay++;
         }
-        out.add(new Indicator("unprefixed_entries", String.valueOf(unprefixed), "0 (entries without [0.3]–[0.9] read as [0.5])",
-                unprefixed > 0 ? "warn" : "ok", unprefixed > 0 ? "the next consolidation adds [0.5]" : "none"));
-        out.add(new Indicator("past_decay", String.valueOf(pastDecay), "0 (30 days unreferenced)", pastDecay > 0 ? "warn" : "ok",
+        out.add(new Indicator(
+                "unprefixed_entries",
+                String.valueOf(unprefixed),
+                "0 (entries without [0.3]–[0.9] read as [0.5])",
+                unprefixed > 0 ? "warn" : "ok",
+                unprefixed > 0 ? "the next consolidation adds [0.5]" : "none"));
+        out.add(new Indicator(
+                "past_decay",
+                String.valueOf(pastDecay),
+                "0 (30 days unreferenced)",
+                pastDecay > 0 ? "warn" : "ok",
                 pastDecay > 0 ? "the next consolidation demotes them one level" : "none"));
 
         List<PartitionView> parts = new ArrayList<>();
@@ -111,15 +147,30 @@ public final class MemoryHealth {
             List<String> pe = MemoryWriter.load(w.memoryFile()).doc().entries();
             parts.add(new PartitionView(w.name(), w.path(), MemoryRules.chars(pe), pe.size()));
         }
-        long bigParts = parts.stream().filter(p -> p.chars() > Scope.HEALTHY_CHARS).count();
-        out.add(new Indicator("partitions", parts.size() + (parts.isEmpty() ? "" : " (" + String.join(", ", parts.stream().map(PartitionView::name).toList()) + ")"),
-                "each ≤ 4,000 chars", bigParts > 0 ? "warn" : "ok", bigParts > 0 ? "consolidate the large partition(s)" : "none"));
+        long bigParts =
+                parts.stream().filter(p -> p.chars() > Scope.HEALTHY_CHARS).count();
+        out.add(new Indicator(
+                "partitions",
+                parts.size()
+                        + (parts.isEmpty()
+                                ? ""
+                                : " ("
+                                        + String.join(
+                                                ", ",
+                                                parts.stream()
+                                                        .map(PartitionView::name)
+                                                        .toList()) + ")"),
+                "each ≤ 4,000 chars",
+                bigParts > 0 ? "warn" : "ok",
+                bigParts > 0 ? "consolidate the large partition(s)" : "none"));
 
         String generated = index.path("generated_at").asString(null);
         String fresh;
         String status;
         try {
-            Instant mtime = Files.exists(rootScope.file()) ? Files.getLastModifiedTime(rootScope.file()).toInstant() : null;
+            Instant mtime = Files.exists(rootScope.file())
+                    ? Files.getLastModifiedTime(rootScope.file()).toInstant()
+                    : null;
             if (generated == null) {
                 fresh = "no memory-index.json";
                 status = "warn";
@@ -134,13 +185,25 @@ public final class MemoryHealth {
             fresh = "unreadable (" + e.getMessage() + ")";
             status = "warn";
         }
-        out.add(new Indicator("index_freshness", fresh, "rebuilt after the last change", status,
+        out.add(new Indicator(
+                "index_freshness",
+                fresh,
+                "rebuilt after the last change",
+                status,
                 status.equals("ok") ? "none" : "the next consolidation rebuilds memory-index.json"));
         JsonNode audit = index.path("audit_history");
         JsonNode last = audit.isArray() && audit.size() > 0 ? audit.get(audit.size() - 1) : null;
-        out.add(new Indicator("last_audit", last == null ? "never" : last.path("at").asString() + " (" + last.path("scope").asString() + ", +"
-                + last.path("added").asInt() + " / ↑" + last.path("promoted").asInt() + " / ↓" + last.path("demoted").asInt() + ")",
-                "a run in the last 7 days when logs are written", "ok", "none"));
+        out.add(new Indicator(
+                "last_audit",
+                last == null
+                        ? "never"
+                        : last.path("at").asString() + " (" + last.path("scope").asString() + ", +"
+                                + last.path("added").asInt() + " / ↑"
+                                + last.path("promoted").asInt() + " / ↓"
+                                + last.path("demoted").asInt() + ")",
+                "a run in the last 7 days when logs are written",
+                "ok",
+                "none"));
 
         int baks = 0, surplus = 0;
         java.util.Map<String, Integer> perFile = new java.util.TreeMap<>();
@@ -161,11 +224,16 @@ public final class MemoryHealth {
             }
         }
         for (int n : perFile.values()) surplus += Math.max(0, n - Consolidation.KEEP_BAKS);
-        out.add(new Indicator("bak_files", baks + " (" + surplus + " beyond the newest " + Consolidation.KEEP_BAKS + " per file)",
-                "≤ " + Consolidation.KEEP_BAKS + " per file", surplus > 0 ? "warn" : "ok",
+        out.add(new Indicator(
+                "bak_files",
+                baks + " (" + surplus + " beyond the newest " + Consolidation.KEEP_BAKS + " per file)",
+                "≤ " + Consolidation.KEEP_BAKS + " per file",
+                surplus > 0 ? "warn" : "ok",
                 surplus > 0 ? "consolidate moves the surplus to Steward's backups" : "none"));
 
-        String overall = out.stream().anyMatch(i -> i.status().equals("act")) ? "act" : out.stream().anyMatch(i -> i.status().equals("warn")) ? "warn" : "ok";
+        String overall = out.stream().anyMatch(i -> i.status().equals("act"))
+                ? "act"
+                : out.stream().anyMatch(i -> i.status().equals("warn")) ? "warn" : "ok";
         return new Result(overall, out, parts, root.relative(rootScope.file()), chars, limit);
     }
 }

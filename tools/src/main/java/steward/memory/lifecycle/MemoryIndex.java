@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import steward.json.Json;
 import steward.memory.MemoryRules;
 import steward.text.CodePoints;
@@ -48,8 +47,13 @@ public final class MemoryIndex {
 
     public static Map<String, Watermark> watermarks(ObjectNode index) {
         Map<String, Watermark> out = new LinkedHashMap<>();
-        index.path("watermarks").properties().forEach(e -> out.put(e.getKey(),
-                new Watermark(e.getValue().path("date").asString(""), e.getValue().path("line").asInt(0))));
+        index.path("watermarks")
+                .properties()
+                .forEach(e -> out.put(
+                        e.getKey(),
+                        new Watermark(
+                                e.getValue().path("date").asString(""),
+                                e.getValue().path("line").asInt(0))));
         return out;
     }
 
@@ -65,7 +69,8 @@ public final class MemoryIndex {
     /** One scope as the index shows it. */
     public record ScopeEntries(Scope scope, String file, List<String> entries, Map<String, Evidence> evidence) {}
 
-    public static byte[] build(List<ScopeEntries> scopes, Map<String, Watermark> watermarks, ArrayNode audit, String generatedAt) {
+    public static byte[] build(
+            List<ScopeEntries> scopes, Map<String, Watermark> watermarks, ArrayNode audit, String generatedAt) {
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("version", 1);
         root.put("generated_at", generatedAt);
@@ -74,7 +79,8 @@ public final class MemoryIndex {
         for (ScopeEntries s : scopes) {
             ObjectNode o = arr.addObject();
             o.put("scope", s.scope().id());
-            if (s.scope().workspacePath() != null) o.put("workspace_path", s.scope().workspacePath());
+            if (s.scope().workspacePath() != null)
+                o.put("workspace_path", s.scope().workspacePath());
             o.put("file", s.file());
             o.put("chars", MemoryRules.chars(s.entries()));
             o.put("limit", s.scope().limit());
@@ -82,7 +88,10 @@ public final class MemoryIndex {
             Map<String, List<Integer>> bySection = new LinkedHashMap<>();
             for (int i = 0; i < s.entries().size(); i++) {
                 Evidence ev = s.evidence().get(EntryKey.of(s.entries().get(i)));
-                bySection.computeIfAbsent(section(s.entries().get(i), ev == null ? null : ev.kind()), k -> new ArrayList<>()).add(i);
+                bySection
+                        .computeIfAbsent(
+                                section(s.entries().get(i), ev == null ? null : ev.kind()), k -> new ArrayList<>())
+                        .add(i);
             }
             ArrayNode secs = o.putArray("sections");
             for (var e : bySection.entrySet()) {
@@ -109,6 +118,7 @@ public final class MemoryIndex {
         ArrayNode a = root.putArray("audit_history");
         int skip = Math.max(0, audit.size() - MAX_AUDIT);
         for (int i = skip; i < audit.size(); i++) a.add(audit.get(i));
-        return (Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
+        return (Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
@@ -55,8 +54,10 @@ public final class Partitions {
     public static Workspace resolve(List<Workspace> all, String cwd) {
         if (cwd == null || cwd.isBlank()) return null;
         String c = normalise(cwd);
-        return all.stream().filter(w -> c.equals(w.path()) || c.startsWith(w.path().equals("/") ? "/" : w.path() + "/"))
-                .max(Comparator.comparingInt(w -> w.path().length())).orElse(null);
+        return all.stream()
+                .filter(w -> c.equals(w.path()) || c.startsWith(w.path().equals("/") ? "/" : w.path() + "/"))
+                .max(Comparator.comparingInt(w -> w.path().length()))
+                .orElse(null);
     }
 
     public static Workspace byName(List<Workspace> all, String name) {
@@ -65,8 +66,11 @@ public final class Partitions {
 
     /** A new partition's name: the directory's base name as a slug, made unique among {@code taken}. */
     public static String slug(String path, List<Workspace> taken) {
-        String base = Path.of(normalise(path)).getFileName() == null ? "root" : Path.of(normalise(path)).getFileName().toString();
-        String s = base.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[-.]+|-+$", "");
+        String base = Path.of(normalise(path)).getFileName() == null
+                ? "root"
+                : Path.of(normalise(path)).getFileName().toString();
+        String s =
+                base.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[-.]+|-+$", "");
         if (s.isEmpty()) s = "ws";
         String out = s;
         for (int i = 2; byName(taken, out) != null; i++) out = s + "-" + i;
@@ -80,6 +84,7 @@ public final class Partitions {
     }
 
     public static byte[] meta(String path) {
-        return (Json.MAPPER.createObjectNode().put("path", normalise(path)).toString() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return (Json.MAPPER.createObjectNode().put("path", normalise(path)).toString() + "\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

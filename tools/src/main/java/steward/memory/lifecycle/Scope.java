@@ -9,6 +9,7 @@ import java.nio.file.Path;
 public record Scope(String id, String workspace, String workspacePath, Path file, int limit, boolean hermesCap) {
     /** The seed's size at which a memory file is healthy (≤), trimmed at the next run (>), or consolidated now (> 6000). */
     public static final int HEALTHY_CHARS = 4000;
+
     public static final int URGENT_CHARS = 6000;
 
     public static Scope root(MemoryRoot root) {

@@ -1,10 +1,10 @@
 package steward.memory.precheck;
 
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.LinkedHashMap;
 
 /**
  * The explicit registries: every check in the order it is reported, and the verdict precedence in one table (the
@@ -33,7 +33,8 @@ public final class Checks {
     static final Set<String> HERMES_ONLY = Set.of("already_carried", "capacity", "tag");
 
     /** The checks of the Claude Code target ('claude', auto memory), in the order they are reported; the Claude checks skip Hermes targets. */
-    public static final List<PrecheckCheck> CLAUDE = ORDERED.stream().filter(c -> !HERMES_ONLY.contains(c.id())).toList();
+    public static final List<PrecheckCheck> CLAUDE =
+            ORDERED.stream().filter(c -> !HERMES_ONLY.contains(c.id())).toList();
 
     /** Check id → the verdict its failure calls for, highest precedence first. */
     public static final Map<String, String> PRECEDENCE;
@@ -58,12 +59,15 @@ public final class Checks {
         for (PrecheckCheck c : ORDERED) {
             CheckMeta m = c.meta();
             if (!ids.add(m.id())) throw new IllegalStateException("duplicate check id " + m.id());
-            if (m.summary().isBlank() || m.rationale().isBlank()) throw new IllegalStateException(m.id() + ": empty metadata");
+            if (m.summary().isBlank() || m.rationale().isBlank())
+                throw new IllegalStateException(m.id() + ": empty metadata");
             if (!m.verdict().isEmpty() && !m.verdict().equals(p.get(m.id()))) {
-                throw new IllegalStateException(m.id() + ": its verdict " + m.verdict() + " disagrees with the precedence table");
+                throw new IllegalStateException(
+                        m.id() + ": its verdict " + m.verdict() + " disagrees with the precedence table");
             }
         }
-        for (String id : p.keySet()) if (!ids.contains(id)) throw new IllegalStateException("precedence names unknown check " + id);
+        for (String id : p.keySet())
+            if (!ids.contains(id)) throw new IllegalStateException("precedence names unknown check " + id);
     }
 
     public static PrecheckCheck byId(String id) {

@@ -6,12 +6,47 @@ package steward.memory.precheck;
  * memory_write's own verdict on threats and size, the agent's judgment answers (null until given), and the
  * content's anchors (versions, hosts, paths, numbers) that the best match lacks.
  */
-public record PrecheckInput(String content, String target, String bestSource, String bestWhere, double bestCoverage, boolean exact,
-                            String threat, int charsAfter, int limit, boolean fits, String frequency, String consequence,
-                            java.util.List<String> bestMissing) {
-    public PrecheckInput(String content, String target, String bestSource, String bestWhere, double bestCoverage, boolean exact,
-                         String threat, int charsAfter, int limit, boolean fits, String frequency, String consequence) {
-        this(content, target, bestSource, bestWhere, bestCoverage, exact, threat, charsAfter, limit, fits, frequency, consequence, java.util.List.of());
+public record PrecheckInput(
+        String content,
+        String target,
+        String bestSource,
+        String bestWhere,
+        double bestCoverage,
+        boolean exact,
+        String threat,
+        int charsAfter,
+        int limit,
+        boolean fits,
+        String frequency,
+        String consequence,
+        java.util.List<String> bestMissing) {
+    public PrecheckInput(
+            String content,
+            String target,
+            String bestSource,
+            String bestWhere,
+            double bestCoverage,
+            boolean exact,
+            String threat,
+            int charsAfter,
+            int limit,
+            boolean fits,
+            String frequency,
+            String consequence) {
+        this(
+                content,
+                target,
+                bestSource,
+                bestWhere,
+                bestCoverage,
+                exact,
+                threat,
+                charsAfter,
+                limit,
+                fits,
+                frequency,
+                consequence,
+                java.util.List.of());
     }
 
     public static PrecheckInput of(String content) {

@@ -1,7 +1,6 @@
 package steward.recall.gate;
 
 import java.util.Set;
-
 import steward.recall.RecallItem;
 import steward.sessions.rules.RuleMeta;
 
@@ -31,6 +30,10 @@ public interface Gate {
     String drop(RecallItem item, Context ctx);
 
     /** What the gates may look at besides the item. */
-    record Context(String sessionId, Set<String> ownRecentUris, Set<String> recentTurnTexts, Set<String> cooldownUris,
-                   Set<String> harmfulUris) {}
+    record Context(
+            String sessionId,
+            Set<String> ownRecentUris,
+            Set<String> recentTurnTexts,
+            Set<String> cooldownUris,
+            Set<String> harmfulUris) {}
 }

@@ -6,5 +6,6 @@ import java.util.List;
 public final class Gates {
     private Gates() {}
 
-    public static final List<Gate> ALL = List.of(new OwnSessionGate(), new CooldownGate(), new HarmfulGate(), new SecretGate());
+    public static final List<Gate> ALL =
+            List.of(new OwnSessionGate(), new CooldownGate(), new HarmfulGate(), new SecretGate());
 }

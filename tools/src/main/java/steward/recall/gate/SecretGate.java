@@ -2,16 +2,18 @@ package steward.recall.gate;
 
 import java.util.List;
 import java.util.regex.Pattern;
-
 import steward.recall.RecallItem;
 import steward.sessions.rules.RuleMeta;
 
 /** Drops any item holding what looks like a secret: API keys, tokens, passwords, private keys. */
-@RuleMeta(id = "secret", summary = "drops items that look like they hold a secret (keys, tokens, passwords, private keys)",
+@RuleMeta(
+        id = "secret",
+        summary = "drops items that look like they hold a secret (keys, tokens, passwords, private keys)",
         rationale = "Recall must never move a credential into a prompt, even one the user stored themselves.")
 public final class SecretGate implements Gate {
     static final List<Pattern> PATTERNS = List.of(
-            Pattern.compile("(?i)\\b(api[_-]?key|secret|password|passwd|pwd|access[_-]?token|auth[_-]?token|token)\\s*[:=：]\\s*\\S{4,}"),
+            Pattern.compile(
+                    "(?i)\\b(api[_-]?key|secret|password|passwd|pwd|access[_-]?token|auth[_-]?token|token)\\s*[:=：]\\s*\\S{4,}"),
             Pattern.compile("(密码|口令|密钥|令牌)\\s*[:=：]\\s*\\S{4,}"),
             Pattern.compile("\\bsk-[A-Za-z0-9_-]{16,}"),
             Pattern.compile("\\bgh[pousr]_[A-Za-z0-9]{30,}"),

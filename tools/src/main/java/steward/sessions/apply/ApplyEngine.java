@@ -19,27 +19,26 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.StewardError;
 import steward.Work;
 import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.learning.DecisionEvent;
-import steward.learning.RuleKey;
 import steward.learning.LearningEngine;
 import steward.learning.LearningReport;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
+import steward.learning.RuleKey;
 import steward.learning.rules.ThresholdRule;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
 import steward.sessions.audit.Times;
 import steward.sessions.backup.SessionBackup;
-import steward.sessions.store.FtsIndex;
 import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
@@ -88,7 +87,11 @@ public final class ApplyEngine {
         return this;
     }
 
-    enum Op { DELETE, MARK_ENDED, RENAME }
+    enum Op {
+        DELETE,
+        MARK_ENDED,
+        RENAME
+    }
 
     record Planned(Plan.PlanItem item, Op op, String newTitle, int depth) {}
 
@@ -109,20 +112,35 @@ public final class ApplyEngine {
         ApplyJournal journal = new ApplyJournal(paths, clock);
         // an apply killed earlier (any process) is settled first, so that retrying its plan works: its side files go
         // where their sessions say, its plan is released or kept used (settling finishes that earlier call)
-        this.recovered = !req.dryRun() && PlanStore.isPlanId(req.planId()) ? journal.recover().notices() : List.of();
+        this.recovered = !req.dryRun() && PlanStore.isPlanId(req.planId())
+                ? journal.recover().notices()
+                : List.of();
         Plan full = plans.load(req.planId(), now, this::currentKey);
         validate(full, req);
         Plan plan = selected(full);
-        this.others = full.items().stream().filter(i -> store != null && !i.storeName().equals(store)).toList();
+        this.others = full.items().stream()
+                .filter(i -> store != null && !i.storeName().equals(store))
+                .toList();
         List<Plan.PlanItem> claudeItems = itemsOf(plan, ClaudeSessions.STORE);
-        // progress: checking, [moving the Claude Code files], backing up each Hermes session, the transaction, verifying
+        // progress: checking, [moving the Claude Code files], backing up each Hermes session, the transaction,
+        // verifying
         int steps = plan.items().size() + 3 + (claudeItems.isEmpty() ? 0 : 1);
         if (claudeItems.isEmpty()) {
             if (!req.dryRun()) work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
             // the plan is claimed inside, after the journal is written, and released there when nothing was committed
-            HermesPart h = applyHermes(plan, req, now, null, plans, journal, req.dryRun() ? Work.NONE : work.pastSafePoint(), 0, steps);
-            if (req.dryRun()) return result(plan, true, null, h.d(), h.d().before(), false, List.of(),
-                    LearningReport.notRecorded("dry run"), req);
+            HermesPart h = applyHermes(
+                    plan, req, now, null, plans, journal, req.dryRun() ? Work.NONE : work.pastSafePoint(), 0, steps);
+            if (req.dryRun())
+                return result(
+                        plan,
+                        true,
+                        null,
+                        h.d(),
+                        h.d().before(),
+                        false,
+                        List.of(),
+                        LearningReport.notRecorded("dry run"),
+                        req);
             return result(plan, false, h.b(), h.d(), h.after(), h.fts(), h.checks(), learn(plan, req, h.d()), req);
         }
         ClaudeApplier claude = new ClaudeApplier(paths, clock, plan, claudeItems, callerCwd);
@@ -131,9 +149,11 @@ public final class ApplyEngine {
             ClaudeApplier.Part cp = claude.decide(req);
             HermesPart h = hermes ? applyHermes(plan, req, now, null, plans, journal, Work.NONE, 0, steps) : null;
             Decision d = merge(h == null ? null : h.d(), cp.decision());
-            return result(plan, true, null, d, d.before(), false, List.of(), LearningReport.notRecorded("dry run"), req);
+            return result(
+                    plan, true, null, d, d.before(), false, List.of(), LearningReport.notRecorded("dry run"), req);
         }
-        // the last safe point, before anything of either home is written: the Claude Code files move first, then Hermes'
+        // the last safe point, before anything of either home is written: the Claude Code files move first, then
+        // Hermes'
         // transaction runs; from here the apply runs to its end (a failure moves the Claude Code files back)
         work.checkpoint(CTX);
         Work rest = work.pastSafePoint();
@@ -170,18 +190,38 @@ public final class ApplyEngine {
     private Plan selected(Plan p) {
         if (store == null) return p;
         if (p.storeRefs().stream().noneMatch(r -> r.store().equals(store))) {
-            throw new StewardError(CTX, "plan " + p.plan_id() + " has no " + store + " store (its stores: "
-                    + String.join(", ", p.storeRefs().stream().map(Plan.StoreRef::store).toList()) + ")");
+            throw new StewardError(
+                    CTX,
+                    "plan " + p.plan_id() + " has no " + store + " store (its stores: "
+                            + String.join(
+                                    ", ",
+                                    p.storeRefs().stream()
+                                            .map(Plan.StoreRef::store)
+                                            .toList()) + ")");
         }
-        return new Plan(p.plan_id(), p.created_at(), p.created_at_epoch(), p.expires_at_epoch(), p.database(), p.database_key(), p.mode(),
-                p.locale(), p.current_session_id(), p.current_found_by(), p.threshold(), itemsOf(p, store), p.report_text(),
+        return new Plan(
+                p.plan_id(),
+                p.created_at(),
+                p.created_at_epoch(),
+                p.expires_at_epoch(),
+                p.database(),
+                p.database_key(),
+                p.mode(),
+                p.locale(),
+                p.current_session_id(),
+                p.current_found_by(),
+                p.threshold(),
+                itemsOf(p, store),
+                p.report_text(),
                 p.storeRefs().stream().filter(r -> r.store().equals(store)).toList());
     }
 
     /** The key each store of a plan has now, for binding the plan to the homes it was made for. */
     private String currentKey(String store, String location) {
         if (store.equals(ClaudeSessions.STORE)) {
-            return paths.claudeHome() == null ? null : PlanStore.databaseKey(new ClaudeHome(paths.claudeHome()).projectsDir());
+            return paths.claudeHome() == null
+                    ? null
+                    : PlanStore.databaseKey(new ClaudeHome(paths.claudeHome()).projectsDir());
         }
         return PlanStore.databaseKey(paths.stateDb());
     }
@@ -200,27 +240,45 @@ public final class ApplyEngine {
     }
 
     static ApplyResult.Counts sum(ApplyResult.Counts a, ApplyResult.Counts b) {
-        return new ApplyResult.Counts(a.all() + b.all(), a.active() + b.active(), a.ended() + b.ended(), a.archived() + b.archived(),
+        return new ApplyResult.Counts(
+                a.all() + b.all(),
+                a.active() + b.active(),
+                a.ended() + b.ended(),
+                a.archived() + b.archived(),
                 a.untitled() + b.untitled());
     }
 
     private static ApplyResult.Backup mergeBackup(ApplyResult.Backup a, ApplyResult.Backup b) {
         if (a == null) return b;
         if (b == null) return a;
-        return new ApplyResult.Backup(a.backup_id(), a.path(), a.size_bytes() + b.size_bytes(), a.sessions() + b.sessions(),
-                a.messages() + b.messages(), a.side_files() + b.side_files());
+        return new ApplyResult.Backup(
+                a.backup_id(),
+                a.path(),
+                a.size_bytes() + b.size_bytes(),
+                a.sessions() + b.sessions(),
+                a.messages() + b.messages(),
+                a.side_files() + b.side_files());
     }
 
     /** What the Hermes part of an apply did. */
-    record HermesPart(Decision d, ApplyResult.Backup b, boolean fts, ApplyResult.Counts after, List<ApplyResult.Check> checks) {}
+    record HermesPart(
+            Decision d, ApplyResult.Backup b, boolean fts, ApplyResult.Counts after, List<ApplyResult.Check> checks) {}
 
     /**
      * The Hermes part of a plan, in one transaction; a dry run only decides. {@code backupId}: the backup id shared with
      * the Claude Code part, or null for a new one. {@code plans}: claims the plan after the journal is begun (and
      * releases it when nothing was committed); null when the caller has claimed it already.
      */
-    private HermesPart applyHermes(Plan plan, ApplyRequest req, double now, String sharedBackupId, PlanStore plans, ApplyJournal journal,
-                                   Work work, int base, int steps) {
+    private HermesPart applyHermes(
+            Plan plan,
+            ApplyRequest req,
+            double now,
+            String sharedBackupId,
+            PlanStore plans,
+            ApplyJournal journal,
+            Work work,
+            int base,
+            int steps) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             if (req.dryRun()) {
                 try {
@@ -269,15 +327,34 @@ public final class ApplyEngine {
             work.progress(steps - 1, steps, "verifying");
             ApplyResult.Counts after = counts(store.connection());
             List<ApplyResult.Check> checks = new ArrayList<>();
-            checks.add(new ApplyResult.Check("active_within_threshold", after.active() <= plan.threshold(),
-                    "active " + d.before().active() + "→" + after.active() + " (threshold " + ThresholdRule.fmt(plan.threshold()) + ")"));
-            checks.add(new ApplyResult.Check("no_untitled_sessions", after.untitled() == 0, after.untitled() + " untitled sessions left"));
-            checks.add(new ApplyResult.Check("backup", b != null, b == null ? "nothing needed a backup"
-                    : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, " + b.messages() + " messages)"));
-            checks.add(new ApplyResult.Check("fts_in_sync", fts, fts ? "deleted messages no longer match in the FTS tables" : "no deletion to verify or no FTS table"));
+            checks.add(new ApplyResult.Check(
+                    "active_within_threshold",
+                    after.active() <= plan.threshold(),
+                    "active " + d.before().active() + "→" + after.active() + " (threshold "
+                            + ThresholdRule.fmt(plan.threshold()) + ")"));
+            checks.add(new ApplyResult.Check(
+                    "no_untitled_sessions", after.untitled() == 0, after.untitled() + " untitled sessions left"));
+            checks.add(new ApplyResult.Check(
+                    "backup",
+                    b != null,
+                    b == null
+                            ? "nothing needed a backup"
+                            : b.path() + " (" + b.size_bytes() + " bytes, " + b.sessions() + " sessions, "
+                                    + b.messages() + " messages)"));
+            checks.add(new ApplyResult.Check(
+                    "fts_in_sync",
+                    fts,
+                    fts
+                            ? "deleted messages no longer match in the FTS tables"
+                            : "no deletion to verify or no FTS table"));
             FtsIndex.Report integrity = FtsIndex.check(paths.stateDb());
-            checks.add(new ApplyResult.Check("fts_integrity", integrity.ok(), integrity.ok() ? integrity.summary()
-                    : "Hermes' search index is inconsistent (" + integrity.summary() + "). " + FtsIndex.REPAIR_HINT));
+            checks.add(new ApplyResult.Check(
+                    "fts_integrity",
+                    integrity.ok(),
+                    integrity.ok()
+                            ? integrity.summary()
+                            : "Hermes' search index is inconsistent (" + integrity.summary() + "). "
+                                    + FtsIndex.REPAIR_HINT));
             return new HermesPart(d, b, fts, after, checks);
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
@@ -297,16 +374,36 @@ public final class ApplyEngine {
             if (i.group() != null) itemIds.add(i.group()); // a report group's id decides the items counted in its line
             if (i.chain() != null) itemIds.add(i.chain()); // a compaction chain's id decides the whole chain
         }
-        List<String> unknown = req.itemDecisions().keySet().stream().filter(k -> !itemIds.contains(k)).sorted().toList();
-        if (!unknown.isEmpty()) throw new StewardError(CTX, "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
-        List<String> unknownRules = req.ruleDecisions().keySet().stream().filter(k -> !rules.contains(k)).sorted().toList();
-        if (!unknownRules.isEmpty()) throw new StewardError(CTX, "decisions name rules with no item in plan " + plan.plan_id() + ": " + String.join(", ", unknownRules));
+        List<String> unknown = req.itemDecisions().keySet().stream()
+                .filter(k -> !itemIds.contains(k))
+                .sorted()
+                .toList();
+        if (!unknown.isEmpty())
+            throw new StewardError(
+                    CTX,
+                    "decisions name items that are not in plan " + plan.plan_id() + ": " + String.join(", ", unknown));
+        List<String> unknownRules = req.ruleDecisions().keySet().stream()
+                .filter(k -> !rules.contains(k))
+                .sorted()
+                .toList();
+        if (!unknownRules.isEmpty())
+            throw new StewardError(
+                    CTX,
+                    "decisions name rules with no item in plan " + plan.plan_id() + ": "
+                            + String.join(", ", unknownRules));
         Set<String> asked = new HashSet<>();
-        for (Plan.PlanItem i : plan.items()) if (i.cascade_of() == null && (i.coveredByRuleDecision() || isGroupRename(i))) asked.add(i.rule());
-        List<String> unasked = req.ruleDecisions().keySet().stream().filter(k -> !asked.contains(k)).sorted().toList();
+        for (Plan.PlanItem i : plan.items())
+            if (i.cascade_of() == null && (i.coveredByRuleDecision() || isGroupRename(i))) asked.add(i.rule());
+        List<String> unasked = req.ruleDecisions().keySet().stream()
+                .filter(k -> !asked.contains(k))
+                .sorted()
+                .toList();
         if (!unasked.isEmpty()) {
-            throw new StewardError(CTX, "decisions.rules names " + String.join(", ", unasked) + ", which asked no question in plan " + plan.plan_id()
-                    + ": a rule decision covers only the questions the report listed; decide an automatic or unlisted item by its item_id");
+            throw new StewardError(
+                    CTX,
+                    "decisions.rules names " + String.join(", ", unasked) + ", which asked no question in plan "
+                            + plan.plan_id()
+                            + ": a rule decision covers only the questions the report listed; decide an automatic or unlisted item by its item_id");
         }
         if (req.waiting() != null && !req.waiting().equals("later")) {
             throw new StewardError(CTX, "decisions.waiting must be 'later', not " + req.waiting());
@@ -314,33 +411,51 @@ public final class ApplyEngine {
         for (Map<String, String> m : List.of(req.itemDecisions(), req.ruleDecisions())) {
             for (Map.Entry<String, String> e : m.entrySet()) {
                 if (!e.getValue().equals("approve") && !e.getValue().equals("reject")) {
-                    throw new StewardError(CTX, "decision for " + e.getKey() + " must be approve or reject, not " + e.getValue());
+                    throw new StewardError(
+                            CTX, "decision for " + e.getKey() + " must be approve or reject, not " + e.getValue());
                 }
             }
         }
         for (Map.Entry<String, String> e : req.keepReasons().entrySet()) {
-            if (!itemIds.contains(e.getKey())) throw new StewardError(CTX, "keep reason names item " + e.getKey() + ", which is not in plan " + plan.plan_id());
+            if (!itemIds.contains(e.getKey()))
+                throw new StewardError(
+                        CTX, "keep reason names item " + e.getKey() + ", which is not in plan " + plan.plan_id());
             if (!e.getValue().equals("in_use") && !e.getValue().equals("want_kept")) {
-                throw new StewardError(CTX, "keep reason for " + e.getKey() + " must be in_use or want_kept, not " + e.getValue());
+                throw new StewardError(
+                        CTX, "keep reason for " + e.getKey() + " must be in_use or want_kept, not " + e.getValue());
             }
         }
         Set<String> newTitles = new HashSet<>();
         for (Map.Entry<String, String> e : req.renames().entrySet()) {
-            if (!sessionIds.contains(e.getKey())) throw new StewardError(CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
-            if (plan.items().stream().anyMatch(i -> i.session_id().equals(e.getKey()) && i.storeName().equals(ClaudeSessions.STORE))) {
-                throw new StewardError(CTX, "rename of " + e.getKey() + ": Steward does not rename Claude Code sessions (use /rename in Claude Code)");
+            if (!sessionIds.contains(e.getKey()))
+                throw new StewardError(
+                        CTX, "rename names session " + e.getKey() + ", which is not an item of plan " + plan.plan_id());
+            if (plan.items().stream()
+                    .anyMatch(i ->
+                            i.session_id().equals(e.getKey()) && i.storeName().equals(ClaudeSessions.STORE))) {
+                throw new StewardError(
+                        CTX,
+                        "rename of " + e.getKey()
+                                + ": Steward does not rename Claude Code sessions (use /rename in Claude Code)");
             }
             String t = e.getValue() == null ? "" : CodePoints.pyStrip(e.getValue());
             if (t.isEmpty()) throw new StewardError(CTX, "rename of " + e.getKey() + ": the new title is empty");
-            if (CodePoints.length(t) > MAX_TITLE) throw new StewardError(CTX, "rename of " + e.getKey() + ": titles are at most " + MAX_TITLE + " characters");
-            if (t.codePoints().anyMatch(cp -> Character.getType(cp) == Character.CONTROL)) throw new StewardError(CTX, "rename of " + e.getKey() + ": the title contains control characters");
-            if (!newTitles.add(t)) throw new StewardError(CTX, "two renames ask for the same title '" + t + "' (titles are unique)");
+            if (CodePoints.length(t) > MAX_TITLE)
+                throw new StewardError(
+                        CTX, "rename of " + e.getKey() + ": titles are at most " + MAX_TITLE + " characters");
+            if (t.codePoints().anyMatch(cp -> Character.getType(cp) == Character.CONTROL))
+                throw new StewardError(CTX, "rename of " + e.getKey() + ": the title contains control characters");
+            if (!newTitles.add(t))
+                throw new StewardError(CTX, "two renames ask for the same title '" + t + "' (titles are unique)");
         }
     }
 
     Decision decide(SessionStore store, Connection c, Plan plan, ApplyRequest req) throws SQLException {
         List<SessionRow> rows = store.listSessionsForAudit();
-        Plan.StoreRef ref = plan.storeRefs().stream().filter(r -> r.store().equals(SessionRow.HERMES)).findFirst().orElse(plan.storeRefs().get(0));
+        Plan.StoreRef ref = plan.storeRefs().stream()
+                .filter(r -> r.store().equals(SessionRow.HERMES))
+                .findFirst()
+                .orElse(plan.storeRefs().get(0));
         String inferred = AuditEngine.findCurrent(rows, null, CTX).session_id();
         Decided dd = decide(rows, itemsOf(plan, SessionRow.HERMES), plan, req, currents(ref, req, inferred));
         return new Decision(dd.run(), dd.skipped(), counts(c));
@@ -349,7 +464,8 @@ public final class ApplyEngine {
     /** The sessions apply must not touch as current: the audit's argument, the caller's, else the store's own guess now. */
     static Set<String> currents(Plan.StoreRef ref, ApplyRequest req, String inferred) {
         Set<String> currents = new HashSet<>();
-        if ("argument".equals(ref.current_found_by()) && ref.current_session_id() != null) currents.add(ref.current_session_id());
+        if ("argument".equals(ref.current_found_by()) && ref.current_session_id() != null)
+            currents.add(ref.current_session_id());
         if (req.currentSessionId() != null) currents.add(req.currentSessionId());
         if (inferred != null && req.currentSessionId() == null) currents.add(inferred);
         return currents;
@@ -358,7 +474,8 @@ public final class ApplyEngine {
     /** What runs and what is skipped (and why) of one store's {@code items}, given its sessions now. */
     record Decided(List<Planned> run, List<ApplyResult.Skipped> skipped) {}
 
-    static Decided decide(List<SessionRow> rows, List<Plan.PlanItem> items, Plan plan, ApplyRequest req, Set<String> currents) {
+    static Decided decide(
+            List<SessionRow> rows, List<Plan.PlanItem> items, Plan plan, ApplyRequest req, Set<String> currents) {
         Map<String, SessionRow> byId = new HashMap<>();
         Map<String, List<String>> subChildren = new HashMap<>();
         for (SessionRow s : rows) byId.put(s.id(), s);
@@ -368,7 +485,8 @@ public final class ApplyEngine {
             if (s.parentSessionId() != null) ps.add(s.parentSessionId());
             String df = s.delegateFrom();
             if (df != null) ps.add(df);
-            for (String p : ps) subChildren.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id());
+            for (String p : ps)
+                subChildren.computeIfAbsent(p, k -> new ArrayList<>()).add(s.id());
         }
         Map<String, List<String>> chainDeletes = new HashMap<>();
         for (Plan.PlanItem it : items) {
@@ -390,25 +508,32 @@ public final class ApplyEngine {
             else if (rename != null || isGroupRename(it) && "approve".equals(dec) && it.executable()) {
                 if (!renamed.add(s.id())) reason = "renamed by another item of this plan";
                 else {
-                    run.put(it.item_id(), new Planned(it, Op.RENAME, CodePoints.pyStrip(rename != null ? rename : it.new_title()), 0));
+                    run.put(
+                            it.item_id(),
+                            new Planned(
+                                    it, Op.RENAME, CodePoints.pyStrip(rename != null ? rename : it.new_title()), 0));
                     continue;
                 }
             } else if ("reject".equals(dec)) reason = "rejected";
             else if (!it.executable()) {
-                reason = it.action().equals("review") ? "report only (review)" : "report only in " + plan.mode() + " mode";
+                reason = it.action().equals("review")
+                        ? "report only (review)"
+                        : "report only in " + plan.mode() + " mode";
                 if ("approve".equals(dec) && !it.rule().equals("E")) reason += ": approving it changes nothing";
             } else if (isGroupRename(it)) reason = "not approved (" + it.confidence() + ")";
             else if (it.cascade_of() != null) {
                 // goes only with its parent: kept in the run for now, removed below unless the parent is deleted
             } else if (!"approve".equals(dec) && !it.confidence().equals("HIGH")) {
-                reason = it.question() == null ? "not approved (" + it.confidence() + ")"
-                        : it.coveredByRuleDecision() ? "not answered (" + it.confidence() + ")"
-                        : switch (it.question()) {
-                            case "waiting" -> "still waiting for an answer";
-                            case "later" -> "put off until later";
-                            case "status" -> "not asked (rule D's status line)";
-                            default -> "not asked this run (over the question cap)";
-                        };
+                reason = it.question() == null
+                        ? "not approved (" + it.confidence() + ")"
+                        : it.coveredByRuleDecision()
+                                ? "not answered (" + it.confidence() + ")"
+                                : switch (it.question()) {
+                                    case "waiting" -> "still waiting for an answer";
+                                    case "later" -> "put off until later";
+                                    case "status" -> "not asked (rule D's status line)";
+                                    default -> "not asked this run (over the question cap)";
+                                };
             }
             if (reason != null) {
                 skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), reason));
@@ -438,7 +563,8 @@ public final class ApplyEngine {
                     for (String member : chainDeletes.getOrDefault(chain, List.of())) {
                         Planned mp = run.get(member);
                         if (mp == null || mp.op() != Op.DELETE) {
-                            why = "deleted only together with its compaction chain " + chain + " (" + member + " is not being deleted)";
+                            why = "deleted only together with its compaction chain " + chain + " (" + member
+                                    + " is not being deleted)";
                             break;
                         }
                     }
@@ -450,22 +576,27 @@ public final class ApplyEngine {
                 }
                 if (why != null) {
                     run.remove(p.item().item_id());
-                    skipped.add(new ApplyResult.Skipped(p.item().item_id(), p.item().session_id(), p.item().rule(), why));
+                    skipped.add(new ApplyResult.Skipped(
+                            p.item().item_id(), p.item().session_id(), p.item().rule(), why));
                     changed = true;
                 }
             }
         }
         Set<String> deleted = new HashSet<>();
-        for (Planned p : run.values()) if (p.op() == Op.DELETE) deleted.add(p.item().session_id());
+        for (Planned p : run.values())
+            if (p.op() == Op.DELETE) deleted.add(p.item().session_id());
         for (Planned p : new ArrayList<>(run.values())) {
             if (p.op() == Op.RENAME && deleted.contains(p.item().session_id())) {
                 run.remove(p.item().item_id());
-                skipped.add(new ApplyResult.Skipped(p.item().item_id(), p.item().session_id(), p.item().rule(), "deleted in this run"));
+                skipped.add(new ApplyResult.Skipped(
+                        p.item().item_id(), p.item().session_id(), p.item().rule(), "deleted in this run"));
             }
         }
         List<Planned> out = new ArrayList<>();
-        for (Planned p : run.values()) out.add(new Planned(p.item(), p.op(), p.newTitle(), depth(p.item().session_id(), byId, run)));
-        out.sort(Comparator.comparingInt(Planned::depth).thenComparing(p -> p.item().session_id()));
+        for (Planned p : run.values())
+            out.add(new Planned(p.item(), p.op(), p.newTitle(), depth(p.item().session_id(), byId, run)));
+        out.sort(Comparator.comparingInt(Planned::depth)
+                .thenComparing(p -> p.item().session_id()));
         return new Decided(out, skipped);
     }
 
@@ -477,7 +608,8 @@ public final class ApplyEngine {
     static String decision(Plan.PlanItem it, ApplyRequest req) {
         String d = req.itemDecisions().get(it.item_id());
         if (d != null) return d;
-        // the report's group line (q1, …): only items counted in that line carry its id (see DecisionGroups); an automatic
+        // the report's group line (q1, …): only items counted in that line carry its id (see DecisionGroups); an
+        // automatic
         // group's approval changes nothing (it runs anyway), its rejection keeps every item of it
         if (it.group() != null && it.cascade_of() == null) {
             d = req.itemDecisions().get(it.group());
@@ -493,12 +625,16 @@ public final class ApplyEngine {
             d = req.itemDecisions().get(it.chain());
             if (d != null) return d;
         }
-        return it.cascade_of() == null && it.coveredByRuleDecision() ? req.ruleDecisions().get(it.rule()) : null;
+        return it.cascade_of() == null && it.coveredByRuleDecision()
+                ? req.ruleDecisions().get(it.rule())
+                : null;
     }
 
     /** Ran without being asked: no decision of the user's and HIGH (or going with such a parent). */
     static boolean automatic(Planned p, ApplyRequest req) {
-        return p.op() != Op.RENAME && req.itemDecisions().get(p.item().item_id()) == null && decision(p.item(), req) == null
+        return p.op() != Op.RENAME
+                && req.itemDecisions().get(p.item().item_id()) == null
+                && decision(p.item(), req) == null
                 && p.item().automatic();
     }
 
@@ -526,19 +662,34 @@ public final class ApplyEngine {
                 ps.setString(2, p.item().session_id());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        throw new StewardError(CTX, "rename of " + p.item().session_id() + ": the title '" + p.newTitle()
-                                + "' is already used by session " + rs.getString(1) + " (titles are unique); nothing was changed");
+                        throw new StewardError(
+                                CTX,
+                                "rename of " + p.item().session_id() + ": the title '" + p.newTitle()
+                                        + "' is already used by session " + rs.getString(1)
+                                        + " (titles are unique); nothing was changed");
                     }
                 }
             }
         }
     }
 
-    private ApplyResult.Backup backup(Connection c, Decision d, double now, List<Path[]> moved, ApplyRequest req, ApplyJournal.Entry entry,
-                                      Work work, int base, int steps) throws SQLException {
+    private ApplyResult.Backup backup(
+            Connection c,
+            Decision d,
+            double now,
+            List<Path[]> moved,
+            ApplyRequest req,
+            ApplyJournal.Entry entry,
+            Work work,
+            int base,
+            int steps)
+            throws SQLException {
         List<ApplyJournal.Op> ops = new ArrayList<>();
         for (Planned p : d.run()) {
-            ops.add(new ApplyJournal.Op(p.item().session_id(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle(),
+            ops.add(new ApplyJournal.Op(
+                    p.item().session_id(),
+                    p.op().name().toLowerCase(java.util.Locale.ROOT),
+                    p.newTitle(),
                     p.op() == Op.MARK_ENDED ? now : null));
         }
         if (d.run().isEmpty()) {
@@ -555,7 +706,8 @@ public final class ApplyEngine {
         try {
             sides = SessionBackup.SideFileIndex.of(paths.hermesHome()); // one listing, not one per deleted session
         } catch (IOException e) {
-            throw new StewardError(CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
+            throw new StewardError(
+                    CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
         }
         for (Planned p : d.run()) {
             ObjectNode note = Json.MAPPER.createObjectNode();
@@ -577,9 +729,12 @@ public final class ApplyEngine {
                     owner.put(f, p.item().session_id()); // the last deleted session that names it, as before
                 }
             }
-            if (done++ % 50 == 0) work.progress(base + done, steps, "backing up " + d.run().size() + " sessions");
+            if (done++ % 50 == 0)
+                work.progress(base + done, steps, "backing up " + d.run().size() + " sessions");
             ObjectNode line = SessionBackup.exportLine(c, p.item().session_id(), note);
-            if (line == null) throw new StewardError(CTX, "session " + p.item().session_id() + " vanished during apply; nothing was changed");
+            if (line == null)
+                throw new StewardError(
+                        CTX, "session " + p.item().session_id() + " vanished during apply; nothing was changed");
             lines.add(line);
         }
         SessionBackup.Written w = bk.write(id, lines);
@@ -587,7 +742,8 @@ public final class ApplyEngine {
         // the journal lists every move before the first one: a kill from here on is settled by the next call
         List<ApplyJournal.Move> moves = new ArrayList<>();
         for (Map.Entry<Path, Path> e : sideMoves.entrySet()) {
-            moves.add(new ApplyJournal.Move(owner.get(e.getKey()), e.getKey().toString(), e.getValue().toString()));
+            moves.add(new ApplyJournal.Move(
+                    owner.get(e.getKey()), e.getKey().toString(), e.getValue().toString()));
         }
         entry.write(ApplyJournal.Phase.PREPARED, ops, moves);
         Crashpoint.reach("apply.prepared");
@@ -598,11 +754,16 @@ public final class ApplyEngine {
                 moved.add(new Path[] {e.getKey(), e.getValue()});
                 Crashpoint.reach("apply.moved-one");
             } catch (IOException ex) {
-                throw new StewardError(CTX, "cannot move side file " + e.getKey() + " into the backup: " + ex.getMessage() + "; nothing was changed", ex);
+                throw new StewardError(
+                        CTX,
+                        "cannot move side file " + e.getKey() + " into the backup: " + ex.getMessage()
+                                + "; nothing was changed",
+                        ex);
             }
         }
         Crashpoint.reach("apply.moved");
-        return new ApplyResult.Backup(w.backup_id(), w.path(), w.size_bytes(), w.sessions(), w.messages(), sideMoves.size());
+        return new ApplyResult.Backup(
+                w.backup_id(), w.path(), w.size_bytes(), w.sessions(), w.messages(), sideMoves.size());
     }
 
     /** Puts moved side files back after a rollback; false when one could not be moved (the journal keeps it for later). */
@@ -622,12 +783,15 @@ public final class ApplyEngine {
     private static boolean execute(Connection c, Decision d, double now) throws SQLException {
         List<Long> deletedMessageIds = new ArrayList<>();
         boolean usage = SessionBackup.hasTable(c, "session_model_usage");
-        List<Planned> deletes = d.run().stream().filter(p -> p.op() == Op.DELETE)
-                .sorted(Comparator.comparingInt(Planned::depth).reversed()).toList();
+        List<Planned> deletes = d.run().stream()
+                .filter(p -> p.op() == Op.DELETE)
+                .sorted(Comparator.comparingInt(Planned::depth).reversed())
+                .toList();
         try (PreparedStatement ids = c.prepareStatement("SELECT id FROM messages WHERE session_id = ?");
-             PreparedStatement dm = c.prepareStatement("DELETE FROM messages WHERE session_id = ?");
-             PreparedStatement du = usage ? c.prepareStatement("DELETE FROM session_model_usage WHERE session_id = ?") : null;
-             PreparedStatement ds = c.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
+                PreparedStatement dm = c.prepareStatement("DELETE FROM messages WHERE session_id = ?");
+                PreparedStatement du =
+                        usage ? c.prepareStatement("DELETE FROM session_model_usage WHERE session_id = ?") : null;
+                PreparedStatement ds = c.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
             for (Planned p : deletes) {
                 String sid = p.item().session_id();
                 ids.setString(1, sid);
@@ -641,12 +805,13 @@ public final class ApplyEngine {
                     du.executeUpdate();
                 }
                 ds.setString(1, sid);
-                if (ds.executeUpdate() != 1) throw new StewardError(CTX, "session " + sid + " could not be deleted; nothing was changed");
+                if (ds.executeUpdate() != 1)
+                    throw new StewardError(CTX, "session " + sid + " could not be deleted; nothing was changed");
             }
         }
         try (PreparedStatement me = c.prepareStatement(
-                "UPDATE sessions SET ended_at = ?, end_reason = 'housekeeping' WHERE id = ? AND ended_at IS NULL");
-             PreparedStatement rn = c.prepareStatement("UPDATE sessions SET title = ? WHERE id = ?")) {
+                        "UPDATE sessions SET ended_at = ?, end_reason = 'housekeeping' WHERE id = ? AND ended_at IS NULL");
+                PreparedStatement rn = c.prepareStatement("UPDATE sessions SET title = ? WHERE id = ?")) {
             for (Planned p : d.run()) {
                 if (p.op() == Op.MARK_ENDED) {
                     me.setDouble(1, now);
@@ -667,8 +832,10 @@ public final class ApplyEngine {
                     q.setLong(1, id);
                     try (ResultSet rs = q.executeQuery()) {
                         if (rs.next() && rs.getLong(1) != 0) {
-                            throw new StewardError(CTX, "deleted message " + id + " still matches in " + fts
-                                    + " (Hermes' FTS triggers missing?); rolled back, nothing was changed");
+                            throw new StewardError(
+                                    CTX,
+                                    "deleted message " + id + " still matches in " + fts
+                                            + " (Hermes' FTS triggers missing?); rolled back, nothing was changed");
                         }
                     }
                 }
@@ -680,8 +847,9 @@ public final class ApplyEngine {
 
     public static ApplyResult.Counts counts(Connection c) throws SQLException {
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT COUNT(*), COALESCE(SUM(ended_at IS NULL), 0), COALESCE(SUM(archived != 0), 0), "
-                     + "COALESCE(SUM(title IS NULL OR trim(title) = ''), 0) FROM sessions")) {
+                ResultSet rs = st.executeQuery(
+                        "SELECT COUNT(*), COALESCE(SUM(ended_at IS NULL), 0), COALESCE(SUM(archived != 0), 0), "
+                                + "COALESCE(SUM(title IS NULL OR trim(title) = ''), 0) FROM sessions")) {
             rs.next();
             int all = rs.getInt(1);
             int active = rs.getInt(2);
@@ -713,7 +881,10 @@ public final class ApplyEngine {
             if (it.asked() || "not_asked".equals(it.question())) open.add(it.session_id() + "|" + it.key());
             String skip = skipped.get(it.item_id());
             if (it.rule().equals("F") || it.rule().equals("S") || isGroupRename(it)) continue;
-            if (skip != null && (skip.equals("changed since audit") || skip.equals("no longer exists") || skip.equals("became the current session"))) continue;
+            if (skip != null
+                    && (skip.equals("changed since audit")
+                            || skip.equals("no longer exists")
+                            || skip.equals("became the current session"))) continue;
             String dec = decision(it, req);
             Planned p = ran.get(it.item_id());
             boolean rejected = "reject".equals(dec);
@@ -734,57 +905,146 @@ public final class ApplyEngine {
                 if (!it.automatic()) continue;
                 o = Outcome.RAN_AUTOMATICALLY;
             } else if (it.asked()) {
-                boolean later = "later".equals(req.waiting()) && (it.question().equals("waiting") || it.question().equals("later")
-                        || it.question().equals("collapsed"));
+                boolean later = "later".equals(req.waiting())
+                        && (it.question().equals("waiting")
+                                || it.question().equals("later")
+                                || it.question().equals("collapsed"));
                 if (it.question().equals("later") && !later) continue; // put off before: still put off
                 o = later ? Outcome.LATER : Outcome.UNANSWERED;
             } else continue;
-            String condition = it.key().indexOf('/') < 0 ? null : it.key().substring(it.key().indexOf('/') + 1);
+            String condition = it.key().indexOf('/') < 0
+                    ? null
+                    : it.key().substring(it.key().indexOf('/') + 1);
             String action = it.action().equals("name_or_delete") ? "delete" : it.action();
-            String keepReason = o == Outcome.VETOED ? req.keepReasons().getOrDefault(it.item_id(),
-                    it.group() == null ? null : req.keepReasons().get(it.group())) : null;
-            boolean sessionOnly = it.cascade_of() != null || (it.held_by() != null && !it.held_by().isEmpty());
+            String keepReason = o == Outcome.VETOED
+                    ? req.keepReasons()
+                            .getOrDefault(
+                                    it.item_id(),
+                                    it.group() == null
+                                            ? null
+                                            : req.keepReasons().get(it.group()))
+                    : null;
+            boolean sessionOnly = it.cascade_of() != null
+                    || (it.held_by() != null && !it.held_by().isEmpty());
             Level base = it.base() == null ? Level.valueOf(it.confidence()) : Level.valueOf(it.base());
-            events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), condition, Level.valueOf(it.confidence()),
-                    action, o, keepReason, it.topic(), base, it.question(), sessionOnly, it.guarded(), p != null && p.op() != Op.RENAME,
+            events.add(new DecisionEvent(
+                    it.session_id(),
+                    it.fingerprint().title(),
+                    it.rule(),
+                    condition,
+                    Level.valueOf(it.confidence()),
+                    action,
+                    o,
+                    keepReason,
+                    it.topic(),
+                    base,
+                    it.question(),
+                    sessionOnly,
+                    it.guarded(),
+                    p != null && p.op() != Op.RENAME,
                     p != null && p.op() == Op.RENAME ? p.newTitle() : null));
-            // a deletion asked because of the subagents it would take along also teaches how the user answers for that kind of
+            // a deletion asked because of the subagents it would take along also teaches how the user answers for that
+            // kind of
             // subagent (<rule>/with_<kind>) — only when all of them are of one kind, so the answer is about that kind
-            if ((o == Outcome.APPROVED || o == Outcome.VETOED) && it.cascade_of() == null && it.along() != null && it.along().size() == 1
-                    && it.held_by() != null && !it.held_by().isEmpty()) {
+            if ((o == Outcome.APPROVED || o == Outcome.VETOED)
+                    && it.cascade_of() == null
+                    && it.along() != null
+                    && it.along().size() == 1
+                    && it.held_by() != null
+                    && !it.held_by().isEmpty()) {
                 String kind = RuleKey.ALONG_PREFIX + it.along().get(0);
-                events.add(new DecisionEvent(it.session_id(), it.fingerprint().title(), it.rule(), kind, Level.MEDIUM, action, o, keepReason,
-                        null, Level.MEDIUM, it.question(), false, false, false, null));
+                events.add(new DecisionEvent(
+                        it.session_id(),
+                        it.fingerprint().title(),
+                        it.rule(),
+                        kind,
+                        Level.MEDIUM,
+                        action,
+                        o,
+                        keepReason,
+                        null,
+                        Level.MEDIUM,
+                        it.question(),
+                        false,
+                        false,
+                        false,
+                        null));
             }
         }
-        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).record(plan.plan_id(), events, open);
+        LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock)
+                .record(plan.plan_id(), events, open);
         return LearningReport.of(s);
     }
 
-    private ApplyResult result(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                               boolean fts, List<ApplyResult.Check> checks, LearningReport learning, ApplyRequest req) {
+    private ApplyResult result(
+            Plan plan,
+            boolean dry,
+            ApplyResult.Backup b,
+            Decision d,
+            ApplyResult.Counts after,
+            boolean fts,
+            List<ApplyResult.Check> checks,
+            LearningReport learning,
+            ApplyRequest req) {
         if (!others.isEmpty()) {
             List<ApplyResult.Skipped> skipped = new ArrayList<>(d.skipped());
             for (Plan.PlanItem it : others) {
-                skipped.add(new ApplyResult.Skipped(it.item_id(), it.session_id(), it.rule(), "not in the selected store (" + store + ")"));
+                skipped.add(new ApplyResult.Skipped(
+                        it.item_id(), it.session_id(), it.rule(), "not in the selected store (" + store + ")"));
             }
             d = new Decision(d.run(), skipped, d.before());
         }
         return resultOf(plan, dry, b, d, after, fts, checks, learning, req);
     }
 
-    private ApplyResult resultOf(Plan plan, boolean dry, ApplyResult.Backup b, Decision d, ApplyResult.Counts after,
-                                        boolean fts, List<ApplyResult.Check> checks, LearningReport learning, ApplyRequest req) {
-        List<ApplyResult.Done> done = d.run().stream().map(p -> new ApplyResult.Done(p.item().item_id(), p.item().session_id(),
-                p.item().rule(), p.op().name().toLowerCase(java.util.Locale.ROOT), p.newTitle())).toList();
+    private ApplyResult resultOf(
+            Plan plan,
+            boolean dry,
+            ApplyResult.Backup b,
+            Decision d,
+            ApplyResult.Counts after,
+            boolean fts,
+            List<ApplyResult.Check> checks,
+            LearningReport learning,
+            ApplyRequest req) {
+        List<ApplyResult.Done> done = d.run().stream()
+                .map(p -> new ApplyResult.Done(
+                        p.item().item_id(),
+                        p.item().session_id(),
+                        p.item().rule(),
+                        p.op().name().toLowerCase(java.util.Locale.ROOT),
+                        p.newTitle()))
+                .toList();
         String backupId = b == null ? "<backup_id>" : b.backup_id();
-        List<ApplyResult.Auto> auto = d.run().stream().filter(p -> automatic(p, req)).map(p -> new ApplyResult.Auto(p.item().item_id(),
-                p.item().session_id(), p.item().key(), p.op().name().toLowerCase(java.util.Locale.ROOT), undo(backupId, p.item().session_id()))).toList();
-        return new ApplyResult(plan.plan_id(), dry, b, done.size(), List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),
-                Math.max(0, done.size() - MAX_LISTED), d.skipped().size(),
-                List.copyOf(d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))), Math.max(0, d.skipped().size() - MAX_LISTED),
-                auto.size(), List.copyOf(auto.subList(0, Math.min(MAX_LISTED, auto.size()))), Math.max(0, auto.size() - MAX_LISTED),
-                d.before(), after, fts, checks, learning, recovered);
+        List<ApplyResult.Auto> auto = d.run().stream()
+                .filter(p -> automatic(p, req))
+                .map(p -> new ApplyResult.Auto(
+                        p.item().item_id(),
+                        p.item().session_id(),
+                        p.item().key(),
+                        p.op().name().toLowerCase(java.util.Locale.ROOT),
+                        undo(backupId, p.item().session_id())))
+                .toList();
+        return new ApplyResult(
+                plan.plan_id(),
+                dry,
+                b,
+                done.size(),
+                List.copyOf(done.subList(0, Math.min(MAX_LISTED, done.size()))),
+                Math.max(0, done.size() - MAX_LISTED),
+                d.skipped().size(),
+                List.copyOf(
+                        d.skipped().subList(0, Math.min(MAX_LISTED, d.skipped().size()))),
+                Math.max(0, d.skipped().size() - MAX_LISTED),
+                auto.size(),
+                List.copyOf(auto.subList(0, Math.min(MAX_LISTED, auto.size()))),
+                Math.max(0, auto.size() - MAX_LISTED),
+                d.before(),
+                after,
+                fts,
+                checks,
+                learning,
+                recovered);
     }
 
     /** The one-line undo of one executed item. */

@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -44,7 +43,11 @@ public final class ApplyJournal {
     private static final Pattern ID = Pattern.compile("[br]_\\d{8}T\\d{6}Z_[0-9a-f]{6}");
 
     /** Phases: claimed (nothing moved yet, nothing can have been committed), prepared (moves listed), committed. */
-    public enum Phase { CLAIMED, PREPARED, COMMITTED }
+    public enum Phase {
+        CLAIMED,
+        PREPARED,
+        COMMITTED
+    }
 
     /** An operation of the apply and how to see its effect in state.db. */
     public record Op(String session_id, String op, String new_title, Double ended_at) {}
@@ -56,8 +59,16 @@ public final class ApplyJournal {
      * The journal file's content. {@code kind} is apply or restore; a move is always written as (session, its place in
      * Hermes' sessions dir, its place in the backup), whichever way the call moves it.
      */
-    public record Record(int version, String kind, String plan_id, String backup_id, String phase, String started_at, long pid,
-                         List<Op> ops, List<Move> moves) {}
+    public record Record(
+            int version,
+            String kind,
+            String plan_id,
+            String backup_id,
+            String phase,
+            String started_at,
+            long pid,
+            List<Op> ops,
+            List<Move> moves) {}
 
     private final StewardPaths paths;
     private final Clock clock;
@@ -96,12 +107,23 @@ public final class ApplyJournal {
         }
 
         public void write(Phase phase, List<Op> ops, List<Move> moves) {
-            Record r = new Record(1, kind, planId, backupId, phase.name().toLowerCase(java.util.Locale.ROOT), startedAt,
-                    ProcessHandle.current().pid(), ops, moves);
+            Record r = new Record(
+                    1,
+                    kind,
+                    planId,
+                    backupId,
+                    phase.name().toLowerCase(java.util.Locale.ROOT),
+                    startedAt,
+                    ProcessHandle.current().pid(),
+                    ops,
+                    moves);
             try {
                 AtomicFiles.write(dir().resolve(id + ".json"), Json.MAPPER.writeValueAsBytes(r));
             } catch (IOException | RuntimeException e) {
-                throw new StewardError(CTX, "cannot write the apply journal in " + dir() + ": " + e.getMessage() + "; nothing was changed", e);
+                throw new StewardError(
+                        CTX,
+                        "cannot write the apply journal in " + dir() + ": " + e.getMessage() + "; nothing was changed",
+                        e);
             }
         }
 
@@ -150,7 +172,10 @@ public final class ApplyJournal {
             e.write(Phase.CLAIMED, List.of(), List.of());
             return e;
         } catch (IOException e) {
-            throw new StewardError(context, "cannot start the journal in " + dir() + ": " + e.getMessage() + "; nothing was changed", e);
+            throw new StewardError(
+                    context,
+                    "cannot start the journal in " + dir() + ": " + e.getMessage() + "; nothing was changed",
+                    e);
         }
     }
 
@@ -194,7 +219,8 @@ public final class ApplyJournal {
                 String notice = settle(f);
                 if (notice != null) notices.add(notice);
             } catch (IOException | RuntimeException e) {
-                notices.add("session_apply: an interrupted apply (journal " + f + ") could not be settled yet: " + e.getMessage());
+                notices.add("session_apply: an interrupted apply (journal " + f + ") could not be settled yet: "
+                        + e.getMessage());
             } finally {
                 if (lock != null) {
                     release(ch, lock);
@@ -220,9 +246,12 @@ public final class ApplyJournal {
         if (!Files.isDirectory(dir())) return List.of();
         try (var s = Files.list(dir())) {
             return s.filter(p -> {
-                String n = p.getFileName().toString();
-                return n.endsWith(".json") && ID.matcher(n.substring(0, n.length() - 5)).matches();
-            }).sorted().toList();
+                        String n = p.getFileName().toString();
+                        return n.endsWith(".json")
+                                && ID.matcher(n.substring(0, n.length() - 5)).matches();
+                    })
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             return List.of();
         }
@@ -261,7 +290,8 @@ public final class ApplyJournal {
         List<String> present;
         try (Connection c = Sqlite.openReadOnly(paths.stateDb())) {
             present = existing(c, r);
-            committed = Phase.COMMITTED.name().equalsIgnoreCase(r.phase()) ? Boolean.TRUE
+            committed = Phase.COMMITTED.name().equalsIgnoreCase(r.phase())
+                    ? Boolean.TRUE
                     : Phase.CLAIMED.name().equalsIgnoreCase(r.phase()) ? Boolean.FALSE : committed(c, r);
         } catch (SQLException e) {
             throw new IOException("cannot read state.db: " + Sqlite.describe(e), e);
@@ -286,18 +316,28 @@ public final class ApplyJournal {
         PlanStore plans = new PlanStore(paths.stateDir());
         String notice;
         if (restore) {
-            notice = back + forward == 0 ? null : "session_restore: a restore from " + r.backup_id() + " was interrupted; "
-                    + back + " side files are back with their sessions";
+            notice = back + forward == 0
+                    ? null
+                    : "session_restore: a restore from " + r.backup_id() + " was interrupted; " + back
+                            + " side files are back with their sessions";
         } else if (committed) {
-            notice = "session_apply: an apply of plan " + r.plan_id() + " was interrupted after it committed; it is complete now"
-                    + (forward > 0 ? " (" + forward + " side files moved into the backup)" : "") + ". Its backup is " + r.backup_id()
+            notice = "session_apply: an apply of plan " + r.plan_id()
+                    + " was interrupted after it committed; it is complete now"
+                    + (forward > 0 ? " (" + forward + " side files moved into the backup)" : "") + ". Its backup is "
+                    + r.backup_id()
                     + " (session_restore undoes it).";
         } else {
             boolean released = plans.releaseIfUsed(r.plan_id());
-            if (Files.isRegularFile(bk.file(r.backup_id()))) bk.markInterrupted(r.backup_id(), "written by a session_apply of plan "
-                    + r.plan_id() + " that was interrupted before it changed anything");
+            if (Files.isRegularFile(bk.file(r.backup_id())))
+                bk.markInterrupted(
+                        r.backup_id(),
+                        "written by a session_apply of plan " + r.plan_id()
+                                + " that was interrupted before it changed anything");
             notice = "session_apply: an apply of plan " + r.plan_id() + " was interrupted before it changed anything"
-                    + (back > 0 ? "; its " + back + " side files are back in " + paths.hermesHome().resolve("sessions") : "")
+                    + (back > 0
+                            ? "; its " + back + " side files are back in "
+                                    + paths.hermesHome().resolve("sessions")
+                            : "")
                     + (released ? "; the plan can be applied again" : "; run session_audit again") + ".";
         }
         Files.deleteIfExists(f);
@@ -331,16 +371,22 @@ public final class ApplyJournal {
     static boolean committed(Connection c, Record r) throws SQLException {
         if (r.ops().isEmpty()) return false;
         int shown = 0;
-        try (PreparedStatement s = c.prepareStatement("SELECT title, ended_at, end_reason FROM sessions WHERE id = ?")) {
+        try (PreparedStatement s =
+                c.prepareStatement("SELECT title, ended_at, end_reason FROM sessions WHERE id = ?")) {
             for (Op o : r.ops()) {
                 s.setString(1, o.session_id());
                 try (ResultSet rs = s.executeQuery()) {
                     boolean exists = rs.next();
                     boolean effect = switch (o.op()) {
                         case "delete" -> !exists;
-                        case "rename" -> exists && o.new_title() != null && o.new_title().equals(rs.getString(1));
-                        case "mark_ended" -> exists && o.ended_at() != null && rs.getObject(2) != null
-                                && rs.getDouble(2) == o.ended_at() && "housekeeping".equals(rs.getString(3));
+                        case "rename" ->
+                            exists && o.new_title() != null && o.new_title().equals(rs.getString(1));
+                        case "mark_ended" ->
+                            exists
+                                    && o.ended_at() != null
+                                    && rs.getObject(2) != null
+                                    && rs.getDouble(2) == o.ended_at()
+                                    && "housekeeping".equals(rs.getString(3));
                         default -> false;
                     };
                     if (effect) shown++;

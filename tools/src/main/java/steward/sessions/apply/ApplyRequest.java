@@ -9,16 +9,33 @@ import java.util.Map;
  * {@code "later"} puts off the questions still waiting from earlier runs. A rule decision covers only the
  * questions of that rule the report listed (and its collapsed line), never automatic or report-only items.
  */
-public record ApplyRequest(String planId, Map<String, String> itemDecisions, Map<String, String> ruleDecisions,
-                           Map<String, String> renames, boolean dryRun, String currentSessionId, Map<String, String> keepReasons,
-                           String waiting) {
-    public ApplyRequest(String planId, Map<String, String> itemDecisions, Map<String, String> ruleDecisions,
-                        Map<String, String> renames, boolean dryRun, String currentSessionId) {
+public record ApplyRequest(
+        String planId,
+        Map<String, String> itemDecisions,
+        Map<String, String> ruleDecisions,
+        Map<String, String> renames,
+        boolean dryRun,
+        String currentSessionId,
+        Map<String, String> keepReasons,
+        String waiting) {
+    public ApplyRequest(
+            String planId,
+            Map<String, String> itemDecisions,
+            Map<String, String> ruleDecisions,
+            Map<String, String> renames,
+            boolean dryRun,
+            String currentSessionId) {
         this(planId, itemDecisions, ruleDecisions, renames, dryRun, currentSessionId, null, null);
     }
 
-    public ApplyRequest(String planId, Map<String, String> itemDecisions, Map<String, String> ruleDecisions,
-                        Map<String, String> renames, boolean dryRun, String currentSessionId, Map<String, String> keepReasons) {
+    public ApplyRequest(
+            String planId,
+            Map<String, String> itemDecisions,
+            Map<String, String> ruleDecisions,
+            Map<String, String> renames,
+            boolean dryRun,
+            String currentSessionId,
+            Map<String, String> keepReasons) {
         this(planId, itemDecisions, ruleDecisions, renames, dryRun, currentSessionId, keepReasons, null);
     }
 

@@ -6,12 +6,25 @@ import java.util.List;
  * The structured result of {@code session_apply}. {@code automatic}: every item that ran without being asked, with
  * its rule condition and the one-line undo (restoring it teaches Steward to ask first).
  */
-public record ApplyResult(String plan_id, boolean dry_run, Backup backup, int executed_count, List<Done> executed,
-                          int executed_left_out, int skipped_count, List<Skipped> skipped, int skipped_left_out,
-                          int automatic_count, List<Auto> automatic, int automatic_left_out,
-                          Counts before, Counts after, boolean fts_verified, List<Check> checklist,
-                          steward.learning.LearningReport learning,
-                          List<String> recovered) {
+public record ApplyResult(
+        String plan_id,
+        boolean dry_run,
+        Backup backup,
+        int executed_count,
+        List<Done> executed,
+        int executed_left_out,
+        int skipped_count,
+        List<Skipped> skipped,
+        int skipped_left_out,
+        int automatic_count,
+        List<Auto> automatic,
+        int automatic_left_out,
+        Counts before,
+        Counts after,
+        boolean fts_verified,
+        List<Check> checklist,
+        steward.learning.LearningReport learning,
+        List<String> recovered) {
 
     public record Backup(String backup_id, String path, long size_bytes, int sessions, int messages, int side_files) {}
 

@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.claude.ClaudeHome;
 import steward.claude.ClaudeSessionFile;
@@ -61,14 +60,21 @@ final class ClaudeApplier {
         this.clock = clock;
         this.plan = plan;
         this.items = items;
-        this.ref = plan.storeRefs().stream().filter(r -> r.store().equals(ClaudeSessions.STORE)).findFirst()
-                .orElseThrow(() -> new StewardError(CTX, "plan " + plan.plan_id() + " has Claude Code items but no Claude Code store"));
+        this.ref = plan.storeRefs().stream()
+                .filter(r -> r.store().equals(ClaudeSessions.STORE))
+                .findFirst()
+                .orElseThrow(() -> new StewardError(
+                        CTX, "plan " + plan.plan_id() + " has Claude Code items but no Claude Code store"));
         this.callerCwd = callerCwd;
     }
 
     /** What the Claude Code part did: its decision, backup, counts after, checks, and how to take it back. */
-    record Part(ApplyEngine.Decision decision, ApplyResult.Backup backup, ApplyResult.Counts after, List<ApplyResult.Check> checks,
-                Undo undo) {}
+    record Part(
+            ApplyEngine.Decision decision,
+            ApplyResult.Backup backup,
+            ApplyResult.Counts after,
+            List<ApplyResult.Check> checks,
+            Undo undo) {}
 
     /** Moves done (from, to) and index files replaced (file, original bytes), in order. */
     record Undo(List<Path[]> moved, Map<Path, byte[]> indexes) {}
@@ -77,12 +83,16 @@ final class ClaudeApplier {
     private record Unit(ApplyEngine.Planned planned, ClaudeSessionFile file, List<Path> roots) {}
 
     private ClaudeSessions source(double now) {
-        if (paths.claudeHome() == null) throw new StewardError(CTX, "plan " + plan.plan_id() + " has Claude Code items but no Claude Code home is configured");
+        if (paths.claudeHome() == null)
+            throw new StewardError(
+                    CTX, "plan " + plan.plan_id() + " has Claude Code items but no Claude Code home is configured");
         double idle = ref.idle_seconds() == null ? ClaudeSessions.DEFAULT_IDLE_SECONDS : ref.idle_seconds();
-        return new ClaudeSessions(paths.claudeHome(), paths.stateDir(), new ClaudeSessions.Options(now, idle, callerCwd, true));
+        return new ClaudeSessions(
+                paths.claudeHome(), paths.stateDir(), new ClaudeSessions.Options(now, idle, callerCwd, true));
     }
 
-    private record Decided(ApplyEngine.Decision decision, List<Unit> units, ClaudeSessions source, List<SessionRow> rows) {}
+    private record Decided(
+            ApplyEngine.Decision decision, List<Unit> units, ClaudeSessions source, List<SessionRow> rows) {}
 
     Part decide(ApplyRequest req) {
         Decided d = decideNow(req);
@@ -109,7 +119,8 @@ final class ClaudeApplier {
             String why = unsafe(f, now, registered, indexes);
             if (why != null) {
                 unsafe.add(f.id());
-                skipped.add(new ApplyResult.Skipped(p.item().item_id(), p.item().session_id(), p.item().rule(), why));
+                skipped.add(new ApplyResult.Skipped(
+                        p.item().item_id(), p.item().session_id(), p.item().rule(), why));
             }
         }
         run.keySet().removeAll(unsafe);
@@ -130,7 +141,8 @@ final class ClaudeApplier {
                 }
                 if (why != null) {
                     run.remove(p.item().session_id());
-                    skipped.add(new ApplyResult.Skipped(p.item().item_id(), p.item().session_id(), p.item().rule(), why));
+                    skipped.add(new ApplyResult.Skipped(
+                            p.item().item_id(), p.item().session_id(), p.item().rule(), why));
                     changed = true;
                 }
             }
@@ -158,22 +170,30 @@ final class ClaudeApplier {
     }
 
     /** Why a session may not be moved now, or null. */
-    private String unsafe(ClaudeSessionFile f, double now, Set<String> registered, Map<String, SessionsIndex.Read> indexes) {
+    private String unsafe(
+            ClaudeSessionFile f, double now, Set<String> registered, Map<String, SessionsIndex.Read> indexes) {
         if (f.escapes()) return "a symlink leads out of the Claude home: not moved";
         double age = now - f.lastModifiedMillis() / 1000.0;
-        if (age < ClaudeSessions.QUIET_SECONDS) return "being written (modified " + Math.max(0, Math.round(age)) + " s ago)";
+        if (age < ClaudeSessions.QUIET_SECONDS)
+            return "being written (modified " + Math.max(0, Math.round(age)) + " s ago)";
         String owner = f.kind() == ClaudeSessionFile.Kind.MAIN ? f.id() : f.parentId();
         if (owner != null && registered.contains(owner)) return "open in a running Claude Code";
         SessionsIndex.Read idx = indexes.get(f.project());
         if (f.kind() == ClaudeSessionFile.Kind.MAIN && idx != null && idx.exists() && !idx.usable()) {
-            return SessionsIndex.FILE + " of its project cannot be parsed (" + idx.error() + "): left as it is, session kept";
+            return SessionsIndex.FILE + " of its project cannot be parsed (" + idx.error()
+                    + "): left as it is, session kept";
         }
         if (f.dir() != null) {
             try (Stream<Path> s = Files.walk(f.dir())) {
                 Path realHome = paths.claudeHome().toRealPath();
                 for (Path p : s.toList()) {
-                    if (Files.isSymbolicLink(p) && !ClaudeHome.inside(p, realHome)) return "a symlink in its directory leads out of the Claude home: not moved";
-                    if (now - Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() / 1000.0 < ClaudeSessions.QUIET_SECONDS) {
+                    if (Files.isSymbolicLink(p) && !ClaudeHome.inside(p, realHome))
+                        return "a symlink in its directory leads out of the Claude home: not moved";
+                    if (now
+                                    - Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS)
+                                                    .toMillis()
+                                            / 1000.0
+                            < ClaudeSessions.QUIET_SECONDS) {
                         return "being written (" + f.dir().relativize(p) + " was modified moments ago)";
                     }
                 }
@@ -208,14 +228,17 @@ final class ClaudeApplier {
         Map<String, Set<String>> indexedByProject = new LinkedHashMap<>();
         for (Unit u : d.units()) {
             if (u.file().kind() == ClaudeSessionFile.Kind.MAIN && u.file().indexed()) {
-                indexedByProject.computeIfAbsent(u.file().project(), k -> new LinkedHashSet<>()).add(u.file().id());
+                indexedByProject
+                        .computeIfAbsent(u.file().project(), k -> new LinkedHashSet<>())
+                        .add(u.file().id());
             }
         }
         Map<String, SessionsIndex.Read> before = new LinkedHashMap<>();
         Map<String, byte[]> after = new LinkedHashMap<>();
         Map<String, SessionsIndex.Removed> removedById = new HashMap<>();
         for (Map.Entry<String, Set<String>> e : indexedByProject.entrySet()) {
-            SessionsIndex.Read r = SessionsIndex.read(d.source().home().projectDir(e.getKey()).resolve(SessionsIndex.FILE));
+            SessionsIndex.Read r =
+                    SessionsIndex.read(d.source().home().projectDir(e.getKey()).resolve(SessionsIndex.FILE));
             if (!r.usable()) continue; // gone since the listing: nothing to keep consistent
             before.put(e.getKey(), r);
             after.put(e.getKey(), SessionsIndex.without(r, e.getValue()));
@@ -253,7 +276,9 @@ final class ClaudeApplier {
                 ArrayNode with = line.putArray("with");
                 for (ApplyEngine.Planned p : d.decision().run()) {
                     ClaudeSessionFile c = d.source().file(p.item().session_id());
-                    if (c.kind() == ClaudeSessionFile.Kind.SUBAGENT && f.id().equals(c.parentId()) && f.kind() == ClaudeSessionFile.Kind.MAIN) {
+                    if (c.kind() == ClaudeSessionFile.Kind.SUBAGENT
+                            && f.id().equals(c.parentId())
+                            && f.kind() == ClaudeSessionFile.Kind.MAIN) {
                         with.add(c.id());
                     }
                 }
@@ -266,7 +291,10 @@ final class ClaudeApplier {
                     ix.set("entry", rem.entry());
                     ix.put("before_sha256", FileMoves.sha256(before.get(project).bytes()));
                     ix.put("after_sha256", FileMoves.sha256(after.get(project)));
-                    ix.putArray("removed_with").addAll(indexedByProject.get(project).stream().map(Json.MAPPER.getNodeFactory()::stringNode).toList());
+                    ix.putArray("removed_with")
+                            .addAll(indexedByProject.get(project).stream()
+                                    .map(Json.MAPPER.getNodeFactory()::stringNode)
+                                    .toList());
                 }
                 messages += f.facts().messages();
                 ObjectNode note = line.putObject("_steward");
@@ -283,18 +311,24 @@ final class ClaudeApplier {
                 lines.add(line);
             }
         } catch (IOException | UncheckedIOException e) {
-            throw new StewardError(CTX, "backup failed, nothing was changed: cannot read a Claude Code session: " + e.getMessage(), e);
+            throw new StewardError(
+                    CTX, "backup failed, nothing was changed: cannot read a Claude Code session: " + e.getMessage(), e);
         }
         // 2. the manifest and the indexes' original bytes, verified, before anything moves
         SessionBackup.Written w = bk.writeClaude(backupId, lines);
         try {
             for (Map.Entry<String, SessionsIndex.Read> e : before.entrySet()) {
-                Path saved = filesRoot.resolve(home.relativize(e.getValue().file()).toString());
+                Path saved =
+                        filesRoot.resolve(home.relativize(e.getValue().file()).toString());
                 AtomicFiles.write(saved, e.getValue().bytes());
-                if (!Arrays.equals(Files.readAllBytes(saved), e.getValue().bytes())) throw new IOException("read-back mismatch of " + saved);
+                if (!Arrays.equals(Files.readAllBytes(saved), e.getValue().bytes()))
+                    throw new IOException("read-back mismatch of " + saved);
             }
         } catch (IOException e) {
-            throw new StewardError(CTX, "backup failed, nothing was changed: cannot save " + SessionsIndex.FILE + ": " + e.getMessage(), e);
+            throw new StewardError(
+                    CTX,
+                    "backup failed, nothing was changed: cannot save " + SessionsIndex.FILE + ": " + e.getMessage(),
+                    e);
         }
         // 3. move, fsync, compare
         Undo undo = new Undo(new ArrayList<>(), new LinkedHashMap<>());
@@ -310,9 +344,11 @@ final class ClaudeApplier {
             for (ObjectNode l : lines) {
                 for (var fe : l.get("files")) {
                     Path moved = filesRoot.resolve(fe.get("path").asString());
-                    if (!Files.isRegularFile(moved, LinkOption.NOFOLLOW_LINKS) || Files.size(moved) != fe.get("size").asLong()
+                    if (!Files.isRegularFile(moved, LinkOption.NOFOLLOW_LINKS)
+                            || Files.size(moved) != fe.get("size").asLong()
                             || !FileMoves.sha256(moved).equals(fe.get("sha256").asString())) {
-                        throw new IOException(fe.get("path").asString() + " changed while it was moved (being written?)");
+                        throw new IOException(
+                                fe.get("path").asString() + " changed while it was moved (being written?)");
                     }
                 }
             }
@@ -320,7 +356,8 @@ final class ClaudeApplier {
             for (Map.Entry<String, SessionsIndex.Read> e : before.entrySet()) {
                 Path file = e.getValue().file();
                 byte[] now2 = Files.readAllBytes(file);
-                if (!Arrays.equals(now2, e.getValue().bytes())) throw new IOException(file + " changed during the apply");
+                if (!Arrays.equals(now2, e.getValue().bytes()))
+                    throw new IOException(file + " changed during the apply");
                 Set<PosixFilePermission> mode = mode(file);
                 undo.indexes().put(file, e.getValue().bytes());
                 AtomicFiles.write(file, after.get(e.getKey()));
@@ -328,16 +365,28 @@ final class ClaudeApplier {
             }
         } catch (IOException | RuntimeException e) {
             undo(new Part(d.decision(), null, null, List.of(), undo));
-            throw new StewardError(CTX, "moving Claude Code sessions into the backup failed, everything was moved back: " + e.getMessage(), e);
+            throw new StewardError(
+                    CTX,
+                    "moving Claude Code sessions into the backup failed, everything was moved back: " + e.getMessage(),
+                    e);
         }
         Set<String> gone = new HashSet<>();
         for (ApplyEngine.Planned p : d.decision().run()) gone.add(p.item().session_id());
-        List<SessionRow> left = d.rows().stream().filter(r -> !gone.contains(r.id())).toList();
-        checks.add(new ApplyResult.Check("claude_backup", true, bk.claudeFile(backupId) + " (" + lines.size() + " sessions, " + files
-                + " files, " + bytes + " bytes moved, fsynced and compared by SHA-256)"));
-        checks.add(new ApplyResult.Check("claude_index", true, before.isEmpty() ? "no " + SessionsIndex.FILE + " entry to remove"
-                : before.size() + " " + SessionsIndex.FILE + " rewritten without the moved sessions"));
-        ApplyResult.Backup b = new ApplyResult.Backup(backupId, w.path(), w.size_bytes() + bytes, d.decision().run().size(), messages, files);
+        List<SessionRow> left =
+                d.rows().stream().filter(r -> !gone.contains(r.id())).toList();
+        checks.add(new ApplyResult.Check(
+                "claude_backup",
+                true,
+                bk.claudeFile(backupId) + " (" + lines.size() + " sessions, " + files + " files, " + bytes
+                        + " bytes moved, fsynced and compared by SHA-256)"));
+        checks.add(new ApplyResult.Check(
+                "claude_index",
+                true,
+                before.isEmpty()
+                        ? "no " + SessionsIndex.FILE + " entry to remove"
+                        : before.size() + " " + SessionsIndex.FILE + " rewritten without the moved sessions"));
+        ApplyResult.Backup b = new ApplyResult.Backup(
+                backupId, w.path(), w.size_bytes() + bytes, d.decision().run().size(), messages, files);
         return new Part(d.decision(), b, counts(left), checks, undo);
     }
 

@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
@@ -64,7 +63,8 @@ public final class AuditEngine {
         PreferenceStore.Snapshot s = new PreferenceStore(paths.stateDir(), clock).read();
         this.preferences = s.view();
         String status = !s.usable() ? "corrupt" : s.exists() ? "ok" : "absent";
-        this.learning = new AuditResult.LearningState(status, s.problem(), s.usable() && s.exists() ? LearningEngine.ruleState(s.data()) : null);
+        this.learning = new AuditResult.LearningState(
+                status, s.problem(), s.usable() && s.exists() ? LearningEngine.ruleState(s.data()) : null);
     }
 
     /** The working directory whose Claude Code project holds the current session when none is named (default: this process's). */
@@ -79,7 +79,9 @@ public final class AuditEngine {
     public static AuditResult.Current findCurrent(List<SessionRow> rows, String argument, String context) {
         if (argument != null) {
             boolean exists = rows.stream().anyMatch(r -> r.id().equals(argument));
-            if (!exists) throw new StewardError(context, "current_session_id " + argument + " is not a session in this database");
+            if (!exists)
+                throw new StewardError(
+                        context, "current_session_id " + argument + " is not a session in this database");
             return new AuditResult.Current(argument, "argument");
         }
         return HermesSessions.newestActiveTuiCli(rows);
@@ -93,7 +95,12 @@ public final class AuditEngine {
         final RuleContext ctx;
         final Verdict[] verdicts;
 
-        StoreAudit(SessionSource source, List<SessionRow> rows, AuditResult.Current current, RuleContext ctx, Verdict[] verdicts) {
+        StoreAudit(
+                SessionSource source,
+                List<SessionRow> rows,
+                AuditResult.Current current,
+                RuleContext ctx,
+                Verdict[] verdicts) {
             this.source = source;
             this.rows = rows;
             this.current = current;
@@ -113,23 +120,35 @@ public final class AuditEngine {
         Instant now = req.now() != null ? req.now() : clock.instant();
         double nowEpoch = Times.epoch(now);
         work.progress(0, PHASES, "listing sessions");
-        List<SessionSource> sources = SessionHomes.open(paths, req.store(), new ClaudeSessions.Options(nowEpoch, req.idleSeconds(), callerCwd, true),
+        List<SessionSource> sources = SessionHomes.open(
+                paths,
+                req.store(),
+                new ClaudeSessions.Options(nowEpoch, req.idleSeconds(), callerCwd, true),
                 "session_audit");
         List<List<SessionRow>> listed = new ArrayList<>();
         for (SessionSource src : sources) listed.add(src.rows());
-        if (req.currentSessionId() != null && listed.stream().noneMatch(rows -> rows.stream().anyMatch(r -> r.id().equals(req.currentSessionId())))) {
-            throw new StewardError("session_audit", "current_session_id " + req.currentSessionId() + " is not a session in "
-                    + (sources.size() == 1 && sources.get(0).store().equals(SessionRow.HERMES) ? "this database" : "any audited home"));
+        if (req.currentSessionId() != null
+                && listed.stream()
+                        .noneMatch(rows -> rows.stream().anyMatch(r -> r.id().equals(req.currentSessionId())))) {
+            throw new StewardError(
+                    "session_audit",
+                    "current_session_id " + req.currentSessionId() + " is not a session in "
+                            + (sources.size() == 1 && sources.get(0).store().equals(SessionRow.HERMES)
+                                    ? "this database"
+                                    : "any audited home"));
         }
         work.checkpoint(CTX);
-        work.progress(1, PHASES, "classifying " + listed.stream().mapToInt(List::size).sum() + " sessions");
-        // topic grouping (titles, first prompts, cwd; Hermes' Projects on its own connection, Claude Code's transcript heads)
+        work.progress(
+                1, PHASES, "classifying " + listed.stream().mapToInt(List::size).sum() + " sessions");
+        // topic grouping (titles, first prompts, cwd; Hermes' Projects on its own connection, Claude Code's transcript
+        // heads)
         // clusters on other cores while the rules classify
         java.util.concurrent.CompletableFuture<TopicGroups> grouping = null, claudeGrouping = null;
         for (int i = 0; i < sources.size(); i++) {
             if (sources.get(i) instanceof ClaudeSessions cs) {
                 List<SessionRow> claudeRows = listed.get(i);
-                claudeGrouping = java.util.concurrent.CompletableFuture.supplyAsync(() -> TopicGroups.buildClaude(TopicGroups.readClaude(cs, claudeRows)));
+                claudeGrouping = java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> TopicGroups.buildClaude(TopicGroups.readClaude(cs, claudeRows)));
                 continue;
             }
             if (!sources.get(i).store().equals(SessionRow.HERMES)) continue;
@@ -137,15 +156,19 @@ public final class AuditEngine {
             Path db = Path.of(sources.get(i).location());
             grouping = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try (SessionStore store = SessionStore.openReadOnly(db)) {
-                    return TopicGroups.build(TopicGroups.read(store, hermesRows), hermesRows,
+                    return TopicGroups.build(
+                            TopicGroups.read(store, hermesRows),
+                            hermesRows,
                             steward.sessions.grouping.HermesProjects.read(paths.hermesHome()));
                 }
             });
         }
         steward.config.StewardSettings settings = steward.config.StewardSettings.load(paths.configYaml());
         steward.config.HousekeepingSettings housekeeping = steward.config.HousekeepingSettings.load(paths.configYaml());
-        // items: every non-retain verdict of every home; a deletion whose subagent children would not all go automatically on
-        // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan, per report)
+        // items: every non-retain verdict of every home; a deletion whose subagent children would not all go
+        // automatically on
+        // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan,
+        // per report)
         List<StoreAudit> audits = new ArrayList<>();
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
         Map<String, StoreAudit> itemStore = new HashMap<>();
@@ -153,22 +176,32 @@ public final class AuditEngine {
             List<SessionRow> rows = listed.get(i);
             AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId());
             boolean hermes = sources.get(i).store().equals(SessionRow.HERMES);
-            Double lastPrune = hermes && housekeeping.autoPrune() ? lastAutoPrune(Path.of(sources.get(i).location())) : null;
-            RuleContext ctx = RuleContext.of(nowEpoch, current.session_id(), rows, preferences, settings.subagentKeepDays(), housekeeping,
+            Double lastPrune = hermes && housekeeping.autoPrune()
+                    ? lastAutoPrune(Path.of(sources.get(i).location()))
+                    : null;
+            RuleContext ctx = RuleContext.of(
+                    nowEpoch,
+                    current.session_id(),
+                    rows,
+                    preferences,
+                    settings.subagentKeepDays(),
+                    housekeeping,
                     lastPrune);
             StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
             audits.add(a);
-            for (Map.Entry<String, Plan.PlanItem> e : storeItems(rows, a.verdicts, ctx, req).entrySet()) {
+            for (Map.Entry<String, Plan.PlanItem> e :
+                    storeItems(rows, a.verdicts, ctx, req).entrySet()) {
                 items.put(e.getKey(), e.getValue());
                 itemStore.put(e.getKey(), a);
             }
         }
         work.checkpoint(CTX);
         work.progress(2, PHASES, "building the report");
-        QuestionPlan.assign(items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
+        QuestionPlan.assign(
+                items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
         // the report's groups: one counted line each, answerable by group id where the trust rules allow
-        DecisionGroups.Result decisionGroups = DecisionGroups.build(items, pi -> itemStore.get(pi.session_id()).ctx.session(pi.session_id()),
-                preferences);
+        DecisionGroups.Result decisionGroups = DecisionGroups.build(
+                items, pi -> itemStore.get(pi.session_id()).ctx.session(pi.session_id()), preferences);
         items.putAll(decisionGroups.items());
         StoreAudit first = audits.get(0);
 
@@ -181,7 +214,8 @@ public final class AuditEngine {
             for (SessionRow s : a.rows) byId.put(s.id(), s);
             for (Plan.PlanItem r : groups.planItems(byId, req.maxItemsPerGroup(), req.headless())) {
                 Plan.PlanItem own = items.get(r.session_id());
-                if (own == null || !own.rule().equals("H")) renameItems.add(r); // no renaming what Hermes prunes at its next start
+                if (own == null || !own.rule().equals("H"))
+                    renameItems.add(r); // no renaming what Hermes prunes at its next start
             }
         }
 
@@ -193,7 +227,9 @@ public final class AuditEngine {
         String planId = PlanStore.newId();
         int cap = req.maxItemsPerGroup();
         Capped auto = new Capped(cap), info = new Capped(cap), waiting = new Capped(cap), notAsked = new Capped(cap);
-        Map<String, Capped> confirm = new LinkedHashMap<>(), collapsed = new LinkedHashMap<>(), status = new LinkedHashMap<>();
+        Map<String, Capped> confirm = new LinkedHashMap<>(),
+                collapsed = new LinkedHashMap<>(),
+                status = new LinkedHashMap<>();
         int[] q = new int[7]; // new, waiting, later, collapsed, not asked, grouped, status
         Map<String, Integer> notAskedByKey = new LinkedHashMap<>();
         // questions asked by name first (each is listed: QuestionPlan kept them within the group cap), then the rest
@@ -204,17 +240,34 @@ public final class AuditEngine {
                 Capped g;
                 if (pi.question() == null || asked) {
                     Confidence c = Confidence.valueOf(pi.confidence());
-                    g = c == Confidence.HIGH && pi.executable() ? auto
+                    g = c == Confidence.HIGH && pi.executable()
+                            ? auto
                             : c == Confidence.LOW ? info : confirm.computeIfAbsent(pi.rule(), k -> new Capped(cap));
                     if ("new".equals(pi.question())) q[0]++;
                     if ("grouped".equals(pi.question())) q[5]++;
                 } else {
                     switch (pi.question()) {
-                        case "waiting" -> { g = waiting; q[1]++; }
-                        case "later" -> { g = waiting; q[2]++; }
-                        case "collapsed" -> { g = collapsed.computeIfAbsent(pi.rule(), k -> new Capped(cap)); q[3]++; }
-                        case "status" -> { g = status.computeIfAbsent(pi.rule(), k -> new Capped(cap)); q[6]++; }
-                        default -> { g = notAsked; q[4]++; notAskedByKey.merge(pi.key(), 1, Integer::sum); }
+                        case "waiting" -> {
+                            g = waiting;
+                            q[1]++;
+                        }
+                        case "later" -> {
+                            g = waiting;
+                            q[2]++;
+                        }
+                        case "collapsed" -> {
+                            g = collapsed.computeIfAbsent(pi.rule(), k -> new Capped(cap));
+                            q[3]++;
+                        }
+                        case "status" -> {
+                            g = status.computeIfAbsent(pi.rule(), k -> new Capped(cap));
+                            q[6]++;
+                        }
+                        default -> {
+                            g = notAsked;
+                            q[4]++;
+                            notAskedByKey.merge(pi.key(), 1, Integer::sum);
+                        }
                     }
                 }
                 StoreAudit a = itemStore.get(pi.session_id());
@@ -224,12 +277,25 @@ public final class AuditEngine {
         }
         Capped retained = retained(audits, items, cap, req, groups);
         List<AuditResult.RuleGroup> confirmGroups = ruleGroups(confirm, null, false, first.ctx);
-        List<AuditResult.RuleGroup> collapsedGroups = new ArrayList<>(ruleGroups(collapsed, req.locale(), false, first.ctx));
+        List<AuditResult.RuleGroup> collapsedGroups =
+                new ArrayList<>(ruleGroups(collapsed, req.locale(), false, first.ctx));
         collapsedGroups.addAll(ruleGroups(status, req.locale(), true, first.ctx));
         StringBuilder digest = new StringBuilder();
-        notAskedByKey.forEach((k, n) -> digest.append(digest.length() == 0 ? "" : ", ").append(k).append(' ').append(n));
-        AuditResult.Questions questions = new AuditResult.Questions(QuestionPlan.lines(items.values()), q[0], q[5], q[1], q[2], q[3],
-                q[4], q[6], QuestionPlan.CAP, digest.length() == 0 ? null : digest.toString());
+        notAskedByKey.forEach((k, n) -> digest.append(digest.length() == 0 ? "" : ", ")
+                .append(k)
+                .append(' ')
+                .append(n));
+        AuditResult.Questions questions = new AuditResult.Questions(
+                QuestionPlan.lines(items.values()),
+                q[0],
+                q[5],
+                q[1],
+                q[2],
+                q[3],
+                q[4],
+                q[6],
+                QuestionPlan.CAP,
+                digest.length() == 0 ? null : digest.toString());
 
         int all = 0, active = 0, archived = 0;
         List<AuditResult.StoreOut> storeOuts = new ArrayList<>();
@@ -243,38 +309,87 @@ public final class AuditEngine {
             all += a.rows.size();
             active += act;
             archived += arc;
-            List<Plan.PlanItem> own = items.values().stream().filter(pi -> itemStore.get(pi.session_id()) == a).toList();
+            List<Plan.PlanItem> own = items.values().stream()
+                    .filter(pi -> itemStore.get(pi.session_id()) == a)
+                    .toList();
             AuditResult.Expected ex = expected(own, a.ctx, act, a.rows.size());
             expecteds.add(ex);
-            storeOuts.add(storeOut(a, new AuditResult.Totals(a.rows.size(), act, a.rows.size() - act, arc), ex, own, req, cap));
+            storeOuts.add(storeOut(
+                    a, new AuditResult.Totals(a.rows.size(), act, a.rows.size() - act, arc), ex, own, req, cap));
         }
         AuditResult.Totals totals = new AuditResult.Totals(all, active, all - active, archived);
         AuditResult.Expected expected = sum(expecteds);
         List<AuditResult.TopicOut> topics = new ArrayList<>();
         for (StoreAudit a : audits) {
-            for (RuleContext.Topic t : a.ctx.topics()) topics.add(new AuditResult.TopicOut(t.label(), t.count(), t.sessionIds()));
+            for (RuleContext.Topic t : a.ctx.topics())
+                topics.add(new AuditResult.TopicOut(t.label(), t.count(), t.sessionIds()));
         }
-        if (audits.size() > 1) topics.sort((x, y) -> y.count() != x.count() ? Integer.compare(y.count(), x.count()) : x.topic().compareTo(y.topic()));
+        if (audits.size() > 1)
+            topics.sort((x, y) -> y.count() != x.count()
+                    ? Integer.compare(y.count(), x.count())
+                    : x.topic().compareTo(y.topic()));
         topics = List.copyOf(topics.subList(0, Math.min(cap, topics.size())));
         String created = Times.iso(Times.epoch(clock.instant()));
         double createdEpoch = Times.epoch(clock.instant());
         double expires = createdEpoch + PlanStore.VALIDITY_SECONDS;
         double threshold = first.ctx.threshold();
-        AuditResult result = new AuditResult(planId, created, Times.iso(expires), Times.iso(nowEpoch), nowEpoch, req.mode(),
-                req.locale(), first.source.location(), totals, first.current, threshold,
-                new AuditResult.Groups(group(auto, cap), confirmGroups, group(info, cap), group(waiting, cap), collapsedGroups,
-                        group(notAsked, cap), group(retained, cap)), topics, expected, learning, questions, List.copyOf(storeOuts),
-                retention(audits, settings), groups.out(cap, req.locale()), scheduledRuns(req), decisionGroups.groups(),
+        AuditResult result = new AuditResult(
+                planId,
+                created,
+                Times.iso(expires),
+                Times.iso(nowEpoch),
+                nowEpoch,
+                req.mode(),
+                req.locale(),
+                first.source.location(),
+                totals,
+                first.current,
+                threshold,
+                new AuditResult.Groups(
+                        group(auto, cap),
+                        confirmGroups,
+                        group(info, cap),
+                        group(waiting, cap),
+                        collapsedGroups,
+                        group(notAsked, cap),
+                        group(retained, cap)),
+                topics,
+                expected,
+                learning,
+                questions,
+                List.copyOf(storeOuts),
+                retention(audits, settings),
+                groups.out(cap, req.locale()),
+                scheduledRuns(req),
+                decisionGroups.groups(),
                 housekeeping(audits, items, housekeeping, cap));
         String text = ReportRenderer.render(result);
         List<Plan.StoreRef> refs = new ArrayList<>();
         for (StoreAudit a : audits) {
             boolean claude = a.source.store().equals(ClaudeSessions.STORE);
-            refs.add(new Plan.StoreRef(a.source.store(), a.source.location(), a.source.key(), a.current.session_id(), a.current.found_by(),
+            refs.add(new Plan.StoreRef(
+                    a.source.store(),
+                    a.source.location(),
+                    a.source.key(),
+                    a.current.session_id(),
+                    a.current.found_by(),
                     claude ? req.idleSeconds() : null));
         }
-        Plan plan = new Plan(planId, created, createdEpoch, expires, first.source.location(), refs.get(0).key(), req.mode(), req.locale(),
-                first.current.session_id(), first.current.found_by(), threshold, planItems, text, refs);
+        Plan plan = new Plan(
+                planId,
+                created,
+                createdEpoch,
+                expires,
+                first.source.location(),
+                refs.get(0).key(),
+                req.mode(),
+                req.locale(),
+                first.current.session_id(),
+                first.current.found_by(),
+                threshold,
+                planItems,
+                text,
+                refs);
         work.checkpoint(CTX); // the last safe point: after it the plan is written whole
         work.progress(3, PHASES, "saving plan " + planId);
         new PlanStore(paths.stateDir()).save(plan, ahead);
@@ -283,15 +398,16 @@ public final class AuditEngine {
     }
 
     /** The plan's items in report order: every session with an action, cascades resolved, questions assigned. */
-    static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req,
-                                               java.time.LocalDate today) {
+    static Map<String, Plan.PlanItem> planItems(
+            List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req, java.time.LocalDate today) {
         Map<String, Plan.PlanItem> items = storeItems(rows, verdicts, ctx, req);
         QuestionPlan.assign(items, ctx.preferences(), req.headless(), today, req.maxItemsPerGroup());
         return items;
     }
 
     /** One home's items in report order, cascades resolved (questions are assigned over the whole report). */
-    static Map<String, Plan.PlanItem> storeItems(List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req) {
+    static Map<String, Plan.PlanItem> storeItems(
+            List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req) {
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
         for (Key k : order(rows, verdicts)) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
         Cascade.apply(items, ctx, req.locale());
@@ -311,13 +427,15 @@ public final class AuditEngine {
     private static Verdict[] evaluate(List<SessionRow> rows, RuleContext ctx) {
         Verdict[] out = new Verdict[rows.size()];
         java.util.stream.IntStream range = java.util.stream.IntStream.range(0, out.length);
-        (out.length >= PARALLEL_MIN_SESSIONS ? range.parallel() : range).forEach(i -> out[i] = RuleEngine.evaluate(rows.get(i), ctx));
+        (out.length >= PARALLEL_MIN_SESSIONS ? range.parallel() : range)
+                .forEach(i -> out[i] = RuleEngine.evaluate(rows.get(i), ctx));
         return out;
     }
 
     /** Sort key: rule order, then newest activity first, then id (precomputed: 20,000 sessions order in a few ms). */
     private record Key(SessionRow row, int index, int rule, double last) {
-        static final Comparator<Key> ORDER = (a, b) -> a.rule != b.rule ? Integer.compare(a.rule, b.rule)
+        static final Comparator<Key> ORDER = (a, b) -> a.rule != b.rule
+                ? Integer.compare(a.rule, b.rule)
                 : a.last != b.last ? Double.compare(b.last, a.last) : a.row.id().compareTo(b.row.id());
 
         static Key of(SessionRow s, int index, Verdict v) {
@@ -336,10 +454,11 @@ public final class AuditEngine {
     }
 
     /** The first {@code cap} kept sessions in report order (only those are sorted), and how many are kept in all. */
-    private static Capped retained(List<StoreAudit> audits, Map<String, Plan.PlanItem> items, int cap, AuditRequest req, TopicGroups groups) {
+    private static Capped retained(
+            List<StoreAudit> audits, Map<String, Plan.PlanItem> items, int cap, AuditRequest req, TopicGroups groups) {
         record Kept(Key key, StoreAudit audit) {}
-        java.util.PriorityQueue<Kept> top = new java.util.PriorityQueue<>(Math.max(1, cap + 1),
-                Comparator.comparing(Kept::key, Key.ORDER).reversed());
+        java.util.PriorityQueue<Kept> top = new java.util.PriorityQueue<>(
+                Math.max(1, cap + 1), Comparator.comparing(Kept::key, Key.ORDER).reversed());
         int count = 0;
         for (StoreAudit a : audits) {
             for (int i = 0; i < a.verdicts.length; i++) {
@@ -354,7 +473,13 @@ public final class AuditEngine {
         List<Kept> first = new ArrayList<>(top);
         first.sort(Comparator.comparing(Kept::key, Key.ORDER));
         Capped out = new Capped(cap);
-        for (Kept k : first) out.add(toItem(item(k.key.row, k.audit.verdicts[k.key.index], null, req), k.key.row, k.audit.ctx, groups, req.locale()));
+        for (Kept k : first)
+            out.add(toItem(
+                    item(k.key.row, k.audit.verdicts[k.key.index], null, req),
+                    k.key.row,
+                    k.audit.ctx,
+                    groups,
+                    req.locale()));
         for (int i = first.size(); i < count; i++) out.skip();
         return out;
     }
@@ -372,27 +497,40 @@ public final class AuditEngine {
             executed += r.executed();
             deleted += r.deleted().size() + r.deleted_left_out();
             if (r.backup_id() != null) backups.add(r.backup_id());
-            if (!r.status().equals("ok")) problems.add(r.started_at() + " " + r.status() + (r.error() == null ? "" : ": " + r.error()));
+            if (!r.status().equals("ok"))
+                problems.add(r.started_at() + " " + r.status() + (r.error() == null ? "" : ": " + r.error()));
         }
         log.markReported(runs.get(runs.size() - 1).started_at_epoch());
-        return new AuditResult.ScheduledRuns(runs.size(), runs.get(0).started_at(), runs.get(runs.size() - 1).started_at(), executed, deleted,
-                backups, problems);
+        return new AuditResult.ScheduledRuns(
+                runs.size(),
+                runs.get(0).started_at(),
+                runs.get(runs.size() - 1).started_at(),
+                executed,
+                deleted,
+                backups,
+                problems);
     }
 
     /** When Hermes last ran its auto-prune ({@code state_meta.last_auto_prune}); null when never, or unreadable. */
     static Double lastAutoPrune(Path db) {
         try (SessionStore store = SessionStore.openReadOnly(db);
-             java.sql.PreparedStatement ps = store.connection().prepareStatement("SELECT value FROM state_meta WHERE key = 'last_auto_prune'");
-             java.sql.ResultSet rs = ps.executeQuery()) {
-            return rs.next() && rs.getString(1) != null ? Double.valueOf(rs.getString(1).strip()) : null;
+                java.sql.PreparedStatement ps = store.connection()
+                        .prepareStatement("SELECT value FROM state_meta WHERE key = 'last_auto_prune'");
+                java.sql.ResultSet rs = ps.executeQuery()) {
+            return rs.next() && rs.getString(1) != null
+                    ? Double.valueOf(rs.getString(1).strip())
+                    : null;
         } catch (java.sql.SQLException | RuntimeException e) {
             return null; // no state_meta table (older schema) or a value Hermes itself would treat as no prior run
         }
     }
 
     /** The housekeeping settings used, Hermes' auto-prune outlook and the compaction chains (every home). */
-    private static AuditResult.Housekeeping housekeeping(List<StoreAudit> audits, Map<String, Plan.PlanItem> items,
-                                                        steward.config.HousekeepingSettings hk, int cap) {
+    private static AuditResult.Housekeeping housekeeping(
+            List<StoreAudit> audits,
+            Map<String, Plan.PlanItem> items,
+            steward.config.HousekeepingSettings hk,
+            int cap) {
         AuditResult.HermesPrune prune = null;
         List<AuditResult.ChainOut> chains = new ArrayList<>();
         int chainCount = 0;
@@ -412,8 +550,15 @@ public final class AuditEngine {
                 }
                 Double last = ctx.lastAutoPrune();
                 Double after = last == null ? null : last + hk.pruneIntervalHours() * 3600.0;
-                prune = new AuditResult.HermesPrune(true, hk.pruneRetentionDays(), hk.pruneIntervalHours(), Times.iso(last),
-                        after == null || after <= ctx.now() ? null : Times.iso(after), due, soon, Double.isNaN(next) ? null : Times.iso(next));
+                prune = new AuditResult.HermesPrune(
+                        true,
+                        hk.pruneRetentionDays(),
+                        hk.pruneIntervalHours(),
+                        Times.iso(last),
+                        after == null || after <= ctx.now() ? null : Times.iso(after),
+                        due,
+                        soon,
+                        Double.isNaN(next) ? null : Times.iso(next));
             }
             for (Map.Entry<String, List<String>> c : ctx.chains().entrySet()) {
                 chainCount++;
@@ -429,14 +574,22 @@ public final class AuditEngine {
                 }
                 SessionRow first = ctx.session(c.getKey());
                 String title = first == null || first.untitled() ? null : first.title();
-                chains.add(new AuditResult.ChainOut(c.getKey(), title, c.getValue().size(), c.getValue(), action, conf));
+                chains.add(
+                        new AuditResult.ChainOut(c.getKey(), title, c.getValue().size(), c.getValue(), action, conf));
             }
         }
         if (prune == null) {
-            prune = new AuditResult.HermesPrune(hk.autoPrune(), hk.pruneRetentionDays(), hk.pruneIntervalHours(), null, null, 0, 0, null);
+            prune = new AuditResult.HermesPrune(
+                    hk.autoPrune(), hk.pruneRetentionDays(), hk.pruneIntervalHours(), null, null, 0, 0, null);
         }
-        return new AuditResult.Housekeeping(new java.util.TreeMap<>(hk.machineIdleHours()), hk.cronRetentionDays(), prune, chainCount,
-                List.copyOf(chains), chainCount - chains.size(), hk.warnings());
+        return new AuditResult.Housekeeping(
+                new java.util.TreeMap<>(hk.machineIdleHours()),
+                hk.cronRetentionDays(),
+                prune,
+                chainCount,
+                List.copyOf(chains),
+                chainCount - chains.size(),
+                hk.warnings());
     }
 
     /** What rule K kept in this audit (every home), and when the next young subagent becomes eligible. */
@@ -455,14 +608,34 @@ public final class AuditEngine {
                 if (Double.isNaN(next) || e < next) next = e;
             }
         }
-        return new AuditResult.Retention(settings.subagentKeepDays(), settings.subagentKeepDaysOrigin().name().toLowerCase(java.util.Locale.ROOT),
-                young, continuable, Double.isNaN(next) ? null : Times.iso(next), settings.warnings());
+        return new AuditResult.Retention(
+                settings.subagentKeepDays(),
+                settings.subagentKeepDaysOrigin().name().toLowerCase(java.util.Locale.ROOT),
+                young,
+                continuable,
+                Double.isNaN(next) ? null : Times.iso(next),
+                settings.warnings());
     }
 
     private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
-        boolean executable = v.action().executable() && (!req.headless() || v.rule().equals("A"));
-        return new Plan.PlanItem(s.id(), s.id(), v.rule(), v.condition(), v.action().name(), v.confidence().name(), executable,
-                v.reason().in(req.locale()), cascadeOf, v.topic(), fingerprint(s), v.base().name(), null, null, v.guarded(),
+        boolean executable =
+                v.action().executable() && (!req.headless() || v.rule().equals("A"));
+        return new Plan.PlanItem(
+                s.id(),
+                s.id(),
+                v.rule(),
+                v.condition(),
+                v.action().name(),
+                v.confidence().name(),
+                executable,
+                v.reason().in(req.locale()),
+                cascadeOf,
+                v.topic(),
+                fingerprint(s),
+                v.base().name(),
+                null,
+                null,
+                v.guarded(),
                 s.place() == null ? null : s.store());
     }
 
@@ -470,33 +643,75 @@ public final class AuditEngine {
      * Report groups per rule, in rule order; for a collapsed group ({@code collapsedLocale} set) the summary is its one line,
      * the status line when {@code status} (it asks nothing).
      */
-    private static List<AuditResult.RuleGroup> ruleGroups(Map<String, Capped> byRule, String collapsedLocale, boolean status, RuleContext ctx) {
+    private static List<AuditResult.RuleGroup> ruleGroups(
+            Map<String, Capped> byRule, String collapsedLocale, boolean status, RuleContext ctx) {
         List<AuditResult.RuleGroup> out = new ArrayList<>();
-        byRule.entrySet().stream().sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey()))).forEach(e -> {
-            Rule r = Rules.byId(e.getKey());
-            Capped l = e.getValue();
-            String summary = status ? ReportRenderer.statusLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
-                    : collapsedLocale != null ? ReportRenderer.collapsedLine(e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
-                    : r == null ? e.getKey() : r.meta().summary();
-            out.add(new AuditResult.RuleGroup(e.getKey(), summary, l.count, List.copyOf(l.items), l.count - l.items.size()));
-        });
+        byRule.entrySet().stream()
+                .sorted(Comparator.comparingInt(e -> ruleIndex(e.getKey())))
+                .forEach(e -> {
+                    Rule r = Rules.byId(e.getKey());
+                    Capped l = e.getValue();
+                    String summary = status
+                            ? ReportRenderer.statusLine(
+                                    e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
+                            : collapsedLocale != null
+                                    ? ReportRenderer.collapsedLine(
+                                            e.getKey(), l.count, ctx.activeCount(), ctx.threshold(), collapsedLocale)
+                                    : r == null ? e.getKey() : r.meta().summary();
+                    out.add(new AuditResult.RuleGroup(
+                            e.getKey(), summary, l.count, List.copyOf(l.items), l.count - l.items.size()));
+                });
         return out;
     }
 
     public static Plan.Fingerprint fingerprint(SessionRow s) {
-        return new Plan.Fingerprint(s.title(), s.messageCount(), s.lastActivity(), s.endedAt(), s.archived(),
+        return new Plan.Fingerprint(
+                s.title(),
+                s.messageCount(),
+                s.lastActivity(),
+                s.endedAt(),
+                s.archived(),
                 s.place() == null ? null : s.place().sizeBytes());
     }
 
-    private static AuditResult.Item toItem(Plan.PlanItem pi, SessionRow s, RuleContext ctx, TopicGroups groups, String locale) {
-        AuditResult.Evidence ev = new AuditResult.Evidence(s.source(), s.title(), s.messageCount(), Times.iso(s.startedAt()),
-                s.startedAt(), Times.iso(s.lastActivity()), s.lastActivity(), Times.iso(s.endedAt()), s.endedAt(), s.endReason(),
-                s.archived(), s.parentSessionId(), ctx.children(s.id()).size(), s.group(), s.place() == null || s.place().exactCount());
+    private static AuditResult.Item toItem(
+            Plan.PlanItem pi, SessionRow s, RuleContext ctx, TopicGroups groups, String locale) {
+        AuditResult.Evidence ev = new AuditResult.Evidence(
+                s.source(),
+                s.title(),
+                s.messageCount(),
+                Times.iso(s.startedAt()),
+                s.startedAt(),
+                Times.iso(s.lastActivity()),
+                s.lastActivity(),
+                Times.iso(s.endedAt()),
+                s.endedAt(),
+                s.endReason(),
+                s.archived(),
+                s.parentSessionId(),
+                ctx.children(s.id()).size(),
+                s.group(),
+                s.place() == null || s.place().exactCount());
         String cluster = groups.clusterOf(s.store(), s.id());
         String reason = pi.reason();
-        if (cluster != null && pi.rule().equals("E")) reason += "zh".equals(locale) ? "（见主题分组 " + cluster + "）" : " (see topic group " + cluster + ")";
-        return new AuditResult.Item(pi.item_id(), pi.session_id(), pi.rule(), pi.condition(), pi.action(), pi.confidence(), pi.executable(),
-                reason, pi.cascade_of(), pi.question(), pi.held_by(), ev, s.store(), cluster, ctx.chainOf(s.id()));
+        if (cluster != null && pi.rule().equals("E"))
+            reason += "zh".equals(locale) ? "（见主题分组 " + cluster + "）" : " (see topic group " + cluster + ")";
+        return new AuditResult.Item(
+                pi.item_id(),
+                pi.session_id(),
+                pi.rule(),
+                pi.condition(),
+                pi.action(),
+                pi.confidence(),
+                pi.executable(),
+                reason,
+                pi.cascade_of(),
+                pi.question(),
+                pi.held_by(),
+                ev,
+                s.store(),
+                cluster,
+                ctx.chainOf(s.id()));
     }
 
     /** A group that keeps its first {@code cap} items and counts the rest. */
@@ -527,7 +742,8 @@ public final class AuditEngine {
         return new AuditResult.Group(l.count, List.copyOf(l.items), l.count - l.items.size());
     }
 
-    private static AuditResult.Expected expected(java.util.Collection<Plan.PlanItem> items, RuleContext ctx, int active, int total) {
+    private static AuditResult.Expected expected(
+            java.util.Collection<Plan.PlanItem> items, RuleContext ctx, int active, int total) {
         int aAuto = active, tAuto = total, aAll = active, tAll = total;
         for (Plan.PlanItem pi : items) {
             if (!pi.executable()) continue;
@@ -559,10 +775,16 @@ public final class AuditEngine {
     }
 
     /** A store's own figures; for Claude Code its projects, busiest first, and what its listing could not read. */
-    private static AuditResult.StoreOut storeOut(StoreAudit a, AuditResult.Totals totals, AuditResult.Expected ex, List<Plan.PlanItem> own,
-                                                 AuditRequest req, int cap) {
+    private static AuditResult.StoreOut storeOut(
+            StoreAudit a,
+            AuditResult.Totals totals,
+            AuditResult.Expected ex,
+            List<Plan.PlanItem> own,
+            AuditRequest req,
+            int cap) {
         if (!(a.source instanceof ClaudeSessions cs)) {
-            return new AuditResult.StoreOut(a.source.store(), a.source.location(), totals, a.current, ex, null, List.of(), 0, List.of());
+            return new AuditResult.StoreOut(
+                    a.source.store(), a.source.location(), totals, a.current, ex, null, List.of(), 0, List.of());
         }
         Map<String, int[]> per = new LinkedHashMap<>(); // sessions, live, subagents, items
         Map<String, String> cwd = new HashMap<>();
@@ -573,7 +795,8 @@ public final class AuditEngine {
                 c[0]++;
                 if (s.active()) c[1]++;
                 var f = cs.file(s.id());
-                if (f != null && f.facts().cwd() != null) cwd.putIfAbsent(s.group(), f.facts().cwd());
+                if (f != null && f.facts().cwd() != null)
+                    cwd.putIfAbsent(s.group(), f.facts().cwd());
             }
         }
         for (Plan.PlanItem pi : own) {
@@ -582,19 +805,30 @@ public final class AuditEngine {
         }
         List<AuditResult.ProjectOut> projects = new ArrayList<>();
         per.forEach((p, c) -> projects.add(new AuditResult.ProjectOut(p, cwd.get(p), c[0], c[1], c[2], c[3])));
-        projects.sort(Comparator.comparingInt(AuditResult.ProjectOut::items).reversed()
-                .thenComparing(Comparator.comparingInt(AuditResult.ProjectOut::sessions).reversed())
+        projects.sort(Comparator.comparingInt(AuditResult.ProjectOut::items)
+                .reversed()
+                .thenComparing(Comparator.comparingInt(AuditResult.ProjectOut::sessions)
+                        .reversed())
                 .thenComparing(AuditResult.ProjectOut::project));
         List<String> warnings = cs.listing().warnings();
         List<String> shownWarnings = List.copyOf(warnings.subList(0, Math.min(cap, warnings.size())));
-        return new AuditResult.StoreOut(a.source.store(), a.source.location(), totals, a.current, ex, req.idleSeconds() / 3600.0,
-                List.copyOf(projects.subList(0, Math.min(cap, projects.size()))), Math.max(0, projects.size() - cap), shownWarnings);
+        return new AuditResult.StoreOut(
+                a.source.store(),
+                a.source.location(),
+                totals,
+                a.current,
+                ex,
+                req.idleSeconds() / 3600.0,
+                List.copyOf(projects.subList(0, Math.min(cap, projects.size()))),
+                Math.max(0, projects.size() - cap),
+                shownWarnings);
     }
 
     private static final Map<String, Integer> RULE_INDEX = new HashMap<>();
 
     static {
-        for (int i = 0; i < Rules.ORDERED.size(); i++) RULE_INDEX.put(Rules.ORDERED.get(i).id(), i);
+        for (int i = 0; i < Rules.ORDERED.size(); i++)
+            RULE_INDEX.put(Rules.ORDERED.get(i).id(), i);
     }
 
     static int ruleIndex(String id) {

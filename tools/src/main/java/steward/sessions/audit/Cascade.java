@@ -6,7 +6,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.sessions.rules.RuleContext;
 import steward.sessions.store.SessionRow;
 
@@ -26,7 +25,8 @@ final class Cascade {
     /** The most children named in one question's reason; the plan item lists all of them in {@code held_by}. */
     static final int MAX_NAMED = 10;
 
-    private static final steward.sessions.rules.SubagentRetentionRule RETENTION = new steward.sessions.rules.SubagentRetentionRule();
+    private static final steward.sessions.rules.SubagentRetentionRule RETENTION =
+            new steward.sessions.rules.SubagentRetentionRule();
 
     static void apply(Map<String, Plan.PlanItem> items, RuleContext ctx, String locale) {
         Map<String, Boolean> memo = new HashMap<>();
@@ -35,22 +35,46 @@ final class Cascade {
             if (p == null || p.cascade_of() != null || !p.action().equals("delete")) continue;
             List<SessionRow> held = new ArrayList<>();
             Map<String, String> parentOf = new HashMap<>();
-            for (SessionRow c : descendants(id, ctx, parentOf)) if (!ownAuto(c, items, ctx, memo, new LinkedHashSet<>())) held.add(c);
+            for (SessionRow c : descendants(id, ctx, parentOf))
+                if (!ownAuto(c, items, ctx, memo, new LinkedHashSet<>())) held.add(c);
             if (held.isEmpty()) continue;
             boolean zh = "zh".equals(locale);
-            List<String> kinds = held.stream().map(c -> kind(c, ctx)).distinct().sorted().toList();
+            List<String> kinds =
+                    held.stream().map(c -> kind(c, ctx)).distinct().sorted().toList();
             // the user answered "keep both" every time for subagents of these kinds: listed, not asked, both stay
-            boolean quiet = ctx.preferences().alongQuiet(p.rule(), kinds) && !ctx.preferences().protectedSession(id);
+            boolean quiet = ctx.preferences().alongQuiet(p.rule(), kinds)
+                    && !ctx.preferences().protectedSession(id);
             String conf = quiet ? "LOW" : p.confidence().equals("HIGH") ? "MEDIUM" : p.confidence();
             String reason = p.reason() + (quiet ? quietNote(held, kinds, ctx, zh) : question(held, ctx, zh));
-            items.put(id, p.withAlong(conf, reason, held.stream().map(SessionRow::id).toList(), kinds));
+            items.put(
+                    id,
+                    p.withAlong(conf, reason, held.stream().map(SessionRow::id).toList(), kinds));
             for (SessionRow c : held) {
                 String parent = parentOf.get(c.id());
-                String why = zh ? parent + " 的子代理：只有你同意删除 " + id + " 时才随之删除（与 Hermes 一致）"
-                        : "subagent of " + parent + ": deleted only if you approve deleting " + id + " (Hermes deletes children with their parent)";
+                String why = zh
+                        ? parent + " 的子代理：只有你同意删除 " + id + " 时才随之删除（与 Hermes 一致）"
+                        : "subagent of " + parent + ": deleted only if you approve deleting " + id
+                                + " (Hermes deletes children with their parent)";
                 items.remove(c.id());
-                items.put(c.id(), new Plan.PlanItem(c.id(), c.id(), p.rule(), p.condition(), "delete", conf, p.executable(), why, parent,
-                        null, AuditEngine.fingerprint(c), p.base(), null, null, false, p.store()));
+                items.put(
+                        c.id(),
+                        new Plan.PlanItem(
+                                c.id(),
+                                c.id(),
+                                p.rule(),
+                                p.condition(),
+                                "delete",
+                                conf,
+                                p.executable(),
+                                why,
+                                parent,
+                                null,
+                                AuditEngine.fingerprint(c),
+                                p.base(),
+                                null,
+                                null,
+                                false,
+                                p.store()));
                 memo.put(c.id(), false);
             }
             memo.put(id, false);
@@ -79,13 +103,22 @@ final class Cascade {
     }
 
     /** Would this session be deleted automatically on its own, together with everything its deletion takes along? */
-    static boolean ownAuto(SessionRow c, Map<String, Plan.PlanItem> items, RuleContext ctx, Map<String, Boolean> memo, Set<String> visiting) {
+    static boolean ownAuto(
+            SessionRow c,
+            Map<String, Plan.PlanItem> items,
+            RuleContext ctx,
+            Map<String, Boolean> memo,
+            Set<String> visiting) {
         Boolean known = memo.get(c.id());
         if (known != null) return known;
         if (!visiting.add(c.id())) return false;
         Plan.PlanItem own = items.get(c.id());
-        boolean auto = own != null && own.cascade_of() == null && own.action().equals("delete") && own.automatic()
-                && !ctx.preferences().protectedSession(c.id()) && !own.guarded();
+        boolean auto = own != null
+                && own.cascade_of() == null
+                && own.action().equals("delete")
+                && own.automatic()
+                && !ctx.preferences().protectedSession(c.id())
+                && !own.guarded();
         if (auto) {
             for (SessionRow g : ctx.subagentChildren(c.id())) {
                 if (!ownAuto(g, items, ctx, memo, visiting)) {
@@ -106,11 +139,18 @@ final class Cascade {
         for (int i = 0; i < Math.min(n, MAX_NAMED); i++) {
             if (i > 0) sb.append(zh ? "、" : ", ");
             SessionRow c = held.get(i);
-            sb.append(c.id()).append(zh ? "（" : " (").append(describe(c, ctx, zh)).append(zh ? "）" : ")");
+            sb.append(c.id())
+                    .append(zh ? "（" : " (")
+                    .append(describe(c, ctx, zh))
+                    .append(zh ? "）" : ")");
         }
         if (n > MAX_NAMED) sb.append(zh ? " 等另 " + (n - MAX_NAMED) + " 个" : " and " + (n - MAX_NAMED) + " more");
-        sb.append(zh ? (n == 1 ? "：同意则一并删除，拒绝则两者都保留" : "：同意则全部删除，拒绝则全部保留")
-                : (n == 1 ? ": approve to delete both, reject to keep both" : ": approve to delete them all, reject to keep them all"));
+        sb.append(
+                zh
+                        ? (n == 1 ? "：同意则一并删除，拒绝则两者都保留" : "：同意则全部删除，拒绝则全部保留")
+                        : (n == 1
+                                ? ": approve to delete both, reject to keep both"
+                                : ": approve to delete them all, reject to keep them all"));
         return sb.toString();
     }
 
@@ -128,13 +168,20 @@ final class Cascade {
         for (int i = 0; i < Math.min(n, MAX_NAMED); i++) {
             if (i > 0) sb.append(zh ? "、" : ", ");
             SessionRow c = held.get(i);
-            sb.append(c.id()).append(zh ? "（" : " (").append(describe(c, ctx, zh)).append(zh ? "）" : ")");
+            sb.append(c.id())
+                    .append(zh ? "（" : " (")
+                    .append(describe(c, ctx, zh))
+                    .append(zh ? "）" : ")");
         }
         if (n > MAX_NAMED) sb.append(zh ? " 等另 " + (n - MAX_NAMED) + " 个" : " and " + (n - MAX_NAMED) + " more");
-        String what = String.join(zh ? "、" : "/", kinds.stream().map(k -> kindWord(k, zh)).toList());
-        sb.append(zh ? "：这类删除（会带走" + what + "的子代理）你每次都选择两者都保留，所以只列出、不再询问，两者都保留（要删除请按 id 同意）"
-                : ": you kept both every time a deletion would take a " + what + " subagent along, so it is listed, not asked, and both stay "
-                        + "(approve it by id to delete both)");
+        String what = String.join(
+                zh ? "、" : "/", kinds.stream().map(k -> kindWord(k, zh)).toList());
+        sb.append(
+                zh
+                        ? "：这类删除（会带走" + what + "的子代理）你每次都选择两者都保留，所以只列出、不再询问，两者都保留（要删除请按 id 同意）"
+                        : ": you kept both every time a deletion would take a " + what
+                                + " subagent along, so it is listed, not asked, and both stay "
+                                + "(approve it by id to delete both)");
         return sb.toString();
     }
 
@@ -150,12 +197,19 @@ final class Cascade {
     /** What makes this child need a question: kept by the user, still running, titled, or not deleted on its own. */
     static String describe(SessionRow c, RuleContext ctx, boolean zh) {
         String keptOn = ctx.preferences().keptOn(c.id());
-        String title = c.untitled() ? (zh ? "无标题" : "untitled") : (zh ? "“" + c.title() + "”" : "\"" + c.title() + "\"");
-        String size = zh ? c.messageCount() + " 条消息" : c.messageCount() + (c.messageCount() == 1 ? " message" : " messages");
+        String title =
+                c.untitled() ? (zh ? "无标题" : "untitled") : (zh ? "“" + c.title() + "”" : "\"" + c.title() + "\"");
+        String size =
+                zh ? c.messageCount() + " 条消息" : c.messageCount() + (c.messageCount() == 1 ? " message" : " messages");
         String why;
-        if (ctx.preferences().kept(c.id()) || keptOn != null || ctx.preferences().renamed(c.id())) {
-            why = keptOn != null ? (zh ? "你在 " + keptOn + " 保留过它" : "you kept it on " + keptOn) : (zh ? "你保留过它" : "you kept it");
-        } else if (steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) != null && steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) <= ctx.now()) {
+        if (ctx.preferences().kept(c.id())
+                || keptOn != null
+                || ctx.preferences().renamed(c.id())) {
+            why = keptOn != null
+                    ? (zh ? "你在 " + keptOn + " 保留过它" : "you kept it on " + keptOn)
+                    : (zh ? "你保留过它" : "you kept it");
+        } else if (steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) != null
+                && steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) <= ctx.now()) {
             why = zh ? "Hermes 的 auto_prune 也会删除它" : "Hermes' auto_prune deletes it anyway";
         } else if (c.active()) {
             why = zh ? "仍在运行" : "still running";

@@ -3,7 +3,6 @@ package steward.sessions.audit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import steward.sessions.rules.RuleContext;
 
 /**
@@ -50,13 +49,17 @@ final class Chains {
                 if (!anyDelete || !del) {
                     out = p.inChain(id, p.action(), p.confidence(), p.executable(), p.reason(), p.guarded());
                 } else if (allDelete) {
-                    String why = p.reason() + (zh ? "（压缩续接链 " + id + "，共 " + n + " 个会话，一并删除）"
-                            : " (compaction chain " + id + ", " + n + " sessions, deleted together)");
+                    String why = p.reason()
+                            + (zh
+                                    ? "（压缩续接链 " + id + "，共 " + n + " 个会话，一并删除）"
+                                    : " (compaction chain " + id + ", " + n + " sessions, deleted together)");
                     out = p.inChain(id, "delete", lowest, exec, why, guarded);
                 } else {
-                    String why = p.reason() + (zh ? "（但它属于压缩续接链 " + id + "，其中 " + keeper + " 要保留或另行询问：整条链保留）"
-                            : " (but it belongs to compaction chain " + id + ", whose session " + keeper
-                            + " is kept or asked about otherwise: the chain is kept as a whole)");
+                    String why = p.reason()
+                            + (zh
+                                    ? "（但它属于压缩续接链 " + id + "，其中 " + keeper + " 要保留或另行询问：整条链保留）"
+                                    : " (but it belongs to compaction chain " + id + ", whose session " + keeper
+                                            + " is kept or asked about otherwise: the chain is kept as a whole)");
                     out = p.inChain(id, "review", "LOW", false, why, p.guarded());
                 }
                 items.put(p.session_id(), out);

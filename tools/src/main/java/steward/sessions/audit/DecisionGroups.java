@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
@@ -82,8 +81,10 @@ public final class DecisionGroups {
      * Groups {@code items} (report order) and sets each answerable item's group id; {@code rowOf} gives an item's session
      * (its source), {@code prefs} which sessions the user kept before.
      */
-    public static Result build(Map<String, Plan.PlanItem> items, Function<Plan.PlanItem, SessionRow> rowOf, Preferences prefs) {
-        // a condition's items form one group; a condition with more than SPLIT_BY_SOURCE items is split by session source
+    public static Result build(
+            Map<String, Plan.PlanItem> items, Function<Plan.PlanItem, SessionRow> rowOf, Preferences prefs) {
+        // a condition's items form one group; a condition with more than SPLIT_BY_SOURCE items is split by session
+        // source
         // (20,000 cron sessions and 50 cli ones are different decisions)
         Map<String, Integer> perCondition = new HashMap<>();
         for (Plan.PlanItem it : items.values()) perCondition.merge(conditionKey(it, prefs), 1, Integer::sum);
@@ -94,7 +95,10 @@ public final class DecisionGroups {
             String source = source(rowOf.apply(it));
             boolean split = perCondition.get(ck) > SPLIT_BY_SOURCE;
             String key = split ? ck + "\u0000" + source : ck;
-            Building b = byKey.computeIfAbsent(key, k -> new Building(section(it), it.storeName(), split ? source : null, it, named(it, prefs), byKey.size()));
+            Building b = byKey.computeIfAbsent(
+                    key,
+                    k -> new Building(
+                            section(it), it.storeName(), split ? source : null, it, named(it, prefs), byKey.size()));
             b.items.add(it);
             b.sources.merge(source, 1, Integer::sum);
             ofItem.put(it.item_id(), b);
@@ -118,28 +122,59 @@ public final class DecisionGroups {
             for (Plan.PlanItem it : b.items) {
                 if (examples.size() >= (b.named ? 1 : EXAMPLES)) break;
                 SessionRow row = rowOf.apply(it);
-                examples.add(new AuditResult.Example(it.session_id(), row == null ? null : row.title(), detail(it.reason())));
+                examples.add(new AuditResult.Example(
+                        it.session_id(), row == null ? null : row.title(), detail(it.reason())));
             }
-            List<String> itemIds = b.items.stream().limit(IDS_PER_GROUP).map(Plan.PlanItem::item_id).toList();
+            List<String> itemIds = b.items.stream()
+                    .limit(IDS_PER_GROUP)
+                    .map(Plan.PlanItem::item_id)
+                    .toList();
             Map<String, Integer> sources = new LinkedHashMap<>();
-            b.sources.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+            b.sources.entrySet().stream()
+                    .sorted(Map.Entry.<String, Integer>comparingByValue()
+                            .reversed()
+                            .thenComparing(Map.Entry.comparingByKey()))
                     .forEach(e -> sources.put(e.getKey(), e.getValue()));
-            groups.add(new AuditResult.DecisionGroup(ids.get(b), b.section, b.store, b.source, sources, b.rule, b.condition, b.action,
-                    b.confidence, b.question, b.named, b.items.size(), List.copyOf(examples), itemIds, b.items.size() - itemIds.size()));
+            groups.add(new AuditResult.DecisionGroup(
+                    ids.get(b),
+                    b.section,
+                    b.store,
+                    b.source,
+                    sources,
+                    b.rule,
+                    b.condition,
+                    b.action,
+                    b.confidence,
+                    b.question,
+                    b.named,
+                    b.items.size(),
+                    List.copyOf(examples),
+                    itemIds,
+                    b.items.size() - itemIds.size()));
         }
         return new Result(out, List.copyOf(groups));
     }
 
     /** Asked by name: a session the user kept before, or a deletion asked because of the subagents it takes along. */
     private static boolean named(Plan.PlanItem it, Preferences prefs) {
-        return section(it).equals("ask") && (prefs.protectedSession(it.session_id()) || it.held_by() != null && !it.held_by().isEmpty());
+        return section(it).equals("ask")
+                && (prefs.protectedSession(it.session_id())
+                        || it.held_by() != null && !it.held_by().isEmpty());
     }
 
     /** Everything that makes two items one decision, but the source. */
     private static String conditionKey(Plan.PlanItem it, Preferences prefs) {
         String question = it.question() == null ? "" : it.question().equals("later") ? "waiting" : it.question();
-        return String.join("\u0000", section(it), it.storeName(), it.rule(), String.valueOf(it.condition()), it.action(), it.confidence(),
-                question, named(it, prefs) ? it.session_id() : "");
+        return String.join(
+                "\u0000",
+                section(it),
+                it.storeName(),
+                it.rule(),
+                String.valueOf(it.condition()),
+                it.action(),
+                it.confidence(),
+                question,
+                named(it, prefs) ? it.session_id() : "");
     }
 
     /** Where a session came from: Hermes' {@code source} (cli, cron, telegram, …); for a Claude Code session its project. */

@@ -1,9 +1,7 @@
 package steward.sessions.audit;
 
-import java.util.List;
-
 import com.fasterxml.jackson.annotation.JsonFormat;
-
+import java.util.List;
 import steward.sessions.store.SessionRow;
 
 /**
@@ -11,31 +9,87 @@ import steward.sessions.store.SessionRow;
  * one database. Items carry the evidence fingerprint that {@code session_apply} re-checks. {@code items} is
  * written last (see {@link PlanStore#save(Plan, PlanStore.Items)}).
  */
-@com.fasterxml.jackson.annotation.JsonPropertyOrder({"plan_id", "created_at", "created_at_epoch", "expires_at_epoch", "database",
-        "database_key", "mode", "locale", "current_session_id", "current_found_by", "threshold", "stores", "report_text", "items"})
-public record Plan(String plan_id, String created_at, double created_at_epoch, double expires_at_epoch, String database,
-                   String database_key, String mode, String locale, String current_session_id, String current_found_by,
-                   double threshold, List<PlanItem> items, String report_text, List<StoreRef> stores) {
+@com.fasterxml.jackson.annotation.JsonPropertyOrder({
+    "plan_id",
+    "created_at",
+    "created_at_epoch",
+    "expires_at_epoch",
+    "database",
+    "database_key",
+    "mode",
+    "locale",
+    "current_session_id",
+    "current_found_by",
+    "threshold",
+    "stores",
+    "report_text",
+    "items"
+})
+public record Plan(
+        String plan_id,
+        String created_at,
+        double created_at_epoch,
+        double expires_at_epoch,
+        String database,
+        String database_key,
+        String mode,
+        String locale,
+        String current_session_id,
+        String current_found_by,
+        double threshold,
+        List<PlanItem> items,
+        String report_text,
+        List<StoreRef> stores) {
 
     /** A plan of a Hermes store only ({@code database} / {@code database_key} bind it). */
-    public Plan(String plan_id, String created_at, double created_at_epoch, double expires_at_epoch, String database,
-                String database_key, String mode, String locale, String current_session_id, String current_found_by,
-                double threshold, List<PlanItem> items, String report_text) {
-        this(plan_id, created_at, created_at_epoch, expires_at_epoch, database, database_key, mode, locale, current_session_id,
-                current_found_by, threshold, items, report_text, null);
+    public Plan(
+            String plan_id,
+            String created_at,
+            double created_at_epoch,
+            double expires_at_epoch,
+            String database,
+            String database_key,
+            String mode,
+            String locale,
+            String current_session_id,
+            String current_found_by,
+            double threshold,
+            List<PlanItem> items,
+            String report_text) {
+        this(
+                plan_id,
+                created_at,
+                created_at_epoch,
+                expires_at_epoch,
+                database,
+                database_key,
+                mode,
+                locale,
+                current_session_id,
+                current_found_by,
+                threshold,
+                items,
+                report_text,
+                null);
     }
 
     /**
      * A store the plan was made for: its name, location and key (what binds the plan to it), the current session the
      * audit used there and how it was found, and for Claude Code the idle time that made a session ended.
      */
-    public record StoreRef(String store, String location, String key, String current_session_id, String current_found_by,
-                           Double idle_seconds) {}
+    public record StoreRef(
+            String store,
+            String location,
+            String key,
+            String current_session_id,
+            String current_found_by,
+            Double idle_seconds) {}
 
     /** The stores of this plan; a plan written before stores existed is bound to its Hermes database. */
     public List<StoreRef> storeRefs() {
         if (stores != null) return stores;
-        return List.of(new StoreRef(SessionRow.HERMES, database, database_key, current_session_id, current_found_by, null));
+        return List.of(
+                new StoreRef(SessionRow.HERMES, database, database_key, current_session_id, current_found_by, null));
     }
 
     /**
@@ -43,9 +97,15 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
      * {@code size_bytes}: the transcript's size for a Claude Code session (an append changes it), null for Hermes.
      */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
-    public record Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived,
-                              Long size_bytes) {
-        public Fingerprint(String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {
+    public record Fingerprint(
+            String title,
+            int message_count,
+            double last_activity_epoch,
+            Double ended_at_epoch,
+            boolean archived,
+            Long size_bytes) {
+        public Fingerprint(
+                String title, int message_count, double last_activity_epoch, Double ended_at_epoch, boolean archived) {
             this(title, message_count, last_activity_epoch, ended_at_epoch, archived, null);
         }
     }
@@ -68,32 +128,148 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
      * item, null when no group answer may decide it (waiting, not asked, report only, going along with a parent).
      */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
-    public record PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
-                           boolean executable,
-                           @tools.jackson.databind.annotation.JsonSerialize(using = tools.jackson.databind.ser.std.NullSerializer.class) String reason, String cascade_of, String topic, Fingerprint fingerprint,
-                           String base, String question, List<String> held_by, boolean guarded, String store, List<String> along,
-                           String new_title, String chain, String group) {
-        public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
-                        boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
-                        String question, List<String> held_by, boolean guarded, String store, List<String> along, String new_title) {
-            this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
-                    held_by, guarded, store, along, new_title, null, null);
+    public record PlanItem(
+            String item_id,
+            String session_id,
+            String rule,
+            String condition,
+            String action,
+            String confidence,
+            boolean executable,
+
+            @tools.jackson.databind.annotation.JsonSerialize(
+                    using = tools.jackson.databind.ser.std.NullSerializer.class)
+            String reason,
+
+            String cascade_of,
+            String topic,
+            Fingerprint fingerprint,
+            String base,
+            String question,
+            List<String> held_by,
+            boolean guarded,
+            String store,
+            List<String> along,
+            String new_title,
+            String chain,
+            String group) {
+        public PlanItem(
+                String item_id,
+                String session_id,
+                String rule,
+                String condition,
+                String action,
+                String confidence,
+                boolean executable,
+                String reason,
+                String cascade_of,
+                String topic,
+                Fingerprint fingerprint,
+                String base,
+                String question,
+                List<String> held_by,
+                boolean guarded,
+                String store,
+                List<String> along,
+                String new_title) {
+            this(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    action,
+                    confidence,
+                    executable,
+                    reason,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    question,
+                    held_by,
+                    guarded,
+                    store,
+                    along,
+                    new_title,
+                    null,
+                    null);
         }
 
         /** An item of a Hermes session. */
-        public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
-                        boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
-                        String question, List<String> held_by, boolean guarded) {
-            this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
-                    held_by, guarded, null, null, null);
+        public PlanItem(
+                String item_id,
+                String session_id,
+                String rule,
+                String condition,
+                String action,
+                String confidence,
+                boolean executable,
+                String reason,
+                String cascade_of,
+                String topic,
+                Fingerprint fingerprint,
+                String base,
+                String question,
+                List<String> held_by,
+                boolean guarded) {
+            this(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    action,
+                    confidence,
+                    executable,
+                    reason,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    question,
+                    held_by,
+                    guarded,
+                    null,
+                    null,
+                    null);
         }
 
         /** An item of a session of {@code store} (null: Hermes). */
-        public PlanItem(String item_id, String session_id, String rule, String condition, String action, String confidence,
-                        boolean executable, String reason, String cascade_of, String topic, Fingerprint fingerprint, String base,
-                        String question, List<String> held_by, boolean guarded, String store) {
-            this(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint, base, question,
-                    held_by, guarded, store, null, null);
+        public PlanItem(
+                String item_id,
+                String session_id,
+                String rule,
+                String condition,
+                String action,
+                String confidence,
+                boolean executable,
+                String reason,
+                String cascade_of,
+                String topic,
+                Fingerprint fingerprint,
+                String base,
+                String question,
+                List<String> held_by,
+                boolean guarded,
+                String store) {
+            this(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    action,
+                    confidence,
+                    executable,
+                    reason,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    question,
+                    held_by,
+                    guarded,
+                    store,
+                    null,
+                    null);
         }
 
         /** The store of the session ({@code hermes} when not recorded). */
@@ -102,29 +278,124 @@ public record Plan(String plan_id, String created_at, double created_at_epoch, d
         }
 
         public PlanItem withConfidence(String c, String why, List<String> heldBy) {
-            return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
-                    heldBy, guarded, store, along, new_title, chain, group);
+            return new PlanItem(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    action,
+                    c,
+                    executable,
+                    why,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    question,
+                    heldBy,
+                    guarded,
+                    store,
+                    along,
+                    new_title,
+                    chain,
+                    group);
         }
 
         public PlanItem withAlong(String c, String why, List<String> heldBy, List<String> kinds) {
-            return new PlanItem(item_id, session_id, rule, condition, action, c, executable, why, cascade_of, topic, fingerprint, base, question,
-                    heldBy, guarded, store, kinds, new_title, chain, group);
+            return new PlanItem(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    action,
+                    c,
+                    executable,
+                    why,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    question,
+                    heldBy,
+                    guarded,
+                    store,
+                    kinds,
+                    new_title,
+                    chain,
+                    group);
         }
 
         public PlanItem withQuestion(String q) {
-            return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
-                    base, q, held_by, guarded, store, along, new_title, chain, group);
+            return new PlanItem(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    action,
+                    confidence,
+                    executable,
+                    reason,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    q,
+                    held_by,
+                    guarded,
+                    store,
+                    along,
+                    new_title,
+                    chain,
+                    group);
         }
 
         public PlanItem withGroup(String g) {
-            return new PlanItem(item_id, session_id, rule, condition, action, confidence, executable, reason, cascade_of, topic, fingerprint,
-                    base, question, held_by, guarded, store, along, new_title, chain, g);
+            return new PlanItem(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    action,
+                    confidence,
+                    executable,
+                    reason,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    question,
+                    held_by,
+                    guarded,
+                    store,
+                    along,
+                    new_title,
+                    chain,
+                    g);
         }
 
         /** This item as a member of compaction chain {@code id}, with the chain's action, confidence and reason. */
         public PlanItem inChain(String id, String act, String c, boolean exec, String why, boolean guard) {
-            return new PlanItem(item_id, session_id, rule, condition, act, c, exec, why, cascade_of, topic, fingerprint, base, question,
-                    held_by, guard, store, along, new_title, id, group);
+            return new PlanItem(
+                    item_id,
+                    session_id,
+                    rule,
+                    condition,
+                    act,
+                    c,
+                    exec,
+                    why,
+                    cascade_of,
+                    topic,
+                    fingerprint,
+                    base,
+                    question,
+                    held_by,
+                    guard,
+                    store,
+                    along,
+                    new_title,
+                    id,
+                    group);
         }
 
         /** The learning key: the rule condition, else the rule. */

@@ -10,7 +10,6 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -26,8 +25,10 @@ public final class PlanStore {
 
     private final Path dir;
     /** Plans hold three times per item: the shortest round-trip double writer (exact, like the default) is faster. */
-    private static final tools.jackson.databind.json.JsonMapper WRITER = Json.MAPPER.rebuild()
-            .enable(tools.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build();
+    private static final tools.jackson.databind.json.JsonMapper WRITER = Json.MAPPER
+            .rebuild()
+            .enable(tools.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
+            .build();
 
     public PlanStore(Path stateDir) {
         this.dir = stateDir.resolve("plans");
@@ -88,10 +89,23 @@ public final class PlanStore {
     }
 
     static byte[] bytes(Plan plan, Items ahead) {
-        if (ahead == null || ahead.items != plan.items() && !ahead.items.equals(plan.items())) return WRITER.writeValueAsBytes(plan);
-        byte[] head = WRITER.writeValueAsBytes(new Plan(plan.plan_id(), plan.created_at(), plan.created_at_epoch(), plan.expires_at_epoch(),
-                plan.database(), plan.database_key(), plan.mode(), plan.locale(), plan.current_session_id(), plan.current_found_by(),
-                plan.threshold(), List.of(), plan.report_text(), plan.stores()));
+        if (ahead == null || ahead.items != plan.items() && !ahead.items.equals(plan.items()))
+            return WRITER.writeValueAsBytes(plan);
+        byte[] head = WRITER.writeValueAsBytes(new Plan(
+                plan.plan_id(),
+                plan.created_at(),
+                plan.created_at_epoch(),
+                plan.expires_at_epoch(),
+                plan.database(),
+                plan.database_key(),
+                plan.mode(),
+                plan.locale(),
+                plan.current_session_id(),
+                plan.current_found_by(),
+                plan.threshold(),
+                List.of(),
+                plan.report_text(),
+                plan.stores()));
         int cut = head.length - EMPTY_ITEMS_TAIL.length;
         if (cut < 0 || !java.util.Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
             return WRITER.writeValueAsBytes(plan); // not the expected shape: no splice
@@ -116,27 +130,38 @@ public final class PlanStore {
     /** Loads a plan that exists, is unused, unexpired, and whose every store has the key it had at audit time. */
     public Plan load(String id, double nowEpoch, KeyOf keys) {
         if (id == null || !ID.matcher(id).matches()) {
-            throw new StewardError("session_apply", "unknown plan id '" + id + "' (expected p_ and 16 hex digits, as returned by session_audit)");
+            throw new StewardError(
+                    "session_apply",
+                    "unknown plan id '" + id + "' (expected p_ and 16 hex digits, as returned by session_audit)");
         }
         Path f = file(id);
         if (!Files.isRegularFile(f)) {
-            if (Files.isRegularFile(usedFile(id))) throw new StewardError("session_apply", "plan " + id + " was already used; run session_audit again");
+            if (Files.isRegularFile(usedFile(id)))
+                throw new StewardError("session_apply", "plan " + id + " was already used; run session_audit again");
             throw new StewardError("session_apply", "unknown plan id " + id + "; run session_audit first");
         }
         Plan p;
         try {
             p = Json.MAPPER.readValue(Files.readAllBytes(f), Plan.class);
         } catch (IOException | RuntimeException e) {
-            throw new StewardError("session_apply", "plan " + id + " is unreadable (damaged, or written by another Steward version; run "
-                    + "session_audit again): " + e.getMessage(), e);
+            throw new StewardError(
+                    "session_apply",
+                    "plan " + id + " is unreadable (damaged, or written by another Steward version; run "
+                            + "session_audit again): " + e.getMessage(),
+                    e);
         }
         if (nowEpoch > p.expires_at_epoch()) {
-            throw new StewardError("session_apply", "plan " + id + " expired at " + Times.iso(p.expires_at_epoch()) + "; run session_audit again");
+            throw new StewardError(
+                    "session_apply",
+                    "plan " + id + " expired at " + Times.iso(p.expires_at_epoch()) + "; run session_audit again");
         }
         for (Plan.StoreRef r : p.storeRefs()) {
             if (!r.key().equals(keys.key(r.store(), r.location()))) {
-                throw new StewardError("session_apply", "plan " + id + " was made for another " + (r.store().equals("claude")
-                        ? "Claude Code home (" : "database (") + r.location() + ")");
+                throw new StewardError(
+                        "session_apply",
+                        "plan " + id + " was made for another "
+                                + (r.store().equals("claude") ? "Claude Code home (" : "database (") + r.location()
+                                + ")");
             }
         }
         return p;
@@ -149,8 +174,10 @@ public final class PlanStore {
             try (var s = Files.list(d)) {
                 for (Path p : s.toList()) {
                     String n = p.getFileName().toString();
-                    if (!n.endsWith(".json") || !ID.matcher(n.substring(0, n.length() - 5)).matches()) continue;
-                    if (Files.getLastModifiedTime(p).toMillis() / 1000.0 < nowEpoch - VALIDITY_SECONDS) Files.deleteIfExists(p);
+                    if (!n.endsWith(".json")
+                            || !ID.matcher(n.substring(0, n.length() - 5)).matches()) continue;
+                    if (Files.getLastModifiedTime(p).toMillis() / 1000.0 < nowEpoch - VALIDITY_SECONDS)
+                        Files.deleteIfExists(p);
                 }
             } catch (IOException ignored) {
                 // pruning is housekeeping of our own; a failure here must not stop the audit
@@ -166,7 +193,8 @@ public final class PlanStore {
         } catch (NoSuchFileException e) {
             throw new StewardError("session_apply", "plan " + id + " was already used by another call");
         } catch (AtomicMoveNotSupportedException e) {
-            throw new StewardError("session_apply", "cannot claim plan " + id + ": atomic rename unsupported in " + dir);
+            throw new StewardError(
+                    "session_apply", "cannot claim plan " + id + ": atomic rename unsupported in " + dir);
         } catch (IOException e) {
             throw new StewardError("session_apply", "cannot claim plan " + id + ": " + e.getMessage(), e);
         }
@@ -183,7 +211,8 @@ public final class PlanStore {
 
     /** Puts a plan claimed by an interrupted apply back; false when it is not in used/ (or an unused copy exists). */
     public boolean releaseIfUsed(String id) {
-        if (id == null || !ID.matcher(id).matches() || !Files.isRegularFile(usedFile(id)) || Files.exists(file(id))) return false;
+        if (id == null || !ID.matcher(id).matches() || !Files.isRegularFile(usedFile(id)) || Files.exists(file(id)))
+            return false;
         try {
             Files.move(usedFile(id), file(id), StandardCopyOption.ATOMIC_MOVE);
             return true;
@@ -196,14 +225,16 @@ public final class PlanStore {
     public Plan latest() {
         if (!Files.isDirectory(dir)) return null;
         try (var s = Files.list(dir)) {
-            Path newest = s.filter(p -> ID.matcher(p.getFileName().toString().replace(".json", "")).matches())
+            Path newest = s.filter(p -> ID.matcher(p.getFileName().toString().replace(".json", ""))
+                            .matches())
                     .max((a, b) -> {
                         try {
                             return Files.getLastModifiedTime(a).compareTo(Files.getLastModifiedTime(b));
                         } catch (IOException e) {
                             return 0;
                         }
-                    }).orElse(null);
+                    })
+                    .orElse(null);
             return newest == null ? null : Json.MAPPER.readValue(Files.readAllBytes(newest), Plan.class);
         } catch (IOException | RuntimeException e) {
             return null;
@@ -214,7 +245,8 @@ public final class PlanStore {
     public static String databaseKey(Path db) {
         try {
             Path real = db.toRealPath();
-            Object key = Files.readAttributes(real, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            Object key = Files.readAttributes(real, java.nio.file.attribute.BasicFileAttributes.class)
+                    .fileKey();
             return real + (key == null ? "" : "#" + key);
         } catch (IOException e) {
             return db.toAbsolutePath().normalize().toString();

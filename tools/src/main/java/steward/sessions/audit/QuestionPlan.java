@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 
@@ -39,7 +38,9 @@ final class QuestionPlan {
 
     /** Rules whose questions collapse into one line once their warning has been ignored up to N's cap. */
     static boolean collapses(String rule, Preferences prefs) {
-        return "D".equals(rule) && prefs.activeThreshold() >= PreferenceData.MAX_THRESHOLD && prefs.warningIgnoredRuns() >= 1;
+        return "D".equals(rule)
+                && prefs.activeThreshold() >= PreferenceData.MAX_THRESHOLD
+                && prefs.warningIgnoredRuns() >= 1;
     }
 
     /**
@@ -47,7 +48,9 @@ final class QuestionPlan {
      * by Cascade), not asked. A session the user kept by name is still asked about by name.
      */
     static boolean alongQuiet(Plan.PlanItem it, Preferences prefs) {
-        return it.held_by() != null && !it.held_by().isEmpty() && prefs.alongQuiet(it.rule(), it.along())
+        return it.held_by() != null
+                && !it.held_by().isEmpty()
+                && prefs.alongQuiet(it.rule(), it.along())
                 && !prefs.protectedSession(it.session_id());
     }
 
@@ -68,15 +71,18 @@ final class QuestionPlan {
     }
 
     /** Sets {@code question} on every item; {@code maxPerGroup} bounds the questions listed per report group. */
-    static void assign(Map<String, Plan.PlanItem> items, Preferences prefs, boolean headless, LocalDate today, int maxPerGroup) {
+    static void assign(
+            Map<String, Plan.PlanItem> items, Preferences prefs, boolean headless, LocalDate today, int maxPerGroup) {
         List<Plan.PlanItem> fresh = new ArrayList<>();
         boolean waiting = false;
         java.util.Set<String> collapsed = new java.util.HashSet<>(), topics = new java.util.HashSet<>();
         for (Plan.PlanItem it : new ArrayList<>(items.values())) {
             if (!candidate(it, headless)) continue;
-            if (prefs.quiet(it.key()) && !prefs.protectedSession(it.session_id())) continue; // the user always kept these: listed, not asked
+            if (prefs.quiet(it.key()) && !prefs.protectedSession(it.session_id()))
+                continue; // the user always kept these: listed, not asked
             if (alongQuiet(it, prefs)) continue; // and always kept both when a deletion would take such subagents along
-            if (it.rule().equals("E") && it.topic() != null && !topics.add(it.topic())) continue; // the topic is asked once
+            if (it.rule().equals("E") && it.topic() != null && !topics.add(it.topic()))
+                continue; // the topic is asked once
             String q;
             PreferenceData.Waiting w = prefs.waiting(it.session_id(), it.key());
             if (collapses(it.rule(), prefs)) {
@@ -97,16 +103,21 @@ final class QuestionPlan {
         int room = CAP - (waiting ? 1 : 0) - collapsed.size();
         Map<String, Integer> perGroup = new LinkedHashMap<>();
         Map<String, Boolean> lines = new LinkedHashMap<>(); // grouped line per condition: asked or not
-        // a condition with more new deletions than a report group lists is asked in one line (counted, with examples), so a
-        // home of thousands is answered in one screen; sessions the user kept, and deletions that take subagents along, stay by name
+        // a condition with more new deletions than a report group lists is asked in one line (counted, with examples),
+        // so a
+        // home of thousands is answered in one screen; sessions the user kept, and deletions that take subagents along,
+        // stay by name
         Map<String, Integer> bulkCount = new HashMap<>();
         for (Plan.PlanItem it : fresh) if (bulkEligible(it, prefs)) bulkCount.merge(it.key(), 1, Integer::sum);
         java.util.Set<String> bulk = new java.util.HashSet<>();
-        bulkCount.forEach((k, n) -> { if (n > maxPerGroup) bulk.add(k); });
+        bulkCount.forEach((k, n) -> {
+            if (n > maxPerGroup) bulk.add(k);
+        });
         int asked = 0;
         for (Plan.PlanItem it : byValue(fresh, prefs)) {
             boolean ask;
-            boolean inLine = groupedLine(it) && !prefs.protectedSession(it.session_id()) || bulk.contains(it.key()) && bulkEligible(it, prefs);
+            boolean inLine = groupedLine(it) && !prefs.protectedSession(it.session_id())
+                    || bulk.contains(it.key()) && bulkEligible(it, prefs);
             if (inLine) {
                 Boolean line = lines.get(lineKey(it));
                 if (line == null) {
@@ -130,7 +141,10 @@ final class QuestionPlan {
 
     /** A new question that may be asked in its condition's one line when there are many: not kept before, takes nothing along. */
     static boolean bulkEligible(Plan.PlanItem it, Preferences prefs) {
-        return !groupedLine(it) && it.executable() && (it.held_by() == null || it.held_by().isEmpty()) && !prefs.protectedSession(it.session_id());
+        return !groupedLine(it)
+                && it.executable()
+                && (it.held_by() == null || it.held_by().isEmpty())
+                && !prefs.protectedSession(it.session_id());
     }
 
     /** The grouped line an item is asked in: one per rule for "mark as ended" and topics, one per condition for bulk deletions. */
@@ -167,7 +181,8 @@ final class QuestionPlan {
         List<Plan.PlanItem> out = new ArrayList<>();
         for (List<Plan.PlanItem> tier : tiers) {
             Map<String, List<Plan.PlanItem>> byKey = new LinkedHashMap<>();
-            for (Plan.PlanItem it : tier) byKey.computeIfAbsent(it.key(), k -> new ArrayList<>()).add(it);
+            for (Plan.PlanItem it : tier)
+                byKey.computeIfAbsent(it.key(), k -> new ArrayList<>()).add(it);
             for (int round = 0; ; round++) {
                 boolean any = false;
                 for (List<Plan.PlanItem> l : byKey.values()) {

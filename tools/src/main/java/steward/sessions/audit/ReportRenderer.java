@@ -1,7 +1,6 @@
 package steward.sessions.audit;
 
 import java.util.List;
-
 import steward.sessions.rules.Rule;
 import steward.sessions.rules.Rules;
 
@@ -50,8 +49,10 @@ public final class ReportRenderer {
         boolean z = zh(l);
         StringBuilder sb = new StringBuilder();
         sb.append(RULE).append('\n');
-        sb.append(z ? "  会话审计报告 — " : "  Session audit report — ").append(r.now(), 0, 10)
-                .append(r.mode().equals("headless") ? (z ? "（无人值守模式）" : " (headless)") : "").append('\n');
+        sb.append(z ? "  会话审计报告 — " : "  Session audit report — ")
+                .append(r.now(), 0, 10)
+                .append(r.mode().equals("headless") ? (z ? "（无人值守模式）" : " (headless)") : "")
+                .append('\n');
         sb.append(RULE).append('\n');
         if (plainHermes(r)) {
             totals(sb, null, r.totals(), r.current(), z);
@@ -59,98 +60,172 @@ public final class ReportRenderer {
             for (AuditResult.StoreOut so : r.stores()) {
                 String where = storeName(so.store()) + " — " + so.location();
                 if (so.idle_hours() != null && so.totals().all() > 0) {
-                    where += z ? "（空闲 " + fmt(so.idle_hours()) + " 小时后视为已结束）" : " (ended after " + fmt(so.idle_hours()) + " h idle)";
+                    where += z
+                            ? "（空闲 " + fmt(so.idle_hours()) + " 小时后视为已结束）"
+                            : " (ended after " + fmt(so.idle_hours()) + " h idle)";
                 }
                 totals(sb, where, so.totals(), so.current(), z);
                 for (String w : so.warnings()) sb.append("  ⚠ ").append(w).append('\n');
             }
         }
-        sb.append(z ? "活跃阈值 N: " : "Active threshold N: ").append(fmt(r.threshold())).append('\n');
+        sb.append(z ? "活跃阈值 N: " : "Active threshold N: ")
+                .append(fmt(r.threshold()))
+                .append('\n');
         AuditResult.ScheduledRuns sr = r.scheduled_runs();
         if (sr != null) {
-            sb.append(z ? "定时整理（上次审计以来 " + sr.runs() + " 次，最近 " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC）: 删除 "
-                    + sr.deleted() + " 条子代理空壳（仅规则 A）" : "Scheduled housekeeping since your last audit: " + sr.runs() + (sr.runs() == 1 ? " run" : " runs")
-                    + " (last " + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC), deleted " + sr.deleted() + " finished subagent shells (rule A only)");
-            if (!sr.backups().isEmpty()) sb.append(z ? "，可用 session_restore 从 " : "; undo with session_restore from ").append(String.join(", ", sr.backups()));
+            sb.append(
+                    z
+                            ? "定时整理（上次审计以来 " + sr.runs() + " 次，最近 "
+                                    + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC）: 删除 " + sr.deleted()
+                                    + " 条子代理空壳（仅规则 A）"
+                            : "Scheduled housekeeping since your last audit: " + sr.runs()
+                                    + (sr.runs() == 1 ? " run" : " runs") + " (last "
+                                    + sr.last_at().substring(0, 16).replace('T', ' ') + " UTC), deleted " + sr.deleted()
+                                    + " finished subagent shells (rule A only)");
+            if (!sr.backups().isEmpty())
+                sb.append(z ? "，可用 session_restore 从 " : "; undo with session_restore from ")
+                        .append(String.join(", ", sr.backups()));
             sb.append('\n');
             for (String p : sr.problems()) sb.append("  ⚠ ").append(p).append('\n');
         }
         List<AuditResult.DecisionGroup> dg = r.decision_groups() == null ? List.of() : r.decision_groups();
         AuditResult.Groups g = r.groups();
         // runs automatically: one line per group, ids only
-        sb.append('\n').append(z ? "=== 自动执行（HIGH，" + g.auto().count() + " 条；q1=拒绝 即保留整组）==="
-                : "=== Runs automatically (HIGH, " + g.auto().count() + "; q1=reject keeps a group) ===").append('\n');
+        sb.append('\n')
+                .append(
+                        z
+                                ? "=== 自动执行（HIGH，" + g.auto().count() + " 条；q1=拒绝 即保留整组）==="
+                                : "=== Runs automatically (HIGH, " + g.auto().count()
+                                        + "; q1=reject keeps a group) ===")
+                .append('\n');
         for (AuditResult.DecisionGroup d : dg) if (d.section().equals("auto")) groupLine(sb, d, "✓", false, l, r);
         // questions: MEDIUM, then LOW, one line per group
-        int confirmCount = g.confirm().stream().mapToInt(AuditResult.RuleGroup::count).sum();
+        int confirmCount =
+                g.confirm().stream().mapToInt(AuditResult.RuleGroup::count).sum();
         boolean asks = false;
         for (String conf : List.of("MEDIUM", "LOW")) {
             int count = conf.equals("MEDIUM") ? confirmCount : g.info().count();
             if (count == 0) continue;
-            sb.append('\n').append(conf.equals("MEDIUM") ? (z ? "=== 需你确认（MEDIUM，" + count + " 条）===" : "=== Needs your answer (MEDIUM, " + count + ") ===")
-                    : (z ? "=== 仅供参考（LOW，" + count + " 条）===" : "=== For your information (LOW, " + count + ") ===")).append('\n');
+            sb.append('\n')
+                    .append(
+                            conf.equals("MEDIUM")
+                                    ? (z
+                                            ? "=== 需你确认（MEDIUM，" + count + " 条）==="
+                                            : "=== Needs your answer (MEDIUM, " + count + ") ===")
+                                    : (z
+                                            ? "=== 仅供参考（LOW，" + count + " 条）==="
+                                            : "=== For your information (LOW, " + count + ") ==="))
+                    .append('\n');
             for (AuditResult.DecisionGroup d : dg) {
                 if (!conf.equals(d.confidence())) continue;
                 if (d.section().equals("ask") && !"collapsed".equals(d.question())) {
                     groupLine(sb, d, "?", true, l, r);
                     asks = true;
-                } else if (d.section().equals("listed") && !(d.rule().equals("E") && !d.confidence().equals("LOW"))) {
+                } else if (d.section().equals("listed")
+                        && !(d.rule().equals("E") && !d.confidence().equals("LOW"))) {
                     // (rule E's other sessions on a topic: the topic is asked once, with one of them)
                     groupLine(sb, d, "·", false, l, r);
                 }
             }
         }
         for (AuditResult.RuleGroup c : g.collapsed()) {
-            boolean status = !c.items().isEmpty() && "status".equals(c.items().get(0).question());
+            boolean status =
+                    !c.items().isEmpty() && "status".equals(c.items().get(0).question());
             sb.append(status ? "  · " : "  ? ").append(c.summary()).append('\n');
             asks |= !status;
         }
         AuditResult.Questions q = r.questions();
         if (q != null && q.waiting() > 0) {
-            sb.append(z ? "  ? 之前几次仍在等你回答: " + q.waiting() + " 条——请回答，或说“以后再说”" : "  ? Still waiting from earlier runs: " + q.waiting() + " — answer or say 'later'");
+            sb.append(
+                    z
+                            ? "  ? 之前几次仍在等你回答: " + q.waiting() + " 条——请回答，或说“以后再说”"
+                            : "  ? Still waiting from earlier runs: " + q.waiting() + " — answer or say 'later'");
             if (q.later() > 0) sb.append(z ? "（另有 " + q.later() + " 条已推迟）" : " (" + q.later() + " more put off)");
             sb.append('\n');
         } else if (q != null && q.later() > 0) {
             sb.append(z ? "  · 已推迟的问题: " + q.later() + " 条\n" : "  · Put off until later: " + q.later() + "\n");
         }
         if (q != null && q.not_asked() > 0) {
-            sb.append(z ? "  · 本次未问（每次最多 " + q.cap() + " 个问题）: " + q.not_asked() + " 条（" + q.digest() + "），之后再问\n"
-                    : "  · Not asked this run (at most " + q.cap() + " questions per run): " + q.not_asked() + " more (" + q.digest() + "), asked in later runs\n");
+            sb.append(
+                    z
+                            ? "  · 本次未问（每次最多 " + q.cap() + " 个问题）: " + q.not_asked() + " 条（" + q.digest() + "），之后再问\n"
+                            : "  · Not asked this run (at most " + q.cap() + " questions per run): " + q.not_asked()
+                                    + " more (" + q.digest() + "), asked in later runs\n");
         }
         if (asks) {
-            AuditResult.DecisionGroup first = dg.stream().filter(d -> d.section().equals("ask") && d.group_id() != null).findFirst().orElse(null);
+            AuditResult.DecisionGroup first = dg.stream()
+                    .filter(d -> d.section().equals("ask") && d.group_id() != null)
+                    .findFirst()
+                    .orElse(null);
             String gid = first == null ? "q1" : first.group_id(), rid = first == null ? "D" : first.rule();
-            sb.append(z ? "  回答：整组（" + gid + "=同意/拒绝）、规则（" + rid + "=同意）或逐条（id=同意/拒绝）；整组或规则的回答只覆盖其行计数的问题。\n"
-                    : "  Answer per group (" + gid + "=approve/reject), rule (" + rid + "=approve) or item (id=…); a group or rule answer covers only what its line counts.\n");
+            sb.append(
+                    z
+                            ? "  回答：整组（" + gid + "=同意/拒绝）、规则（" + rid + "=同意）或逐条（id=同意/拒绝）；整组或规则的回答只覆盖其行计数的问题。\n"
+                            : "  Answer per group (" + gid + "=approve/reject), rule (" + rid
+                                    + "=approve) or item (id=…); a group or rule answer covers only what its line counts.\n");
         }
         kept(sb, g.retained(), r.retention(), l);
         topicGroups(sb, r.topic_groups(), z);
         housekeeping(sb, r.housekeeping(), z);
         AuditResult.LearningState ls = r.learning();
         if (ls != null && "corrupt".equals(ls.status())) {
-            sb.append('\n').append(z ? "⚠ 学习暂停（偏好存储无法读取，文件保持原样）: " : "⚠ learning paused (preference store unreadable, left as it is): ").append(ls.error()).append('\n');
+            sb.append('\n')
+                    .append(
+                            z
+                                    ? "⚠ 学习暂停（偏好存储无法读取，文件保持原样）: "
+                                    : "⚠ learning paused (preference store unreadable, left as it is): ")
+                    .append(ls.error())
+                    .append('\n');
         } else if (ls != null && ls.rule_state() != null) {
-            sb.append('\n').append(z ? "当前规则状态: " : "Current rule state: ").append(ls.rule_state()).append('\n');
+            sb.append('\n')
+                    .append(z ? "当前规则状态: " : "Current rule state: ")
+                    .append(ls.rule_state())
+                    .append('\n');
         }
         AuditResult.Expected e = r.expected();
         sb.append('\n');
         if (z) {
-            sb.append("  清理后预期: 活跃 ").append(e.active_before()).append("→").append(e.active_after_auto())
-                    .append("  总 ").append(e.total_before()).append("→").append(e.total_after_auto())
-                    .append("（全部同意: 活跃→").append(e.active_after_all_approved()).append("，总→").append(e.total_after_all_approved()).append("）\n");
+            sb.append("  清理后预期: 活跃 ")
+                    .append(e.active_before())
+                    .append("→")
+                    .append(e.active_after_auto())
+                    .append("  总 ")
+                    .append(e.total_before())
+                    .append("→")
+                    .append(e.total_after_auto())
+                    .append("（全部同意: 活跃→")
+                    .append(e.active_after_all_approved())
+                    .append("，总→")
+                    .append(e.total_after_all_approved())
+                    .append("）\n");
         } else {
-            sb.append("  Expected after cleanup: active ").append(e.active_before()).append("→").append(e.active_after_auto())
-                    .append("  total ").append(e.total_before()).append("→").append(e.total_after_auto())
-                    .append(" (if all approved: active→").append(e.active_after_all_approved()).append(", total→").append(e.total_after_all_approved()).append(")\n");
+            sb.append("  Expected after cleanup: active ")
+                    .append(e.active_before())
+                    .append("→")
+                    .append(e.active_after_auto())
+                    .append("  total ")
+                    .append(e.total_before())
+                    .append("→")
+                    .append(e.total_after_auto())
+                    .append(" (if all approved: active→")
+                    .append(e.active_after_all_approved())
+                    .append(", total→")
+                    .append(e.total_after_all_approved())
+                    .append(")\n");
         }
-        sb.append(z ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at() + "。删除前先备份；归档由你在界面中操作。全部条目: structuredContent 的 decision_groups[].item_ids 或计划文件。"
-                : "Plan " + r.plan_id() + ", valid until " + r.expires_at() + ". Deletions are backed up first; archiving is yours, in the UI. "
-                + "All items: decision_groups[].item_ids in structuredContent, or the plan file.");
+        sb.append(
+                z
+                        ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at()
+                                + "。删除前先备份；归档由你在界面中操作。全部条目: structuredContent 的 decision_groups[].item_ids 或计划文件。"
+                        : "Plan " + r.plan_id() + ", valid until " + r.expires_at()
+                                + ". Deletions are backed up first; archiving is yours, in the UI. "
+                                + "All items: decision_groups[].item_ids in structuredContent, or the plan file.");
         return sb.toString();
     }
 
     /** One group: its id, rule condition, count (by source), the action (asked: with "?"), and a few examples. */
-    private static void groupLine(StringBuilder sb, AuditResult.DecisionGroup d, String mark, boolean question, String l, AuditResult r) {
+    private static void groupLine(
+            StringBuilder sb, AuditResult.DecisionGroup d, String mark, boolean question, String l, AuditResult r) {
         boolean z = zh(l);
         sb.append("  ").append(mark).append(' ');
         if (d.group_id() != null) sb.append(d.group_id()).append(' ');
@@ -165,17 +240,22 @@ public final class ReportRenderer {
         else {
             int i = 0;
             for (var e : d.sources().entrySet()) {
-                sb.append(i++ == 0 ? "" : ", ").append(claude ? projectLabel(e.getKey(), r) : e.getKey()).append(d.sources().size() > 1 ? " " + e.getValue() : "");
+                sb.append(i++ == 0 ? "" : ", ")
+                        .append(claude ? projectLabel(e.getKey(), r) : e.getKey())
+                        .append(d.sources().size() > 1 ? " " + e.getValue() : "");
             }
         }
         sb.append(')');
         boolean listed = !question && !d.section().equals("auto");
         if (!listed || !d.action().equals("review")) {
-            sb.append(" → ").append(actionWord(d.action(), l)).append(question && !d.action().equals("review") ? "?" : "");
+            sb.append(" → ")
+                    .append(actionWord(d.action(), l))
+                    .append(question && !d.action().equals("review") ? "?" : "");
             if (listed) sb.append(z ? "（仅报告）" : " (report only)");
         }
         boolean ids = d.section().equals("auto"); // automatic: ids are enough (no decision needed)
-        List<AuditResult.Example> xs = ids ? d.examples().subList(0, Math.min(2, d.examples().size())) : d.examples();
+        List<AuditResult.Example> xs =
+                ids ? d.examples().subList(0, Math.min(2, d.examples().size())) : d.examples();
         // what the rule saw: the part every example shares once ("ended, untitled"), each example's own part after it
         String shared = ids ? "" : shared(xs, d.count() == xs.size());
         if (!shared.isEmpty()) sb.append(z ? "（" + shared + "）" : " (" + shared + ")");
@@ -185,8 +265,14 @@ public final class ReportRenderer {
             if (i > 0) sb.append(ids ? ", " : "; ");
             sb.append(x.session_id());
             if (ids) continue;
-            if (x.title() != null && !x.title().isBlank()) sb.append(" “").append(shorten(x.title(), 28)).append('”');
-            String own = x.detail() == null ? "" : x.detail().substring(shared.length()).replaceFirst("^[,，]\\s*", "").strip();
+            if (x.title() != null && !x.title().isBlank())
+                sb.append(" “").append(shorten(x.title(), 28)).append('”');
+            String own = x.detail() == null
+                    ? ""
+                    : x.detail()
+                            .substring(shared.length())
+                            .replaceFirst("^[,，]\\s*", "")
+                            .strip();
             if (!own.isEmpty()) sb.append(" (").append(own).append(')');
         }
         int more = d.count() - xs.size();
@@ -224,7 +310,8 @@ public final class ReportRenderer {
     private static String projectLabel(String project, AuditResult r) {
         if (r.stores() != null) {
             for (AuditResult.StoreOut so : r.stores()) {
-                for (AuditResult.ProjectOut p : so.projects()) if (p.project().equals(project) && p.cwd() != null) return p.cwd();
+                for (AuditResult.ProjectOut p : so.projects())
+                    if (p.project().equals(project) && p.cwd() != null) return p.cwd();
             }
         }
         return project;
@@ -232,7 +319,9 @@ public final class ReportRenderer {
 
     /** Stores that have sessions: with more than one, each group line names its store. */
     static long storesWithSessions(AuditResult r) {
-        return r.stores() == null ? 1 : r.stores().stream().filter(s -> s.totals().all() > 0).count();
+        return r.stores() == null
+                ? 1
+                : r.stores().stream().filter(s -> s.totals().all() > 0).count();
     }
 
     /** A rule summary's head: its words before the first colon ("Ended and untitled sessions: delete …" → "Ended and untitled sessions"). */
@@ -247,40 +336,75 @@ public final class ReportRenderer {
 
     /** Kept sessions: the count, the ones kept for a reason (current, in use), rule K's line, and how many had nothing to do. */
     private static String keptName(AuditResult.Item it) {
-        return it.evidence().title() == null ? it.session_id() : it.session_id() + " “" + shorten(it.evidence().title(), 32) + '”';
+        return it.evidence().title() == null
+                ? it.session_id()
+                : it.session_id() + " “" + shorten(it.evidence().title(), 32) + '”';
     }
 
     private static void kept(StringBuilder sb, AuditResult.Group kept, AuditResult.Retention rt, String l) {
         boolean z = zh(l);
-        sb.append('\n').append(z ? "=== 保留（不操作，" + kept.count() + " 条）===" : "=== Kept (no action, " + kept.count() + ") ===").append('\n');
+        sb.append('\n')
+                .append(z ? "=== 保留（不操作，" + kept.count() + " 条）===" : "=== Kept (no action, " + kept.count() + ") ===")
+                .append('\n');
         int plain = kept.count();
-        // one line per reason: a reason shared by more than two sessions (e.g. the members of compaction chains still in
+        // one line per reason: a reason shared by more than two sessions (e.g. the members of compaction chains still
+        // in
         // use) is counted with two examples; the rest stay in structuredContent
         java.util.Map<String, List<AuditResult.Item>> byReason = new java.util.LinkedHashMap<>();
         for (AuditResult.Item it : kept.items()) {
-            if (it.rule().equals("R") || it.rule().equals("K")) continue; // nothing to do; rule K has its own line below
+            if (it.rule().equals("R") || it.rule().equals("K"))
+                continue; // nothing to do; rule K has its own line below
             plain--;
-            byReason.computeIfAbsent(it.reason(), k -> new java.util.ArrayList<>()).add(it);
+            byReason.computeIfAbsent(it.reason(), k -> new java.util.ArrayList<>())
+                    .add(it);
         }
         for (var e : byReason.entrySet()) {
             List<AuditResult.Item> its = e.getValue();
             if (its.size() <= 2) {
-                for (AuditResult.Item it : its) sb.append("  · ").append(keptName(it)).append(" — ").append(e.getKey()).append('\n');
+                for (AuditResult.Item it : its)
+                    sb.append("  · ")
+                            .append(keptName(it))
+                            .append(" — ")
+                            .append(e.getKey())
+                            .append('\n');
             } else {
-                sb.append("  · ").append(its.size()).append(z ? " 条 — " : " — ").append(e.getKey()).append(z ? "：如 " : ": e.g. ")
-                        .append(keptName(its.get(0))).append(", ").append(keptName(its.get(1))).append('\n');
+                sb.append("  · ")
+                        .append(its.size())
+                        .append(z ? " 条 — " : " — ")
+                        .append(e.getKey())
+                        .append(z ? "：如 " : ": e.g. ")
+                        .append(keptName(its.get(0)))
+                        .append(", ")
+                        .append(keptName(its.get(1)))
+                        .append('\n');
             }
         }
         int young = rt == null ? 0 : rt.kept_young() + rt.kept_continuable();
         if (rt != null && young > 0) {
             plain -= young;
             String days = fmt(rt.keep_days());
-            sb.append(z ? "  · 子代理痕迹（保留期 " + days + " 天）: 保留 " + rt.kept_young() + " 条未满期"
-                    + (rt.next_eligible_at() == null ? "" : "（最早 " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC 起可删除）")
-                    + (rt.kept_continuable() > 0 ? "，" + rt.kept_continuable() + " 条可续接" : "")
-                    : "  · Subagent traces (keep-days " + days + "): " + rt.kept_young() + " kept as too young"
-                    + (rt.next_eligible_at() == null ? "" : " (first eligible " + rt.next_eligible_at().substring(0, 16).replace('T', ' ') + " UTC)")
-                    + (rt.kept_continuable() > 0 ? ", " + rt.kept_continuable() + " continuable" : "")).append('\n');
+            sb.append(
+                            z
+                                    ? "  · 子代理痕迹（保留期 " + days + " 天）: 保留 " + rt.kept_young() + " 条未满期"
+                                            + (rt.next_eligible_at() == null
+                                                    ? ""
+                                                    : "（最早 "
+                                                            + rt.next_eligible_at()
+                                                                    .substring(0, 16)
+                                                                    .replace('T', ' ') + " UTC 起可删除）")
+                                            + (rt.kept_continuable() > 0 ? "，" + rt.kept_continuable() + " 条可续接" : "")
+                                    : "  · Subagent traces (keep-days " + days + "): " + rt.kept_young()
+                                            + " kept as too young"
+                                            + (rt.next_eligible_at() == null
+                                                    ? ""
+                                                    : " (first eligible "
+                                                            + rt.next_eligible_at()
+                                                                    .substring(0, 16)
+                                                                    .replace('T', ' ') + " UTC)")
+                                            + (rt.kept_continuable() > 0
+                                                    ? ", " + rt.kept_continuable() + " continuable"
+                                                    : ""))
+                    .append('\n');
         }
         if (plain > 0) sb.append(z ? "  · 其余 " + plain + " 条无需操作\n" : "  · " + plain + " more with nothing to do\n");
     }
@@ -288,7 +412,9 @@ public final class ReportRenderer {
     /** Topic groups: the count and the first few, each with what would show it together (the rest in structuredContent). */
     private static void topicGroups(StringBuilder sb, AuditResult.TopicGroups tg, boolean z) {
         if (tg == null || tg.count() == 0) return;
-        sb.append('\n').append(z ? "=== 主题分组（" + tg.count() + " 组）===" : "=== Topic groups (" + tg.count() + ") ===").append('\n');
+        sb.append('\n')
+                .append(z ? "=== 主题分组（" + tg.count() + " 组）===" : "=== Topic groups (" + tg.count() + ") ===")
+                .append('\n');
         boolean renames = false, claude = false;
         int shown = 0;
         for (AuditResult.TopicGroup g : tg.items()) {
@@ -296,27 +422,58 @@ public final class ReportRenderer {
             AuditResult.GroupAdvice a = g.advice();
             boolean cc = "claude".equals(g.store());
             claude |= cc;
-            sb.append("  ").append(g.cluster_id()).append(" “").append(g.label()).append("”").append(z ? "（" + g.size() + " 条）→ " : " (" + g.size() + ") → ");
+            sb.append("  ")
+                    .append(g.cluster_id())
+                    .append(" “")
+                    .append(g.label())
+                    .append("”")
+                    .append(z ? "（" + g.size() + " 条）→ " : " (" + g.size() + ") → ");
             switch (a.kind()) {
-                case "project" -> sb.append(z ? "以 " + a.project_path() + " 建 Hermes 项目（归入 " + a.gathers() + " 条）"
-                        : "Hermes Project on " + a.project_path() + " (gathers " + a.gathers() + ")");
-                case "existing_project" -> sb.append(z ? "已在项目“" + a.project_name() + "”中" : "already in Project \"" + a.project_name() + "\"");
-                case "claude_project" -> sb.append(z ? "已是 Claude Code 项目 " + a.project_path() + "（共 " + a.gathers() + " 条）"
-                        : "already one Claude Code project: " + a.project_path() + " (" + a.gathers() + " sessions)");
+                case "project" ->
+                    sb.append(
+                            z
+                                    ? "以 " + a.project_path() + " 建 Hermes 项目（归入 " + a.gathers() + " 条）"
+                                    : "Hermes Project on " + a.project_path() + " (gathers " + a.gathers() + ")");
+                case "existing_project" ->
+                    sb.append(
+                            z ? "已在项目“" + a.project_name() + "”中" : "already in Project \"" + a.project_name() + "\"");
+                case "claude_project" ->
+                    sb.append(
+                            z
+                                    ? "已是 Claude Code 项目 " + a.project_path() + "（共 " + a.gathers() + " 条）"
+                                    : "already one Claude Code project: " + a.project_path() + " (" + a.gathers()
+                                            + " sessions)");
                 default -> {
-                    if (cc) sb.append(z ? "标题前缀 " + a.prefix() + "（在 Claude Code 中用 /rename 设置）" : "title prefix " + a.prefix() + " (set with /rename in Claude Code)");
-                    else sb.append(z ? "标题前缀 " + a.prefix() + "，改名 " + a.renames().size() + " 条" : "title prefix " + a.prefix() + ", "
-                            + a.renames().size() + (a.renames().size() == 1 ? " rename" : " renames"));
+                    if (cc)
+                        sb.append(
+                                z
+                                        ? "标题前缀 " + a.prefix() + "（在 Claude Code 中用 /rename 设置）"
+                                        : "title prefix " + a.prefix() + " (set with /rename in Claude Code)");
+                    else
+                        sb.append(
+                                z
+                                        ? "标题前缀 " + a.prefix() + "，改名 "
+                                                + a.renames().size() + " 条"
+                                        : "title prefix " + a.prefix() + ", "
+                                                + a.renames().size()
+                                                + (a.renames().size() == 1 ? " rename" : " renames"));
                     renames |= !cc && !a.renames().isEmpty();
                 }
             }
             sb.append('\n');
         }
         int more = tg.count() - Math.min(tg.count(), TOPIC_LINES);
-        if (more > 0) sb.append(z ? "  …另有 " + more + " 组（见 structuredContent 的 topic_groups）\n" : "  … " + more + " more in topic_groups (structuredContent)\n");
+        if (more > 0)
+            sb.append(
+                    z
+                            ? "  …另有 " + more + " 组（见 structuredContent 的 topic_groups）\n"
+                            : "  … " + more + " more in topic_groups (structuredContent)\n");
         if (renames) sb.append(z ? "  改名需你同意（如 g1=同意）。\n" : "  Renames run only if approved (e.g. g1=approve).\n");
-        if (claude) sb.append(z ? "  Steward 不改写 Claude Code 会话标题（会与运行中的 Claude Code 冲突）。\n"
-                : "  Steward never renames Claude Code sessions (it would race a running Claude Code).\n");
+        if (claude)
+            sb.append(
+                    z
+                            ? "  Steward 不改写 Claude Code 会话标题（会与运行中的 Claude Code 冲突）。\n"
+                            : "  Steward never renames Claude Code sessions (it would race a running Claude Code).\n");
     }
 
     /** Compaction chains (one line each, the first few) and what Hermes' own auto-prune will delete. */
@@ -324,22 +481,41 @@ public final class ReportRenderer {
         if (h == null) return;
         if (h.chains() > 0) {
             // one line: the count, then up to two chains the plan acts on (kept ones are the default)
-            sb.append('\n').append(z ? "压缩续接链 " + h.chains() + " 条（整链处理）" : "Compaction chains: " + h.chains() + " (each handled as a whole)");
+            sb.append('\n')
+                    .append(
+                            z
+                                    ? "压缩续接链 " + h.chains() + " 条（整链处理）"
+                                    : "Compaction chains: " + h.chains() + " (each handled as a whole)");
             int shown = 0;
             for (AuditResult.ChainOut c : h.chain_items()) {
                 if (c.action().equals("retain") || shown == 2) continue;
-                sb.append(shown++ == 0 ? (z ? "，如 " : ", e.g. ") : "; ").append('“').append(c.title() == null ? "—" : c.title()).append("” ×")
-                        .append(c.size()).append(" → ").append(c.action());
+                sb.append(shown++ == 0 ? (z ? "，如 " : ", e.g. ") : "; ")
+                        .append('“')
+                        .append(c.title() == null ? "—" : c.title())
+                        .append("” ×")
+                        .append(c.size())
+                        .append(" → ")
+                        .append(c.action());
             }
             sb.append(z ? "（全部见 housekeeping.chain_items）\n" : " (all: housekeeping.chain_items)\n");
         }
         AuditResult.HermesPrune hp = h.hermes_prune();
         if (hp != null && hp.enabled() && hp.due() + hp.due_within_7_days() > 0) {
-            sb.append(z ? "Hermes 自动清理（sessions.auto_prune，" + fmt(hp.retention_days()) + " 天）将自行删除 " + hp.due() + " 条已结束会话"
-                    + (hp.next_run_after() == null ? "（下次启动时）" : "（" + hp.next_run_after().substring(0, 10) + " 之后的首次启动）") + "，7 天内另有 " + hp.due_within_7_days() + " 条\n"
-                    : "Hermes' own auto_prune (" + fmt(hp.retention_days()) + " days) deletes " + hp.due() + " ended sessions itself"
-                    + (hp.next_run_after() == null ? " at its next start" : " at its first start after " + hp.next_run_after().substring(0, 10))
-                    + ", " + hp.due_within_7_days() + " more within 7 days\n");
+            sb.append(
+                    z
+                            ? "Hermes 自动清理（sessions.auto_prune，" + fmt(hp.retention_days()) + " 天）将自行删除 " + hp.due()
+                                    + " 条已结束会话"
+                                    + (hp.next_run_after() == null
+                                            ? "（下次启动时）"
+                                            : "（" + hp.next_run_after().substring(0, 10) + " 之后的首次启动）")
+                                    + "，7 天内另有 " + hp.due_within_7_days() + " 条\n"
+                            : "Hermes' own auto_prune (" + fmt(hp.retention_days()) + " days) deletes " + hp.due()
+                                    + " ended sessions itself"
+                                    + (hp.next_run_after() == null
+                                            ? " at its next start"
+                                            : " at its first start after "
+                                                    + hp.next_run_after().substring(0, 10))
+                                    + ", " + hp.due_within_7_days() + " more within 7 days\n");
         }
     }
 
@@ -352,8 +528,9 @@ public final class ReportRenderer {
             return "规则 " + rule + "：活跃会话 " + active + " 个，超过 N=" + fmt(threshold) + "（已到上限，提醒一直未获回答）；" + count
                     + " 个可标记为已结束——整组回复 " + rule + "=同意/拒绝，或说“以后再说”";
         }
-        return "Rule " + rule + ": " + active + " active sessions, more than N=" + fmt(threshold) + " (its cap; this warning went unanswered); "
-                + count + " could be marked as ended — answer " + rule + "=approve/reject for all, or say 'later'";
+        return "Rule " + rule + ": " + active + " active sessions, more than N=" + fmt(threshold)
+                + " (its cap; this warning went unanswered); " + count + " could be marked as ended — answer " + rule
+                + "=approve/reject for all, or say 'later'";
     }
 
     /**
@@ -365,14 +542,17 @@ public final class ReportRenderer {
             return "规则 " + rule + "（状态，不再询问）：活跃会话 " + active + " 个，超过 N=" + fmt(threshold) + "；" + count
                     + " 个可标记为已结束。提醒到上限后仍未获回答，所以不再询问、不做任何操作；按 id 回复其中任意一个或设置 N 即恢复询问";
         }
-        return "Rule " + rule + " (status, not asked): " + active + " active sessions, more than N=" + fmt(threshold) + "; " + count
+        return "Rule " + rule + " (status, not asked): " + active + " active sessions, more than N=" + fmt(threshold)
+                + "; " + count
                 + " could be marked as ended. The warning went unanswered at its cap, so it is no longer asked and nothing is done; "
                 + "answering any of them by id, or setting N, asks again";
     }
 
     /** A report of one Hermes store reads as it always did: no store headings. */
     static boolean plainHermes(AuditResult r) {
-        return r.stores() == null || r.stores().isEmpty() || r.stores().size() == 1 && "hermes".equals(r.stores().get(0).store());
+        return r.stores() == null
+                || r.stores().isEmpty()
+                || r.stores().size() == 1 && "hermes".equals(r.stores().get(0).store());
     }
 
     static String storeName(String store) {
@@ -380,7 +560,8 @@ public final class ReportRenderer {
     }
 
     /** One line per store: where, how many sessions, active (and the current one), ended, archived. */
-    private static void totals(StringBuilder sb, String where, AuditResult.Totals t, AuditResult.Current cur, boolean z) {
+    private static void totals(
+            StringBuilder sb, String where, AuditResult.Totals t, AuditResult.Current cur, boolean z) {
         if (where != null) sb.append(where).append(": ");
         if (where != null && t.all() == 0) {
             sb.append(z ? "没有会话\n" : "no sessions\n");
@@ -388,11 +569,28 @@ public final class ReportRenderer {
         }
         String current = cur.session_id() == null ? (z ? "未知" : "unknown") : cur.session_id();
         if (z) {
-            sb.append("总记录 ").append(t.all()).append(" 条，活跃 ").append(t.active()).append("（当前: ").append(current).append("），已结束 ")
-                    .append(t.ended()).append("，已归档 ").append(t.archived()).append('\n');
+            sb.append("总记录 ")
+                    .append(t.all())
+                    .append(" 条，活跃 ")
+                    .append(t.active())
+                    .append("（当前: ")
+                    .append(current)
+                    .append("），已结束 ")
+                    .append(t.ended())
+                    .append("，已归档 ")
+                    .append(t.archived())
+                    .append('\n');
         } else {
-            sb.append(t.all()).append(" sessions, ").append(t.active()).append(" active (current: ").append(current).append("), ")
-                    .append(t.ended()).append(" ended, ").append(t.archived()).append(" archived\n");
+            sb.append(t.all())
+                    .append(" sessions, ")
+                    .append(t.active())
+                    .append(" active (current: ")
+                    .append(current)
+                    .append("), ")
+                    .append(t.ended())
+                    .append(" ended, ")
+                    .append(t.archived())
+                    .append(" archived\n");
         }
     }
 }

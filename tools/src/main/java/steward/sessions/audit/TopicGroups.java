@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.StewardError;
 import steward.sessions.grouping.GroupingEngine;
 import steward.sessions.grouping.HermesProjects;
@@ -30,6 +29,7 @@ import steward.text.CodePoints;
 final class TopicGroups {
     /** Grouping looks at the newest this many sessions (the ones a sidebar shows), so a large store audits fast. */
     static final int MAX_SESSIONS = 500;
+
     static final int PROMPT_CHARS = 300;
 
     /** A cluster and the home its sessions live in. */
@@ -46,11 +46,14 @@ final class TopicGroups {
     private TopicGroups(List<Found> clusters, HermesProjects projects, int considered) {
         List<Found> sorted = new ArrayList<>(clusters);
         // one list over both homes, newest activity first (a stable sort: each home's own order is kept)
-        sorted.sort((a, b) -> Double.compare(b.cluster().newest_activity(), a.cluster().newest_activity()));
+        sorted.sort((a, b) ->
+                Double.compare(b.cluster().newest_activity(), a.cluster().newest_activity()));
         this.clusters = List.copyOf(sorted);
         this.projects = projects;
         this.considered = considered;
-        for (Found f : this.clusters) for (String id : f.cluster().session_ids()) clusterOf.put(f.store() + ":" + id, f.cluster().cluster_id());
+        for (Found f : this.clusters)
+            for (String id : f.cluster().session_ids())
+                clusterOf.put(f.store() + ":" + id, f.cluster().cluster_id());
     }
 
     /** The groups of both homes in one list ({@code null}: that home was not grouped). */
@@ -59,8 +62,11 @@ final class TopicGroups {
         if (claude == null) return hermes;
         List<Found> all = new ArrayList<>(hermes.clusters);
         all.addAll(claude.clusters);
-        String warning = hermes.projects.warning() == null ? claude.projects.warning()
-                : claude.projects.warning() == null ? hermes.projects.warning() : hermes.projects.warning() + "; " + claude.projects.warning();
+        String warning = hermes.projects.warning() == null
+                ? claude.projects.warning()
+                : claude.projects.warning() == null
+                        ? hermes.projects.warning()
+                        : hermes.projects.warning() + "; " + claude.projects.warning();
         HermesProjects p = new HermesProjects(hermes.projects.projects(), hermes.projects.source(), warning);
         return new TopicGroups(all, p, hermes.considered + claude.considered);
     }
@@ -73,14 +79,16 @@ final class TopicGroups {
             steward.claude.ClaudeSessionFile f = src.file(r.id());
             if (f == null) continue;
             String prompt = f.escapes() ? null : steward.claude.FirstPrompt.read(f.file(), PROMPT_CHARS);
-            out.add(new GroupingEngine.Candidate(r.id(), r.untitled() ? null : r.title(), prompt, f.facts().cwd(), r.lastActivity(), r.group()));
+            out.add(new GroupingEngine.Candidate(
+                    r.id(), r.untitled() ? null : r.title(), prompt, f.facts().cwd(), r.lastActivity(), r.group()));
         }
         return out;
     }
 
     static TopicGroups buildClaude(List<GroupingEngine.Candidate> cands) {
-        List<Found> found = GroupingEngine.groupClaude(cands, TopicClusterer.DEFAULT_THRESHOLD).stream().map(c -> new Found(
-                steward.sessions.store.ClaudeSessions.STORE, c)).toList();
+        List<Found> found = GroupingEngine.groupClaude(cands, TopicClusterer.DEFAULT_THRESHOLD).stream()
+                .map(c -> new Found(steward.sessions.store.ClaudeSessions.STORE, c))
+                .toList();
         return new TopicGroups(found, HermesProjects.NONE, cands.size());
     }
 
@@ -95,7 +103,8 @@ final class TopicGroups {
             if (p != null && "compression".equals(p.endReason())) continue; // a continuation is the same conversation
             cands.add(r);
         }
-        cands.sort(Comparator.comparingDouble(SessionRow::lastActivity).reversed().thenComparing(SessionRow::id));
+        cands.sort(
+                Comparator.comparingDouble(SessionRow::lastActivity).reversed().thenComparing(SessionRow::id));
         return cands.size() > MAX_SESSIONS ? cands.subList(0, MAX_SESSIONS) : cands;
     }
 
@@ -104,18 +113,24 @@ final class TopicGroups {
         List<SessionRow> cands = visible(rows);
         String cwd = store.hasSessionColumn("cwd") ? "cwd" : "NULL";
         List<GroupingEngine.Candidate> out = new ArrayList<>(cands.size());
-        try (PreparedStatement ps = store.connection().prepareStatement("SELECT " + cwd + ", (SELECT content FROM messages "
-                + "WHERE session_id = s.id AND role = 'user' ORDER BY timestamp, id LIMIT 1) FROM sessions s WHERE s.id = ?")) {
+        try (PreparedStatement ps = store.connection()
+                .prepareStatement(
+                        "SELECT " + cwd + ", (SELECT content FROM messages "
+                                + "WHERE session_id = s.id AND role = 'user' ORDER BY timestamp, id LIMIT 1) FROM sessions s WHERE s.id = ?")) {
             for (SessionRow r : cands) {
                 ps.setString(1, r.id());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) continue;
-                    String prompt = rs.getString(2) == null ? null : CodePoints.prefix(MessageContent.text(rs.getString(2)), PROMPT_CHARS);
-                    out.add(new GroupingEngine.Candidate(r.id(), r.untitled() ? null : r.title(), prompt, rs.getString(1), r.lastActivity()));
+                    String prompt = rs.getString(2) == null
+                            ? null
+                            : CodePoints.prefix(MessageContent.text(rs.getString(2)), PROMPT_CHARS);
+                    out.add(new GroupingEngine.Candidate(
+                            r.id(), r.untitled() ? null : r.title(), prompt, rs.getString(1), r.lastActivity()));
                 }
             }
         } catch (SQLException e) {
-            throw new StewardError("session_audit", "cannot read sessions for topic grouping: " + Sqlite.describe(e), e);
+            throw new StewardError(
+                    "session_audit", "cannot read sessions for topic grouping: " + Sqlite.describe(e), e);
         }
         return out;
     }
@@ -123,8 +138,12 @@ final class TopicGroups {
     static TopicGroups build(List<GroupingEngine.Candidate> cands, List<SessionRow> rows, HermesProjects projects) {
         Set<String> titles = new HashSet<>();
         for (SessionRow r : rows) if (!r.untitled()) titles.add(r.title());
-        return new TopicGroups(GroupingEngine.group(cands, projects, titles, TopicClusterer.DEFAULT_THRESHOLD).stream()
-                .map(c -> new Found(SessionRow.HERMES, c)).toList(), projects, cands.size());
+        return new TopicGroups(
+                GroupingEngine.group(cands, projects, titles, TopicClusterer.DEFAULT_THRESHOLD).stream()
+                        .map(c -> new Found(SessionRow.HERMES, c))
+                        .toList(),
+                projects,
+                cands.size());
     }
 
     /** The result of an asynchronous {@link #build}. Grouping is advice: its failure is reported, never the audit's failure. */
@@ -156,8 +175,25 @@ final class TopicGroups {
             for (GroupingEngine.Rename r : c.advice().renames()) {
                 SessionRow s = byId.get(r.session_id());
                 if (s == null) continue;
-                out.add(new Plan.PlanItem(c.cluster_id() + ":" + s.id(), s.id(), "G", "G/title_prefix", "rename", "LOW", !headless, null,
-                        null, c.cluster_id(), AuditEngine.fingerprint(s), "LOW", null, null, false, null, null, r.to()));
+                out.add(new Plan.PlanItem(
+                        c.cluster_id() + ":" + s.id(),
+                        s.id(),
+                        "G",
+                        "G/title_prefix",
+                        "rename",
+                        "LOW",
+                        !headless,
+                        null,
+                        null,
+                        c.cluster_id(),
+                        AuditEngine.fingerprint(s),
+                        "LOW",
+                        null,
+                        null,
+                        false,
+                        null,
+                        null,
+                        r.to()));
             }
         }
         return out;
@@ -169,15 +205,37 @@ final class TopicGroups {
             GroupingEngine.Cluster c = f.cluster();
             GroupingEngine.Advice a = c.advice();
             boolean hermes = f.store().equals(SessionRow.HERMES);
-            List<AuditResult.Rename> renames = a.renames().stream().map(r -> new AuditResult.Rename(hermes ? c.cluster_id() + ":" + r.session_id() : null,
-                    r.session_id(), r.from(), r.to())).toList();
-            items.add(new AuditResult.TopicGroup(c.cluster_id(), f.store(), c.label(), c.session_ids().size(),
-                    List.copyOf(c.session_ids().subList(0, Math.min(cap, c.session_ids().size()))), Times.iso(c.newest_activity()),
-                    new AuditResult.GroupAdvice(a.kind(), a.why().in(locale), a.prefix(), a.project_path(), a.project_name(), a.gathers(),
-                            a.gathers_others(), renames)));
+            List<AuditResult.Rename> renames = a.renames().stream()
+                    .map(r -> new AuditResult.Rename(
+                            hermes ? c.cluster_id() + ":" + r.session_id() : null, r.session_id(), r.from(), r.to()))
+                    .toList();
+            items.add(new AuditResult.TopicGroup(
+                    c.cluster_id(),
+                    f.store(),
+                    c.label(),
+                    c.session_ids().size(),
+                    List.copyOf(c.session_ids()
+                            .subList(0, Math.min(cap, c.session_ids().size()))),
+                    Times.iso(c.newest_activity()),
+                    new AuditResult.GroupAdvice(
+                            a.kind(),
+                            a.why().in(locale),
+                            a.prefix(),
+                            a.project_path(),
+                            a.project_name(),
+                            a.gathers(),
+                            a.gathers_others(),
+                            renames)));
         }
-        List<String> names = projects.projects().stream().map(HermesProjects.Project::name).toList();
-        return new AuditResult.TopicGroups(clusters.size(), items, Math.max(0, clusters.size() - items.size()), considered,
-                projects.source(), names.subList(0, Math.min(cap, names.size())), projects.warning());
+        List<String> names =
+                projects.projects().stream().map(HermesProjects.Project::name).toList();
+        return new AuditResult.TopicGroups(
+                clusters.size(),
+                items,
+                Math.max(0, clusters.size() - items.size()),
+                considered,
+                projects.source(),
+                names.subList(0, Math.min(cap, names.size())),
+                projects.warning());
     }
 }

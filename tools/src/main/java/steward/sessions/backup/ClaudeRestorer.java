@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.claude.SessionsIndex;
 import steward.state.AtomicFiles;
 import steward.state.FileMoves;
@@ -58,7 +57,8 @@ final class ClaudeRestorer {
             String id = ids.get(0);
             String made = l.path("_steward").path("claude_home").asString(null);
             if (made != null && !Path.of(made).equals(home)) {
-                skipped.add(new RestoreEngine.Skipped(id, "backed up from the Claude Code home " + made + ", not " + home));
+                skipped.add(
+                        new RestoreEngine.Skipped(id, "backed up from the Claude Code home " + made + ", not " + home));
                 continue;
             }
             // each path comes back on its own: after an interrupted apply, part of a session may still be in place
@@ -73,7 +73,8 @@ final class ClaudeRestorer {
                 else why = r.asString() + " is neither in place nor in backup " + backupId;
             }
             if (back.isEmpty()) {
-                skipped.add(new RestoreEngine.Skipped(id, why != null ? why : "exists again (" + String.join(", ", inPlace) + ")"));
+                skipped.add(new RestoreEngine.Skipped(
+                        id, why != null ? why : "exists again (" + String.join(", ", inPlace) + ")"));
                 continue;
             }
             List<Path[]> moved = new ArrayList<>();
@@ -88,7 +89,8 @@ final class ClaudeRestorer {
                 for (JsonNode fe : l.path("files")) {
                     String f = fe.path("path").asString();
                     if (back.stream().noneMatch(r -> f.equals(r) || f.startsWith(r + "/"))) continue;
-                    if (!FileMoves.sha256(home.resolve(f)).equals(fe.path("sha256").asString())) {
+                    if (!FileMoves.sha256(home.resolve(f))
+                            .equals(fe.path("sha256").asString())) {
                         throw new IOException(f + " does not match its hash");
                     }
                     files++;
@@ -105,8 +107,10 @@ final class ClaudeRestorer {
                 continue;
             }
             if (!inPlace.isEmpty() || why != null) {
-                skipped.add(new RestoreEngine.Skipped(id, "partly restored: " + String.join(", ", back) + " moved back; "
-                        + (why != null ? why : String.join(", ", inPlace) + " already in place")));
+                skipped.add(new RestoreEngine.Skipped(
+                        id,
+                        "partly restored: " + String.join(", ", back) + " moved back; "
+                                + (why != null ? why : String.join(", ", inPlace) + " already in place")));
             }
             restored.addAll(ids);
             restoredIds.addAll(ids);
@@ -116,33 +120,49 @@ final class ClaudeRestorer {
         return new Outcome(restored, skipped, files);
     }
 
-    private void restoreIndexes(List<JsonNode> lines, Set<String> restoredIds, Path filesRoot, List<RestoreEngine.Skipped> skipped) {
+    private void restoreIndexes(
+            List<JsonNode> lines, Set<String> restoredIds, Path filesRoot, List<RestoreEngine.Skipped> skipped) {
         Map<String, List<JsonNode>> byIndex = new LinkedHashMap<>();
-        for (JsonNode l : lines) byIndex.computeIfAbsent(l.path("index").path("path").asString(), k -> new ArrayList<>()).add(l);
+        for (JsonNode l : lines)
+            byIndex.computeIfAbsent(l.path("index").path("path").asString(), k -> new ArrayList<>())
+                    .add(l);
         for (Map.Entry<String, List<JsonNode>> e : byIndex.entrySet()) {
             Path file = home.resolve(e.getKey());
             JsonNode first = e.getValue().get(0).path("index");
             SessionsIndex.Read current = SessionsIndex.read(file);
-            String ids = String.join(", ", e.getValue().stream().map(l -> l.path("id").asString()).toList());
+            String ids = String.join(
+                    ", ",
+                    e.getValue().stream().map(l -> l.path("id").asString()).toList());
             try {
                 boolean all = true;
                 for (JsonNode x : first.path("removed_with")) all &= restoredIds.contains(x.asString());
                 Path saved = filesRoot.resolve(e.getKey());
-                if (current.exists() && current.bytes() != null && all && Files.isRegularFile(saved)
-                        && FileMoves.sha256(current.bytes()).equals(first.path("after_sha256").asString())) {
+                if (current.exists()
+                        && current.bytes() != null
+                        && all
+                        && Files.isRegularFile(saved)
+                        && FileMoves.sha256(current.bytes())
+                                .equals(first.path("after_sha256").asString())) {
                     write(file, Files.readAllBytes(saved)); // untouched since the apply: the original, byte for byte
                 } else if (current.usable()) {
                     List<SessionsIndex.Removed> add = new ArrayList<>();
-                    for (JsonNode l : e.getValue()) add.add(new SessionsIndex.Removed(l.path("index").path("position").asInt(), l.path("index").path("entry")));
+                    for (JsonNode l : e.getValue())
+                        add.add(new SessionsIndex.Removed(
+                                l.path("index").path("position").asInt(),
+                                l.path("index").path("entry")));
                     write(file, SessionsIndex.with(current, add));
                 } else if (!current.exists()) {
-                    skipped.add(new RestoreEngine.Skipped(ids, e.getKey() + " no longer exists: entries not re-inserted (the transcripts are back)"));
+                    skipped.add(new RestoreEngine.Skipped(
+                            ids, e.getKey() + " no longer exists: entries not re-inserted (the transcripts are back)"));
                 } else {
-                    skipped.add(new RestoreEngine.Skipped(ids, e.getKey() + " cannot be parsed (" + current.error()
-                            + "): left as it is, entries not re-inserted (the transcripts are back)"));
+                    skipped.add(new RestoreEngine.Skipped(
+                            ids,
+                            e.getKey() + " cannot be parsed (" + current.error()
+                                    + "): left as it is, entries not re-inserted (the transcripts are back)"));
                 }
             } catch (IOException ex) {
-                skipped.add(new RestoreEngine.Skipped(ids, "cannot write " + e.getKey() + ": " + ex.getMessage() + " (the transcripts are back)"));
+                skipped.add(new RestoreEngine.Skipped(
+                        ids, "cannot write " + e.getKey() + ": " + ex.getMessage() + " (the transcripts are back)"));
             }
         }
     }

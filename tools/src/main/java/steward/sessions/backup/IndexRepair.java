@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.List;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.sessions.store.FtsIndex;
@@ -31,8 +30,14 @@ public final class IndexRepair {
         this.clock = clock;
     }
 
-    public record Result(String database, FtsIndex.Report before, boolean rebuilt, String backup_path, long backup_bytes,
-                         FtsIndex.Report after, String message) {}
+    public record Result(
+            String database,
+            FtsIndex.Report before,
+            boolean rebuilt,
+            String backup_path,
+            long backup_bytes,
+            FtsIndex.Report after,
+            String message) {}
 
     /** Rebuilds when an FTS table is inconsistent, or always with {@code force}. */
     public Result run(boolean force) {
@@ -41,7 +46,8 @@ public final class IndexRepair {
         FtsIndex.Report before = FtsIndex.check(db);
         if (before.tables().isEmpty()) throw new StewardError(CTX, db + " has no FTS5 table to rebuild");
         if (before.ok() && !force) {
-            return new Result(db.toString(), before, false, null, 0, before, "the search index is consistent; nothing to do");
+            return new Result(
+                    db.toString(), before, false, null, 0, before, "the search index is consistent; nothing to do");
         }
         Path backup = backup(db);
         long size;
@@ -54,20 +60,37 @@ public final class IndexRepair {
             Sqlite.immediate(c, cc -> {
                 List<String> tables = FtsIndex.tables(cc);
                 try (Statement st = cc.createStatement()) {
-                    for (String t : tables) st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('rebuild')");
-                    for (String t : tables) st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('integrity-check')");
+                    for (String t : tables)
+                        st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('rebuild')");
+                    for (String t : tables)
+                        st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('integrity-check')");
                 }
                 return null;
             });
         } catch (SQLException e) {
             throw new StewardError(CTX, "cannot open " + db + ": " + Sqlite.describe(e), e);
         } catch (StewardError e) {
-            throw new StewardError(CTX, "the rebuild failed and was rolled back (backup kept at " + backup + "): " + e.getMessage(), e);
+            throw new StewardError(
+                    CTX,
+                    "the rebuild failed and was rolled back (backup kept at " + backup + "): " + e.getMessage(),
+                    e);
         }
         FtsIndex.Report after = FtsIndex.check(db);
-        return new Result(db.toString(), before, true, backup.toString(), size, after,
-                after.ok() ? "rebuilt " + String.join(", ", before.tables().stream().map(FtsIndex.TableCheck::table).toList())
-                        + " from the messages" : "rebuilt, but the check still fails: " + after.summary());
+        return new Result(
+                db.toString(),
+                before,
+                true,
+                backup.toString(),
+                size,
+                after,
+                after.ok()
+                        ? "rebuilt "
+                                + String.join(
+                                        ", ",
+                                        before.tables().stream()
+                                                .map(FtsIndex.TableCheck::table)
+                                                .toList()) + " from the messages"
+                        : "rebuilt, but the check still fails: " + after.summary());
     }
 
     /** A consistent copy of the database (SQLite's VACUUM INTO on a read-only connection), read back before anything changes. */

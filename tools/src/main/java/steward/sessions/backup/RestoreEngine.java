@@ -15,7 +15,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
@@ -25,14 +24,14 @@ import steward.learning.LearningReport;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
-import steward.state.Crashpoint;
 import steward.sessions.apply.ApplyJournal;
-import steward.sessions.store.FtsIndex;
 import steward.sessions.audit.Times;
 import steward.sessions.store.ClaudeSessions;
+import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
+import steward.state.Crashpoint;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -63,9 +62,17 @@ public final class RestoreEngine {
 
     public record Skipped(String session_id, String reason) {}
 
-    public record Result(String backup_id, List<String> restored, List<Skipped> skipped, int messages_restored,
-                         int side_files_restored, int sessions_after, int active_after, LearningReport learning,
-                         List<Check> checklist, List<String> recovered) {}
+    public record Result(
+            String backup_id,
+            List<String> restored,
+            List<Skipped> skipped,
+            int messages_restored,
+            int side_files_restored,
+            int sessions_after,
+            int active_after,
+            LearningReport learning,
+            List<Check> checklist,
+            List<String> recovered) {}
 
     public record Check(String check, boolean ok, String detail) {}
 
@@ -90,10 +97,12 @@ public final class RestoreEngine {
         SessionBackup bk = new SessionBackup(paths.stateDir());
         // an apply killed earlier (any process) is settled first: its files go where their sessions say
         List<String> recovered = SessionBackup.isBackupId(backupId)
-                ? new ApplyJournal(paths, clock).recover().notices() : List.of();
+                ? new ApplyJournal(paths, clock).recover().notices()
+                : List.of();
         bk.requireExisting(backupId, CTX);
         String interrupted = bk.interruptedReason(backupId);
-        if (interrupted != null) throw new StewardError(CTX, "backup " + backupId + " was " + interrupted + "; nothing to restore");
+        if (interrupted != null)
+            throw new StewardError(CTX, "backup " + backupId + " was " + interrupted + "; nothing to restore");
         List<JsonNode> lines;
         List<JsonNode> claudeLines;
         try {
@@ -109,8 +118,10 @@ public final class RestoreEngine {
         for (JsonNode l : lines) inBackup.add(l.path("id").asString());
         for (JsonNode l : claudeLines) inBackup.addAll(ClaudeRestorer.ids(l));
         Set<String> wanted = sessionIds == null || sessionIds.isEmpty() ? inBackup : new LinkedHashSet<>(sessionIds);
-        List<String> unknown = wanted.stream().filter(id -> !inBackup.contains(id)).toList();
-        if (!unknown.isEmpty()) throw new StewardError(CTX, "not in backup " + backupId + ": " + String.join(", ", unknown));
+        List<String> unknown =
+                wanted.stream().filter(id -> !inBackup.contains(id)).toList();
+        if (!unknown.isEmpty())
+            throw new StewardError(CTX, "not in backup " + backupId + ": " + String.join(", ", unknown));
 
         List<String> restored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
@@ -121,21 +132,31 @@ public final class RestoreEngine {
         boolean hermes = !lines.isEmpty() || !claude;
         int steps = (claude ? 1 : 0) + (hermes ? 2 : 0) + 1;
         if (claude) {
-            if (paths.claudeHome() == null) throw new StewardError(CTX, "backup " + backupId + " holds Claude Code sessions but no Claude Code home is configured");
-            work.checkpoint(CTX); // the last safe point: from here the restore (the Claude Code files, then Hermes' transaction) runs to its end
+            if (paths.claudeHome() == null)
+                throw new StewardError(
+                        CTX,
+                        "backup " + backupId + " holds Claude Code sessions but no Claude Code home is configured");
+            work.checkpoint(CTX); // the last safe point: from here the restore (the Claude Code files, then Hermes'
+            // transaction) runs to its end
             work = work.pastSafePoint();
             work.progress(1, steps, "moving Claude Code files back");
-            ClaudeRestorer.Outcome o = new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
+            ClaudeRestorer.Outcome o =
+                    new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
             restored.addAll(o.restored());
             skipped.addAll(o.skipped());
             files += o.files();
-            List<SessionRow> rows = new ClaudeSessions(paths.claudeHome(), paths.stateDir(), new ClaudeSessions.Options(
-                    Times.epoch(clock.instant()), ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false)).rows();
+            List<SessionRow> rows = new ClaudeSessions(
+                            paths.claudeHome(),
+                            paths.stateDir(),
+                            new ClaudeSessions.Options(
+                                    Times.epoch(clock.instant()), ClaudeSessions.DEFAULT_IDLE_SECONDS, null, false))
+                    .rows();
             sessionsAfter += rows.size();
             activeAfter += (int) rows.stream().filter(SessionRow::active).count();
         }
         if (hermes) {
-            Hermes h = restoreHermes(bk, backupId, lines, wanted, restored, skipped, messages, work, claude ? 2 : 1, steps);
+            Hermes h = restoreHermes(
+                    bk, backupId, lines, wanted, restored, skipped, messages, work, claude ? 2 : 1, steps);
             files += h.files();
             checks.addAll(h.checks());
             sessionsAfter += h.sessions();
@@ -145,13 +166,32 @@ public final class RestoreEngine {
         all.addAll(claudeLines);
         LearningReport learning = learn(backupId, restored, all);
         work.progress(steps, steps, "restored " + restored.size() + " sessions");
-        return new Result(backupId, restored, skipped, messages[0], files, sessionsAfter, activeAfter, learning, checks, recovered);
+        return new Result(
+                backupId,
+                restored,
+                skipped,
+                messages[0],
+                files,
+                sessionsAfter,
+                activeAfter,
+                learning,
+                checks,
+                recovered);
     }
 
     private record Hermes(int files, int sessions, int active, List<Check> checks) {}
 
-    private Hermes restoreHermes(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, List<String> restored,
-                                 List<Skipped> skipped, int[] messages, Work work, int step, int steps) {
+    private Hermes restoreHermes(
+            SessionBackup bk,
+            String backupId,
+            List<JsonNode> lines,
+            Set<String> wanted,
+            List<String> restored,
+            List<Skipped> skipped,
+            int[] messages,
+            Work work,
+            int step,
+            int steps) {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             // never write through Hermes' triggers into a damaged search index
             FtsIndex.requireConsistent(paths.stateDb(), CTX);
@@ -166,7 +206,12 @@ public final class RestoreEngine {
                 if (!wanted.contains(id)) continue;
                 for (JsonNode f : l.path("_steward").path("side_files")) {
                     if (!SessionBackup.isSideFileName(f.asString(), id)) continue;
-                    moves.add(new ApplyJournal.Move(id, paths.hermesHome().resolve("sessions").resolve(f.asString()).toString(),
+                    moves.add(new ApplyJournal.Move(
+                            id,
+                            paths.hermesHome()
+                                    .resolve("sessions")
+                                    .resolve(f.asString())
+                                    .toString(),
                             bk.filesDir(backupId).resolve(f.asString()).toString()));
                 }
             }
@@ -202,8 +247,12 @@ public final class RestoreEngine {
             if (entry != null) entry.close();
             var counts = store.counts();
             FtsIndex.Report fts = FtsIndex.check(paths.stateDb());
-            List<Check> checks = List.of(new Check("fts_integrity", fts.ok(), fts.ok() ? fts.summary()
-                    : "Hermes' search index is inconsistent (" + fts.summary() + "). " + FtsIndex.REPAIR_HINT));
+            List<Check> checks = List.of(new Check(
+                    "fts_integrity",
+                    fts.ok(),
+                    fts.ok()
+                            ? fts.summary()
+                            : "Hermes' search index is inconsistent (" + fts.summary() + "). " + FtsIndex.REPAIR_HINT));
             return new Hermes(files, counts.total(), counts.active(), checks);
         }
     }
@@ -213,8 +262,13 @@ public final class RestoreEngine {
      * again for another reason: a session in state.db never stays without its files. A file already back in place is
      * left alone (never overwritten).
      */
-    private int returnSideFiles(SessionBackup bk, String backupId, List<JsonNode> lines, Set<String> wanted, SessionStore store,
-                                List<Skipped> skipped) {
+    private int returnSideFiles(
+            SessionBackup bk,
+            String backupId,
+            List<JsonNode> lines,
+            Set<String> wanted,
+            SessionStore store,
+            List<Skipped> skipped) {
         List<String> withFiles = new ArrayList<>();
         for (JsonNode l : lines) {
             String id = l.path("id").asString();
@@ -266,20 +320,38 @@ public final class RestoreEngine {
             boolean automatic = note.path("automatic").asBoolean(false) && !rule.equals("F") && !rule.equals("S");
             Level base = Level.HIGH;
             try {
-                if (note.hasNonNull("base")) base = Level.valueOf(note.path("base").asString());
+                if (note.hasNonNull("base"))
+                    base = Level.valueOf(note.path("base").asString());
             } catch (IllegalArgumentException ignored) {
-                // an unknown level in an old backup: the rule's own level is only needed for a condition seen the first time
+                // an unknown level in an old backup: the rule's own level is only needed for a condition seen the first
+                // time
             }
             JsonNode title = l.get("title");
-            events.add(new DecisionEvent(id, title == null || title.isNull() ? null : title.asString(), rule.isEmpty() ? "?" : rule, condition,
-                    Level.HIGH, action, Outcome.RESTORED, null, null, base, null, !automatic, false, false, null));
+            events.add(new DecisionEvent(
+                    id,
+                    title == null || title.isNull() ? null : title.asString(),
+                    rule.isEmpty() ? "?" : rule,
+                    condition,
+                    Level.HIGH,
+                    action,
+                    Outcome.RESTORED,
+                    null,
+                    null,
+                    base,
+                    null,
+                    !automatic,
+                    false,
+                    false,
+                    null));
         }
         if (events.isEmpty()) return LearningReport.notRecorded("nothing restored");
-        return LearningReport.of(new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock).recordRestore(backupId, events));
+        return LearningReport.of(new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock)
+                .recordRestore(backupId, events));
     }
 
-    private static String reinsert(Connection c, JsonNode l, Set<String> sessionCols, Set<String> messageCols, boolean usage,
-                                   int[] messages) throws SQLException {
+    private static String reinsert(
+            Connection c, JsonNode l, Set<String> sessionCols, Set<String> messageCols, boolean usage, int[] messages)
+            throws SQLException {
         String id = l.path("id").asString();
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
             ps.setString(1, id);
@@ -303,12 +375,14 @@ public final class RestoreEngine {
             messages[0]++;
         }
         if (usage) {
-            for (JsonNode u : l.path("_steward").path("session_model_usage")) insert(c, "session_model_usage", u, null, Set.of());
+            for (JsonNode u : l.path("_steward").path("session_model_usage"))
+                insert(c, "session_model_usage", u, null, Set.of());
         }
         return null;
     }
 
-    private static void insert(Connection c, String table, JsonNode row, Set<String> allowed, Set<String> skip) throws SQLException {
+    private static void insert(Connection c, String table, JsonNode row, Set<String> allowed, Set<String> skip)
+            throws SQLException {
         List<String> cols = new ArrayList<>();
         List<JsonNode> vals = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = row.properties().iterator(); it.hasNext(); ) {
@@ -319,7 +393,8 @@ public final class RestoreEngine {
             cols.add(e.getKey());
             vals.add(e.getValue());
         }
-        String sql = "INSERT INTO " + table + " (" + String.join(", ", cols) + ") VALUES (" + "?, ".repeat(cols.size() - 1) + "?)";
+        String sql = "INSERT INTO " + table + " (" + String.join(", ", cols) + ") VALUES ("
+                + "?, ".repeat(cols.size() - 1) + "?)";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < vals.size(); i++) bind(ps, i + 1, vals.get(i));
             ps.executeUpdate();
@@ -366,5 +441,4 @@ public final class RestoreEngine {
             return ps.executeUpdate() == 1 ? null : "changed since apply (title is no longer the one Steward set)";
         }
     }
-
 }

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
-
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -36,7 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class SessionBackup {
     private static final Pattern ID = Pattern.compile("b_\\d{8}T\\d{6}Z_[0-9a-f]{6}");
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path dir;
@@ -84,7 +84,9 @@ public final class SessionBackup {
         }
         line.set("messages", rows(c, "SELECT * FROM messages WHERE session_id = ? ORDER BY id", sessionId));
         if (hasTable(c, "session_model_usage")) {
-            steward.set("session_model_usage", rows(c, "SELECT * FROM session_model_usage WHERE session_id = ?", sessionId));
+            steward.set(
+                    "session_model_usage",
+                    rows(c, "SELECT * FROM session_model_usage WHERE session_id = ?", sessionId));
         }
         line.set("_steward", steward);
         return line;
@@ -121,7 +123,8 @@ public final class SessionBackup {
     }
 
     public static boolean hasTable(Connection c, String name) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -157,10 +160,15 @@ public final class SessionBackup {
             AtomicFiles.ensurePrivateDir(dir);
             AtomicFiles.write(f, bytes.toByteArray());
             List<JsonNode> back = readLines(f);
-            if (back.size() != lines.size()) throw new IOException("read back " + back.size() + " lines, wrote " + lines.size());
+            if (back.size() != lines.size())
+                throw new IOException("read back " + back.size() + " lines, wrote " + lines.size());
             for (int i = 0; i < lines.size(); i++) {
-                if (!back.get(i).path("id").asString("").equals(lines.get(i).path("id").asString(""))
-                        || back.get(i).path("messages").size() != lines.get(i).path("messages").size()) {
+                if (!back.get(i)
+                                .path("id")
+                                .asString("")
+                                .equals(lines.get(i).path("id").asString(""))
+                        || back.get(i).path("messages").size()
+                                != lines.get(i).path("messages").size()) {
                     throw new IOException("read-back mismatch at line " + (i + 1));
                 }
             }
@@ -217,14 +225,17 @@ public final class SessionBackup {
     /** Validates a backup id from the caller and that the backup exists. */
     public void requireExisting(String id, String context) {
         if (id == null || !ID.matcher(id).matches()) {
-            throw new StewardError(context, "unknown backup id '" + id + "' (expected the backup_id returned by session_apply)");
+            throw new StewardError(
+                    context, "unknown backup id '" + id + "' (expected the backup_id returned by session_apply)");
         }
-        if (!Files.isRegularFile(file(id)) && !Files.isRegularFile(claudeFile(id))) throw new StewardError(context, "no backup " + id + " in " + dir);
+        if (!Files.isRegularFile(file(id)) && !Files.isRegularFile(claudeFile(id)))
+            throw new StewardError(context, "no backup " + id + " in " + dir);
     }
 
     /** Whether {@code name} is one of the side-file names of {@code sessionId} (a plain file name, no path). */
     public static boolean isSideFileName(String name, String sessionId) {
-        if (name == null || sessionId == null || name.contains("/") || name.contains("\\") || name.contains("\u0000")) return false;
+        if (name == null || sessionId == null || name.contains("/") || name.contains("\\") || name.contains("\u0000"))
+            return false;
         if (name.equals(sessionId + ".json") || name.equals(sessionId + ".jsonl")) return true;
         return name.startsWith("request_dump_" + sessionId + "_") && name.endsWith(".json") && !name.contains("..");
     }
@@ -279,11 +290,12 @@ public final class SessionBackup {
         String prefix = "request_dump_" + sessionId + "_";
         try (var s = Files.list(sd)) {
             s.filter(p -> {
-                String n = p.getFileName().toString();
-                return n.startsWith(prefix) && n.endsWith(".json") && Files.isRegularFile(p);
-            }).sorted().forEach(out::add);
+                        String n = p.getFileName().toString();
+                        return n.startsWith(prefix) && n.endsWith(".json") && Files.isRegularFile(p);
+                    })
+                    .sorted()
+                    .forEach(out::add);
         }
         return out;
     }
-
 }

@@ -12,7 +12,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.StewardError;
 import steward.sessions.store.Sqlite;
 import steward.state.AtomicFiles;
@@ -26,7 +25,8 @@ import steward.state.AtomicFiles;
 public final class StateCopy {
     private StateCopy() {}
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     public static Path dir(Path stateDir) {
         return stateDir.resolve("backups").resolve("state-db");
@@ -50,26 +50,36 @@ public final class StateCopy {
             throw new StewardError(ctx, "cannot create " + dir + ": " + e.getMessage() + "; nothing was changed", e);
         }
         long t0 = System.nanoTime();
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement()) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement()) {
             st.execute("VACUUM INTO '" + out.toString().replace("'", "''") + "'");
         } catch (SQLException e) {
             deleteQuietly(out);
-            throw new StewardError(ctx, "cannot back up " + db + " to " + out + ": " + Sqlite.describe(e) + "; nothing was changed", e);
+            throw new StewardError(
+                    ctx,
+                    "cannot back up " + db + " to " + out + ": " + Sqlite.describe(e) + "; nothing was changed",
+                    e);
         }
         AtomicFiles.setMode(out, AtomicFiles.FILE_MODE);
         long t1 = System.nanoTime();
-        // the copy must read back (in quick mode the FTS tables are copied as they are, damage included: that is the point)
-        try (Connection c = Sqlite.openReadOnly(out); Statement st = c.createStatement()) {
-            for (String sql : full ? List.of("PRAGMA integrity_check") : List.of("PRAGMA quick_check(sessions)", "PRAGMA quick_check(messages)")) {
+        // the copy must read back (in quick mode the FTS tables are copied as they are, damage included: that is the
+        // point)
+        try (Connection c = Sqlite.openReadOnly(out);
+                Statement st = c.createStatement()) {
+            for (String sql : full
+                    ? List.of("PRAGMA integrity_check")
+                    : List.of("PRAGMA quick_check(sessions)", "PRAGMA quick_check(messages)")) {
                 List<String> lines = new ArrayList<>();
                 try (ResultSet rs = st.executeQuery(sql)) {
                     while (rs.next() && lines.size() < 3) lines.add(rs.getString(1));
                 }
-                if (lines.size() != 1 || !"ok".equals(lines.get(0))) throw new SQLException(sql + " of the copy failed: " + String.join("; ", lines));
+                if (lines.size() != 1 || !"ok".equals(lines.get(0)))
+                    throw new SQLException(sql + " of the copy failed: " + String.join("; ", lines));
             }
         } catch (SQLException | StewardError e) {
             deleteQuietly(out);
-            throw new StewardError(ctx, "the backup " + out + " does not read back: " + e.getMessage() + "; nothing was changed", e);
+            throw new StewardError(
+                    ctx, "the backup " + out + " does not read back: " + e.getMessage() + "; nothing was changed", e);
         }
         return new Written(out, (t1 - t0) / 1e9, (System.nanoTime() - t1) / 1e9);
     }

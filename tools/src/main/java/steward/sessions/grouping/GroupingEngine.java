@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
 import steward.sessions.rules.Text;
 import steward.text.CodePoints;
 import steward.text.TitleAnalyzer;
@@ -26,6 +25,7 @@ public final class GroupingEngine {
     static final double PROJECT_PRECISION = 0.75;
     /** Share of the cluster's sessions that must have a working directory (and lie under one folder / project). */
     static final double CWD_COVERAGE = 0.8;
+
     static final double PREFIX_SHARE = 0.6;
     public static final int MAX_TITLE = 100;
     static final int MAX_LISTED = 10;
@@ -49,17 +49,30 @@ public final class GroupingEngine {
      * {@code project_path}; {@code gathers} sessions, {@code gathers_others} of them outside the cluster) or
      * {@code existing_project} (Project {@code project_name} already gathers them).
      */
-    public record Advice(String kind, String prefix, String project_path, String project_name, int gathers, List<String> gathers_others,
-                         List<Rename> renames, Text why) {}
+    public record Advice(
+            String kind,
+            String prefix,
+            String project_path,
+            String project_name,
+            int gathers,
+            List<String> gathers_others,
+            List<Rename> renames,
+            Text why) {}
 
-    public record Cluster(String cluster_id, String label, List<String> session_ids, double newest_activity, Advice advice) {}
+    public record Cluster(
+            String cluster_id, String label, List<String> session_ids, double newest_activity, Advice advice) {}
 
     /** Hermes sessions' clusters ({@code g1}, {@code g2}, …) with Project or title-prefix advice. */
-    public static List<Cluster> group(List<Candidate> cands, HermesProjects projects, Set<String> titlesInUse, double threshold) {
+    public static List<Cluster> group(
+            List<Candidate> cands, HermesProjects projects, Set<String> titlesInUse, double threshold) {
         Map<String, List<String>> segments = new HashMap<>();
         for (Candidate c : cands) if (c.cwd() != null) segments.computeIfAbsent(c.cwd(), Paths::segments);
         Set<String> proposed = new HashSet<>();
-        return clusters(cands, threshold, "g", (members, label) -> advise(members, cands, segments, label, projects, titlesInUse, proposed));
+        return clusters(
+                cands,
+                threshold,
+                "g",
+                (members, label) -> advise(members, cands, segments, label, projects, titlesInUse, proposed));
     }
 
     /**
@@ -74,8 +87,11 @@ public final class GroupingEngine {
         return clusters(cands, threshold, "c", (members, label) -> adviseClaude(members, cands, perProject, label));
     }
 
-    private static List<Cluster> clusters(List<Candidate> cands, double threshold, String idPrefix,
-                                          java.util.function.BiFunction<List<Candidate>, String, Advice> advise) {
+    private static List<Cluster> clusters(
+            List<Candidate> cands,
+            double threshold,
+            String idPrefix,
+            java.util.function.BiFunction<List<Candidate>, String, Advice> advise) {
         List<TopicClusterer.Doc> docs = new ArrayList<>(cands.size());
         for (Candidate c : cands) docs.add(new TopicClusterer.Doc(c.title(), c.prompt(), c.cwd()));
         List<List<Integer>> raw = TopicClusterer.cluster(docs, threshold);
@@ -89,7 +105,12 @@ public final class GroupingEngine {
             String label = label(members);
             if (label == null) continue;
             String id = idPrefix + (++n);
-            out.add(new Cluster(id, label, members.stream().map(Candidate::id).toList(), newest(cands, idx), advise.apply(members, label)));
+            out.add(new Cluster(
+                    id,
+                    label,
+                    members.stream().map(Candidate::id).toList(),
+                    newest(cands, idx),
+                    advise.apply(members, label)));
         }
         return out;
     }
@@ -102,22 +123,41 @@ public final class GroupingEngine {
      * in memory and writes it back, and two writers on one append-only file can interleave a line, so Steward offers no
      * rename items for Claude Code; the user sets the prefix with {@code /rename} in each session.
      */
-    static Advice adviseClaude(List<Candidate> members, List<Candidate> all, Map<String, Integer> perProject, String label) {
+    static Advice adviseClaude(
+            List<Candidate> members, List<Candidate> all, Map<String, Integer> perProject, String label) {
         Set<String> projects = new java.util.LinkedHashSet<>();
         for (Candidate c : members) projects.add(c.project());
-        String where = members.stream().map(Candidate::cwd).filter(w -> w != null && !w.isBlank()).findFirst().orElse(members.get(0).project());
+        String where = members.stream()
+                .map(Candidate::cwd)
+                .filter(w -> w != null && !w.isBlank())
+                .findFirst()
+                .orElse(members.get(0).project());
         if (projects.size() == 1 && members.get(0).project() != null) {
             String p = members.get(0).project();
             int total = perProject.getOrDefault(p, members.size());
             if (members.size() >= PROJECT_PRECISION * total) {
-                Set<String> ids = new HashSet<>(members.stream().map(Candidate::id).toList());
-                List<String> others = all.stream().filter(c -> p.equals(c.project()) && !ids.contains(c.id())).map(Candidate::id).limit(MAX_LISTED).toList();
-                return new Advice("claude_project", null, where, null, total, others, List.of(),
-                        new Text("already shown together: Claude Code keeps the sessions of one working directory as one project, and this topic "
-                                + "has " + where + " to itself (" + members.size() + " of its " + total + " sessions): `claude --resume` (or /resume) "
-                                + "started there lists them",
+                Set<String> ids =
+                        new HashSet<>(members.stream().map(Candidate::id).toList());
+                List<String> others = all.stream()
+                        .filter(c -> p.equals(c.project()) && !ids.contains(c.id()))
+                        .map(Candidate::id)
+                        .limit(MAX_LISTED)
+                        .toList();
+                return new Advice(
+                        "claude_project",
+                        null,
+                        where,
+                        null,
+                        total,
+                        others,
+                        List.of(),
+                        new Text(
+                                "already shown together: Claude Code keeps the sessions of one working directory as one project, and this topic "
+                                        + "has " + where + " to itself (" + members.size() + " of its " + total
+                                        + " sessions): `claude --resume` (or /resume) "
+                                        + "started there lists them",
                                 "已经在一起：Claude Code 把同一工作目录的会话算作一个项目，而此主题几乎独占 " + where + "（" + total + " 条中的 "
-                                + members.size() + " 条）：在该目录运行 `claude --resume`（或 /resume）即可列出它们"));
+                                        + members.size() + " 条）：在该目录运行 `claude --resume`（或 /resume）即可列出它们"));
             }
         }
         String prefix = "[" + label + "]";
@@ -127,18 +167,24 @@ public final class GroupingEngine {
             String to = renamed(c.title(), label);
             if (to != null) renames.add(new Rename(c.id(), c.title(), to));
         }
-        String how = "; Steward does not write Claude Code titles (a running Claude Code keeps its title in memory and writes it back into "
-                + "the transcript), so set it with /rename " + prefix + " … in each session";
-        String howZh = "；Steward 不改写 Claude Code 的标题（运行中的 Claude Code 把标题留在内存里并会写回记录文件），请在每个会话中用 /rename "
-                + prefix + " … 设置";
+        String how =
+                "; Steward does not write Claude Code titles (a running Claude Code keeps its title in memory and writes it back into "
+                        + "the transcript), so set it with /rename " + prefix + " … in each session";
+        String howZh =
+                "；Steward 不改写 Claude Code 的标题（运行中的 Claude Code 把标题留在内存里并会写回记录文件），请在每个会话中用 /rename " + prefix + " … 设置";
         Text why = projects.size() == 1
-                ? new Text("Claude Code groups sessions only by working directory, and these share " + where + " with other topics: the title prefix "
-                        + prefix + " sets them apart in /resume" + how,
-                        "Claude Code 只按工作目录归组，而这些会话与其他主题共用 " + where + "：标题前缀 " + prefix + " 能在 /resume 中把它们区分出来" + howZh)
-                : new Text("these sessions ran in " + projects.size() + " working directories and a Claude Code project is one directory: the title "
-                        + "prefix " + prefix + " finds them together in /resume's search (all projects)" + how,
+                ? new Text(
+                        "Claude Code groups sessions only by working directory, and these share " + where
+                                + " with other topics: the title prefix " + prefix + " sets them apart in /resume"
+                                + how,
+                        "Claude Code 只按工作目录归组，而这些会话与其他主题共用 " + where + "：标题前缀 " + prefix + " 能在 /resume 中把它们区分出来"
+                                + howZh)
+                : new Text(
+                        "these sessions ran in " + projects.size()
+                                + " working directories and a Claude Code project is one directory: the title "
+                                + "prefix " + prefix + " finds them together in /resume's search (all projects)" + how,
                         "这些会话分布在 " + projects.size() + " 个工作目录，而 Claude Code 的项目只是一个目录：标题前缀 " + prefix
-                        + " 可在 /resume 搜索（全部项目）中把它们找齐" + howZh);
+                                + " 可在 /resume 搜索（全部项目）中把它们找齐" + howZh);
         return new Advice("title_prefix", prefix, null, null, 0, List.of(), renames, why);
     }
 
@@ -148,9 +194,17 @@ public final class GroupingEngine {
         return m;
     }
 
-    static Advice advise(List<Candidate> members, List<Candidate> all, Map<String, List<String>> segments, String label,
-                         HermesProjects projects, Set<String> titlesInUse, Set<String> proposed) {
-        List<Candidate> withCwd = members.stream().filter(c -> c.cwd() != null && !c.cwd().isBlank()).toList();
+    static Advice advise(
+            List<Candidate> members,
+            List<Candidate> all,
+            Map<String, List<String>> segments,
+            String label,
+            HermesProjects projects,
+            Set<String> titlesInUse,
+            Set<String> proposed) {
+        List<Candidate> withCwd = members.stream()
+                .filter(c -> c.cwd() != null && !c.cwd().isBlank())
+                .toList();
         boolean covered = withCwd.size() >= 2 && withCwd.size() >= CWD_COVERAGE * members.size();
         if (covered && !projects.projects().isEmpty()) {
             Map<String, Integer> hits = new LinkedHashMap<>();
@@ -165,18 +219,30 @@ public final class GroupingEngine {
             for (Map.Entry<String, Integer> e : hits.entrySet()) {
                 if (e.getValue() >= CWD_COVERAGE * members.size()) {
                     HermesProjects.Project p = byId.get(e.getKey());
-                    return new Advice("existing_project", null, p.folders().isEmpty() ? null : p.folders().get(0), p.name(), e.getValue(),
-                            List.of(), List.of(), new Text("already shown together by Hermes Project \"" + p.name() + "\" (" + e.getValue() + " of "
-                            + members.size() + " sessions): switch the sidebar to the Projects view to see them",
-                            "已由 Hermes 项目“" + p.name() + "”归组（" + members.size() + " 条中的 " + e.getValue() + " 条）：把侧边栏切换到 Projects 视图即可看到"));
+                    return new Advice(
+                            "existing_project",
+                            null,
+                            p.folders().isEmpty() ? null : p.folders().get(0),
+                            p.name(),
+                            e.getValue(),
+                            List.of(),
+                            List.of(),
+                            new Text(
+                                    "already shown together by Hermes Project \"" + p.name() + "\" (" + e.getValue()
+                                            + " of " + members.size()
+                                            + " sessions): switch the sidebar to the Projects view to see them",
+                                    "已由 Hermes 项目“" + p.name() + "”归组（" + members.size() + " 条中的 " + e.getValue()
+                                            + " 条）：把侧边栏切换到 Projects 视图即可看到"));
                 }
             }
         }
         if (covered) {
-            List<String> prefix = Paths.commonPrefix(withCwd.stream().map(c -> segments.get(c.cwd())).toList());
+            List<String> prefix = Paths.commonPrefix(
+                    withCwd.stream().map(c -> segments.get(c.cwd())).toList());
             if (!prefix.isEmpty() && !(prefix.size() == 1 && prefix.get(0).isEmpty())) {
                 List<String> gathered = new ArrayList<>();
-                Set<String> memberIds = new HashSet<>(members.stream().map(Candidate::id).toList());
+                Set<String> memberIds =
+                        new HashSet<>(members.stream().map(Candidate::id).toList());
                 List<String> others = new ArrayList<>();
                 for (Candidate c : all) {
                     if (c.cwd() == null || !Paths.under(segments.get(c.cwd()), prefix)) continue;
@@ -186,15 +252,29 @@ public final class GroupingEngine {
                 int inCluster = gathered.size() - others.size();
                 if (inCluster >= 2 && inCluster >= PROJECT_PRECISION * gathered.size()) {
                     String path = surfacePath(withCwd.get(0).cwd(), prefix.size());
-                    return new Advice("project", null, path, label, gathered.size(),
-                            List.copyOf(others.subList(0, Math.min(MAX_LISTED, others.size()))), List.of(),
-                            new Text("these sessions ran under " + path + ": a Hermes Project with that folder gathers them ("
-                                    + gathered.size() + " sessions" + (others.isEmpty() ? "" : ", " + others.size() + " of them outside this topic")
-                                    + "); create it with `hermes project create \"" + label + "\" " + path + "` or the sidebar's Create Project "
-                                    + "(Add folder), then switch the sidebar to the Projects view",
+                    return new Advice(
+                            "project",
+                            null,
+                            path,
+                            label,
+                            gathered.size(),
+                            List.copyOf(others.subList(0, Math.min(MAX_LISTED, others.size()))),
+                            List.of(),
+                            new Text(
+                                    "these sessions ran under " + path
+                                            + ": a Hermes Project with that folder gathers them ("
+                                            + gathered.size() + " sessions"
+                                            + (others.isEmpty()
+                                                    ? ""
+                                                    : ", " + others.size() + " of them outside this topic")
+                                            + "); create it with `hermes project create \"" + label + "\" " + path
+                                            + "` or the sidebar's Create Project "
+                                            + "(Add folder), then switch the sidebar to the Projects view",
                                     "这些会话都在 " + path + " 下运行：以该文件夹建一个 Hermes 项目即可归组（共 " + gathered.size() + " 条"
-                                    + (others.isEmpty() ? "" : "，其中 " + others.size() + " 条不属于此主题") + "）：`hermes project create \"" + label
-                                    + "\" " + path + "` 或在侧边栏 Create Project 中 Add folder，然后把侧边栏切换到 Projects 视图"));
+                                            + (others.isEmpty() ? "" : "，其中 " + others.size() + " 条不属于此主题")
+                                            + "）：`hermes project create \"" + label
+                                            + "\" " + path
+                                            + "` 或在侧边栏 Create Project 中 Add folder，然后把侧边栏切换到 Projects 视图"));
                 }
             }
         }
@@ -210,12 +290,17 @@ public final class GroupingEngine {
             renames.add(new Rename(c.id(), c.title(), to));
         }
         String where = withCwd.isEmpty() ? null : withCwd.get(0).cwd();
-        boolean sameDir = where != null && withCwd.stream().allMatch(c -> segments.get(c.cwd()).equals(segments.get(where)));
+        boolean sameDir = where != null
+                && withCwd.stream().allMatch(c -> segments.get(c.cwd()).equals(segments.get(where)));
         Text why = sameDir
-                ? new Text("a Hermes Project groups by working directory, and these sessions share " + where
-                        + " with other topics, so a Project cannot tell them apart: give them the title prefix " + prefix,
+                ? new Text(
+                        "a Hermes Project groups by working directory, and these sessions share " + where
+                                + " with other topics, so a Project cannot tell them apart: give them the title prefix "
+                                + prefix,
                         "Hermes 项目按工作目录归组，而这些会话与其他主题共用 " + where + "，项目无法区分它们：请用标题前缀 " + prefix)
-                : new Text("their working directories do not single them out, so a Project would not gather them: give them the title prefix " + prefix,
+                : new Text(
+                        "their working directories do not single them out, so a Project would not gather them: give them the title prefix "
+                                + prefix,
                         "它们的工作目录无法单独区分出这一主题，项目不能归组：请用标题前缀 " + prefix);
         return new Advice("title_prefix", prefix, null, null, 0, List.of(), renames, why);
     }
@@ -252,7 +337,9 @@ public final class GroupingEngine {
         if (!inUse.contains(t) && !proposed.contains(t)) return t;
         for (int k = 2; ; k++) {
             String suffix = " #" + k;
-            String base = CodePoints.length(t) + suffix.length() > MAX_TITLE ? CodePoints.prefix(t, MAX_TITLE - suffix.length()) : t;
+            String base = CodePoints.length(t) + suffix.length() > MAX_TITLE
+                    ? CodePoints.prefix(t, MAX_TITLE - suffix.length())
+                    : t;
             String c = base + suffix;
             if (!inUse.contains(c) && !proposed.contains(c)) return c;
         }
@@ -263,7 +350,11 @@ public final class GroupingEngine {
      * contain (as written in a title), else the first prompts' most shared word. Null if nothing is shared.
      */
     static String label(List<Candidate> members) {
-        List<String> titles = members.stream().map(Candidate::title).filter(t -> t != null && !t.isBlank()).map(String::strip).toList();
+        List<String> titles = members.stream()
+                .map(Candidate::title)
+                .filter(t -> t != null && !t.isBlank())
+                .map(String::strip)
+                .toList();
         int need = Math.max(2, (int) Math.ceil(PREFIX_SHARE * titles.size()));
         if (titles.size() >= 2) {
             String p = commonTokenPrefix(titles, need);
@@ -273,12 +364,16 @@ public final class GroupingEngine {
             w = sharedWords(titles, 2);
             if (w != null) return w;
         }
-        List<String> prompts = members.stream().map(Candidate::prompt).filter(t -> t != null && !t.isBlank()).toList();
+        List<String> prompts = members.stream()
+                .map(Candidate::prompt)
+                .filter(t -> t != null && !t.isBlank())
+                .toList();
         return sharedWords(prompts, 2);
     }
 
     private static String commonTokenPrefix(List<String> titles, int need) {
-        List<List<String>> toks = titles.stream().map(t -> TitleAnalyzer.tokens(stripBracket(t))).toList();
+        List<List<String>> toks =
+                titles.stream().map(t -> TitleAnalyzer.tokens(stripBracket(t))).toList();
         int k = 0;
         List<String> best = List.of();
         while (true) {
@@ -335,8 +430,12 @@ public final class GroupingEngine {
         for (int at = low.indexOf(w, Math.max(0, from)); at >= 0; at = low.indexOf(w, at + 1)) {
             if (!latin) return at;
             int end = at + w.length();
-            boolean before = at > 0 && Character.isLetterOrDigit(low.codePointBefore(at)) && !TitleAnalyzer.isCjk(low.codePointBefore(at));
-            boolean after = end < low.length() && Character.isLetterOrDigit(low.codePointAt(end)) && !TitleAnalyzer.isCjk(low.codePointAt(end));
+            boolean before = at > 0
+                    && Character.isLetterOrDigit(low.codePointBefore(at))
+                    && !TitleAnalyzer.isCjk(low.codePointBefore(at));
+            boolean after = end < low.length()
+                    && Character.isLetterOrDigit(low.codePointAt(end))
+                    && !TitleAnalyzer.isCjk(low.codePointAt(end));
             if (!before && !after) return at;
         }
         return -1;

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
 import steward.sessions.store.Sqlite;
 
 /**
@@ -42,8 +41,10 @@ public record HermesProjects(List<Project> projects, String source, String warni
                 if (!tables.containsKey("projects")) continue;
                 return new HermesProjects(load(c, tables), db.getFileName().toString(), null);
             } catch (SQLException | RuntimeException e) {
-                return new HermesProjects(List.of(), db.getFileName().toString(), "cannot read Hermes projects from " + db + ": "
-                        + Sqlite.describe(e));
+                return new HermesProjects(
+                        List.of(),
+                        db.getFileName().toString(),
+                        "cannot read Hermes projects from " + db + ": " + Sqlite.describe(e));
             }
         }
         return NONE;
@@ -51,7 +52,8 @@ public record HermesProjects(List<Project> projects, String source, String warni
 
     private static Set<String> columns(Connection c, String table) throws SQLException {
         Set<String> cols = new LinkedHashSet<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA table_info(" + table + ")")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA table_info(" + table + ")")) {
             while (rs.next()) cols.add(rs.getString("name").toLowerCase(Locale.ROOT));
         }
         return cols;
@@ -67,8 +69,13 @@ public record HermesProjects(List<Project> projects, String source, String warni
         String id = first(pc, "id", "project_id", "rowid");
         String name = first(pc, "name", "title", "display_name");
         String path = first(pc, "path", "folder", "root");
-        StringBuilder sql = new StringBuilder("SELECT ").append(id == null ? "rowid" : id).append(", ")
-                .append(name == null ? "NULL" : name).append(", ").append(path == null ? "NULL" : path).append(" FROM projects");
+        StringBuilder sql = new StringBuilder("SELECT ")
+                .append(id == null ? "rowid" : id)
+                .append(", ")
+                .append(name == null ? "NULL" : name)
+                .append(", ")
+                .append(path == null ? "NULL" : path)
+                .append(" FROM projects");
         List<String> where = new ArrayList<>();
         if (pc.contains("archived_at")) where.add("archived_at IS NULL");
         if (pc.contains("archived")) where.add("COALESCE(archived, 0) = 0");
@@ -76,7 +83,8 @@ public record HermesProjects(List<Project> projects, String source, String warni
         if (!where.isEmpty()) sql.append(" WHERE ").append(String.join(" AND ", where));
         Map<String, String> names = new LinkedHashMap<>();
         Map<String, List<String>> folders = new LinkedHashMap<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql.toString())) {
             while (rs.next()) {
                 String pid = rs.getString(1);
                 names.put(pid, rs.getString(2) == null ? pid : rs.getString(2));
@@ -90,12 +98,17 @@ public record HermesProjects(List<Project> projects, String source, String warni
             String fid = first(fc, "project_id", "project");
             String fpath = first(fc, "path", "folder_path", "folder", "root");
             if (fid != null && fpath != null) {
-                StringBuilder fsql = new StringBuilder("SELECT ").append(fid).append(", ").append(fpath).append(" FROM project_folders");
+                StringBuilder fsql = new StringBuilder("SELECT ")
+                        .append(fid)
+                        .append(", ")
+                        .append(fpath)
+                        .append(" FROM project_folders");
                 List<String> fw = new ArrayList<>();
                 if (fc.contains("archived_at")) fw.add("archived_at IS NULL");
                 if (fc.contains("deleted_at")) fw.add("deleted_at IS NULL");
                 if (!fw.isEmpty()) fsql.append(" WHERE ").append(String.join(" AND ", fw));
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(fsql.toString())) {
+                try (Statement st = c.createStatement();
+                        ResultSet rs = st.executeQuery(fsql.toString())) {
                     while (rs.next()) {
                         List<String> fs = folders.get(rs.getString(1));
                         String p = rs.getString(2);
@@ -105,7 +118,8 @@ public record HermesProjects(List<Project> projects, String source, String warni
             }
         }
         List<Project> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : names.entrySet()) out.add(new Project(e.getKey(), e.getValue(), List.copyOf(folders.get(e.getKey()))));
+        for (Map.Entry<String, String> e : names.entrySet())
+            out.add(new Project(e.getKey(), e.getValue(), List.copyOf(folders.get(e.getKey()))));
         return out;
     }
 

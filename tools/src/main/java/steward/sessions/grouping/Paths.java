@@ -36,7 +36,9 @@ final class Paths {
 
     /** Whether {@code cwd} lies under {@code prefix} (segment-wise). */
     static boolean under(List<String> cwd, List<String> prefix) {
-        return !prefix.isEmpty() && prefix.size() <= cwd.size() && cwd.subList(0, prefix.size()).equals(prefix);
+        return !prefix.isEmpty()
+                && prefix.size() <= cwd.size()
+                && cwd.subList(0, prefix.size()).equals(prefix);
     }
 
     /** The longest common segment prefix of the given paths. */

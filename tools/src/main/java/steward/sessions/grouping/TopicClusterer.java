@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-
 import steward.text.TitleAnalyzer;
 
 /**
@@ -32,6 +31,7 @@ public final class TopicClusterer {
      * IDF would weigh them as little as glue words.
      */
     static final double BACKGROUND = 50;
+
     static final double IDF_CAP_FACTOR = 3;
     static final double MAX_DF_SHARE = 0.25;
     /** Words in up to this many sessions always link (in a small home a topic is a large share of it; IDF weighs them). */
@@ -59,12 +59,16 @@ public final class TopicClusterer {
         List<Map<Integer, Double>> tf = new ArrayList<>(n);
         for (Doc d : docs) {
             Map<Integer, Double> m = new HashMap<>();
-            List<String> title = TitleAnalyzer.tokens(d.title() == null ? null : d.title().replaceFirst("^\\s*[\\[【]([^\\]】]*)[\\]】]", "$1 "));
+            List<String> title = TitleAnalyzer.tokens(
+                    d.title() == null ? null : d.title().replaceFirst("^\\s*[\\[【]([^\\]】]*)[\\]】]", "$1 "));
             for (String t : title) m.merge(id(dict, df, stem(t)), TITLE_WEIGHT, Double::sum);
-            // how a title starts is how Hermes' list shows it: a shared head ("Claude Code …") is a topic signal of its own
+            // how a title starts is how Hermes' list shows it: a shared head ("Claude Code …") is a topic signal of its
+            // own
             if (!title.isEmpty()) m.merge(id(dict, df, "\u0001head:" + title.get(0)), HEAD_WEIGHT, Double::sum);
-            if (title.size() > 1) m.merge(id(dict, df, "\u0001head:" + title.get(0) + " " + title.get(1)), HEAD_WEIGHT, Double::sum);
-            for (String t : TitleAnalyzer.tokens(d.prompt())) m.merge(id(dict, df, stem(t)), PROMPT_WEIGHT, Double::sum);
+            if (title.size() > 1)
+                m.merge(id(dict, df, "\u0001head:" + title.get(0) + " " + title.get(1)), HEAD_WEIGHT, Double::sum);
+            for (String t : TitleAnalyzer.tokens(d.prompt()))
+                m.merge(id(dict, df, stem(t)), PROMPT_WEIGHT, Double::sum);
             if (d.cwd() != null && !d.cwd().isBlank()) {
                 // the directory and its ancestors: sessions in a repository and in its subfolders share the repository
                 List<String> seg = Paths.segments(d.cwd());
@@ -162,7 +166,9 @@ public final class TopicClusterer {
             Map<Integer, Double> row = sim.get(i);
             List<Map.Entry<Integer, Double>> top = new ArrayList<>(row.entrySet());
             if (top.size() > k) {
-                top.sort((a, b) -> !a.getValue().equals(b.getValue()) ? Double.compare(b.getValue(), a.getValue()) : Integer.compare(a.getKey(), b.getKey()));
+                top.sort((a, b) -> !a.getValue().equals(b.getValue())
+                        ? Double.compare(b.getValue(), a.getValue())
+                        : Integer.compare(a.getKey(), b.getKey()));
                 top = top.subList(0, k);
             }
             for (Map.Entry<Integer, Double> e : top) {
@@ -183,7 +189,8 @@ public final class TopicClusterer {
 
     /** English plurals fold onto the singular ("refunds" → "refund"); CJK bigrams and short words stay as they are. */
     static String stem(String t) {
-        if (t.length() > 3 && t.endsWith("s") && !t.endsWith("ss") && !TitleAnalyzer.cjkToken(t)) return t.substring(0, t.length() - 1);
+        if (t.length() > 3 && t.endsWith("s") && !t.endsWith("ss") && !TitleAnalyzer.cjkToken(t))
+            return t.substring(0, t.length() - 1);
         return t;
     }
 
@@ -207,7 +214,8 @@ public final class TopicClusterer {
         List<Map<Integer, Double>> sums = new ArrayList<>(n); // cluster -> (other cluster -> sum of similarities)
         int[] version = new int[n];
         boolean[] alive = new boolean[n];
-        PriorityQueue<Candidate> pq = new PriorityQueue<>((x, y) -> x.avg() != y.avg() ? Double.compare(y.avg(), x.avg())
+        PriorityQueue<Candidate> pq = new PriorityQueue<>((x, y) -> x.avg() != y.avg()
+                ? Double.compare(y.avg(), x.avg())
                 : x.a() != y.a() ? Integer.compare(x.a(), y.a()) : Integer.compare(x.b(), y.b()));
         for (int i = 0; i < n; i++) {
             members.add(new ArrayList<>(List.of(i)));
@@ -216,7 +224,8 @@ public final class TopicClusterer {
         }
         for (int i = 0; i < n; i++) {
             for (Map.Entry<Integer, Double> e : sim.get(i).entrySet()) {
-                if (e.getKey() > i && e.getValue() >= threshold) pq.add(new Candidate(e.getValue(), i, e.getKey(), 0, 0));
+                if (e.getKey() > i && e.getValue() >= threshold)
+                    pq.add(new Candidate(e.getValue(), i, e.getKey(), 0, 0));
             }
         }
         while (!pq.isEmpty()) {
@@ -242,7 +251,8 @@ public final class TopicClusterer {
                 Map<Integer, Double> sk = sums.get(k);
                 sk.remove(b);
                 sk.put(a, e.getValue());
-                double avg = e.getValue() / ((double) members.get(a).size() * members.get(k).size());
+                double avg = e.getValue()
+                        / ((double) members.get(a).size() * members.get(k).size());
                 if (avg >= threshold) {
                     int lo = Math.min(a, k), hi = Math.max(a, k);
                     pq.add(new Candidate(avg, lo, hi, version[lo], version[hi]));
@@ -257,7 +267,8 @@ public final class TopicClusterer {
                 out.add(m);
             }
         }
-        out.sort((x, y) -> x.size() != y.size() ? Integer.compare(y.size(), x.size()) : Integer.compare(x.get(0), y.get(0)));
+        out.sort((x, y) ->
+                x.size() != y.size() ? Integer.compare(y.size(), x.size()) : Integer.compare(x.get(0), y.get(0)));
         return out;
     }
 }

@@ -16,7 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.claude.ClaudeHome;
 import steward.claude.TitleEntry;
@@ -57,11 +56,13 @@ public final class ClaudeSessionSource implements SessionSource {
 
     /** {@code now} (epoch seconds) and {@code idleSeconds} decide whether a session is still active. */
     public static ClaudeSessionSource open(Path claudeHome, double now, double idleSeconds) {
-        if (claudeHome == null || !Files.isDirectory(claudeHome)) throw new StewardError("session_inspect", "no Claude Code home at " + claudeHome);
+        if (claudeHome == null || !Files.isDirectory(claudeHome))
+            throw new StewardError("session_inspect", "no Claude Code home at " + claudeHome);
         try {
             return new ClaudeSessionSource(claudeHome, claudeHome.toRealPath(), now, idleSeconds);
         } catch (IOException e) {
-            throw new StewardError("session_inspect", "cannot read the Claude Code home " + claudeHome + ": " + e.getMessage());
+            throw new StewardError(
+                    "session_inspect", "cannot read the Claude Code home " + claudeHome + ": " + e.getMessage());
         }
     }
 
@@ -71,8 +72,15 @@ public final class ClaudeSessionSource implements SessionSource {
     }
 
     /** One transcript read whole, with the session model built from it. */
-    private record Parsed(SessionInfo info, Path file, List<MessageEvent> messages, List<List<MessageEvent>> sidechains, Usage usage,
-                          int malformed, String continuedIn, boolean continuation) {}
+    private record Parsed(
+            SessionInfo info,
+            Path file,
+            List<MessageEvent> messages,
+            List<List<MessageEvent>> sidechains,
+            Usage usage,
+            int malformed,
+            String continuedIn,
+            boolean continuation) {}
 
     @Override
     public Optional<SessionInfo> session(String id) {
@@ -92,7 +100,9 @@ public final class ClaudeSessionSource implements SessionSource {
         Path dir = p.file().resolveSibling(id).resolve("subagents");
         if (Files.isDirectory(dir)) {
             try (Stream<Path> walk = Files.walk(dir, MAX_SUBAGENT_DEPTH)) {
-                for (Path f : walk.filter(f -> f.getFileName().toString().matches("agent-[A-Za-z0-9._-]+\\.jsonl")).sorted().toList()) {
+                for (Path f : walk.filter(f -> f.getFileName().toString().matches("agent-[A-Za-z0-9._-]+\\.jsonl"))
+                        .sorted()
+                        .toList()) {
                     String n = f.getFileName().toString();
                     Parsed s = parsed(id + "/" + n.substring(0, n.length() - ".jsonl".length()));
                     if (s != null) out.add(s.info());
@@ -101,7 +111,8 @@ public final class ClaudeSessionSource implements SessionSource {
                 // an unreadable subagents directory: no subagents from it
             }
         }
-        for (Path f : flatAgents(p.file().getParent())) { // the older layout: project-level agent files naming this session
+        for (Path f :
+                flatAgents(p.file().getParent())) { // the older layout: project-level agent files naming this session
             if (!id.equals(flatParent(f))) continue;
             String n = f.getFileName().toString();
             Parsed s = parsed(id + "/" + n.substring(0, n.length() - ".jsonl".length()));
@@ -141,7 +152,8 @@ public final class ClaudeSessionSource implements SessionSource {
     // ---- locating and reading
 
     private Parsed parsed(String id) {
-        if (id == null || !id.matches("[A-Za-z0-9._-]+(/(agent|sidechain)-[A-Za-z0-9._-]+)?") || id.startsWith(".")) return null;
+        if (id == null || !id.matches("[A-Za-z0-9._-]+(/(agent|sidechain)-[A-Za-z0-9._-]+)?") || id.startsWith("."))
+            return null;
         if (cache.containsKey(id)) return cache.get(id);
         Parsed p = load(id);
         cache.put(id, p);
@@ -181,8 +193,21 @@ public final class ClaudeSessionSource implements SessionSource {
                 if (Double.isNaN(last) || m.timestamp() > last) last = m.timestamp();
             }
             SessionInfo mi = main.info();
-            SessionInfo info = new SessionInfo(id, null, "subagent", nan(first), nan(last), null, parent, SessionInfo.Relation.delegated,
-                    mi.cwd(), mi.gitBranch(), null, null, ms.size(), false);
+            SessionInfo info = new SessionInfo(
+                    id,
+                    null,
+                    "subagent",
+                    nan(first),
+                    nan(last),
+                    null,
+                    parent,
+                    SessionInfo.Relation.delegated,
+                    mi.cwd(),
+                    mi.gitBranch(),
+                    null,
+                    null,
+                    ms.size(),
+                    false);
             return new Parsed(info, main.file(), ms, List.of(), null, 0, null, false);
         }
         String name = sub + ".jsonl";
@@ -192,7 +217,9 @@ public final class ClaudeSessionSource implements SessionSource {
             return Files.isRegularFile(flat) && parent.equals(flatParent(flat)) ? read(flat, id, true, parent) : null;
         }
         try (Stream<Path> walk = Files.walk(dir, MAX_SUBAGENT_DEPTH)) {
-            Path f = walk.filter(x -> x.getFileName().toString().equals(name)).findFirst().orElse(null);
+            Path f = walk.filter(x -> x.getFileName().toString().equals(name))
+                    .findFirst()
+                    .orElse(null);
             if (f == null && Files.isRegularFile(flat) && parent.equals(flatParent(flat))) f = flat;
             return f == null ? null : read(f, id, true, parent);
         } catch (IOException e) {
@@ -218,8 +245,11 @@ public final class ClaudeSessionSource implements SessionSource {
     /** The older layout's project-level {@code agent-<id>.jsonl} files of a project directory (links out of the home left out). */
     private List<Path> flatAgents(Path projectDir) {
         try (Stream<Path> files = Files.list(projectDir)) {
-            return files.filter(f -> f.getFileName().toString().matches("agent-[A-Za-z0-9._-]+\\.jsonl") && Files.isRegularFile(f)
-                    && ClaudeHome.inside(f, realHome)).sorted().toList();
+            return files.filter(f -> f.getFileName().toString().matches("agent-[A-Za-z0-9._-]+\\.jsonl")
+                            && Files.isRegularFile(f)
+                            && ClaudeHome.inside(f, realHome))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             return List.of();
         }
@@ -227,7 +257,8 @@ public final class ClaudeSessionSource implements SessionSource {
 
     /** The session a project-level agent file belongs to: the {@code sessionId} of its first events, or null. */
     private static String flatParent(Path f) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
             String line;
             for (int i = 0; i < FLAT_HEAD_LINES && (line = in.readLine()) != null; i++) {
                 String v = str(json(line), "sessionId");
@@ -241,7 +272,8 @@ public final class ClaudeSessionSource implements SessionSource {
 
     private void refuseEscape(Path f, String id) {
         if (!ClaudeHome.inside(f, realHome)) {
-            throw new StewardError("session_inspect", id + ": refused: its transcript " + f + " leads out of the Claude Code home");
+            throw new StewardError(
+                    "session_inspect", id + ": refused: its transcript " + f + " leads out of the Claude Code home");
         }
     }
 
@@ -249,7 +281,8 @@ public final class ClaudeSessionSource implements SessionSource {
     private Parsed read(Path file, String id, boolean subagent, String parentId) {
         refuseEscape(file, id);
         Reader r = new Reader(!subagent);
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) r.line(line);
         } catch (IOException e) {
@@ -260,8 +293,20 @@ public final class ClaudeSessionSource implements SessionSource {
             List<MessageEvent> out = new ArrayList<>(ms.size());
             for (int i = 0; i < ms.size(); i++) {
                 MessageEvent m = ms.get(i);
-                out.add(i >= r.boundary ? m : new MessageEvent(m.id(), m.role(), m.timestamp(), m.text(), m.toolCalls(), m.toolCallId(),
-                        m.toolName(), m.tokenCount(), MessageEvent.State.compacted, m.effect()));
+                out.add(
+                        i >= r.boundary
+                                ? m
+                                : new MessageEvent(
+                                        m.id(),
+                                        m.role(),
+                                        m.timestamp(),
+                                        m.text(),
+                                        m.toolCalls(),
+                                        m.toolCallId(),
+                                        m.toolName(),
+                                        m.tokenCount(),
+                                        MessageEvent.State.compacted,
+                                        m.effect()));
             }
             ms = out;
         }
@@ -285,23 +330,48 @@ public final class ClaudeSessionSource implements SessionSource {
             if (parent != null) rel = SessionInfo.Relation.continued;
         }
         TitleEntry t = Titles.effective(r.titles);
-        SessionInfo info = new SessionInfo(id, subagent || t == null || t.text().isBlank() ? null : t.text(), subagent ? "subagent" : "claude",
-                nan(first), active ? null : nan(last), r.continuedIn != null ? "compression" : null, parent, rel, r.cwd, r.gitBranch, null,
-                r.model, r.stored, false);
-        return new Parsed(info, file, List.copyOf(ms), List.copyOf(r.sidechains), r.usage(), r.malformed, r.continuedIn, r.continuation);
+        SessionInfo info = new SessionInfo(
+                id,
+                subagent || t == null || t.text().isBlank() ? null : t.text(),
+                subagent ? "subagent" : "claude",
+                nan(first),
+                active ? null : nan(last),
+                r.continuedIn != null ? "compression" : null,
+                parent,
+                rel,
+                r.cwd,
+                r.gitBranch,
+                null,
+                r.model,
+                r.stored,
+                false);
+        return new Parsed(
+                info,
+                file,
+                List.copyOf(ms),
+                List.copyOf(r.sidechains),
+                r.usage(),
+                r.malformed,
+                r.continuedIn,
+                r.continuation);
     }
 
     /** The session of the same project whose {@code continued-in} entry names {@code id}, or null. */
     private String continuedFrom(Path file, String id) {
         try (Stream<Path> files = Files.list(file.getParent())) {
-            for (Path f : files.filter(x -> x.getFileName().toString().endsWith(".jsonl") && !x.equals(file)).sorted().toList()) {
+            for (Path f : files.filter(x -> x.getFileName().toString().endsWith(".jsonl") && !x.equals(file))
+                    .sorted()
+                    .toList()) {
                 if (!ClaudeHome.inside(f, realHome)) continue;
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
+                try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
                     String line;
                     while ((line = in.readLine()) != null) {
                         if (!line.contains("continued-in") || !line.contains(id)) continue;
                         JsonNode n = json(line);
-                        if (n != null && "continued-in".equals(n.path("type").asString(null)) && id.equals(n.path("continuedInSessionId").asString(null))) {
+                        if (n != null
+                                && "continued-in".equals(n.path("type").asString(null))
+                                && id.equals(n.path("continuedInSessionId").asString(null))) {
                             String n2 = f.getFileName().toString();
                             return n2.substring(0, n2.length() - ".jsonl".length());
                         }
@@ -358,7 +428,8 @@ public final class ClaudeSessionSource implements SessionSource {
             }
             String type = str(n, "type");
             if (type == null) {
-                if (str(n, "summary") != null) titles.add(new TitleEntry(TitleEntry.SUMMARY, str(n, "summary"), lineNo));
+                if (str(n, "summary") != null)
+                    titles.add(new TitleEntry(TitleEntry.SUMMARY, str(n, "summary"), lineNo));
                 return;
             }
             switch (type) {
@@ -372,7 +443,7 @@ public final class ClaudeSessionSource implements SessionSource {
                     String v = str(n, "continuedInSessionId");
                     if (v != null) continuedIn = v;
                 }
-                default -> { }
+                default -> {}
             }
         }
 
@@ -380,7 +451,9 @@ public final class ClaudeSessionSource implements SessionSource {
             boolean side = splitSidechains && n.path("isSidechain").asBoolean(false);
             List<MessageEvent> target;
             if (side) {
-                if (!inSidechain || n.get("parentUuid") == null || n.get("parentUuid").isNull()) sidechains.add(new ArrayList<>());
+                if (!inSidechain
+                        || n.get("parentUuid") == null
+                        || n.get("parentUuid").isNull()) sidechains.add(new ArrayList<>());
                 inSidechain = true;
                 target = sidechains.get(sidechains.size() - 1);
             } else {
@@ -401,7 +474,8 @@ public final class ClaudeSessionSource implements SessionSource {
                 case "assistant" -> assistant(n, msg, id, at, content, target, side);
                 default -> {
                     if (!side && "compact_boundary".equals(str(n, "subtype"))) boundary = messages.size();
-                    target.add(new MessageEvent(id, "system", at, text(content), List.of(), null, null, null, null, null));
+                    target.add(
+                            new MessageEvent(id, "system", at, text(content), List.of(), null, null, null, null, null));
                 }
             }
         }
@@ -416,8 +490,17 @@ public final class ClaudeSessionSource implements SessionSource {
                     String bt = b.isObject() ? str(b, "type") : null;
                     if ("tool_result".equals(bt)) {
                         boolean err = b.path("is_error").asBoolean(false);
-                        target.add(new MessageEvent(id + "#" + k++, "tool", at, text(b.get("content")), List.of(), str(b, "tool_use_id"), null, null,
-                                null, err ? "error" : null));
+                        target.add(new MessageEvent(
+                                id + "#" + k++,
+                                "tool",
+                                at,
+                                text(b.get("content")),
+                                List.of(),
+                                str(b, "tool_use_id"),
+                                null,
+                                null,
+                                null,
+                                err ? "error" : null));
                     } else {
                         own = true;
                         if (b.isString()) append(text, b.asString());
@@ -430,12 +513,20 @@ public final class ClaudeSessionSource implements SessionSource {
             String t = text.toString();
             if (!side && !meta && !sawUser) {
                 sawUser = true;
-                continuation = n.path("isCompactSummary").asBoolean(false) || t.startsWith(TranscriptReader.CONTINUATION_MARKER);
+                continuation = n.path("isCompactSummary").asBoolean(false)
+                        || t.startsWith(TranscriptReader.CONTINUATION_MARKER);
             }
             target.add(new MessageEvent(id, meta ? "meta" : "user", at, t, List.of(), null, null, null, null, null));
         }
 
-        void assistant(JsonNode n, JsonNode msg, String id, double at, JsonNode content, List<MessageEvent> target, boolean side) {
+        void assistant(
+                JsonNode n,
+                JsonNode msg,
+                String id,
+                double at,
+                JsonNode content,
+                List<MessageEvent> target,
+                boolean side) {
             StringBuilder text = new StringBuilder();
             List<MessageEvent.ToolCall> calls = new ArrayList<>();
             if (content != null && content.isString()) text.append(content.asString());
@@ -445,7 +536,8 @@ public final class ClaudeSessionSource implements SessionSource {
                     if ("text".equals(bt)) append(text, str(b, "text"));
                     else if ("tool_use".equals(bt) || "server_tool_use".equals(bt)) {
                         String name = str(b, "name");
-                        calls.add(new MessageEvent.ToolCall(str(b, "id"), name == null ? "unknown" : name, ToolResults.arguments(b.get("input"))));
+                        calls.add(new MessageEvent.ToolCall(
+                                str(b, "id"), name == null ? "unknown" : name, ToolResults.arguments(b.get("input"))));
                     }
                 }
             }
@@ -459,8 +551,10 @@ public final class ClaudeSessionSource implements SessionSource {
             }
             JsonNode u = msg.get("usage");
             if (u == null || !u.isObject()) return;
-            // Claude Code writes one event per content block of an API message, each with the message's usage: count it once
-            String key = str(msg, "id") != null ? str(msg, "id") : str(n, "requestId") != null ? str(n, "requestId") : id;
+            // Claude Code writes one event per content block of an API message, each with the message's usage: count it
+            // once
+            String key =
+                    str(msg, "id") != null ? str(msg, "id") : str(n, "requestId") != null ? str(n, "requestId") : id;
             if (!usageSeen.add(key)) return;
             anyUsage = true;
             apiCalls++;
@@ -472,8 +566,17 @@ public final class ClaudeSessionSource implements SessionSource {
 
         Usage usage() {
             if (!anyUsage && !anyCost) return null;
-            return new Usage(anyUsage ? in : null, anyUsage ? out : null, anyUsage ? cacheRead : null, anyUsage ? cacheWrite : null, null,
-                    anyUsage ? apiCalls : null, anyCost ? cost : null, null, null, List.of());
+            return new Usage(
+                    anyUsage ? in : null,
+                    anyUsage ? out : null,
+                    anyUsage ? cacheRead : null,
+                    anyUsage ? cacheWrite : null,
+                    null,
+                    anyUsage ? apiCalls : null,
+                    anyCost ? cost : null,
+                    null,
+                    null,
+                    List.of());
         }
 
         private static void append(StringBuilder sb, String s) {
@@ -486,10 +589,11 @@ public final class ClaudeSessionSource implements SessionSource {
             if (c == null || c.isNull()) return "";
             if (c.isString()) return c.asString();
             StringBuilder sb = new StringBuilder();
-            if (c.isArray()) for (JsonNode b : c) {
-                if (b.isString()) append(sb, b.asString());
-                else if (b.isObject() && str(b, "text") != null) append(sb, str(b, "text"));
-            }
+            if (c.isArray())
+                for (JsonNode b : c) {
+                    if (b.isString()) append(sb, b.asString());
+                    else if (b.isObject() && str(b, "text") != null) append(sb, str(b, "text"));
+                }
             return sb.toString();
         }
     }

@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.StewardError;
 import steward.sessions.audit.Times;
 import steward.text.CodePoints;
@@ -33,16 +32,21 @@ public final class InspectEngine {
     /** The sessions to inspect, the pause that separates phases, and how many entries each list keeps. */
     public record Request(List<String> sessionIds, double gapMinutes, int maxItems) {
         public Request {
-            if (sessionIds == null || sessionIds.isEmpty()) throw new StewardError("session_inspect", "give session_id or session_ids");
+            if (sessionIds == null || sessionIds.isEmpty())
+                throw new StewardError("session_inspect", "give session_id or session_ids");
             LinkedHashSet<String> ids = new LinkedHashSet<>();
             for (String s : sessionIds) {
                 if (s == null || s.isBlank()) throw new StewardError("session_inspect", "a session id is empty");
                 ids.add(s.strip());
             }
-            if (ids.size() > MAX_SESSIONS) throw new StewardError("session_inspect", "at most " + MAX_SESSIONS + " sessions per call, not " + ids.size());
+            if (ids.size() > MAX_SESSIONS)
+                throw new StewardError(
+                        "session_inspect", "at most " + MAX_SESSIONS + " sessions per call, not " + ids.size());
             sessionIds = List.copyOf(ids);
-            if (!(gapMinutes >= 1) || gapMinutes > MAX_GAP_MINUTES) throw new StewardError("session_inspect", "gap_minutes must be between 1 and " + MAX_GAP_MINUTES);
-            if (maxItems < 1 || maxItems > MAX_ITEMS) throw new StewardError("session_inspect", "max_items must be between 1 and " + MAX_ITEMS);
+            if (!(gapMinutes >= 1) || gapMinutes > MAX_GAP_MINUTES)
+                throw new StewardError("session_inspect", "gap_minutes must be between 1 and " + MAX_GAP_MINUTES);
+            if (maxItems < 1 || maxItems > MAX_ITEMS)
+                throw new StewardError("session_inspect", "max_items must be between 1 and " + MAX_ITEMS);
         }
 
         public static Request of(String id) {
@@ -64,8 +68,10 @@ public final class InspectEngine {
             else reports.add(report(src, s.get(), req));
         }
         if (reports.isEmpty()) {
-            throw new StewardError("session_inspect", (missing.size() == 1 ? "no session " : "no sessions ") + String.join(", ", missing)
-                    + " in the " + src.store() + " store");
+            throw new StewardError(
+                    "session_inspect",
+                    (missing.size() == 1 ? "no session " : "no sessions ") + String.join(", ", missing) + " in the "
+                            + src.store() + " store");
         }
         InspectResult r = new InspectResult(src.store(), reports, missing);
         return new Outcome(r, InspectRenderer.render(r));
@@ -116,7 +122,12 @@ public final class InspectEngine {
             boolean user = "user".equals(m.role());
             if (!Double.isNaN(m.timestamp())) {
                 String prompt = user ? CodePoints.prefix(m.text(), PROMPT_CHARS) : null;
-                marks.add(new Phases.Mark(m.timestamp(), user, m.toolCalls().size(), user ? TitleAnalyzer.tokens(prompt) : List.of(), prompt));
+                marks.add(new Phases.Mark(
+                        m.timestamp(),
+                        user,
+                        m.toolCalls().size(),
+                        user ? TitleAnalyzer.tokens(prompt) : List.of(),
+                        prompt));
             }
             int anon = 0;
             for (MessageEvent.ToolCall c : m.toolCalls()) {
@@ -192,10 +203,15 @@ public final class InspectEngine {
         List<Phases.Gap> gaps = Phases.gaps(marks, threshold);
         double gapSum = gaps.stream().mapToDouble(Phases.Gap::seconds).sum();
         double span = Double.isNaN(first) ? 0 : last - first;
-        List<InspectResult.Gap> gapOut = gaps.stream().sorted((a, b) -> Double.compare(b.seconds(), a.seconds())).limit(req.maxItems())
+        List<InspectResult.Gap> gapOut = gaps.stream()
+                .sorted((a, b) -> Double.compare(b.seconds(), a.seconds()))
+                .limit(req.maxItems())
                 .sorted((a, b) -> Integer.compare(a.index(), b.index()))
-                .map(g -> new InspectResult.Gap(Times.iso(marks.get(g.index() - 1).timestamp()), Times.iso(marks.get(g.index()).timestamp()),
-                        round(g.seconds()))).toList();
+                .map(g -> new InspectResult.Gap(
+                        Times.iso(marks.get(g.index() - 1).timestamp()),
+                        Times.iso(marks.get(g.index()).timestamp()),
+                        round(g.seconds())))
+                .toList();
         List<Phases.Span> spans = Phases.split(marks, threshold);
         List<InspectResult.Phase> phases = new ArrayList<>();
         for (int i = 0; i < spans.size() && i < req.maxItems(); i++) {
@@ -210,49 +226,111 @@ public final class InspectEngine {
                     if (prompt == null) prompt = excerpt(mk.prompt());
                 }
             }
-            phases.add(new InspectResult.Phase(i + 1, Times.iso(marks.get(sp.from()).timestamp()), Times.iso(marks.get(sp.to()).timestamp()),
-                    sp.startedBy(), sp.to() - sp.from() + 1, users, calls, Phases.keywords(marks, sp), prompt));
+            phases.add(new InspectResult.Phase(
+                    i + 1,
+                    Times.iso(marks.get(sp.from()).timestamp()),
+                    Times.iso(marks.get(sp.to()).timestamp()),
+                    sp.startedBy(),
+                    sp.to() - sp.from() + 1,
+                    users,
+                    calls,
+                    Phases.keywords(marks, sp),
+                    prompt));
         }
-        InspectResult.Timeline timeline = new InspectResult.Timeline(Times.iso(s.startedAt()), s.startedAt(),
-                Double.isNaN(first) ? null : Times.iso(first), Double.isNaN(first) ? null : first,
-                Double.isNaN(last) ? null : Times.iso(last), Double.isNaN(last) ? null : last, Times.iso(s.endedAt()), s.endedAt(),
-                round(span), round(span - gapSum), threshold, gaps.size(), gapOut, spans.size(), phases, Math.max(0, spans.size() - phases.size()));
+        InspectResult.Timeline timeline = new InspectResult.Timeline(
+                Times.iso(s.startedAt()),
+                s.startedAt(),
+                Double.isNaN(first) ? null : Times.iso(first),
+                Double.isNaN(first) ? null : first,
+                Double.isNaN(last) ? null : Times.iso(last),
+                Double.isNaN(last) ? null : last,
+                Times.iso(s.endedAt()),
+                s.endedAt(),
+                round(span),
+                round(span - gapSum),
+                threshold,
+                gaps.size(),
+                gapOut,
+                spans.size(),
+                phases,
+                Math.max(0, spans.size() - phases.size()));
 
         int total = byRole.values().stream().mapToInt(Integer::intValue).sum();
         Map<String, Integer> roles = new LinkedHashMap<>();
-        byRole.entrySet().stream().sorted((a, b) -> !a.getValue().equals(b.getValue()) ? Integer.compare(b.getValue(), a.getValue())
-                : a.getKey().compareTo(b.getKey())).forEach(e -> roles.put(e.getKey(), e.getValue()));
-        InspectResult.Messages messages = new InspectResult.Messages(total, roles, s.storedMessageCount(), states[0], states[1], states[2],
-                tokens[1] > 0 ? tokens[0] : null, src.malformedLines(s.id()));
+        byRole.entrySet().stream()
+                .sorted((a, b) -> !a.getValue().equals(b.getValue())
+                        ? Integer.compare(b.getValue(), a.getValue())
+                        : a.getKey().compareTo(b.getKey()))
+                .forEach(e -> roles.put(e.getKey(), e.getValue()));
+        InspectResult.Messages messages = new InspectResult.Messages(
+                total,
+                roles,
+                s.storedMessageCount(),
+                states[0],
+                states[1],
+                states[2],
+                tokens[1] > 0 ? tokens[0] : null,
+                src.malformedLines(s.id()));
 
         List<InspectResult.ToolStat> toolStats = tools.entrySet().stream()
-                .sorted((a, b) -> a.getValue().calls != b.getValue().calls ? Integer.compare(b.getValue().calls, a.getValue().calls) : 0)
-                .map(e -> new InspectResult.ToolStat(e.getKey(), e.getValue().calls, e.getValue().failures,
-                        e.getValue().anyRecorded ? round(e.getValue().recorded) : null, e.getValue().anyElapsed ? round(e.getValue().elapsed) : null))
+                .sorted((a, b) -> a.getValue().calls != b.getValue().calls
+                        ? Integer.compare(b.getValue().calls, a.getValue().calls)
+                        : 0)
+                .map(e -> new InspectResult.ToolStat(
+                        e.getKey(),
+                        e.getValue().calls,
+                        e.getValue().failures,
+                        e.getValue().anyRecorded ? round(e.getValue().recorded) : null,
+                        e.getValue().anyElapsed ? round(e.getValue().elapsed) : null))
                 .toList();
-        InspectResult.Tools toolsOut = new InspectResult.Tools(totals[0], totals[1], toolStats.size(),
-                List.copyOf(toolStats.subList(0, Math.min(req.maxItems(), toolStats.size()))), Math.max(0, toolStats.size() - req.maxItems()));
+        InspectResult.Tools toolsOut = new InspectResult.Tools(
+                totals[0],
+                totals[1],
+                toolStats.size(),
+                List.copyOf(toolStats.subList(0, Math.min(req.maxItems(), toolStats.size()))),
+                Math.max(0, toolStats.size() - req.maxItems()));
 
         List<SessionInfo> children = src.children(s.id());
-        List<SessionInfo> subagents = children.stream().filter(SessionInfo::subagent).toList();
+        List<SessionInfo> subagents =
+                children.stream().filter(SessionInfo::subagent).toList();
         InspectResult.Subagents subOut = subagents(src, subagents, delegateOutcomes, req.maxItems());
         Usage usage = src.usage(s.id());
         InspectResult.UsageOut usageOut = usage(src, usage, subagents);
 
         List<InspectResult.FileOut> fileOut = files.entrySet().stream()
                 .sorted((a, b) -> Integer.compare(b.getValue().touches, a.getValue().touches))
-                .map(e -> new InspectResult.FileOut(e.getKey(), e.getValue().touches, e.getValue().reads, e.getValue().writes)).toList();
+                .map(e -> new InspectResult.FileOut(
+                        e.getKey(), e.getValue().touches, e.getValue().reads, e.getValue().writes))
+                .toList();
         List<InspectResult.CommandOut> cmdOut = commands.entrySet().stream()
                 .sorted((a, b) -> Integer.compare(b.getValue().runs, a.getValue().runs))
-                .map(e -> new InspectResult.CommandOut(e.getKey(), e.getValue().runs, e.getValue().failures)).toList();
+                .map(e -> new InspectResult.CommandOut(e.getKey(), e.getValue().runs, e.getValue().failures))
+                .toList();
 
         InspectResult.Lineage lineage = lineage(src, s, children, states[1]);
         String status = s.archived() ? "archived" : s.active() ? "active" : "ended";
-        return new InspectResult.Report(s.id(), s.title(), s.source(), status, s.endReason(), s.model(), s.cwd(), s.gitBranch(),
-                s.gitRepoRoot(), timeline, messages, toolsOut, subOut, usageOut,
-                new InspectResult.Files(fileOut.size(), List.copyOf(fileOut.subList(0, Math.min(req.maxItems(), fileOut.size()))),
+        return new InspectResult.Report(
+                s.id(),
+                s.title(),
+                s.source(),
+                status,
+                s.endReason(),
+                s.model(),
+                s.cwd(),
+                s.gitBranch(),
+                s.gitRepoRoot(),
+                timeline,
+                messages,
+                toolsOut,
+                subOut,
+                usageOut,
+                new InspectResult.Files(
+                        fileOut.size(),
+                        List.copyOf(fileOut.subList(0, Math.min(req.maxItems(), fileOut.size()))),
                         Math.max(0, fileOut.size() - req.maxItems())),
-                new InspectResult.Commands(cmdOut.size(), List.copyOf(cmdOut.subList(0, Math.min(req.maxItems(), cmdOut.size()))),
+                new InspectResult.Commands(
+                        cmdOut.size(),
+                        List.copyOf(cmdOut.subList(0, Math.min(req.maxItems(), cmdOut.size()))),
                         Math.max(0, cmdOut.size() - req.maxItems())),
                 lineage);
     }
@@ -263,7 +341,8 @@ public final class InspectEngine {
         if (args == null || !args.isObject()) return out;
         JsonNode tasks = args.get("tasks");
         if (tasks != null && tasks.isArray()) {
-            for (JsonNode t : tasks) if (t.path("goal").isString()) out.add(t.path("goal").asString().strip());
+            for (JsonNode t : tasks)
+                if (t.path("goal").isString()) out.add(t.path("goal").asString().strip());
         } else if (args.path("goal").isString()) {
             out.add(args.path("goal").asString().strip());
         }
@@ -277,12 +356,19 @@ public final class InspectEngine {
         if (results == null || !results.isArray()) return out;
         int pos = 0;
         for (JsonNode r : results) {
-            int idx = r.path("task_index").isIntegralNumber() ? r.path("task_index").asInt() : pos;
+            int idx = r.path("task_index").isIntegralNumber()
+                    ? r.path("task_index").asInt()
+                    : pos;
             pos++;
             if (idx < 0 || idx >= goals.size()) continue;
             JsonNode d = r.get("duration_seconds");
-            out.put(goals.get(idx), new DelegateOutcome(text(r, "status"), text(r, "summary"), text(r, "error"),
-                    d != null && d.isNumber() ? d.asDouble() : null));
+            out.put(
+                    goals.get(idx),
+                    new DelegateOutcome(
+                            text(r, "status"),
+                            text(r, "summary"),
+                            text(r, "error"),
+                            d != null && d.isNumber() ? d.asDouble() : null));
         }
         return out;
     }
@@ -292,7 +378,8 @@ public final class InspectEngine {
         return v != null && v.isString() && !v.asString().isBlank() ? v.asString() : null;
     }
 
-    private static InspectResult.Subagents subagents(SessionSource src, List<SessionInfo> subs, Map<String, DelegateOutcome> outcomes, int max) {
+    private static InspectResult.Subagents subagents(
+            SessionSource src, List<SessionInfo> subs, Map<String, DelegateOutcome> outcomes, int max) {
         List<InspectResult.Subagent> items = new ArrayList<>();
         for (SessionInfo c : subs) {
             if (items.size() >= max) break;
@@ -303,13 +390,21 @@ public final class InspectEngine {
                 n[0]++;
                 n[1] += m.toolCalls().size();
                 for (MessageEvent.ToolCall tc : m.toolCalls()) if (tc.id() != null) open.add(tc.id());
-                if ("user".equals(m.role()) && goalAndLast[0] == null && !m.text().isBlank()) goalAndLast[0] = m.text().strip();
-                if ("assistant".equals(m.role()) && !m.text().isBlank()) goalAndLast[1] = m.text().strip();
-                if ("tool".equals(m.role()) && ToolResults.failed(m.text(), ToolResults.json(m.text()), m.effect(), null)) n[2]++;
+                if ("user".equals(m.role())
+                        && goalAndLast[0] == null
+                        && !m.text().isBlank()) goalAndLast[0] = m.text().strip();
+                if ("assistant".equals(m.role()) && !m.text().isBlank())
+                    goalAndLast[1] = m.text().strip();
+                if ("tool".equals(m.role())
+                        && ToolResults.failed(m.text(), ToolResults.json(m.text()), m.effect(), null)) n[2]++;
             });
             DelegateOutcome o = goalAndLast[0] == null ? null : outcomes.get(goalAndLast[0]);
-            String status = o != null && o.status() != null ? o.status() : c.active() ? "active" : c.endReason() != null ? c.endReason() : "ended";
-            String outcome = o != null && o.summary() != null ? o.summary() : o != null && o.error() != null ? o.error() : goalAndLast[1];
+            String status = o != null && o.status() != null
+                    ? o.status()
+                    : c.active() ? "active" : c.endReason() != null ? c.endReason() : "ended";
+            String outcome = o != null && o.summary() != null
+                    ? o.summary()
+                    : o != null && o.error() != null ? o.error() : goalAndLast[1];
             Usage u = src.usage(c.id());
             Long tok = u == null ? null : sum(u.inputTokens(), u.outputTokens());
             Double secs = null;
@@ -321,8 +416,18 @@ public final class InspectEngine {
                 secs = round(c.endedAt() - c.startedAt());
                 source = "timestamps";
             }
-            items.add(new InspectResult.Subagent(c.id(), excerpt(goalAndLast[0]), status, excerpt(outcome), n[0], n[1], n[2], tok,
-                    u == null ? null : u.estimatedCostUsd(), secs, source));
+            items.add(new InspectResult.Subagent(
+                    c.id(),
+                    excerpt(goalAndLast[0]),
+                    status,
+                    excerpt(outcome),
+                    n[0],
+                    n[1],
+                    n[2],
+                    tok,
+                    u == null ? null : u.estimatedCostUsd(),
+                    secs,
+                    source));
         }
         return new InspectResult.Subagents(subs.size(), items, subs.size() - items.size());
     }
@@ -340,34 +445,67 @@ public final class InspectEngine {
             if (cu.estimatedCostUsd() != null) subCost = (subCost == null ? 0 : subCost) + cu.estimatedCostUsd();
         }
         Long own = u == null ? null : sum(u.inputTokens(), u.outputTokens());
-        InspectResult.WithSubagents with = withUsage == 0 ? null : new InspectResult.WithSubagents(subs.size(),
-                own == null && subTokens == null ? null : (own == null ? 0 : own) + (subTokens == null ? 0 : subTokens),
-                u == null || u.estimatedCostUsd() == null ? subCost == null ? null : (Double) round6(subCost)
-                        : (Double) round6(u.estimatedCostUsd() + (subCost == null ? 0 : subCost)));
-        if (u == null) return new InspectResult.UsageOut(false, null, null, null, null, null, null, null, null, null, List.of(), with);
-        List<InspectResult.ModelOut> models = u.byModel().stream().map(m -> new InspectResult.ModelOut(m.model(), m.provider(), m.apiCalls(),
-                m.inputTokens(), m.outputTokens(), round6(m.estimatedCostUsd()))).toList();
-        return new InspectResult.UsageOut(true, u.inputTokens(), u.outputTokens(), u.cacheReadTokens(), u.cacheWriteTokens(),
-                u.reasoningTokens(), u.apiCalls(), u.estimatedCostUsd() == null ? null : round6(u.estimatedCostUsd()),
-                u.actualCostUsd() == null ? null : round6(u.actualCostUsd()), u.costStatus(), models, with);
+        InspectResult.WithSubagents with = withUsage == 0
+                ? null
+                : new InspectResult.WithSubagents(
+                        subs.size(),
+                        own == null && subTokens == null
+                                ? null
+                                : (own == null ? 0 : own) + (subTokens == null ? 0 : subTokens),
+                        u == null || u.estimatedCostUsd() == null
+                                ? subCost == null ? null : (Double) round6(subCost)
+                                : (Double) round6(u.estimatedCostUsd() + (subCost == null ? 0 : subCost)));
+        if (u == null)
+            return new InspectResult.UsageOut(
+                    false, null, null, null, null, null, null, null, null, null, List.of(), with);
+        List<InspectResult.ModelOut> models = u.byModel().stream()
+                .map(m -> new InspectResult.ModelOut(
+                        m.model(),
+                        m.provider(),
+                        m.apiCalls(),
+                        m.inputTokens(),
+                        m.outputTokens(),
+                        round6(m.estimatedCostUsd())))
+                .toList();
+        return new InspectResult.UsageOut(
+                true,
+                u.inputTokens(),
+                u.outputTokens(),
+                u.cacheReadTokens(),
+                u.cacheWriteTokens(),
+                u.reasoningTokens(),
+                u.apiCalls(),
+                u.estimatedCostUsd() == null ? null : round6(u.estimatedCostUsd()),
+                u.actualCostUsd() == null ? null : round6(u.actualCostUsd()),
+                u.costStatus(),
+                models,
+                with);
     }
 
-    private static InspectResult.Lineage lineage(SessionSource src, SessionInfo s, List<SessionInfo> children, int compacted) {
+    private static InspectResult.Lineage lineage(
+            SessionSource src, SessionInfo s, List<SessionInfo> children, int compacted) {
         InspectResult.Link parent = null;
         if (s.parentId() != null) {
             SessionInfo p = src.session(s.parentId()).orElse(null);
-            parent = new InspectResult.Link(s.parentId(), p == null ? null : p.title(), s.relation().name(),
+            parent = new InspectResult.Link(
+                    s.parentId(),
+                    p == null ? null : p.title(),
+                    s.relation().name(),
                     p == null ? "missing" : p.archived() ? "archived" : p.active() ? "active" : "ended");
         }
         List<InspectResult.Link> cont = new ArrayList<>(), branches = new ArrayList<>();
         int subs = 0;
         for (SessionInfo c : children) {
-            InspectResult.Link l = new InspectResult.Link(c.id(), c.title(), c.relation().name(), c.archived() ? "archived" : c.active() ? "active" : "ended");
+            InspectResult.Link l = new InspectResult.Link(
+                    c.id(),
+                    c.title(),
+                    c.relation().name(),
+                    c.archived() ? "archived" : c.active() ? "active" : "ended");
             switch (c.relation()) {
                 case continued -> cont.add(l);
                 case branched -> branches.add(l);
                 case delegated -> subs++;
-                default -> { }
+                default -> {}
             }
         }
         // the compression chain: up to its root, then down to its newest tip
@@ -388,15 +526,20 @@ public final class InspectEngine {
             SessionInfo tip = null;
             for (SessionInfo c : next) {
                 if (c.relation() != SessionInfo.Relation.continued) continue;
-                if (tip == null || (c.startedAt() != null && (tip.startedAt() == null || c.startedAt() >= tip.startedAt()))) tip = c;
+                if (tip == null
+                        || (c.startedAt() != null && (tip.startedAt() == null || c.startedAt() >= tip.startedAt())))
+                    tip = c;
             }
             if (tip == null || !seen.add(tip.id())) break;
             chain.add(tip.id());
             cur = tip;
             next = src.children(cur.id());
         }
-        String compressedInto = "compression".equals(s.endReason()) && !cont.isEmpty() ? cont.get(cont.size() - 1).session_id() : null;
-        return new InspectResult.Lineage(parent, cont, branches, chain.size() > 1 ? chain : List.of(), compacted, compressedInto, subs);
+        String compressedInto = "compression".equals(s.endReason()) && !cont.isEmpty()
+                ? cont.get(cont.size() - 1).session_id()
+                : null;
+        return new InspectResult.Lineage(
+                parent, cont, branches, chain.size() > 1 ? chain : List.of(), compacted, compressedInto, subs);
     }
 
     private static Long sum(Long a, Long b) {

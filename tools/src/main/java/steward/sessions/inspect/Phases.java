@@ -20,8 +20,31 @@ public final class Phases {
     static final int MIN_SHIFT_TOKENS = 3;
     static final int KEYWORDS = 3;
     /** Words that say little about a phase's topic (conversation glue), left out of its keywords only. */
-    static final Set<String> GLUE = Set.of("now", "add", "ok", "okay", "thanks", "thank", "sure", "next", "step", "still", "yeah",
-            "yes", "look", "show", "tell", "try", "check", "good", "great", "done", "start", "continue", "go", "fix");
+    static final Set<String> GLUE = Set.of(
+            "now",
+            "add",
+            "ok",
+            "okay",
+            "thanks",
+            "thank",
+            "sure",
+            "next",
+            "step",
+            "still",
+            "yeah",
+            "yes",
+            "look",
+            "show",
+            "tell",
+            "try",
+            "check",
+            "good",
+            "great",
+            "done",
+            "start",
+            "continue",
+            "go",
+            "fix");
 
     /** One message reduced to what phase detection needs; {@code tokens} only for user turns. */
     public record Mark(double timestamp, boolean user, int toolCalls, List<String> tokens, String prompt) {}
@@ -77,7 +100,8 @@ public final class Phases {
         List<String> t = marks.get(i).tokens();
         if (t.size() < MIN_SHIFT_TOKENS) return false;
         for (String w : t) if (phaseWords.contains(w)) return false;
-        // the next user turn before any pause confirms the shift when it follows the new words rather than the old phase
+        // the next user turn before any pause confirms the shift when it follows the new words rather than the old
+        // phase
         for (int j = i + 1; j < marks.size(); j++) {
             if (marks.get(j).timestamp() - marks.get(j - 1).timestamp() >= threshold) break;
             if (!marks.get(j).user()) continue;
@@ -105,8 +129,11 @@ public final class Phases {
         int k = 0;
         for (String w : counts.keySet()) order.put(w, k++);
         return counts.entrySet().stream()
-                .sorted((a, b) -> !a.getValue().equals(b.getValue()) ? Integer.compare(b.getValue(), a.getValue())
+                .sorted((a, b) -> !a.getValue().equals(b.getValue())
+                        ? Integer.compare(b.getValue(), a.getValue())
                         : Integer.compare(order.get(a.getKey()), order.get(b.getKey())))
-                .limit(KEYWORDS).map(Map.Entry::getKey).toList();
+                .limit(KEYWORDS)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 }

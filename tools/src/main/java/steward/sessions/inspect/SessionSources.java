@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.sessions.store.ClaudeSessions;
@@ -35,7 +34,8 @@ public final class SessionSources {
         }
         SessionSource h = HermesSessionSource.open(paths.stateDb());
         if (store != null || ids == null || !claudeHome) return h;
-        List<String> missing = ids.stream().filter(id -> h.session(id).isEmpty()).toList();
+        List<String> missing =
+                ids.stream().filter(id -> h.session(id).isEmpty()).toList();
         if (missing.size() < ids.size() || claudeSessions(paths, missing).isEmpty()) return h;
         h.close();
         return claude(paths, now);
@@ -56,8 +56,11 @@ public final class SessionSources {
         if (!Files.isDirectory(projects)) return List.of();
         try (Stream<Path> dirs = Files.list(projects)) {
             List<Path> ds = dirs.filter(Files::isDirectory).toList();
-            return missing.stream().filter(id -> id.matches("[A-Za-z0-9._-]+") && !id.startsWith(".")
-                    && ds.stream().anyMatch(d -> Files.isRegularFile(d.resolve(id + ".jsonl")))).toList();
+            return missing.stream()
+                    .filter(id -> id.matches("[A-Za-z0-9._-]+")
+                            && !id.startsWith(".")
+                            && ds.stream().anyMatch(d -> Files.isRegularFile(d.resolve(id + ".jsonl"))))
+                    .toList();
         } catch (IOException e) {
             return List.of();
         }

@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -21,12 +20,14 @@ public final class ToolResults {
 
     /** Results longer than this are not parsed as JSON; their first characters are scanned instead. */
     static final int PARSE_LIMIT = 200_000;
+
     static final int SCAN_CHARS = 4000;
     static final int MAX_COMMAND = 120;
     static final int MAX_PATH = 300;
 
     private static final Set<String> FAILED_EFFECTS = Set.of("error", "failed", "failure");
-    private static final Set<String> FAILED_STATUS = Set.of("error", "failed", "failure", "timeout", "timed_out", "cancelled", "interrupted");
+    private static final Set<String> FAILED_STATUS =
+            Set.of("error", "failed", "failure", "timeout", "timed_out", "cancelled", "interrupted");
     private static final Pattern EXIT = Pattern.compile("\"(?:exit_code|returncode|exitCode)\"\\s*:\\s*(-?\\d+)");
     private static final Pattern ERROR = Pattern.compile("\"error\"\\s*:\\s*(\"[^\"]|\\{|true)");
     private static final Pattern SUCCESS_FALSE = Pattern.compile("\"success\"\\s*:\\s*false");
@@ -72,14 +73,19 @@ public final class ToolResults {
         if (effect != null && FAILED_EFFECTS.contains(effect.toLowerCase(Locale.ROOT))) return true;
         if (json != null) {
             JsonNode e = json.get("error");
-            if (e != null && !e.isNull() && !(e.isBoolean() && !e.asBoolean()) && !(e.isString() && e.asString().isBlank())
+            if (e != null
+                    && !e.isNull()
+                    && !(e.isBoolean() && !e.asBoolean())
+                    && !(e.isString() && e.asString().isBlank())
                     && !(e.isContainer() && e.isEmpty())) {
                 return true;
             }
             if (json.path("success").isBoolean() && !json.path("success").asBoolean()) return true;
             if (json.path("is_error").isBoolean() && json.path("is_error").asBoolean()) return true;
             JsonNode st = json.get("status");
-            if (st != null && st.isString() && FAILED_STATUS.contains(st.asString().toLowerCase(Locale.ROOT))) return true;
+            if (st != null
+                    && st.isString()
+                    && FAILED_STATUS.contains(st.asString().toLowerCase(Locale.ROOT))) return true;
             for (String k : List.of("exit_code", "returncode", "exitCode")) {
                 JsonNode x = json.get(k);
                 if (x != null && x.isIntegralNumber() && x.asLong() != 0) return true;
@@ -110,9 +116,11 @@ public final class ToolResults {
         return null;
     }
 
-    private static final List<String> PATH_KEYS = List.of("path", "file_path", "filepath", "file", "filename", "target_file", "notebook_path");
+    private static final List<String> PATH_KEYS =
+            List.of("path", "file_path", "filepath", "file", "filename", "target_file", "notebook_path");
     private static final List<String> PATHS_KEYS = List.of("paths", "files", "file_paths");
-    private static final Pattern WRITE_TOOL = Pattern.compile("write|patch|edit|create|delete|remove|move|rename|replace|append|apply");
+    private static final Pattern WRITE_TOOL =
+            Pattern.compile("write|patch|edit|create|delete|remove|move|rename|replace|append|apply");
     private static final Pattern COMMAND_TOOL = Pattern.compile("terminal|shell|bash|exec|run|command|process|sh$");
 
     /** A file named in a call: its path and whether the call writes it. */
@@ -156,11 +164,14 @@ public final class ToolResults {
         if (v.isString()) s = v.asString();
         else if (v.isArray()) {
             StringBuilder sb = new StringBuilder();
-            for (JsonNode p : v) sb.append(sb.length() > 0 ? " " : "").append(p.isString() ? p.asString() : p.toString());
+            for (JsonNode p : v)
+                sb.append(sb.length() > 0 ? " " : "").append(p.isString() ? p.asString() : p.toString());
             s = sb.toString();
         } else return null;
         s = s.strip().replaceAll("\\s+", " ");
         if (s.isEmpty()) return null;
-        return s.codePointCount(0, s.length()) > MAX_COMMAND ? s.substring(0, s.offsetByCodePoints(0, MAX_COMMAND - 1)) + "…" : s;
+        return s.codePointCount(0, s.length()) > MAX_COMMAND
+                ? s.substring(0, s.offsetByCodePoints(0, MAX_COMMAND - 1)) + "…"
+                : s;
     }
 }

@@ -14,10 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
@@ -52,6 +50,7 @@ public final class StateVacuum {
     public static final int DEFAULT_MAX_LOCK_SECONDS = 10;
     /** VACUUM rewrites what VACUUM INTO wrote, then checkpoints it back: about twice the copy's time (measured, bench audit). */
     static final double LOCK_FACTOR = 2.0;
+
     static final String PREFIX = "vacuum";
 
     private final StewardPaths paths;
@@ -68,7 +67,9 @@ public final class StateVacuum {
             List<String> w = new ArrayList<>();
             Map<?, ?> st = Map.of();
             try {
-                Object root = new Load(LoadSettings.builder().setAllowDuplicateKeys(true).build())
+                Object root = new Load(LoadSettings.builder()
+                                .setAllowDuplicateKeys(true)
+                                .build())
                         .loadFromString(Files.readString(configYaml, StandardCharsets.UTF_8));
                 if (root instanceof Map<?, ?> top && top.get("steward") instanceof Map<?, ?> m) st = m;
             } catch (NoSuchFileException e) {
@@ -76,15 +77,26 @@ public final class StateVacuum {
             } catch (IOException | RuntimeException e) {
                 w.add("config.yaml unreadable or malformed: vacuum settings use their defaults");
             }
-            double minMb = number(st.get("vacuum_min_free_mb"), DEFAULT_MIN_FREE_MB, 0, 1_000_000, "steward.vacuum_min_free_mb", w);
-            double lock = number(st.get("vacuum_max_lock_seconds"), DEFAULT_MAX_LOCK_SECONDS, 0, 86_400, "steward.vacuum_max_lock_seconds", w);
+            double minMb = number(
+                    st.get("vacuum_min_free_mb"), DEFAULT_MIN_FREE_MB, 0, 1_000_000, "steward.vacuum_min_free_mb", w);
+            double lock = number(
+                    st.get("vacuum_max_lock_seconds"),
+                    DEFAULT_MAX_LOCK_SECONDS,
+                    0,
+                    86_400,
+                    "steward.vacuum_max_lock_seconds",
+                    w);
             return new Settings((long) (minMb * 1024 * 1024), lock, List.copyOf(w));
         }
 
         private static double number(Object v, double dflt, double min, double max, String key, List<String> w) {
             if (v == null) return dflt;
-            if (v instanceof Number n && !Double.isNaN(n.doubleValue()) && n.doubleValue() >= min && n.doubleValue() <= max) return n.doubleValue();
-            w.add("config.yaml: " + key + " must be a number from " + (long) min + " to " + (long) max + " (" + v + "); using " + (long) dflt);
+            if (v instanceof Number n
+                    && !Double.isNaN(n.doubleValue())
+                    && n.doubleValue() >= min
+                    && n.doubleValue() <= max) return n.doubleValue();
+            w.add("config.yaml: " + key + " must be a number from " + (long) min + " to " + (long) max + " (" + v
+                    + "); using " + (long) dflt);
             return dflt;
         }
     }
@@ -93,15 +105,34 @@ public final class StateVacuum {
      * What happened. {@code outcome}: {@code vacuumed}, {@code not_worth_it}, {@code would_vacuum} (dry run),
      * {@code lock_too_long} (refused before VACUUM, the copy kept). Sizes in bytes, times in seconds.
      */
-    public record Result(String outcome, String message, long page_size, long free_bytes_before, long min_free_bytes, long db_bytes_before,
-                         long wal_bytes_before, Long db_bytes_after, Long wal_bytes_after, Long bytes_freed, String backup_path,
-                         Long backup_bytes, Double backup_seconds, Double estimated_lock_seconds, double max_lock_seconds,
-                         Double vacuum_seconds, Integer attempts, String integrity, String fts, List<String> pruned_copies,
-                         List<String> warnings) {}
+    public record Result(
+            String outcome,
+            String message,
+            long page_size,
+            long free_bytes_before,
+            long min_free_bytes,
+            long db_bytes_before,
+            long wal_bytes_before,
+            Long db_bytes_after,
+            Long wal_bytes_after,
+            Long bytes_freed,
+            String backup_path,
+            Long backup_bytes,
+            Double backup_seconds,
+            Double estimated_lock_seconds,
+            double max_lock_seconds,
+            Double vacuum_seconds,
+            Integer attempts,
+            String integrity,
+            String fts,
+            List<String> pruned_copies,
+            List<String> warnings) {}
 
     /** A vacuum that failed after a plan was applied (the plan's result stands; this says why nothing was vacuumed). */
     public static Result failed(String message) {
-        return new Result("failed", message, 0, 0, 0, 0, 0, null, null, null, null, null, null, null, 0, null, null, null, null, List.of(), List.of());
+        return new Result(
+                "failed", message, 0, 0, 0, 0, 0, null, null, null, null, null, null, null, 0, null, null, null, null,
+                List.of(), List.of());
     }
 
     public Result run(boolean dryRun, Work work) {
@@ -116,15 +147,54 @@ public final class StateVacuum {
         long free = p.freelist() * p.pageSize();
         long dbBefore = DiskUsage.size(db), walBefore = DiskUsage.size(DiskUsage.wal(db));
         if (free == 0 || free < cfg.minFreeBytes()) {
-            return new Result("not_worth_it", "not worth it: " + mb(free) + " on the free list of a " + mb(dbBefore) + " state.db, under the "
-                    + mb(cfg.minFreeBytes()) + " threshold (steward.vacuum_min_free_mb); nothing was changed",
-                    p.pageSize(), free, cfg.minFreeBytes(), dbBefore, walBefore, null, null, null, null, null, null, null,
-                    cfg.maxLockSeconds(), null, null, null, null, List.of(), warnings);
+            return new Result(
+                    "not_worth_it",
+                    "not worth it: " + mb(free) + " on the free list of a " + mb(dbBefore) + " state.db, under the "
+                            + mb(cfg.minFreeBytes()) + " threshold (steward.vacuum_min_free_mb); nothing was changed",
+                    p.pageSize(),
+                    free,
+                    cfg.minFreeBytes(),
+                    dbBefore,
+                    walBefore,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    cfg.maxLockSeconds(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    List.of(),
+                    warnings);
         }
         if (dryRun) {
-            return new Result("would_vacuum", "would back up state.db and VACUUM it: about " + mb(free) + " to reclaim (" + p.freelist()
-                    + " free pages)", p.pageSize(), free, cfg.minFreeBytes(), dbBefore, walBefore, null, null, null, null, null, null, null,
-                    cfg.maxLockSeconds(), null, null, null, null, List.of(), warnings);
+            return new Result(
+                    "would_vacuum",
+                    "would back up state.db and VACUUM it: about " + mb(free) + " to reclaim (" + p.freelist()
+                            + " free pages)",
+                    p.pageSize(),
+                    free,
+                    cfg.minFreeBytes(),
+                    dbBefore,
+                    walBefore,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    cfg.maxLockSeconds(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    List.of(),
+                    warnings);
         }
         work.progress(0, 4, "checking Hermes' search index");
         FtsIndex.requireConsistent(db, CTX);
@@ -135,14 +205,39 @@ public final class StateVacuum {
         Path copy = written.path();
         double backupSeconds = (System.nanoTime() - t0) / 1e9;
         long copyBytes = DiskUsage.size(copy);
-        double estimate = written.copySeconds() * LOCK_FACTOR; // the copy's VACUUM INTO is the same work as VACUUM's first half
+        double estimate =
+                written.copySeconds() * LOCK_FACTOR; // the copy's VACUUM INTO is the same work as VACUUM's first half
         if (estimate > cfg.maxLockSeconds()) {
             deleteQuietly(copy); // nothing changes, so the copy is not needed
-            return new Result("lock_too_long", String.format(java.util.Locale.ROOT, "not vacuumed: VACUUM would hold Hermes' write lock "
-                    + "for about %.0f s (writing the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
-                    + "stop Hermes (gateway, cron, open sessions), raise the setting and ask again. Nothing was changed",
-                    estimate, written.copySeconds(), cfg.maxLockSeconds()), p.pageSize(), free, cfg.minFreeBytes(), dbBefore, walBefore, null, null,
-                    null, null, copyBytes, backupSeconds, estimate, cfg.maxLockSeconds(), null, null, null, null, List.of(), warnings);
+            return new Result(
+                    "lock_too_long",
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "not vacuumed: VACUUM would hold Hermes' write lock "
+                                    + "for about %.0f s (writing the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
+                                    + "stop Hermes (gateway, cron, open sessions), raise the setting and ask again. Nothing was changed",
+                            estimate,
+                            written.copySeconds(),
+                            cfg.maxLockSeconds()),
+                    p.pageSize(),
+                    free,
+                    cfg.minFreeBytes(),
+                    dbBefore,
+                    walBefore,
+                    null,
+                    null,
+                    null,
+                    null,
+                    copyBytes,
+                    backupSeconds,
+                    estimate,
+                    cfg.maxLockSeconds(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    List.of(),
+                    warnings);
         }
         work.checkpoint(CTX);
         work.progress(2, 4, "VACUUM");
@@ -165,22 +260,52 @@ public final class StateVacuum {
         long dbAfter = DiskUsage.size(db), walAfter = DiskUsage.size(DiskUsage.wal(db));
         long freed = dbBefore + walBefore - dbAfter - walAfter;
         if (!"ok".equals(integrity) || !fts.ok()) {
-            throw new StewardError(CTX, "vacuum: state.db was vacuumed but its check fails (integrity: " + integrity + "; search index: "
-                    + fts.summary() + "); the verified copy from before is at " + copy + ": stop Hermes and compare, or restore it by hand");
+            throw new StewardError(
+                    CTX,
+                    "vacuum: state.db was vacuumed but its check fails (integrity: " + integrity + "; search index: "
+                            + fts.summary() + "); the verified copy from before is at " + copy
+                            + ": stop Hermes and compare, or restore it by hand");
         }
         List<String> pruned = pruneOlderCopies(copy, warnings);
         rest.progress(4, 4, "vacuumed");
-        String msg = String.format(java.util.Locale.ROOT, "vacuumed state.db: %s → %s (%s freed%s) in %.1f s; integrity ok, %s",
-                mb(dbBefore + walBefore), mb(dbAfter + walAfter), mb(Math.max(0, freed)),
-                walAfter > 0 ? ", WAL " + mb(walAfter) + " until Hermes' next checkpoint" : "", vacuumSeconds, fts.summary());
-        return new Result("vacuumed", msg, p.pageSize(), free, cfg.minFreeBytes(), dbBefore, walBefore, dbAfter, walAfter, freed,
-                copy.toString(), copyBytes, backupSeconds, estimate, cfg.maxLockSeconds(), vacuumSeconds, attempts, integrity,
-                fts.summary(), pruned, warnings);
+        String msg = String.format(
+                java.util.Locale.ROOT,
+                "vacuumed state.db: %s → %s (%s freed%s) in %.1f s; integrity ok, %s",
+                mb(dbBefore + walBefore),
+                mb(dbAfter + walAfter),
+                mb(Math.max(0, freed)),
+                walAfter > 0 ? ", WAL " + mb(walAfter) + " until Hermes' next checkpoint" : "",
+                vacuumSeconds,
+                fts.summary());
+        return new Result(
+                "vacuumed",
+                msg,
+                p.pageSize(),
+                free,
+                cfg.minFreeBytes(),
+                dbBefore,
+                walBefore,
+                dbAfter,
+                walAfter,
+                freed,
+                copy.toString(),
+                copyBytes,
+                backupSeconds,
+                estimate,
+                cfg.maxLockSeconds(),
+                vacuumSeconds,
+                attempts,
+                integrity,
+                fts.summary(),
+                pruned,
+                warnings);
     }
 
     /** {@code PRAGMA integrity_check} on a read-only connection (a WAL reader: Hermes keeps writing): "ok" or its first lines. */
     static String integrity(Path db) {
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA integrity_check")) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA integrity_check")) {
             List<String> lines = new ArrayList<>();
             while (rs.next() && lines.size() < 3) lines.add(rs.getString(1));
             return lines.size() == 1 && "ok".equals(lines.get(0)) ? "ok" : String.join("; ", lines);

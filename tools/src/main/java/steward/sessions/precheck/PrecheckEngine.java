@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.sessions.audit.Times;
@@ -42,12 +41,26 @@ public final class PrecheckEngine {
         this.clock = clock;
     }
 
-    public record Match(String session_id, String title, String source, String strength, List<String> matched_keywords,
-                        boolean repeated_title_chain, String last_activity, double last_activity_epoch, double hours_ago, String store,
-                        String project) {}
+    public record Match(
+            String session_id,
+            String title,
+            String source,
+            String strength,
+            List<String> matched_keywords,
+            boolean repeated_title_chain,
+            String last_activity,
+            double last_activity_epoch,
+            double hours_ago,
+            String store,
+            String project) {}
 
-    public record Result(String request, List<String> keywords, int match_count, List<Match> matches, int left_out,
-                         String suggested_question) {}
+    public record Result(
+            String request,
+            List<String> keywords,
+            int match_count,
+            List<Match> matches,
+            int left_out,
+            String suggested_question) {}
 
     /** 2–5 keywords of a request: distinct tokens, preferring those that occur in active titles. */
     public static List<String> keywords(String text, Set<String> vocabulary) {
@@ -73,13 +86,17 @@ public final class PrecheckEngine {
 
     /** {@code store}: hermes or claude; null: every home that has sessions. */
     public Result precheck(String request, Instant nowArg, String locale, int maxMatches, String storeName) {
-        if (request == null || request.isBlank()) throw new StewardError("session_precheck", "the request text is empty");
+        if (request == null || request.isBlank())
+            throw new StewardError("session_precheck", "the request text is empty");
         double now = Times.epoch(nowArg != null ? nowArg : clock.instant());
         int cap = maxMatches <= 0 ? DEFAULT_MAX_MATCHES : maxMatches;
         boolean zh = "zh".equals(locale);
         List<SessionRow> rows = new ArrayList<>();
-        for (SessionSource src : SessionHomes.open(paths, storeName, new ClaudeSessions.Options(now, ClaudeSessions.DEFAULT_IDLE_SECONDS,
-                callerCwd, true), "session_precheck")) {
+        for (SessionSource src : SessionHomes.open(
+                paths,
+                storeName,
+                new ClaudeSessions.Options(now, ClaudeSessions.DEFAULT_IDLE_SECONDS, callerCwd, true),
+                "session_precheck")) {
             rows.addAll(src.rows());
         }
         Map<String, Integer> baseCount = new HashMap<>();
@@ -96,7 +113,9 @@ public final class PrecheckEngine {
                 continued.add(p.id());
             }
         }
-        List<SessionRow> candidates = rows.stream().filter(s -> s.active() && !s.untitled() && !s.subagent()).toList();
+        List<SessionRow> candidates = rows.stream()
+                .filter(s -> s.active() && !s.untitled() && !s.subagent())
+                .toList();
         Set<String> vocabulary = new HashSet<>();
         Map<String, List<String>> titleTokens = new HashMap<>();
         for (SessionRow s : candidates) {
@@ -117,19 +136,41 @@ public final class PrecheckEngine {
             boolean chain = baseCount.getOrDefault(base(s.title()), 0) >= 2 || continued.contains(s.id());
             String strength = hit.size() >= 2 || chain ? "strong" : "weak";
             double hours = Math.max(0, (now - s.lastActivity()) / 3600.0);
-            matches.add(new Match(s.id(), s.title(), s.source(), strength, List.copyOf(hit), chain, Times.iso(s.lastActivity()),
-                    s.lastActivity(), Math.round(hours * 10) / 10.0, s.store(), s.group()));
+            matches.add(new Match(
+                    s.id(),
+                    s.title(),
+                    s.source(),
+                    strength,
+                    List.copyOf(hit),
+                    chain,
+                    Times.iso(s.lastActivity()),
+                    s.lastActivity(),
+                    Math.round(hours * 10) / 10.0,
+                    s.store(),
+                    s.group()));
         }
-        matches.sort(Comparator.comparingDouble(Match::last_activity_epoch).reversed().thenComparing(Match::session_id));
+        matches.sort(Comparator.comparingDouble(Match::last_activity_epoch)
+                .reversed()
+                .thenComparing(Match::session_id));
         String question = null;
         if (!matches.isEmpty()) {
-            Match m = matches.stream().filter(x -> x.strength().equals("strong")).findFirst().orElse(matches.get(0));
-            question = zh ? "已有活跃会话讨论相关主题：“" + m.title() + "”（最后活动 " + ago(m.hours_ago(), true) + "）。是否继续其中一条，而不是新建？(Y/id/n)"
-                    : "There is already an active session on this topic: \"" + m.title() + "\" (last active " + ago(m.hours_ago(), false)
-                    + "). Continue one of them instead of starting a new one? (Y/id/n)";
+            Match m = matches.stream()
+                    .filter(x -> x.strength().equals("strong"))
+                    .findFirst()
+                    .orElse(matches.get(0));
+            question = zh
+                    ? "已有活跃会话讨论相关主题：“" + m.title() + "”（最后活动 " + ago(m.hours_ago(), true) + "）。是否继续其中一条，而不是新建？(Y/id/n)"
+                    : "There is already an active session on this topic: \"" + m.title() + "\" (last active "
+                            + ago(m.hours_ago(), false)
+                            + "). Continue one of them instead of starting a new one? (Y/id/n)";
         }
-        return new Result(request, kws, matches.size(), List.copyOf(matches.subList(0, Math.min(cap, matches.size()))),
-                Math.max(0, matches.size() - cap), question);
+        return new Result(
+                request,
+                kws,
+                matches.size(),
+                List.copyOf(matches.subList(0, Math.min(cap, matches.size()))),
+                Math.max(0, matches.size() - cap),
+                question);
     }
 
     static String base(String title) {

@@ -1,14 +1,17 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
-
 import steward.sessions.store.SessionRow;
 
-@RuleMeta(id = "T", summary = "Cron retention: an ended cron session older than steward.cron_retention_days (14) → delete with backup "
-        + "(MEDIUM until learned)",
-        rationale = "A scheduled job's run is read once if at all, its result is delivered elsewhere, and a user with a hundred jobs "
-                + "gets thousands of them a week. The deletion is backed up (session_restore), asked until the user approved it "
-                + "twice (the learning loop then runs it automatically); 0 days turns it off. Untitled ones go by rule B first.")
+@RuleMeta(
+        id = "T",
+        summary =
+                "Cron retention: an ended cron session older than steward.cron_retention_days (14) → delete with backup "
+                        + "(MEDIUM until learned)",
+        rationale =
+                "A scheduled job's run is read once if at all, its result is delivered elsewhere, and a user with a hundred jobs "
+                        + "gets thousands of them a week. The deletion is backed up (session_restore), asked until the user approved it "
+                        + "twice (the learning loop then runs it automatically); 0 days turns it off. Untitled ones go by rule B first.")
 public final class CronRetentionRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {

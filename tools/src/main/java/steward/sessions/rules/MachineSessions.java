@@ -2,7 +2,6 @@ package steward.sessions.rules;
 
 import java.util.Locale;
 import java.util.Map;
-
 import steward.sessions.store.SessionRow;
 
 /**
@@ -18,13 +17,26 @@ public final class MachineSessions {
     static final Map<String, String> KINDS = Map.ofEntries(
             Map.entry("cron", "cron"),
             Map.entry("subagent", "subagent"),
-            Map.entry("telegram", "gateway"), Map.entry("discord", "gateway"), Map.entry("whatsapp", "gateway"),
-            Map.entry("slack", "gateway"), Map.entry("signal", "gateway"), Map.entry("mattermost", "gateway"),
-            Map.entry("matrix", "gateway"), Map.entry("homeassistant", "gateway"), Map.entry("email", "gateway"),
-            Map.entry("sms", "gateway"), Map.entry("dingtalk", "gateway"), Map.entry("feishu", "gateway"),
-            Map.entry("wecom", "gateway"), Map.entry("wecom_callback", "gateway"), Map.entry("weixin", "gateway"),
-            Map.entry("qqbot", "gateway"), Map.entry("bluebubbles", "gateway"),
-            Map.entry("api_server", "api"), Map.entry("api", "api"), Map.entry("webhook", "api"));
+            Map.entry("telegram", "gateway"),
+            Map.entry("discord", "gateway"),
+            Map.entry("whatsapp", "gateway"),
+            Map.entry("slack", "gateway"),
+            Map.entry("signal", "gateway"),
+            Map.entry("mattermost", "gateway"),
+            Map.entry("matrix", "gateway"),
+            Map.entry("homeassistant", "gateway"),
+            Map.entry("email", "gateway"),
+            Map.entry("sms", "gateway"),
+            Map.entry("dingtalk", "gateway"),
+            Map.entry("feishu", "gateway"),
+            Map.entry("wecom", "gateway"),
+            Map.entry("wecom_callback", "gateway"),
+            Map.entry("weixin", "gateway"),
+            Map.entry("qqbot", "gateway"),
+            Map.entry("bluebubbles", "gateway"),
+            Map.entry("api_server", "api"),
+            Map.entry("api", "api"),
+            Map.entry("webhook", "api"));
 
     /** The machine kind of a session ({@code cron}, {@code subagent}, {@code gateway}, {@code api}), or null: interactive. */
     public static String kind(SessionRow s) {

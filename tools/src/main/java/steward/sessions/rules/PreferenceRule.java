@@ -1,20 +1,24 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
-
 import steward.learning.Level;
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
-@RuleMeta(id = "F", summary = "User preference overrides: what the user decided before about this session or rule",
-        rationale = "The user's explicit earlier choice is better evidence than any heuristic: a session kept before stays kept, "
-                + "a session the user asked to delete is certain, and a rule the user vetoed or contradicted asks before acting.")
+@RuleMeta(
+        id = "F",
+        summary = "User preference overrides: what the user decided before about this session or rule",
+        rationale =
+                "The user's explicit earlier choice is better evidence than any heuristic: a session kept before stays kept, "
+                        + "a session the user asked to delete is certain, and a rule the user vetoed or contradicted asks before acting.")
 public final class PreferenceRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
-        if (ctx.preferences().kept(s.id())) return Optional.of(verdict(Action.retain, Confidence.HIGH, "you kept it last time", "上次你选择保留"));
+        if (ctx.preferences().kept(s.id()))
+            return Optional.of(verdict(Action.retain, Confidence.HIGH, "you kept it last time", "上次你选择保留"));
         if (ctx.preferences().renamed(s.id())) {
-            return Optional.of(verdict(Action.retain, Confidence.HIGH, "you renamed it instead of deleting it", "你为它改了名而没有删除"));
+            return Optional.of(
+                    verdict(Action.retain, Confidence.HIGH, "you renamed it instead of deleting it", "你为它改了名而没有删除"));
         }
         if (ctx.preferences().deleteRequested(s.id())) {
             return Optional.of(verdict(Action.delete, Confidence.HIGH, "you asked to delete it last time", "上次你要求删除"));
@@ -28,12 +32,16 @@ public final class PreferenceRule implements Rule {
      * name, never run automatically. The safety cap (rule S) is applied after this, always.
      */
     public static Verdict adjust(SessionRow s, Verdict v, RuleContext ctx) {
-        if (v.action() == Action.retain || v.rule().equals("S") || v.rule().equals("H")) return v; // H: Hermes acts, nobody is asked
+        if (v.action() == Action.retain || v.rule().equals("S") || v.rule().equals("H"))
+            return v; // H: Hermes acts, nobody is asked
         Verdict out = v.rule().equals("F") ? v : learned(v, ctx);
         String keptOn = ctx.preferences().keptOn(s.id());
         if (keptOn != null && out.confidence() == Confidence.HIGH) {
-            out = out.withConfidence(Confidence.MEDIUM, new Text(out.reason().en() + " (you kept it on " + keptOn + ": asked by name)",
-                    out.reason().zh() + "（你在 " + keptOn + " 保留过它：需逐条确认）"));
+            out = out.withConfidence(
+                    Confidence.MEDIUM,
+                    new Text(
+                            out.reason().en() + " (you kept it on " + keptOn + ": asked by name)",
+                            out.reason().zh() + "（你在 " + keptOn + " 保留过它：需逐条确认）"));
         }
         return out;
     }
@@ -41,10 +49,13 @@ public final class PreferenceRule implements Rule {
     private static Verdict learned(Verdict v, RuleContext ctx) {
         String key = v.condition() == null ? v.rule() : v.condition();
         String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
-        Preferences.Adjusted a = ctx.preferences().adjust(v.rule(), condition, Level.valueOf(v.confidence().name()));
+        Preferences.Adjusted a = ctx.preferences()
+                .adjust(v.rule(), condition, Level.valueOf(v.confidence().name()));
         Confidence level = Confidence.valueOf(a.level().name());
         if (level == v.confidence() && !a.locked()) return v;
-        Text why = a.note() == null ? null : new Text(v.reason().en() + " (" + a.note() + ")", v.reason().zh() + "（" + zh(a.note()) + "）");
+        Text why = a.note() == null
+                ? null
+                : new Text(v.reason().en() + " (" + a.note() + ")", v.reason().zh() + "（" + zh(a.note()) + "）");
         return v.withConfidence(level, why);
     }
 

@@ -1,10 +1,11 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
-
 import steward.sessions.store.SessionRow;
 
-@RuleMeta(id = "R", summary = "Everything else is kept",
+@RuleMeta(
+        id = "R",
+        summary = "Everything else is kept",
         rationale = "No rule found a reason to act; doing nothing is always safe.")
 public final class RetainRule implements Rule {
     @Override

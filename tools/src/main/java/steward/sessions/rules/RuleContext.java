@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 import steward.text.TitleAnalyzer;
@@ -48,8 +47,14 @@ public final class RuleContext {
         }
     }
 
-    private RuleContext(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs, double subagentKeepDays,
-                        steward.config.HousekeepingSettings housekeeping, Double lastAutoPrune) {
+    private RuleContext(
+            double now,
+            String currentSessionId,
+            Collection<SessionRow> sessions,
+            Preferences prefs,
+            double subagentKeepDays,
+            steward.config.HousekeepingSettings housekeeping,
+            Double lastAutoPrune) {
         this.now = now;
         this.subagentKeepDays = subagentKeepDays;
         this.housekeeping = housekeeping == null ? steward.config.HousekeepingSettings.defaults() : housekeeping;
@@ -62,15 +67,18 @@ public final class RuleContext {
         int active = 0;
         for (SessionRow s : sessions) {
             byId.put(s.id(), s);
-            // machine sessions (cron, gateway, api, subagent runs) are not the user's conversations: rule D never counts them
+            // machine sessions (cron, gateway, api, subagent runs) are not the user's conversations: rule D never
+            // counts them
             if (s.active() && !MachineSessions.machine(s)) active++;
             if (s.active() && s.group() != null && !s.subagent()) activeByGroup.merge(s.group(), 1, Integer::sum);
         }
         for (SessionRow s : sessions) {
             String parent = s.parentSessionId();
             String df = delegateFrom(s);
-            if (parent != null) children.computeIfAbsent(parent, k -> new ArrayList<>()).add(s);
-            if (df != null && !df.equals(parent)) children.computeIfAbsent(df, k -> new ArrayList<>()).add(s);
+            if (parent != null)
+                children.computeIfAbsent(parent, k -> new ArrayList<>()).add(s);
+            if (df != null && !df.equals(parent))
+                children.computeIfAbsent(df, k -> new ArrayList<>()).add(s);
         }
         this.activeCount = active;
         this.threshold = Math.max(MIN_THRESHOLD, Math.min(MAX_THRESHOLD, this.preferences.activeThreshold()));
@@ -87,13 +95,18 @@ public final class RuleContext {
         findTopics(sessions);
     }
 
-    public static RuleContext of(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs) {
+    public static RuleContext of(
+            double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs) {
         return of(now, currentSessionId, sessions, prefs, steward.config.StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS);
     }
 
     /** With the subagent keep-days setting ({@code steward.subagent_keep_days}; 0 = no grace period). */
-    public static RuleContext of(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs,
-                                 double subagentKeepDays) {
+    public static RuleContext of(
+            double now,
+            String currentSessionId,
+            Collection<SessionRow> sessions,
+            Preferences prefs,
+            double subagentKeepDays) {
         return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, null, null);
     }
 
@@ -101,8 +114,14 @@ public final class RuleContext {
      * With every housekeeping setting: the subagent keep-days, the machine idle times, the cron retention and Hermes' own
      * auto-prune (from config.yaml), and when Hermes last ran it ({@code state_meta.last_auto_prune}, null: never).
      */
-    public static RuleContext of(double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs,
-                                 double subagentKeepDays, steward.config.HousekeepingSettings housekeeping, Double lastAutoPrune) {
+    public static RuleContext of(
+            double now,
+            String currentSessionId,
+            Collection<SessionRow> sessions,
+            Preferences prefs,
+            double subagentKeepDays,
+            steward.config.HousekeepingSettings housekeeping,
+            Double lastAutoPrune) {
         return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, housekeeping, lastAutoPrune);
     }
 
@@ -146,13 +165,17 @@ public final class RuleContext {
     }
 
     private void findTopics(Collection<SessionRow> sessions) {
-        String today = java.time.LocalDate.ofEpochDay((long) Math.floor(now / 86400.0)).toString();
+        String today =
+                java.time.LocalDate.ofEpochDay((long) Math.floor(now / 86400.0)).toString();
         // token -> sessions whose title has it, among active titled sessions, in a stable order
         Map<String, List<String>> bearers = new LinkedHashMap<>();
-        List<SessionRow> titled = sessions.stream().filter(s -> s.active() && !s.untitled())
-                .sorted((a, b) -> a.id().compareTo(b.id())).toList();
+        List<SessionRow> titled = sessions.stream()
+                .filter(s -> s.active() && !s.untitled())
+                .sorted((a, b) -> a.id().compareTo(b.id()))
+                .toList();
         for (SessionRow s : titled) {
-            for (String t : TitleAnalyzer.tokens(s.title())) bearers.computeIfAbsent(t, k -> new ArrayList<>()).add(s.id());
+            for (String t : TitleAnalyzer.tokens(s.title()))
+                bearers.computeIfAbsent(t, k -> new ArrayList<>()).add(s.id());
         }
         // tokens with the same bearer set form one phrase ("claude code"), joined in first-title order
         Map<List<String>, List<String>> phrases = new LinkedHashMap<>();
@@ -171,19 +194,25 @@ public final class RuleContext {
             String prev = null;
             for (String t : toks) {
                 if (prev != null && !(TitleAnalyzer.cjkToken(prev) && TitleAnalyzer.cjkToken(t))) label.append(' ');
-                if (prev != null && TitleAnalyzer.cjkToken(prev) && TitleAnalyzer.cjkToken(t) && prev.endsWith(t.substring(0, 1))) {
+                if (prev != null
+                        && TitleAnalyzer.cjkToken(prev)
+                        && TitleAnalyzer.cjkToken(t)
+                        && prev.endsWith(t.substring(0, 1))) {
                     label.append(t.substring(1)); // bigram overlap: 搜索 + 索咨 -> 搜索咨
                 } else {
                     label.append(t);
                 }
                 prev = t;
             }
-            // the user already answered it (consolidated, or not yet within 30 days), also under another label of the same words
+            // the user already answered it (consolidated, or not yet within 30 days), also under another label of the
+            // same words
             if (preferences.topicAnswered(label.toString(), toks, today)) continue;
             Topic topic = new Topic(label.toString(), List.copyOf(ids));
             topics.add(topic);
         }
-        topics.sort((a, b) -> b.count() != a.count() ? Integer.compare(b.count(), a.count()) : a.label().compareTo(b.label()));
+        topics.sort((a, b) -> b.count() != a.count()
+                ? Integer.compare(b.count(), a.count())
+                : a.label().compareTo(b.label()));
         for (Topic t : topics) for (String id : t.sessionIds()) topicBySession.putIfAbsent(id, t);
     }
 
@@ -198,8 +227,10 @@ public final class RuleContext {
         Map<String, String> up = new HashMap<>();
         for (SessionRow s : sessions) {
             SessionRow p = s.parentSessionId() == null ? null : byId.get(s.parentSessionId());
-            if (p == null || !"compression".equals(p.endReason()) || s.subagent() || "tool".equals(s.source())) continue;
-            if (delegateFrom(s) != null || (s.modelConfig() != null && s.modelConfig().contains("\"_branched_from\""))) continue;
+            if (p == null || !"compression".equals(p.endReason()) || s.subagent() || "tool".equals(s.source()))
+                continue;
+            if (delegateFrom(s) != null
+                    || (s.modelConfig() != null && s.modelConfig().contains("\"_branched_from\""))) continue;
             union(up, s.id(), p.id());
         }
         Map<String, List<SessionRow>> byBase = new HashMap<>();
@@ -214,13 +245,18 @@ public final class RuleContext {
         }
         for (Map.Entry<String, List<SessionRow>> e : byBase.entrySet()) {
             if (e.getValue().size() < 2 || !numbered.contains(e.getKey())) continue;
-            for (SessionRow s : e.getValue()) union(up, s.id(), e.getValue().get(0).id());
+            for (SessionRow s : e.getValue())
+                union(up, s.id(), e.getValue().get(0).id());
         }
         Map<String, List<SessionRow>> members = new HashMap<>();
-        for (String id : up.keySet()) members.computeIfAbsent(find(up, id), k -> new ArrayList<>()).add(byId.get(id));
+        for (String id : up.keySet())
+            members.computeIfAbsent(find(up, id), k -> new ArrayList<>()).add(byId.get(id));
         List<List<SessionRow>> all = new ArrayList<>(members.values());
-        for (List<SessionRow> l : all) l.sort(java.util.Comparator.comparingDouble(SessionRow::startedAt).thenComparing(SessionRow::id));
-        all.sort(java.util.Comparator.comparingDouble((List<SessionRow> l) -> l.get(0).startedAt()).thenComparing(l -> l.get(0).id()));
+        for (List<SessionRow> l : all)
+            l.sort(java.util.Comparator.comparingDouble(SessionRow::startedAt).thenComparing(SessionRow::id));
+        all.sort(java.util.Comparator.comparingDouble(
+                        (List<SessionRow> l) -> l.get(0).startedAt())
+                .thenComparing(l -> l.get(0).id()));
         for (List<SessionRow> l : all) {
             if (l.size() < 2) continue;
             String id = l.get(0).id();

@@ -1,12 +1,15 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
-
 import steward.sessions.store.SessionRow;
 
-@RuleMeta(id = "S", summary = "Safety guard: the current session and live chains are kept; titled active sessions are never auto-executed",
-        rationale = "Deleting the session the user is in, or the root of a chain they still continue, destroys work in use; "
-                + "a titled, active, non-subagent session is something the user named and may return to, so a person must decide.")
+@RuleMeta(
+        id = "S",
+        summary =
+                "Safety guard: the current session and live chains are kept; titled active sessions are never auto-executed",
+        rationale =
+                "Deleting the session the user is in, or the root of a chain they still continue, destroys work in use; "
+                        + "a titled, active, non-subagent session is something the user named and may return to, so a person must decide.")
 public final class SafetyGuardRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
@@ -14,18 +17,24 @@ public final class SafetyGuardRule implements Rule {
             return Optional.of(verdict(Action.retain, Confidence.HIGH, "current session", "当前会话"));
         }
         if (ctx.hasLiveDescendant(s)) {
-            return Optional.of(verdict(Action.retain, Confidence.HIGH,
+            return Optional.of(verdict(
+                    Action.retain,
+                    Confidence.HIGH,
                     "a continuation of it is still in use: deleting it would cut the chain",
                     "它的续接会话仍在使用：删除会切断会话链"));
         }
-        if (s.place() != null && s.subagent() && s.parentSessionId() != null && s.parentSessionId().equals(ctx.currentSessionId())) {
-            // a Claude Code subagent's transcript lives in its session's directory: the current session's are left alone
+        if (s.place() != null
+                && s.subagent()
+                && s.parentSessionId() != null
+                && s.parentSessionId().equals(ctx.currentSessionId())) {
+            // a Claude Code subagent's transcript lives in its session's directory: the current session's are left
+            // alone
             return Optional.of(verdict(Action.retain, Confidence.HIGH, "subagent of the current session", "当前会话的子代理"));
         }
         for (SessionRow c : ctx.subagentChildren(s.id())) {
             if (ctx.isCurrent(c)) {
-                return Optional.of(verdict(Action.retain, Confidence.HIGH,
-                        "the current session is its subagent", "当前会话是它的子代理"));
+                return Optional.of(
+                        verdict(Action.retain, Confidence.HIGH, "the current session is its subagent", "当前会话是它的子代理"));
             }
         }
         return Optional.empty();
@@ -34,7 +43,8 @@ public final class SafetyGuardRule implements Rule {
     /** The cap: a titled, active, non-subagent session is never executed automatically (at most MEDIUM). */
     public static Verdict cap(SessionRow s, Verdict v) {
         if (v.action() == Action.retain || !guards(s)) return v;
-        // a machine session's title names a job or a chat thread, not a conversation the user returns to: ending it (rule M) is
+        // a machine session's title names a job or a chat thread, not a conversation the user returns to: ending it
+        // (rule M) is
         // not what the cap protects against, and restore undoes it
         if (v.rule().equals("M") && v.action() == Action.mark_ended) return v;
         Verdict g = v.guarded(true);

@@ -2,18 +2,22 @@ package steward.sessions.rules;
 
 import java.util.Optional;
 import java.util.Set;
-
 import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
 
-@RuleMeta(id = "K", summary = "Subagent trace retention: a finished subagent is kept for keep-days (default 3) after its last activity "
-        + "even when rule A would delete it; a continuable one is always kept",
-        rationale = "A subagent that just finished may still be read to understand its parent's result, or continued; its trace "
-                + "is deleted only once it is keep-days old (steward.subagent_keep_days in config.yaml, 0 = no grace period), "
-                + "and never while it can be continued.")
+@RuleMeta(
+        id = "K",
+        summary =
+                "Subagent trace retention: a finished subagent is kept for keep-days (default 3) after its last activity "
+                        + "even when rule A would delete it; a continuable one is always kept",
+        rationale =
+                "A subagent that just finished may still be read to understand its parent's result, or continued; its trace "
+                        + "is deleted only once it is keep-days old (steward.subagent_keep_days in config.yaml, 0 = no grace period), "
+                        + "and never while it can be continued.")
 public final class SubagentRetentionRule implements Rule {
     /** End reasons after which Hermes resumes or continues a session (agent_close / ws_orphan_reap are reopened on resume). */
-    public static final Set<String> CONTINUABLE_END_REASONS = Set.of("agent_close", "ws_orphan_reap", "compression", "branched");
+    public static final Set<String> CONTINUABLE_END_REASONS =
+            Set.of("agent_close", "ws_orphan_reap", "compression", "branched");
 
     private static final SubagentShellRule SHELL = new SubagentShellRule();
 
@@ -22,15 +26,23 @@ public final class SubagentRetentionRule implements Rule {
         if (!s.subagent() || s.active()) return Optional.empty();
         if (SHELL.evaluate(s, ctx).isEmpty()) return Optional.empty(); // R only holds back what A would delete
         if (continuable(s, ctx)) {
-            return Optional.of(verdict("continuable", Action.retain, Confidence.HIGH,
-                    "continuable subagent (" + (s.endReason() == null ? "has a continuation" : "ended: " + s.endReason()) + "): always kept",
+            return Optional.of(verdict(
+                    "continuable",
+                    Action.retain,
+                    Confidence.HIGH,
+                    "continuable subagent ("
+                            + (s.endReason() == null ? "has a continuation" : "ended: " + s.endReason())
+                            + "): always kept",
                     "可续接的子代理（" + (s.endReason() == null ? "有续接会话" : "结束原因：" + s.endReason()) + "）：始终保留"));
         }
         double eligible = eligibleAt(s, ctx);
         if (ctx.now() >= eligible) return Optional.empty();
         String day = Times.minute(eligible);
         String days = fmt(ctx.subagentKeepDays());
-        return Optional.of(verdict("young", Action.retain, Confidence.HIGH,
+        return Optional.of(verdict(
+                "young",
+                Action.retain,
+                Confidence.HIGH,
                 "finished subagent younger than " + days + " days: kept, eligible for deletion from " + day + " UTC",
                 "结束不足 " + days + " 天的子代理：保留，" + day + "（UTC）起可删除"));
     }

@@ -5,8 +5,15 @@ package steward.sessions.rules;
  * anything learned); {@code guarded} says the safety guard's cap applies to the session (titled, active, not a
  * subagent), so it never runs automatically whatever was learned.
  */
-public record Verdict(String rule, String condition, Action action, Confidence confidence, Text reason, String topic, Confidence base,
-                      boolean guarded) {
+public record Verdict(
+        String rule,
+        String condition,
+        Action action,
+        Confidence confidence,
+        Text reason,
+        String topic,
+        Confidence base,
+        boolean guarded) {
     public Verdict(String rule, Action action, Confidence confidence, Text reason) {
         this(rule, rule, action, confidence, reason, null);
     }

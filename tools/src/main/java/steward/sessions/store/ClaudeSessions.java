@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.claude.ClaudeHome;
 import steward.claude.ClaudeSessionFile;
 import steward.claude.ScanCache;
@@ -100,7 +99,8 @@ public final class ClaudeSessions implements SessionSource {
         ClaudeHome.Listing l = listing();
         Map<String, ClaudeSessionFile> files = new LinkedHashMap<>();
         for (ClaudeSessionFile f : l.sessions()) files.put(f.id(), f);
-        // continuation chains: a session whose tail says it was continued in another one of this home is that one's parent
+        // continuation chains: a session whose tail says it was continued in another one of this home is that one's
+        // parent
         Map<String, String> predecessor = new HashMap<>();
         Set<String> continued = new HashSet<>();
         for (ClaudeSessionFile f : l.sessions()) {
@@ -112,7 +112,8 @@ public final class ClaudeSessions implements SessionSource {
             continued.add(f.id());
         }
         List<SessionRow> out = new ArrayList<>(files.size());
-        for (ClaudeSessionFile f : files.values()) out.add(row(f, l.liveRegistered(), predecessor.get(f.id()), continued.contains(f.id())));
+        for (ClaudeSessionFile f : files.values())
+            out.add(row(f, l.liveRegistered(), predecessor.get(f.id()), continued.contains(f.id())));
         byId = files;
         rows = List.copyOf(out);
         return rows;
@@ -123,21 +124,39 @@ public final class ClaudeSessions implements SessionSource {
         double modified = f.lastModifiedMillis() / 1000.0;
         double last = modified;
         boolean live = options.now() - modified < options.idleSeconds()
-                || registered.contains(f.kind() == ClaudeSessionFile.Kind.MAIN ? f.id() : f.parentId() == null ? "" : f.parentId());
+                || registered.contains(
+                        f.kind() == ClaudeSessionFile.Kind.MAIN ? f.id() : f.parentId() == null ? "" : f.parentId());
         double started = Double.isNaN(x.firstEpoch()) ? modified : Math.min(x.firstEpoch(), modified);
         String parent = f.subagent() ? f.parentId() : predecessor;
         String title = f.subagent() ? null : x.title();
-        return new SessionRow(f.id(), f.subagent() ? "subagent" : STORE, title, parent, started, live ? null : last,
-                continued ? "compression" : null, x.messages(), -1, false, false, false, null, last, -1,
+        return new SessionRow(
+                f.id(),
+                f.subagent() ? "subagent" : STORE,
+                title,
+                parent,
+                started,
+                live ? null : last,
+                continued ? "compression" : null,
+                x.messages(),
+                -1,
+                false,
+                false,
+                false,
+                null,
+                last,
+                -1,
                 new SessionRow.Place(STORE, f.project(), f.size(), x.exact(), false));
     }
 
     @Override
     public AuditResult.Current current(List<SessionRow> rows, String argument) {
-        if (argument != null && rows.stream().anyMatch(r -> r.id().equals(argument))) return new AuditResult.Current(argument, "argument");
+        if (argument != null && rows.stream().anyMatch(r -> r.id().equals(argument)))
+            return new AuditResult.Current(argument, "argument");
         if (options.callerCwd() == null) return new AuditResult.Current(null, "none");
-        String project = ClaudeHome.encodeCwd(options.callerCwd().toAbsolutePath().normalize().toString());
-        return rows.stream().filter(r -> r.active() && !r.subagent() && project.equals(r.group()))
+        String project = ClaudeHome.encodeCwd(
+                options.callerCwd().toAbsolutePath().normalize().toString());
+        return rows.stream()
+                .filter(r -> r.active() && !r.subagent() && project.equals(r.group()))
                 .max(Comparator.comparingDouble(SessionRow::lastActivity).thenComparing(SessionRow::id))
                 .map(r -> new AuditResult.Current(r.id(), "newest_live_in_cwd"))
                 .orElse(new AuditResult.Current(null, "none"));

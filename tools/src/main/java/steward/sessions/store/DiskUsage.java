@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-
 import steward.StewardError;
 
 /**
@@ -20,15 +19,33 @@ import steward.StewardError;
  * {@code sessions/} ({@code <id>.json}, {@code <id>.jsonl}, the gateway's {@code request_dump_<id>_*.json}, its
  * {@code sessions.json}). Read-only: the page counts come from a read-only connection, the rest from file sizes.
  */
-public record DiskUsage(long db_bytes, long wal_bytes, long page_size, long page_count, long freelist_pages, long freelist_bytes,
-                        int side_files, long side_file_bytes, int request_dumps, long request_dump_bytes) {
+public record DiskUsage(
+        long db_bytes,
+        long wal_bytes,
+        long page_size,
+        long page_count,
+        long freelist_pages,
+        long freelist_bytes,
+        int side_files,
+        long side_file_bytes,
+        int request_dumps,
+        long request_dump_bytes) {
 
     /** Pages and file sizes of {@code db}; side files of {@code hermesHome}/sessions. */
     public static DiskUsage of(Path hermesHome, Path db) {
         Pages p = pages(db);
         Side s = side(hermesHome.resolve("sessions"));
-        return new DiskUsage(size(db), size(wal(db)), p.pageSize(), p.pageCount(), p.freelist(), p.freelist() * p.pageSize(),
-                s.files(), s.bytes(), s.dumps(), s.dumpBytes());
+        return new DiskUsage(
+                size(db),
+                size(wal(db)),
+                p.pageSize(),
+                p.pageCount(),
+                p.freelist(),
+                p.freelist() * p.pageSize(),
+                s.files(),
+                s.bytes(),
+                s.dumps(),
+                s.dumpBytes());
     }
 
     /** SQLite's page size, page count and free-list pages. */
@@ -44,7 +61,8 @@ public record DiskUsage(long db_bytes, long wal_bytes, long page_size, long page
 
     public static Pages pages(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
-            return new Pages(one(st, "PRAGMA page_size"), one(st, "PRAGMA page_count"), one(st, "PRAGMA freelist_count"));
+            return new Pages(
+                    one(st, "PRAGMA page_size"), one(st, "PRAGMA page_count"), one(st, "PRAGMA freelist_count"));
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-
 import steward.StewardError;
 
 /**
@@ -47,8 +46,9 @@ public final class FtsIndex {
     public static List<String> tables(Connection c) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' "
-                     + "AND lower(sql) LIKE '%using fts5%' ORDER BY name")) {
+                ResultSet rs = st.executeQuery(
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' "
+                                + "AND lower(sql) LIKE '%using fts5%' ORDER BY name")) {
             while (rs.next()) out.add(rs.getString(1));
         }
         return out;
@@ -65,8 +65,10 @@ public final class FtsIndex {
         List<CompletableFuture<TableCheck>> runs = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             String t = names.get(i);
-            runs.add(i == names.size() - 1 ? CompletableFuture.completedFuture(checkOne(db, t))
-                    : CompletableFuture.supplyAsync(() -> checkOne(db, t)));
+            runs.add(
+                    i == names.size() - 1
+                            ? CompletableFuture.completedFuture(checkOne(db, t))
+                            : CompletableFuture.supplyAsync(() -> checkOne(db, t)));
         }
         List<TableCheck> out = new ArrayList<>();
         for (CompletableFuture<TableCheck> r : runs) {
@@ -81,12 +83,14 @@ public final class FtsIndex {
     }
 
     static TableCheck checkOne(Path db, String table) {
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("PRAGMA integrity_check(" + quote(table) + ")")) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA integrity_check(" + quote(table) + ")")) {
             List<String> lines = new ArrayList<>();
             while (rs.next()) lines.add(rs.getString(1));
             boolean ok = lines.size() == 1 && "ok".equals(lines.get(0));
-            return new TableCheck(table, ok, ok ? "ok" : String.join("; ", lines.subList(0, Math.min(3, lines.size()))));
+            return new TableCheck(
+                    table, ok, ok ? "ok" : String.join("; ", lines.subList(0, Math.min(3, lines.size()))));
         } catch (SQLException e) {
             // FTS5 reports some damage as an error of the check itself (SQLITE_CORRUPT_VTAB)
             return new TableCheck(table, false, Sqlite.describe(e));
@@ -100,14 +104,16 @@ public final class FtsIndex {
     public static Report requireConsistent(Path db, String context) {
         Report r = check(db);
         if (!r.ok()) {
-            throw new StewardError(context, "Hermes' search index is inconsistent (" + r.summary() + "); nothing was changed. "
-                    + REPAIR_HINT);
+            throw new StewardError(
+                    context,
+                    "Hermes' search index is inconsistent (" + r.summary() + "); nothing was changed. " + REPAIR_HINT);
         }
         return r;
     }
 
     /** How the user repairs a damaged index: said wherever Steward finds one. */
-    public static final String REPAIR_HINT = "Rebuild it from the messages with `steward repair-index` (it backs up state.db first).";
+    public static final String REPAIR_HINT =
+            "Rebuild it from the messages with `steward repair-index` (it backs up state.db first).";
 
     static String quote(String identifier) {
         return "\"" + identifier.replace("\"", "\"\"") + "\"";

@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import steward.StewardError;
 import steward.text.CodePoints;
 
@@ -15,8 +14,13 @@ import steward.text.CodePoints;
  * One session at a glance: its row, how many messages it has by role, and its first and last few
  * messages (text cut to a bounded length). What the {@code steward://session/{id}} resource shows.
  */
-public record SessionDigest(SessionRow session, long messages, Map<String, Long> byRole,
-                            List<Message> first, List<Message> last, int excerptLimit) {
+public record SessionDigest(
+        SessionRow session,
+        long messages,
+        Map<String, Long> byRole,
+        List<Message> first,
+        List<Message> last,
+        int excerptLimit) {
 
     public record Message(long id, String role, double timestamp, String text, boolean truncated) {
         public String timeUtc() {
@@ -28,11 +32,14 @@ public record SessionDigest(SessionRow session, long messages, Map<String, Long>
     public static SessionDigest read(SessionStore store, String id, int edge, int excerptLimit) {
         if (id == null || id.isBlank()) throw new StewardError("session", "a session id is required");
         SessionRow row = store.sessionsById(List.of(id)).get(id);
-        if (row == null) throw new StewardError("session " + id, "no such session in " + store.path().getFileName());
+        if (row == null)
+            throw new StewardError(
+                    "session " + id, "no such session in " + store.path().getFileName());
         Map<String, Long> byRole = new java.util.LinkedHashMap<>();
         long total = 0;
-        try (PreparedStatement ps = store.connection().prepareStatement(
-                "SELECT role, COUNT(*) FROM messages WHERE session_id = ? GROUP BY role ORDER BY 2 DESC, 1")) {
+        try (PreparedStatement ps = store.connection()
+                .prepareStatement(
+                        "SELECT role, COUNT(*) FROM messages WHERE session_id = ? GROUP BY role ORDER BY 2 DESC, 1")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -41,7 +48,9 @@ public record SessionDigest(SessionRow session, long messages, Map<String, Long>
                 }
             }
             List<Message> first = page(store, id, "ASC", edge, excerptLimit);
-            List<Message> last = total > edge ? page(store, id, "DESC", (int) Math.min(edge, total - edge), excerptLimit) : List.of();
+            List<Message> last = total > edge
+                    ? page(store, id, "DESC", (int) Math.min(edge, total - edge), excerptLimit)
+                    : List.of();
             List<Message> lastAsc = new ArrayList<>(last);
             java.util.Collections.reverse(lastAsc);
             return new SessionDigest(row, total, byRole, first, lastAsc, excerptLimit);
@@ -53,15 +62,21 @@ public record SessionDigest(SessionRow session, long messages, Map<String, Long>
     private static List<Message> page(SessionStore store, String id, String dir, int n, int limit) throws SQLException {
         List<Message> out = new ArrayList<>();
         if (n <= 0) return out;
-        try (PreparedStatement ps = store.connection().prepareStatement("SELECT id, role, content, timestamp FROM messages "
-                + "WHERE session_id = ? ORDER BY timestamp " + dir + ", id " + dir + " LIMIT ?")) {
+        try (PreparedStatement ps = store.connection()
+                .prepareStatement("SELECT id, role, content, timestamp FROM messages "
+                        + "WHERE session_id = ? ORDER BY timestamp " + dir + ", id " + dir + " LIMIT ?")) {
             ps.setString(1, id);
             ps.setInt(2, n);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String text = MessageContent.text(rs.getString(3));
                     boolean cut = CodePoints.length(text) > limit;
-                    out.add(new Message(rs.getLong(1), rs.getString(2), rs.getDouble(4), cut ? CodePoints.prefix(text, limit) : text, cut));
+                    out.add(new Message(
+                            rs.getLong(1),
+                            rs.getString(2),
+                            rs.getDouble(4),
+                            cut ? CodePoints.prefix(text, limit) : text,
+                            cut));
                 }
             }
         }

@@ -8,18 +8,58 @@ import steward.json.Json;
  * columns that only newer Hermes schemas have ({@code pinned}, {@code hidden}) are false when absent. Times are
  * epoch seconds. {@code place} is null for a Hermes session; a session of another home says where it lives.
  */
-public record SessionRow(String id, String source, String title, String parentSessionId,
-                         double startedAt, Double endedAt, String endReason, int messageCount,
-                         int storedMessageCount, boolean archived, boolean pinned, boolean hidden,
-                         String modelConfig, double lastActivity, long maxMessageId, Place place) {
+public record SessionRow(
+        String id,
+        String source,
+        String title,
+        String parentSessionId,
+        double startedAt,
+        Double endedAt,
+        String endReason,
+        int messageCount,
+        int storedMessageCount,
+        boolean archived,
+        boolean pinned,
+        boolean hidden,
+        String modelConfig,
+        double lastActivity,
+        long maxMessageId,
+        Place place) {
 
     /** A Hermes session. */
-    public SessionRow(String id, String source, String title, String parentSessionId,
-                      double startedAt, Double endedAt, String endReason, int messageCount,
-                      int storedMessageCount, boolean archived, boolean pinned, boolean hidden,
-                      String modelConfig, double lastActivity, long maxMessageId) {
-        this(id, source, title, parentSessionId, startedAt, endedAt, endReason, messageCount, storedMessageCount, archived, pinned,
-                hidden, modelConfig, lastActivity, maxMessageId, null);
+    public SessionRow(
+            String id,
+            String source,
+            String title,
+            String parentSessionId,
+            double startedAt,
+            Double endedAt,
+            String endReason,
+            int messageCount,
+            int storedMessageCount,
+            boolean archived,
+            boolean pinned,
+            boolean hidden,
+            String modelConfig,
+            double lastActivity,
+            long maxMessageId) {
+        this(
+                id,
+                source,
+                title,
+                parentSessionId,
+                startedAt,
+                endedAt,
+                endReason,
+                messageCount,
+                storedMessageCount,
+                archived,
+                pinned,
+                hidden,
+                modelConfig,
+                lastActivity,
+                maxMessageId,
+                null);
     }
 
     /**

@@ -1,7 +1,6 @@
 package steward.sessions.store;
 
 import java.util.List;
-
 import steward.sessions.audit.AuditResult;
 
 /**

@@ -14,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.StewardError;
 
 /**
@@ -25,9 +24,10 @@ import steward.StewardError;
 public final class SessionStore implements AutoCloseable {
     public static final int MIN_SCHEMA = 21;
     public static final int MAX_SCHEMA = 30;
-    private static final List<String> REQUIRED_SESSION_COLUMNS =
-            List.of("id", "source", "started_at", "ended_at", "title", "parent_session_id", "message_count", "end_reason");
-    private static final List<String> REQUIRED_MESSAGE_COLUMNS = List.of("id", "session_id", "role", "content", "timestamp");
+    private static final List<String> REQUIRED_SESSION_COLUMNS = List.of(
+            "id", "source", "started_at", "ended_at", "title", "parent_session_id", "message_count", "end_reason");
+    private static final List<String> REQUIRED_MESSAGE_COLUMNS =
+            List.of("id", "session_id", "role", "content", "timestamp");
 
     private final Path db;
     private final Connection conn;
@@ -35,7 +35,8 @@ public final class SessionStore implements AutoCloseable {
     private final Set<String> sessionColumns;
     private final Set<String> messageColumns;
 
-    private SessionStore(Path db, Connection conn, int schemaVersion, Set<String> sessionColumns, Set<String> messageColumns) {
+    private SessionStore(
+            Path db, Connection conn, int schemaVersion, Set<String> sessionColumns, Set<String> messageColumns) {
         this.db = db;
         this.conn = conn;
         this.schemaVersion = schemaVersion;
@@ -56,7 +57,8 @@ public final class SessionStore implements AutoCloseable {
     private static SessionStore open(Path db, boolean writable) {
         if (!Files.exists(db)) throw new StewardError("state.db", "no such file: " + db);
         try {
-            if (Files.size(db) == 0) throw new StewardError("state.db", db + " is empty (0 bytes): not a Hermes session store");
+            if (Files.size(db) == 0)
+                throw new StewardError("state.db", db + " is empty (0 bytes): not a Hermes session store");
         } catch (java.io.IOException e) {
             throw new StewardError("state.db", "cannot read " + db + ": " + e.getMessage(), e);
         }
@@ -64,7 +66,7 @@ public final class SessionStore implements AutoCloseable {
         try {
             Set<String> tables = new LinkedHashSet<>();
             try (Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+                    ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
                 while (rs.next()) tables.add(rs.getString(1));
             }
             for (String t : List.of("sessions", "messages", "schema_version")) {
@@ -73,7 +75,8 @@ public final class SessionStore implements AutoCloseable {
                 }
             }
             Integer version = null;
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
                 if (rs.next()) {
                     int v = rs.getInt(1);
                     if (!rs.wasNull()) version = v;
@@ -81,12 +84,16 @@ public final class SessionStore implements AutoCloseable {
             }
             if (version == null) throw new StewardError("state.db", db + " has an empty schema_version table");
             if (version > MAX_SCHEMA) {
-                throw new StewardError("state.db", "schema version " + version + " is newer than Steward supports ("
-                        + MIN_SCHEMA + "–" + MAX_SCHEMA + "); upgrade Steward before it touches this database");
+                throw new StewardError(
+                        "state.db",
+                        "schema version " + version + " is newer than Steward supports (" + MIN_SCHEMA + "–"
+                                + MAX_SCHEMA + "); upgrade Steward before it touches this database");
             }
             if (version < MIN_SCHEMA) {
-                throw new StewardError("state.db", "schema version " + version + " is older than Steward supports ("
-                        + MIN_SCHEMA + "–" + MAX_SCHEMA + "); let Hermes migrate it first");
+                throw new StewardError(
+                        "state.db",
+                        "schema version " + version + " is older than Steward supports (" + MIN_SCHEMA + "–"
+                                + MAX_SCHEMA + "); let Hermes migrate it first");
             }
             Set<String> sc = columns(c, "sessions");
             Set<String> mc = columns(c, "messages");
@@ -108,7 +115,8 @@ public final class SessionStore implements AutoCloseable {
 
     static Set<String> columns(Connection c, String table) throws SQLException {
         Set<String> cols = new LinkedHashSet<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA table_info(" + table + ")")) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA table_info(" + table + ")")) {
             while (rs.next()) cols.add(rs.getString("name"));
         }
         return cols;
@@ -155,7 +163,8 @@ public final class SessionStore implements AutoCloseable {
                 + "FROM sessions s LEFT JOIN (SELECT session_id, MAX(timestamp) AS last_ts, COUNT(*) AS n, MAX(id) AS max_id "
                 + "FROM messages GROUP BY session_id) m ON m.session_id = s.id";
         List<SessionRow> out = new ArrayList<>();
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = conn.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) out.add(readRow(rs));
         } catch (SQLException e) {
             throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
@@ -171,7 +180,8 @@ public final class SessionStore implements AutoCloseable {
      */
     public List<SessionRow> listSessionsForAudit() {
         long maxRowid;
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(rowid), 0) FROM sessions")) {
+        try (Statement st = conn.createStatement();
+                ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(rowid), 0) FROM sessions")) {
             maxRowid = rs.next() ? rs.getLong(1) : 0;
         } catch (SQLException e) {
             throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
@@ -180,13 +190,14 @@ public final class SessionStore implements AutoCloseable {
         // large stores: the upper half of the rowids is read on a second read-only connection in parallel
         // (each row is read exactly once; SQLite serves concurrent readers)
         long mid = maxRowid / 2;
-        java.util.concurrent.CompletableFuture<List<SessionRow>> upper = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try (Connection second = Sqlite.openReadOnly(db)) {
-                return listRange(second, mid, Long.MAX_VALUE);
-            } catch (SQLException e) {
-                throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
-            }
-        });
+        java.util.concurrent.CompletableFuture<List<SessionRow>> upper =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try (Connection second = Sqlite.openReadOnly(db)) {
+                        return listRange(second, mid, Long.MAX_VALUE);
+                    } catch (SQLException e) {
+                        throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
+                    }
+                });
         List<SessionRow> out = listRange(conn, Long.MIN_VALUE, mid);
         try {
             out.addAll(upper.join());
@@ -212,7 +223,9 @@ public final class SessionStore implements AutoCloseable {
         StringBuilder sql = new StringBuilder("SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, "
                 + "CASE WHEN typeof(s.ended_at) IN ('real', 'integer') THEN s.ended_at ELSE -1 END, s.end_reason, s.message_count, "
                 + "ifnull((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), -1)");
-        if (modelConfig) sql.append(", CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 THEN s.model_config END");
+        if (modelConfig)
+            sql.append(
+                    ", CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 THEN s.model_config END");
         if (archived) sql.append(", s.archived");
         if (pinned) sql.append(", s.pinned");
         if (hidden) sql.append(", s.hidden");
@@ -233,8 +246,22 @@ public final class SessionStore implements AutoCloseable {
                     boolean arc = archived && rs.getInt(col++) != 0;
                     boolean pin = pinned && rs.getInt(col++) != 0;
                     boolean hid = hidden && rs.getInt(col++) != 0;
-                    out.add(new SessionRow(text(rs, 1), text(rs, 2), text(rs, 3), text(rs, 4), started, ended,
-                            text(rs, 7), rs.getInt(8), -1, arc, pin, hid, mc, last, -1));
+                    out.add(new SessionRow(
+                            text(rs, 1),
+                            text(rs, 2),
+                            text(rs, 3),
+                            text(rs, 4),
+                            started,
+                            ended,
+                            text(rs, 7),
+                            rs.getInt(8),
+                            -1,
+                            arc,
+                            pin,
+                            hid,
+                            mc,
+                            last,
+                            -1));
                 }
             }
         } catch (SQLException e) {
@@ -289,31 +316,49 @@ public final class SessionStore implements AutoCloseable {
         Double ended = rs.wasNull() ? null : endedRaw;
         double last = rs.getDouble(13);
         boolean hasLast = !rs.wasNull();
-        return new SessionRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), started, ended,
-                rs.getString(7), rs.getInt(8), rs.getInt(14), rs.getInt(9) != 0, rs.getInt(10) != 0, rs.getInt(11) != 0,
-                rs.getString(12), hasLast ? Math.max(last, started) : started, rs.getLong(15));
+        return new SessionRow(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                started,
+                ended,
+                rs.getString(7),
+                rs.getInt(8),
+                rs.getInt(14),
+                rs.getInt(9) != 0,
+                rs.getInt(10) != 0,
+                rs.getInt(11) != 0,
+                rs.getString(12),
+                hasLast ? Math.max(last, started) : started,
+                rs.getLong(15));
     }
 
     /** Counts for {@code steward_status}. */
-    public record Counts(int total, int active, int ended, int archived, Map<String, Integer> bySource, long messages) {}
+    public record Counts(
+            int total, int active, int ended, int archived, Map<String, Integer> bySource, long messages) {}
 
     public Counts counts() {
         int total = 0, active = 0, ended = 0, archived = 0;
         Map<String, Integer> bySource = new LinkedHashMap<>();
         String archivedExpr = hasSessionColumn("archived") ? "archived" : "0";
         try (Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT source, ended_at IS NULL AS act, " + archivedExpr
-                     + " != 0 AS arc, COUNT(*) FROM sessions GROUP BY 1, 2, 3 ORDER BY 1")) {
+                ResultSet rs = st.executeQuery("SELECT source, ended_at IS NULL AS act, " + archivedExpr
+                        + " != 0 AS arc, COUNT(*) FROM sessions GROUP BY 1, 2, 3 ORDER BY 1")) {
             Map<String, Integer> src = new HashMap<>();
             while (rs.next()) {
                 int n = rs.getInt(4);
                 total += n;
-                if (rs.getInt(2) != 0) active += n; else ended += n;
+                if (rs.getInt(2) != 0) active += n;
+                else ended += n;
                 if (rs.getInt(3) != 0) archived += n;
                 src.merge(rs.getString(1), n, Integer::sum);
             }
-            src.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
-                    .thenComparing(Map.Entry.comparingByKey())).forEach(e -> bySource.put(e.getKey(), e.getValue()));
+            src.entrySet().stream()
+                    .sorted(Map.Entry.<String, Integer>comparingByValue()
+                            .reversed()
+                            .thenComparing(Map.Entry.comparingByKey()))
+                    .forEach(e -> bySource.put(e.getKey(), e.getValue()));
             long messages;
             try (ResultSet m = st.executeQuery("SELECT COUNT(*) FROM messages")) {
                 messages = m.next() ? m.getLong(1) : 0;

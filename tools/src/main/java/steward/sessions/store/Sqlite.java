@@ -6,11 +6,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.ThreadLocalRandom;
-
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
-
 import steward.StewardError;
 
 /**
@@ -28,6 +26,7 @@ public final class Sqlite {
     public static final int BUSY_TIMEOUT_MS = 1000;
     /** Attempts to take the write lock (Hermes retries 15 times). */
     public static final int WRITE_ATTEMPTS = 15;
+
     public static final int JITTER_MIN_MS = 20;
     public static final int JITTER_MAX_MS = 150;
 
@@ -51,15 +50,19 @@ public final class Sqlite {
         cfg.setBusyTimeout(BUSY_TIMEOUT_MS * 5);
         cfg.setOpenMode(org.sqlite.SQLiteOpenMode.READONLY);
         if (readOnlySnapshot(db)) {
-            // a WAL database in a directory this process cannot write, with no -wal file: every committed page is in the
+            // a WAL database in a directory this process cannot write, with no -wal file: every committed page is in
+            // the
             // file itself, but SQLite cannot create the -shm it needs to coordinate; nobody who shares our permissions
             // can write it either, so it is read as the immutable file it is
             cfg.setOpenMode(org.sqlite.SQLiteOpenMode.OPEN_URI);
             return open("file:" + uriPath(db) + "?immutable=1", db, cfg);
         }
         if (!Files.isWritable(db.toAbsolutePath().getParent()) && !Files.exists(sibling(db, "-shm"))) {
-            throw new StewardError("state.db", "permission denied: cannot create " + sibling(db, "-shm") + " (SQLite's coordination "
-                    + "file for the " + sibling(db, "-wal") + " Hermes is writing) in a directory this process cannot write");
+            throw new StewardError(
+                    "state.db",
+                    "permission denied: cannot create " + sibling(db, "-shm") + " (SQLite's coordination "
+                            + "file for the " + sibling(db, "-wal")
+                            + " Hermes is writing) in a directory this process cannot write");
         }
         return open(db, cfg);
     }
@@ -67,7 +70,10 @@ public final class Sqlite {
     /** A read-only open that must use {@code immutable=1}: unwritable directory, no -wal and no -shm next to the file. */
     static boolean readOnlySnapshot(Path db) {
         Path dir = db.toAbsolutePath().getParent();
-        return dir != null && !Files.isWritable(dir) && !Files.exists(sibling(db, "-wal")) && !Files.exists(sibling(db, "-shm"));
+        return dir != null
+                && !Files.isWritable(dir)
+                && !Files.exists(sibling(db, "-wal"))
+                && !Files.exists(sibling(db, "-shm"));
     }
 
     private static Path sibling(Path db, String suffix) {
@@ -134,14 +140,17 @@ public final class Sqlite {
                 last = null;
                 break;
             } catch (SQLException e) {
-                if (!isBusy(e)) throw new StewardError("state.db", "cannot start a write transaction: " + describe(e), e);
+                if (!isBusy(e))
+                    throw new StewardError("state.db", "cannot start a write transaction: " + describe(e), e);
                 last = e;
                 sleepJitter();
             }
         }
         if (last != null) {
-            throw new StewardError("state.db", "database stayed locked by another writer after "
-                    + attempts + " attempts; nothing was changed", last);
+            throw new StewardError(
+                    "state.db",
+                    "database stayed locked by another writer after " + attempts + " attempts; nothing was changed",
+                    last);
         }
         try {
             T result = work.run(c);
@@ -169,13 +178,20 @@ public final class Sqlite {
                 st.execute("VACUUM");
                 return attempt;
             } catch (SQLException e) {
-                if (!isBusy(e)) throw new StewardError("state.db", "VACUUM failed (SQLite rolled it back, nothing was changed): " + describe(e), e);
+                if (!isBusy(e))
+                    throw new StewardError(
+                            "state.db",
+                            "VACUUM failed (SQLite rolled it back, nothing was changed): " + describe(e),
+                            e);
                 last = e;
                 if (attempt < attempts) sleepJitter();
             }
         }
-        throw new StewardError("state.db", "VACUUM gave up: Hermes held the database busy through " + attempts
-                + " attempts (" + BUSY_TIMEOUT_MS + " ms each, with jitter); nothing was changed, try again when Hermes is idle", last);
+        throw new StewardError(
+                "state.db",
+                "VACUUM gave up: Hermes held the database busy through " + attempts + " attempts (" + BUSY_TIMEOUT_MS
+                        + " ms each, with jitter); nothing was changed, try again when Hermes is idle",
+                last);
     }
 
     /** {@code PRAGMA wal_checkpoint(PASSIVE)}: copies what it can of the WAL into the file without waiting for anyone. */
@@ -190,8 +206,10 @@ public final class Sqlite {
     public static boolean isBusy(SQLException e) {
         if (e instanceof SQLiteException se) {
             SQLiteErrorCode code = se.getResultCode();
-            return code == SQLiteErrorCode.SQLITE_BUSY || code == SQLiteErrorCode.SQLITE_LOCKED
-                    || code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED");
+            return code == SQLiteErrorCode.SQLITE_BUSY
+                    || code == SQLiteErrorCode.SQLITE_LOCKED
+                    || code.name().startsWith("SQLITE_BUSY")
+                    || code.name().startsWith("SQLITE_LOCKED");
         }
         String m = String.valueOf(e.getMessage());
         return m.contains("SQLITE_BUSY") || m.contains("database is locked");
@@ -202,14 +220,20 @@ public final class Sqlite {
         if (m == null) return e.getClass().getSimpleName();
         if (e instanceof SQLiteException se) {
             String code = se.getResultCode().name();
-            if (code.equals("SQLITE_READONLY_DIRECTORY") || code.equals("SQLITE_READONLY_CANTINIT") || code.equals("SQLITE_READONLY_CANTLOCK")) {
+            if (code.equals("SQLITE_READONLY_DIRECTORY")
+                    || code.equals("SQLITE_READONLY_CANTINIT")
+                    || code.equals("SQLITE_READONLY_CANTLOCK")) {
                 return "permission denied: SQLite cannot create its -wal/-shm coordination files in the database's directory";
             }
             if (code.equals("SQLITE_PERM") || code.equals("SQLITE_AUTH")) return "permission denied";
             if (code.startsWith("SQLITE_CANTOPEN")) return "cannot open the file (missing, or permission denied)";
         }
-        return m.replace("[SQLITE_NOTADB] File opened that is not a database file (file is not a database)",
-                "not an SQLite database").lines().findFirst().orElse(m);
+        return m.replace(
+                        "[SQLITE_NOTADB] File opened that is not a database file (file is not a database)",
+                        "not an SQLite database")
+                .lines()
+                .findFirst()
+                .orElse(m);
     }
 
     private static void rollbackQuietly(Connection c) {

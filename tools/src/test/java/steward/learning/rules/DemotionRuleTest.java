@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Events;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
@@ -41,6 +40,8 @@ class DemotionRuleTest {
         Events.learn(d, "s2 | A | shell | HIGH | delete | APPROVED");
         assertEquals(Level.HIGH, d.rule_level.get("A/shell").level);
         assertFalse(new Preferences(d, null).adjust("A", "shell", Level.HIGH).locked());
-        assertEquals(Level.HIGH, new Preferences(d, null).adjust("A", "shell", Level.HIGH).level());
+        assertEquals(
+                Level.HIGH,
+                new Preferences(d, null).adjust("A", "shell", Level.HIGH).level());
     }
 }

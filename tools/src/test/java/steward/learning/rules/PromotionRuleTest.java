@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Events;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
@@ -18,8 +17,13 @@ class PromotionRuleTest {
         assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level);
         var run = Events.learn(d, "s2 | B | long | MEDIUM | delete | APPROVED");
         assertEquals(Level.HIGH, d.rule_level.get("B/long").level);
-        assertTrue(Events.changes(run).contains("B/long promoted to HIGH: runs automatically from the next run (you approved 2)"), Events.changes(run));
-        assertEquals(Level.HIGH, new Preferences(d, null).adjust("B", "long", Level.MEDIUM).level());
+        assertTrue(
+                Events.changes(run)
+                        .contains("B/long promoted to HIGH: runs automatically from the next run (you approved 2)"),
+                Events.changes(run));
+        assertEquals(
+                Level.HIGH,
+                new Preferences(d, null).adjust("B", "long", Level.MEDIUM).level());
     }
 
     @Test

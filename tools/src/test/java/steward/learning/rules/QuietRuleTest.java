@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Events;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
@@ -20,7 +19,9 @@ class QuietRuleTest {
         var run = Events.learn(d, "s2 | C | untitled | MEDIUM | name_or_delete | VETOED | in_use");
         assertTrue(d.rule_level.get("C/untitled").quiet);
         assertTrue(new Preferences(d, null).quiet("C/untitled"));
-        assertEquals(Level.LOW, new Preferences(d, null).adjust("C", "untitled", Level.MEDIUM).level());
+        assertEquals(
+                Level.LOW,
+                new Preferences(d, null).adjust("C", "untitled", Level.MEDIUM).level());
         assertTrue(Events.changes(run).contains("C/untitled listed from now on, no longer asked"), Events.changes(run));
         Events.learn(d, "s3 | C | untitled | MEDIUM | name_or_delete | APPROVED");
         assertFalse(new Preferences(d, null).quiet("C/untitled"));
@@ -53,7 +54,10 @@ class QuietRuleTest {
         assertFalse(d.rule_level.get("B/long").quiet, "two rejections in one run are not enough");
         var run = Events.learn(d, "s5 | B | long | MEDIUM | delete | VETOED");
         assertTrue(new Preferences(d, null).quiet("B/long"));
-        assertTrue(Events.changes(run).contains("B/long listed from now on, no longer asked (you kept every one since you last approved one: 3"),
+        assertTrue(
+                Events.changes(run)
+                        .contains(
+                                "B/long listed from now on, no longer asked (you kept every one since you last approved one: 3"),
                 Events.changes(run));
         Events.learn(d, "s6 | B | long | MEDIUM | delete | APPROVED");
         assertFalse(new Preferences(d, null).quiet("B/long"), "an approval by id asks again");
@@ -68,7 +72,8 @@ class QuietRuleTest {
         Events.learn(d, "s3 | B | long | HIGH | delete | RESTORED");
         assertFalse(d.rule_level.get("B/long").quiet);
         Events.learn(d, "s4 | B | long | MEDIUM | delete | VETOED");
-        assertEquals(Level.LOW, d.rule_level.get("B/long").level, "demoted, then quiet: listed, not asked, nothing runs");
+        assertEquals(
+                Level.LOW, d.rule_level.get("B/long").level, "demoted, then quiet: listed, not asked, nothing runs");
         assertTrue(new Preferences(d, null).quiet("B/long"));
     }
 
@@ -82,9 +87,14 @@ class QuietRuleTest {
         assertFalse(p.alongQuiet("B", java.util.List.of("running")));
         assertFalse(p.alongQuiet("B", java.util.List.of("running", "titled")), "every kind taken along must be quiet");
         assertFalse(p.alongQuiet("C", java.util.List.of("titled")), "per rule of the deletion");
-        assertTrue(Events.changes(run).contains("rule B deletions that would take a titled subagent along are listed from now on, not asked: both stay"),
+        assertTrue(
+                Events.changes(run)
+                        .contains(
+                                "rule B deletions that would take a titled subagent along are listed from now on, not asked: both stay"),
                 Events.changes(run));
-        assertTrue(steward.learning.LearningEngine.ruleState(d).contains("B/with_titled=quiet"), steward.learning.LearningEngine.ruleState(d));
+        assertTrue(
+                steward.learning.LearningEngine.ruleState(d).contains("B/with_titled=quiet"),
+                steward.learning.LearningEngine.ruleState(d));
         assertFalse(steward.learning.LearningEngine.ruleState(d).contains("B=LOW"), "not the rule's own level");
     }
 
@@ -92,7 +102,10 @@ class QuietRuleTest {
     void approvingDeletionsThatTakeASubagentAlongNeverPromotesThem() {
         PreferenceData d = new PreferenceData();
         for (int i = 0; i < 4; i++) Events.learn(d, "p" + i + " | B | with_titled | MEDIUM | delete | APPROVED");
-        assertEquals(Level.MEDIUM, d.rule_level.get("B/with_titled").level, "a child that would not go on its own is always asked");
+        assertEquals(
+                Level.MEDIUM,
+                d.rule_level.get("B/with_titled").level,
+                "a child that would not go on its own is always asked");
         assertFalse(d.rule_level.get("B/with_titled").quiet);
     }
 }

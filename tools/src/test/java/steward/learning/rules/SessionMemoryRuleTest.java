@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Events;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
@@ -19,8 +18,22 @@ class SessionMemoryRuleTest {
                 s3 | B | long  | MEDIUM | delete | APPROVED
                 """));
         // s4's deletion was approved but could not run (its subagent child was kept): it comes back as asked for
-        events.add(new steward.learning.DecisionEvent("s4", null, "B", "long", steward.learning.Level.MEDIUM, "delete",
-                steward.learning.Outcome.APPROVED, null, null, steward.learning.Level.MEDIUM, "new", true, false, false, null));
+        events.add(new steward.learning.DecisionEvent(
+                "s4",
+                null,
+                "B",
+                "long",
+                steward.learning.Level.MEDIUM,
+                "delete",
+                steward.learning.Outcome.APPROVED,
+                null,
+                null,
+                steward.learning.Level.MEDIUM,
+                "new",
+                true,
+                false,
+                false,
+                null));
         var run = new steward.learning.LearningRun("p", "2026-08-10", events, d);
         new SessionMemoryRule().apply(run);
         Preferences p = new Preferences(d, null);
@@ -34,8 +47,22 @@ class SessionMemoryRuleTest {
     @Test
     void aRenameIsRememberedAsARenameAndProtectsTheSession() {
         PreferenceData d = new PreferenceData();
-        var e = new steward.learning.DecisionEvent("s1", null, "B", "long", steward.learning.Level.MEDIUM, "delete",
-                steward.learning.Outcome.RENAMED, null, null, steward.learning.Level.MEDIUM, "new", false, false, false, "Notes");
+        var e = new steward.learning.DecisionEvent(
+                "s1",
+                null,
+                "B",
+                "long",
+                steward.learning.Level.MEDIUM,
+                "delete",
+                steward.learning.Outcome.RENAMED,
+                null,
+                null,
+                steward.learning.Level.MEDIUM,
+                "new",
+                false,
+                false,
+                false,
+                "Notes");
         var run = new steward.learning.LearningRun("p", "2026-08-10", java.util.List.of(e), d);
         new SessionMemoryRule().apply(run);
         Preferences p = new Preferences(d, null);
@@ -51,7 +78,9 @@ class SessionMemoryRuleTest {
         d.session_level.rejected.add(new PreferenceData.SessionMark("old", null, "2026-01-01", "B"));
         d.session_level.rejected.add(new PreferenceData.SessionMark("recent", null, "2026-07-01", "B"));
         new SessionMemoryRule().apply(new steward.learning.LearningRun("p", "2026-08-10", java.util.List.of(), d));
-        assertEquals(java.util.List.of("recent"), d.session_level.rejected.stream().map(m -> m.id).toList());
+        assertEquals(
+                java.util.List.of("recent"),
+                d.session_level.rejected.stream().map(m -> m.id).toList());
     }
 
     @Test

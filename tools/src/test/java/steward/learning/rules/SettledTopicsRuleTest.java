@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Events;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
@@ -24,8 +23,11 @@ class SettledTopicsRuleTest {
         Preferences p = new Preferences(d, null);
         assertTrue(p.quiet("E"));
         assertEquals(Level.LOW, p.adjust("E", null, Level.MEDIUM).level(), "listed for information");
-        assertTrue(p.adjust("E", null, Level.MEDIUM).note().contains("you said every topic so far was consolidated (3)"));
-        assertTrue(Events.changes(run).contains("rule E's topics listed from now on, no longer asked (you said consolidated 3 times"),
+        assertTrue(
+                p.adjust("E", null, Level.MEDIUM).note().contains("you said every topic so far was consolidated (3)"));
+        assertTrue(
+                Events.changes(run)
+                        .contains("rule E's topics listed from now on, no longer asked (you said consolidated 3 times"),
                 Events.changes(run));
     }
 

@@ -3,7 +3,6 @@ package steward.learning.rules;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Events;
 import steward.learning.PreferenceData;
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Events;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
@@ -38,10 +37,20 @@ class TopicRuleTest {
                 """);
         Preferences p = new Preferences(d, null);
         assertFalse(p.consolidated("react"), "'not yet' is not consolidated");
-        assertTrue(p.topicAnswered("react hooks", java.util.List.of("react", "hooks"), "2026-08-20"), "the same words, another label");
-        assertFalse(p.topicAnswered("react native", java.util.List.of("react", "native"), "2026-08-20"), "a new word: a new topic");
-        assertTrue(p.topicAnswered("react", java.util.List.of("react"), "2026-09-09"), "30 days after 2026-08-10: still resting");
-        assertFalse(new Preferences(d, null).topicAnswered("react", java.util.List.of("react"), "2026-09-10"), "after 30 days: asked again");
-        assertTrue(new Preferences(d, null).topicAnswered("hooks", java.util.List.of("hooks"), "2027-01-01"), "consolidated stays answered");
+        assertTrue(
+                p.topicAnswered("react hooks", java.util.List.of("react", "hooks"), "2026-08-20"),
+                "the same words, another label");
+        assertFalse(
+                p.topicAnswered("react native", java.util.List.of("react", "native"), "2026-08-20"),
+                "a new word: a new topic");
+        assertTrue(
+                p.topicAnswered("react", java.util.List.of("react"), "2026-09-09"),
+                "30 days after 2026-08-10: still resting");
+        assertFalse(
+                new Preferences(d, null).topicAnswered("react", java.util.List.of("react"), "2026-09-10"),
+                "after 30 days: asked again");
+        assertTrue(
+                new Preferences(d, null).topicAnswered("hooks", java.util.List.of("hooks"), "2027-01-01"),
+                "consolidated stays answered");
     }
 }

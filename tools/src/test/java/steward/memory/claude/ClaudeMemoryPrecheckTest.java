@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.memory.MemoryPrecheck;
 import steward.testing.ClaudeTestHomes;
@@ -20,6 +18,7 @@ import steward.testing.ClaudeTestHomes;
 class ClaudeMemoryPrecheckTest {
     @TempDir
     Path tmp;
+
     Path home;
     Path project;
     ClaudeMemoryPrecheck pre;
@@ -38,13 +37,16 @@ class ClaudeMemoryPrecheckTest {
         var r = pre.check(project, "Never commit directly to main; open a pull request.", YES);
         assertEquals("already_covered", r.verdict());
         assertEquals("claude_md", r.candidates().get(0).source());
-        assertTrue(r.candidates().get(0).where().startsWith("<project>/CLAUDE.md:"), r.candidates().get(0).where());
+        assertTrue(
+                r.candidates().get(0).where().startsWith("<project>/CLAUDE.md:"),
+                r.candidates().get(0).where());
         assertEquals(before, ClaudeTestHomes.tree(home), "precheck is read-only");
     }
 
     @Test
     void whatATopicCarriesIsCoveredAndPointsAtTheTopic() {
-        var r = pre.check(project, "The e2e suite connects to postgres on localhost:5433, docker compose service test-db", YES);
+        var r = pre.check(
+                project, "The e2e suite connects to postgres on localhost:5433, docker compose service test-db", YES);
         assertEquals("already_covered", r.verdict());
         assertEquals("memory/test-database.md", r.candidates().get(0).where());
         assertTrue(r.reason().contains("replace that memory"), r.reason());
@@ -68,12 +70,14 @@ class ClaudeMemoryPrecheckTest {
         var done = pre.check(project, "The CDN caches /static for one hour; purge it after a logo change", YES);
         assertEquals("write", done.verdict());
         assertTrue(done.is_final());
-        assertTrue(done.checks().stream().noneMatch(c -> c.id().equals("tag") || c.id().equals("capacity") || c.id().equals("already_carried")));
+        assertTrue(done.checks().stream()
+                .noneMatch(c -> c.id().equals("tag") || c.id().equals("capacity") || c.id().equals("already_carried")));
     }
 
     @Test
     void anIndexPastThe200LoadedLinesNeedsCompression() {
-        var r = pre.check(Path.of("/home/dev/api"), "The billing endpoint is rate limited to 20 requests per second", YES);
+        var r = pre.check(
+                Path.of("/home/dev/api"), "The billing endpoint is rate limited to 20 requests per second", YES);
         assertEquals("needs_compression", r.verdict());
         assertEquals(206, r.chars_after());
         assertFalse(r.fits());

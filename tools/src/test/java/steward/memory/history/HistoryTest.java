@@ -14,10 +14,8 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.memory.MemoryRequest;
@@ -62,10 +60,15 @@ class HistoryTest {
         assertArrayEquals(original, Files.readAllBytes(mem), "exact bytes, trailing spaces included");
         assertTrue(Files.exists(Path.of(r.backup())), "the bytes it replaced are backed up");
         assertEquals(4, h.list("memories/MEMORY.md", null).total(), "the rollback is itself a version");
-        assertTrue(h.list("memories/MEMORY.md", 1).versions().get(0).message().startsWith("rollback memories/MEMORY.md to " + baseline));
+        assertTrue(h.list("memories/MEMORY.md", 1)
+                .versions()
+                .get(0)
+                .message()
+                .startsWith("rollback memories/MEMORY.md to " + baseline));
         assertTrue(h.diff("memories/MEMORY.md", baseline, null).identical());
         // rolling forward again is possible: nothing is ever lost
-        String afterRemove = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        String afterRemove =
+                h.list("memories/MEMORY.md", null).versions().get(1).id();
         h.rollback("memories/MEMORY.md", afterRemove);
         assertEquals("[env] second\n§\n[env] third", Files.readString(mem));
     }
@@ -126,7 +129,9 @@ class HistoryTest {
         Files.createDirectories(p.stateDir());
         Files.writeString(p.stateDir().resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
         assertEquals(1, h.recordExternalChanges("test").size(), "no history yet: a baseline");
-        assertEquals("baseline: first version Steward saw", h.list("memories/MEMORY.md", null).versions().get(0).message());
+        assertEquals(
+                "baseline: first version Steward saw",
+                h.list("memories/MEMORY.md", null).versions().get(0).message());
         assertEquals(List.of(), h.recordExternalChanges("test"), "unchanged: nothing");
 
         Files.writeString(mem, "[env] one\n§\n[env] hand edit");
@@ -139,7 +144,8 @@ class HistoryTest {
         // Steward's own write records itself (under Hermes' lock): nothing is left for the external recorder
         new MemoryWriter(p, at("2026-08-10T12:05:00Z")).write(MemoryRequest.add("memory", "[env] two"));
         assertEquals(List.of(), h.recordExternalChanges("test"));
-        assertEquals("steward", h.list("memories/MEMORY.md", null).versions().get(0).client());
+        assertEquals(
+                "steward", h.list("memories/MEMORY.md", null).versions().get(0).client());
 
         Files.delete(mem);
         assertEquals(1, h.recordExternalChanges("test").size());

@@ -2,7 +2,6 @@ package steward.memory.lifecycle;
 
 import java.nio.file.Path;
 import java.util.List;
-
 import steward.config.StewardPaths;
 
 /** Child process for {@link JournalCrashTest}: applies a plan; the journal stops at its crash point and waits to be killed. */

@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.work.CancelAt;
@@ -27,8 +25,8 @@ class ConsolidationSafePointsTest {
         LifecycleHomes.log(paths, "2026-08-01", "- 09:00 prefers pnpm\n- 10:00 uses pnpm again\n");
         Clock clock = LifecycleHomes.at("2026-08-10T12:00:00Z");
         Consolidation c = LifecycleHomes.consolidation(paths, clock);
-        List<Consolidation.Proposal> proposals = List.of(new Consolidation.Proposal("[pref] Use pnpm, not npm", "preference",
-                List.of("log:2026-08-01#3"), null, null, null));
+        List<Consolidation.Proposal> proposals = List.of(new Consolidation.Proposal(
+                "[pref] Use pnpm, not npm", "preference", List.of("log:2026-08-01#3"), null, null, null));
         c.gather(null, null); // the first call sets up Steward's own bookkeeping (history baseline, index)
         Map<String, String> before = LifecycleHomes.tree(tmp);
 

@@ -1,6 +1,5 @@
 package steward.memory.lifecycle;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,10 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.state.FileTrees;
 
@@ -29,12 +26,14 @@ class JournalCrashTest {
     Path tmp;
 
     StewardPaths prepare(Path dir) throws Exception {
-        StringBuilder mem = new StringBuilder("[0.7] [env] Office IP is 192.168.1.50\n§\n[0.5] [env] GPU is an RTX 4090\n§\n[0.3] [ops] tentative");
+        StringBuilder mem = new StringBuilder(
+                "[0.7] [env] Office IP is 192.168.1.50\n§\n[0.5] [env] GPU is an RTX 4090\n§\n[0.3] [ops] tentative");
         StewardPaths p = LifecycleHomes.home(dir, mem.toString());
         LifecycleHomes.log(p, "2026-06-01", "- 09:00 old note\n");
         LifecycleHomes.log(p, "2026-06-02", "- 09:00 older note two\n");
         LifecycleHomes.log(p, "2026-08-09", "- 09:00 office IP is now 192.168.1.77\n- 10:00 prefers pnpm\n");
-        for (int i = 1; i <= 4; i++) Files.writeString(p.memoriesDir().resolve("MEMORY.md.bak." + (1754000000 + i)), "bak " + i);
+        for (int i = 1; i <= 4; i++)
+            Files.writeString(p.memoriesDir().resolve("MEMORY.md.bak." + (1754000000 + i)), "bak " + i);
         return p;
     }
 
@@ -49,16 +48,28 @@ class JournalCrashTest {
     void aKillAtAnyPointLeavesTheOldOrTheNewStateNeverAMix() throws Exception {
         StewardPaths base = prepare(tmp.resolve("base"));
         Consolidation c = LifecycleHomes.consolidation(base, LifecycleHomes.at("2026-08-10T12:00:00Z"));
-        var plan = c.plan(null, null, List.of(
-                new Consolidation.Proposal("[env] Office IP is 192.168.1.77", "fact", List.of("log:2026-08-09#3"), null, "192.168.1.50", null),
-                new Consolidation.Proposal("[pref] Use pnpm", "preference", List.of("log:2026-08-09#4"), null, null, null)), "en");
+        var plan = c.plan(
+                null,
+                null,
+                List.of(
+                        new Consolidation.Proposal(
+                                "[env] Office IP is 192.168.1.77",
+                                "fact",
+                                List.of("log:2026-08-09#3"),
+                                null,
+                                "192.168.1.50",
+                                null),
+                        new Consolidation.Proposal(
+                                "[pref] Use pnpm", "preference", List.of("log:2026-08-09#4"), null, null, null)),
+                "en");
         assertTrue(plan.files().size() >= 6, plan.files().toString());
         Map<String, String> old = state(base);
         // the new state: the same plan applied to completion in a copy
         Path full = tmp.resolve("full");
         FileTrees.copy(base.hermesHome(), full.resolve("home"));
         StewardPaths fp = StewardPaths.of(full.resolve("home"));
-        LifecycleHomes.consolidation(fp, LifecycleHomes.at("2026-08-10T12:00:00Z")).apply(plan.plan_id(), List.of(), "crash-test");
+        LifecycleHomes.consolidation(fp, LifecycleHomes.at("2026-08-10T12:00:00Z"))
+                .apply(plan.plan_id(), List.of(), "crash-test");
         Map<String, String> fresh = state(fp);
         assertFalse(old.equals(fresh));
         String java = ProcessHandle.current().info().command().orElse("java");
@@ -70,10 +81,19 @@ class JournalCrashTest {
             Path run = tmp.resolve("run" + k);
             FileTrees.copy(base.hermesHome(), run.resolve("home"));
             StewardPaths rp = StewardPaths.of(run.resolve("home"));
-            Process proc = new ProcessBuilder(java, "-D" + Journal.CRASH_PROPERTY + "=" + k, "-cp", System.getProperty("java.class.path"),
-                    ApplyCrashMain.class.getName(), rp.hermesHome().toString(), plan.plan_id()).redirectErrorStream(true).start();
+            Process proc = new ProcessBuilder(
+                            java,
+                            "-D" + Journal.CRASH_PROPERTY + "=" + k,
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            ApplyCrashMain.class.getName(),
+                            rp.hermesHome().toString(),
+                            plan.plan_id())
+                    .redirectErrorStream(true)
+                    .start();
             boolean crashed = false;
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     if (line.startsWith("CRASH-POINT")) {
@@ -89,7 +109,9 @@ class JournalCrashTest {
             Journal.recover(rp, rp.memoriesDir().resolve(".steward.lock"));
             Map<String, String> now = state(rp);
             boolean isOld = now.equals(old), isNew = now.equals(fresh);
-            assertTrue(isOld || isNew, "crash point " + k + " (crashed: " + crashed + ") left a mix: " + diff(old, fresh, now));
+            assertTrue(
+                    isOld || isNew,
+                    "crash point " + k + " (crashed: " + crashed + ") left a mix: " + diff(old, fresh, now));
             if (isOld) sawOld++;
             if (isNew) sawNew++;
             if (!crashed) break;

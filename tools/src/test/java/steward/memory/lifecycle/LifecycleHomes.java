@@ -11,7 +11,6 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
 import steward.config.StewardPaths;
 import steward.memory.MemoryWriter;
 
@@ -25,7 +24,9 @@ final class LifecycleHomes {
         Path home = tmp.resolve("home");
         Files.createDirectories(home.resolve("memories"));
         Files.createDirectories(home.resolve("skills/ops/deploy"));
-        Files.writeString(home.resolve("skills/ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: deploying the app\n---\n# Deploy\n\nrun make build then restart the service\n");
+        Files.writeString(
+                home.resolve("skills/ops/deploy/SKILL.md"),
+                "---\nname: deploy\ndescription: deploying the app\n---\n# Deploy\n\nrun make build then restart the service\n");
         if (memory != null) Files.writeString(home.resolve("memories/MEMORY.md"), memory);
         return StewardPaths.of(home);
     }

@@ -16,16 +16,19 @@ final class CheckFixtures {
         for (String l : block.strip().split("\n")) {
             if (l.isBlank() || l.strip().startsWith("#")) continue;
             int bar = l.indexOf('|');
-            out.add(new Row(l.substring(0, bar).strip(), l.substring(bar + 1).strip().replace("\\n", "\n")));
+            out.add(new Row(
+                    l.substring(0, bar).strip(), l.substring(bar + 1).strip().replace("\\n", "\n")));
         }
         return out;
     }
 
     static void check(PrecheckCheck c, String block) {
-        for (Row r : rows(block)) assertEquals(r.status(), c.evaluate(PrecheckInput.of(r.content())).status(), r.content());
+        for (Row r : rows(block))
+            assertEquals(r.status(), c.evaluate(PrecheckInput.of(r.content())).status(), r.content());
     }
 
     static PrecheckInput with(String content, String source, String where, double coverage, boolean exact) {
-        return new PrecheckInput(content, "memory", source, where, coverage, exact, null, 100, 2200, true, "high", "severe");
+        return new PrecheckInput(
+                content, "memory", source, where, coverage, exact, null, 100, 2200, true, "high", "severe");
     }
 }

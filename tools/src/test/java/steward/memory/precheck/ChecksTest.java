@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 /** The registry and the precedence table: every check described, the first failed check in the table decides. */
@@ -18,8 +17,22 @@ class ChecksTest {
             assertEquals(false, c.meta().summary().isBlank(), c.id());
             if (!c.meta().verdict().isEmpty()) assertEquals(c.meta().verdict(), Checks.PRECEDENCE.get(c.id()), c.id());
         }
-        assertEquals(List.of("threat_scan", "already_carried", "claude_covered", "history_state", "temporary", "claude_instruction", "pointer",
-                "procedure", "incident_story", "granularity", "value", "capacity", "claude_index_window"), List.copyOf(Checks.PRECEDENCE.keySet()));
+        assertEquals(
+                List.of(
+                        "threat_scan",
+                        "already_carried",
+                        "claude_covered",
+                        "history_state",
+                        "temporary",
+                        "claude_instruction",
+                        "pointer",
+                        "procedure",
+                        "incident_story",
+                        "granularity",
+                        "value",
+                        "capacity",
+                        "claude_index_window"),
+                List.copyOf(Checks.PRECEDENCE.keySet()));
     }
 
     @Test

@@ -24,6 +24,10 @@ class ClaudeIndexWindowCheckTest {
 
     @Test
     void hermesTargetsAreSkipped() {
-        assertEquals("skip", new ClaudeIndexWindowCheck().evaluate(CapacityCheckTest.sized(5000, false)).status());
+        assertEquals(
+                "skip",
+                new ClaudeIndexWindowCheck()
+                        .evaluate(CapacityCheckTest.sized(5000, false))
+                        .status());
     }
 }

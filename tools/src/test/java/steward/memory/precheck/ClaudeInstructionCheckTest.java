@@ -46,6 +46,10 @@ class ClaudeInstructionCheckTest {
 
     @Test
     void hermesTargetsAreSkipped() {
-        assertEquals("skip", new ClaudeInstructionCheck().evaluate(PrecheckInput.of("All code must have unit tests")).status());
+        assertEquals(
+                "skip",
+                new ClaudeInstructionCheck()
+                        .evaluate(PrecheckInput.of("All code must have unit tests"))
+                        .status());
     }
 }

@@ -19,7 +19,11 @@ class TagCheckTest {
                 pass | [env] GPU is an RTX 4090
                 pass | [0.7] [env] GPU is an RTX 4090
                 """);
-        assertEquals("skip", new TagCheck().evaluate(new PrecheckInput("Prefers tea", "user", null, null, 0, false, null, 0, 1375, true, "high", "severe"))
-                .status());
+        assertEquals(
+                "skip",
+                new TagCheck()
+                        .evaluate(new PrecheckInput(
+                                "Prefers tea", "user", null, null, 0, false, null, 0, 1375, true, "high", "severe"))
+                        .status());
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 class CooldownGateTest {
@@ -13,12 +12,14 @@ class CooldownGateTest {
     @Test
     void dropsAnItemInjectedWithinTheCooldown() {
         String uri = "steward://memory/memory/2";
-        assertNotNull(gate.drop(GateTestSupport.item(uri, "x"), GateTestSupport.ctx(Set.of(), Set.of(), Set.of(uri), Set.of())));
+        assertNotNull(gate.drop(
+                GateTestSupport.item(uri, "x"), GateTestSupport.ctx(Set.of(), Set.of(), Set.of(uri), Set.of())));
     }
 
     @Test
     void keepsItemsNotRecentlyInjected() {
-        assertNull(gate.drop(GateTestSupport.item("steward://memory/memory/3", "x"),
+        assertNull(gate.drop(
+                GateTestSupport.item("steward://memory/memory/3", "x"),
                 GateTestSupport.ctx(Set.of(), Set.of(), Set.of("steward://memory/memory/2"), Set.of())));
     }
 }

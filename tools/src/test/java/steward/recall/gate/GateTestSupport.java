@@ -1,7 +1,6 @@
 package steward.recall.gate;
 
 import java.util.Set;
-
 import steward.recall.RecallItem;
 
 final class GateTestSupport {

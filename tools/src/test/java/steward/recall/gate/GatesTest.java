@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HashSet;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
-
 import steward.recall.RecallItem;
 
 /** The gates describe themselves as the housekeeping rules do: @RuleMeta with an id, a summary and a rationale. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 class HarmfulGateTest {
@@ -13,7 +12,8 @@ class HarmfulGateTest {
     @Test
     void dropsAnItemMarkedHarmful() {
         String uri = "steward://skill/deploy";
-        assertNotNull(gate.drop(GateTestSupport.item(uri, "x"), GateTestSupport.ctx(Set.of(), Set.of(), Set.of(), Set.of(uri))));
+        assertNotNull(gate.drop(
+                GateTestSupport.item(uri, "x"), GateTestSupport.ctx(Set.of(), Set.of(), Set.of(), Set.of(uri))));
     }
 
     @Test

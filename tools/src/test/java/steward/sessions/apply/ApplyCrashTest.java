@@ -11,13 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.sessions.audit.AuditEngine;
@@ -36,6 +34,7 @@ import steward.testing.TestHomes;
 class ApplyCrashTest {
     @TempDir
     Path tmp;
+
     Path home;
     StewardPaths paths;
     Path sessionsDir;
@@ -48,7 +47,9 @@ class ApplyCrashTest {
         sessionsDir = Files.createDirectories(home.resolve("sessions"));
         // side files for every session the apply below deletes (rule A at HIGH, rule B approved)
         for (Plan.PlanItem it : audit().items()) {
-            if (!it.executable() || !it.action().equals("delete") || !List.of("A", "B").contains(it.rule())) continue;
+            if (!it.executable()
+                    || !it.action().equals("delete")
+                    || !List.of("A", "B").contains(it.rule())) continue;
             for (String n : List.of(it.session_id() + ".json", "request_dump_" + it.session_id() + "_1.json")) {
                 Files.writeString(sessionsDir.resolve(n), "{\"id\":\"" + it.session_id() + "\"}");
                 sideFiles.add(n);
@@ -58,14 +59,24 @@ class ApplyCrashTest {
     }
 
     Plan audit() {
-        return new AuditEngine(paths, TestHomes.CLOCK).audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20)).plan();
+        return new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                .plan();
     }
 
     int child(String crashpoint, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dsteward.crashpoint=" + crashpoint, "-cp", System.getProperty("java.class.path"), SessionsMain.class.getName(), home.toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dsteward.crashpoint=" + crashpoint,
+                "-cp",
+                System.getProperty("java.class.path"),
+                SessionsMain.class.getName(),
+                home.toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         return p.exitValue();
     }
@@ -78,7 +89,15 @@ class ApplyCrashTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"apply.claimed", "apply.backup-written", "apply.prepared", "apply.moved-one", "apply.moved", "apply.before-commit"})
+    @ValueSource(
+            strings = {
+                "apply.claimed",
+                "apply.backup-written",
+                "apply.prepared",
+                "apply.moved-one",
+                "apply.moved",
+                "apply.before-commit"
+            })
     void applyKilledBeforeCommitChangedNothingAndTheNextCallPutsEverythingBack(String point) throws Exception {
         List<String> before = TestHomes.dump(paths.stateDb());
         List<String> filesBefore = filesIn(sessionsDir);
@@ -88,20 +107,27 @@ class ApplyCrashTest {
 
         ApplyJournal.Recovery rec = new ApplyJournal(paths, TestHomes.CLOCK).recover();
         assertEquals(1, rec.notices().size(), rec.notices().toString());
-        assertTrue(rec.notices().get(0).contains("interrupted before it changed anything") && rec.notices().get(0).contains("applied again"),
+        assertTrue(
+                rec.notices().get(0).contains("interrupted before it changed anything")
+                        && rec.notices().get(0).contains("applied again"),
                 rec.notices().get(0));
         assertEquals(filesBefore, filesIn(sessionsDir), "every side file is back with its session");
         assertEquals(List.of(), filesIn(paths.stateDir().resolve("journal")), "journal settled, lock file gone");
         for (String b : filesIn(paths.stateDir().resolve("backups/sessions"))) {
             if (!b.endsWith(".jsonl")) continue;
             String id = b.substring(0, b.length() - 6);
-            StewardError e = assertThrows(StewardError.class, () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(id, null));
-            assertTrue(e.getMessage().contains("interrupted before it changed anything; nothing to restore"), e.getMessage());
+            StewardError e =
+                    assertThrows(StewardError.class, () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(id, null));
+            assertTrue(
+                    e.getMessage().contains("interrupted before it changed anything; nothing to restore"),
+                    e.getMessage());
         }
-        assertTrue(new ApplyJournal(paths, TestHomes.CLOCK).recover().notices().isEmpty(), "settling twice does nothing");
+        assertTrue(
+                new ApplyJournal(paths, TestHomes.CLOCK).recover().notices().isEmpty(), "settling twice does nothing");
 
         // the same plan can be applied now, with every side file going into its backup
-        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null));
+        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null));
         assertEquals(sideFiles.size(), r.backup().side_files());
         for (String f : sideFiles) assertFalse(Files.exists(sessionsDir.resolve(f)));
     }
@@ -115,11 +141,16 @@ class ApplyCrashTest {
         ApplyJournal.Recovery rec = new ApplyJournal(paths, TestHomes.CLOCK).recover();
         assertEquals(1, rec.notices().size());
         String notice = rec.notices().get(0);
-        assertTrue(notice.contains("interrupted after it committed") && notice.contains("session_restore undoes it"), notice);
+        assertTrue(
+                notice.contains("interrupted after it committed") && notice.contains("session_restore undoes it"),
+                notice);
         String backup = notice.replaceAll(".*Its backup is (b_\\S+) .*", "$1");
         assertTrue(SessionBackup.isBackupId(backup), notice);
-        StewardError used = assertThrows(StewardError.class, () -> new ApplyEngine(paths, TestHomes.CLOCK)
-                .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null)));
+        StewardError used = assertThrows(
+                StewardError.class,
+                () -> new ApplyEngine(paths, TestHomes.CLOCK)
+                        .apply(new ApplyRequest(
+                                plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null)));
         assertTrue(used.getMessage().contains("already used"), used.getMessage());
         for (String f : sideFiles) assertFalse(Files.exists(sessionsDir.resolve(f)), f + " is in the backup");
 
@@ -133,11 +164,14 @@ class ApplyCrashTest {
     void restoreKilledAfterCommitHasItsFilesReturnedByTheNextCall() throws Exception {
         List<String> filesBefore = filesIn(sessionsDir);
         Plan plan = audit();
-        ApplyResult applied = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null));
+        ApplyResult applied = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null));
         assertEquals(137, child("restore.committed", "restore", applied.backup().backup_id()));
         for (String f : sideFiles) assertFalse(Files.exists(sessionsDir.resolve(f)), "killed before the files moved");
         ApplyJournal.Recovery rec = new ApplyJournal(paths, TestHomes.CLOCK).recover();
-        assertTrue(rec.notices().get(0).contains("side files are back with their sessions"), rec.notices().toString());
+        assertTrue(
+                rec.notices().get(0).contains("side files are back with their sessions"),
+                rec.notices().toString());
         assertEquals(filesBefore, filesIn(sessionsDir));
     }
 
@@ -145,17 +179,22 @@ class ApplyCrashTest {
     void restoreReturnsSideFilesToSessionsThatExistAgain() throws Exception {
         List<String> filesBefore = filesIn(sessionsDir);
         Plan plan = audit();
-        ApplyResult applied = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null));
+        ApplyResult applied = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null));
         String b = applied.backup().backup_id();
         new RestoreEngine(paths, TestHomes.CLOCK).restore(b, null);
-        // files stranded in the backup while their sessions are in state.db (what a kill left before the journal existed)
+        // files stranded in the backup while their sessions are in state.db (what a kill left before the journal
+        // existed)
         Path filesDir = new SessionBackup(paths.stateDir()).filesDir(b);
         for (String f : sideFiles) Files.move(sessionsDir.resolve(f), filesDir.resolve(f));
         RestoreEngine.Result again = new RestoreEngine(paths, TestHomes.CLOCK).restore(b, null);
         assertTrue(again.restored().isEmpty());
         // deleted sessions exist again; the machine sessions rule M ended are active again since the first restore
-        assertTrue(again.skipped().stream().allMatch(s -> s.reason().equals("exists again")
-                || s.reason().equals("changed since apply (no longer ended by housekeeping)")), again.skipped().toString());
+        assertTrue(
+                again.skipped().stream()
+                        .allMatch(s -> s.reason().equals("exists again")
+                                || s.reason().equals("changed since apply (no longer ended by housekeeping)")),
+                again.skipped().toString());
         assertEquals(sideFiles.size(), again.side_files_restored());
         assertEquals(filesBefore, filesIn(sessionsDir));
     }

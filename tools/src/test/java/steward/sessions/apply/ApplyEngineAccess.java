@@ -3,7 +3,6 @@ package steward.sessions.apply;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import steward.sessions.audit.Plan;
 import steward.sessions.store.SessionRow;
 
@@ -15,6 +14,7 @@ public final class ApplyEngineAccess {
         ApplyRequest req = new ApplyRequest(plan.plan_id(), itemDecisions, null, null, true, null);
         ApplyEngine.validate(plan, req);
         return ApplyEngine.decide(rows, plan.items(), plan, req, Set.of(plan.current_session_id())).run().stream()
-                .map(p -> p.item().session_id()).toList();
+                .map(p -> p.item().session_id())
+                .toList();
     }
 }

@@ -16,27 +16,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.claude.SessionsIndex;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
-import steward.testing.ClaudeTestHomes;
-import steward.testing.TestHomes;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.backup.RestoreEngine;
 import steward.state.FileTrees;
+import steward.testing.ClaudeTestHomes;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** Apply and restore on a Claude Code home: verified moves into the backup, consistent indexes, byte-identical round trips. */
 class ClaudeApplyTest {
     @TempDir
     Path tmp;
+
     Path home;
     StewardPaths paths;
     JsonNode manifest;
@@ -47,7 +46,8 @@ class ClaudeApplyTest {
         home = ClaudeTestHomes.install(tmp, false);
         paths = ClaudeTestHomes.claudeOnly(tmp, home);
         manifest = ClaudeTestHomes.manifest();
-        for (JsonNode s : manifest.get("sessions")) byKind.putIfAbsent(s.get("kind").asString(), s);
+        for (JsonNode s : manifest.get("sessions"))
+            byKind.putIfAbsent(s.get("kind").asString(), s);
     }
 
     String id(String kind) {
@@ -55,16 +55,20 @@ class ClaudeApplyTest {
     }
 
     Path file(String kind) {
-        return home.resolve("projects").resolve(byKind.get(kind).get("project").asString()).resolve(id(kind) + ".jsonl");
+        return home.resolve("projects")
+                .resolve(byKind.get(kind).get("project").asString())
+                .resolve(id(kind) + ".jsonl");
     }
 
     AuditEngine.Outcome audit(double idleHours) {
-        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD)
+        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
                 .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, null, idleHours));
     }
 
     ApplyResult apply(String planId, Map<String, String> rules) {
-        return new ApplyEngine(paths, TestHomes.CLOCK).callerCwd(ClaudeTestHomes.CALLER_CWD)
+        return new ApplyEngine(paths, TestHomes.CLOCK)
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
                 .apply(new ApplyRequest(planId, Map.of(), rules, Map.of(), false, null));
     }
 
@@ -87,11 +91,15 @@ class ClaudeApplyTest {
         ApplyResult r = apply(o.result().plan_id(), Map.of());
         Set<String> want = new TreeSet<>();
         for (JsonNode s : manifest.get("sessions")) {
-            if (s.get("expected").asString().equals("delete HIGH") && !s.has("apply")) want.add(s.get("id").asString());
+            if (s.get("expected").asString().equals("delete HIGH") && !s.has("apply"))
+                want.add(s.get("id").asString());
         }
         assertEquals(want, executed(r));
-        assertTrue(skipped(r).get(id("B_high_index_unparseable")).contains("cannot be parsed"), skipped(r).toString());
-        // moved: the transcripts, the subagent's transcript and meta file; kept: its session and that session's tool results
+        assertTrue(
+                skipped(r).get(id("B_high_index_unparseable")).contains("cannot be parsed"),
+                skipped(r).toString());
+        // moved: the transcripts, the subagent's transcript and meta file; kept: its session and that session's tool
+        // results
         assertFalse(Files.exists(file("B_high")));
         assertFalse(Files.exists(file("B_empty")));
         Path a2dir = home.resolve("projects/-home-dev-webapp").resolve(id("ended_titled"));
@@ -107,19 +115,26 @@ class ClaudeApplyTest {
         assertTrue(idx.sessionIds().contains(id("B_medium")));
         assertEquals(8, idx.sessionIds().size());
         assertArrayEquals(notesIndex, Files.readAllBytes(home.resolve("projects/-home-dev-notes/sessions-index.json")));
-        assertTrue(r.checklist().stream().anyMatch(c -> c.check().equals("claude_backup") && c.ok()), r.checklist().toString());
+        assertTrue(
+                r.checklist().stream().anyMatch(c -> c.check().equals("claude_backup") && c.ok()),
+                r.checklist().toString());
         assertEquals(want.size(), r.backup().sessions());
-        assertTrue(Files.isRegularFile(paths.stateDir().resolve("backups/sessions/" + r.backup().backup_id() + ".claude.jsonl")));
+        assertTrue(Files.isRegularFile(
+                paths.stateDir().resolve("backups/sessions/" + r.backup().backup_id() + ".claude.jsonl")));
         assertEquals(home.resolve("steward"), paths.stateDir(), "a Claude home only: the state dir lives in it");
 
-        RestoreEngine.Result back = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
+        RestoreEngine.Result back =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
         assertEquals(want, new TreeSet<>(back.restored()));
         assertTrue(back.skipped().isEmpty(), back.skipped().toString());
         assertEquals(before, ClaudeTestHomes.tree(home), "every file byte-identical after apply → restore");
         assertEquals(a3time, Files.getLastModifiedTime(file("B_high")), "a moved transcript keeps its time");
-        RestoreEngine.Result again = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
+        RestoreEngine.Result again =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
         assertTrue(again.restored().isEmpty());
-        assertTrue(again.skipped().stream().allMatch(s -> s.reason().startsWith("exists again")), again.skipped().toString());
+        assertTrue(
+                again.skipped().stream().allMatch(s -> s.reason().startsWith("exists again")),
+                again.skipped().toString());
         assertEquals(before, ClaudeTestHomes.tree(home));
     }
 
@@ -135,13 +150,22 @@ class ClaudeApplyTest {
         Map<String, String> before = ClaudeTestHomes.tree(home);
         AuditEngine.Outcome o = audit(0);
         String child = id("B_medium") + "/agent-b2c3d4e5f6a7";
-        assertTrue(o.plan().items().stream().anyMatch(i -> i.session_id().equals(child) && i.action().equals("delete")), "rule A or the cascade");
+        assertTrue(
+                o.plan().items().stream()
+                        .anyMatch(
+                                i -> i.session_id().equals(child) && i.action().equals("delete")),
+                "rule A or the cascade");
         ApplyResult r = apply(o.result().plan_id(), Map.of("B", "approve"));
-        assertTrue(executed(r).containsAll(Set.of(id("B_medium"), child)), executed(r).toString());
+        assertTrue(
+                executed(r).containsAll(Set.of(id("B_medium"), child)),
+                executed(r).toString());
         assertFalse(Files.exists(a4dir));
         assertFalse(Files.exists(file("B_medium")));
-        RestoreEngine.Result back = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(id("B_medium")));
-        assertTrue(back.restored().containsAll(List.of(id("B_medium"), child)), back.restored().toString());
+        RestoreEngine.Result back =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(id("B_medium")));
+        assertTrue(
+                back.restored().containsAll(List.of(id("B_medium"), child)),
+                back.restored().toString());
         Map<String, String> now = ClaudeTestHomes.tree(home);
         for (String k : before.keySet()) {
             if (k.contains(id("B_medium"))) assertEquals(before.get(k), now.get(k), k);
@@ -156,7 +180,8 @@ class ClaudeApplyTest {
         Files.createDirectories(a4dir.resolve("tool-results"));
         Files.writeString(a4dir.resolve("tool-results/t.txt"), "output\n");
         try (var s = Files.walk(a4dir)) {
-            for (Path p : s.toList()) Files.setLastModifiedTime(p, FileTime.from(TestHomes.NOW.minusSeconds(4 * 86400)));
+            for (Path p : s.toList())
+                Files.setLastModifiedTime(p, FileTime.from(TestHomes.NOW.minusSeconds(4 * 86400)));
         }
         Map<String, String> before = ClaudeTestHomes.tree(home);
         ApplyResult r = apply(audit(0).result().plan_id(), Map.of("B", "approve"));
@@ -164,17 +189,25 @@ class ClaudeApplyTest {
         // a backup is only restored into the Claude home it came from
         Path other = tmp.resolve("other-claude");
         Files.createDirectories(other.resolve("projects"));
-        RestoreEngine.Result wrongHome = new RestoreEngine(paths.withClaudeHome(other), TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
+        RestoreEngine.Result wrongHome = new RestoreEngine(paths.withClaudeHome(other), TestHomes.CLOCK)
+                .restore(r.backup().backup_id(), List.of());
         assertTrue(wrongHome.restored().isEmpty());
-        assertTrue(wrongHome.skipped().stream().allMatch(s -> s.reason().startsWith("backed up from the Claude Code home")), wrongHome.toString());
+        assertTrue(
+                wrongHome.skipped().stream()
+                        .allMatch(s -> s.reason().startsWith("backed up from the Claude Code home")),
+                wrongHome.toString());
         // as if the apply had stopped after the transcript: the directory never left
-        Path saved = paths.stateDir().resolve("backups/sessions/" + r.backup().backup_id() + ".files/claude/projects/-home-dev-webapp")
+        Path saved = paths.stateDir()
+                .resolve("backups/sessions/" + r.backup().backup_id() + ".files/claude/projects/-home-dev-webapp")
                 .resolve(id("B_medium"));
         FileTrees.copy(saved, a4dir);
         FileTrees.delete(saved);
-        RestoreEngine.Result back = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(id("B_medium")));
+        RestoreEngine.Result back =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(id("B_medium")));
         assertTrue(back.restored().contains(id("B_medium")), back.toString());
-        assertTrue(back.skipped().stream().anyMatch(s -> s.reason().startsWith("partly restored")), back.skipped().toString());
+        assertTrue(
+                back.skipped().stream().anyMatch(s -> s.reason().startsWith("partly restored")),
+                back.skipped().toString());
         Map<String, String> now = ClaudeTestHomes.tree(home);
         for (String k : before.keySet()) if (k.contains(id("B_medium"))) assertEquals(before.get(k), now.get(k), k);
     }
@@ -198,13 +231,19 @@ class ClaudeApplyTest {
         Files.setLastModifiedTime(file("B_high"), FileTime.from(TestHomes.NOW.minusSeconds(240)));
         Path reg = home.resolve("sessions");
         Files.createDirectories(reg);
-        Files.writeString(reg.resolve(ProcessHandle.current().pid() + ".json"),
+        Files.writeString(
+                reg.resolve(ProcessHandle.current().pid() + ".json"),
                 "{\"pid\":" + ProcessHandle.current().pid() + ",\"sessionId\":\"" + id("B_empty") + "\"}");
         AuditEngine.Outcome o = audit(0.05);
-        assertTrue(o.plan().items().stream().anyMatch(i -> i.session_id().equals(id("B_high")) && i.action().equals("delete")));
-        assertTrue(o.plan().items().stream().noneMatch(i -> i.session_id().equals(id("B_empty"))), "registered as running: live");
+        assertTrue(o.plan().items().stream()
+                .anyMatch(i -> i.session_id().equals(id("B_high")) && i.action().equals("delete")));
+        assertTrue(
+                o.plan().items().stream().noneMatch(i -> i.session_id().equals(id("B_empty"))),
+                "registered as running: live");
         ApplyResult r = apply(o.result().plan_id(), Map.of());
-        assertTrue(skipped(r).get(id("B_high")).startsWith("being written"), skipped(r).toString());
+        assertTrue(
+                skipped(r).get(id("B_high")).startsWith("being written"),
+                skipped(r).toString());
         assertTrue(Files.exists(file("B_high")));
         assertTrue(Files.exists(file("B_empty")));
     }
@@ -214,16 +253,23 @@ class ClaudeApplyTest {
         Path outside = tmp.resolve("outside/proj");
         Files.createDirectories(outside);
         Path foreign = outside.resolve("11111111-2222-3333-4444-555555555555.jsonl");
-        Files.writeString(foreign, "{\"type\":\"user\",\"message\":{\"content\":\"hi\"},\"timestamp\":\"2026-08-01T00:00:00Z\"}\n");
+        Files.writeString(
+                foreign,
+                "{\"type\":\"user\",\"message\":{\"content\":\"hi\"},\"timestamp\":\"2026-08-01T00:00:00Z\"}\n");
         Files.setLastModifiedTime(foreign, FileTime.from(TestHomes.NOW.minusSeconds(5 * 86400)));
         Files.createSymbolicLink(home.resolve("projects/-linked-project"), outside);
         Path linkedFile = home.resolve("projects/-home-dev-scratch/22222222-3333-4444-5555-666666666666.jsonl");
         Files.createSymbolicLink(linkedFile, foreign);
         AuditEngine.Outcome o = audit(0);
-        assertTrue(o.plan().items().stream().anyMatch(i -> i.session_id().equals("11111111-2222-3333-4444-555555555555")));
+        assertTrue(
+                o.plan().items().stream().anyMatch(i -> i.session_id().equals("11111111-2222-3333-4444-555555555555")));
         ApplyResult r = apply(o.result().plan_id(), Map.of());
-        assertTrue(skipped(r).get("11111111-2222-3333-4444-555555555555").contains("symlink"), skipped(r).toString());
-        assertTrue(skipped(r).get("22222222-3333-4444-5555-666666666666").contains("symlink"), skipped(r).toString());
+        assertTrue(
+                skipped(r).get("11111111-2222-3333-4444-555555555555").contains("symlink"),
+                skipped(r).toString());
+        assertTrue(
+                skipped(r).get("22222222-3333-4444-5555-666666666666").contains("symlink"),
+                skipped(r).toString());
         assertTrue(Files.exists(foreign));
         assertTrue(Files.isSymbolicLink(linkedFile));
     }
@@ -232,8 +278,16 @@ class ClaudeApplyTest {
     void renamesOfClaudeSessionsAreRefusedAndChangeNothing() throws Exception {
         Map<String, String> before = ClaudeTestHomes.tree(home);
         AuditEngine.Outcome o = audit(0);
-        StewardError e = assertThrows(StewardError.class, () -> new ApplyEngine(paths, TestHomes.CLOCK)
-                .apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of(), Map.of(id("B_medium"), "New name"), false, null)));
+        StewardError e = assertThrows(
+                StewardError.class,
+                () -> new ApplyEngine(paths, TestHomes.CLOCK)
+                        .apply(new ApplyRequest(
+                                o.result().plan_id(),
+                                Map.of(),
+                                Map.of(),
+                                Map.of(id("B_medium"), "New name"),
+                                false,
+                                null)));
         assertTrue(e.getMessage().contains("does not rename Claude Code sessions"), e.getMessage());
         assertEquals(before, ClaudeTestHomes.tree(home));
     }
@@ -245,9 +299,11 @@ class ClaudeApplyTest {
         String current = TestHomes.manifest().get("current_session_id").asString();
         List<String> hermesBefore = TestHomes.logicalDump(hermes.resolve("state.db"));
         Map<String, String> claudeBefore = ClaudeTestHomes.tree(home);
-        AuditEngine.Outcome o = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD)
+        AuditEngine.Outcome o = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
                 .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 500));
-        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK).callerCwd(ClaudeTestHomes.CALLER_CWD)
+        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK)
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
                 .apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of(), Map.of(), false, current));
         assertTrue(executed(r).contains(id("B_high")));
         assertTrue(r.executed().size() > 6, "Hermes items ran too");
@@ -256,16 +312,23 @@ class ClaudeApplyTest {
         assertTrue(Files.isRegularFile(paths.stateDir().resolve("backups/sessions/" + bid + ".claude.jsonl")));
         new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, List.of());
         assertEquals(claudeBefore, ClaudeTestHomes.tree(home));
-        assertEquals(hermesBefore, TestHomes.logicalDump(hermes.resolve("state.db")), "restored with new message row ids, as Hermes' import does");
+        assertEquals(
+                hermesBefore,
+                TestHomes.logicalDump(hermes.resolve("state.db")),
+                "restored with new message row ids, as Hermes' import does");
 
         // a second audit, then the Hermes database breaks (same file, garbage inside): nothing may stay moved
-        AuditEngine.Outcome o2 = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).callerCwd(ClaudeTestHomes.CALLER_CWD)
+        AuditEngine.Outcome o2 = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
                 .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 500));
         Files.deleteIfExists(hermes.resolve("state.db-wal"));
         Files.deleteIfExists(hermes.resolve("state.db-shm"));
         Files.write(hermes.resolve("state.db"), new byte[4096], StandardOpenOption.TRUNCATE_EXISTING);
-        assertThrows(StewardError.class, () -> new ApplyEngine(paths, TestHomes.CLOCK).callerCwd(ClaudeTestHomes.CALLER_CWD)
-                .apply(new ApplyRequest(o2.result().plan_id(), Map.of(), Map.of(), Map.of(), false, current)));
+        assertThrows(
+                StewardError.class,
+                () -> new ApplyEngine(paths, TestHomes.CLOCK)
+                        .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                        .apply(new ApplyRequest(o2.result().plan_id(), Map.of(), Map.of(), Map.of(), false, current)));
         assertEquals(claudeBefore, ClaudeTestHomes.tree(home), "the Claude Code part was moved back");
     }
 }

@@ -11,11 +11,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
 import steward.sessions.HermesRows;
@@ -32,6 +30,7 @@ class MachineChainApplyTest {
 
     @TempDir
     Path tmp;
+
     StewardPaths paths;
     String current;
 
@@ -40,24 +39,31 @@ class MachineChainApplyTest {
         paths = StewardPaths.of(TestHomes.copyFixture(tmp));
         current = TestHomes.manifest().get("current_session_id").asString();
         double now = TestHomes.NOW.getEpochSecond();
-        // a cron run that never got ended_at (last message 6 h ago), and a two-session compaction chain from three weeks ago
-        HermesRows.into(paths.stateDb()).chat(CRON, "cron", "Morning digest", false, 6, now - 6 * 3600)
-                .chat(C1, "cli", null, true, 3, now - 21 * 86400).chat(C2, "cli", null, true, 4, now - 20 * 86400).write();
+        // a cron run that never got ended_at (last message 6 h ago), and a two-session compaction chain from three
+        // weeks ago
+        HermesRows.into(paths.stateDb())
+                .chat(CRON, "cron", "Morning digest", false, 6, now - 6 * 3600)
+                .chat(C1, "cli", null, true, 3, now - 21 * 86400)
+                .chat(C2, "cli", null, true, 4, now - 20 * 86400)
+                .write();
         HermesRows.sql(paths.stateDb(), "UPDATE sessions SET end_reason = 'compression' WHERE id = '" + C1 + "'");
         HermesRows.sql(paths.stateDb(), "UPDATE sessions SET parent_session_id = '" + C1 + "' WHERE id = '" + C2 + "'");
     }
 
     Plan audit() {
-        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 20)).plan();
+        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())
+                .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 20))
+                .plan();
     }
 
     ApplyResult apply(Plan plan, Map<String, String> items) {
-        return new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(plan.plan_id(), items, Map.of(), Map.of(), false, null));
+        return new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(plan.plan_id(), items, Map.of(), Map.of(), false, null));
     }
 
     Object[] row(String id) throws Exception {
         try (Connection c = Sqlite.openReadOnly(paths.stateDb());
-             PreparedStatement ps = c.prepareStatement("SELECT ended_at, end_reason FROM sessions WHERE id = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT ended_at, end_reason FROM sessions WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? new Object[] {rs.getObject(1), rs.getString(2)} : null;
@@ -73,9 +79,13 @@ class MachineChainApplyTest {
         assertEquals("mark_ended", m.action());
         assertTrue(m.automatic(), "HIGH although titled: the cap does not hold a cron run");
         ApplyResult r = apply(plan, Map.of(C1, "reject"));
-        assertTrue(r.executed().stream().anyMatch(d -> d.session_id().equals(CRON) && d.action().equals("mark_ended")), r.executed().toString());
+        assertTrue(
+                r.executed().stream()
+                        .anyMatch(d -> d.session_id().equals(CRON) && d.action().equals("mark_ended")),
+                r.executed().toString());
         assertEquals("housekeeping", row(CRON)[1]);
-        RestoreEngine.Result rr = new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(CRON));
+        RestoreEngine.Result rr =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of(CRON));
         assertEquals(List.of(CRON), rr.restored());
         assertNull(row(CRON)[0], "active again");
         assertNull(row(CRON)[1]);
@@ -87,17 +97,25 @@ class MachineChainApplyTest {
         Plan plan = audit();
         assertEquals(C1, plan.item(C1).chain());
         assertEquals(C1, plan.item(C2).chain());
-        assertTrue(plan.item(C1).automatic() && plan.item(C2).automatic(), "both members are B/short: the chain goes at HIGH");
+        assertTrue(
+                plan.item(C1).automatic() && plan.item(C2).automatic(),
+                "both members are B/short: the chain goes at HIGH");
         // rejecting the chain (its id is its oldest session's item) keeps both
         ApplyResult kept = apply(plan, Map.of(C1, "reject"));
-        assertTrue(kept.skipped().stream().anyMatch(s -> s.session_id().equals(C2) && s.reason().equals("rejected")), kept.skipped().toString());
+        assertTrue(
+                kept.skipped().stream()
+                        .anyMatch(s -> s.session_id().equals(C2) && s.reason().equals("rejected")),
+                kept.skipped().toString());
         assertTrue(HermesRows.exists(paths.stateDb(), C1) && HermesRows.exists(paths.stateDb(), C2));
         new RestoreEngine(paths, TestHomes.CLOCK).restore(kept.backup().backup_id(), null);
         assertEquals(before, TestHomes.logicalDump(paths.stateDb()));
 
         // rejecting one member alone keeps the other too: a chain is never cut
         ApplyResult cut = apply(audit(), Map.of(C2, "reject"));
-        assertTrue(cut.skipped().stream().anyMatch(s -> s.session_id().equals(C1) && s.reason().startsWith("deleted only together with its compaction chain")),
+        assertTrue(
+                cut.skipped().stream()
+                        .anyMatch(s -> s.session_id().equals(C1)
+                                && s.reason().startsWith("deleted only together with its compaction chain")),
                 cut.skipped().toString());
         assertTrue(HermesRows.exists(paths.stateDb(), C1) && HermesRows.exists(paths.stateDb(), C2));
         new RestoreEngine(paths, TestHomes.CLOCK).restore(cut.backup().backup_id(), null);
@@ -105,10 +123,12 @@ class MachineChainApplyTest {
         ApplyResult gone = apply(audit(), Map.of());
         assertFalse(HermesRows.exists(paths.stateDb(), C1));
         assertFalse(HermesRows.exists(paths.stateDb(), C2));
-        RestoreEngine.Result rr = new RestoreEngine(paths, TestHomes.CLOCK).restore(gone.backup().backup_id(), List.of(C1, C2));
+        RestoreEngine.Result rr =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(gone.backup().backup_id(), List.of(C1, C2));
         assertEquals(List.of(C1, C2), rr.restored().stream().sorted().toList());
         assertTrue(HermesRows.exists(paths.stateDb(), C1) && HermesRows.exists(paths.stateDb(), C2));
         new RestoreEngine(paths, TestHomes.CLOCK).restore(gone.backup().backup_id(), null);
-        assertEquals(before, TestHomes.logicalDump(paths.stateDb()), "sessions, messages, parent link and FTS as before");
+        assertEquals(
+                before, TestHomes.logicalDump(paths.stateDb()), "sessions, messages, parent link and FTS as before");
     }
 }

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-
 import steward.config.StewardPaths;
 import steward.sessions.backup.RestoreEngine;
 
@@ -22,7 +21,8 @@ public final class SessionsMain {
         if (args[1].equals("apply")) {
             Map<String, String> rules = new java.util.HashMap<>();
             for (String r : List.of(args).subList(3, args.length)) rules.put(r, "approve");
-            ApplyResult r = new ApplyEngine(paths, clock).apply(new ApplyRequest(args[2], Map.of(), rules, Map.of(), false, null));
+            ApplyResult r = new ApplyEngine(paths, clock)
+                    .apply(new ApplyRequest(args[2], Map.of(), rules, Map.of(), false, null));
             System.out.println(r.backup() == null ? "-" : r.backup().backup_id());
         } else {
             RestoreEngine.Result r = new RestoreEngine(paths, clock).restore(args[2], null);

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 import steward.sessions.rules.RuleContext;
@@ -36,7 +34,8 @@ class CascadeTest {
 
     static Map<String, Plan.PlanItem> plan(Preferences prefs) {
         List<SessionRow> rows = RuleFixtures.rows(ROWS);
-        // keep-days 0: these finished shells are two days old, and rule K (tested in RetentionAuditTest) would keep them
+        // keep-days 0: these finished shells are two days old, and rule K (tested in RetentionAuditTest) would keep
+        // them
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, "cur", rows, prefs, 0);
         return AuditEngine.planItems(rows, ctx, new AuditRequest("cur", null, "interactive", "en", 50));
     }
@@ -62,7 +61,9 @@ class CascadeTest {
         Plan.PlanItem p = plan(Preferences.empty()).get("p_titled");
         assertEquals("MEDIUM", p.confidence(), "B/long is MEDIUM anyway; the point is it never runs unasked");
         assertEquals(List.of("lint"), p.held_by());
-        assertTrue(p.reason().contains("lint (\"Lint subtask\", 6 messages, titled, never deleted on its own)"), p.reason());
+        assertTrue(
+                p.reason().contains("lint (\"Lint subtask\", 6 messages, titled, never deleted on its own)"),
+                p.reason());
         Plan.PlanItem c = plan(Preferences.empty()).get("lint");
         assertEquals("p_titled", c.cascade_of());
         assertNull(c.question(), "the child is answered through its parent");

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Preferences;
 import steward.sessions.rules.RuleContext;
 import steward.sessions.rules.RuleFixtures;
@@ -37,18 +35,22 @@ class ChainsTest {
 
     final List<SessionRow> rows = RuleFixtures.rows(ROWS);
     final RuleContext ctx = RuleContext.of(RuleFixtures.NOW, "cur", rows, Preferences.empty(), 0);
-    final Map<String, Plan.PlanItem> items = AuditEngine.planItems(rows, ctx, new AuditRequest("cur", null, "interactive", "en", 50));
+    final Map<String, Plan.PlanItem> items =
+            AuditEngine.planItems(rows, ctx, new AuditRequest("cur", null, "interactive", "en", 50));
 
     @Test
     void continuationsAndNumberedTitlesFormChainsButSubagentsDoNot() {
-        assertEquals(Map.of("r1", List.of("r1", "r2", "r3"), "k1", List.of("k1", "k2"), "d1", List.of("d1", "d2")), ctx.chains());
+        assertEquals(
+                Map.of("r1", List.of("r1", "r2", "r3"), "k1", List.of("k1", "k2"), "d1", List.of("d1", "d2")),
+                ctx.chains());
         assertNull(ctx.chainOf("sub"), "a subagent is its parent's cascade, not its chain");
         assertNull(ctx.chainOf("s1"));
     }
 
     @Test
     void aChainIsDeletedAsAWholeNeverAboveItsLeastCertainMember() {
-        // r1 and r2 alone would go at HIGH (B/short), r3 has 12 messages (B/long, MEDIUM): the whole chain is asked at MEDIUM
+        // r1 and r2 alone would go at HIGH (B/short), r3 has 12 messages (B/long, MEDIUM): the whole chain is asked at
+        // MEDIUM
         for (String id : List.of("r1", "r2", "r3")) {
             Plan.PlanItem p = items.get(id);
             assertEquals("r1", p.chain(), id);
@@ -56,7 +58,9 @@ class ChainsTest {
             assertEquals("MEDIUM", p.confidence(), id);
             assertTrue(p.executable(), id);
         }
-        assertTrue(items.get("r1").reason().contains("compaction chain r1, 3 sessions, deleted together"), items.get("r1").reason());
+        assertTrue(
+                items.get("r1").reason().contains("compaction chain r1, 3 sessions, deleted together"),
+                items.get("r1").reason());
         assertEquals("B/short", items.get("r1").key(), "the member's own condition is still what is learned");
         assertEquals("HIGH", items.get("s1").confidence(), "a session in no chain is unchanged");
     }
@@ -75,8 +79,12 @@ class ChainsTest {
     void ruleENeverCountsAChainsMembersAsDuplicatesOfEachOther() {
         assertTrue(ctx.topics().isEmpty(), ctx.topics().toString());
         assertNull(items.get("d1"));
-        List<SessionRow> more = RuleFixtures.rows(ROWS + "d3 | tui | Deploy pipeline fixes | - | 9 | active | 0 | 0.5 | -\n");
+        List<SessionRow> more =
+                RuleFixtures.rows(ROWS + "d3 | tui | Deploy pipeline fixes | - | 9 | active | 0 | 0.5 | -\n");
         RuleContext c2 = RuleContext.of(RuleFixtures.NOW, "cur", more, Preferences.empty(), 0);
-        assertEquals(List.of("d1", "d2", "d3"), c2.topics().get(0).sessionIds(), "a third session on the topic makes two distinct conversations");
+        assertEquals(
+                List.of("d1", "d2", "d3"),
+                c2.topics().get(0).sessionIds(),
+                "a third session on the topic makes two distinct conversations");
     }
 }

@@ -12,10 +12,8 @@ import java.sql.ResultSet;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
 import steward.sessions.HermesRows;
@@ -36,10 +34,15 @@ class HermesAutoPruneAuditTest {
         StewardPaths paths = StewardPaths.of(home);
         Files.writeString(paths.configYaml(), "sessions:\n  auto_prune: true\n  retention_days: 30\n");
         double now = TestHomes.NOW.getEpochSecond();
-        HermesRows.sql(paths.stateDb(), "INSERT OR REPLACE INTO state_meta (key, value) VALUES ('last_auto_prune', '" + (now - 6 * 3600) + "')");
+        HermesRows.sql(
+                paths.stateDb(),
+                "INSERT OR REPLACE INTO state_meta (key, value) VALUES ('last_auto_prune', '" + (now - 6 * 3600)
+                        + "')");
         Set<String> due = new HashSet<>();
         try (Connection c = Sqlite.openReadOnly(paths.stateDb());
-             ResultSet rs = c.createStatement().executeQuery("SELECT id FROM sessions WHERE ended_at IS NOT NULL AND started_at < " + (now - 30 * 86400))) {
+                ResultSet rs = c.createStatement()
+                        .executeQuery("SELECT id FROM sessions WHERE ended_at IS NOT NULL AND started_at < "
+                                + (now - 30 * 86400))) {
             while (rs.next()) due.add(rs.getString(1));
         }
         assertEquals(10, due.size());
@@ -63,7 +66,9 @@ class HermesAutoPruneAuditTest {
         for (Plan.PlanItem p : o.plan().items()) {
             if (due.contains(p.session_id())) assertEquals("H", p.rule(), "never proposed again: " + p.session_id());
         }
-        assertTrue(o.result().groups().retained().items().stream().noneMatch(i -> due.contains(i.session_id())), "never promised kept");
+        assertTrue(
+                o.result().groups().retained().items().stream().noneMatch(i -> due.contains(i.session_id())),
+                "never promised kept");
 
         Files.writeString(paths.configYaml(), "sessions:\n  auto_prune: false\n");
         AuditEngine.Outcome off = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())

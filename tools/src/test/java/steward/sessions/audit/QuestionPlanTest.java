@@ -7,9 +7,7 @@ import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 
@@ -19,8 +17,22 @@ class QuestionPlanTest {
 
     static Plan.PlanItem item(String id, String condition, String action, String confidence) {
         String rule = condition.substring(0, 1);
-        return new Plan.PlanItem(id, id, rule, condition, action, confidence, true, "r", null, rule.equals("E") ? "topic " + id.charAt(0) : null,
-                new Plan.Fingerprint(null, 1, 1, null, false), confidence, null, null, false);
+        return new Plan.PlanItem(
+                id,
+                id,
+                rule,
+                condition,
+                action,
+                confidence,
+                true,
+                "r",
+                null,
+                rule.equals("E") ? "topic " + id.charAt(0) : null,
+                new Plan.Fingerprint(null, 1, 1, null, false),
+                confidence,
+                null,
+                null,
+                false);
     }
 
     /** {@code spec}: one item per "id condition action confidence" line. */
@@ -39,7 +51,9 @@ class QuestionPlanTest {
     }
 
     static long count(Map<String, Plan.PlanItem> items, String question) {
-        return items.values().stream().filter(i -> question.equals(i.question())).count();
+        return items.values().stream()
+                .filter(i -> question.equals(i.question()))
+                .count();
     }
 
     @Test
@@ -51,7 +65,12 @@ class QuestionPlanTest {
         Map<String, Plan.PlanItem> items = assign(items(spec.toString()), new PreferenceData());
         assertEquals(10, count(items, "new"));
         assertEquals(6, count(items, "not_asked"));
-        assertEquals(5, items.values().stream().filter(i -> "new".equals(i.question()) && i.rule().equals("C")).count(), "conditions take turns");
+        assertEquals(
+                5,
+                items.values().stream()
+                        .filter(i -> "new".equals(i.question()) && i.rule().equals("C"))
+                        .count(),
+                "conditions take turns");
         assertEquals(null, items.get("s0").question(), "automatic items are not questions");
         assertEquals(10, QuestionPlan.lines(items.values()));
     }
@@ -66,7 +85,12 @@ class QuestionPlanTest {
         Map<String, Plan.PlanItem> items = assign(items(spec.toString()), d);
         assertEquals(24, count(items, "grouped"), "25 > 20 listed per group: one line for all but the kept one");
         assertEquals("new", items.get("b3").question(), "a session the user kept is still asked by name");
-        assertEquals(5, items.values().stream().filter(i -> i.rule().equals("C") && "new".equals(i.question())).count(), "5 ≤ 20: by name");
+        assertEquals(
+                5,
+                items.values().stream()
+                        .filter(i -> i.rule().equals("C") && "new".equals(i.question()))
+                        .count(),
+                "5 ≤ 20: by name");
         assertEquals(0, count(items, "not_asked"));
         assertEquals(7, QuestionPlan.lines(items.values()), "b3, the B/long line, five C questions");
     }
@@ -124,7 +148,10 @@ class QuestionPlanTest {
         assertEquals("collapsed", items.get("d1").question());
         assertEquals(2, QuestionPlan.lines(items.values()));
         d.warning_ignored_runs = 0;
-        assertEquals("grouped", assign(items("d0 D/stale mark_ended LOW"), d).get("d0").question(), "answered again: no collapse");
+        assertEquals(
+                "grouped",
+                assign(items("d0 D/stale mark_ended LOW"), d).get("d0").question(),
+                "answered again: no collapse");
     }
 
     @Test
@@ -140,7 +167,10 @@ class QuestionPlanTest {
         Map<String, Plan.PlanItem> items = assign(items(spec.toString()), d);
         assertEquals("new", items.get("b9").question(), "a session the user kept is asked by name, first");
         assertEquals(null, items.get("c0").question(), "a quiet condition is listed, not asked");
-        assertTrue(items.values().stream().filter(i -> "not_asked".equals(i.question())).count() == 3);
+        assertTrue(items.values().stream()
+                        .filter(i -> "not_asked".equals(i.question()))
+                        .count()
+                == 3);
     }
 
     @Test

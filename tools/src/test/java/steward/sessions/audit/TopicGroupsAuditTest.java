@@ -12,10 +12,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
@@ -40,16 +38,20 @@ class TopicGroupsAuditTest {
             home = TestHomes.copyFixture(tmp);
             paths = StewardPaths.of(home);
         }
-        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty()).audit(new AuditRequest(null, TestHomes.NOW, mode, "en", 20));
+        return new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())
+                .audit(new AuditRequest(null, TestHomes.NOW, mode, "en", 20));
     }
 
     static AuditResult.TopicGroup group(AuditResult r, String label) {
-        return r.topic_groups().items().stream().filter(g -> g.label().equals(label)).findFirst()
+        return r.topic_groups().items().stream()
+                .filter(g -> g.label().equals(label))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no group " + label + " in " + r.topic_groups()));
     }
 
     String title(String id) throws Exception {
-        try (Connection c = Sqlite.openReadOnly(home.resolve("state.db")); PreparedStatement ps = c.prepareStatement("SELECT title FROM sessions WHERE id = ?")) {
+        try (Connection c = Sqlite.openReadOnly(home.resolve("state.db"));
+                PreparedStatement ps = c.prepareStatement("SELECT title FROM sessions WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -65,14 +67,22 @@ class TopicGroupsAuditTest {
         assertTrue(r.topic_groups().count() >= 3, r.topic_groups().toString());
         AuditResult.TopicGroup cc = group(r, "Claude Code");
         assertEquals("title_prefix", cc.advice().kind());
-        assertTrue(cc.advice().why().contains("share /home/u with other topics"), cc.advice().why());
-        List<AuditResult.Item> eItems = r.groups().confirm().stream().filter(g -> g.rule().equals("E")).flatMap(g -> g.items().stream()).toList();
+        assertTrue(
+                cc.advice().why().contains("share /home/u with other topics"),
+                cc.advice().why());
+        List<AuditResult.Item> eItems = r.groups().confirm().stream()
+                .filter(g -> g.rule().equals("E"))
+                .flatMap(g -> g.items().stream())
+                .toList();
         assertFalse(eItems.isEmpty());
         int linked = 0;
         for (AuditResult.Item e : eItems) {
             if (e.cluster_id() == null) continue;
             linked++;
-            AuditResult.TopicGroup g = r.topic_groups().items().stream().filter(x -> x.cluster_id().equals(e.cluster_id())).findFirst().orElseThrow();
+            AuditResult.TopicGroup g = r.topic_groups().items().stream()
+                    .filter(x -> x.cluster_id().equals(e.cluster_id()))
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(g.session_ids().contains(e.session_id()));
             assertTrue(e.reason().endsWith("(see topic group " + g.cluster_id() + ")"), e.reason());
         }
@@ -82,33 +92,48 @@ class TopicGroupsAuditTest {
         for (AuditResult.Rename rn : cc.advice().renames()) {
             Plan.PlanItem it = o.plan().item(rn.item_id());
             assertNotNull(it);
-            assertEquals(List.of("G", "rename", "LOW", cc.cluster_id(), rn.to()), List.of(it.rule(), it.action(), it.confidence(), it.topic(), it.new_title()));
+            assertEquals(
+                    List.of("G", "rename", "LOW", cc.cluster_id(), rn.to()),
+                    List.of(it.rule(), it.action(), it.confidence(), it.topic(), it.new_title()));
             assertTrue(it.executable());
         }
-        assertTrue(r.groups().info().items().stream().noneMatch(i -> i.rule().equals("G")), "renames are listed with their group, not as LOW items");
+        assertTrue(
+                r.groups().info().items().stream().noneMatch(i -> i.rule().equals("G")),
+                "renames are listed with their group, not as LOW items");
     }
 
     @Test
     void aGroupIdApprovesItsRenamesOnlyAndRestoreTakesThemBack() throws Exception {
         AuditEngine.Outcome o = audit("interactive");
         AuditResult.TopicGroup cc = group(o.result(), "Claude Code");
-        AuditResult.TopicGroup other = o.result().topic_groups().items().stream().filter(g -> !g.cluster_id().equals(cc.cluster_id())
-                && !g.advice().renames().isEmpty()).findFirst().orElseThrow();
-        ApplyResult nothing = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of(), Map.of(), true, null));
+        AuditResult.TopicGroup other = o.result().topic_groups().items().stream()
+                .filter(g -> !g.cluster_id().equals(cc.cluster_id())
+                        && !g.advice().renames().isEmpty())
+                .findFirst()
+                .orElseThrow();
+        ApplyResult nothing = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of(), Map.of(), true, null));
         assertTrue(nothing.executed().stream().noneMatch(d -> d.rule().equals("G")), "silence is not approval");
-        assertTrue(nothing.skipped().stream().anyMatch(s -> s.rule().equals("G") && s.reason().equals("not approved (LOW)")));
+        assertTrue(nothing.skipped().stream()
+                .anyMatch(s -> s.rule().equals("G") && s.reason().equals("not approved (LOW)")));
 
-        ApplyResult a = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(o.result().plan_id(), Map.of(cc.cluster_id(), "approve"),
-                Map.of(), Map.of(), false, null));
-        List<ApplyResult.Done> renames = a.executed().stream().filter(d -> d.rule().equals("G")).toList();
+        ApplyResult a = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(
+                        o.result().plan_id(), Map.of(cc.cluster_id(), "approve"), Map.of(), Map.of(), false, null));
+        List<ApplyResult.Done> renames =
+                a.executed().stream().filter(d -> d.rule().equals("G")).toList();
         assertEquals(cc.advice().renames().size(), renames.size());
         for (AuditResult.Rename rn : cc.advice().renames()) assertEquals(rn.to(), title(rn.session_id()));
-        for (AuditResult.Rename rn : other.advice().renames()) assertEquals(rn.from(), title(rn.session_id()), "another group is not renamed");
+        for (AuditResult.Rename rn : other.advice().renames())
+            assertEquals(rn.from(), title(rn.session_id()), "another group is not renamed");
         assertNotNull(a.backup());
-        assertTrue(a.learning().summary().stream().noneMatch(l -> l.contains(" G=")), "renames of a topic group teach nothing: " + a.learning().summary());
+        assertTrue(
+                a.learning().summary().stream().noneMatch(l -> l.contains(" G=")),
+                "renames of a topic group teach nothing: " + a.learning().summary());
 
         new RestoreEngine(paths, TestHomes.CLOCK).restore(a.backup().backup_id(), List.of());
-        for (AuditResult.Rename rn : cc.advice().renames()) assertEquals(rn.from(), title(rn.session_id()), "restore reverts the rename");
+        for (AuditResult.Rename rn : cc.advice().renames())
+            assertEquals(rn.from(), title(rn.session_id()), "restore reverts the rename");
     }
 
     @Test
@@ -116,17 +141,42 @@ class TopicGroupsAuditTest {
         AuditEngine.Outcome o = audit("interactive");
         AuditResult.TopicGroup cc = group(o.result(), "Claude Code");
         AuditResult.Rename first = cc.advice().renames().get(0);
-        ApplyResult a = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of("G", "approve"),
-                Map.of(first.session_id(), "My own title"), true, null));
-        // every proposed rename runs once; the session the user titled gets the user's title (through its own item, rule E here)
-        List<String> proposed = o.result().topic_groups().items().stream().flatMap(g -> g.advice().renames().stream())
-                .map(AuditResult.Rename::session_id).sorted().toList();
-        List<String> renamed = a.executed().stream().filter(d -> d.action().equals("rename")).map(ApplyResult.Done::session_id).sorted().toList();
+        ApplyResult a = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(
+                        o.result().plan_id(),
+                        Map.of(),
+                        Map.of("G", "approve"),
+                        Map.of(first.session_id(), "My own title"),
+                        true,
+                        null));
+        // every proposed rename runs once; the session the user titled gets the user's title (through its own item,
+        // rule E here)
+        List<String> proposed = o.result().topic_groups().items().stream()
+                .flatMap(g -> g.advice().renames().stream())
+                .map(AuditResult.Rename::session_id)
+                .sorted()
+                .toList();
+        List<String> renamed = a.executed().stream()
+                .filter(d -> d.action().equals("rename"))
+                .map(ApplyResult.Done::session_id)
+                .sorted()
+                .toList();
         assertEquals(proposed, renamed);
-        assertEquals("My own title", a.executed().stream().filter(d -> d.session_id().equals(first.session_id())).findFirst().orElseThrow().new_title());
-        assertTrue(a.skipped().stream().anyMatch(sk -> sk.session_id().equals(first.session_id()) && sk.reason().equals("renamed by another item of this plan")));
-        StewardError e = assertThrows(StewardError.class, () -> new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(
-                o.result().plan_id(), Map.of("g99", "approve"), Map.of(), Map.of(), true, null)));
+        assertEquals(
+                "My own title",
+                a.executed().stream()
+                        .filter(d -> d.session_id().equals(first.session_id()))
+                        .findFirst()
+                        .orElseThrow()
+                        .new_title());
+        assertTrue(a.skipped().stream()
+                .anyMatch(sk -> sk.session_id().equals(first.session_id())
+                        && sk.reason().equals("renamed by another item of this plan")));
+        StewardError e = assertThrows(
+                StewardError.class,
+                () -> new ApplyEngine(paths, TestHomes.CLOCK)
+                        .apply(new ApplyRequest(
+                                o.result().plan_id(), Map.of("g99", "approve"), Map.of(), Map.of(), true, null)));
         assertTrue(e.getMessage().contains("g99"), e.getMessage());
     }
 
@@ -134,19 +184,24 @@ class TopicGroupsAuditTest {
     void headlessNeverRenames() throws Exception {
         AuditEngine.Outcome o = audit("headless");
         assertTrue(o.plan().items().stream().filter(i -> i.rule().equals("G")).noneMatch(Plan.PlanItem::executable));
-        ApplyResult a = new ApplyEngine(paths, TestHomes.CLOCK).apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of("G", "approve"),
-                Map.of(), true, null));
+        ApplyResult a = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of("G", "approve"), Map.of(), true, null));
         assertTrue(a.executed().stream().noneMatch(d -> d.rule().equals("G")));
     }
 
     /** One Claude Code session of a generated home: a prompt, an answer and (when titled) an ai-title entry; live = modified an hour ago. */
     record CcSession(String id, String cwd, String title, String prompt, boolean live) {}
 
-    static final String K1 = "0a000000-0000-4000-8000-000000000001", K2 = "0a000000-0000-4000-8000-000000000002",
-            K3 = "0a000000-0000-4000-8000-000000000003", O1 = "0a000000-0000-4000-8000-000000000004",
-            O2 = "0a000000-0000-4000-8000-000000000005", T1 = "0b000000-0000-4000-8000-000000000001",
-            T2 = "0b000000-0000-4000-8000-000000000002", R1 = "0c000000-0000-4000-8000-000000000001",
-            R2 = "0c000000-0000-4000-8000-000000000002", G1 = "0d000000-0000-4000-8000-000000000001";
+    static final String K1 = "0a000000-0000-4000-8000-000000000001",
+            K2 = "0a000000-0000-4000-8000-000000000002",
+            K3 = "0a000000-0000-4000-8000-000000000003",
+            O1 = "0a000000-0000-4000-8000-000000000004",
+            O2 = "0a000000-0000-4000-8000-000000000005",
+            T1 = "0b000000-0000-4000-8000-000000000001",
+            T2 = "0b000000-0000-4000-8000-000000000002",
+            R1 = "0c000000-0000-4000-8000-000000000001",
+            R2 = "0c000000-0000-4000-8000-000000000002",
+            G1 = "0d000000-0000-4000-8000-000000000001";
 
     /**
      * Four topics: "Kafka consumer" (3 sessions, 2 live) shares /home/dev/shop with two other topics; "Thesis citations" has
@@ -154,15 +209,52 @@ class TopicGroupsAuditTest {
      */
     static List<CcSession> ccHome() {
         return List.of(
-                new CcSession(K1, "/home/dev/shop", "Kafka consumer lag", "Kafka consumer lag grows after the deploy, why?", true),
-                new CcSession(K2, "/home/dev/shop", "Kafka consumer rebalancing", "The Kafka consumer keeps rebalancing every minute", true),
-                new CcSession(K3, "/home/dev/shop", "Kafka consumer offsets", "Reset the Kafka consumer offsets for the orders topic", false),
-                new CcSession(O1, "/home/dev/shop", "Invoice PDF layout", "Make the invoice PDF fit on one page", false),
-                new CcSession(O2, "/home/dev/shop", "Newsletter signup form", "Add a newsletter signup form to the footer", false),
-                new CcSession(T1, "/home/dev/thesis", "Thesis citations in Zotero", "Export the thesis citations from Zotero", false),
-                new CcSession(T2, "/home/dev/thesis", "Thesis citations format", "Which citation format does the thesis template need?", false),
-                new CcSession(R1, "/home/dev/api", "Rate limiter with Redis", "Build a rate limiter on Redis for the API", false),
-                new CcSession(R2, "/home/dev/api-v2", "Rate limiter tests", "Write tests for the Redis rate limiter", false),
+                new CcSession(
+                        K1,
+                        "/home/dev/shop",
+                        "Kafka consumer lag",
+                        "Kafka consumer lag grows after the deploy, why?",
+                        true),
+                new CcSession(
+                        K2,
+                        "/home/dev/shop",
+                        "Kafka consumer rebalancing",
+                        "The Kafka consumer keeps rebalancing every minute",
+                        true),
+                new CcSession(
+                        K3,
+                        "/home/dev/shop",
+                        "Kafka consumer offsets",
+                        "Reset the Kafka consumer offsets for the orders topic",
+                        false),
+                new CcSession(
+                        O1, "/home/dev/shop", "Invoice PDF layout", "Make the invoice PDF fit on one page", false),
+                new CcSession(
+                        O2,
+                        "/home/dev/shop",
+                        "Newsletter signup form",
+                        "Add a newsletter signup form to the footer",
+                        false),
+                new CcSession(
+                        T1,
+                        "/home/dev/thesis",
+                        "Thesis citations in Zotero",
+                        "Export the thesis citations from Zotero",
+                        false),
+                new CcSession(
+                        T2,
+                        "/home/dev/thesis",
+                        "Thesis citations format",
+                        "Which citation format does the thesis template need?",
+                        false),
+                new CcSession(
+                        R1,
+                        "/home/dev/api",
+                        "Rate limiter with Redis",
+                        "Build a rate limiter on Redis for the API",
+                        false),
+                new CcSession(
+                        R2, "/home/dev/api-v2", "Rate limiter tests", "Write tests for the Redis rate limiter", false),
                 new CcSession(G1, "/home/dev/misc", null, "When should I water the tomatoes?", false));
     }
 
@@ -175,15 +267,38 @@ class TopicGroupsAuditTest {
             double at = c.live() ? now - 3600 : now - 5 * 86400;
             String ts = java.time.Instant.ofEpochSecond((long) at - 120).toString();
             StringBuilder sb = new StringBuilder();
-            sb.append("{\"parentUuid\":null,\"isSidechain\":false,\"cwd\":\"").append(c.cwd()).append("\",\"sessionId\":\"").append(c.id())
-                    .append("\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"").append(c.prompt())
-                    .append("\"},\"uuid\":\"u1-").append(c.id()).append("\",\"timestamp\":\"").append(ts).append("\"}\n");
-            sb.append("{\"parentUuid\":\"u1-").append(c.id()).append("\",\"isSidechain\":false,\"cwd\":\"").append(c.cwd())
-                    .append("\",\"sessionId\":\"").append(c.id()).append("\",\"message\":{\"id\":\"msg_").append(c.id().substring(0, 8))
-                    .append("\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Done.\"}]},")
-                    .append("\"type\":\"assistant\",\"uuid\":\"a1-").append(c.id()).append("\",\"timestamp\":\"").append(ts).append("\"}\n");
+            sb.append("{\"parentUuid\":null,\"isSidechain\":false,\"cwd\":\"")
+                    .append(c.cwd())
+                    .append("\",\"sessionId\":\"")
+                    .append(c.id())
+                    .append("\",\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"")
+                    .append(c.prompt())
+                    .append("\"},\"uuid\":\"u1-")
+                    .append(c.id())
+                    .append("\",\"timestamp\":\"")
+                    .append(ts)
+                    .append("\"}\n");
+            sb.append("{\"parentUuid\":\"u1-")
+                    .append(c.id())
+                    .append("\",\"isSidechain\":false,\"cwd\":\"")
+                    .append(c.cwd())
+                    .append("\",\"sessionId\":\"")
+                    .append(c.id())
+                    .append("\",\"message\":{\"id\":\"msg_")
+                    .append(c.id().substring(0, 8))
+                    .append(
+                            "\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Done.\"}]},")
+                    .append("\"type\":\"assistant\",\"uuid\":\"a1-")
+                    .append(c.id())
+                    .append("\",\"timestamp\":\"")
+                    .append(ts)
+                    .append("\"}\n");
             if (c.title() != null) {
-                sb.append("{\"type\":\"ai-title\",\"aiTitle\":\"").append(c.title()).append("\",\"sessionId\":\"").append(c.id()).append("\"}\n");
+                sb.append("{\"type\":\"ai-title\",\"aiTitle\":\"")
+                        .append(c.title())
+                        .append("\",\"sessionId\":\"")
+                        .append(c.id())
+                        .append("\"}\n");
             }
             Path f = dir.resolve(c.id() + ".jsonl");
             java.nio.file.Files.writeString(f, sb.toString());
@@ -197,12 +312,18 @@ class TopicGroupsAuditTest {
         Path claude = writeClaudeHome(tmp, ccHome());
         Map<String, String> before = ClaudeTestHomes.tree(claude);
         StewardPaths only = ClaudeTestHomes.claudeOnly(tmp, claude);
-        AuditEngine.Outcome o = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"))
+        AuditEngine.Outcome o = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(Path.of("/home/dev/elsewhere"))
                 .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20, "claude", 0));
         AuditResult r = o.result();
         assertEquals(10, r.topic_groups().considered());
-        // newest first: the Kafka group holds the two live sessions; the others ended at the same time (ids in order found)
-        assertEquals(List.of("c1", "c2", "c3"), r.topic_groups().items().stream().map(AuditResult.TopicGroup::cluster_id).toList());
+        // newest first: the Kafka group holds the two live sessions; the others ended at the same time (ids in order
+        // found)
+        assertEquals(
+                List.of("c1", "c2", "c3"),
+                r.topic_groups().items().stream()
+                        .map(AuditResult.TopicGroup::cluster_id)
+                        .toList());
         assertEquals(3, r.topic_groups().count());
         AuditResult.TopicGroup kafka = group(r, "Kafka consumer");
         assertEquals("claude", kafka.store());
@@ -211,12 +332,21 @@ class TopicGroupsAuditTest {
         // 3 of the project's 5 sessions (< 75 %): /resume in /home/dev/shop lists other topics too, so a title prefix
         assertEquals("title_prefix", kafka.advice().kind());
         assertEquals("[Kafka consumer]", kafka.advice().prefix());
-        assertTrue(kafka.advice().why().startsWith("Claude Code groups sessions only by working directory, and these share /home/dev/shop with other topics"),
+        assertTrue(
+                kafka.advice()
+                        .why()
+                        .startsWith(
+                                "Claude Code groups sessions only by working directory, and these share /home/dev/shop with other topics"),
                 kafka.advice().why());
-        assertTrue(kafka.advice().why().endsWith("so set it with /rename [Kafka consumer] … in each session"), kafka.advice().why());
-        assertEquals(java.util.Set.of(new AuditResult.Rename(null, K1, "Kafka consumer lag", "[Kafka consumer] lag"),
-                new AuditResult.Rename(null, K2, "Kafka consumer rebalancing", "[Kafka consumer] rebalancing"),
-                new AuditResult.Rename(null, K3, "Kafka consumer offsets", "[Kafka consumer] offsets")), java.util.Set.copyOf(kafka.advice().renames()));
+        assertTrue(
+                kafka.advice().why().endsWith("so set it with /rename [Kafka consumer] … in each session"),
+                kafka.advice().why());
+        assertEquals(
+                java.util.Set.of(
+                        new AuditResult.Rename(null, K1, "Kafka consumer lag", "[Kafka consumer] lag"),
+                        new AuditResult.Rename(null, K2, "Kafka consumer rebalancing", "[Kafka consumer] rebalancing"),
+                        new AuditResult.Rename(null, K3, "Kafka consumer offsets", "[Kafka consumer] offsets")),
+                java.util.Set.copyOf(kafka.advice().renames()));
         AuditResult.TopicGroup thesis = group(r, "Thesis citations");
         assertEquals(java.util.Set.of(T1, T2), java.util.Set.copyOf(thesis.session_ids()));
         assertEquals("claude_project", thesis.advice().kind());
@@ -227,25 +357,44 @@ class TopicGroupsAuditTest {
         AuditResult.TopicGroup limiter = group(r, "Rate limiter");
         assertEquals(java.util.Set.of(R1, R2), java.util.Set.copyOf(limiter.session_ids()));
         assertEquals("title_prefix", limiter.advice().kind());
-        assertTrue(limiter.advice().why().startsWith("these sessions ran in 2 working directories"), limiter.advice().why());
+        assertTrue(
+                limiter.advice().why().startsWith("these sessions ran in 2 working directories"),
+                limiter.advice().why());
         // rule E asks "consolidated yet?" of the two live Kafka sessions and links to their group, as for Hermes
-        List<AuditResult.Item> e = r.groups().confirm().stream().filter(g -> g.rule().equals("E")).flatMap(g -> g.items().stream()).toList();
-        assertEquals(java.util.Set.of(K1, K2), e.stream().map(AuditResult.Item::session_id).collect(java.util.stream.Collectors.toSet()));
+        List<AuditResult.Item> e = r.groups().confirm().stream()
+                .filter(g -> g.rule().equals("E"))
+                .flatMap(g -> g.items().stream())
+                .toList();
+        assertEquals(
+                java.util.Set.of(K1, K2),
+                e.stream().map(AuditResult.Item::session_id).collect(java.util.stream.Collectors.toSet()));
         for (AuditResult.Item i : e) {
             assertEquals("c1", i.cluster_id());
             assertTrue(i.reason().endsWith("(see topic group c1)"), i.reason());
         }
         // no rename is a plan item: Steward does not write Claude Code titles, and a group id is no decision
         assertTrue(o.plan().items().stream().noneMatch(i -> i.rule().equals("G")));
-        StewardError err = assertThrows(StewardError.class, () -> new ApplyEngine(only, TestHomes.CLOCK).apply(new ApplyRequest(r.plan_id(),
-                Map.of("c1", "approve"), Map.of(), Map.of(), true, null)));
+        StewardError err = assertThrows(
+                StewardError.class,
+                () -> new ApplyEngine(only, TestHomes.CLOCK)
+                        .apply(new ApplyRequest(r.plan_id(), Map.of("c1", "approve"), Map.of(), Map.of(), true, null)));
         assertTrue(err.getMessage().contains("c1"), err.getMessage());
-        assertTrue(o.text().contains("  c1 “Kafka consumer” (3) → title prefix [Kafka consumer] (set with /rename in Claude Code)\n"), o.text());
-        assertTrue(o.text().contains("“Thesis citations” (2) → already one Claude Code project: /home/dev/thesis (2 sessions)"), o.text());
+        assertTrue(
+                o.text()
+                        .contains(
+                                "  c1 “Kafka consumer” (3) → title prefix [Kafka consumer] (set with /rename in Claude Code)\n"),
+                o.text());
+        assertTrue(
+                o.text()
+                        .contains(
+                                "“Thesis citations” (2) → already one Claude Code project: /home/dev/thesis (2 sessions)"),
+                o.text());
         assertTrue(o.text().contains("Steward never renames Claude Code sessions"), o.text());
         assertFalse(o.text().contains("Renames run only if approved"), o.text());
-        String zh = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"))
-                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "zh", 20, "claude", 0)).text();
+        String zh = new AuditEngine(only, TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(Path.of("/home/dev/elsewhere"))
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "zh", 20, "claude", 0))
+                .text();
         assertTrue(zh.contains("“Thesis citations”（2 条）→ 已是 Claude Code 项目 /home/dev/thesis（共 2 条）"), zh);
         assertTrue(zh.contains("标题前缀 [Kafka consumer]（在 Claude Code 中用 /rename 设置）"), zh);
         assertEquals(before, ClaudeTestHomes.tree(claude), "grouping reads the transcripts only");
@@ -255,20 +404,27 @@ class TopicGroupsAuditTest {
     void bothHomesAreGroupedEachInItsOwnClusters() throws Exception {
         home = TestHomes.copyFixture(tmp);
         Path claude = writeClaudeHome(tmp, ccHome());
-        AuditEngine engine = new AuditEngine(StewardPaths.of(home, claude), TestHomes.CLOCK, Preferences.empty()).callerCwd(Path.of("/home/dev/elsewhere"));
-        AuditResult r = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, null, 0)).result();
+        AuditEngine engine = new AuditEngine(StewardPaths.of(home, claude), TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(Path.of("/home/dev/elsewhere"));
+        AuditResult r = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, null, 0))
+                .result();
         java.util.Set<String> claudeIds = new java.util.HashSet<>();
         for (CcSession c : ccHome()) claudeIds.add(c.id());
-        List<AuditResult.TopicGroup> cc = r.topic_groups().items().stream().filter(g -> g.store().equals("claude")).toList();
+        List<AuditResult.TopicGroup> cc = r.topic_groups().items().stream()
+                .filter(g -> g.store().equals("claude"))
+                .toList();
         assertEquals(3, cc.size());
         for (AuditResult.TopicGroup g : r.topic_groups().items()) {
             boolean claudeGroup = g.store().equals("claude");
             assertEquals(claudeGroup, g.cluster_id().startsWith("c"), g.cluster_id());
             assertTrue(g.session_ids().stream().allMatch(id -> claudeIds.contains(id) == claudeGroup), g.toString());
         }
-        assertTrue(r.topic_groups().items().stream().anyMatch(g -> g.store().equals("hermes") && g.label().equals("Claude Code")));
+        assertTrue(r.topic_groups().items().stream()
+                .anyMatch(g -> g.store().equals("hermes") && g.label().equals("Claude Code")));
         // the groups are one list, newest activity first
-        List<String> newest = r.topic_groups().items().stream().map(AuditResult.TopicGroup::newest_activity).toList();
+        List<String> newest = r.topic_groups().items().stream()
+                .map(AuditResult.TopicGroup::newest_activity)
+                .toList();
         List<String> sorted = new java.util.ArrayList<>(newest);
         sorted.sort(java.util.Comparator.reverseOrder());
         assertEquals(sorted, newest);
@@ -276,11 +432,14 @@ class TopicGroupsAuditTest {
 
     @Test
     void theClaudeCodeFixtureGetsNoInventedGroup() throws Exception {
-        // fixtures/claude-home: its titles share no more than one word ("Postgres vacuum tuning" / "Postgres index bloat", rule E),
+        // fixtures/claude-home: its titles share no more than one word ("Postgres vacuum tuning" / "Postgres index
+        // bloat", rule E),
         // which does not reach the clusterer's threshold: no group is invented
         Path claude = ClaudeTestHomes.install(tmp, false);
         AuditResult r = new AuditEngine(ClaudeTestHomes.claudeOnly(tmp, claude), TestHomes.CLOCK, Preferences.empty())
-                .callerCwd(ClaudeTestHomes.CALLER_CWD).audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, "claude", 0)).result();
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, "claude", 0))
+                .result();
         assertEquals(17, r.topic_groups().considered()); // 18 sessions of their own, less the compaction continuation
         assertEquals(0, r.topic_groups().count());
         assertEquals(null, r.topic_groups().warning());

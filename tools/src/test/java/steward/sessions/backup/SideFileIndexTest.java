@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,8 +16,19 @@ class SideFileIndexTest {
     @Test
     void answersAsThePerSessionListing() throws Exception {
         Path sd = Files.createDirectories(home.resolve("sessions"));
-        for (String n : List.of("a.json", "a.jsonl", "request_dump_a_1.json", "request_dump_a_2.json", "request_dump_a_b_1.json", "a_b.json",
-                "request_dump_a_3.txt", "ab.json", "sessions.json", "request_dump_c_9.json", "日本_1.json", "request_dump_日本_1_x.json")) {
+        for (String n : List.of(
+                "a.json",
+                "a.jsonl",
+                "request_dump_a_1.json",
+                "request_dump_a_2.json",
+                "request_dump_a_b_1.json",
+                "a_b.json",
+                "request_dump_a_3.txt",
+                "ab.json",
+                "sessions.json",
+                "request_dump_c_9.json",
+                "日本_1.json",
+                "request_dump_日本_1_x.json")) {
             Files.writeString(sd.resolve(n), n);
         }
         Files.createDirectories(sd.resolve("d.json")); // a directory is not a side file
@@ -27,10 +37,18 @@ class SideFileIndexTest {
         for (String id : List.of("a", "a_b", "ab", "b", "c", "d", "日本_1", "sessions", "request")) {
             assertEquals(SessionBackup.sideFiles(home, id), index.of(id), id);
         }
-        assertEquals(List.of(sd.resolve("a.json"), sd.resolve("a.jsonl"), sd.resolve("request_dump_a_1.json"), sd.resolve("request_dump_a_2.json"),
-                sd.resolve("request_dump_a_b_1.json")), index.of("a"), "a's dumps include a_b's, as Hermes' own glob does");
+        assertEquals(
+                List.of(
+                        sd.resolve("a.json"),
+                        sd.resolve("a.jsonl"),
+                        sd.resolve("request_dump_a_1.json"),
+                        sd.resolve("request_dump_a_2.json"),
+                        sd.resolve("request_dump_a_b_1.json")),
+                index.of("a"),
+                "a's dumps include a_b's, as Hermes' own glob does");
         Files.delete(sd.resolve("a.jsonl"));
-        assertEquals(SessionBackup.sideFiles(home, "a"), index.of("a"), "a file gone since the listing is not reported");
+        assertEquals(
+                SessionBackup.sideFiles(home, "a"), index.of("a"), "a file gone since the listing is not reported");
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 class GroupingEngineTest {
@@ -20,7 +19,8 @@ class GroupingEngineTest {
             if (line.isBlank() || line.strip().startsWith("#")) continue;
             String[] c = line.split("\\|", -1);
             for (int i = 0; i < c.length; i++) c[i] = c[i].strip();
-            out.add(new GroupingEngine.Candidate(c[0], c[1].equals("-") ? null : c[1], c[2], c[3].equals("-") ? null : c[3], 1000 - n++));
+            out.add(new GroupingEngine.Candidate(
+                    c[0], c[1].equals("-") ? null : c[1], c[2], c[3].equals("-") ? null : c[3], 1000 - n++));
         }
         return out;
     }
@@ -47,7 +47,10 @@ class GroupingEngineTest {
     }
 
     static GroupingEngine.Cluster with(List<GroupingEngine.Cluster> cs, String id) {
-        return cs.stream().filter(c -> c.session_ids().contains(id)).findFirst().orElseThrow(() -> new AssertionError(id + " in no cluster: " + cs));
+        return cs.stream()
+                .filter(c -> c.session_ids().contains(id))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(id + " in no cluster: " + cs));
     }
 
     @Test
@@ -58,15 +61,26 @@ class GroupingEngineTest {
         assertEquals("Claude Code", cc.label());
         assertEquals("title_prefix", cc.advice().kind());
         assertEquals("[Claude Code]", cc.advice().prefix());
-        assertEquals(List.of(new GroupingEngine.Rename("cc1", "Claude Code hooks setup", "[Claude Code] hooks setup"),
-                new GroupingEngine.Rename("cc2", "Claude Code subagents", "[Claude Code] subagents"),
-                new GroupingEngine.Rename("cc3", "Claude Code 模式", "[Claude Code] 模式")), cc.advice().renames(),
+        assertEquals(
+                List.of(
+                        new GroupingEngine.Rename("cc1", "Claude Code hooks setup", "[Claude Code] hooks setup"),
+                        new GroupingEngine.Rename("cc2", "Claude Code subagents", "[Claude Code] subagents"),
+                        new GroupingEngine.Rename("cc3", "Claude Code 模式", "[Claude Code] 模式")),
+                cc.advice().renames(),
                 "cc4 already has the prefix");
-        assertTrue(cc.advice().why().en().contains("share /home/u with other topics"), cc.advice().why().en());
+        assertTrue(
+                cc.advice().why().en().contains("share /home/u with other topics"),
+                cc.advice().why().en());
         GroupingEngine.Cluster b = with(cs, "t1");
         assertEquals("B站搜索咨询", b.label());
-        assertEquals(List.of("[B站搜索咨询]", "[B站搜索咨询] #2"), b.advice().renames().stream().map(GroupingEngine.Rename::to).toList());
-        assertTrue(cs.stream().noneMatch(c -> c.session_ids().contains("x1") || c.session_ids().contains("x2")), "one-offs stay alone");
+        assertEquals(
+                List.of("[B站搜索咨询]", "[B站搜索咨询] #2"),
+                b.advice().renames().stream().map(GroupingEngine.Rename::to).toList());
+        assertTrue(
+                cs.stream()
+                        .noneMatch(c -> c.session_ids().contains("x1")
+                                || c.session_ids().contains("x2")),
+                "one-offs stay alone");
     }
 
     @Test
@@ -79,27 +93,43 @@ class GroupingEngineTest {
         assertEquals(List.of(), b.advice().gathers_others());
         assertEquals(List.of(), b.advice().renames());
         // a stray session in the same folder is named: the Project would gather it too
-        List<GroupingEngine.Cluster> cs = group(HOME + "z1 | Vacation photos | Sort my vacation photos by date | /home/u/src/billing\n", HermesProjects.NONE);
+        List<GroupingEngine.Cluster> cs = group(
+                HOME + "z1 | Vacation photos | Sort my vacation photos by date | /home/u/src/billing\n",
+                HermesProjects.NONE);
         GroupingEngine.Cluster b2 = with(cs, "b1");
         assertEquals("project", b2.advice().kind());
         assertEquals(4, b2.advice().gathers());
         assertEquals(List.of("z1"), b2.advice().gathers_others());
         // when most of what the folder holds is other topics, a Project does not fit
         StringBuilder more = new StringBuilder(HOME);
-        for (int i = 0; i < 3; i++) more.append("o").append(i).append(" | Garden plan ").append(i).append(" | Which tomatoes ").append(i)
-                .append(" | /home/u/src/billing\n");
-        assertEquals("title_prefix", with(group(more.toString(), HermesProjects.NONE), "b1").advice().kind());
+        for (int i = 0; i < 3; i++)
+            more.append("o")
+                    .append(i)
+                    .append(" | Garden plan ")
+                    .append(i)
+                    .append(" | Which tomatoes ")
+                    .append(i)
+                    .append(" | /home/u/src/billing\n");
+        assertEquals(
+                "title_prefix",
+                with(group(more.toString(), HermesProjects.NONE), "b1").advice().kind());
     }
 
     @Test
     void anExistingProjectThatGathersTheTopicIsNamed() {
-        HermesProjects p = new HermesProjects(List.of(new HermesProjects.Project("1", "Billing", List.of("/home/u/src/billing")),
-                new HermesProjects.Project("2", "Everything", List.of("/home/u"))), "projects.db", null);
+        HermesProjects p = new HermesProjects(
+                List.of(
+                        new HermesProjects.Project("1", "Billing", List.of("/home/u/src/billing")),
+                        new HermesProjects.Project("2", "Everything", List.of("/home/u"))),
+                "projects.db",
+                null);
         GroupingEngine.Cluster b = with(group(HOME, p), "b1");
         assertEquals("existing_project", b.advice().kind());
         assertEquals("Billing", b.advice().project_name());
         // a Project on the shared home folder gathers everything: it does not count as grouping the Claude Code topic
-        assertEquals("existing_project", with(group(HOME, p), "cc1").advice().kind(),
+        assertEquals(
+                "existing_project",
+                with(group(HOME, p), "cc1").advice().kind(),
                 "a project on /home/u does gather these sessions (longest prefix), so it is named");
     }
 
@@ -110,7 +140,9 @@ class GroupingEngineTest {
         assertEquals("[Rust]", GroupingEngine.renamed("rust", "Rust"));
         assertEquals("[Rust] Borrowing in practice", GroupingEngine.renamed("Borrowing in practice", "Rust"));
         assertNull(GroupingEngine.renamed("[rust] borrowing", "Rust"));
-        assertEquals(GroupingEngine.MAX_TITLE, GroupingEngine.renamed("x".repeat(200), "Rust").length());
+        assertEquals(
+                GroupingEngine.MAX_TITLE,
+                GroupingEngine.renamed("x".repeat(200), "Rust").length());
         Set<String> inUse = Set.of("[Rust] a", "[Rust] a #2");
         assertEquals("[Rust] a #3", GroupingEngine.unique("[Rust] a", inUse, new HashSet<>()));
     }
@@ -138,8 +170,15 @@ class GroupingEngineTest {
 
     /** Claude Code candidates: the project directory is the encoded cwd, as Claude Code names it. */
     static List<GroupingEngine.Candidate> claude(String table) {
-        return sessions(table).stream().map(c -> new GroupingEngine.Candidate(c.id(), c.title(), c.prompt(), c.cwd(), c.lastActivity(),
-                steward.claude.ClaudeHome.encodeCwd(c.cwd()))).toList();
+        return sessions(table).stream()
+                .map(c -> new GroupingEngine.Candidate(
+                        c.id(),
+                        c.title(),
+                        c.prompt(),
+                        c.cwd(),
+                        c.lastActivity(),
+                        steward.claude.ClaudeHome.encodeCwd(c.cwd())))
+                .toList();
     }
 
     @Test
@@ -180,8 +219,13 @@ class GroupingEngineTest {
         GroupingEngine.Cluster b = with(cs, "b1");
         assertEquals("title_prefix", b.advice().kind());
         // 2 of 4 < 0.75; Claude Code titles need not be unique, so no "#2" is added
-        assertEquals(List.of(new GroupingEngine.Rename("b1", "Billing invoice split", "[Billing invoice split]"),
-                new GroupingEngine.Rename("b2", "Billing invoice split", "[Billing invoice split]")), b.advice().renames());
-        assertTrue(b.advice().why().en().contains("share /home/u/src/shop with other topics"), b.advice().why().en());
+        assertEquals(
+                List.of(
+                        new GroupingEngine.Rename("b1", "Billing invoice split", "[Billing invoice split]"),
+                        new GroupingEngine.Rename("b2", "Billing invoice split", "[Billing invoice split]")),
+                b.advice().renames());
+        assertTrue(
+                b.advice().why().en().contains("share /home/u/src/shop with other topics"),
+                b.advice().why().en());
     }
 }

@@ -9,11 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.claude.fixture.ClaudeHomeFixture;
 import steward.sessions.store.ClaudeSessions;
@@ -32,11 +30,13 @@ class ClaudeInspectTest {
     static final String CONT = "9db88f17-a737-3081-8eec-a4c36cb952dd";
     /** The older layout: "API rate limiting design" with sidechain events in its file and a project-level agent-7d3e9a1c.jsonl. */
     static final String OLD = "dc412e7b-431d-3d2d-8d4f-4585bbc7ea74";
+
     static final String FLAT = OLD + "/agent-7d3e9a1c";
     static final double NOW = ClaudeHomeFixture.NOW.getEpochSecond();
 
     @TempDir
     static Path tmp;
+
     static Path home;
     static Map<String, String> before;
 
@@ -58,7 +58,8 @@ class ClaudeInspectTest {
 
     static InspectResult.Report inspect(String id) {
         try (ClaudeSessionSource src = open()) {
-            InspectResult r = InspectEngine.inspect(src, InspectEngine.Request.of(id)).result();
+            InspectResult r =
+                    InspectEngine.inspect(src, InspectEngine.Request.of(id)).result();
             assertEquals("claude_code", r.store());
             return r.sessions().get(0);
         }
@@ -79,19 +80,28 @@ class ClaudeInspectTest {
         assertEquals(7350.0, t.span_seconds());
         // the one pause: the answer at +70 s to the next prompt at +7270 s
         assertEquals(1, t.gap_count());
-        assertEquals(new InspectResult.Gap("2026-08-06T09:57:40Z", "2026-08-06T11:57:40Z", 7200.0), t.gaps().get(0));
+        assertEquals(
+                new InspectResult.Gap("2026-08-06T09:57:40Z", "2026-08-06T11:57:40Z", 7200.0),
+                t.gaps().get(0));
         assertEquals(150.0, t.active_seconds());
         assertEquals(2, t.phase_count());
-        assertEquals(List.of("start", "pause"), t.phases().stream().map(InspectResult.Phase::started_by).toList());
-        assertEquals(List.of(11, 4), t.phases().stream().map(InspectResult.Phase::messages).toList());
-        assertEquals(List.of(4, 1), t.phases().stream().map(InspectResult.Phase::tool_calls).toList());
+        assertEquals(
+                List.of("start", "pause"),
+                t.phases().stream().map(InspectResult.Phase::started_by).toList());
+        assertEquals(
+                List.of(11, 4),
+                t.phases().stream().map(InspectResult.Phase::messages).toList());
+        assertEquals(
+                List.of(4, 1),
+                t.phases().stream().map(InspectResult.Phase::tool_calls).toList());
         assertEquals("Now also run the smoke tests.", t.phases().get(1).first_prompt());
     }
 
     @Test
     void messagesToolsFilesAndCommandsOfTheToolSession() {
         InspectResult.Report r = inspect(E1);
-        // 2 prompts, 8 assistant events (one API message written as two), 5 tool results (user events that only carry output)
+        // 2 prompts, 8 assistant events (one API message written as two), 5 tool results (user events that only carry
+        // output)
         assertEquals(15, r.messages().total());
         assertEquals(Map.of("assistant", 8, "tool", 5, "user", 2), r.messages().by_role());
         assertEquals(15, r.messages().stored_count());
@@ -100,11 +110,18 @@ class ClaudeInspectTest {
         assertEquals(5, tools.calls());
         assertEquals(1, tools.failures()); // the dry run whose tool_result has is_error: true
         assertEquals(3, tools.distinct());
-        assertEquals(new InspectResult.ToolStat("Bash", 3, 1, null, 90.0), tools.by_tool().get(0)); // 15 + 15 + 60 s
+        assertEquals(
+                new InspectResult.ToolStat("Bash", 3, 1, null, 90.0),
+                tools.by_tool().get(0)); // 15 + 15 + 60 s
         assertTrue(tools.by_tool().contains(new InspectResult.ToolStat("Read", 1, 0, null, 2.0)));
         assertTrue(tools.by_tool().contains(new InspectResult.ToolStat("Edit", 1, 0, null, 2.0)));
-        assertEquals(List.of(new InspectResult.FileOut("/home/dev/infra/deploy.sh", 2, 1, 1)), r.files().items());
-        assertEquals(List.of(new InspectResult.CommandOut("./deploy.sh --dry-run", 2, 1), new InspectResult.CommandOut("make smoke", 1, 0)),
+        assertEquals(
+                List.of(new InspectResult.FileOut("/home/dev/infra/deploy.sh", 2, 1, 1)),
+                r.files().items());
+        assertEquals(
+                List.of(
+                        new InspectResult.CommandOut("./deploy.sh --dry-run", 2, 1),
+                        new InspectResult.CommandOut("make smoke", 1, 0)),
                 r.commands().items());
     }
 
@@ -136,7 +153,9 @@ class ClaudeInspectTest {
         assertEquals("Step 5 of: Find the redirect handler", s.outcome());
         assertEquals(1, r.lineage().subagents());
         // the subagent's own usage (3 API messages of 1200 in / 85 out) is added, no cost is invented
-        assertEquals(new InspectResult.WithSubagents(1, 6 * 1285L + 3 * 1285L, null), r.usage().with_subagents());
+        assertEquals(
+                new InspectResult.WithSubagents(1, 6 * 1285L + 3 * 1285L, null),
+                r.usage().with_subagents());
     }
 
     @Test
@@ -162,7 +181,11 @@ class ClaudeInspectTest {
         assertEquals("API rate limiting design", r.title());
         // its own sidechain run (older, inside the file) and the project-level agent file, oldest first
         assertEquals(2, r.subagents().count());
-        assertEquals(List.of(OLD + "/sidechain-1", FLAT), r.subagents().items().stream().map(InspectResult.Subagent::session_id).toList());
+        assertEquals(
+                List.of(OLD + "/sidechain-1", FLAT),
+                r.subagents().items().stream()
+                        .map(InspectResult.Subagent::session_id)
+                        .toList());
         assertEquals(2, r.lineage().subagents());
         InspectResult.Subagent s = r.subagents().items().get(1);
         // agent-7d3e9a1c.jsonl: 5 sidechain events 20 s apart (3 prompts, 2 answers of 1200 in / 85 out each)
@@ -177,7 +200,8 @@ class ClaudeInspectTest {
         assertEquals("timestamps", s.duration_source());
         // the session's own 10 answers (sidechain turns are not its own) plus the agent file's 2
         assertEquals(10 * 1285L, r.usage().input_tokens() + r.usage().output_tokens());
-        assertEquals(new InspectResult.WithSubagents(2, 12 * 1285L, null), r.usage().with_subagents());
+        assertEquals(
+                new InspectResult.WithSubagents(2, 12 * 1285L, null), r.usage().with_subagents());
     }
 
     @Test
@@ -186,7 +210,9 @@ class ClaudeInspectTest {
             InspectResult.Report r = inspect(asked);
             assertEquals(FLAT, r.session_id(), asked);
             assertEquals("subagent", r.source());
-            assertEquals(new InspectResult.Link(OLD, "API rate limiting design", "delegated", "ended"), r.lineage().parent());
+            assertEquals(
+                    new InspectResult.Link(OLD, "API rate limiting design", "delegated", "ended"),
+                    r.lineage().parent());
             assertEquals(5, r.messages().total());
             assertEquals(Map.of("assistant", 2, "user", 3), r.messages().by_role());
         }
@@ -204,18 +230,25 @@ class ClaudeInspectTest {
     @Test
     void compactionContinuationIsLinkedBothWays() {
         InspectResult.Report cont = inspect(CONT);
-        assertEquals(new InspectResult.Link(ROOT, "Refactor auth module", "continued", "ended"), cont.lineage().parent());
+        assertEquals(
+                new InspectResult.Link(ROOT, "Refactor auth module", "continued", "ended"),
+                cont.lineage().parent());
         assertEquals(List.of(ROOT, CONT), cont.lineage().chain());
         InspectResult.Report root = inspect(ROOT);
         assertEquals("compression", root.end_reason());
-        assertEquals(List.of(CONT), root.lineage().continuations().stream().map(InspectResult.Link::session_id).toList());
+        assertEquals(
+                List.of(CONT),
+                root.lineage().continuations().stream()
+                        .map(InspectResult.Link::session_id)
+                        .toList());
         assertEquals(CONT, root.lineage().compressed_into());
     }
 
     @Test
     void unknownIdsAndLinksOutOfTheHomeAreRefusedAndNothingChanges() throws Exception {
         try (ClaudeSessionSource src = open()) {
-            StewardError e = assertThrows(StewardError.class, () -> InspectEngine.inspect(src, InspectEngine.Request.of("no-such-session")));
+            StewardError e = assertThrows(
+                    StewardError.class, () -> InspectEngine.inspect(src, InspectEngine.Request.of("no-such-session")));
             assertEquals("session_inspect: no session no-such-session in the claude_code store", e.getMessage());
             assertTrue(src.session("../../etc/passwd").isEmpty());
         }
@@ -225,7 +258,8 @@ class ClaudeInspectTest {
         Path link = home.resolve("projects/-home-dev-infra/" + linked + ".jsonl");
         Files.createSymbolicLink(link, outside);
         try (ClaudeSessionSource src = open()) {
-            StewardError e = assertThrows(StewardError.class, () -> InspectEngine.inspect(src, InspectEngine.Request.of(linked)));
+            StewardError e = assertThrows(
+                    StewardError.class, () -> InspectEngine.inspect(src, InspectEngine.Request.of(linked)));
             assertTrue(e.getMessage().contains("leads out of the Claude Code home"), e.getMessage());
         } finally {
             Files.delete(link);

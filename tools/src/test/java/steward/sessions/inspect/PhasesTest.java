@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.text.TitleAnalyzer;
 
 class PhasesTest {
@@ -17,14 +15,17 @@ class PhasesTest {
             String[] c = line.split("\\|", 3);
             boolean user = c[1].strip().equals("U");
             String text = c[2].strip();
-            out.add(new Phases.Mark(Double.parseDouble(c[0].strip()), user, 0, user ? TitleAnalyzer.tokens(text) : List.of(), text));
+            out.add(new Phases.Mark(
+                    Double.parseDouble(c[0].strip()), user, 0, user ? TitleAnalyzer.tokens(text) : List.of(), text));
         }
         return out;
     }
 
     static List<String> split(String table) {
         List<Phases.Mark> m = marks(table);
-        return Phases.split(m, 1800).stream().map(s -> s.from() + "-" + s.to() + " " + s.startedBy()).toList();
+        return Phases.split(m, 1800).stream()
+                .map(s -> s.from() + "-" + s.to() + " " + s.startedBy())
+                .toList();
     }
 
     @Test

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.json.Json;
 
 class ToolResultsTest {
@@ -54,21 +52,30 @@ class ToolResultsTest {
 
     @Test
     void recordedDurations() {
-        assertEquals(35.0, ToolResults.recordedSeconds(ToolResults.json("{\"results\": [], \"total_duration_seconds\": 35.0, \"duration_seconds\": 1}")));
+        assertEquals(
+                35.0,
+                ToolResults.recordedSeconds(ToolResults.json(
+                        "{\"results\": [], \"total_duration_seconds\": 35.0, \"duration_seconds\": 1}")));
         assertEquals(2.5, ToolResults.recordedSeconds(ToolResults.json("{\"duration_ms\": 2500}")));
         assertNull(ToolResults.recordedSeconds(ToolResults.json("{\"output\": \"x\"}")));
         assertNull(ToolResults.recordedSeconds(null));
     }
 
     static MessageEvent.ToolCall call(String name, String args) {
-        return new MessageEvent.ToolCall("c", name, ToolResults.arguments(Json.MAPPER.getNodeFactory().stringNode(args)));
+        return new MessageEvent.ToolCall(
+                "c", name, ToolResults.arguments(Json.MAPPER.getNodeFactory().stringNode(args)));
     }
 
     @Test
     void filesAndCommandsFromArguments() {
-        assertEquals(List.of(new ToolResults.FileUse("src/a.py", false)), ToolResults.files(call("read_file", "{\"path\": \" src/a.py \"}")));
-        assertEquals(List.of(new ToolResults.FileUse("b.txt", true)), ToolResults.files(call("write_file", "{\"file_path\": \"b.txt\"}")));
-        assertEquals(List.of(new ToolResults.FileUse("x", true), new ToolResults.FileUse("y", true)),
+        assertEquals(
+                List.of(new ToolResults.FileUse("src/a.py", false)),
+                ToolResults.files(call("read_file", "{\"path\": \" src/a.py \"}")));
+        assertEquals(
+                List.of(new ToolResults.FileUse("b.txt", true)),
+                ToolResults.files(call("write_file", "{\"file_path\": \"b.txt\"}")));
+        assertEquals(
+                List.of(new ToolResults.FileUse("x", true), new ToolResults.FileUse("y", true)),
                 ToolResults.files(call("patch", "{\"paths\": [\"x\", \"y\", \"x\"]}")));
         assertEquals(List.of(), ToolResults.files(call("read_file", "not json")));
         assertEquals("git status", ToolResults.command(call("terminal", "{\"command\": \"  git\\n  status \"}")));

@@ -18,11 +18,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
@@ -44,9 +42,11 @@ class StateVacuumTest {
         try (Connection c = Sqlite.openReadWrite(home.resolve("state.db"))) {
             Sqlite.immediate(c, cc -> {
                 try (Statement st = cc.createStatement()) {
-                    st.execute("INSERT INTO sessions (id, source, started_at, ended_at, message_count) VALUES ('gone', 'cron', 1.7e9, 1.7e9, 0)");
+                    st.execute(
+                            "INSERT INTO sessions (id, source, started_at, ended_at, message_count) VALUES ('gone', 'cron', 1.7e9, 1.7e9, 0)");
                 }
-                try (PreparedStatement ps = cc.prepareStatement("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('gone', 'assistant', ?, 1.7e9)")) {
+                try (PreparedStatement ps = cc.prepareStatement(
+                        "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('gone', 'assistant', ?, 1.7e9)")) {
                     for (int i = 0; i < mb * 256; i++) {
                         ps.setString(1, ("cron run " + i + " output line with words to index ").repeat(80));
                         ps.executeUpdate();
@@ -73,7 +73,9 @@ class StateVacuumTest {
         StewardPaths paths = StewardPaths.of(home);
         StateVacuum.Result r = new StateVacuum(paths, TestHomes.CLOCK).run(false, Work.NONE);
         assertEquals("not_worth_it", r.outcome());
-        assertTrue(r.message().startsWith("not worth it: ") && r.message().contains("steward.vacuum_min_free_mb"), r.message());
+        assertTrue(
+                r.message().startsWith("not worth it: ") && r.message().contains("steward.vacuum_min_free_mb"),
+                r.message());
         assertEquals(64L * 1024 * 1024, r.min_free_bytes());
         assertTrue(r.free_bytes_before() < r.min_free_bytes());
         assertEquals(null, r.backup_path());
@@ -101,17 +103,21 @@ class StateVacuumTest {
         assertTrue(r.fts().contains("messages_fts ok") && r.fts().contains("messages_fts_trigram ok"), r.fts());
         assertEquals(0, DiskUsage.pages(db).freelist(), "the free list is gone");
         assertTrue(r.bytes_freed() >= free / 2, r.bytes_freed() + " freed of " + free);
-        assertEquals(r.db_bytes_before() + r.wal_bytes_before() - r.db_bytes_after() - r.wal_bytes_after(), (long) r.bytes_freed());
+        assertEquals(r.db_bytes_before() + r.wal_bytes_before() - r.db_bytes_after() - r.wal_bytes_after(), (long)
+                r.bytes_freed());
         assertEquals(1, (int) r.attempts());
         assertEquals(rows, TestHomes.logicalDump(db), "VACUUM changes no row");
         Path copy = Path.of(r.backup_path());
-        assertTrue(copy.startsWith(paths.stateDir().resolve("backups/state-db")) && copy.getFileName().toString().startsWith("vacuum-"));
+        assertTrue(copy.startsWith(paths.stateDir().resolve("backups/state-db"))
+                && copy.getFileName().toString().startsWith("vacuum-"));
         assertEquals(rows, TestHomes.logicalDump(copy), "the copy holds every row");
         assertEquals(Files.size(copy), (long) r.backup_bytes());
 
         // a second vacuum (more deletions since) keeps only the newest copy
         homeWithFreeListAgain(db);
-        StateVacuum.Result r2 = new StateVacuum(paths, java.time.Clock.offset(TestHomes.CLOCK, java.time.Duration.ofHours(1))).run(false, Work.NONE);
+        StateVacuum.Result r2 = new StateVacuum(
+                        paths, java.time.Clock.offset(TestHomes.CLOCK, java.time.Duration.ofHours(1)))
+                .run(false, Work.NONE);
         assertEquals("vacuumed", r2.outcome(), r2.message());
         assertEquals(List.of(copy.toString()), r2.pruned_copies());
         assertFalse(Files.exists(copy));
@@ -123,8 +129,9 @@ class StateVacuumTest {
             Sqlite.immediate(c, cc -> {
                 try (Statement st = cc.createStatement()) {
                     st.execute("INSERT INTO sessions (id, source, started_at) VALUES ('gone2', 'cron', 1.7e9)");
-                    st.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO messages (session_id, role, "
-                            + "content, timestamp) SELECT 'gone2', 'tool', printf('%.3000c', 'y') || i, 1.7e9 FROM n");
+                    st.execute(
+                            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO messages (session_id, role, "
+                                    + "content, timestamp) SELECT 'gone2', 'tool', printf('%.3000c', 'y') || i, 1.7e9 FROM n");
                     st.execute("DELETE FROM messages WHERE session_id = 'gone2'");
                     st.execute("DELETE FROM sessions WHERE id = 'gone2'");
                 }
@@ -142,7 +149,10 @@ class StateVacuumTest {
         StewardPaths paths = StewardPaths.of(home);
         StateVacuum.Result r = new StateVacuum(paths, TestHomes.CLOCK).run(false, Work.NONE);
         assertEquals("lock_too_long", r.outcome());
-        assertTrue(r.message().contains("steward.vacuum_max_lock_seconds") && r.message().contains("Nothing was changed"), r.message());
+        assertTrue(
+                r.message().contains("steward.vacuum_max_lock_seconds")
+                        && r.message().contains("Nothing was changed"),
+                r.message());
         assertEquals(pages, DiskUsage.pages(db).pageCount());
         assertEquals(rows, TestHomes.dump(db));
         try (var s = Files.list(paths.stateDir().resolve("backups/state-db"))) {
@@ -153,7 +163,8 @@ class StateVacuumTest {
     @Test
     void badSettingsFallBackToDefaultsWithAWarning() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        Files.writeString(home.resolve("config.yaml"), "steward:\n  vacuum_min_free_mb: lots\n  vacuum_max_lock_seconds: -3\n");
+        Files.writeString(
+                home.resolve("config.yaml"), "steward:\n  vacuum_min_free_mb: lots\n  vacuum_max_lock_seconds: -3\n");
         StateVacuum.Settings s = StateVacuum.Settings.load(home.resolve("config.yaml"));
         assertEquals(64L * 1024 * 1024, s.minFreeBytes());
         assertEquals(10.0, s.maxLockSeconds());
@@ -167,10 +178,14 @@ class StateVacuumTest {
     void noStateDbOrNotHermesIsAnErrorAndWritesNothing() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
         Files.delete(home.resolve("state.db"));
-        StewardError e = assertThrows(StewardError.class, () -> new StateVacuum(StewardPaths.of(home), TestHomes.CLOCK).run(false, Work.NONE));
+        StewardError e = assertThrows(
+                StewardError.class,
+                () -> new StateVacuum(StewardPaths.of(home), TestHomes.CLOCK).run(false, Work.NONE));
         assertTrue(e.getMessage().contains("no state.db"), e.getMessage());
         Files.writeString(home.resolve("state.db"), "not a database");
-        assertThrows(StewardError.class, () -> new StateVacuum(StewardPaths.of(home), TestHomes.CLOCK).run(false, Work.NONE));
+        assertThrows(
+                StewardError.class,
+                () -> new StateVacuum(StewardPaths.of(home), TestHomes.CLOCK).run(false, Work.NONE));
         assertEquals("not a database", Files.readString(home.resolve("state.db")));
         assertFalse(Files.exists(home.resolve("steward")));
     }
@@ -212,12 +227,15 @@ class StateVacuumTest {
         // a writer that never lets go within the attempts: VACUUM gives up, nothing changed
         homeWithFreeListAgain(db);
         long pages2 = DiskUsage.pages(db).pageCount();
-        try (Connection holder = Sqlite.openReadWrite(db); Statement st = holder.createStatement()) {
+        try (Connection holder = Sqlite.openReadWrite(db);
+                Statement st = holder.createStatement()) {
             st.execute("BEGIN IMMEDIATE");
             try (Connection c = Sqlite.openReadWrite(db)) {
                 long t0 = System.nanoTime();
                 StewardError e = assertThrows(StewardError.class, () -> Sqlite.vacuum(c, 2));
-                assertTrue(e.getMessage().contains("gave up") && e.getMessage().contains("nothing was changed"), e.getMessage());
+                assertTrue(
+                        e.getMessage().contains("gave up") && e.getMessage().contains("nothing was changed"),
+                        e.getMessage());
                 assertTrue((System.nanoTime() - t0) / 1e9 < 5, "bounded: two attempts of about a second");
             }
             st.execute("ROLLBACK");
@@ -230,7 +248,8 @@ class StateVacuumTest {
     void aConcurrentHermesWriterIsNeverBrokenAndLosesNothing() throws Exception {
         RealHermes hermes = RealHermes.require();
         Path writerScript = hermes.source().resolveSibling("tools").resolve("hermes_writer.py");
-        Assumptions.assumeTrue(Files.isRegularFile(writerScript), "shared/tools/hermes_writer.py not found: test skipped");
+        Assumptions.assumeTrue(
+                Files.isRegularFile(writerScript), "shared/tools/hermes_writer.py not found: test skipped");
         Path home = homeWithFreeList(tmp, 6, "steward:\n  vacuum_min_free_mb: 1\n  vacuum_max_lock_seconds: 600\n");
         Path db = home.resolve("state.db");
         Path out = tmp.resolve("written.json");
@@ -248,10 +267,13 @@ class StateVacuumTest {
         assertEquals(0, w.get("errors").size(), "Hermes' writes never failed: " + w.get("errors"));
         assertTrue(w.get("written").size() > 10, log);
         Set<Long> ids = new HashSet<>();
-        try (Connection c = Sqlite.openReadOnly(db); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT id FROM messages")) {
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT id FROM messages")) {
             while (rs.next()) ids.add(rs.getLong(1));
         }
-        for (JsonNode x : w.get("written")) assertTrue(ids.contains(x.get(1).asLong()), "message " + x + " is in state.db");
+        for (JsonNode x : w.get("written"))
+            assertTrue(ids.contains(x.get(1).asLong()), "message " + x + " is in state.db");
         assertEquals("ok", StateVacuum.integrity(db));
         var fts = steward.sessions.store.FtsIndex.check(db);
         assertTrue(fts.ok(), fts.summary());

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.config.StewardPaths;
 import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
@@ -39,7 +37,8 @@ class ClaudePrecheckTest {
         PrecheckEngine.Result both = e.precheck("postgres and claude code hooks", TestHomes.NOW, "en", 50);
         assertTrue(both.matches().stream().anyMatch(m -> m.store().equals("claude")), both.toString());
         assertTrue(both.matches().stream().anyMatch(m -> m.store().equals("hermes")), both.toString());
-        PrecheckEngine.Result hermesOnly = e.precheck("postgres and claude code hooks", TestHomes.NOW, "en", 50, "hermes");
+        PrecheckEngine.Result hermesOnly =
+                e.precheck("postgres and claude code hooks", TestHomes.NOW, "en", 50, "hermes");
         assertTrue(hermesOnly.matches().stream().allMatch(m -> m.store().equals("hermes")), hermesOnly.toString());
     }
 }

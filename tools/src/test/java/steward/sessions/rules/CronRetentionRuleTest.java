@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Level;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
@@ -33,19 +31,25 @@ class CronRetentionRuleTest {
         assertEquals(Confidence.MEDIUM, v.confidence());
         assertEquals("T/cron", v.condition());
         assertTrue(v.reason().en().contains("retention 14 days"), v.reason().en());
-        assertEquals("T", RuleEngine.evaluate(RuleFixtures.row(rows, "old_run"), ctx).rule());
+        assertEquals(
+                "T", RuleEngine.evaluate(RuleFixtures.row(rows, "old_run"), ctx).rule());
     }
 
     @Test
     void youngRunningNonCronAndUntitledRunsAreNotTs() {
         RuleContext ctx = RuleFixtures.context(rows, null);
-        for (String id : List.of("recent_run", "running", "old_chat")) assertTrue(rule.evaluate(RuleFixtures.row(rows, id), ctx).isEmpty(), id);
-        assertEquals("B", RuleEngine.evaluate(RuleFixtures.row(rows, "untitled"), ctx).rule(), "an untitled ended run goes by rule B first");
+        for (String id : List.of("recent_run", "running", "old_chat"))
+            assertTrue(rule.evaluate(RuleFixtures.row(rows, id), ctx).isEmpty(), id);
+        assertEquals(
+                "B",
+                RuleEngine.evaluate(RuleFixtures.row(rows, "untitled"), ctx).rule(),
+                "an untitled ended run goes by rule B first");
     }
 
     @Test
     void retentionZeroTurnsItOff() {
-        var hk = new steward.config.HousekeepingSettings(steward.config.HousekeepingSettings.DEFAULT_IDLE_HOURS, 0, false, 90, 24, List.of());
+        var hk = new steward.config.HousekeepingSettings(
+                steward.config.HousekeepingSettings.DEFAULT_IDLE_HOURS, 0, false, 90, 24, List.of());
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 3, hk, null);
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "old_run"), ctx).isEmpty());
     }

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.sessions.store.SessionRow;
 
 class EmptySessionRuleTest {
@@ -33,8 +31,13 @@ class EmptySessionRuleTest {
             assertEquals(Confidence.HIGH, v.confidence());
             assertEquals("N/empty", v.condition());
         }
-        assertEquals("N", RuleEngine.evaluate(RuleFixtures.row(rows, "visit_1"), ctx).rule(), "not M: an empty session is deleted, not ended");
-        assertEquals(Confidence.HIGH, RuleEngine.evaluate(RuleFixtures.row(rows, "visit_1"), ctx).confidence());
+        assertEquals(
+                "N",
+                RuleEngine.evaluate(RuleFixtures.row(rows, "visit_1"), ctx).rule(),
+                "not M: an empty session is deleted, not ended");
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(rows, "visit_1"), ctx).confidence());
     }
 
     @Test

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.sessions.store.SessionRow;
 
 class EndedUntitledRuleTest {
@@ -25,8 +23,15 @@ class EndedUntitledRuleTest {
 
     @Test
     void upToTenMessagesIsHighAboveIsMedium() {
-        assertEquals(Confidence.HIGH, rule.evaluate(RuleFixtures.row(rows, "ten"), ctx).orElseThrow().confidence());
-        assertEquals(Confidence.HIGH, rule.evaluate(RuleFixtures.row(rows, "blank"), ctx).orElseThrow().confidence(), "blank title is untitled");
+        assertEquals(
+                Confidence.HIGH,
+                rule.evaluate(RuleFixtures.row(rows, "ten"), ctx).orElseThrow().confidence());
+        assertEquals(
+                Confidence.HIGH,
+                rule.evaluate(RuleFixtures.row(rows, "blank"), ctx)
+                        .orElseThrow()
+                        .confidence(),
+                "blank title is untitled");
         Verdict v = rule.evaluate(RuleFixtures.row(rows, "eleven"), ctx).orElseThrow();
         assertEquals(Confidence.MEDIUM, v.confidence());
         assertEquals(Action.delete, v.action());

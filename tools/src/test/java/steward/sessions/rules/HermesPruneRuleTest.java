@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
@@ -45,9 +43,14 @@ class HermesPruneRuleTest {
             assertEquals("H", v.rule(), id);
             assertEquals(Action.review, v.action(), id + ": nothing for Steward to do");
             assertFalse(v.action().executable());
-            assertTrue(v.reason().en().contains("at the first Hermes start after 2026-08-11 11:00 UTC"), v.reason().en());
+            assertTrue(
+                    v.reason().en().contains("at the first Hermes start after 2026-08-11 11:00 UTC"),
+                    v.reason().en());
         }
-        assertTrue(RuleEngine.evaluate(RuleFixtures.row(rows, "ancient_chat"), on(null)).reason().en().contains("at Hermes' next start"));
+        assertTrue(RuleEngine.evaluate(RuleFixtures.row(rows, "ancient_chat"), on(null))
+                .reason()
+                .en()
+                .contains("at Hermes' next start"));
     }
 
     @Test
@@ -55,9 +58,14 @@ class HermesPruneRuleTest {
         RuleContext ctx = on(null);
         // without H: F keeps kept_chat, K keeps the continuable subagent, T deletes the old cron run
         RuleContext off = RuleFixtures.context(rows, null, keptChat(), false, 90, null);
-        assertEquals("F", RuleEngine.evaluate(RuleFixtures.row(rows, "kept_chat"), off).rule());
-        assertEquals("K", RuleEngine.evaluate(RuleFixtures.row(rows, "old_sub"), off).rule());
-        assertEquals("T", RuleEngine.evaluate(RuleFixtures.row(rows, "ancient_cron"), off).rule());
+        assertEquals(
+                "F",
+                RuleEngine.evaluate(RuleFixtures.row(rows, "kept_chat"), off).rule());
+        assertEquals(
+                "K", RuleEngine.evaluate(RuleFixtures.row(rows, "old_sub"), off).rule());
+        assertEquals(
+                "T",
+                RuleEngine.evaluate(RuleFixtures.row(rows, "ancient_cron"), off).rule());
         // with it, none of them is promised kept, and none is proposed for deletion a second time
         for (String id : List.of("kept_chat", "old_sub", "ancient_cron")) {
             Verdict v = RuleEngine.evaluate(RuleFixtures.row(rows, id), ctx);
@@ -70,10 +78,13 @@ class HermesPruneRuleTest {
     void notYetDueActiveOrOffIsNotH() {
         RuleContext ctx = on(null);
         HermesPruneRule h = new HermesPruneRule();
-        for (String id : List.of("month_cron", "ancient_open", "fresh_chat")) assertTrue(h.evaluate(RuleFixtures.row(rows, id), ctx).isEmpty(), id);
+        for (String id : List.of("month_cron", "ancient_open", "fresh_chat"))
+            assertTrue(h.evaluate(RuleFixtures.row(rows, id), ctx).isEmpty(), id);
         Verdict t = RuleEngine.evaluate(RuleFixtures.row(rows, "month_cron"), ctx);
         assertEquals("T", t.rule(), "Steward's 14-day cron retention acts before Hermes' 90 days");
-        assertTrue(t.reason().en().contains("Hermes' auto_prune deletes it from 2026-10-09 anyway"), t.reason().en());
+        assertTrue(
+                t.reason().en().contains("Hermes' auto_prune deletes it from 2026-10-09 anyway"),
+                t.reason().en());
         RuleContext off = RuleFixtures.context(rows, null, Preferences.empty(), false, 90, null);
         for (SessionRow s : rows) assertTrue(h.evaluate(s, off).isEmpty(), s.id());
     }

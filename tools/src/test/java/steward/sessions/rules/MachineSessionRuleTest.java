@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
 import steward.config.HousekeepingSettings;
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
@@ -50,7 +48,9 @@ class MachineSessionRuleTest {
         assertEquals("M/gateway", of("tg_old").condition());
         assertEquals("M/api", of("hook_old").condition());
         assertEquals("M/subagent", of("sub_old").condition());
-        assertTrue(of("tg_old").reason().en().contains("idle for 3 d"), of("tg_old").reason().en());
+        assertTrue(
+                of("tg_old").reason().en().contains("idle for 3 d"),
+                of("tg_old").reason().en());
     }
 
     @Test
@@ -64,15 +64,21 @@ class MachineSessionRuleTest {
     void aTitledMachineSessionStaysHighThroughTheEngineWhileTheCapStillHoldsForInteractiveOnes() {
         Verdict v = RuleEngine.evaluate(RuleFixtures.row(rows, "tg_old"), ctx);
         assertEquals("M", v.rule());
-        assertEquals(Confidence.HIGH, v.confidence(), "the safety cap is about the user's conversations, not chat-platform threads");
+        assertEquals(
+                Confidence.HIGH,
+                v.confidence(),
+                "the safety cap is about the user's conversations, not chat-platform threads");
         Verdict sub = RuleEngine.evaluate(RuleFixtures.row(rows, "sub_old"), ctx);
         assertEquals("M", sub.rule(), "before rule C's question: a subagent idle for two days is a run left open");
-        assertEquals("C", RuleEngine.evaluate(RuleFixtures.row(rows, "sub_young"), ctx).rule());
+        assertEquals(
+                "C",
+                RuleEngine.evaluate(RuleFixtures.row(rows, "sub_young"), ctx).rule());
     }
 
     @Test
     void aKindSetToZeroIsOff() {
-        var hk = new HousekeepingSettings(Map.of("cron", 2.0, "subagent", 24.0, "gateway", 0.0, "api", 24.0), 14, false, 90, 24, List.of());
+        var hk = new HousekeepingSettings(
+                Map.of("cron", 2.0, "subagent", 24.0, "gateway", 0.0, "api", 24.0), 14, false, 90, 24, List.of());
         RuleContext off = RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 3, hk, null);
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "tg_old"), off).isEmpty());
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "cron_dead"), off).isPresent());
@@ -80,7 +86,8 @@ class MachineSessionRuleTest {
 
     @Test
     void ruleDNeverCountsMachineSessions() {
-        // 10 active sessions, of which 2 are the user's own: not "too many" for N = 3, and no machine session is asked about by D
+        // 10 active sessions, of which 2 are the user's own: not "too many" for N = 3, and no machine session is asked
+        // about by D
         assertEquals(2, ctx.activeCount(), "cli_1 and mystery (unknown sources are interactive)");
         TooManyActiveRule d = new TooManyActiveRule();
         for (SessionRow s : rows) assertTrue(d.evaluate(s, ctx).isEmpty(), s.id());
@@ -91,7 +98,9 @@ class MachineSessionRuleTest {
         List<SessionRow> more = RuleFixtures.rows(crowded);
         RuleContext c2 = RuleFixtures.context(more, null);
         assertEquals(4, c2.activeCount());
-        assertTrue(d.evaluate(RuleFixtures.row(more, "cli_2"), c2).isPresent(), "four interactive sessions are more than N");
+        assertTrue(
+                d.evaluate(RuleFixtures.row(more, "cli_2"), c2).isPresent(),
+                "four interactive sessions are more than N");
         assertTrue(d.evaluate(RuleFixtures.row(more, "tg_today"), c2).isEmpty(), "a machine session is never D's");
     }
 }

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Level;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
@@ -27,7 +25,8 @@ class PreferenceRuleTest {
     final List<SessionRow> rows = RuleFixtures.rows(ROWS);
     final PreferenceRule rule = new PreferenceRule();
 
-    static PreferenceData.RuleState state(String rule, String condition, Level base, Level level, int approvals, int vetoes, boolean locked) {
+    static PreferenceData.RuleState state(
+            String rule, String condition, Level base, Level level, int approvals, int vetoes, boolean locked) {
         PreferenceData.RuleState s = new PreferenceData.RuleState();
         s.rule = rule;
         s.condition = condition;
@@ -60,7 +59,9 @@ class PreferenceRuleTest {
     @Test
     void retainedBeforeIsRetainedAndDeletedBeforeIsHigh() {
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(false));
-        assertEquals(Action.retain, rule.evaluate(RuleFixtures.row(rows, "kept"), ctx).orElseThrow().action());
+        assertEquals(
+                Action.retain,
+                rule.evaluate(RuleFixtures.row(rows, "kept"), ctx).orElseThrow().action());
         Verdict d = rule.evaluate(RuleFixtures.row(rows, "gone"), ctx).orElseThrow();
         assertEquals(Action.delete, d.action());
         assertEquals(Confidence.HIGH, d.confidence());
@@ -72,11 +73,18 @@ class PreferenceRuleTest {
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(false));
         Verdict lowered = RuleEngine.evaluate(RuleFixtures.row(rows, "plain"), ctx);
         assertEquals(Confidence.MEDIUM, lowered.confidence());
-        assertTrue(lowered.reason().en().contains("you kept similar ones before"), lowered.reason().en());
-        assertEquals(Confidence.HIGH, RuleEngine.evaluate(RuleFixtures.row(rows, "long"), ctx).confidence());
+        assertTrue(
+                lowered.reason().en().contains("you kept similar ones before"),
+                lowered.reason().en());
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(rows, "long"), ctx).confidence());
         Verdict named = RuleEngine.evaluate(RuleFixtures.row(rows, "named"), ctx);
         assertEquals("D", named.rule());
-        assertEquals(Confidence.MEDIUM, named.confidence(), "a titled active session stays at most MEDIUM whatever was learned");
+        assertEquals(
+                Confidence.MEDIUM,
+                named.confidence(),
+                "a titled active session stays at most MEDIUM whatever was learned");
     }
 
     @Test

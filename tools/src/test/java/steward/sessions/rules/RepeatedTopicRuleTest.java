@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.sessions.store.SessionRow;
 
 class RepeatedTopicRuleTest {
@@ -31,7 +29,9 @@ class RepeatedTopicRuleTest {
         Verdict v = rule.evaluate(RuleFixtures.row(rows, "c1"), ctx).orElseThrow();
         assertEquals(Action.review, v.action());
         assertEquals(Confidence.MEDIUM, v.confidence());
-        assertTrue(v.reason().en().contains("\"claude code\" appears 2 times"), v.reason().en());
+        assertTrue(
+                v.reason().en().contains("\"claude code\" appears 2 times"),
+                v.reason().en());
     }
 
     @Test
@@ -42,7 +42,9 @@ class RepeatedTopicRuleTest {
 
     @Test
     void uniqueTitlesEndedSessionsAndStopWordsDoNotMatch() {
-        assertTrue(rule.evaluate(RuleFixtures.row(rows, "solo"), ctx).isEmpty(), "Docker only shared with an ended session");
+        assertTrue(
+                rule.evaluate(RuleFixtures.row(rows, "solo"), ctx).isEmpty(),
+                "Docker only shared with an ended session");
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "gone"), ctx).isEmpty());
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "the1"), ctx).isEmpty(), "'the' is a stop word");
     }

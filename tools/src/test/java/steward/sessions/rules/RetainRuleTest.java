@@ -3,9 +3,7 @@ package steward.sessions.rules;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.sessions.store.SessionRow;
 
 class RetainRuleTest {
@@ -31,13 +29,20 @@ class RetainRuleTest {
     void theFallbackAlwaysMatches() {
         List<SessionRow> rows = RuleFixtures.rows(ROWS);
         RetainRule rule = new RetainRule();
-        assertEquals(Action.retain, rule.evaluate(rows.get(0), RuleFixtures.context(rows, null)).orElseThrow().action());
+        assertEquals(
+                Action.retain,
+                rule.evaluate(rows.get(0), RuleFixtures.context(rows, null))
+                        .orElseThrow()
+                        .action());
     }
 
     @Test
     void registryIsOrderedHThenSThroughE() {
-        // H first (Hermes prunes it: report only); empty sessions (N) and machine sessions (M) before rule C's questions about
+        // H first (Hermes prunes it: report only); empty sessions (N) and machine sessions (M) before rule C's
+        // questions about
         // active subagents; cron retention (T) after B (untitled ones go by B) and before D
-        assertEquals(List.of("H", "S", "F", "K", "A", "B", "N", "M", "C", "T", "D", "E", "R"), Rules.ORDERED.stream().map(Rule::id).toList());
+        assertEquals(
+                List.of("H", "S", "F", "K", "A", "B", "N", "M", "C", "T", "D", "E", "R"),
+                Rules.ORDERED.stream().map(Rule::id).toList());
     }
 }

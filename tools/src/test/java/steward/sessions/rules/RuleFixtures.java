@@ -2,7 +2,6 @@ package steward.sessions.rules;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
@@ -29,8 +28,22 @@ public final class RuleFixtures {
             boolean active = c[5].equals("active");
             double last = NOW - Double.parseDouble(c[7]) * 86400.0;
             String mc = c[1].equals("subagent") && parent != null ? "{\"_delegate_from\": \"" + parent + "\"}" : null;
-            out.add(new SessionRow(c[0], c[1], title, parent, last - 3600, active ? null : last + 60, nul(c[8]), msgs, msgs,
-                    c[6].equals("1"), false, false, mc, last, 0));
+            out.add(new SessionRow(
+                    c[0],
+                    c[1],
+                    title,
+                    parent,
+                    last - 3600,
+                    active ? null : last + 60,
+                    nul(c[8]),
+                    msgs,
+                    msgs,
+                    c[6].equals("1"),
+                    false,
+                    false,
+                    mc,
+                    last,
+                    0));
         }
         return out;
     }
@@ -44,11 +57,28 @@ public final class RuleFixtures {
     }
 
     /** A context with housekeeping settings: default machine idle times and cron retention, Hermes' auto-prune as given. */
-    public static RuleContext context(List<SessionRow> rows, String current, Preferences prefs, boolean autoPrune, double pruneDays,
-                                      Double lastAutoPrune) {
-        var hk = new steward.config.HousekeepingSettings(steward.config.HousekeepingSettings.DEFAULT_IDLE_HOURS,
-                steward.config.HousekeepingSettings.DEFAULT_CRON_RETENTION_DAYS, autoPrune, pruneDays, 24, List.of());
-        return RuleContext.of(NOW, current, rows, prefs, steward.config.StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS, hk, lastAutoPrune);
+    public static RuleContext context(
+            List<SessionRow> rows,
+            String current,
+            Preferences prefs,
+            boolean autoPrune,
+            double pruneDays,
+            Double lastAutoPrune) {
+        var hk = new steward.config.HousekeepingSettings(
+                steward.config.HousekeepingSettings.DEFAULT_IDLE_HOURS,
+                steward.config.HousekeepingSettings.DEFAULT_CRON_RETENTION_DAYS,
+                autoPrune,
+                pruneDays,
+                24,
+                List.of());
+        return RuleContext.of(
+                NOW,
+                current,
+                rows,
+                prefs,
+                steward.config.StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS,
+                hk,
+                lastAutoPrune);
     }
 
     public static SessionRow row(List<SessionRow> rows, String id) {

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.sessions.store.SessionRow;
 
 class SafetyGuardRuleTest {
@@ -37,7 +35,9 @@ class SafetyGuardRuleTest {
         Verdict v = rule.evaluate(RuleFixtures.row(rows, "root"), ctx).orElseThrow();
         assertEquals(Action.retain, v.action());
         // through the whole engine, rule B would otherwise delete it
-        assertEquals(Action.retain, RuleEngine.evaluate(RuleFixtures.row(rows, "root"), ctx).action());
+        assertEquals(
+                Action.retain,
+                RuleEngine.evaluate(RuleFixtures.row(rows, "root"), ctx).action());
     }
 
     @Test

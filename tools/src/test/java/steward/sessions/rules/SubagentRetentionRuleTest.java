@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
@@ -34,7 +32,8 @@ class SubagentRetentionRuleTest {
     final SubagentRetentionRule rule = new SubagentRetentionRule();
 
     Verdict kept(String id, RuleContext c) {
-        Verdict v = rule.evaluate(RuleFixtures.row(rows, id), c).orElseThrow(() -> new AssertionError(id + " should be kept"));
+        Verdict v = rule.evaluate(RuleFixtures.row(rows, id), c)
+                .orElseThrow(() -> new AssertionError(id + " should be kept"));
         assertEquals(Action.retain, v.action(), id);
         assertEquals(Confidence.HIGH, v.confidence(), id);
         return v;
@@ -45,7 +44,9 @@ class SubagentRetentionRuleTest {
         Verdict v = kept("young", ctx);
         assertEquals("K/young", v.condition());
         // last activity 1 day before 2026-08-10T12:00Z: eligible 3 days after it
-        assertTrue(v.reason().en().contains("eligible for deletion from 2026-08-12 12:00 UTC"), v.reason().en());
+        assertTrue(
+                v.reason().en().contains("eligible for deletion from 2026-08-12 12:00 UTC"),
+                v.reason().en());
         kept("almost", ctx);
     }
 
@@ -53,16 +54,24 @@ class SubagentRetentionRuleTest {
     void atExactlyKeepDaysRuleAMayDeleteIt() {
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "exact"), ctx).isEmpty());
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "old"), ctx).isEmpty());
-        assertEquals("A", RuleEngine.evaluate(RuleFixtures.row(rows, "exact"), ctx).rule());
-        assertEquals(Action.delete, RuleEngine.evaluate(RuleFixtures.row(rows, "old"), ctx).action());
-        assertEquals("K", RuleEngine.evaluate(RuleFixtures.row(rows, "almost"), ctx).rule(), "K comes before A");
+        assertEquals(
+                "A", RuleEngine.evaluate(RuleFixtures.row(rows, "exact"), ctx).rule());
+        assertEquals(
+                Action.delete,
+                RuleEngine.evaluate(RuleFixtures.row(rows, "old"), ctx).action());
+        assertEquals(
+                "K", RuleEngine.evaluate(RuleFixtures.row(rows, "almost"), ctx).rule(), "K comes before A");
     }
 
     @Test
     void continuableSubagentsAreAlwaysKept() {
         for (String id : List.of("closed", "reaped", "compressed")) {
             assertEquals("K/continuable", kept(id, ctx).condition(), id);
-            assertEquals("K/continuable", kept(id, RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 0)).condition(), id);
+            assertEquals(
+                    "K/continuable",
+                    kept(id, RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 0))
+                            .condition(),
+                    id);
         }
     }
 
@@ -70,7 +79,9 @@ class SubagentRetentionRuleTest {
     void theParentBeingAliveChangesNothing() {
         kept("alivekid", ctx);
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "alivekidold"), ctx).isEmpty());
-        assertEquals(Action.delete, RuleEngine.evaluate(RuleFixtures.row(rows, "alivekidold"), ctx).action(),
+        assertEquals(
+                Action.delete,
+                RuleEngine.evaluate(RuleFixtures.row(rows, "alivekidold"), ctx).action(),
                 "an old finished shell goes even while its parent is in use: its result lives in the parent");
     }
 

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import steward.sessions.store.SessionRow;
 
 class TooManyActiveRuleTest {
@@ -45,7 +43,8 @@ class TooManyActiveRuleTest {
     void freshUntitledEndedAndCurrentAreNotCandidates() {
         List<SessionRow> rows = RuleFixtures.rows(MANY);
         RuleContext ctx = RuleFixtures.context(rows, "cur");
-        for (String id : List.of("cur", "fresh", "noname", "over")) assertTrue(rule.evaluate(RuleFixtures.row(rows, id), ctx).isEmpty(), id);
+        for (String id : List.of("cur", "fresh", "noname", "over"))
+            assertTrue(rule.evaluate(RuleFixtures.row(rows, id), ctx).isEmpty(), id);
     }
 
     @Test

@@ -9,10 +9,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import steward.StewardError;
 import steward.testing.TestHomes;
 
@@ -24,7 +22,9 @@ class FtsIndexTest {
     void consistentFixturePasses() throws Exception {
         Path db = TestHomes.copyFixture(tmp).resolve("state.db");
         FtsIndex.Report r = FtsIndex.check(db);
-        assertEquals(List.of("messages_fts", "messages_fts_trigram"), r.tables().stream().map(FtsIndex.TableCheck::table).toList());
+        assertEquals(
+                List.of("messages_fts", "messages_fts_trigram"),
+                r.tables().stream().map(FtsIndex.TableCheck::table).toList());
         assertTrue(r.ok(), r.summary());
         assertEquals("messages_fts ok, messages_fts_trigram ok", r.summary());
     }
@@ -37,14 +37,17 @@ class FtsIndexTest {
         assertFalse(r.ok());
         assertEquals(List.of("messages_fts"), r.failing());
         StewardError e = assertThrows(StewardError.class, () -> FtsIndex.requireConsistent(db, "session_apply"));
-        assertTrue(e.getMessage().startsWith("session_apply: Hermes' search index is inconsistent (messages_fts"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("session_apply: Hermes' search index is inconsistent (messages_fts"),
+                e.getMessage());
         assertTrue(e.getMessage().contains("steward repair-index"), e.getMessage());
     }
 
     @Test
     void noFtsTableMeansNothingToCheck() throws Exception {
         Path db = TestHomes.copyFixture(tmp).resolve("state.db");
-        try (Connection c = Sqlite.openReadWrite(db); Statement st = c.createStatement()) {
+        try (Connection c = Sqlite.openReadWrite(db);
+                Statement st = c.createStatement()) {
             for (String t : List.of("messages_fts", "messages_fts_trigram")) {
                 for (String trg : List.of("insert", "delete", "update")) st.execute("DROP TRIGGER " + t + "_" + trg);
                 st.execute("DROP TABLE " + t);

@@ -8,9 +8,19 @@ import java.time.LocalDate;
  * mentioned it ({@code touched}), whether a newer entry contradicts it, whether it reads as a procedure, and
  * which entry makes it redundant.
  */
-public record EntryState(String body, double level, int mentions, boolean confirmed, LocalDate lastActivity, LocalDate levelChanged,
-                         boolean touched, String supersededBy, boolean procedure, String redundantWith) {
+public record EntryState(
+        String body,
+        double level,
+        int mentions,
+        boolean confirmed,
+        LocalDate lastActivity,
+        LocalDate levelChanged,
+        boolean touched,
+        String supersededBy,
+        boolean procedure,
+        String redundantWith) {
     public EntryState withLevel(double l, LocalDate on) {
-        return new EntryState(body, l, mentions, confirmed, lastActivity, on, touched, supersededBy, procedure, redundantWith);
+        return new EntryState(
+                body, l, mentions, confirmed, lastActivity, on, touched, supersededBy, procedure, redundantWith);
     }
 }

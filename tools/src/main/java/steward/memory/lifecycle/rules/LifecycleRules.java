@@ -21,11 +21,8 @@ public final class LifecycleRules {
             new FourthMentionRule(),
             new UnreferencedDecayRule());
 
-    public static final List<LifecycleRule> PRUNE = List.of(
-            new PruneTentativeRule(),
-            new PruneStaleRule(),
-            new PruneProcedureRule(),
-            new PruneRedundantRule());
+    public static final List<LifecycleRule> PRUNE =
+            List.of(new PruneTentativeRule(), new PruneStaleRule(), new PruneProcedureRule(), new PruneRedundantRule());
 
     static {
         Set<String> ids = new HashSet<>();
@@ -36,7 +33,8 @@ public final class LifecycleRules {
                 if (!Set.of("promote", "decay", "supersede", "prune").contains(m.kind())) {
                     throw new IllegalStateException(m.id() + ": unknown kind " + m.kind());
                 }
-                if (m.summary().isBlank() || m.rationale().isBlank()) throw new IllegalStateException(m.id() + ": empty metadata");
+                if (m.summary().isBlank() || m.rationale().isBlank())
+                    throw new IllegalStateException(m.id() + ": empty metadata");
             }
         }
     }

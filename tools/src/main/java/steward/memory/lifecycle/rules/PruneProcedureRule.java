@@ -2,8 +2,12 @@ package steward.memory.lifecycle.rules;
 
 import java.util.Optional;
 
-@LifecycleMeta(id = "R3", kind = "prune", summary = "over the size target: propose procedures (they belong in a skill)",
-        rationale = "Seed 002 pruning order ③: steps and pitfalls move to a skill's pitfalls section; memory keeps declarative facts.")
+@LifecycleMeta(
+        id = "R3",
+        kind = "prune",
+        summary = "over the size target: propose procedures (they belong in a skill)",
+        rationale =
+                "Seed 002 pruning order ③: steps and pitfalls move to a skill's pitfalls section; memory keeps declarative facts.")
 public final class PruneProcedureRule implements LifecycleRule {
     @Override
     public Optional<Change> evaluate(EntryState e, LifecycleContext ctx) {

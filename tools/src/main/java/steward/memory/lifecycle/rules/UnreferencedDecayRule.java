@@ -1,11 +1,14 @@
 package steward.memory.lifecycle.rules;
 
 import java.util.Optional;
-
 import steward.memory.lifecycle.Confidence;
 
-@LifecycleMeta(id = "D1", kind = "decay", summary = "one level down after 30 days unreferenced",
-        rationale = "Seed 002: an entry nobody recalled or re-mentioned for 30 days loses a level; the clock restarts at each change.")
+@LifecycleMeta(
+        id = "D1",
+        kind = "decay",
+        summary = "one level down after 30 days unreferenced",
+        rationale =
+                "Seed 002: an entry nobody recalled or re-mentioned for 30 days loses a level; the clock restarts at each change.")
 public final class UnreferencedDecayRule implements LifecycleRule {
     public static final int DAYS = 30;
 

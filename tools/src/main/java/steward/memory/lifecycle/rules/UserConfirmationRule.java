@@ -2,8 +2,12 @@ package steward.memory.lifecycle.rules;
 
 import java.util.Optional;
 
-@LifecycleMeta(id = "P3", kind = "promote", summary = "→ [0.9] only when the user confirmed it (said \"remember\")",
-        rationale = "Seed 002: core habits are what the user explicitly asked to remember; no count of mentions reaches [0.9].")
+@LifecycleMeta(
+        id = "P3",
+        kind = "promote",
+        summary = "→ [0.9] only when the user confirmed it (said \"remember\")",
+        rationale =
+                "Seed 002: core habits are what the user explicitly asked to remember; no count of mentions reaches [0.9].")
 public final class UserConfirmationRule implements LifecycleRule {
     @Override
     public Optional<Change> evaluate(EntryState e, LifecycleContext ctx) {

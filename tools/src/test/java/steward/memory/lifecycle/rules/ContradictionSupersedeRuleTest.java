@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class ContradictionSupersedeRuleTest {
@@ -23,7 +22,12 @@ class ContradictionSupersedeRuleTest {
         Change c = rule.evaluate(rows.get("oldip"), LifecycleFixtures.ctx()).orElseThrow();
         assertEquals("supersede", c.action());
         assertTrue(c.en().contains("2026-08-10") && c.en().contains("10.0.0.9"), c.en());
-        assertEquals("supersede", rule.evaluate(rows.get("oldcore"), LifecycleFixtures.ctx()).orElseThrow().action(), "even a core entry");
+        assertEquals(
+                "supersede",
+                rule.evaluate(rows.get("oldcore"), LifecycleFixtures.ctx())
+                        .orElseThrow()
+                        .action(),
+                "even a core entry");
         List<Change> all = LifecycleRules.levels(rows.get("oldcore"), LifecycleFixtures.ctx());
         assertEquals(1, all.size(), "a superseded entry is not promoted as well");
     }

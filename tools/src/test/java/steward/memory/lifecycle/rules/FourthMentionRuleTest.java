@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class FourthMentionRuleTest {
@@ -40,6 +39,8 @@ class FourthMentionRuleTest {
         EntryState many = LifecycleFixtures.rows("""
                 many | 0.7 | 50 | no | 0d | 1d | yes | - | no | -
                 """).get("many");
-        assertTrue(LifecycleRules.levels(many, LifecycleFixtures.ctx()).isEmpty(), "only the user's confirmation makes [0.9]");
+        assertTrue(
+                LifecycleRules.levels(many, LifecycleFixtures.ctx()).isEmpty(),
+                "only the user's confirmation makes [0.9]");
     }
 }

@@ -20,8 +20,19 @@ final class LifecycleFixtures {
             if (line.isBlank() || line.strip().startsWith("#")) continue;
             String[] c = line.split("\\|");
             for (int i = 0; i < c.length; i++) c[i] = c[i].strip();
-            out.put(c[0], new EntryState(c[0], Double.parseDouble(c[1]), Integer.parseInt(c[2]), c[3].equals("yes"), day(c[4]), day(c[5]),
-                    c[6].equals("yes"), none(c[7]), c[8].equals("yes"), none(c[9])));
+            out.put(
+                    c[0],
+                    new EntryState(
+                            c[0],
+                            Double.parseDouble(c[1]),
+                            Integer.parseInt(c[2]),
+                            c[3].equals("yes"),
+                            day(c[4]),
+                            day(c[5]),
+                            c[6].equals("yes"),
+                            none(c[7]),
+                            c[8].equals("yes"),
+                            none(c[9])));
         }
         return out;
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class PruneProcedureRuleTest {
@@ -18,14 +17,17 @@ class PruneProcedureRuleTest {
 
     @Test
     void aProcedureIsProposedForASkillWhenOverTheTarget() {
-        Change c = rule.evaluate(rows.get("steps"), LifecycleFixtures.ctx(4500, 4000)).orElseThrow();
+        Change c = rule.evaluate(rows.get("steps"), LifecycleFixtures.ctx(4500, 4000))
+                .orElseThrow();
         assertEquals("R3", c.rule());
         assertTrue(c.en().contains("skill"));
     }
 
     @Test
     void aDeclarativeFactOrAnyEntryUnderTheTargetIsNot() {
-        assertTrue(rule.evaluate(rows.get("fact"), LifecycleFixtures.ctx(4500, 4000)).isEmpty());
-        assertTrue(rule.evaluate(rows.get("steps"), LifecycleFixtures.ctx(3000, 4000)).isEmpty());
+        assertTrue(rule.evaluate(rows.get("fact"), LifecycleFixtures.ctx(4500, 4000))
+                .isEmpty());
+        assertTrue(rule.evaluate(rows.get("steps"), LifecycleFixtures.ctx(3000, 4000))
+                .isEmpty());
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class PruneRedundantRuleTest {
@@ -18,14 +17,17 @@ class PruneRedundantRuleTest {
 
     @Test
     void anEntryAnotherCoversIsProposedWhenOverTheTarget() {
-        Change c = rule.evaluate(rows.get("dup"), LifecycleFixtures.ctx(4500, 4000)).orElseThrow();
+        Change c = rule.evaluate(rows.get("dup"), LifecycleFixtures.ctx(4500, 4000))
+                .orElseThrow();
         assertEquals("R4", c.rule());
     }
 
     @Test
     void aUniqueEntryOrUnderTheTargetIsNot() {
-        assertTrue(rule.evaluate(rows.get("unique"), LifecycleFixtures.ctx(4500, 4000)).isEmpty());
-        assertTrue(rule.evaluate(rows.get("dup"), LifecycleFixtures.ctx(100, 4000)).isEmpty());
+        assertTrue(rule.evaluate(rows.get("unique"), LifecycleFixtures.ctx(4500, 4000))
+                .isEmpty());
+        assertTrue(
+                rule.evaluate(rows.get("dup"), LifecycleFixtures.ctx(100, 4000)).isEmpty());
     }
 
     @Test
@@ -33,7 +35,13 @@ class PruneRedundantRuleTest {
         EntryState both = LifecycleFixtures.rows("""
                 both | 0.3 | 1 | no | 70d | 70d | no | - | yes | something
                 """).get("both");
-        assertEquals("R1", LifecycleRules.prune(both, LifecycleFixtures.ctx(4500, 4000)).orElseThrow().rule());
-        assertEquals(java.util.List.of("R1", "R2", "R3", "R4"), LifecycleRules.PRUNE.stream().map(LifecycleRule::id).toList());
+        assertEquals(
+                "R1",
+                LifecycleRules.prune(both, LifecycleFixtures.ctx(4500, 4000))
+                        .orElseThrow()
+                        .rule());
+        assertEquals(
+                java.util.List.of("R1", "R2", "R3", "R4"),
+                LifecycleRules.PRUNE.stream().map(LifecycleRule::id).toList());
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class PruneStaleRuleTest {
@@ -20,12 +19,21 @@ class PruneStaleRuleTest {
 
     @Test
     void moreThanSixtyDaysUnreferencedIsProposedWhenOverTheTarget() {
-        assertEquals("R2", rule.evaluate(rows.get("stale61"), LifecycleFixtures.ctx(2300, 2200)).orElseThrow().rule());
+        assertEquals(
+                "R2",
+                rule.evaluate(rows.get("stale61"), LifecycleFixtures.ctx(2300, 2200))
+                        .orElseThrow()
+                        .rule());
     }
 
     @Test
     void sixtyDaysOrLessOrUnderTheTargetIsNotProposed() {
-        for (String id : List.of("stale60", "recent")) assertTrue(rule.evaluate(rows.get(id), LifecycleFixtures.ctx(2300, 2200)).isEmpty(), id);
-        assertTrue(rule.evaluate(rows.get("stale61"), LifecycleFixtures.ctx(2000, 2200)).isEmpty());
+        for (String id : List.of("stale60", "recent"))
+            assertTrue(
+                    rule.evaluate(rows.get(id), LifecycleFixtures.ctx(2300, 2200))
+                            .isEmpty(),
+                    id);
+        assertTrue(rule.evaluate(rows.get("stale61"), LifecycleFixtures.ctx(2000, 2200))
+                .isEmpty());
     }
 }

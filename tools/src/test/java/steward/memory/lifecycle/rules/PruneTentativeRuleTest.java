@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class PruneTentativeRuleTest {
@@ -20,14 +19,20 @@ class PruneTentativeRuleTest {
 
     @Test
     void overTheTargetTentativeEntriesAreProposedFirst() {
-        Change c = rule.evaluate(rows.get("tentative"), LifecycleFixtures.ctx(4100, 4000)).orElseThrow();
+        Change c = rule.evaluate(rows.get("tentative"), LifecycleFixtures.ctx(4100, 4000))
+                .orElseThrow();
         assertEquals("prune", c.action());
         assertEquals("R1", c.rule());
     }
 
     @Test
     void underTheTargetAFreshEntryOrAHigherLevelIsNotProposed() {
-        assertTrue(rule.evaluate(rows.get("tentative"), LifecycleFixtures.ctx(3900, 4000)).isEmpty());
-        for (String id : List.of("fresh", "leaning")) assertTrue(rule.evaluate(rows.get(id), LifecycleFixtures.ctx(4100, 4000)).isEmpty(), id);
+        assertTrue(rule.evaluate(rows.get("tentative"), LifecycleFixtures.ctx(3900, 4000))
+                .isEmpty());
+        for (String id : List.of("fresh", "leaning"))
+            assertTrue(
+                    rule.evaluate(rows.get(id), LifecycleFixtures.ctx(4100, 4000))
+                            .isEmpty(),
+                    id);
     }
 }

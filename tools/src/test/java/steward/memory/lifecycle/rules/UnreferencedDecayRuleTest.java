@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class UnreferencedDecayRuleTest {
@@ -24,9 +23,18 @@ class UnreferencedDecayRuleTest {
 
     @Test
     void thirtyDaysUnreferencedCostsOneLevel() {
-        assertEquals(0.7, rule.evaluate(rows.get("core30"), LifecycleFixtures.ctx()).orElseThrow().to());
-        assertEquals(0.3, rule.evaluate(rows.get("leaning45"), LifecycleFixtures.ctx()).orElseThrow().to());
-        Change c = rule.evaluate(rows.get("confirmed90"), LifecycleFixtures.ctx()).orElseThrow();
+        assertEquals(
+                0.7,
+                rule.evaluate(rows.get("core30"), LifecycleFixtures.ctx())
+                        .orElseThrow()
+                        .to());
+        assertEquals(
+                0.3,
+                rule.evaluate(rows.get("leaning45"), LifecycleFixtures.ctx())
+                        .orElseThrow()
+                        .to());
+        Change c =
+                rule.evaluate(rows.get("confirmed90"), LifecycleFixtures.ctx()).orElseThrow();
         assertEquals(0.5, c.to(), "one level per run, never two");
         assertEquals("demote", c.action());
     }

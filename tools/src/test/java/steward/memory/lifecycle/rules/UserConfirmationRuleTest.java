@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class UserConfirmationRuleTest {
@@ -22,7 +21,12 @@ class UserConfirmationRuleTest {
     @Test
     void theUsersConfirmationMakesAnEntryCore() {
         for (String id : List.of("confirmed7", "remember3")) {
-            assertEquals(0.9, rule.evaluate(rows.get(id), LifecycleFixtures.ctx()).orElseThrow().to(), id);
+            assertEquals(
+                    0.9,
+                    rule.evaluate(rows.get(id), LifecycleFixtures.ctx())
+                            .orElseThrow()
+                            .to(),
+                    id);
         }
     }
 
