@@ -8,8 +8,8 @@ import steward.recall.RecallRuntime;
 /**
  * Ends the process without racing ONNX Runtime. The runtime registers its own shutdown hook, which frees its native
  * environment; shutdown hooks run in no fixed order, so a background indexer still making a session or embedding a text
- * when the JVM shut down crashed in libonnxruntime (SIGSEGV). Here recall is stopped first, on every way out: a SIGTERM
- * or SIGINT is handled by Steward (stop the indexers, close the model: nothing native starts again and the call now
+ * when the JVM shut down crashed in libonnxruntime (SIGSEGV). Here recall is stopped first, on every way out: a SIGTERM,
+ * SIGINT or SIGHUP (a terminal closing) is handled by Steward (stop the indexers, close the model: nothing native starts again and the call now
  * running is waited for, bounded), then the JVM exits with the usual 128+signal status; a command that returns does the
  * same before {@code System.exit}. When a native call outlives the wait, the process halts without running the hooks
  * (its output flushed), because running ONNX Runtime's hook then is what crashes.
@@ -19,7 +19,7 @@ public final class NativeExit {
 
     private NativeExit() {}
 
-    /** Handles SIGTERM and SIGINT as described above (once per process; a JVM run with -Xrs keeps its own handling). */
+    /** Handles SIGTERM, SIGINT and SIGHUP as described above (once per process; a JVM run with -Xrs keeps its own handling). */
     public static void install(RecallRuntime recall) {
         // sun.misc.Signal (module jdk.unsupported) is reached reflectively: javac's "internal proprietary API"
         // warning cannot be suppressed, and the build treats warnings as errors.
@@ -32,7 +32,9 @@ public final class NativeExit {
             LOG.debug("cannot handle signals: {}", e.toString());
             return;
         }
-        for (String name : new String[] {"TERM", "INT"}) {
+        // HUP: a closed terminal ends the process the same way (a process started with nohup keeps ignoring it: the JVM
+        // then installs no handler)
+        for (String name : new String[] {"TERM", "INT", "HUP"}) {
             try {
                 Object h = Proxy.newProxyInstance(
                         NativeExit.class.getClassLoader(), new Class<?>[] {handler}, (proxy, m, args) -> {

@@ -3,6 +3,7 @@ package steward.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -95,6 +96,8 @@ class RecallShutdownIT {
         // ran
         if (expected == 143)
             assertTrue(err.contains("SIGTERM: stopping recall before the shutdown hooks"), how + ":\n" + err);
+        if (expected == 129)
+            assertTrue(err.contains("SIGHUP: stopping recall before the shutdown hooks"), how + ":\n" + err);
         assertTrue(
                 err.contains("recall stopped: the embedding model is closed and nothing native runs"),
                 how + ":\n" + err);
@@ -102,8 +105,12 @@ class RecallShutdownIT {
 
     /** SIGTERM alone (Process.destroy would also close the pipes: a stdin EOF racing the signal, and no stderr to read). */
     static void sigterm(Server s) throws Exception {
+        signal(s, "TERM");
+    }
+
+    static void signal(Server s, String name) throws Exception {
         Process kill = new ProcessBuilder(
-                        "kill", "-TERM", Long.toString(s.process().pid()))
+                        "kill", "-" + name, Long.toString(s.process().pid()))
                 .inheritIO()
                 .start();
         assertEquals(0, kill.waitFor());
@@ -132,5 +139,28 @@ class RecallShutdownIT {
         Thread.sleep(300); // texts are being embedded now (the fixture has hundreds waiting)
         sigterm(s);
         assertCleanExit(s, 143, "SIGTERM while embedding");
+    }
+
+    @Test
+    void sighupWhileTheIndexerMakesTheModelSessionEndsCleanly() throws Exception {
+        // a terminal that closes sends SIGHUP; a test runner that ignores it (nohup) passes that on to the server
+        assumeFalse(hupIgnored(), "SIGHUP is ignored in this process (nohup?), and so in the server: skipped");
+        Server s = start("hup-loading");
+        assertTrue(s.loading().await(5, TimeUnit.MINUTES), "the indexer never began to load the model:\n" + s.stderr());
+        signal(s, "HUP");
+        assertCleanExit(s, 129, "SIGHUP while loading");
+    }
+
+    /** Whether this process ignores SIGHUP (children inherit that); false when it cannot be told. */
+    static boolean hupIgnored() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:"))
+                    return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 1L) != 0;
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux
+        }
+        return false;
     }
 }
