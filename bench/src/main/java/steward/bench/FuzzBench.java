@@ -237,7 +237,7 @@ public final class FuzzBench implements Callable<Integer> {
 
     /**
      * path -> size and mtime of every file of the home and the state dir. Excluded: SQLite's -shm (readers touch it) and the
-     * recall index ({@code <state dir>/recall/index/}, {@code sources/}, {@code vectors/}), which the server's background indexer writes whatever the calls do.
+     * recall index ({@code <state dir>/recall/index/}, {@code sources/}, {@code vectors/}, {@code model/}), which the server's background indexer writes whatever the calls do.
      */
     static Map<String, String> snapshot(Path... roots) throws IOException {
         Map<String, String> out = new HashMap<>();
@@ -275,7 +275,7 @@ public final class FuzzBench implements Callable<Integer> {
     }
 
     private static final Pattern RECALL_INDEX =
-            Pattern.compile("[/\\\\]recall[/\\\\](index|sources|vectors)([/\\\\]|$)");
+            Pattern.compile("[/\\\\]recall[/\\\\](index|sources|vectors|model)([/\\\\]|$)");
 
     static List<Path> listFiles(Path root) throws IOException {
         try (Stream<Path> s = Files.walk(root)) {

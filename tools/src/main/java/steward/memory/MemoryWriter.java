@@ -233,6 +233,9 @@ public final class MemoryWriter {
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
     private MemoryResult apply(MemoryRequest r, MemoryTarget t, int limit) {
         Path file = t.file(paths);
+        // a file that cannot be read as text at all is refused before its lock file is made: a refused call creates
+        // nothing (once the lock file exists, the read under the lock below decides)
+        if (!Files.exists(t.lockFile(paths))) load(file);
         try (Flock lock = Flock.exclusive(t.lockFile(paths))) {
             // a temp file a killed Steward left next to the memory file goes (only when its process is gone)
             if (Files.isDirectory(file.getParent())) AtomicFiles.removeStaleTemps(file.getParent());
