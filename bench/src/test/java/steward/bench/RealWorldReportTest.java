@@ -1,21 +1,29 @@
 package steward.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
+import steward.sessions.apply.ApplyEngineAccess;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.AuditResult;
 import steward.sessions.audit.Plan;
+import steward.sessions.store.HermesSessions;
+import steward.sessions.store.SessionRow;
 import steward.testing.TestHomes;
 
 /**
@@ -57,6 +65,56 @@ class RealWorldReportTest {
     @Test
     void theChineseReportFitsInFourThousandCharacters() {
         check(audit("zh"));
+    }
+
+    /**
+     * Trust: approving a group whose deletions take subagents along decides exactly its counted items, and the subagents
+     * go only with their parent; a child's own rejection keeps its parent (and nothing else of the group changes).
+     */
+    @Test
+    void aGroupAnswerCoversExactlyItsCountAndTheSubagentsGoOnlyWithTheirParent() {
+        AuditEngine.Outcome o = audit("en");
+        AuditResult.DecisionGroup g = o.result().decision_groups().stream()
+                .filter(x -> x.section().equals("ask") && x.takes_along() > 0 && x.left_out() == 0)
+                .max(java.util.Comparator.comparingInt(AuditResult.DecisionGroup::takes_along))
+                .orElseThrow(() -> new AssertionError("no asked group takes subagents along"));
+        List<SessionRow> rows = new HermesSessions(home.resolve("state.db")).rows();
+        Set<String> expected = new HashSet<>();
+        String parent = null, child = null;
+        int along = 0;
+        for (String id : g.item_ids()) {
+            Plan.PlanItem it = o.plan().item(id);
+            assertEquals(g.group_id(), it.group(), id);
+            expected.add(it.session_id());
+            if (it.held_by() == null) continue;
+            along += it.held_by().size();
+            expected.addAll(it.held_by());
+            for (String c : it.held_by()) {
+                Plan.PlanItem ci = o.plan().item(c);
+                assertNull(ci.group(), "a child going along never takes a group answer: " + c);
+            }
+            if (parent == null && !it.held_by().isEmpty()) {
+                parent = id;
+                child = it.held_by().get(0);
+            }
+        }
+        assertEquals(g.takes_along(), along, "the line counts what its deletions take along");
+        Set<String> asked = asked(o, ApplyEngineAccess.decide(rows, o.plan(), Map.of(g.group_id(), "approve")));
+        assertEquals(expected, asked, "the group's items and the subagents they take along, nothing else");
+        asked = asked(o, ApplyEngineAccess.decide(rows, o.plan(), Map.of(g.group_id(), "approve", child, "reject")));
+        assertFalse(asked.contains(parent), "the child's own rejection keeps its parent " + parent);
+        assertFalse(asked.contains(child));
+        Set<String> rest = new HashSet<>(expected);
+        rest.remove(parent);
+        rest.removeAll(o.plan().item(parent).held_by());
+        assertEquals(rest, asked, "the rest of the group is unchanged");
+    }
+
+    /** What runs besides the automatic items. */
+    static Set<String> asked(AuditEngine.Outcome o, List<String> decided) {
+        Set<String> out = new HashSet<>();
+        for (String id : decided) if (!o.plan().item(id).automatic()) out.add(id);
+        return out;
     }
 
     static void check(AuditEngine.Outcome o) {
