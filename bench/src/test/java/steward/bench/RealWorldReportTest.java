@@ -79,18 +79,20 @@ class RealWorldReportTest {
                 .max(java.util.Comparator.comparingInt(AuditResult.DecisionGroup::takes_along))
                 .orElseThrow(() -> new AssertionError("no asked group takes subagents along"));
         List<SessionRow> rows = new HermesSessions(home.resolve("state.db")).rows();
+        Map<String, Plan.PlanItem> items = new HashMap<>();
+        for (Plan.PlanItem it : o.plan().items()) items.put(it.item_id(), it);
         Set<String> expected = new HashSet<>();
         String parent = null, child = null;
         int along = 0;
         for (String id : g.item_ids()) {
-            Plan.PlanItem it = o.plan().item(id);
+            Plan.PlanItem it = items.get(id);
             assertEquals(g.group_id(), it.group(), id);
             expected.add(it.session_id());
             if (it.held_by() == null) continue;
             along += it.held_by().size();
             expected.addAll(it.held_by());
             for (String c : it.held_by()) {
-                Plan.PlanItem ci = o.plan().item(c);
+                Plan.PlanItem ci = items.get(c);
                 assertNull(ci.group(), "a child going along never takes a group answer: " + c);
             }
             if (parent == null && !it.held_by().isEmpty()) {
@@ -106,14 +108,16 @@ class RealWorldReportTest {
         assertFalse(asked.contains(child));
         Set<String> rest = new HashSet<>(expected);
         rest.remove(parent);
-        rest.removeAll(o.plan().item(parent).held_by());
+        rest.removeAll(items.get(parent).held_by());
         assertEquals(rest, asked, "the rest of the group is unchanged");
     }
 
     /** What runs besides the automatic items. */
     static Set<String> asked(AuditEngine.Outcome o, List<String> decided) {
-        Set<String> out = new HashSet<>();
-        for (String id : decided) if (!o.plan().item(id).automatic()) out.add(id);
+        Set<String> automatic = new HashSet<>();
+        for (Plan.PlanItem it : o.plan().items()) if (it.automatic()) automatic.add(it.session_id());
+        Set<String> out = new HashSet<>(decided);
+        out.removeAll(automatic);
         return out;
     }
 
@@ -128,6 +132,13 @@ class RealWorldReportTest {
                 o.plan().items().size() > 2000,
                 "thousands of items: " + o.plan().items().size());
         assertTrue(text.length() <= 4000, text.length() + " characters:\n" + text);
+        // the short form shows one example per line; structuredContent keeps all of them
+        boolean zh = "zh".equals(o.result().locale());
+        assertTrue(text.contains(zh ? "简版" : "Short form"), "this home needs the short form:\n" + text);
+        assertTrue(
+                o.result().decision_groups().stream()
+                        .anyMatch(g -> g.section().equals("ask") && g.examples().size() == 3),
+                "three examples per asked group stay in structuredContent");
         everyItemInExactlyOneGroup(o);
     }
 
@@ -156,7 +167,9 @@ class RealWorldReportTest {
         }
         assertEquals(planned, counted, "every item counted once");
         assertEquals(leftOut, unlisted, "the items not listed by id are exactly those the groups count as left out");
-        for (String id : seen.keySet()) assertTrue(o.plan().item(id) != null, "a listed id is a plan item: " + id);
+        Set<String> ids = new HashSet<>();
+        for (Plan.PlanItem it : o.plan().items()) ids.add(it.item_id());
+        assertTrue(ids.containsAll(seen.keySet()), "every listed id is a plan item");
     }
 
     static String kind(String rule, String condition, String action) {
