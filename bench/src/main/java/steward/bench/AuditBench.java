@@ -122,7 +122,7 @@ public final class AuditBench implements Callable<Integer> {
             if (Files.isDirectory(home)) FileTrees.delete(home);
             Files.createDirectories(home);
             long t0 = System.nanoTime();
-            String fts = build(db, real);
+            String fts = build(db, real, sessions, messages, noFts);
             Files.writeString(marker, "built");
             Printer.println(String.format(
                     "built %s: %,d sessions, %,d messages in %.1f s (%s)",
@@ -189,7 +189,12 @@ public final class AuditBench implements Callable<Integer> {
         return rows;
     }
 
-    private String build(Path db, boolean real) throws SQLException, java.io.IOException {
+    /**
+     * Builds {@code db}: the fixture's schema, then the scale or real-world home, the FTS tables filled in one pass (left
+     * empty with {@code noFts}), triggers last; returns what was done about FTS.
+     */
+    static String build(Path db, boolean real, int sessions, int messages, boolean noFts)
+            throws SQLException, java.io.IOException {
         List<String[]> schema = new ArrayList<>();
         try (Connection f = Sqlite.openReadOnly(Fixtures.locateHermesHome().resolve("state.db"));
                 Statement st = f.createStatement();
@@ -212,7 +217,7 @@ public final class AuditBench implements Callable<Integer> {
             if (real)
                 Printer.println(RealWorldHome.generate(c, db.getParent(), sessions, messages, NOW)
                         .describe());
-            else generate(c);
+            else generate(c, sessions, messages);
             c.commit();
             String fts;
             if (noFts) {
@@ -286,7 +291,7 @@ public final class AuditBench implements Callable<Integer> {
     };
 
     /** A realistic mix: ~8% active, ~2% archived, ~22% subagents, ~45% titled, message counts skewed small with a long tail. */
-    private void generate(Connection c) throws SQLException {
+    private static void generate(Connection c, int sessions, int messages) throws SQLException {
         Random rnd = new Random(42);
         String[] sources = {
             "tui", "tui", "tui", "cli", "cli", "cli", "telegram", "telegram", "discord", "subagent", "subagent"

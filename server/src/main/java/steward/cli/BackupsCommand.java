@@ -1,5 +1,6 @@
 package steward.cli;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -9,6 +10,7 @@ import steward.StewardError;
 import steward.config.Origin;
 import steward.retention.Retention;
 import steward.server.tools.ToolContext;
+import steward.sessions.backup.StateCopy;
 
 /**
  * {@code steward backups}: Steward's session backups and how retention treats them; {@code --prune} applies the
@@ -18,7 +20,8 @@ import steward.server.tools.ToolContext;
 @Command(
         name = "backups",
         description = {
-            "List Steward's session backups: age, size, and whether one is the only copy of deleted sessions.",
+            "List Steward's session backups: age, size, and whether one is the only copy of deleted sessions; "
+                    + "then the verified state.db copies in backups/state-db/ (written before a VACUUM or an index repair).",
             "Backups older than steward.backup_retention_days (config.yaml, default " + Retention.DEFAULT_BACKUP_DAYS
                     + ") are pruned after each "
                     + "session_apply, except those that are the only copy of something; expired plans too."
@@ -86,6 +89,18 @@ public final class BackupsCommand implements Callable<Integer> {
                             : ""));
         }
         if (r.backups().isEmpty()) Printer.println("  no session backups");
+        // the verified copies of state.db written before a VACUUM (session_apply vacuum; the next one that passes its
+        // checks replaces it) or before steward repair-index (kept until removed); --prune leaves them alone
+        java.nio.file.Path copies = StateCopy.dir(ctx.paths().stateDir());
+        List<StateCopy.Copy> stateCopies =
+                StateCopy.list(ctx.paths().stateDir(), ctx.clock().instant());
+        Printer.println("state.db copies in " + copies
+                + " (verified, taken before a VACUUM or repair-index; --prune leaves them):");
+        for (StateCopy.Copy c : stateCopies) {
+            Printer.println(
+                    String.format(Locale.ROOT, "  %s  %6.1f days  %,14d bytes", c.name(), c.age_days(), c.bytes()));
+        }
+        if (stateCopies.isEmpty()) Printer.println("  no state.db copies");
         String verb = prune ? "pruned" : "would prune (--prune)";
         Printer.println(verb + ": " + r.pruned_backups().size() + " backup(s), "
                 + r.pruned_plans().size() + " expired plan(s), " + String.format(Locale.ROOT, "%,d", r.bytes_freed())

@@ -272,6 +272,17 @@ class CliIT {
         assertEquals(0, list.exit(), list.stderr());
         assertTrue(list.stdout().contains(backup) && list.stdout().contains("within retention"), list.stdout());
         assertTrue(list.stdout().contains("backups are kept 30 days"), list.stdout());
+        assertTrue(list.stdout().contains("  no state.db copies"), list.stdout());
+        // the verified copy a VACUUM writes first is listed too
+        Path copy = steward.sessions.backup.StateCopy.write(
+                home.resolve("state.db"), home.resolve("steward"), "vacuum", java.time.Instant.now(), "test", true);
+        Run withCopy = run(null, "backups", "--hermes-home", home.toString());
+        assertEquals(0, withCopy.exit(), withCopy.stderr());
+        assertTrue(
+                withCopy.stdout().contains("state.db copies")
+                        && withCopy.stdout().contains(copy.getFileName().toString())
+                        && withCopy.stdout().contains(String.format(java.util.Locale.ROOT, "%,d", Files.size(copy))),
+                withCopy.stdout());
         Run refused = run(null, "backups", "--discard", backup, "--hermes-home", home.toString());
         assertEquals(1, refused.exit());
         assertTrue(refused.stderr().contains("only copy"), refused.stderr());

@@ -38,7 +38,8 @@ public record AuditResult(
      * {@code group_id} (q1, …): one answer for the whole group in {@code decisions.items}, set only where the group can be
      * answered (auto: reject keeps them; ask: approve/reject); it covers exactly the {@code count} items counted here.
      * {@code item_ids}: the first {@link DecisionGroups#IDS_PER_GROUP} of them ({@code left_out}: how many more; the plan
-     * file holds all); {@code named}: sessions asked by name (kept before, or taking subagents along): one per group.
+     * file holds all); {@code named}: sessions asked by name (kept before, or a deletion taking such a session along): one per group;
+     * {@code takes_along}: the subagents the group's deletions take along (they follow their parent, never the group answer).
      */
     public record DecisionGroup(
             String group_id,
@@ -53,6 +54,7 @@ public record AuditResult(
             String question,
             boolean named,
             int count,
+            int takes_along,
             List<Example> examples,
             List<String> item_ids,
             int left_out) {}

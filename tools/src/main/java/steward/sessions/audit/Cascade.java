@@ -22,6 +22,9 @@ import steward.sessions.store.SessionRow;
 final class Cascade {
     private Cascade() {}
 
+    /** Where a deletion's reason starts naming what it takes along (asked or quiet). */
+    static final String ALONG_EN = "; deleting it ", ALONG_ZH = "；删除它会同时删除";
+
     /** The most children named in one question's reason; the plan item lists all of them in {@code held_by}. */
     static final int MAX_NAMED = 10;
 
@@ -134,7 +137,7 @@ final class Cascade {
     private static String question(List<SessionRow> held, RuleContext ctx, boolean zh) {
         StringBuilder sb = new StringBuilder();
         int n = held.size();
-        if (zh) sb.append("；删除它会同时删除").append(n == 1 ? "其子代理 " : "其 " + n + " 个子代理：");
+        if (zh) sb.append(ALONG_ZH).append(n == 1 ? "其子代理 " : "其 " + n + " 个子代理：");
         else sb.append("; deleting it also deletes ").append(n == 1 ? "its subagent " : "its " + n + " subagents ");
         for (int i = 0; i < Math.min(n, MAX_NAMED); i++) {
             if (i > 0) sb.append(zh ? "、" : ", ");
@@ -163,7 +166,7 @@ final class Cascade {
     }
 
     private static String quietNote(List<SessionRow> held, List<String> kinds, RuleContext ctx, boolean zh) {
-        StringBuilder sb = new StringBuilder(zh ? "；删除它会同时删除" : "; deleting it would also delete ");
+        StringBuilder sb = new StringBuilder(zh ? ALONG_ZH : "; deleting it would also delete ");
         int n = held.size();
         for (int i = 0; i < Math.min(n, MAX_NAMED); i++) {
             if (i > 0) sb.append(zh ? "、" : ", ");

@@ -20,8 +20,9 @@ import steward.sessions.store.SessionRow;
  * <p>Trust: a group that may be answered as a whole gets an id ({@code q1}, …) stored on each of its plan items, so an
  * answer by group id covers exactly the items that were counted in its line, never an item of another section (waiting,
  * not asked, report only) and never a child going along with its parent (cascade children follow their parent, and a
- * child's own answer still keeps the parent: see {@code ApplyEngine.decide}). Sessions the user kept before, and deletions
- * asked because of the subagents they take along, are asked by name: each is a group of its own.
+ * child's own answer still keeps the parent: see {@code ApplyEngine.decide}). A deletion asked because of the subagents it
+ * takes along stays in its condition's group, which counts those subagents ({@code takes_along}) in its line. Sessions
+ * the user kept before, and deletions that would take such a session along, are asked by name: each is a group of its own.
  */
 public final class DecisionGroups {
     private DecisionGroups() {}
@@ -135,6 +136,9 @@ public final class DecisionGroups {
                             .reversed()
                             .thenComparing(Map.Entry.comparingByKey()))
                     .forEach(e -> sources.put(e.getKey(), e.getValue()));
+            int along = 0;
+            for (Plan.PlanItem it : b.items)
+                if (it.held_by() != null) along += it.held_by().size();
             groups.add(new AuditResult.DecisionGroup(
                     ids.get(b),
                     b.section,
@@ -148,6 +152,7 @@ public final class DecisionGroups {
                     b.question,
                     b.named,
                     b.items.size(),
+                    along,
                     List.copyOf(examples),
                     itemIds,
                     b.items.size() - itemIds.size()));
@@ -155,11 +160,9 @@ public final class DecisionGroups {
         return new Result(out, List.copyOf(groups));
     }
 
-    /** Asked by name: a session the user kept before, or a deletion asked because of the subagents it takes along. */
+    /** Asked by name: a session the user kept before, or a deletion that would take such a session along. */
     private static boolean named(Plan.PlanItem it, Preferences prefs) {
-        return section(it).equals("ask")
-                && (prefs.protectedSession(it.session_id())
-                        || it.held_by() != null && !it.held_by().isEmpty());
+        return section(it).equals("ask") && QuestionPlan.byName(it, prefs);
     }
 
     /** Everything that makes two items one decision, but the source. */
@@ -194,8 +197,13 @@ public final class DecisionGroups {
     /** What the rule saw, without the question it asks ("last active 4 days ago: mark as ended?" → "last active 4 days ago"). */
     static String detail(String reason) {
         if (reason == null) return null;
-        int a = reason.indexOf(": "), b = reason.indexOf('：');
-        int cut = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+        int cut = -1;
+        // the question, or the subagents a deletion takes along (the group line counts them; the item's reason names
+        // them)
+        for (String m : List.of(": ", "：", Cascade.ALONG_EN, Cascade.ALONG_ZH)) {
+            int i = reason.indexOf(m);
+            if (i >= 0 && (cut < 0 || i < cut)) cut = i;
+        }
         return (cut < 0 ? reason : reason.substring(0, cut)).strip();
     }
 }

@@ -22,8 +22,8 @@ import steward.learning.Preferences;
  * of kinds the user always answered "keep both" for: listed, not asked, nothing runs;</li>
  * <li>rule E asks once per topic (the topic is the question, not each session on it), and questions that cannot lose
  * anything (mark as ended, consolidated yet?) are asked per rule in one line; deletions are asked by name, unless a
- * condition has more new ones than a report group lists: then they are asked in one counted line per condition (never a
- * session the user kept, never a deletion that takes subagents along);</li>
+ * condition has more new ones than a report group lists: then they are asked in one counted line per condition, which
+ * counts the subagents they take along (never a session the user kept, nor a deletion that would take one along);</li>
  * <li>at most {@link #CAP} lines ask something per report (the grouped lines included): new questions are picked most
  * valuable first — sessions the user kept before (they must be asked by name), then MEDIUM before LOW, then one
  * question per rule condition in turn so each condition can be learned — and the rest are summed up in one digest
@@ -103,10 +103,9 @@ final class QuestionPlan {
         int room = CAP - (waiting ? 1 : 0) - collapsed.size();
         Map<String, Integer> perGroup = new LinkedHashMap<>();
         Map<String, Boolean> lines = new LinkedHashMap<>(); // grouped line per condition: asked or not
-        // a condition with more new deletions than a report group lists is asked in one line (counted, with examples),
-        // so a
-        // home of thousands is answered in one screen; sessions the user kept, and deletions that take subagents along,
-        // stay by name
+        // a condition with more new deletions than a report group lists is asked in one line (counted, with examples,
+        // and the subagents they take along), so a home of thousands is answered in one screen; sessions the user kept,
+        // and deletions that would take one along, stay by name
         Map<String, Integer> bulkCount = new HashMap<>();
         for (Plan.PlanItem it : fresh) if (bulkEligible(it, prefs)) bulkCount.merge(it.key(), 1, Integer::sum);
         java.util.Set<String> bulk = new java.util.HashSet<>();
@@ -139,12 +138,19 @@ final class QuestionPlan {
         }
     }
 
-    /** A new question that may be asked in its condition's one line when there are many: not kept before, takes nothing along. */
+    /**
+     * A new question that may be asked in its condition's one line when there are many: not about a session the user kept
+     * before (nor one its deletion would take along). A deletion that takes other subagents along may: its line counts
+     * them, they go only with it, and a child's own rejection still keeps it.
+     */
     static boolean bulkEligible(Plan.PlanItem it, Preferences prefs) {
-        return !groupedLine(it)
-                && it.executable()
-                && (it.held_by() == null || it.held_by().isEmpty())
-                && !prefs.protectedSession(it.session_id());
+        return !groupedLine(it) && it.executable() && !byName(it, prefs);
+    }
+
+    /** Asked by name, in a line of its own: a session the user kept before, or a deletion that would take one along. */
+    static boolean byName(Plan.PlanItem it, Preferences prefs) {
+        return prefs.protectedSession(it.session_id())
+                || it.held_by() != null && it.held_by().stream().anyMatch(prefs::protectedSession);
     }
 
     /** The grouped line an item is asked in: one per rule for "mark as ended" and topics, one per condition for bulk deletions. */
@@ -174,8 +180,7 @@ final class QuestionPlan {
     static List<Plan.PlanItem> byValue(List<Plan.PlanItem> fresh, Preferences prefs) {
         List<List<Plan.PlanItem>> tiers = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         for (Plan.PlanItem it : fresh) {
-            boolean named = prefs.protectedSession(it.session_id())
-                    || (it.held_by() != null && it.held_by().stream().anyMatch(prefs::protectedSession));
+            boolean named = byName(it, prefs);
             tiers.get(named ? 0 : it.confidence().equals("LOW") ? 2 : 1).add(it);
         }
         List<Plan.PlanItem> out = new ArrayList<>();

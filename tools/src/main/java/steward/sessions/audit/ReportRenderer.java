@@ -40,11 +40,22 @@ public final class ReportRenderer {
         return "zh".equals(locale);
     }
 
+    /** A report longer than this is rendered in its short form. */
+    public static final int SHORT_FORM_OVER = 4000;
+
     /**
      * The readable report: one counted line per decision group (see {@link DecisionGroups}) with a few examples, so its length
      * depends on how many kinds of items there are, not on how many sessions; every item stays in structuredContent and the plan.
+     * When that would exceed {@link #SHORT_FORM_OVER} characters, the short form: one example per line (the others, and
+     * every item, in structuredContent's decision_groups).
      */
     public static String render(AuditResult r) {
+        String full = render(r, false);
+        return full.length() <= SHORT_FORM_OVER ? full : render(r, true);
+    }
+
+    /** {@code compact}: one example per group line, kept reason, chain line, two topic groups. */
+    static String render(AuditResult r, boolean compact) {
         String l = r.locale();
         boolean z = zh(l);
         StringBuilder sb = new StringBuilder();
@@ -89,6 +100,8 @@ public final class ReportRenderer {
             for (String p : sr.problems()) sb.append("  ⚠ ").append(p).append('\n');
         }
         List<AuditResult.DecisionGroup> dg = r.decision_groups() == null ? List.of() : r.decision_groups();
+        // the short form names a rule once for the lines of one condition that follow each other (split by source)
+        String[] last = {null};
         AuditResult.Groups g = r.groups();
         // runs automatically: one line per group, ids only
         sb.append('\n')
@@ -98,7 +111,8 @@ public final class ReportRenderer {
                                 : "=== Runs automatically (HIGH, " + g.auto().count()
                                         + "; q1=reject keeps a group) ===")
                 .append('\n');
-        for (AuditResult.DecisionGroup d : dg) if (d.section().equals("auto")) groupLine(sb, d, "✓", false, l, r);
+        for (AuditResult.DecisionGroup d : dg)
+            if (d.section().equals("auto")) groupLine(sb, d, "✓", false, l, r, compact ? last : null);
         // questions: MEDIUM, then LOW, one line per group
         int confirmCount =
                 g.confirm().stream().mapToInt(AuditResult.RuleGroup::count).sum();
@@ -119,12 +133,12 @@ public final class ReportRenderer {
             for (AuditResult.DecisionGroup d : dg) {
                 if (!conf.equals(d.confidence())) continue;
                 if (d.section().equals("ask") && !"collapsed".equals(d.question())) {
-                    groupLine(sb, d, "?", true, l, r);
+                    groupLine(sb, d, "?", true, l, r, compact ? last : null);
                     asks = true;
                 } else if (d.section().equals("listed")
                         && !(d.rule().equals("E") && !d.confidence().equals("LOW"))) {
                     // (rule E's other sessions on a topic: the topic is asked once, with one of them)
-                    groupLine(sb, d, "·", false, l, r);
+                    groupLine(sb, d, "·", false, l, r, compact ? last : null);
                 }
             }
         }
@@ -164,9 +178,9 @@ public final class ReportRenderer {
                             : "  Answer per group (" + gid + "=approve/reject), rule (" + rid
                                     + "=approve) or item (id=…); a group or rule answer covers only what its line counts.\n");
         }
-        kept(sb, g.retained(), r.retention(), l);
-        topicGroups(sb, r.topic_groups(), z);
-        housekeeping(sb, r.housekeeping(), z);
+        kept(sb, g.retained(), r.retention(), l, compact);
+        topicGroups(sb, r.topic_groups(), z, compact ? TOPIC_LINES_SHORT : TOPIC_LINES);
+        housekeeping(sb, r.housekeeping(), z, compact ? 1 : 2);
         AuditResult.LearningState ls = r.learning();
         if (ls != null && "corrupt".equals(ls.status())) {
             sb.append('\n')
@@ -216,22 +230,38 @@ public final class ReportRenderer {
         sb.append(
                 z
                         ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at()
-                                + "。删除前先备份；归档由你在界面中操作。全部条目: structuredContent 的 decision_groups[].item_ids 或计划文件。"
+                                + "。删除前先备份；归档由你在界面中操作。"
+                                + (compact
+                                        ? "简版：每行一个示例；全部条目与更多示例见 structuredContent 的 decision_groups 或计划文件。"
+                                        : "全部条目: structuredContent 的 decision_groups[].item_ids 或计划文件。")
                         : "Plan " + r.plan_id() + ", valid until " + r.expires_at()
                                 + ". Deletions are backed up first; archiving is yours, in the UI. "
-                                + "All items: decision_groups[].item_ids in structuredContent, or the plan file.");
+                                + (compact
+                                        ? "Short form: one example per line; every item and more examples: "
+                                                + "decision_groups in structuredContent, or the plan file."
+                                        : "All items: decision_groups[].item_ids in structuredContent, or the plan file."));
         return sb.toString();
     }
 
     /** One group: its id, rule condition, count (by source), the action (asked: with "?"), and a few examples. */
     private static void groupLine(
-            StringBuilder sb, AuditResult.DecisionGroup d, String mark, boolean question, String l, AuditResult r) {
+            StringBuilder sb,
+            AuditResult.DecisionGroup d,
+            String mark,
+            boolean question,
+            String l,
+            AuditResult r,
+            String[] last) {
+        boolean compact = last != null;
         boolean z = zh(l);
         sb.append("  ").append(mark).append(' ');
         if (d.group_id() != null) sb.append(d.group_id()).append(' ');
         sb.append(d.condition() == null ? d.rule() : d.condition());
         Rule rule = Rules.byId(d.rule());
-        if (rule != null) sb.append(' ').append(head(rule.meta().summary()));
+        String condition = d.rule() + "\u0000" + d.condition();
+        if (rule != null && !(compact && condition.equals(last[0])))
+            sb.append(' ').append(head(rule.meta().summary()));
+        if (compact) last[0] = condition;
         sb.append(" · ");
         if (storesWithSessions(r) > 1) sb.append(storeName(d.store())).append(' ');
         sb.append(d.count()).append(" (");
@@ -253,9 +283,18 @@ public final class ReportRenderer {
                     .append(question && !d.action().equals("review") ? "?" : "");
             if (listed) sb.append(z ? "（仅报告）" : " (report only)");
         }
+        // the subagents these deletions take along: they go only with their parent (never by this line's answer)
+        if (d.takes_along() > 0)
+            sb.append(
+                    z
+                            ? "（连同其子代理 " + d.takes_along() + " 个）"
+                            : d.takes_along() == 1
+                                    ? " +1 subagent taken along"
+                                    : " +" + d.takes_along() + " subagents taken along");
         boolean ids = d.section().equals("auto"); // automatic: ids are enough (no decision needed)
+        int shown = compact ? 1 : ids ? 2 : d.examples().size();
         List<AuditResult.Example> xs =
-                ids ? d.examples().subList(0, Math.min(2, d.examples().size())) : d.examples();
+                d.examples().subList(0, Math.min(shown, d.examples().size()));
         // what the rule saw: the part every example shares once ("ended, untitled"), each example's own part after it
         String shared = ids ? "" : shared(xs, d.count() == xs.size());
         if (!shared.isEmpty()) sb.append(z ? "（" + shared + "）" : " (" + shared + ")");
@@ -341,7 +380,8 @@ public final class ReportRenderer {
                 : it.session_id() + " “" + shorten(it.evidence().title(), 32) + '”';
     }
 
-    private static void kept(StringBuilder sb, AuditResult.Group kept, AuditResult.Retention rt, String l) {
+    private static void kept(
+            StringBuilder sb, AuditResult.Group kept, AuditResult.Retention rt, String l, boolean compact) {
         boolean z = zh(l);
         sb.append('\n')
                 .append(z ? "=== 保留（不操作，" + kept.count() + " 条）===" : "=== Kept (no action, " + kept.count() + ") ===")
@@ -360,7 +400,7 @@ public final class ReportRenderer {
         }
         for (var e : byReason.entrySet()) {
             List<AuditResult.Item> its = e.getValue();
-            if (its.size() <= 2) {
+            if (its.size() <= (compact ? 1 : 2)) {
                 for (AuditResult.Item it : its)
                     sb.append("  · ")
                             .append(keptName(it))
@@ -374,8 +414,7 @@ public final class ReportRenderer {
                         .append(e.getKey())
                         .append(z ? "：如 " : ": e.g. ")
                         .append(keptName(its.get(0)))
-                        .append(", ")
-                        .append(keptName(its.get(1)))
+                        .append(compact ? "" : ", " + keptName(its.get(1)))
                         .append('\n');
             }
         }
@@ -410,7 +449,7 @@ public final class ReportRenderer {
     }
 
     /** Topic groups: the count and the first few, each with what would show it together (the rest in structuredContent). */
-    private static void topicGroups(StringBuilder sb, AuditResult.TopicGroups tg, boolean z) {
+    private static void topicGroups(StringBuilder sb, AuditResult.TopicGroups tg, boolean z, int lines) {
         if (tg == null || tg.count() == 0) return;
         sb.append('\n')
                 .append(z ? "=== 主题分组（" + tg.count() + " 组）===" : "=== Topic groups (" + tg.count() + ") ===")
@@ -418,7 +457,7 @@ public final class ReportRenderer {
         boolean renames = false, claude = false;
         int shown = 0;
         for (AuditResult.TopicGroup g : tg.items()) {
-            if (shown++ == TOPIC_LINES) break;
+            if (shown++ == lines) break;
             AuditResult.GroupAdvice a = g.advice();
             boolean cc = "claude".equals(g.store());
             claude |= cc;
@@ -462,7 +501,7 @@ public final class ReportRenderer {
             }
             sb.append('\n');
         }
-        int more = tg.count() - Math.min(tg.count(), TOPIC_LINES);
+        int more = tg.count() - Math.min(tg.count(), lines);
         if (more > 0)
             sb.append(
                     z
@@ -477,7 +516,7 @@ public final class ReportRenderer {
     }
 
     /** Compaction chains (one line each, the first few) and what Hermes' own auto-prune will delete. */
-    private static void housekeeping(StringBuilder sb, AuditResult.Housekeeping h, boolean z) {
+    private static void housekeeping(StringBuilder sb, AuditResult.Housekeeping h, boolean z, int examples) {
         if (h == null) return;
         if (h.chains() > 0) {
             // one line: the count, then up to two chains the plan acts on (kept ones are the default)
@@ -488,7 +527,7 @@ public final class ReportRenderer {
                                     : "Compaction chains: " + h.chains() + " (each handled as a whole)");
             int shown = 0;
             for (AuditResult.ChainOut c : h.chain_items()) {
-                if (c.action().equals("retain") || shown == 2) continue;
+                if (c.action().equals("retain") || shown == examples) continue;
                 sb.append(shown++ == 0 ? (z ? "，如 " : ", e.g. ") : "; ")
                         .append('“')
                         .append(c.title() == null ? "—" : c.title())
@@ -519,8 +558,8 @@ public final class ReportRenderer {
         }
     }
 
-    /** Topic groups shown in the text. */
-    static final int TOPIC_LINES = 3;
+    /** Topic groups shown in the text (in the short form: {@link #TOPIC_LINES_SHORT}). */
+    static final int TOPIC_LINES = 3, TOPIC_LINES_SHORT = 2;
 
     /** The one line that replaces a rule's questions once its warning has been ignored up to N's cap (rule D). */
     public static String collapsedLine(String rule, int count, int active, double threshold, String locale) {

@@ -22,7 +22,7 @@ import steward.text.CodePoints;
 
 /**
  * The audit's topic grouping: the sessions a user sees in each home's list (not subagents, not compression continuations,
- * not archived; the newest {@value #MAX_SESSIONS} of each), clustered by {@link GroupingEngine} per home (Hermes {@code g1…},
+ * not archived, not machine sessions as rule M classifies them; the newest {@value #MAX_SESSIONS} of each), clustered by {@link GroupingEngine} per home (Hermes {@code g1…},
  * Claude Code {@code c1…}); rule G rename items for the listed Hermes clusters whose advice is a title prefix; and which
  * cluster each session belongs to (rule E links to it).
  */
@@ -92,13 +92,19 @@ final class TopicGroups {
         return new TopicGroups(found, HermesProjects.NONE, cands.size());
     }
 
-    /** The sessions a user sees in the list (not subagents, not compression continuations, not archived), newest {@value #MAX_SESSIONS}. */
+    /**
+     * The sessions a user sees in the list (not subagents, not compression continuations, not archived, not machine
+     * sessions: cron, gateway, API), newest {@value #MAX_SESSIONS}.
+     */
     private static List<SessionRow> visible(List<SessionRow> rows) {
         Map<String, SessionRow> byId = new HashMap<>();
         for (SessionRow r : rows) byId.put(r.id(), r);
         List<SessionRow> cands = new ArrayList<>();
         for (SessionRow r : rows) {
             if (r.subagent() || r.archived() || r.hidden()) continue;
+            // cron runs, gateway threads and API requests are not the user's conversations (rule M's classification):
+            // their titles ("cron: inbox digest run 41") would make a topic group per job
+            if (steward.sessions.rules.MachineSessions.machine(r)) continue;
             SessionRow p = r.parentSessionId() == null ? null : byId.get(r.parentSessionId());
             if (p != null && "compression".equals(p.endReason())) continue; // a continuation is the same conversation
             cands.add(r);

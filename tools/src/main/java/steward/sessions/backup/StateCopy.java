@@ -84,6 +84,33 @@ public final class StateCopy {
         return new Written(out, (t1 - t0) / 1e9, (System.nanoTime() - t1) / 1e9);
     }
 
+    /** A copy in {@link #dir}: its file name, size and age. */
+    public record Copy(String name, long bytes, double age_days) {}
+
+    /** The copies in {@code <state dir>/backups/state-db/}, oldest first (none when the directory does not exist). */
+    public static List<Copy> list(Path stateDir, Instant now) {
+        Path dir = dir(stateDir);
+        if (!Files.isDirectory(dir)) return List.of();
+        List<Copy> out = new ArrayList<>();
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".db"))
+                    .sorted()
+                    .toList()) {
+                try {
+                    var attrs = Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class);
+                    if (!attrs.isRegularFile()) continue;
+                    double age = (now.toEpochMilli() - attrs.lastModifiedTime().toMillis()) / 86_400_000.0;
+                    out.add(new Copy(f.getFileName().toString(), attrs.size(), Math.max(0, age)));
+                } catch (IOException e) {
+                    // removed while listing: not a copy any more
+                }
+            }
+        } catch (IOException e) {
+            throw new StewardError("steward backups", "cannot list " + dir + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     static void deleteQuietly(Path p) {
         try {
             Files.deleteIfExists(p);

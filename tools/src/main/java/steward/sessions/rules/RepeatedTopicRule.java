@@ -5,13 +5,14 @@ import steward.sessions.store.SessionRow;
 
 @RuleMeta(
         id = "E",
-        summary = "Repeated topics: a title keyword shared by ≥ 2 active titled sessions → review (report only)",
+        summary =
+                "Repeated topics: a title keyword shared by ≥ 2 active titled sessions (not cron, gateway, API or subagent runs) → review (report only)",
         rationale =
                 "A topic that keeps coming back should be consolidated into memory or a skill instead of living in several sessions.")
 public final class RepeatedTopicRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
-        if (!s.active() || s.untitled()) return Optional.empty();
+        if (!s.active() || s.untitled() || MachineSessions.machine(s)) return Optional.empty();
         RuleContext.Topic t = ctx.topicOf(s);
         if (t == null) return Optional.empty();
         Verdict v = verdict(

@@ -167,10 +167,13 @@ public final class RuleContext {
     private void findTopics(Collection<SessionRow> sessions) {
         String today =
                 java.time.LocalDate.ofEpochDay((long) Math.floor(now / 86400.0)).toString();
-        // token -> sessions whose title has it, among active titled sessions, in a stable order
+        // token -> sessions whose title has it, among active titled interactive sessions, in a stable order
         Map<String, List<String>> bearers = new LinkedHashMap<>();
         List<SessionRow> titled = sessions.stream()
-                .filter(s -> s.active() && !s.untitled())
+                // machine sessions (cron runs, gateway threads, API requests, subagents) repeat their job's title by
+                // design:
+                // they are no topic the user keeps coming back to
+                .filter(s -> s.active() && !s.untitled() && !MachineSessions.machine(s))
                 .sorted((a, b) -> a.id().compareTo(b.id()))
                 .toList();
         for (SessionRow s : titled) {

@@ -187,9 +187,26 @@ class GroupedReportTest {
                 .filter(x -> x.item_ids().contains("p_titled"))
                 .findFirst()
                 .orElseThrow();
+        // a deletion that takes subagents along is in its condition's group, which counts them (they are not its items:
+        // they go only with their parent); only one that would take along a session the user kept is asked by name
+        assertFalse(titled.named(), titled.toString());
+        assertFalse(titled.item_ids().contains("lint"), "the child going along is not counted in the line: " + titled);
+        int along = 0;
+        for (String id : titled.item_ids()) {
+            List<String> held = g.items().get(id).held_by();
+            along += held == null ? 0 : held.size();
+        }
         assertTrue(
-                titled.named() && titled.count() == 1,
-                "a deletion that takes a subagent along is asked by name: " + titled);
+                along >= 1 && titled.takes_along() == along, "takes_along counts what its deletions take: " + titled);
+        Map<String, Plan.PlanItem> keptItems = CascadeTest.plan(CascadeTest.keptK());
+        AuditResult.DecisionGroup keptGroup =
+                DecisionGroups.build(keptItems, it -> byId.get(it.session_id()), CascadeTest.keptK()).groups().stream()
+                        .filter(x -> x.item_ids().contains("p_kept"))
+                        .findFirst()
+                        .orElseThrow();
+        assertTrue(
+                keptGroup.named() && keptGroup.count() == 1 && keptGroup.takes_along() == 1,
+                "a deletion that would take a session the user kept along is asked by name: " + keptGroup);
         AuditResult.DecisionGroup shells = g.groups().stream()
                 .filter(x -> x.item_ids().contains("shell1"))
                 .findFirst()
