@@ -169,30 +169,18 @@ public final class DenseModel implements AutoCloseable {
         return unpack(cacheDir, RESOURCE);
     }
 
-    /** Size and SHA-256 of a file's bytes. */
-    record Digest(long size, String sha256) {}
-
-    /** The digests of the class-path resources, computed once per process (the model is 34 MB). */
-    private static final Map<String, Digest> RESOURCE_DIGESTS = new java.util.concurrent.ConcurrentHashMap<>();
-
     /**
-     * The resource {@code name} as a file in {@code dir}, unpacked from the class path when missing or when its size or
-     * SHA-256 differs from the resource's (a damaged file, or another version): streamed into a temp file, fsynced and
-     * renamed over it ({@link AtomicFiles#write(Path, InputStream)}), then verified again. A kill mid-unpack leaves at
-     * most a temp file (removed by the next sweep), never a partial model that is loaded later. A good file is reused as
-     * it is.
+     * The resource {@code name} as a file in {@code dir}, unpacked from the class path when missing or when its bytes
+     * differ from the resource's (a file truncated by a kill, damaged, or of another version): streamed into a temp file,
+     * fsynced and renamed over it ({@link AtomicFiles#write(Path, InputStream)}), then checked again. A kill mid-unpack
+     * leaves at most a temp file (removed by the next sweep), never a partial model that is loaded later. A good file is
+     * reused as it is. The check compares size and every byte with the resource (one pass over each, no hashing: the
+     * resource is inflated once per check, as the size probe before it did).
      */
     static Path unpack(Path dir, String name) throws IOException {
-        Digest want = RESOURCE_DIGESTS.get(name);
-        if (want == null) {
-            try (InputStream in = resource(name)) {
-                want = digest(in);
-            }
-            RESOURCE_DIGESTS.put(name, want);
-        }
         Path f = dir.resolve(name);
         if (Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            if (Files.size(f) == want.size() && digest(f).equals(want)) return f;
+            if (sameAsResource(f, name)) return f;
             LOG.info(
                     "recall: {} differs from the one Steward ships (damaged or another version); unpacking it again",
                     f);
@@ -202,33 +190,22 @@ public final class DenseModel implements AutoCloseable {
         try (InputStream in = resource(name)) {
             AtomicFiles.write(f, in);
         }
-        Digest got = digest(f);
-        if (!got.equals(want))
-            throw new IOException("the unpacked " + f + " does not match the resource (" + got.size() + " of "
-                    + want.size() + " bytes)");
+        if (!sameAsResource(f, name)) throw new IOException("the unpacked " + f + " does not match " + name);
         return f;
     }
 
-    static Digest digest(Path f) throws IOException {
-        try (InputStream in = Files.newInputStream(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return digest(in);
+    /** Whether {@code f} holds exactly the bytes of the resource {@code name}. */
+    static boolean sameAsResource(Path f, String name) throws IOException {
+        try (InputStream want = resource(name);
+                InputStream got = Files.newInputStream(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            byte[] a = new byte[1 << 16], b = new byte[1 << 16];
+            while (true) {
+                int n = want.readNBytes(a, 0, a.length);
+                int m = got.readNBytes(b, 0, b.length);
+                if (n != m || !java.util.Arrays.equals(a, 0, n, b, 0, m)) return false;
+                if (n < a.length) return true; // both ended here
+            }
         }
-    }
-
-    static Digest digest(InputStream in) throws IOException {
-        java.security.MessageDigest md;
-        try {
-            md = java.security.MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IOException("SHA-256 is not available", e);
-        }
-        byte[] b = new byte[1 << 16];
-        long size = 0;
-        for (int n; (n = in.read(b)) > 0; ) {
-            md.update(b, 0, n);
-            size += n;
-        }
-        return new Digest(size, java.util.HexFormat.of().formatHex(md.digest()));
     }
 
     static InputStream resource(String name) throws IOException {

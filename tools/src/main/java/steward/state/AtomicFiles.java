@@ -158,20 +158,40 @@ public final class AtomicFiles {
      */
     public static int removeStaleTemps(Path root, int depth) {
         int[] n = {0};
-        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) return 0;
-        Instant now = Instant.now();
-        try (var s = Files.walk(root, depth)) {
-            s.filter(p -> isTempName(p.getFileName().toString())).forEach(p -> {
-                try {
-                    if (stale(p, now) && Files.deleteIfExists(p)) n[0]++;
-                } catch (IOException | RuntimeException ignored) {
-                    // not ours to fight over
-                }
-            });
-        } catch (IOException | RuntimeException ignored) {
-            // housekeeping only
-        }
+        if (depth < 1 || !Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) return 0;
+        sweep(root, depth, Instant.now(), n);
         return n[0];
+    }
+
+    /**
+     * One directory: its temp files, then (depth allowing) its subdirectories. Only entries whose name has no dot are
+     * looked at as directories (one {@code stat} each): Steward's own directories are named so ({@code plans},
+     * {@code backups}, {@code sessions}, {@code recall}, ...), and the ones with a dot hold no file written through here
+     * and can hold many ({@code backups/sessions/<id>.files/}: side files moved from Hermes' home; {@code repo.git}: the
+     * memory history's repository). The recall index ({@code recall/index/}, Lucene's own files) is not listed either.
+     */
+    private static void sweep(Path dir, int depth, Instant now, int[] n) {
+        java.util.List<Path> subdirs = new java.util.ArrayList<>();
+        try (var s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                String name = p.getFileName().toString();
+                if (isTempName(name)) {
+                    try {
+                        if (stale(p, now) && Files.deleteIfExists(p)) n[0]++;
+                    } catch (IOException | RuntimeException ignored) {
+                        // not ours to fight over
+                    }
+                } else if (depth > 1
+                        && name.indexOf('.') < 0
+                        && !(name.equals("index") && "recall".equals(String.valueOf(dir.getFileName())))
+                        && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    subdirs.add(p);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            return; // housekeeping only
+        }
+        for (Path d : subdirs) sweep(d, depth - 1, now, n);
     }
 
     /** Whether the temp file {@code p} (named as {@link #write} names them) was left by a process that no longer writes it. */

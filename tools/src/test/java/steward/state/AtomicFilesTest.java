@@ -71,10 +71,15 @@ class AtomicFilesTest {
         Path a = temp(sources, "hermes-files.json", dead);
         Path b = temp(tmp, "preferences.json", dead);
         Path deep = temp(Files.createDirectories(tmp.resolve("a/b/c/d")), "x.json", dead);
+        // directories nothing is written into through AtomicFiles, and that can be large, are not listed
+        Path side = temp(Files.createDirectories(tmp.resolve("backups/sessions/s1.files")), "s1.json", dead);
+        Path lucene = temp(Files.createDirectories(tmp.resolve("recall/index")), "segments_1", dead);
+        Path git = temp(Files.createDirectories(tmp.resolve("history/repo.git")), "HEAD", dead);
         assertEquals(2, AtomicFiles.removeStaleTemps(tmp, 3));
         assertFalse(Files.exists(a));
         assertFalse(Files.exists(b));
         assertTrue(Files.exists(deep), "below the depth: not looked at");
+        for (Path p : List.of(side, lucene, git)) assertTrue(Files.exists(p), p + ": not listed");
     }
 
     @Test
