@@ -46,15 +46,15 @@ public final class ReportRenderer {
     /**
      * The readable report: one counted line per decision group (see {@link DecisionGroups}) with a few examples, so its length
      * depends on how many kinds of items there are, not on how many sessions; every item stays in structuredContent and the plan.
-     * When that would exceed {@link #SHORT_FORM_OVER} characters, the short form: one example per line (the others, and
-     * every item, in structuredContent's decision_groups).
+     * When that would exceed {@link #SHORT_FORM_OVER} characters, the short form: automatic lines without ids, one example
+     * on each other line (the others, and every item, in structuredContent's decision_groups).
      */
     public static String render(AuditResult r) {
         String full = render(r, false);
         return full.length() <= SHORT_FORM_OVER ? full : render(r, true);
     }
 
-    /** {@code compact}: one example per group line, kept reason, chain line, two topic groups. */
+    /** {@code compact}: automatic lines without ids, one example per other group line, kept reason and chain line, two topic groups. */
     static String render(AuditResult r, boolean compact) {
         String l = r.locale();
         boolean z = zh(l);
@@ -232,13 +232,13 @@ public final class ReportRenderer {
                         ? "计划 " + r.plan_id() + "，有效至 " + r.expires_at()
                                 + "。删除前先备份；归档由你在界面中操作。"
                                 + (compact
-                                        ? "简版：每行一个示例；全部条目与更多示例见 structuredContent 的 decision_groups 或计划文件。"
+                                        ? "简版：示例与全部条目见 structuredContent 的 decision_groups 或计划文件。"
                                         : "全部条目: structuredContent 的 decision_groups[].item_ids 或计划文件。")
                         : "Plan " + r.plan_id() + ", valid until " + r.expires_at()
                                 + ". Deletions are backed up first; archiving is yours, in the UI. "
                                 + (compact
-                                        ? "Short form: one example per line; every item and more examples: "
-                                                + "decision_groups in structuredContent, or the plan file."
+                                        ? "Short form: examples and every item in structuredContent's decision_groups, "
+                                                + "or the plan file."
                                         : "All items: decision_groups[].item_ids in structuredContent, or the plan file."));
         return sb.toString();
     }
@@ -292,12 +292,18 @@ public final class ReportRenderer {
                                     ? " +1 subagent taken along"
                                     : " +" + d.takes_along() + " subagents taken along");
         boolean ids = d.section().equals("auto"); // automatic: ids are enough (no decision needed)
-        int shown = compact ? 1 : ids ? 2 : d.examples().size();
+        // the short form: no ids on automatic lines (nothing to decide there; a rejection needs only the group id),
+        // one example on the others
+        int shown = compact ? (ids ? 0 : 1) : ids ? 2 : d.examples().size();
         List<AuditResult.Example> xs =
                 d.examples().subList(0, Math.min(shown, d.examples().size()));
         // what the rule saw: the part every example shares once ("ended, untitled"), each example's own part after it
         String shared = ids ? "" : shared(xs, d.count() == xs.size());
         if (!shared.isEmpty()) sb.append(z ? "（" + shared + "）" : " (" + shared + ")");
+        if (xs.isEmpty()) {
+            sb.append('\n');
+            return;
+        }
         sb.append(z ? "：" : ": ");
         for (int i = 0; i < xs.size(); i++) {
             AuditResult.Example x = xs.get(i);
