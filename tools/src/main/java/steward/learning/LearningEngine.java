@@ -12,10 +12,13 @@ import steward.learning.rules.ContradictionRule;
 import steward.learning.rules.CountRule;
 import steward.learning.rules.DemotionRule;
 import steward.learning.rules.PromotionRule;
+import steward.learning.rules.QuietRule;
 import steward.learning.rules.SessionMemoryRule;
+import steward.learning.rules.SettledTopicsRule;
 import steward.learning.rules.ThresholdRule;
 import steward.learning.rules.TopicRule;
 import steward.learning.rules.WaitingRule;
+import steward.meta.Metadata;
 
 /**
  * Learns from one housekeeping run: applies the learning rules in order to the decisions that
@@ -26,17 +29,19 @@ import steward.learning.rules.WaitingRule;
  */
 public final class LearningEngine {
     /** The explicit, ordered registry of learning rules. */
-    public static final List<LearningRule> RULES = List.of(
-            new SessionMemoryRule(),
-            new ContradictionRule(),
-            new CountRule(),
-            new PromotionRule(),
-            new DemotionRule(),
-            new steward.learning.rules.QuietRule(),
-            new steward.learning.rules.SettledTopicsRule(),
-            new ThresholdRule(),
-            new TopicRule(),
-            new WaitingRule());
+    public static final List<LearningRule> RULES = Metadata.validated(
+            "learning rules",
+            List.of(
+                    new SessionMemoryRule(),
+                    new ContradictionRule(),
+                    new CountRule(),
+                    new PromotionRule(),
+                    new DemotionRule(),
+                    new QuietRule(),
+                    new SettledTopicsRule(),
+                    new ThresholdRule(),
+                    new TopicRule(),
+                    new WaitingRule()));
 
     /** The most entries one summary line names per kind of record; the count is always given. */
     static final int MAX_NAMED = 3;

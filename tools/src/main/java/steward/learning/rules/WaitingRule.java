@@ -6,6 +6,7 @@ import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * Questions asked by name and left unanswered are remembered, so the next report does not ask them again word for
@@ -13,23 +14,13 @@ import steward.learning.PreferenceData;
  * an execution or a restore ends the wait, and so does a question that is no longer in the plan. Waiting never turns
  * into an action: silence is not approval.
  */
+@RuleMeta(
+        id = "waiting-questions",
+        summary = "unanswered questions wait (grouped in one line next time); 'later' hides them for "
+                + PreferenceData.LATER_DAYS + " days",
+        rationale =
+                "asking the same unanswered questions again every run buries the new ones and teaches the user to ignore the report")
 public final class WaitingRule implements LearningRule {
-    @Override
-    public String id() {
-        return "waiting-questions";
-    }
-
-    @Override
-    public String summary() {
-        return "unanswered questions wait (grouped in one line next time); 'later' hides them for "
-                + PreferenceData.LATER_DAYS + " days";
-    }
-
-    @Override
-    public String rationale() {
-        return "asking the same unanswered questions again every run buries the new ones and teaches the user to ignore the report";
-    }
-
     @Override
     public void apply(LearningRun run) {
         var waiting = run.data.waiting;

@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "MEDIUM",
         id = "T",
         summary =
                 "Cron retention: an ended cron session older than steward.cron_retention_days (14) → delete with backup "
