@@ -4,13 +4,15 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import steward.memory.lifecycle.rules.LifecycleMeta;
 import steward.memory.precheck.CheckMeta;
 import steward.sessions.rules.RuleMeta;
 
 /**
- * The one metadata form of every rule-like registry (session rules, learning rules, recall gates, precheck checks) and
- * the one validator each registry runs when it is built: every entry carries its annotation ({@link RuleMeta}, or
- * {@link CheckMeta} for the precheck checks, which add the verdict they call for), with a non-blank id, summary and
+ * The one metadata form of every rule-like registry (session rules, learning rules, recall gates, precheck checks,
+ * memory lifecycle rules) and the one validator each registry runs when it is built: every entry carries its annotation
+ * ({@link RuleMeta}; {@link CheckMeta} for the precheck checks, which add the verdict they call for; {@link LifecycleMeta}
+ * for the lifecycle rules, which add their kind), with a non-blank id, summary and
  * rationale, ids unique within the registry, and a confidence (where one is given) made of HIGH, MEDIUM and LOW.
  */
 public final class Metadata {
@@ -25,6 +27,8 @@ public final class Metadata {
         if (r != null) return new Entry(r.id(), r.summary(), r.rationale(), r.confidence());
         CheckMeta c = type.getAnnotation(CheckMeta.class);
         if (c != null) return new Entry(c.id(), c.summary(), c.rationale(), "");
+        LifecycleMeta l = type.getAnnotation(LifecycleMeta.class);
+        if (l != null) return new Entry(l.id(), l.summary(), l.rationale(), "");
         return null;
     }
 
@@ -40,7 +44,7 @@ public final class Metadata {
             String cls = t.getClass().getSimpleName();
             Entry e = of(t.getClass());
             if (e == null) {
-                faults.add(cls + " has no @RuleMeta or @CheckMeta");
+                faults.add(cls + " has no @RuleMeta, @CheckMeta or @LifecycleMeta");
                 continue;
             }
             if (e.id().isBlank()) faults.add(cls + ": empty id");

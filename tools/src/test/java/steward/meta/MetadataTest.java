@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import steward.learning.LearningEngine;
+import steward.memory.lifecycle.rules.LifecycleRules;
 import steward.memory.precheck.CheckMeta;
 import steward.memory.precheck.Checks;
 import steward.recall.gate.Gates;
@@ -42,7 +43,9 @@ class MetadataTest {
         assertEquals(10, LearningEngine.RULES.size());
         assertEquals(4, Gates.ALL.size());
         assertEquals(14, Checks.ORDERED.size());
-        for (List<?> registry : List.of(Rules.ORDERED, LearningEngine.RULES, Gates.ALL, Checks.ORDERED)) {
+        assertEquals(9, LifecycleRules.all().size());
+        for (List<?> registry :
+                List.of(Rules.ORDERED, LearningEngine.RULES, Gates.ALL, Checks.ORDERED, LifecycleRules.all())) {
             for (Object o : registry) {
                 Metadata.Entry e = Metadata.of(o.getClass());
                 assertNotNull(e, o.getClass().getName());
@@ -69,7 +72,7 @@ class MetadataTest {
         var e = assertThrows(
                 IllegalStateException.class, () -> Metadata.validated("test", List.of(new Good(), new Bare())));
         assertTrue(e.getMessage().startsWith("test: "), e.getMessage());
-        assertTrue(e.getMessage().contains("Bare has no @RuleMeta or @CheckMeta"), e.getMessage());
+        assertTrue(e.getMessage().contains("Bare has no @RuleMeta, @CheckMeta or @LifecycleMeta"), e.getMessage());
     }
 
     @Test
