@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import steward.StewardError;
 import steward.Work;
+import steward.config.HousekeepingSettings;
+import steward.config.StewardConfig;
 import steward.config.StewardPaths;
+import steward.config.StewardSettings;
 import steward.learning.LearningEngine;
 import steward.learning.PreferenceStore;
 import steward.learning.Preferences;
@@ -163,8 +166,9 @@ public final class AuditEngine {
                 }
             });
         }
-        steward.config.StewardSettings settings = steward.config.StewardSettings.load(paths.configYaml());
-        steward.config.HousekeepingSettings housekeeping = steward.config.HousekeepingSettings.load(paths.configYaml());
+        StewardConfig config = StewardConfig.load(paths.configYaml()); // config.yaml parsed once
+        StewardSettings settings = config.steward();
+        HousekeepingSettings housekeeping = config.housekeeping();
         // items: every non-retain verdict of every home; a deletion whose subagent children would not all go
         // automatically on
         // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan,
@@ -527,10 +531,7 @@ public final class AuditEngine {
 
     /** The housekeeping settings used, Hermes' auto-prune outlook and the compaction chains (every home). */
     private static AuditResult.Housekeeping housekeeping(
-            List<StoreAudit> audits,
-            Map<String, Plan.PlanItem> items,
-            steward.config.HousekeepingSettings hk,
-            int cap) {
+            List<StoreAudit> audits, Map<String, Plan.PlanItem> items, HousekeepingSettings hk, int cap) {
         AuditResult.HermesPrune prune = null;
         List<AuditResult.ChainOut> chains = new ArrayList<>();
         int chainCount = 0;
@@ -593,7 +594,7 @@ public final class AuditEngine {
     }
 
     /** What rule K kept in this audit (every home), and when the next young subagent becomes eligible. */
-    private static AuditResult.Retention retention(List<StoreAudit> audits, steward.config.StewardSettings settings) {
+    private static AuditResult.Retention retention(List<StoreAudit> audits, StewardSettings settings) {
         int young = 0, continuable = 0;
         double next = Double.NaN;
         for (StoreAudit a : audits) {
