@@ -1,5 +1,6 @@
 package steward.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -189,7 +190,7 @@ public final class AuditBench implements Callable<Integer> {
         return rows;
     }
 
-    private String build(Path db, boolean real) throws SQLException, java.io.IOException {
+    private String build(Path db, boolean real) throws SQLException, IOException {
         List<String[]> schema = new ArrayList<>();
         try (Connection f = Sqlite.openReadOnly(Fixtures.locateHermesHome().resolve("state.db"));
                 Statement st = f.createStatement();

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ public record StewardConfig(
     public static final int DEFAULT_VACUUM_MAX_LOCK_SECONDS = 10;
 
     public StewardConfig {
-        origins = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(origins));
+        origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
     }
 
     /** Reads and parses {@code configYaml} once and resolves every setting Steward takes from it. */

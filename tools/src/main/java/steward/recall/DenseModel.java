@@ -9,9 +9,11 @@ import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -170,7 +172,7 @@ public final class DenseModel implements AutoCloseable {
         Path f = cacheDir.resolve(RESOURCE);
         long size;
         try (InputStream probe = resource(RESOURCE)) {
-            size = probe.transferTo(java.io.OutputStream.nullOutputStream());
+            size = probe.transferTo(OutputStream.nullOutputStream());
         }
         if (Files.isRegularFile(f) && Files.size(f) == size) return f;
         AtomicFiles.ensurePrivateDir(cacheDir);
@@ -211,7 +213,7 @@ public final class DenseModel implements AutoCloseable {
     public List<float[]> embedAll(List<String> texts) {
         Encoder e = encoder();
         if (e == null) return null;
-        List<float[]> out = new java.util.ArrayList<>(texts.size());
+        List<float[]> out = new ArrayList<>(texts.size());
         for (String t : texts) {
             float[] v = run(e, t);
             if (v == null) return null; // closed meanwhile

@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
 
 /**
  * Every file Steward writes goes through here: a temp file in the same directory, fsync, atomic
@@ -76,7 +77,7 @@ public final class AtomicFiles {
     }
 
     /** The temp-file names {@link #write} uses: {@code .<name>.tmp-<pid>-<hex>}. */
-    private static final java.util.regex.Pattern TEMP = java.util.regex.Pattern.compile("\\..+\\.tmp-(\\d+)-[0-9a-f]+");
+    private static final Pattern TEMP = Pattern.compile("\\..+\\.tmp-(\\d+)-[0-9a-f]+");
 
     /**
      * Removes the temp files a killed Steward process left under {@code root} (its own pattern, and only when that

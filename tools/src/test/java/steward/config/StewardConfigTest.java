@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +33,7 @@ class StewardConfigTest {
                 "vacuum_min_free_mb",
                 "vacuum_max_lock_seconds")) {
             StewardConfig c = load("steward:\n  " + key + ": soon\n");
-            List<String> all = new java.util.ArrayList<>();
+            List<String> all = new ArrayList<>();
             all.addAll(c.steward().warnings());
             all.addAll(c.housekeeping().warnings());
             all.addAll(Retention.Settings.of(c).warnings());

@@ -4,6 +4,7 @@ import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
+import steward.learning.RuleKey;
 import steward.sessions.rules.RuleMeta;
 
 /**
@@ -29,8 +30,7 @@ public final class PromotionRule implements LearningRule {
             if (s.vetoes > 0 || s.locked) continue;
             if (entry.getValue().stream().allMatch(e -> "review".equals(e.action())))
                 continue; // nothing to run: rule E learns topics
-            if (steward.learning.RuleKey.along(entry.getKey()))
-                continue; // a subagent taken along is always asked: never promoted
+            if (RuleKey.along(entry.getKey())) continue; // a subagent taken along is always asked: never promoted
             if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.runs >= RUNS_FOR_HIGH) {
                 s.level = Level.HIGH;
             } else if (s.level == Level.LOW && s.approvals >= 1) {

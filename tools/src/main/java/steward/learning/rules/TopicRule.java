@@ -1,5 +1,7 @@
 package steward.learning.rules;
 
+import java.time.LocalDate;
+import java.util.ArrayList;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
@@ -23,7 +25,7 @@ public final class TopicRule implements LearningRule {
     @Override
     public void apply(LearningRun run) {
         var level = run.data.topic_level;
-        if (level.not_yet == null) level.not_yet = new java.util.ArrayList<>();
+        if (level.not_yet == null) level.not_yet = new ArrayList<>();
         for (DecisionEvent e : run.events) {
             if (!"E".equals(e.rule()) || e.topic() == null) continue;
             if (e.outcome() == Outcome.APPROVED) {
@@ -43,8 +45,7 @@ public final class TopicRule implements LearningRule {
                                 + PreferenceData.TOPIC_NOT_YET_DAYS + " days");
             }
         }
-        java.time.LocalDate cut = java.time.LocalDate.parse(run.date).minusDays(PreferenceData.TOPIC_NOT_YET_DAYS);
-        level.not_yet.removeIf(
-                m -> m.date == null || java.time.LocalDate.parse(m.date).isBefore(cut));
+        LocalDate cut = LocalDate.parse(run.date).minusDays(PreferenceData.TOPIC_NOT_YET_DAYS);
+        level.not_yet.removeIf(m -> m.date == null || LocalDate.parse(m.date).isBefore(cut));
     }
 }

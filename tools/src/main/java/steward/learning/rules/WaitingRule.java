@@ -1,6 +1,11 @@
 package steward.learning.rules;
 
 import java.time.LocalDate;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
@@ -24,10 +29,9 @@ public final class WaitingRule implements LearningRule {
     @Override
     public void apply(LearningRun run) {
         var waiting = run.data.waiting;
-        java.util.Map<String, PreferenceData.Waiting> index = new java.util.HashMap<>();
+        Map<String, PreferenceData.Waiting> index = new HashMap<>();
         for (PreferenceData.Waiting w : waiting) index.put(w.session_id + "|" + w.key, w);
-        java.util.Set<PreferenceData.Waiting> ended =
-                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<PreferenceData.Waiting> ended = Collections.newSetFromMap(new IdentityHashMap<>());
         for (DecisionEvent e : run.events) {
             String k = e.sessionId() + "|" + e.key();
             PreferenceData.Waiting w = index.get(k);

@@ -1,5 +1,6 @@
 package steward.memory.precheck;
 
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,7 +59,7 @@ public final class Checks {
         p.put("value", "route_skill");
         p.put("capacity", "needs_compression");
         p.put("claude_index_window", "needs_compression");
-        PRECEDENCE = java.util.Collections.unmodifiableMap(p);
+        PRECEDENCE = Collections.unmodifiableMap(p);
         Set<String> ids = new HashSet<>();
         for (PrecheckCheck c : ORDERED) {
             CheckMeta m = c.meta(); // present, non-blank and unique: Metadata.validated

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import steward.StewardError;
 import steward.Work;
@@ -187,7 +188,7 @@ public final class StateVacuum {
             return new Result(
                     "lock_too_long",
                     String.format(
-                            java.util.Locale.ROOT,
+                            Locale.ROOT,
                             "not vacuumed: VACUUM would hold Hermes' write lock "
                                     + "for about %.0f s (writing the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
                                     + "stop Hermes (gateway, cron, open sessions), raise the setting and ask again. Nothing was changed",
@@ -244,7 +245,7 @@ public final class StateVacuum {
         List<String> pruned = pruneOlderCopies(copy, warnings);
         rest.progress(4, 4, "vacuumed");
         String msg = String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "vacuumed state.db: %s → %s (%s freed%s) in %.1f s; integrity ok, %s",
                 mb(dbBefore + walBefore),
                 mb(dbAfter + walAfter),
@@ -314,6 +315,6 @@ public final class StateVacuum {
     }
 
     static String mb(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
+        return String.format(Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
     }
 }
