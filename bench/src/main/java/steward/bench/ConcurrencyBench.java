@@ -20,9 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,6 +34,7 @@ import steward.cli.Fixtures;
 import steward.cli.Printer;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.learning.PreferenceStore;
 import steward.memory.MemoryDocument;
 import steward.memory.MemoryRequest;
 import steward.memory.MemoryWriter;
@@ -43,6 +47,7 @@ import steward.sessions.audit.Plan;
 import steward.sessions.backup.RestoreEngine;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.Sqlite;
+import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -132,7 +137,7 @@ public final class ConcurrencyBench implements Callable<Integer> {
     static final class Run {
         int steps, applies, restores, locked, written, hermesErrors, lost;
         List<String> other = new ArrayList<>();
-        Map<String, Integer> hermesErrorKinds = new java.util.TreeMap<>();
+        Map<String, Integer> hermesErrorKinds = new TreeMap<>();
         String integrity = "?", ftsSteward = "?", ftsHermes = "?";
     }
 
@@ -179,7 +184,7 @@ public final class ConcurrencyBench implements Callable<Integer> {
                     // forget what the restore taught (restored sessions are kept from then on), so the same sessions
                     // are
                     // deleted, restored and deleted again while Hermes writes to them: the pattern of defect 1
-                    Files.deleteIfExists(paths.stateDir().resolve(steward.learning.PreferenceStore.FILE));
+                    Files.deleteIfExists(paths.stateDir().resolve(PreferenceStore.FILE));
                 } else {
                     Plan plan = new AuditEngine(paths, clock)
                             .audit(new AuditRequest(null, now, "interactive", "en", 50))
@@ -236,7 +241,7 @@ public final class ConcurrencyBench implements Callable<Integer> {
         FtsIndex.Report fts = FtsIndex.check(paths.stateDb());
         r.ftsSteward = fts.ok() ? "ok" : fts.summary();
         r.ftsHermes = hermes.ftsCheck(paths.stateDb());
-        steward.state.FileTrees.delete(root);
+        FileTrees.delete(root);
         return r;
     }
 
@@ -297,8 +302,7 @@ public final class ConcurrencyBench implements Callable<Integer> {
         int hermesFailed = 0;
         for (int h = 0; h < 4; h++) {
             String log = Files.readString(root.resolve("hermes-memory-" + h + ".log"));
-            java.util.regex.Matcher m =
-                    java.util.regex.Pattern.compile("(\\d+) failed").matcher(log);
+            Matcher m = Pattern.compile("(\\d+) failed").matcher(log);
             if (m.find()) hermesFailed += Integer.parseInt(m.group(1));
             else hermesFailed += per;
         }
@@ -306,7 +310,7 @@ public final class ConcurrencyBench implements Callable<Integer> {
                 "memory: 4 Steward + 4 Hermes writers, %d entries expected, %d in MEMORY.md: missing %d, duplicated %d, "
                         + "failed writes Steward %d / Hermes %d (%.1f s)",
                 8 * per, entries.size(), missing, duplicated, stewardFailed.get(), hermesFailed, secs));
-        steward.state.FileTrees.delete(root);
+        FileTrees.delete(root);
         return missing == 0 && duplicated == 0 && entries.size() == 8 * per;
     }
 }

@@ -33,6 +33,9 @@ import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.memory.MemoryRequest;
 import steward.memory.MemoryWriter;
+import steward.server.Tools;
+import steward.server.tools.ToolContext;
+import steward.server.tools.ToolResult;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
@@ -182,12 +185,11 @@ public final class CrashBench implements Callable<Integer> {
             Path w = Files.createDirectories(root.resolve("calibrate-mem-" + op));
             Case c = prepare(op, base, w, mem);
             mem[0] = Files.readAllBytes(c.home().resolve("memories/MEMORY.md"));
-            steward.server.tools.ToolResult r = steward.server.Tools.registry()
+            ToolResult r = Tools.registry()
                     .invoke(
                             "memory_write",
                             Json.MAPPER.readTree(c.args()),
-                            new steward.server.tools.ToolContext(
-                                    StewardPaths.of(c.home()), Clock.systemUTC(), steward.Work.NONE));
+                            new ToolContext(StewardPaths.of(c.home()), Clock.systemUTC(), steward.Work.NONE));
             if (r.isError()) throw new IllegalStateException("the " + op + " call itself fails: " + r.text());
             mem[1] = Files.readAllBytes(c.home().resolve("memories/MEMORY.md"));
             FileTrees.delete(w);

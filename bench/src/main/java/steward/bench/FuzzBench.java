@@ -4,9 +4,17 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -247,7 +255,7 @@ public final class FuzzBench implements Callable<Integer> {
                 try {
                     walkInto(r, out);
                     break;
-                } catch (java.io.UncheckedIOException e) {
+                } catch (UncheckedIOException e) {
                     if (attempt == 5) throw e.getCause(); // a file vanished while listed (background work): list again
                 }
             }
@@ -526,21 +534,20 @@ public final class FuzzBench implements Callable<Integer> {
      */
     static final class HttpServer implements Channel {
         private final Process p;
-        private final java.net.URI mcp;
-        private final java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
-                .version(java.net.http.HttpClient.Version.HTTP_1_1)
-                .build();
+        private final URI mcp;
+        private final HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         private String session;
 
         private HttpServer(Process p, int port) {
             this.p = p;
-            this.mcp = java.net.URI.create("http://127.0.0.1:" + port + "/mcp");
+            this.mcp = URI.create("http://127.0.0.1:" + port + "/mcp");
         }
 
         @SuppressWarnings("try") // the probe socket only shows that the port listens
         static HttpServer start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
             int port;
-            try (java.net.ServerSocket ss = new java.net.ServerSocket(0)) {
+            try (ServerSocket ss = new ServerSocket(0)) {
                 port = ss.getLocalPort();
             }
             ProcessBuilder pb =
@@ -549,7 +556,7 @@ public final class FuzzBench implements Callable<Integer> {
             HttpServer s = new HttpServer(pb.start(), port);
             for (int i = 0; ; i++) {
                 if (!s.p.isAlive()) throw new IOException("steward serve --http exited with " + s.p.exitValue());
-                try (java.net.Socket ignored = new java.net.Socket("127.0.0.1", port)) {
+                try (Socket ignored = new Socket("127.0.0.1", port)) {
                     break;
                 } catch (IOException e) {
                     if (i > 1200) throw new IOException("steward serve --http did not listen within 120 s");
@@ -573,15 +580,15 @@ public final class FuzzBench implements Callable<Integer> {
 
         @Override
         public String request(String line, String id, int timeoutSeconds) throws Exception {
-            var b = java.net.http.HttpRequest.newBuilder(mcp)
-                    .timeout(java.time.Duration.ofSeconds(timeoutSeconds))
+            var b = HttpRequest.newBuilder(mcp)
+                    .timeout(Duration.ofSeconds(timeoutSeconds))
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
-                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(line));
+                    .POST(HttpRequest.BodyPublishers.ofString(line));
             if (session != null) b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18");
-            java.net.http.HttpResponse<String> r;
+            HttpResponse<String> r;
             try {
-                r = http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 return null; // timed out or the connection broke: unanswered
             }

@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
 import steward.cli.Printer;
+import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
 import steward.sessions.audit.AuditEngine;
@@ -26,6 +27,7 @@ import steward.sessions.audit.AuditResult;
 import steward.sessions.grouping.GroupingEngine;
 import steward.sessions.grouping.HermesProjects;
 import steward.sessions.grouping.TopicClusterer;
+import steward.state.FileTrees;
 import steward.text.TitleAnalyzer;
 
 /**
@@ -133,7 +135,7 @@ public final class GroupingBench implements Callable<Integer> {
                 }
             }
         } finally {
-            steward.state.FileTrees.delete(work);
+            FileTrees.delete(work);
         }
         return 0;
     }
@@ -152,9 +154,9 @@ public final class GroupingBench implements Callable<Integer> {
         StewardPaths both = StewardPaths.of(work.resolve("no-hermes"), home);
         StewardPaths paths = new StewardPaths(
                 both.hermesHome(),
-                steward.config.Origin.DEFAULT,
+                Origin.DEFAULT,
                 work.resolve("claude-state"),
-                steward.config.Origin.FLAG,
+                Origin.FLAG,
                 both.claudeHome(),
                 both.claudeHomeOrigin());
         AuditEngine engine = new AuditEngine(paths, clock, Preferences.empty()).callerCwd(work.resolve("elsewhere"));

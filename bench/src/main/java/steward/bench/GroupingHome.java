@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,7 +133,7 @@ public final class GroupingHome {
                     now - rnd.nextDouble() * 60 * 86400));
         }
         // shuffle so ids do not reveal topics
-        java.util.Collections.shuffle(out, rnd);
+        Collections.shuffle(out, rnd);
         return new Truth(out, kinds);
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -300,7 +301,7 @@ public final class LearningBench implements Callable<Integer> {
             if ("new".equals(qn)) {
                 String k = it.get("condition").asString();
                 if (it.get("takes_along").isArray()) {
-                    Set<String> kinds = new java.util.TreeSet<>();
+                    Set<String> kinds = new TreeSet<>();
                     for (JsonNode c : it.get("takes_along")) {
                         EvolvingHome.Session cs = sessions.get(c.asString());
                         kinds.add(cs == null ? "?" : cs.active() ? "running" : cs.titled() ? "titled" : "other");
@@ -312,7 +313,7 @@ public final class LearningBench implements Callable<Integer> {
                 grouped.computeIfAbsent(
                                 it.get("rule").asString() + ":"
                                         + it.path("condition").asString(""),
-                                k -> new java.util.TreeSet<>())
+                                k -> new TreeSet<>())
                         .add(
                                 it.get("rule").asString().equals("E")
                                         ? topicOf(it)

@@ -1,10 +1,14 @@
 package steward.bench;
 
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -20,6 +24,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,9 +35,11 @@ import steward.cli.Fixtures;
 import steward.cli.Printer;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.recall.DenseModel;
 import steward.recall.InjectEngine;
 import steward.recall.RecallEngine;
 import steward.recall.RecallItem;
+import steward.recall.RecallSettings;
 import steward.sessions.store.Sqlite;
 import tools.jackson.databind.JsonNode;
 
@@ -175,13 +183,12 @@ public final class LocomoBench implements Callable<Integer> {
         Set<Integer> chosen = selection(select, root.size());
         Printer.println("steward bench locomo: " + file + " — " + chosen.size() + " conversations " + chosen
                 + "; dense retrieval "
-                + (useDense() ? "on (" + steward.recall.DenseModel.MODEL + ")" : "off (lexical BM25F + context)")
+                + (useDense() ? "on (" + DenseModel.MODEL + ")" : "off (lexical BM25F + context)")
                 + "; no-memory turns: " + noMemoryEval.size()
                 + " (fixtures/recall/no-memory-eval.txt, never tuned on)");
         Printer.println(
                 "All five LoCoMo conversations of the dev file were used while tuning recall: these are in-sample figures.");
-        try (steward.recall.DenseModel model = new steward.recall.DenseModel(
-                work.resolve("model"), steward.recall.RecallSettings.DEFAULT_EMBED_CHARS, useDense())) {
+        try (DenseModel model = new DenseModel(work.resolve("model"), RecallSettings.DEFAULT_EMBED_CHARS, useDense())) {
             for (boolean withNames : variants) {
                 List<Conv> convs = new ArrayList<>();
                 int i = 0;
@@ -203,23 +210,21 @@ public final class LocomoBench implements Callable<Integer> {
     }
 
     /** The turns of a fixtures/recall file (comments and blank lines skipped). */
-    static List<String> turns(String name) throws java.io.IOException {
+    static List<String> turns(String name) throws IOException {
         Path f = Fixtures.locateHermesHome().getParent().resolve("recall").resolve(name);
         List<String> out = new ArrayList<>();
         for (String l : Files.readAllLines(f)) if (!l.isBlank() && !l.startsWith("#")) out.add(l.strip());
         return out;
     }
 
-    private void run(
-            List<Conv> convs, steward.recall.DenseModel model, List<String> noMemoryEval, List<String> noMemoryDev)
+    private void run(List<Conv> convs, DenseModel model, List<String> noMemoryEval, List<String> noMemoryDev)
             throws Exception {
         Stats full = new Stats(), base = new Stats(), shown = new Stats();
         Gate g = new Gate();
         int missingEvidence = 0;
-        java.io.PrintWriter out = dump == null
+        PrintWriter out = dump == null
                 ? null
-                : new java.io.PrintWriter(Files.newBufferedWriter(
-                        dump, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND));
+                : new PrintWriter(Files.newBufferedWriter(dump, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
         for (int ci = 0; ci < convs.size(); ci++) {
             Conv conv = convs.get(ci);
             StewardPaths paths = StewardPaths.of(conv.home());
@@ -443,7 +448,7 @@ public final class LocomoBench implements Callable<Integer> {
     }
 
     private void dumpQuestion(
-            java.io.PrintWriter out,
+            PrintWriter out,
             RecallEngine engine,
             RecallEngine baseline,
             Conv conv,
@@ -456,7 +461,7 @@ public final class LocomoBench implements Callable<Integer> {
                 + d.reason().replace('\t', ' ') + "\t" + question);
         out.println("  EVIDENCE ranks (steward/bm25-only, 0 = not in the top 20): "
                 + evidenceRanks(engine, question, ev, conv) + " / " + evidenceRanks(baseline, question, ev, conv));
-        for (String e : new java.util.TreeSet<>(ev))
+        for (String e : new TreeSet<>(ev))
             out.println("    " + e + "  " + conv.diaText().get(e));
         if (r[2] < 1) { // what ranked above the missed evidence
             RecallEngine.Result top =
@@ -480,7 +485,7 @@ public final class LocomoBench implements Callable<Integer> {
 
     /** 1-based conversation numbers chosen by {@code spec}: "0" all, "N" the first N, else ranges and lists ("1-2", "3,5"). */
     static Set<Integer> selection(String spec, int size) {
-        Set<Integer> out = new java.util.TreeSet<>();
+        Set<Integer> out = new TreeSet<>();
         String s = spec == null ? "0" : spec.strip();
         if (s.matches("\\d+")) {
             int n = Integer.parseInt(s);
@@ -515,18 +520,14 @@ public final class LocomoBench implements Callable<Integer> {
 
     private boolean useDense() {
         if (dense && lexical) throw new IllegalArgumentException("--dense and --lexical exclude each other");
-        return !lexical
-                && (dense
-                        || steward.recall.RecallSettings.fromEnvironment()
-                                .dense()
-                                .value());
+        return !lexical && (dense || RecallSettings.fromEnvironment().dense().value());
     }
 
     private static String evidenceRanks(RecallEngine engine, String question, Set<String> ev, Conv conv) {
         RecallEngine.Result res =
                 engine.rank(new RecallEngine.Query(question, 20, Set.of(RecallItem.SESSION), null, null, null));
         List<String> out = new ArrayList<>();
-        for (String e : new java.util.TreeSet<>(ev)) {
+        for (String e : new TreeSet<>(ev)) {
             int rank = 0;
             for (int j = 0; j < res.hits().size(); j++)
                 if (e.equals(conv.uriToDia().get(res.hits().get(j).item().uri()))) rank = j + 1;
@@ -587,7 +588,7 @@ public final class LocomoBench implements Callable<Integer> {
         String a = conv.path("speaker_a").asString("A"),
                 b = conv.path("speaker_b").asString("B");
         String sample = c.path("sample_id").asString("conv-" + index);
-        Map<Integer, String> sessionsKeys = new java.util.TreeMap<>();
+        Map<Integer, String> sessionsKeys = new TreeMap<>();
         for (var it = conv.propertyNames().iterator(); it.hasNext(); ) {
             String k = it.next();
             Matcher m = SESSION_KEY.matcher(k);
@@ -601,7 +602,7 @@ public final class LocomoBench implements Callable<Integer> {
                             "INSERT INTO sessions (id, source, started_at, ended_at, message_count) VALUES (?,?,?,?,?)");
                     PreparedStatement pm = cn.prepareStatement(
                             "INSERT INTO messages (session_id, role, content, timestamp, platform_message_id) VALUES (?,?,?,?,?)",
-                            java.sql.Statement.RETURN_GENERATED_KEYS)) {
+                            Statement.RETURN_GENERATED_KEYS)) {
                 double fallback = 1.6e9;
                 for (Map.Entry<Integer, String> e : sessionsKeys.entrySet()) {
                     int n = e.getKey();

@@ -3,6 +3,7 @@ package steward.bench;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,7 +45,7 @@ public final class PrecheckBench implements Callable<Integer> {
      * Batches written for tuning only, after the checks' output on the tuning part had been seen (rows shaped by known
      * failures would flatter a held-out score): all their rows are {@code tune}.
      */
-    public static final java.util.Set<Integer> TUNE_ONLY_BATCHES = java.util.Set.of(3);
+    public static final Set<Integer> TUNE_ONLY_BATCHES = Set.of(3);
 
     /** One labelled candidate; {@code batch} 1 is the original set, later batches widen it (each split when it was written). */
     public record Row(
@@ -145,7 +147,7 @@ public final class PrecheckBench implements Callable<Integer> {
             Files.copy(
                     dir.resolve("full-MEMORY.md"),
                     full.resolve("memories/MEMORY.md"),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    StandardCopyOption.REPLACE_EXISTING);
             Clock clock = Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC);
             MemoryPrecheck pb = new MemoryPrecheck(new MemoryWriter(StewardPaths.of(base), clock));
             MemoryPrecheck pf = new MemoryPrecheck(new MemoryWriter(StewardPaths.of(full), clock));

@@ -1,5 +1,8 @@
 package steward.bench;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,6 +12,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -263,7 +267,7 @@ public final class RecallScaleBench implements Callable<Integer> {
                 jarPath.toString(),
                 "call",
                 "recall_search",
-                Json.MAPPER.writeValueAsString(java.util.Map.of("query", query)),
+                Json.MAPPER.writeValueAsString(Map.of("query", query)),
                 "--hermes-home",
                 home.toString(),
                 "--state-dir",
@@ -275,7 +279,7 @@ public final class RecallScaleBench implements Callable<Integer> {
         long peak = 0;
         byte[] out;
         try (var in = p.getInputStream()) {
-            java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
             byte[] b = new byte[8192];
             while (true) {
                 peak = Math.max(peak, HttpBench.rssKiB(p.pid())[1]);
@@ -410,7 +414,7 @@ public final class RecallScaleBench implements Callable<Integer> {
 
     /** CPU time of the whole process (all threads: the query embedder, GC and compiler included). */
     static long cpuNanos() {
-        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        var os = ManagementFactory.getOperatingSystemMXBean();
         return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : System.nanoTime();
     }
 
@@ -426,7 +430,7 @@ public final class RecallScaleBench implements Callable<Integer> {
         return HttpBench.rssKiB(ProcessHandle.current().pid())[1];
     }
 
-    static void deleteTree(Path p) throws java.io.IOException {
+    static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p)) return;
         try (var s = Files.walk(p)) {
             for (Path q : s.sorted(Collections.reverseOrder()).toList()) Files.delete(q);

@@ -1,5 +1,6 @@
 package steward.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -7,8 +8,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import steward.json.Json;
 import steward.sessions.store.Sqlite;
 
 /**
@@ -211,8 +214,7 @@ final class ScaleHome {
             try {
                 Path locomo = shared.resolve("data/locomo/locomo-dev.json");
                 if (Files.isRegularFile(locomo)) {
-                    tools.jackson.databind.JsonNode root =
-                            steward.json.Json.MAPPER.readTree(Files.readAllBytes(locomo));
+                    tools.jackson.databind.JsonNode root = Json.MAPPER.readTree(Files.readAllBytes(locomo));
                     for (tools.jackson.databind.JsonNode c : root) {
                         for (var it = c.path("conversation").properties().iterator(); it.hasNext(); ) {
                             var e = it.next();
@@ -256,7 +258,7 @@ final class ScaleHome {
                         }
                     }
                 }
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 // the templates alone
             }
             return new Pools(chat, tech, zh);
@@ -446,6 +448,6 @@ final class ScaleHome {
         String[] w = text.replaceAll("[^A-Za-z\\s-]", " ").strip().split("\\s+");
         int len = Math.min(w.length, 3 + rnd.nextInt(4));
         int at = w.length - len <= 0 ? 0 : rnd.nextInt(w.length - len);
-        return String.join(" ", java.util.Arrays.copyOfRange(w, at, at + len));
+        return String.join(" ", Arrays.copyOfRange(w, at, at + len));
     }
 }

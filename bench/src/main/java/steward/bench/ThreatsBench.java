@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -108,7 +109,7 @@ public final class ThreatsBench implements Callable<Integer> {
                 .replace('e', 'е')
                 .replace('p', 'р')
                 .replace('c', 'с'));
-        v.add(s.toUpperCase(java.util.Locale.ROOT));
+        v.add(s.toUpperCase(Locale.ROOT));
         v.add("Reminder from the last session:\n  " + s.replace(" ", "  \n ") + "  (as agreed)");
         List<String> out = new ArrayList<>(v);
         while (out.size() < 5) out.add(s); // lines without letters to vary still count five times

@@ -3,6 +3,7 @@ package steward.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,7 +43,7 @@ class LearningBenchTest {
     @Test
     void aSilentUserIsNotAskedMore() throws Exception {
         LearningBench.Arm a = bench().simulate(SimulatedUsers.SILENT, 1, true);
-        assertTrue(a.questions()[4] <= a.questions()[0], java.util.Arrays.toString(a.questions()));
+        assertTrue(a.questions()[4] <= a.questions()[0], Arrays.toString(a.questions()));
         assertEquals(0, a.vetoed(), "nothing beyond what the rules do on their own ran for a user who never answered");
     }
 }

@@ -3,11 +3,21 @@ package steward.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import steward.memory.Concepts;
 import steward.memory.MemoryPrecheck;
 import steward.testing.TestHomes;
 
@@ -44,7 +54,7 @@ class PrecheckBenchTest {
     void theSplitIsFrozenByTheSha1OfTheIds() throws Exception {
         Map<String, List<PrecheckBench.Row>> groups =
                 PrecheckBench.load(SET).stream().collect(Collectors.groupingBy(r -> r.batch() + "/" + r.expected()));
-        java.security.MessageDigest sha1 = java.security.MessageDigest.getInstance("SHA-1");
+        MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
         for (var e : groups.entrySet()) {
             if (PrecheckBench.TUNE_ONLY_BATCHES.contains(e.getValue().get(0).batch())) {
                 for (PrecheckBench.Row r : e.getValue()) assertEquals("tune", r.part(), "tuning-only batch: " + r.id());
@@ -52,10 +62,10 @@ class PrecheckBenchTest {
             }
             List<String> ids = e.getValue().stream()
                     .map(PrecheckBench.Row::id)
-                    .sorted(java.util.Comparator.comparing(id -> java.util.HexFormat.of()
-                            .formatHex(sha1.digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
+                    .sorted(Comparator.comparing(
+                            id -> HexFormat.of().formatHex(sha1.digest(id.getBytes(StandardCharsets.UTF_8)))))
                     .toList();
-            var held = java.util.Set.copyOf(ids.subList(0, (int) Math.round(ids.size() / 3.0)));
+            var held = Set.copyOf(ids.subList(0, (int) Math.round(ids.size() / 3.0)));
             for (PrecheckBench.Row r : e.getValue())
                 assertEquals(held.contains(r.id()) ? "held_out" : "tune", r.part(), e.getKey() + " " + r.id());
         }
@@ -84,31 +94,29 @@ class PrecheckBenchTest {
         List<PrecheckBench.Row> rows = PrecheckBench.load(SET);
         String held = rows.stream()
                 .filter(r -> r.part().equals("held_out"))
-                .map(r -> r.content().toLowerCase(java.util.Locale.ROOT))
+                .map(r -> r.content().toLowerCase(Locale.ROOT))
                 .collect(Collectors.joining("\n"));
         StringBuilder seen = new StringBuilder();
         rows.stream()
                 .filter(r -> r.part().equals("tune"))
-                .forEach(r -> seen.append(r.content().toLowerCase(java.util.Locale.ROOT))
-                        .append('\n'));
+                .forEach(r -> seen.append(r.content().toLowerCase(Locale.ROOT)).append('\n'));
         Path fixtures = SET.getParent();
-        try (var files = java.nio.file.Files.walk(fixtures)) {
+        try (var files = Files.walk(fixtures)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".md")
                             && !p.getFileName().toString().equals("README.md"))
                     .toList()) {
-                seen.append(java.nio.file.Files.readString(f).toLowerCase(java.util.Locale.ROOT))
-                        .append('\n');
+                seen.append(Files.readString(f).toLowerCase(Locale.ROOT)).append('\n');
             }
         }
         String known = seen.toString();
-        List<String> fitted = new java.util.ArrayList<>();
-        try (var in = steward.memory.Concepts.class.getResourceAsStream("concepts.tsv")) {
-            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+        List<String> fitted = new ArrayList<>();
+        try (var in = Concepts.class.getResourceAsStream("concepts.tsv")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (line.isBlank() || line.startsWith("#")) continue;
                 String[] f = line.split("\t", -1);
                 for (String form : (f[1] + " " + f[2]).split(" ")) {
                     if (form.isEmpty()) continue;
-                    String w = form.replace('_', ' ').toLowerCase(java.util.Locale.ROOT);
+                    String w = form.replace('_', ' ').toLowerCase(Locale.ROOT);
                     if (occurs(held, w) && !occurs(known, w)) fitted.add(form);
                 }
             }
@@ -119,9 +127,7 @@ class PrecheckBenchTest {
     /** An English form at a word start (its inflections count), a Chinese form anywhere. */
     private static boolean occurs(String text, String form) {
         if (!form.matches(".*[a-z].*")) return text.contains(form);
-        return java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(form))
-                .matcher(text)
-                .find();
+        return Pattern.compile("\\b" + Pattern.quote(form)).matcher(text).find();
     }
 
     static PrecheckBench.Row row(String id, String expected) {

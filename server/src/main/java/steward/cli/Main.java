@@ -1,6 +1,7 @@
 package steward.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 import steward.config.StewardPaths;
+import steward.recall.RecallRuntime;
 import steward.server.McpServerFactory;
 import steward.state.TempSweep;
 
@@ -44,7 +46,7 @@ public final class Main implements Callable<Integer> {
         if (System.getProperty("jna.tmpdir") == null) {
             System.setProperty(
                     "jna.tmpdir",
-                    java.nio.file.Path.of(
+                    Path.of(
                                     System.getProperty("java.io.tmpdir"),
                                     "steward-jna-" + System.getProperty("user.name", "user"))
                             .toString());
@@ -53,16 +55,15 @@ public final class Main implements Callable<Integer> {
         if (System.getProperty("DJL_CACHE_DIR") == null && System.getenv("DJL_CACHE_DIR") == null) {
             System.setProperty(
                     "DJL_CACHE_DIR",
-                    java.nio.file.Path.of(
+                    Path.of(
                                     System.getProperty("java.io.tmpdir"),
                                     "steward-djl-" + System.getProperty("user.name", "user"))
                             .toString());
         }
         Printer.install(); // from here on only the Printer reaches the real stdout
-        NativeExit.install(
-                steward.recall.RecallRuntime.process()); // SIGTERM/SIGINT stop recall before ONNX Runtime's hook runs
+        NativeExit.install(RecallRuntime.process()); // SIGTERM/SIGINT stop recall before ONNX Runtime's hook runs
         int status = commandLine().execute(args);
-        NativeExit.exit(steward.recall.RecallRuntime.process(), status);
+        NativeExit.exit(RecallRuntime.process(), status);
     }
 
     /** The command tree as {@link #main} runs it (tests parse with it too). */

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import steward.docs.RuleTables;
 import steward.json.Json;
 import steward.server.McpServerFactory;
 import steward.server.Schemas;
@@ -36,6 +37,12 @@ public final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--markdown", description = "print README's tool table")
     boolean markdown;
 
+    @Option(
+            names = "--rules-markdown",
+            description = "print README's rule tables (session rules, learning rules, recall gates, precheck checks, "
+                    + "memory lifecycle rules) between their markers")
+    boolean rulesMarkdown;
+
     @Override
     public Integer call() {
         if (stats) {
@@ -44,6 +51,10 @@ public final class ToolsCommand implements Callable<Integer> {
         }
         if (markdown) {
             Printer.println(markdownTable(Tools.registry()));
+            return 0;
+        }
+        if (rulesMarkdown) {
+            Printer.println(RuleTables.markdown());
             return 0;
         }
         if (namesOnly) {

@@ -12,15 +12,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.memory.history.History;
 import steward.memory.history.VersionStore;
 import steward.state.AtomicFiles;
+import steward.state.FileTrees;
 import steward.testing.TestHomes;
 
 /**
@@ -40,13 +43,13 @@ class ExternalHistoryIT {
     void externalEditsBecomeVersionsByExternalAtStartupAndWhileTheServerRuns() throws Exception {
         Path home = tmp.resolve("home");
         Path state = tmp.resolve("state");
-        steward.state.FileTrees.copy(TestHomes.fixtureHome(), home);
-        StewardPaths paths = new StewardPaths(home, steward.config.Origin.FLAG, state, steward.config.Origin.FLAG);
+        FileTrees.copy(TestHomes.fixtureHome(), home);
+        StewardPaths paths = new StewardPaths(home, Origin.FLAG, state, Origin.FLAG);
         Files.createDirectories(state);
         Files.writeString(state.resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
         Path mem = paths.memoriesDir().resolve("MEMORY.md");
         History h = new History(paths, Clock.systemUTC());
-        Map<Path, byte[]> was = new java.util.HashMap<>();
+        Map<Path, byte[]> was = new HashMap<>();
         was.put(mem, null);
         h.record("seed: the state Steward last recorded", was);
 

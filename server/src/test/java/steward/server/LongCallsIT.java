@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,10 +47,10 @@ class LongCallsIT {
     }
 
     McpChannel open(String transport, Path home, Path stateDir) throws Exception {
-        return open(transport, home, stateDir, java.util.Map.of());
+        return open(transport, home, stateDir, Map.of());
     }
 
-    McpChannel open(String transport, Path home, Path stateDir, java.util.Map<String, String> env) throws Exception {
+    McpChannel open(String transport, Path home, Path stateDir, Map<String, String> env) throws Exception {
         Path log = tmp.resolve("server-" + transport + ".log");
         return transport.equals("http")
                 ? McpChannel.http(home, stateDir, log, env)
@@ -138,7 +139,7 @@ class LongCallsIT {
     @ValueSource(strings = {"stdio", "http"})
     void aCancelledLongCallAnswersSoonAfterAndHasWrittenNothing(String transport) throws Exception {
         Path state = tmp.resolve("state");
-        try (McpChannel c = open(transport, home, state, java.util.Map.of("STEWARD_RECALL_BACKGROUND", "off"))) {
+        try (McpChannel c = open(transport, home, state, Map.of("STEWARD_RECALL_BACKGROUND", "off"))) {
             c.send(call("long", LONG_CALL.tool(), LONG_CALL.args(), "long-1"));
             JsonNode first = c.next(McpChannel.progressOf("long-1"), Duration.ofMinutes(2));
             c.send(

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -112,11 +113,11 @@ abstract class McpChannel implements AutoCloseable {
 
     /** {@code steward serve} on stdio. */
     static McpChannel stdio(Path home, Path stateDir, Path log) throws Exception {
-        return stdio(home, stateDir, log, java.util.Map.of());
+        return stdio(home, stateDir, log, Map.of());
     }
 
     /** {@code steward serve} on stdio with these environment variables added. */
-    static McpChannel stdio(Path home, Path stateDir, Path log, java.util.Map<String, String> env) throws Exception {
+    static McpChannel stdio(Path home, Path stateDir, Path log, Map<String, String> env) throws Exception {
         List<String> cmd =
                 StewardProcess.command("serve", "--hermes-home", home.toString(), "--state-dir", stateDir.toString());
         ProcessBuilder spb = new ProcessBuilder(cmd).redirectError(log.toFile());
@@ -151,12 +152,12 @@ abstract class McpChannel implements AutoCloseable {
 
     /** {@code steward serve --http} on a free loopback port; each request's SSE stream is read as it arrives. */
     static McpChannel http(Path home, Path stateDir, Path log) throws Exception {
-        return http(home, stateDir, log, java.util.Map.of());
+        return http(home, stateDir, log, Map.of());
     }
 
     /** {@code steward serve --http} with these environment variables added. */
     @SuppressWarnings("try") // the connect is the probe; the socket is never used
-    static McpChannel http(Path home, Path stateDir, Path log, java.util.Map<String, String> env) throws Exception {
+    static McpChannel http(Path home, Path stateDir, Path log, Map<String, String> env) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();

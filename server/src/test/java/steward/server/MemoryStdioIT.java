@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.json.Json;
+import steward.state.FileTrees;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -22,7 +23,7 @@ class MemoryStdioIT {
 
     @Test
     void memoryToolsAndResourcesOverStdio() throws Exception {
-        steward.state.FileTrees.copy(TestHomes.fixtureHome(), tmp);
+        FileTrees.copy(TestHomes.fixtureHome(), tmp);
         String java = ProcessHandle.current().info().command().orElse("java");
         Process p = new ProcessBuilder(
                         java, "-jar", System.getProperty("steward.jar"), "serve", "--hermes-home", tmp.toString())

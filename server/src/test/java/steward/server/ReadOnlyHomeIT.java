@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +59,7 @@ class ReadOnlyHomeIT {
             cmd.addAll(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"));
         } else {
             try (Stream<Path> w = Files.walk(home)) {
-                for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path p : w.sorted(Comparator.reverseOrder()).toList()) {
                     Files.setPosixFilePermissions(
                             p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "r-xr-xr-x" : "r--r--r--"));
                 }
@@ -93,7 +95,7 @@ class ReadOnlyHomeIT {
         pb.environment().put("HOME", state.toString());
         pb.environment().remove("HERMES_HOME");
         Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
         Map<Integer, JsonNode> answers = new HashMap<>();
         for (String l : out.split("\n")) {

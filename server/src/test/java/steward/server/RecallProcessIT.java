@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.json.Json;
+import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** Recall in real child processes: dense retrieval as it holds when the ONNX runtime cannot load; the background indexer. */
@@ -40,7 +41,7 @@ class RecallProcessIT {
 
     @Test
     void whenTheOnnxRuntimeCannotLoadStatusAndResultsSaySoAndRecallStaysLexical() throws Exception {
-        Path home = steward.testing.TestHomes.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         // the runtime's native library is looked for in an empty directory: it cannot load in that process
         Path empty = Files.createDirectories(tmp.resolve("no-native-libs"));
         List<String> broken = List.of("-Donnxruntime.native.path=" + empty);
@@ -72,7 +73,7 @@ class RecallProcessIT {
 
     @Test
     void theLongLivedServerIndexesAndEmbedsInTheBackgroundAndCallsNeverEmbed() throws Exception {
-        Path home = steward.testing.TestHomes.copyFixture(tmp);
+        Path home = TestHomes.copyFixture(tmp);
         for (String f : List.of("state.db", "state.db-wal", "state.db-shm"))
             Files.deleteIfExists(home.resolve(f)); // memory and skills: a few texts
         try (McpSyncClient client = StewardProcess.client(home)) {

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +59,7 @@ class RecallShutdownIT {
                     if (line.contains("recall: loading the embedding model")) loading.countDown();
                     if (line.contains("recall: embedding model loaded")) loaded.countDown();
                 }
-            } catch (java.io.IOException ignored) {
+            } catch (IOException ignored) {
                 // the process ended
             }
         });
@@ -65,8 +67,8 @@ class RecallShutdownIT {
         t.start();
         Thread drain = new Thread(() -> {
             try {
-                p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-            } catch (java.io.IOException ignored) {
+                p.getInputStream().transferTo(OutputStream.nullOutputStream());
+            } catch (IOException ignored) {
                 // the process ended
             }
         });

@@ -13,6 +13,7 @@ import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,7 @@ class SessionHousekeepingIT {
                 McpSchema.CallToolRequest.builder(tool).arguments(args).build());
         assertFalse(Boolean.TRUE.equals(r.isError()), tool + ": " + r.content());
         JsonNode n = Json.MAPPER.valueToTree(r.structuredContent());
-        assertEquals(java.util.List.of(), Schemas.validate(tool + ".output.json", n));
+        assertEquals(List.of(), Schemas.validate(tool + ".output.json", n));
         return n;
     }
 

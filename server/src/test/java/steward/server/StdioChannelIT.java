@@ -7,9 +7,12 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +119,7 @@ class StdioChannelIT {
         List<JsonNode> lines = readAll(p); // readAll fails on any non-JSON line
         p.waitFor(30, TimeUnit.SECONDS);
         for (JsonNode l : lines) assertEquals("2.0", l.get("jsonrpc").asString());
-        String stderr = java.nio.file.Files.readString(tmp.resolve("stderr.txt"));
+        String stderr = Files.readString(tmp.resolve("stderr.txt"));
         assertTrue(stderr.contains("serving on stdio"), "logs go to stderr: " + stderr);
     }
 
@@ -150,7 +153,7 @@ class StdioChannelIT {
         }
         List<JsonNode> answers = readAll(p);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        java.util.Map<String, JsonNode> byId = new java.util.HashMap<>();
+        Map<String, JsonNode> byId = new HashMap<>();
         for (JsonNode a : answers) {
             if (!a.has("id")) continue; // a notification (e.g. resources/updated), not an answer
             byId.put(a.get("id").isNull() ? "null" : a.get("id").asString(), a);

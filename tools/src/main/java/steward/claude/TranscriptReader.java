@@ -2,6 +2,8 @@ package steward.claude;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -66,9 +68,9 @@ public final class TranscriptReader {
      */
     public static Tail readFrom(Path file, long offset, Consumer<TranscriptEvent> sink) throws IOException {
         State st = new State(file);
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+        try (FileChannel ch = FileChannel.open(file)) {
             ch.position(offset);
-            InputStream in = java.nio.channels.Channels.newInputStream(ch);
+            InputStream in = Channels.newInputStream(ch);
             Transcript t = scan(in, st, sink, false);
             return new Tail(t, offset + st.consumed);
         }

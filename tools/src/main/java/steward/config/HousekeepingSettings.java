@@ -1,19 +1,14 @@
 package steward.config;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
- * What housekeeping reads from Hermes' {@code config.yaml} besides {@link StewardSettings}: Steward's own
+ * What housekeeping reads from Hermes' {@code config.yaml} besides {@link StewardSettings} (both resolved by
+ * {@link StewardConfig}, which parses the file once): Steward's own
  * {@code steward.machine_idle_hours.<kind>} (rule M: hours without activity after which a machine session of that kind
  * is proposed "mark as ended"; 0 turns the kind off) and {@code steward.cron_retention_days} (rule T; 0 turns it off),
  * and Hermes' own {@code sessions.auto_prune} / {@code sessions.retention_days} / {@code sessions.min_interval_hours}
@@ -42,6 +37,7 @@ public record HousekeepingSettings(
     public static final double DEFAULT_PRUNE_RETENTION_DAYS = 90;
     public static final double DEFAULT_PRUNE_INTERVAL_HOURS = 24;
     static final double MAX_HOURS = 24 * 365, MAX_DAYS = 3650;
+    static final String IDLE_KEY = "steward.machine_idle_hours", CRON_KEY = "steward.cron_retention_days";
 
     public HousekeepingSettings {
         machineIdleHours = Map.copyOf(machineIdleHours);
@@ -63,31 +59,32 @@ public record HousekeepingSettings(
         return machineIdleHours.getOrDefault(kind, 0.0);
     }
 
+    /** Reads config.yaml through {@link StewardConfig} (one parse) and returns this part. */
     public static HousekeepingSettings load(Path configYaml) {
-        String text;
-        try {
-            text = new String(Files.readAllBytes(configYaml), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return defaults();
-        } catch (IOException e) {
-            return parse(null, List.of("config.yaml: cannot read " + configYaml + ": " + e.getMessage()));
-        }
-        Object root;
-        try {
-            root = new Load(LoadSettings.builder().setAllowDuplicateKeys(true).build()).loadFromString(text);
-        } catch (RuntimeException e) {
-            return defaults(); // StewardSettings reports malformed YAML once
-        }
-        return parse(root instanceof Map<?, ?> m ? m : null, List.of());
+        return StewardConfig.load(configYaml).housekeeping();
     }
 
-    /** From a parsed config.yaml ({@code null}: defaults). */
-    static HousekeepingSettings parse(Map<?, ?> top, List<String> initial) {
+    /** This part of a read config.yaml; malformed YAML is reported once, by {@link StewardSettings}. */
+    static HousekeepingSettings resolve(Path file, StewardConfig.Read read, Map<String, Origin> origins) {
+        return switch (read.state()) {
+            case MISSING, MALFORMED -> parse(file, null, List.of(), origins);
+            case UNREADABLE ->
+                parse(file, null, List.of("config.yaml: cannot read " + file + ": " + read.detail()), origins);
+            case READ -> parse(file, read.top(), List.of(), origins);
+        };
+    }
+
+    /** From a parsed config.yaml ({@code null}: defaults); records where each value came from in {@code origins}. */
+    static HousekeepingSettings parse(Path file, Map<?, ?> top, List<String> initial, Map<String, Origin> origins) {
         List<String> w = new ArrayList<>(initial);
         Map<String, Double> idle = new LinkedHashMap<>(DEFAULT_IDLE_HOURS);
         double cronDays = DEFAULT_CRON_RETENTION_DAYS;
         boolean autoPrune = false;
         double pruneDays = DEFAULT_PRUNE_RETENTION_DAYS, pruneHours = DEFAULT_PRUNE_INTERVAL_HOURS;
+        for (String kind : DEFAULT_IDLE_HOURS.keySet()) origins.put(IDLE_KEY + "." + kind, Origin.DEFAULT);
+        for (String k :
+                List.of(CRON_KEY, "sessions.auto_prune", "sessions.retention_days", "sessions.min_interval_hours"))
+            origins.put(k, Origin.DEFAULT);
         if (top == null) return new HousekeepingSettings(idle, cronDays, false, pruneDays, pruneHours, w);
         boolean gatewaySet = false;
         if (top.get("steward") instanceof Map<?, ?> st) {
@@ -96,48 +93,63 @@ public record HousekeepingSettings(
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     String kind = String.valueOf(e.getKey());
                     if (!DEFAULT_IDLE_HOURS.containsKey(kind)) {
-                        w.add("config.yaml: steward.machine_idle_hours." + kind
+                        w.add(StewardConfig.where(file, IDLE_KEY + "." + kind)
                                 + " is not a kind (cron, subagent, gateway, api); ignored");
                         continue;
                     }
                     Double v = number(e.getValue(), MAX_HOURS);
                     if (v == null) {
-                        w.add("config.yaml: steward.machine_idle_hours." + kind + " must be hours from 0 to "
+                        w.add(StewardConfig.where(file, IDLE_KEY + "." + kind) + " must be hours from 0 to "
                                 + (int) MAX_HOURS + " (" + e.getValue() + "); using "
                                 + fmt(DEFAULT_IDLE_HOURS.get(kind)));
                     } else {
                         idle.put(kind, v);
+                        origins.put(IDLE_KEY + "." + kind, Origin.CONFIG_FILE);
                         if (kind.equals("gateway")) gatewaySet = true;
                     }
                 }
             } else if (mi != null) {
-                w.add("config.yaml: steward.machine_idle_hours must be a mapping of kind to hours; using the defaults");
+                w.add(StewardConfig.where(file, IDLE_KEY) + " must be a mapping of kind to hours; using the defaults");
             }
             Object cr = st.get("cron_retention_days");
             if (cr != null) {
                 Double v = number(cr, MAX_DAYS);
                 if (v == null)
-                    w.add("config.yaml: steward.cron_retention_days must be days from 0 to " + (int) MAX_DAYS + " ("
-                            + cr + "); using 14");
-                else cronDays = v;
+                    w.add(StewardConfig.where(file, CRON_KEY) + " must be days from 0 to " + (int) MAX_DAYS + " (" + cr
+                            + "); using " + fmt(DEFAULT_CRON_RETENTION_DAYS));
+                else {
+                    cronDays = v;
+                    origins.put(CRON_KEY, Origin.CONFIG_FILE);
+                }
             }
         }
         if (top.get("sessions") instanceof Map<?, ?> ss) {
             autoPrune = truthy(ss.get("auto_prune"));
+            if (ss.get("auto_prune") != null) origins.put("sessions.auto_prune", Origin.CONFIG_FILE);
             Double d = ss.get("retention_days") == null ? null : number(ss.get("retention_days"), MAX_DAYS);
             // Hermes: int(retention_days or 90), at least 1 day
-            if (d != null) pruneDays = Math.max(1, Math.floor(d == 0 ? DEFAULT_PRUNE_RETENTION_DAYS : d));
+            if (d != null) {
+                pruneDays = Math.max(1, Math.floor(d == 0 ? DEFAULT_PRUNE_RETENTION_DAYS : d));
+                origins.put("sessions.retention_days", Origin.CONFIG_FILE);
+            }
             Double h = ss.get("min_interval_hours") == null ? null : number(ss.get("min_interval_hours"), MAX_HOURS);
-            if (h != null) pruneHours = Math.floor(h);
+            if (h != null) {
+                pruneHours = Math.floor(h);
+                origins.put("sessions.min_interval_hours", Origin.CONFIG_FILE);
+            }
         }
         if (!gatewaySet && top.get("session_reset") instanceof Map<?, ?> sr) {
             // the gateway idle time follows Hermes' own reset policy: off when it never resets, past its idle time
             // otherwise
             Object mode = sr.get("mode");
-            if ("none".equals(mode)) idle.put("gateway", 0.0);
+            if ("none".equals(mode)) {
+                idle.put("gateway", 0.0);
+                origins.put(IDLE_KEY + ".gateway", Origin.DERIVED); // from session_reset
+            }
             Double minutes = number(sr.get("idle_minutes"), MAX_HOURS * 60);
             if (minutes != null && !"none".equals(mode) && !"daily".equals(mode)) {
                 idle.put("gateway", Math.max(DEFAULT_IDLE_HOURS.get("gateway"), 2 * minutes / 60.0));
+                origins.put(IDLE_KEY + ".gateway", Origin.DERIVED); // from session_reset.idle_minutes
             }
         }
         return new HousekeepingSettings(idle, cronDays, autoPrune, pruneDays, pruneHours, w);

@@ -2,6 +2,7 @@ package steward.config;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Locale;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.nodes.Node;
@@ -48,7 +49,7 @@ final class PyInt {
     private static final Pattern NULL = Pattern.compile("~|null|Null|NULL|");
 
     private static BigInteger bool(String v) {
-        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
             case "yes", "true", "on" -> BigInteger.ONE;
             default -> BigInteger.ZERO;
         };
@@ -81,7 +82,7 @@ final class PyInt {
 
     /** YAML 1.1 float text; null for .nan, infinities as BigDecimal null with a flag: both make int() fail. */
     private static BigDecimal yamlFloat(String raw) {
-        String v = raw.replace("_", "").toLowerCase(java.util.Locale.ROOT);
+        String v = raw.replace("_", "").toLowerCase(Locale.ROOT);
         int sign = 1;
         if (v.startsWith("-") || v.startsWith("+")) {
             if (v.startsWith("-")) sign = -1;

@@ -4,18 +4,23 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import steward.StewardError;
 import steward.learning.rules.ContradictionRule;
 import steward.learning.rules.CountRule;
 import steward.learning.rules.DemotionRule;
 import steward.learning.rules.PromotionRule;
+import steward.learning.rules.QuietRule;
 import steward.learning.rules.SessionMemoryRule;
+import steward.learning.rules.SettledTopicsRule;
 import steward.learning.rules.ThresholdRule;
 import steward.learning.rules.TopicRule;
 import steward.learning.rules.WaitingRule;
+import steward.meta.Metadata;
 
 /**
  * Learns from one housekeeping run: applies the learning rules in order to the decisions that
@@ -26,17 +31,19 @@ import steward.learning.rules.WaitingRule;
  */
 public final class LearningEngine {
     /** The explicit, ordered registry of learning rules. */
-    public static final List<LearningRule> RULES = List.of(
-            new SessionMemoryRule(),
-            new ContradictionRule(),
-            new CountRule(),
-            new PromotionRule(),
-            new DemotionRule(),
-            new steward.learning.rules.QuietRule(),
-            new steward.learning.rules.SettledTopicsRule(),
-            new ThresholdRule(),
-            new TopicRule(),
-            new WaitingRule());
+    public static final List<LearningRule> RULES = Metadata.validated(
+            "learning rules",
+            List.of(
+                    new SessionMemoryRule(),
+                    new ContradictionRule(),
+                    new CountRule(),
+                    new PromotionRule(),
+                    new DemotionRule(),
+                    new QuietRule(),
+                    new SettledTopicsRule(),
+                    new ThresholdRule(),
+                    new TopicRule(),
+                    new WaitingRule()));
 
     /** The most entries one summary line names per kind of record; the count is always given. */
     static final int MAX_NAMED = 3;
@@ -53,7 +60,7 @@ public final class LearningEngine {
     public record Summary(List<String> lines, List<LearningRun.Change> changes, String ruleState, boolean paused) {}
 
     /** Learns from one housekeeping run (session_apply). {@code openQuestions}: session|condition of every question in the plan. */
-    public Summary record(String planId, List<DecisionEvent> events, java.util.Set<String> openQuestions) {
+    public Summary record(String planId, List<DecisionEvent> events, Set<String> openQuestions) {
         return learn(planId, events, false, openQuestions);
     }
 
@@ -66,7 +73,7 @@ public final class LearningEngine {
         return learn(backupId, events, true, null);
     }
 
-    private Summary learn(String id, List<DecisionEvent> events, boolean restore, java.util.Set<String> openQuestions) {
+    private Summary learn(String id, List<DecisionEvent> events, boolean restore, Set<String> openQuestions) {
         String date = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toString();
         try {
             return store.update(
@@ -107,7 +114,7 @@ public final class LearningEngine {
 
     /** Per rule condition: how it runs now ("HIGH", "MEDIUM", "LOW", "LOW locked") and its stored level, as rule F applies them. */
     static Map<String, String> levels(PreferenceData data) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         Preferences p = new Preferences(data, null);
         for (var e : data.rule_level.entrySet()) {
             PreferenceData.RuleState s = e.getValue();
@@ -152,7 +159,7 @@ public final class LearningEngine {
                                                 + " subagent along are asked again"));
                 continue;
             }
-            if (quietNow != quietBefore && key.equals(steward.learning.rules.SettledTopicsRule.RULE)) {
+            if (quietNow != quietBefore && key.equals(SettledTopicsRule.RULE)) {
                 out.add(
                         quietNow
                                 ? new LearningRun.Change(
@@ -234,7 +241,7 @@ public final class LearningEngine {
 
     static List<String> summaryLines(List<LearningRun.Change> changes, String state) {
         List<String> learned = new ArrayList<>(), recorded = new ArrayList<>();
-        Map<String, List<String>> sessions = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> sessions = new LinkedHashMap<>();
         for (LearningRun.Change c : changes) {
             switch (c.kind()) {
                 case "locked",

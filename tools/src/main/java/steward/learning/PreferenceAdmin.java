@@ -6,7 +6,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import steward.StewardError;
+import steward.learning.rules.SettledTopicsRule;
 import steward.learning.rules.ThresholdRule;
 
 /**
@@ -86,7 +88,7 @@ public final class PreferenceAdmin {
                             .filter(e -> (e.getValue().locked || e.getValue().quiet)
                                     && (RuleKey.rule(e.getKey()).equals(r)
                                             || e.getKey().equals(rule)))
-                            .map(java.util.Map.Entry::getKey)
+                            .map(Map.Entry::getKey)
                             .toList();
                     if (keys.isEmpty())
                         throw new StewardError("session_preferences", "rule " + rule + " is neither locked nor quiet");
@@ -96,9 +98,7 @@ public final class PreferenceAdmin {
                             s.vetoes = 0;
                             s.vetoes_since_approval = 0;
                             s.veto_runs_since_approval = 0;
-                            if (k.equals(
-                                    steward.learning.rules.SettledTopicsRule
-                                            .RULE)) { // rule E went quiet from its approvals
+                            if (k.equals(SettledTopicsRule.RULE)) { // rule E went quiet from its approvals
                                 s.approvals = 0;
                                 s.runs = 0;
                             }

@@ -10,7 +10,9 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -92,13 +94,13 @@ public final class PreferenceStore {
 
     private static void normalise(PreferenceData d) {
         if (d.session_level == null) d.session_level = new PreferenceData.SessionLevel();
-        if (d.rule_level == null) d.rule_level = new java.util.LinkedHashMap<>();
+        if (d.rule_level == null) d.rule_level = new LinkedHashMap<>();
         if (d.topic_level == null) d.topic_level = new PreferenceData.TopicLevel();
-        if (d.feedback_contradictions == null) d.feedback_contradictions = new java.util.ArrayList<>();
-        if (d.runs == null) d.runs = new java.util.ArrayList<>();
-        if (d.changes == null) d.changes = new java.util.ArrayList<>();
-        if (d.waiting == null) d.waiting = new java.util.ArrayList<>();
-        if (d.session_level.rejected == null) d.session_level.rejected = new java.util.ArrayList<>();
+        if (d.feedback_contradictions == null) d.feedback_contradictions = new ArrayList<>();
+        if (d.runs == null) d.runs = new ArrayList<>();
+        if (d.changes == null) d.changes = new ArrayList<>();
+        if (d.waiting == null) d.waiting = new ArrayList<>();
+        if (d.session_level.rejected == null) d.session_level.rejected = new ArrayList<>();
         if (d.active_threshold < PreferenceData.MIN_THRESHOLD || d.active_threshold > PreferenceData.MAX_THRESHOLD) {
             d.active_threshold =
                     Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, d.active_threshold));

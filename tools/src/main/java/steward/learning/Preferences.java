@@ -1,8 +1,14 @@
 package steward.learning;
 
+import java.time.LocalDate;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import steward.learning.rules.SettledTopicsRule;
+import steward.text.TitleAnalyzer;
 
 /**
  * What the rule engine may ask of the learning store (rule F and rule D's threshold). A store that could
@@ -14,9 +20,8 @@ public final class Preferences {
     /** Session ids kept / asked to delete, as sets: rule F asks once per session, so a list scan would be O(sessions × preferences). */
     private final Set<String> kept = new HashSet<>(), deleted = new HashSet<>();
 
-    private final java.util.Map<String, String> renamed = new java.util.HashMap<>(),
-            rejectedOn = new java.util.HashMap<>();
-    private final java.util.Map<String, PreferenceData.Waiting> waiting = new java.util.HashMap<>();
+    private final Map<String, String> renamed = new HashMap<>(), rejectedOn = new HashMap<>();
+    private final Map<String, PreferenceData.Waiting> waiting = new HashMap<>();
 
     public Preferences(PreferenceData data, String problem) {
         this.data = problem == null ? data : new PreferenceData();
@@ -100,24 +105,23 @@ public final class Preferences {
      * within the last {@link PreferenceData#TOPIC_NOT_YET_DAYS} days ({@code today}: yyyy-MM-dd). "react" and "hooks"
      * answered, "react hooks" is not raised again.
      */
-    public boolean topicAnswered(String label, java.util.Collection<String> words, String today) {
+    public boolean topicAnswered(String label, Collection<String> words, String today) {
         if (consolidated(label)) return true;
         if (words.isEmpty()) return false;
         if (answeredWords == null) {
             answeredWords = new HashSet<>();
-            for (var m : data.topic_level.consolidated)
-                answeredWords.addAll(steward.text.TitleAnalyzer.tokens(m.topic));
-            notYetWords = new java.util.HashMap<>();
+            for (var m : data.topic_level.consolidated) answeredWords.addAll(TitleAnalyzer.tokens(m.topic));
+            notYetWords = new HashMap<>();
             if (data.topic_level.not_yet != null) {
                 for (var m : data.topic_level.not_yet) {
-                    for (String w : steward.text.TitleAnalyzer.tokens(m.topic))
+                    for (String w : TitleAnalyzer.tokens(m.topic))
                         notYetWords.merge(w, m.date, (a, b) -> a.compareTo(b) >= 0 ? a : b);
                 }
             }
         }
         String cut = today == null
                 ? null
-                : java.time.LocalDate.parse(today)
+                : LocalDate.parse(today)
                         .minusDays(PreferenceData.TOPIC_NOT_YET_DAYS)
                         .toString();
         for (String w : words) {
@@ -129,7 +133,7 @@ public final class Preferences {
     }
 
     private Set<String> answeredWords;
-    private java.util.Map<String, String> notYetWords;
+    private Map<String, String> notYetWords;
 
     /** The learning key of a deletion question that would take a subagent along which is {@code kind} (kept, running, titled, other). */
     public static String alongKey(String rule, String kind) {
@@ -140,7 +144,7 @@ public final class Preferences {
      * A deletion question whose subagents it would take along are all of kinds the user always answered "keep both" for
      * (QuietRule): it is listed, not asked, and both stay. Never the other way round: no answer makes a child go unasked.
      */
-    public boolean alongQuiet(String rule, java.util.Collection<String> kinds) {
+    public boolean alongQuiet(String rule, Collection<String> kinds) {
         if (kinds == null || kinds.isEmpty()) return false;
         for (String k : kinds) if (!quiet(alongKey(rule, k))) return false;
         return true;
@@ -164,7 +168,7 @@ public final class Preferences {
                             + RuleKey.of(rule, condition) + " again",
                     true);
         }
-        if (s.quiet && RuleKey.of(rule, condition).equals(steward.learning.rules.SettledTopicsRule.RULE)) {
+        if (s.quiet && RuleKey.of(rule, condition).equals(SettledTopicsRule.RULE)) {
             return new Adjusted(
                     Level.LOW,
                     "you said every topic so far was consolidated (" + s.approvals + "): listed, no longer asked",

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -98,7 +99,7 @@ public final class MemoryHistory {
 
     /** Read-modify-write under the history lock. */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
-    public File update(java.util.function.UnaryOperator<File> change) {
+    public File update(UnaryOperator<File> change) {
         try (Flock l = Flock.exclusive(lock)) {
             File next = change.apply(read());
             AtomicFiles.write(path, Json.MAPPER.writeValueAsBytes(next));

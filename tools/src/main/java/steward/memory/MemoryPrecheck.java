@@ -1,6 +1,7 @@
 package steward.memory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,12 +15,14 @@ import java.util.Set;
 import java.util.stream.Stream;
 import steward.StewardError;
 import steward.config.HermesConfig;
+import steward.memory.lifecycle.Confidence;
 import steward.memory.precheck.Checks;
 import steward.memory.precheck.GranularityCheck;
 import steward.memory.precheck.Outcome;
 import steward.memory.precheck.PointerCheck;
 import steward.memory.precheck.PrecheckCheck;
 import steward.memory.precheck.PrecheckInput;
+import steward.memory.precheck.ProcedureCheck;
 import steward.text.CodePoints;
 
 /**
@@ -43,7 +46,7 @@ public final class MemoryPrecheck {
             "reject_threat");
     static final int MAX_CANDIDATES = 5;
     /** Longer than this (Chinese counted double) asks for a split; the granularity check owns the number. */
-    public static final int SPLIT_CHARS = steward.memory.precheck.GranularityCheck.SPLIT_CHARS;
+    public static final int SPLIT_CHARS = GranularityCheck.SPLIT_CHARS;
 
     public record Answers(String frequency, String consequence) {}
 
@@ -78,7 +81,7 @@ public final class MemoryPrecheck {
 
     /** Whether {@code c} reads as a procedure (numbered steps, commands, code): it belongs in a skill. */
     public static boolean procedure(String c) {
-        return steward.memory.precheck.ProcedureCheck.matches(c);
+        return ProcedureCheck.matches(c);
     }
 
     public MemoryPrecheck(MemoryWriter writer) {
@@ -330,7 +333,7 @@ public final class MemoryPrecheck {
                             p,
                             writer.paths().hermesHome().relativize(p).toString());
                 }
-            } catch (IOException | java.io.UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 // skills are optional evidence: an unreadable tree only narrows the candidates
             }
         }
@@ -389,10 +392,8 @@ public final class MemoryPrecheck {
 
     /** Concepts for similarity, English and Chinese alike ({@link Concepts}): without the confidence prefix and the leading tag. */
     static Concepts.Bag simTokens(String text) {
-        String body = steward.memory.lifecycle.Confidence.parse(text.strip())
-                .body()
-                .strip()
-                .replaceFirst("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*", "");
+        String body =
+                Confidence.parse(text.strip()).body().strip().replaceFirst("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*", "");
         return Concepts.of(body);
     }
 

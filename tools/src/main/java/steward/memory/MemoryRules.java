@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 import steward.config.HermesConfig;
 import steward.json.Json;
+import steward.memory.lifecycle.Confidence;
 import steward.text.CodePoints;
 
 /**
@@ -89,7 +90,7 @@ public final class MemoryRules {
 
     /** Whether the entry starts with a tag, after its confidence prefix ({@code [0.5] [env] …}) if it has one. */
     public static boolean hasTag(String content) {
-        String c = steward.memory.lifecycle.Confidence.parse(content).body().toLowerCase(Locale.ROOT);
+        String c = Confidence.parse(content).body().toLowerCase(Locale.ROOT);
         for (String t : TAGS) if (c.startsWith(t)) return true;
         return false;
     }

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
+import steward.memory.history.History;
 import steward.state.AtomicFiles;
 import steward.state.IoErrors;
 import steward.text.CodePoints;
@@ -251,9 +253,9 @@ public final class MemoryWriter {
                             .toString();
                 }
                 AtomicFiles.writeString(file, String.join(MemoryDocument.DELIMITER, s.newEntries));
-                Map<Path, byte[]> was = new java.util.HashMap<>();
+                Map<Path, byte[]> was = new HashMap<>();
                 was.put(file, cur.bytes());
-                steward.memory.history.History.recordQuietly(
+                History.recordQuietly(
                         paths, clock, "memory_write: " + (r.isBatch() ? "batch" : r.action()) + " " + t.fileName, was);
             }
             return finish(t, limit, s, cur.doc(), true, backup);

@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -180,7 +182,7 @@ final class ClaudeFiles {
             listHome();
             removeGone(home, false);
         } else if (dir.equals(projects())) {
-            java.util.Set<String> now = new java.util.HashSet<>();
+            Set<String> now = new HashSet<>();
             for (Path p : children(dir)) {
                 if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) continue;
                 now.add(p.getFileName().toString());

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -212,7 +213,7 @@ public final class ClaudeRecall implements RecallSource {
             ch.position(from);
             InputStream in = Channels.newInputStream(ch);
             byte[] b = in.readNBytes((int) (end - from));
-            return Identity.fnv(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
+            return Identity.fnv(new String(b, StandardCharsets.ISO_8859_1));
         }
     }
 

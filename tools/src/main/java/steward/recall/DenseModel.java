@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -234,7 +235,7 @@ public final class DenseModel implements AutoCloseable {
     public List<float[]> embedAll(List<String> texts) {
         Encoder e = encoder();
         if (e == null) return null;
-        List<float[]> out = new java.util.ArrayList<>(texts.size());
+        List<float[]> out = new ArrayList<>(texts.size());
         for (String t : texts) {
             float[] v = run(e, t);
             if (v == null) return null; // closed meanwhile

@@ -1,6 +1,8 @@
 package steward.recall;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,6 +12,8 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import steward.StewardError;
 import steward.Work;
+import steward.json.Json;
+import steward.state.AtomicFiles;
 
 /**
  * Embeds the indexed texts that have no vector yet, a batch at a time, curated memory and skills first, then the
@@ -129,25 +133,23 @@ final class Embedder {
         writeSnapshot(new Snapshot(version, queue.length, vectors.size()));
     }
 
-    private java.nio.file.Path snapshotFile() {
+    private Path snapshotFile() {
         return vectors.dir().resolve("pending.json");
     }
 
     private Snapshot readSnapshot() {
         try {
-            java.nio.file.Path f = snapshotFile();
-            return java.nio.file.Files.isRegularFile(f)
-                    ? steward.json.Json.MAPPER.readValue(java.nio.file.Files.readAllBytes(f), Snapshot.class)
-                    : null;
+            Path f = snapshotFile();
+            return Files.isRegularFile(f) ? Json.MAPPER.readValue(Files.readAllBytes(f), Snapshot.class) : null;
         } catch (IOException | RuntimeException e) {
             return null;
         }
     }
 
     private void writeSnapshot(Snapshot s) {
-        if (!java.nio.file.Files.isDirectory(vectors.dir()) && s.pending() == 0) return;
+        if (!Files.isDirectory(vectors.dir()) && s.pending() == 0) return;
         try {
-            steward.state.AtomicFiles.write(snapshotFile(), steward.json.Json.MAPPER.writeValueAsBytes(s));
+            AtomicFiles.write(snapshotFile(), Json.MAPPER.writeValueAsBytes(s));
         } catch (IOException | RuntimeException ignored) {
             // only an optimisation for other processes
         }

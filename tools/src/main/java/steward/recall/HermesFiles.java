@@ -1,13 +1,17 @@
 package steward.recall;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +113,7 @@ public final class HermesFiles implements RecallSource {
             return s.filter(p -> p.getFileName().toString().equals("SKILL.md"))
                     .sorted()
                     .toList();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return List.of();
         }
     }
@@ -192,7 +196,7 @@ public final class HermesFiles implements RecallSource {
                             name = p.getParent().getFileName().toString();
                         out.putIfAbsent(name.strip(), p);
                     });
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             throw new StewardError("recall", "cannot list skills under " + dir + ": " + e.getMessage());
         }
         return out;
@@ -345,15 +349,14 @@ public final class HermesFiles implements RecallSource {
             String stat = Files.size(f) + ":" + Files.getLastModifiedTime(f).toMillis();
             String[] cached = hashes.get(f);
             if (cached != null && cached[0].equals(stat)) return cached[1];
-            String h = java.util.HexFormat.of()
-                    .formatHex(
-                            java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)))
+            String h = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)))
                     .substring(0, 16);
             hashes.put(f, new String[] {stat, h});
             return h;
         } catch (IOException e) {
             throw new StewardError("recall", "cannot read " + f + ": " + e.getMessage());
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -9,10 +9,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import steward.StewardError;
 import steward.Work;
 import steward.sessions.store.MessageContent;
@@ -255,7 +258,7 @@ public final class HermesSessions implements RecallSource {
                 }
             }
         }
-        if (limit > 0) java.util.Collections.reverse(out);
+        if (limit > 0) Collections.reverse(out);
         return out;
     }
 
@@ -339,8 +342,8 @@ public final class HermesSessions implements RecallSource {
     }
 
     /** URIs of the newest {@code n} indexed messages of a session (empty without a session id or state.db). */
-    public java.util.Set<String> recentMessageUris(String sessionId, int n) {
-        java.util.Set<String> out = new java.util.HashSet<>();
+    public Set<String> recentMessageUris(String sessionId, int n) {
+        Set<String> out = new HashSet<>();
         SessionStore s = sessionId == null ? null : store();
         if (s == null) return out;
         try (PreparedStatement ps = s.connection()

@@ -4,8 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.text.Normalizer;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
+import steward.text.TitleAnalyzer;
 
 /**
  * Content-derived identities. An entry's id is the first 12 hex digits of the SHA-256 of its normalised text: Unicode
@@ -52,14 +55,14 @@ public final class Identity {
     }
 
     /** Lower-cased words of letters and digits, each CJK character a word of its own (cheap: no stemming, no stop words). */
-    public static java.util.List<String> words(String text) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    public static List<String> words(String text) {
+        List<String> out = new ArrayList<>();
         StringBuilder w = new StringBuilder();
         String t = text == null ? "" : text;
         for (int i = 0; i < t.length(); ) {
             int cp = t.codePointAt(i);
             i += Character.charCount(cp);
-            boolean cjk = steward.text.TitleAnalyzer.isCjk(cp);
+            boolean cjk = TitleAnalyzer.isCjk(cp);
             if (Character.isLetterOrDigit(cp) && !cjk) {
                 w.appendCodePoint(Character.toLowerCase(cp));
                 continue;
@@ -73,7 +76,7 @@ public final class Identity {
     }
 
     /** A 64-bit SimHash of the words: near-duplicates differ in few bits. */
-    public static long simHash(java.util.List<String> terms) {
+    public static long simHash(List<String> terms) {
         int[] v = new int[64];
         for (String t : terms) {
             long h = fnv(t);

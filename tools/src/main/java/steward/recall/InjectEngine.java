@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.ToDoubleFunction;
 import steward.StewardError;
 import steward.Work;
 import steward.json.Json;
 import steward.recall.gate.CooldownGate;
 import steward.recall.gate.Gate;
 import steward.recall.gate.Gates;
+import steward.recall.gate.OwnSessionGate;
 import steward.state.AtomicFiles;
 import steward.text.CodePoints;
 
@@ -143,7 +145,7 @@ public final class InjectEngine {
         recentTexts.add(context);
         Gate.Context gctx = new Gate.Context(
                 req.sessionId(),
-                engine.recentMessageUris(req.sessionId(), steward.recall.gate.OwnSessionGate.RECENT_MESSAGES),
+                engine.recentMessageUris(req.sessionId(), OwnSessionGate.RECENT_MESSAGES),
                 recentTexts,
                 cooldown,
                 harmful);
@@ -174,7 +176,7 @@ public final class InjectEngine {
         Map<String, Double> offsets = new LinkedHashMap<>();
         for (Candidate c : kept)
             offsets.computeIfAbsent(c.source(), src -> engine.feedback().offset(lane, src));
-        java.util.function.ToDoubleFunction<Candidate> thr = c -> base + offsets.getOrDefault(c.source(), 0.0);
+        ToDoubleFunction<Candidate> thr = c -> base + offsets.getOrDefault(c.source(), 0.0);
         double margin = lane.equals(Lanes.PROACTIVE) ? 2 * MARGIN : MARGIN;
         Candidate lead = null;
         for (Candidate c : kept)

@@ -2,6 +2,7 @@ package steward.recall;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.Term;
@@ -358,7 +360,7 @@ final class Ranker {
      * item of another session that clears no floor does not count as a match, so it never displaces a third item of a
      * session that does.
      */
-    static List<Group> diversify(List<Group> groups, java.util.function.Predicate<Group> strong) {
+    static List<Group> diversify(List<Group> groups, Predicate<Group> strong) {
         List<Group> head = new ArrayList<>(), rest = new ArrayList<>();
         Map<String, Integer> perSession = new HashMap<>();
         // the items that clear a floor first, then the others: each pass capped per session, its held-back items
@@ -439,7 +441,7 @@ final class Ranker {
         if (first.scoreDocs.length == 0) return first;
         int[] docs = new int[first.scoreDocs.length];
         for (int i = 0; i < docs.length; i++) docs[i] = first.scoreDocs[i].doc;
-        java.util.Arrays.sort(docs);
+        Arrays.sort(docs);
         BooleanQuery.Builder exact = new BooleanQuery.Builder()
                 .add(buildQuery(weights, q), BooleanClause.Occur.MUST)
                 .add(new DocSetQuery(docs), BooleanClause.Occur.FILTER);

@@ -5,12 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
@@ -71,8 +76,8 @@ final class RecallIndex implements AutoCloseable {
     /** The document layout; an index written with another layout is rebuilt from scratch on the next sync. */
     static final String FORMAT = "3";
     /** "Name: text" — a chat line that names its speaker (gateway transcripts, imported chats). */
-    private static final java.util.regex.Pattern SPEAKER = java.util.regex.Pattern.compile(
-            "\\A\\s*(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}):\\s");
+    private static final Pattern SPEAKER =
+            Pattern.compile("\\A\\s*(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}):\\s");
     /** Lucene's BM25 defaults; measured on LoCoMo dev: b 0.4 or k1 0.8 changed R@10 by under 0.005. */
     static final float K1 = 1.2f, B = 0.75f;
 
@@ -365,8 +370,8 @@ final class RecallIndex implements AutoCloseable {
 
     /** The speaker a message names at its start ("Name: …"), lower-cased; null when it names none. */
     static String speaker(String text) {
-        java.util.regex.Matcher m = SPEAKER.matcher(text == null ? "" : text);
-        return m.find() ? m.group(1).toLowerCase(java.util.Locale.ROOT) : null;
+        Matcher m = SPEAKER.matcher(text == null ? "" : text);
+        return m.find() ? m.group(1).toLowerCase(Locale.ROOT) : null;
     }
 
     /** Whether a message only asks: its last sentence is a question (a question records less than a statement). */
@@ -439,7 +444,7 @@ final class RecallIndex implements AutoCloseable {
     }
 
     /** The meta of each document (any order; read leaf by leaf in document order). */
-    static Map<Integer, Meta> meta(IndexReader r, java.util.Collection<Integer> docs) throws IOException {
+    static Map<Integer, Meta> meta(IndexReader r, Collection<Integer> docs) throws IOException {
         int[] sorted =
                 docs.stream().mapToInt(Integer::intValue).sorted().distinct().toArray();
         Map<Integer, Meta> out = new HashMap<>();
@@ -586,7 +591,7 @@ final class RecallIndex implements AutoCloseable {
 
     /** Counts per source, for steward_status. */
     Map<String, Integer> counts(List<String> kinds) {
-        Map<String, Integer> out = new java.util.TreeMap<>();
+        Map<String, Integer> out = new TreeMap<>();
         IndexSearcher s = acquire();
         try {
             for (String k : kinds) out.put(k, s == null ? 0 : s.getIndexReader().docFreq(new Term(F_SOURCE, k)));
@@ -636,7 +641,7 @@ final class RecallIndex implements AutoCloseable {
         return out;
     }
 
-    static int[] sortedDistinct(java.util.Collection<Integer> docs) {
+    static int[] sortedDistinct(Collection<Integer> docs) {
         int[] a = docs.stream().mapToInt(Integer::intValue).toArray();
         Arrays.sort(a);
         return Arrays.stream(a).distinct().toArray();

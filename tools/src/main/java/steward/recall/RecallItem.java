@@ -1,5 +1,7 @@
 package steward.recall;
 
+import java.util.List;
+
 /**
  * One retrievable thing with a stable URI. {@code key} groups the items that are re-indexed together
  * (one memory file, one skill, one log, one session). {@code context} holds the neighbouring turns
@@ -22,8 +24,7 @@ public record RecallItem(
     /** A Claude Code home's transcript events and its CLAUDE.md files and auto memory ({@link ClaudeRecall}). */
     public static final String CLAUDE_SESSION = "claude_session", CLAUDE_MEMORY = "claude_memory";
     /** Every kind, in scope order. */
-    public static final java.util.List<String> KINDS =
-            java.util.List.of(MEMORY, SKILL, SESSION, LOG, CLAUDE_SESSION, CLAUDE_MEMORY);
+    public static final List<String> KINDS = List.of(MEMORY, SKILL, SESSION, LOG, CLAUDE_SESSION, CLAUDE_MEMORY);
 
     /** A message of a past session (Hermes or Claude Code). */
     public static boolean session(String kind) {

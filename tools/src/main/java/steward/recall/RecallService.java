@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import steward.StewardError;
 import steward.Work;
+import steward.memory.lifecycle.EvidenceStore;
 
 /** The three recall tools as records in, records out (snake_case result fields), over one {@link RecallEngine}. */
 public final class RecallService {
@@ -249,7 +250,7 @@ public final class RecallService {
 
     /** Memory entries recall returned count as referenced for the lifecycle's decay rule (a side log, never the entries). */
     private void referenced(List<String> entryTexts) {
-        new steward.memory.lifecycle.EvidenceStore(engine.paths().stateDir())
+        new EvidenceStore(engine.paths().stateDir())
                 .referenced(entryTexts, LocalDate.ofInstant(engine.clock().instant(), ZoneOffset.UTC));
     }
 

@@ -1,9 +1,11 @@
 package steward.recall;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import steward.StewardError;
 import steward.config.StewardPaths;
 
@@ -33,10 +35,10 @@ public record RecallStatus(
             boolean running, boolean low_priority, long embedded, String last_error, String building) {}
 
     public static RecallStatus of(StewardPaths paths, RecallRuntime runtime, Clock clock) {
-        java.nio.file.Path dir = RecallEngine.recallDir(paths);
+        Path dir = RecallEngine.recallDir(paths);
         RecallSettings settings = runtime.settings();
         List<String> kinds = RecallItem.KINDS;
-        Map<String, Integer> items = new java.util.TreeMap<>();
+        Map<String, Integer> items = new TreeMap<>();
         boolean built;
         Integer vectors = null, pending = null;
         try (RecallIndex idx = new RecallIndex(dir.resolve("index"));

@@ -2,6 +2,8 @@ package steward.recall;
 
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.Month;
+import java.time.Year;
 import java.time.ZoneOffset;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -116,9 +118,8 @@ public record TimeMention(Integer year, Integer month, Integer day, Set<String> 
         }
         if (year == null && month == null) return null;
         if (month != null && (month < 1 || month > 12)) return null;
-        if (day != null
-                && (month == null || day < 1 || day > java.time.Month.of(month).maxLength())) day = null;
-        if (day != null && year != null && !java.time.Year.isLeap(year) && month == 2 && day == 29) day = null;
+        if (day != null && (month == null || day < 1 || day > Month.of(month).maxLength())) day = null;
+        if (day != null && year != null && !Year.isLeap(year) && month == 2 && day == 29) day = null;
         Set<String> terms = new LinkedHashSet<>();
         for (String w : words) terms.addAll(RecallAnalyzer.terms(w));
         return new TimeMention(year, month, day, terms);

@@ -13,9 +13,14 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
@@ -176,7 +181,7 @@ final class VectorStore implements AutoCloseable {
                 refresh();
                 Header h = header != null ? header : new Header(FORMAT, DenseModel.MODEL, DIM, 0, nextGen());
                 List<Integer> fresh = new ArrayList<>();
-                java.util.Set<Long> seen = new java.util.HashSet<>();
+                Set<Long> seen = new HashSet<>();
                 for (int i = 0; i < ks.length; i++)
                     if ((mapped == 0 || row(ks[i]) < 0) && seen.add(ks[i])) fresh.add(i);
                 if (fresh.isEmpty()) return 0;
@@ -232,7 +237,7 @@ final class VectorStore implements AutoCloseable {
      * that still maps them keeps a valid view until it re-reads the header). Returns the rows dropped.
      */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
-    synchronized int compact(java.util.function.LongPredicate live) {
+    synchronized int compact(LongPredicate live) {
         try (FileChannel lockCh = FileChannel.open(
                         dir.resolve("write.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock lock = lockCh.lock()) {
@@ -308,8 +313,8 @@ final class VectorStore implements AutoCloseable {
     }
 
     /** The cosine of the query with the stored vector of each key (null where none is stored). */
-    synchronized Map<Long, Double> cosines(float[] q, java.util.Collection<Long> ks) {
-        Map<Long, Double> out = new java.util.HashMap<>();
+    synchronized Map<Long, Double> cosines(float[] q, Collection<Long> ks) {
+        Map<Long, Double> out = new HashMap<>();
         byte[] buf = new byte[ROW];
         for (long k : ks) {
             int r = row(k);

@@ -1,10 +1,8 @@
 package steward.retention;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,15 +16,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import steward.StewardError;
 import steward.config.Origin;
+import steward.config.StewardConfig;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.sessions.backup.SessionBackup;
@@ -48,7 +44,7 @@ import tools.jackson.databind.JsonNode;
  * Memory snapshots keep their own count-based rule (the newest 2 per file, {@code MemoryBackups}).
  */
 public final class Retention {
-    public static final int DEFAULT_BACKUP_DAYS = 30;
+    public static final int DEFAULT_BACKUP_DAYS = StewardConfig.DEFAULT_BACKUP_DAYS;
     public static final String KEY = "steward.backup_retention_days";
     static final long PLAN_SECONDS = 24 * 3600;
     private static final Pattern BACKUP = Pattern.compile("(b_(\\d{8}T\\d{6}Z)_[0-9a-f]{6})(\\.claude)?\\.jsonl");
@@ -65,49 +61,23 @@ public final class Retention {
         this.settings = Settings.load(paths.configYaml());
     }
 
-    /** {@code steward.backup_retention_days} from config.yaml: a positive number of days, else the default (with a warning). */
+    /** {@code steward.backup_retention_days} from config.yaml ({@link StewardConfig}): a positive number of days, else the default (with a warning). */
     public record Settings(int backupDays, Origin origin, List<String> warnings) {
         public static Settings load(Path configYaml) {
-            String text;
-            try {
-                text = Files.readString(configYaml, StandardCharsets.UTF_8);
-            } catch (NoSuchFileException e) {
-                return new Settings(DEFAULT_BACKUP_DAYS, Origin.DEFAULT, List.of());
-            } catch (IOException | RuntimeException e) {
-                return new Settings(
-                        DEFAULT_BACKUP_DAYS,
-                        Origin.DEFAULT,
-                        List.of("config.yaml unreadable: backups kept " + DEFAULT_BACKUP_DAYS + " days"));
-            }
-            Object root;
-            try {
-                root = new Load(LoadSettings.builder()
-                                .setAllowDuplicateKeys(true)
-                                .build())
-                        .loadFromString(text);
-            } catch (RuntimeException e) {
-                return new Settings(
-                        DEFAULT_BACKUP_DAYS,
-                        Origin.DEFAULT,
-                        List.of("config.yaml malformed: backups kept " + DEFAULT_BACKUP_DAYS + " days"));
-            }
-            if (!(root instanceof Map<?, ?> top)
-                    || !(top.get("steward") instanceof Map<?, ?> st)
-                    || st.get("backup_retention_days") == null) {
-                return new Settings(DEFAULT_BACKUP_DAYS, Origin.DEFAULT, List.of());
-            }
-            Object v = st.get("backup_retention_days");
-            if (v instanceof Number n
-                    && n.doubleValue() == n.longValue()
-                    && n.longValue() >= 1
-                    && n.longValue() <= 36_500) {
-                return new Settings(n.intValue(), Origin.CONFIG_FILE, List.of());
-            }
-            return new Settings(
-                    DEFAULT_BACKUP_DAYS,
-                    Origin.DEFAULT,
-                    List.of("config.yaml: " + KEY + " is not a whole number of days from 1 to 36500 (" + v + "); using "
-                            + DEFAULT_BACKUP_DAYS));
+            return of(StewardConfig.load(configYaml));
+        }
+
+        public static Settings of(StewardConfig config) {
+            var days = config.backupRetentionDays();
+            String file = switch (config.read().state()) {
+                case UNREADABLE -> config.file() + " unreadable: backups kept " + DEFAULT_BACKUP_DAYS + " days";
+                case MALFORMED -> config.file() + " malformed: backups kept " + DEFAULT_BACKUP_DAYS + " days";
+                default -> null;
+            };
+            List<String> w = new ArrayList<>();
+            if (file != null) w.add(file);
+            w.addAll(StewardConfig.warnings(List.of(days)));
+            return new Settings(days.value(), days.origin(), List.copyOf(w));
         }
     }
 

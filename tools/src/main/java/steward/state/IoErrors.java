@@ -5,6 +5,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.ReadOnlyFileSystemException;
+import java.util.Locale;
 
 /** File errors in plain words that name the path: "permission denied: /x/y", never "errno 13" or a bare path. */
 public final class IoErrors {
@@ -18,13 +19,12 @@ public final class IoErrors {
         if (e instanceof FileSystemException f) {
             String reason = f.getReason() == null ? "" : f.getReason();
             String path = f.getFile() == null ? "" : f.getFile();
-            if (reason.toLowerCase(java.util.Locale.ROOT).contains("read-only"))
-                return "read-only file system: " + path;
+            if (reason.toLowerCase(Locale.ROOT).contains("read-only")) return "read-only file system: " + path;
             if (reason.isEmpty()) return path;
-            return reason.toLowerCase(java.util.Locale.ROOT) + (path.isEmpty() ? "" : ": " + path);
+            return reason.toLowerCase(Locale.ROOT) + (path.isEmpty() ? "" : ": " + path);
         }
         String m = e.getMessage();
-        return m == null ? e.getClass().getSimpleName().replace("Exception", "").toLowerCase(java.util.Locale.ROOT) : m;
+        return m == null ? e.getClass().getSimpleName().replace("Exception", "").toLowerCase(Locale.ROOT) : m;
     }
 
     /** The words for a C errno from a native call (flock, open). */

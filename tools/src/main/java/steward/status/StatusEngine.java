@@ -1,6 +1,7 @@
 package steward.status;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,24 +17,27 @@ import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.memory.MemoryDocument;
 import steward.memory.MemoryRules;
+import steward.recall.RecallRuntime;
+import steward.recall.RecallStatus;
+import steward.sessions.store.DiskUsage;
 import steward.sessions.store.SessionStore;
 
 /** Builds {@link StatusReport}: read-only, never creates or changes a file. */
 public final class StatusEngine {
     private final StewardPaths paths;
-    private final steward.recall.RecallRuntime recall;
+    private final RecallRuntime recall;
     private final Clock clock;
 
     public StatusEngine(StewardPaths paths) {
-        this(paths, steward.recall.RecallRuntime.process(), Clock.systemUTC());
+        this(paths, RecallRuntime.process(), Clock.systemUTC());
     }
 
     public StatusEngine(StewardPaths paths, Clock clock) {
-        this(paths, steward.recall.RecallRuntime.process(), clock);
+        this(paths, RecallRuntime.process(), clock);
     }
 
     /** With the process's recall runtime (its settings, its model, its background indexer) and the engines' clock. */
-    public StatusEngine(StewardPaths paths, steward.recall.RecallRuntime recall, Clock clock) {
+    public StatusEngine(StewardPaths paths, RecallRuntime recall, Clock clock) {
         this.paths = paths;
         this.recall = recall;
         this.clock = clock;
@@ -67,7 +71,7 @@ public final class StatusEngine {
 
         StatusReport.StateDb stateDb;
         StatusReport.Sessions sessions = null;
-        steward.sessions.store.DiskUsage disk = null;
+        DiskUsage disk = null;
         Path db = paths.stateDb();
         String supported = SessionStore.MIN_SCHEMA + "-" + SessionStore.MAX_SCHEMA;
         if (!Files.exists(db)) {
@@ -85,7 +89,7 @@ public final class StatusEngine {
             }
             if (stateDb.readable()) {
                 try {
-                    disk = steward.sessions.store.DiskUsage.of(home, db);
+                    disk = DiskUsage.of(home, db);
                 } catch (StewardError e) {
                     warnings.add("disk usage: " + e.getMessage());
                 }
@@ -112,7 +116,7 @@ public final class StatusEngine {
                 paths.claudeHome() == null
                         ? null
                         : new StatusReport.Location(paths.claudeHome().toString(), origin(paths.claudeHomeOrigin())));
-        steward.recall.RecallStatus rs = steward.recall.RecallStatus.of(paths, recall, clock);
+        RecallStatus rs = RecallStatus.of(paths, recall, clock);
         for (String w : rs.settings_warnings()) warnings.add("recall settings: " + w);
         StatusReport.Claude claudeStatus = paths.claudeHome() == null ? null : ClaudeStatus.of(paths, clock, warnings);
         return new StatusReport(
@@ -166,7 +170,7 @@ public final class StatusEngine {
         try (Stream<Path> s = Files.walk(skillsDir)) {
             return (int) s.filter(p -> p.getFileName().toString().equals("SKILL.md") && Files.isRegularFile(p))
                     .count();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             warnings.add("skills: cannot list " + skillsDir + ": " + e.getMessage());
             return 0;
         }

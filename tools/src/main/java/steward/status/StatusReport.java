@@ -2,6 +2,8 @@ package steward.status;
 
 import java.util.List;
 import java.util.Map;
+import steward.recall.RecallStatus;
+import steward.sessions.store.DiskUsage;
 
 /** What Steward sees of a Hermes home. Field names are the snake_case keys of the tool's output schema. */
 public record StatusReport(
@@ -14,9 +16,9 @@ public record StatusReport(
         int skills,
         List<String> warnings,
         List<String> errors,
-        steward.recall.RecallStatus recall,
+        RecallStatus recall,
         Claude claude,
-        steward.sessions.store.DiskUsage disk) {
+        DiskUsage disk) {
 
     /** A report without the disk figures. */
     public StatusReport(
@@ -29,7 +31,7 @@ public record StatusReport(
             int skills,
             List<String> warnings,
             List<String> errors,
-            steward.recall.RecallStatus recall,
+            RecallStatus recall,
             Claude claude) {
         this(
                 paths,
@@ -57,7 +59,7 @@ public record StatusReport(
             int skills,
             List<String> warnings,
             List<String> errors,
-            steward.recall.RecallStatus recall) {
+            RecallStatus recall) {
         this(
                 paths,
                 hermes_home_exists,

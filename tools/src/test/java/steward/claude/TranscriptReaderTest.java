@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,7 +110,7 @@ class TranscriptReaderTest {
     void streamingGivesTheSameEventsWithoutHoldingThem() throws Exception {
         Path f = file(
                 "{\"type\":\"user\",\"message\":{\"content\":\"a\"}}\n{\"type\":\"assistant\",\"message\":{\"content\":\"b\"}}\n");
-        List<String> seen = new java.util.ArrayList<>();
+        List<String> seen = new ArrayList<>();
         Transcript t = TranscriptReader.read(f, e -> seen.add(e.text()));
         assertEquals(List.of("a", "b"), seen);
         assertTrue(t.events().isEmpty());

@@ -2,6 +2,7 @@ package steward.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -55,18 +56,18 @@ class StewardPathsTest {
                 Path.of("/home/u/.hermes/steward"), byDefault.stateDir(), "neither home exists: the Hermes home's");
 
         // a Claude home only: its state dir; both homes: the Hermes home's; a state dir in use is kept
-        java.nio.file.Files.createDirectories(tmp.resolve(".claude"));
+        Files.createDirectories(tmp.resolve(".claude"));
         var home = Map.of("HOME", tmp.toString());
         assertEquals(
                 tmp.resolve(".claude/steward"),
                 StewardPaths.resolve(null, null, null, home).stateDir());
-        java.nio.file.Files.createDirectories(tmp.resolve(".claude/steward"));
-        java.nio.file.Files.createDirectories(tmp.resolve(".hermes"));
+        Files.createDirectories(tmp.resolve(".claude/steward"));
+        Files.createDirectories(tmp.resolve(".hermes"));
         assertEquals(
                 tmp.resolve(".claude/steward"),
                 StewardPaths.resolve(null, null, null, home).stateDir(),
                 "the one in use");
-        java.nio.file.Files.delete(tmp.resolve(".claude/steward"));
+        Files.delete(tmp.resolve(".claude/steward"));
         assertEquals(
                 tmp.resolve(".hermes/steward"),
                 StewardPaths.resolve(null, null, null, home).stateDir());

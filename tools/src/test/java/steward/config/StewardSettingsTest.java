@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +23,7 @@ class StewardSettingsTest {
         assertEquals(StewardSettings.defaults(), StewardSettings.load(tmp.resolve("missing.yaml")));
         assertEquals(StewardSettings.defaults(), load("memory:\n  memory_char_limit: 100\n"));
         assertEquals(
-                new StewardSettings(7, Origin.CONFIG_FILE, java.util.List.of()),
-                load("steward:\n  subagent_keep_days: 7\n"));
+                new StewardSettings(7, Origin.CONFIG_FILE, List.of()), load("steward:\n  subagent_keep_days: 7\n"));
         assertEquals(0.5, load("steward:\n  subagent_keep_days: 0.5\n").subagentKeepDays());
         for (String bad : new String[] {"-1", "400", ".nan", "\"three\"", "[3]"}) {
             StewardSettings s = load("steward:\n  subagent_keep_days: " + bad + "\n");

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import steward.sessions.apply.ApplyResult;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;
+import steward.sessions.store.Sqlite;
 import steward.testing.TestHomes;
 
 /** The learning loop (steward.learning) wired into real audit → apply runs on a copy of the fixture. */
@@ -128,8 +130,8 @@ class HousekeepingLearningTest {
 
     /** A finished subagent shell arrives, as Hermes would write it (4 days old: past rule K's keep-days). */
     void addShell(String id) throws Exception {
-        try (java.sql.Connection c = steward.sessions.store.Sqlite.openReadWrite(paths.stateDb())) {
-            steward.sessions.store.Sqlite.immediate(c, x -> {
+        try (Connection c = Sqlite.openReadWrite(paths.stateDb())) {
+            Sqlite.immediate(c, x -> {
                 try (var ps = x.prepareStatement(
                         "INSERT INTO sessions (id, source, model_config, parent_session_id, started_at, ended_at, "
                                 + "end_reason, message_count) VALUES (?, 'subagent', ?, '20260702_112900_0becd7', 1786000000, 1786000100, 'completed', 0)")) {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.StewardError;
@@ -87,7 +88,7 @@ class PreferenceAdminTest {
         assertThrows(StewardError.class, () -> admin.forgetSession("s1"));
         assertThrows(StewardError.class, () -> admin.resetRule("Z"));
         assertEquals(
-                java.util.List.of("reset_rule", "forget_session"),
+                List.of("reset_rule", "forget_session"),
                 store.read().data().changes.stream().map(c -> c.action).toList());
     }
 }

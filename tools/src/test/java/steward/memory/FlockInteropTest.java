@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -66,8 +67,8 @@ class FlockInteropTest {
                 .start();
         try {
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(marker));
-            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(
-                    java.io.IOException.class, () -> Flock.exclusive(lock, 300));
+            IOException e =
+                    org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> Flock.exclusive(lock, 300));
             assertTrue(e.getMessage().contains("locked by another process"), e.getMessage());
         } finally {
             p.destroy();

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.config.StewardPaths;
+import steward.state.FileTrees;
 import steward.testing.TestHomes;
 
 /** Each precheck verdict with positive and negative examples, in English and Chinese, on a copy of the fixture home. */
@@ -31,10 +33,10 @@ class MemoryPrecheckTest {
     @BeforeEach
     void setUp() throws IOException {
         Path src = TestHomes.repo().resolve("fixtures/hermes-home");
-        steward.state.FileTrees.copy(src, tmp);
+        FileTrees.copy(src, tmp);
         paths = StewardPaths.of(tmp);
         precheck = new MemoryPrecheck(
-                new MemoryWriter(paths, Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), java.time.ZoneOffset.UTC)));
+                new MemoryWriter(paths, Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC)));
     }
 
     String verdict(String target, String content) {

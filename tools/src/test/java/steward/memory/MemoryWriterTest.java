@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -168,9 +169,7 @@ class MemoryWriterTest {
         assertEquals(2, snaps.size());
         assertEquals("v0\n§\nv1", Files.readString(snaps.get(0)));
         assertEquals("v0\n§\nv1\n§\nv2", Files.readString(snaps.get(1)));
-        assertEquals(
-                "rw-------",
-                java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(snaps.get(1))));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(snaps.get(1))));
         try (var s = Files.list(paths.memoriesDir())) {
             assertTrue(
                     s.noneMatch(p -> p.getFileName().toString().contains(".bak")),

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.StewardError;
 import steward.claude.ClaudeHome;
+import steward.claude.fixture.ClaudeHomeFixture;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.testing.ClaudeTestHomes;
@@ -167,9 +168,8 @@ class ClaudeRecallTest {
     void indexesClaudeMdFilesAndAutoMemoryWithDocumentedUris() throws Exception {
         StewardPaths paths = claudeOnly();
         // a project whose working directory holds CLAUDE.md files (the fixture's workspace/webapp)
-        Path cwd = home.resolve(steward.claude.fixture.ClaudeHomeFixture.MEMORY_PROJECT)
-                .toAbsolutePath()
-                .normalize();
+        Path cwd =
+                home.resolve(ClaudeHomeFixture.MEMORY_PROJECT).toAbsolutePath().normalize();
         String project = ClaudeHome.encodeCwd(cwd.toString());
         Path dir = Files.createDirectories(home.resolve("projects").resolve(project));
         Files.writeString(

@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.Work;
@@ -152,13 +155,12 @@ class DenseRetrievalTest {
         assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
         DenseModel m = new DenseModel(tmp.resolve("m"), 800, true);
         assertTrue(m.load());
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicReference<Throwable> failed =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicInteger done = new AtomicInteger();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread embedder = new Thread(() -> {
             try {
-                while (m.embedAll(java.util.List.of(PET, "Deployments go out on Tuesdays", "The laptop runs Fedora"))
-                        != null) done.incrementAndGet();
+                while (m.embedAll(List.of(PET, "Deployments go out on Tuesdays", "The laptop runs Fedora")) != null)
+                    done.incrementAndGet();
             } catch (Throwable t) {
                 failed.set(t);
             }
@@ -181,7 +183,7 @@ class DenseRetrievalTest {
         DenseModel m = new DenseModel(tmp.resolve("m"), 800, true);
         assertTrue(m.close(1000), "nothing ran");
         assertFalse(m.load());
-        assertNull(m.embedAll(java.util.List.of(PET)));
+        assertNull(m.embedAll(List.of(PET)));
         assertFalse(
                 Files.exists(tmp.resolve("m").resolve(DenseModel.RESOURCE)), "the model file was not even extracted");
     }

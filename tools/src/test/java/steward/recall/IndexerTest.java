@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,12 +44,12 @@ class IndexerTest {
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             SyncReport r = e.sync();
             assertFalse(r.changed());
-            assertEquals(java.util.Map.of(), r.errors(), "state.db was never opened");
+            assertEquals(Map.of(), r.errors(), "state.db was never opened");
             assertFalse(e.search(RecallEngineTest.q("session housekeeping", 5))
                     .hits()
                     .isEmpty());
         } finally {
-            Files.setPosixFilePermissions(db, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            Files.setPosixFilePermissions(db, PosixFilePermissions.fromString("rw-r--r--"));
         }
     }
 

@@ -8,8 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +38,7 @@ class RecallEngineTest {
             assertTrue(rep.built());
             assertTrue(Files.isDirectory(home.resolve("steward/recall/index")));
             assertTrue(e.built());
-            java.util.Map<String, Integer> items = e.counts();
+            Map<String, Integer> items = e.counts();
             assertEquals(2, items.get("skill"));
             assertTrue(items.get("memory") >= 7, items.toString());
             assertTrue(items.get("session") > 100, items.toString());
@@ -132,7 +137,7 @@ class RecallEngineTest {
         long neighbourOnly = RecallTestHomes.addMessage(home, b, "user", "weekend plans only", 1.78e9 + 20);
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             List<RecallEngine.Hit> hits = e.search(q("zebrafish tank", 20)).hits();
-            java.util.function.Function<Long, RecallEngine.Hit> hit = id -> hits.stream()
+            Function<Long, RecallEngine.Hit> hit = id -> hits.stream()
                     .filter(h -> h.item().uri().endsWith("/message/" + id))
                     .findFirst()
                     .orElseThrow();
@@ -194,10 +199,7 @@ class RecallEngineTest {
     void aDayNamedInTheQueryBringsThatDaysItemsIntoTheCandidatesAndFirst() throws Exception {
         Path home = RecallTestHomes.fixtureCopy(tmp);
         String sid = "20260810_071500_a6a3a4";
-        double day = java.time.LocalDate.parse("2026-03-14")
-                        .atStartOfDay(java.time.ZoneOffset.UTC)
-                        .toEpochSecond()
-                + 15 * 3600;
+        double day = LocalDate.parse("2026-03-14").atStartOfDay(ZoneOffset.UTC).toEpochSecond() + 15 * 3600;
         // sixty other mentions outscore the dated one lexically (shorter texts) and fill the BM25 candidate pool
         for (int i = 0; i < 60; i++)
             RecallTestHomes.addMessage(home, sid, "user", "heater note " + i, 1.7e9 + i * 86400);
@@ -285,7 +287,7 @@ class RecallEngineTest {
         Files.writeString(home.resolve("memories/logs/2026-08-12.md"), "Moved the session housekeeping cron to 03:00");
         try (RecallEngine e = RecallTestHomes.engine(home)) {
             RecallEngine.Result r = e.search(q("session housekeeping", 30));
-            Set<String> sources = new java.util.HashSet<>();
+            Set<String> sources = new HashSet<>();
             for (RecallEngine.Hit h : r.hits()) {
                 RecallItem back = e.resolve(h.item().uri());
                 assertNotNull(back, h.item().uri());

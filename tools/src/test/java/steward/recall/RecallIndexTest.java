@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RecallIndexTest {
@@ -28,11 +30,9 @@ class RecallIndexTest {
         // "Remember: …" parses like a name but starts one message of 200: not a participant
         assertEquals("remember", RecallIndex.speaker("Remember: the deploy key lives in the vault."));
         assertEquals(
-                java.util.Set.of("alice", "bob"),
-                RecallIndex.recurringSpeakers(
-                        java.util.Map.of("alice", 90, "bob", 100, "remember", 1, "plan", 3), 200));
-        assertEquals(
-                java.util.Set.of("alice"), RecallIndex.recurringSpeakers(java.util.Map.of("alice", 3, "bob", 2), 10));
+                Set.of("alice", "bob"),
+                RecallIndex.recurringSpeakers(Map.of("alice", 90, "bob", 100, "remember", 1, "plan", 3), 200));
+        assertEquals(Set.of("alice"), RecallIndex.recurringSpeakers(Map.of("alice", 3, "bob", 2), 10));
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -51,7 +52,7 @@ final class RecallTestHomes {
             return st.write(c -> {
                 try (PreparedStatement ps = c.prepareStatement(
                         "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?,?,?,?)",
-                        java.sql.Statement.RETURN_GENERATED_KEYS)) {
+                        Statement.RETURN_GENERATED_KEYS)) {
                     ps.setString(1, sessionId);
                     ps.setString(2, role);
                     ps.setString(3, content);

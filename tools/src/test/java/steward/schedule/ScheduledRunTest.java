@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
+import steward.sessions.HermesRows;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.AuditResult;
+import steward.sessions.store.Sqlite;
 import steward.testing.TestHomes;
 
 /** The weekly run on a copy of the fixture: rule A only, nothing learned, reported once by the next interactive audit. */
@@ -66,16 +68,14 @@ class ScheduledRunTest {
         double now = TestHomes.NOW.getEpochSecond();
         // HIGH items of rules M (a cron run left open), N (an empty session) and a compaction chain of B/short
         // deletions
-        steward.sessions.HermesRows.into(paths.stateDb())
+        HermesRows.into(paths.stateDb())
                 .chat("cron_open", "cron", null, false, 4, now - 6 * 3600)
                 .chat("empty_visit", "api_server", null, false, 0, now - 5 * 3600)
                 .chat("chain_a", "cli", null, true, 2, now - 9 * 86400)
                 .chat("chain_b", "cli", null, true, 2, now - 8 * 86400)
                 .write();
-        steward.sessions.HermesRows.sql(
-                paths.stateDb(), "UPDATE sessions SET end_reason = 'compression' WHERE id = 'chain_a'");
-        steward.sessions.HermesRows.sql(
-                paths.stateDb(), "UPDATE sessions SET parent_session_id = 'chain_a' WHERE id = 'chain_b'");
+        HermesRows.sql(paths.stateDb(), "UPDATE sessions SET end_reason = 'compression' WHERE id = 'chain_a'");
+        HermesRows.sql(paths.stateDb(), "UPDATE sessions SET parent_session_id = 'chain_a' WHERE id = 'chain_b'");
         AuditEngine.Outcome interactive = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())
                 .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20));
         for (String id : List.of("cron_open", "empty_visit", "chain_a", "chain_b")) {
@@ -90,10 +90,10 @@ class ScheduledRunTest {
         assertEquals("ok", r.status(), r.error());
         assertEquals(13, r.executed(), "rule A's shells only");
         for (String id : List.of("cron_open", "empty_visit", "chain_a", "chain_b")) {
-            assertTrue(steward.sessions.HermesRows.exists(paths.stateDb(), id), id);
+            assertTrue(HermesRows.exists(paths.stateDb(), id), id);
             assertFalse(r.deleted().contains(id), id);
         }
-        try (var c = steward.sessions.store.Sqlite.openReadOnly(paths.stateDb());
+        try (var c = Sqlite.openReadOnly(paths.stateDb());
                 var ps = c.prepareStatement(
                         "SELECT COUNT(*) FROM sessions WHERE ended_at IS NULL AND id IN ('cron_open', '"
                                 + String.join("', '", subagentsLeftOpen) + "')");

@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -57,7 +58,7 @@ class HermesIndexInteropTest {
                     Object[] b = backups.pop();
                     @SuppressWarnings("unchecked")
                     List<String> ids = new ArrayList<>((List<String>) b[1]);
-                    java.util.Collections.shuffle(ids, rng);
+                    Collections.shuffle(ids, rng);
                     List<String> some = ids.subList(0, 1 + rng.nextInt(ids.size()));
                     RestoreEngine.Result r = new RestoreEngine(paths, TestHomes.CLOCK).restore((String) b[0], some);
                     assertTrue(

@@ -3,6 +3,7 @@ package steward.sessions;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import steward.sessions.store.Sqlite;
@@ -69,7 +70,7 @@ public final class HermesRows {
                         ps.setString(5, r.parent() == null ? null : "{\"_delegate_from\": \"" + r.parent() + "\"}");
                         ps.setDouble(6, started);
                         if (r.ended()) ps.setDouble(7, r.lastActive() + 30);
-                        else ps.setNull(7, java.sql.Types.REAL);
+                        else ps.setNull(7, Types.REAL);
                         ps.setString(8, r.endReason());
                         ps.setInt(9, r.messages());
                         ps.setInt(10, r.archived() ? 1 : 0);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -175,7 +177,7 @@ class TrustFindingsTest {
     void groupApprovalNeverTurnsAReportOnlyItemIntoADeletion() throws Exception {
         String titled = "20260807_095200_bbab27"; // C/titled: an active titled subagent, reported only
         // idle for 2 days it would be ended by rule M; with M off for subagents, rule C reports it
-        java.nio.file.Files.writeString(paths.configYaml(), "steward:\n  machine_idle_hours:\n    subagent: 0\n");
+        Files.writeString(paths.configYaml(), "steward:\n  machine_idle_hours:\n    subagent: 0\n");
         AuditEngine.Outcome o = audit();
         assertEquals("review", item(o.plan(), titled).action());
         apply(o.plan(), Map.of(), Map.of("C", "approve"));
@@ -198,7 +200,7 @@ class TrustFindingsTest {
                 .filter(g -> "B/long".equals(g.condition()) && g.section().equals("ask"))
                 .findFirst()
                 .orElseThrow();
-        Set<String> shownLong = new java.util.HashSet<>(line.item_ids());
+        Set<String> shownLong = new HashSet<>(line.item_ids());
         assertEquals(4, line.count());
         assertTrue(o.text().contains(line.group_id() + " B/long") && o.text().contains("· 4 ("), o.text());
         ApplyResult r = apply(o.plan(), Map.of(), Map.of("B", "reject"));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,7 @@ class ClaudeStatusTest {
         assertEquals(7, c.live());
         assertEquals(30, c.cleanup_period_days());
         assertEquals("config_file", c.cleanup_period_days_origin());
-        assertEquals(java.util.List.of("-home-dev-notes/sessions-index.json"), c.unparseable_index_files());
+        assertEquals(List.of("-home-dev-notes/sessions-index.json"), c.unparseable_index_files());
         assertEquals(2, c.index_files());
         assertEquals(3, c.malformed_lines());
         assertEquals(1, c.orphan_dirs());

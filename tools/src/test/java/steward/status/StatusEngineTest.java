@@ -6,9 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.config.StewardPaths;
+import steward.sessions.store.DiskUsage;
+import steward.sessions.store.Sqlite;
 import steward.testing.TestHomes;
 
 class StatusEngineTest {
@@ -60,7 +65,7 @@ class StatusEngineTest {
         assertTrue(r.failed());
         assertTrue(r.errors().get(0).contains("not valid UTF-8"), r.errors().toString());
         assertEquals(62, r.sessions().total(), "everything else is still reported");
-        assertTrue(java.util.Arrays.equals(bad, Files.readAllBytes(f)));
+        assertTrue(Arrays.equals(bad, Files.readAllBytes(f)));
     }
 
     @Test
@@ -68,13 +73,13 @@ class StatusEngineTest {
         Path home = TestHomes.copyFixture(tmp);
         Path db = home.resolve("state.db");
         StatusReport before = new StatusEngine(StewardPaths.of(home)).status();
-        steward.sessions.store.DiskUsage d0 = before.disk();
+        DiskUsage d0 = before.disk();
         assertEquals(Files.size(db), d0.db_bytes());
         assertTrue(d0.page_size() >= 512 && d0.page_count() * d0.page_size() == d0.db_bytes(), d0.toString());
         assertEquals(0, d0.side_files());
         // a large row deleted: its pages go to SQLite's free list, the file keeps its size
-        try (java.sql.Connection c = steward.sessions.store.Sqlite.openReadWrite(db);
-                java.sql.Statement st = c.createStatement()) {
+        try (Connection c = Sqlite.openReadWrite(db);
+                Statement st = c.createStatement()) {
             st.execute("PRAGMA journal_mode=DELETE");
             st.execute(
                     "INSERT INTO messages (session_id, role, content, timestamp) SELECT id, 'user', printf('%.500000c', 'x'), 0 FROM sessions LIMIT 1");
@@ -85,7 +90,7 @@ class StatusEngineTest {
         Files.writeString(home.resolve("sessions/request_dump_s1_1.json"), "0123456789");
         Files.createDirectories(home.resolve("sessions/nested"));
         StatusReport after = new StatusEngine(StewardPaths.of(home)).status();
-        steward.sessions.store.DiskUsage d = after.disk();
+        DiskUsage d = after.disk();
         assertTrue(d.freelist_bytes() >= 400_000, d.toString());
         assertEquals(d.freelist_pages() * d.page_size(), d.freelist_bytes());
         assertEquals(Files.size(db), d.db_bytes());

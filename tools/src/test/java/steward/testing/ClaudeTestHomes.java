@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import steward.claude.ClaudeHome;
 import steward.claude.fixture.ClaudeHomeFixture;
 import steward.config.Origin;
 import steward.config.StewardPaths;
@@ -37,7 +38,7 @@ public final class ClaudeTestHomes {
                 home.resolve(ClaudeHomeFixture.MEMORY_PROJECT).toAbsolutePath().normalize();
         Path from = home.resolve("projects/-home-dev-webapp/memory");
         Path to = home.resolve("projects")
-                .resolve(steward.claude.ClaudeHome.encodeCwd(project.toString()))
+                .resolve(ClaudeHome.encodeCwd(project.toString()))
                 .resolve("memory");
         if (Files.isDirectory(from)) {
             Files.createDirectories(to.getParent());

@@ -1,6 +1,10 @@
 package steward.testing;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,15 +92,14 @@ public final class RealHermes {
     public static final class Driver implements AutoCloseable {
         private final Process process;
         private final Path file;
-        private final java.io.BufferedReader out;
-        private final java.io.Writer in;
+        private final BufferedReader out;
+        private final Writer in;
 
         Driver(Process process, Path file) {
             this.process = process;
             this.file = file;
-            this.out = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            this.in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         }
 
         /** Sends one command line and returns the answer line. */

@@ -18,6 +18,7 @@ import steward.Work;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
 import steward.recall.RecallEngine;
+import steward.recall.SyncReport;
 import steward.retention.Retention;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
@@ -205,7 +206,7 @@ class SafePointsTest {
                 assertEquals(List.of(), data, "no index written");
             }
             CancelAt all = CancelAt.never();
-            steward.recall.SyncReport r = e.sync(all);
+            SyncReport r = e.sync(all);
             assertTrue(r.built());
             increasing(all);
             assertFalse(all.messages.isEmpty());

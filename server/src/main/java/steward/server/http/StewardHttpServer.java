@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
@@ -31,7 +32,7 @@ import steward.server.tools.ToolContext;
  */
 public final class StewardHttpServer implements AutoCloseable {
     // Tomcat logs through java.util.logging; keep the logger referenced so the level sticks
-    private static final java.util.logging.Logger TOMCAT_LOG = java.util.logging.Logger.getLogger("org.apache");
+    private static final Logger TOMCAT_LOG = Logger.getLogger("org.apache");
 
     private final Tomcat tomcat;
     private final Path baseDir;

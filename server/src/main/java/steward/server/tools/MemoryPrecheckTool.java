@@ -1,5 +1,6 @@
 package steward.server.tools;
 
+import java.util.List;
 import steward.StewardError;
 import steward.memory.MemoryPrecheck;
 import steward.memory.MemoryWriter;
@@ -57,7 +58,7 @@ public final class MemoryPrecheckTool extends StewardTool<MemoryPrecheckTool.Arg
                     c.warnings(),
                     c.suggested_pointer(),
                     c.split_units(),
-                    java.util.List.of()));
+                    List.of()));
             text = text.replace(
                     c.chars_after() + "/" + c.limit() + " chars (" + c.percent_after() + " %)",
                     c.chars_after() + " lines (Claude Code loads the first " + c.limit() + ")");

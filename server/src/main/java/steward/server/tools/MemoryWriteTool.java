@@ -2,6 +2,7 @@ package steward.server.tools;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import steward.StewardError;
 import steward.json.Json;
 import steward.memory.MemoryRequest;
@@ -85,7 +86,7 @@ public final class MemoryWriteTool extends StewardTool<MemoryWriteTool.Args> {
             text.append("\nMEMORY.md: ").append(r.record().get("usage")).append(" (Claude Code loads the first 200)");
         if (r.record().get("matches") instanceof List<?> m)
             for (Object x : m) text.append("\n  match: ").append(x);
-        if (r.record().get("claude") instanceof java.util.Map<?, ?> c && c.get("diff") != null)
+        if (r.record().get("claude") instanceof Map<?, ?> c && c.get("diff") != null)
             text.append('\n').append(c.get("diff"));
         if (r.record().get("backup") != null)
             text.append("\nbackup: ").append(r.record().get("backup"));

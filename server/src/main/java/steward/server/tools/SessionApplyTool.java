@@ -2,6 +2,7 @@ package steward.server.tools;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import steward.StewardError;
 import steward.json.Json;
@@ -85,7 +86,7 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
         StringBuilder sb = new StringBuilder("Vacuum: ").append(v.message());
         if (v.outcome().equals("vacuumed")) {
             sb.append(String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "%n  verified copy: %s (%,d bytes, %.1f s; the newest is kept)",
                     v.backup_path(),
                     v.backup_bytes(),

@@ -1,6 +1,10 @@
 package steward.server.tools;
 
+import java.util.Locale;
 import java.util.Map;
+import steward.recall.FeedbackStore;
+import steward.recall.RecallStatus;
+import steward.sessions.store.DiskUsage;
 import steward.status.StatusEngine;
 import steward.status.StatusReport;
 
@@ -28,7 +32,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
     }
 
     /** "state.db 1.2 GB (free list 410 MB reclaimable with session_apply vacuum), WAL 4.0 MB; side files 622 MB in 54,647 files (…)". */
-    static String disk(steward.sessions.store.DiskUsage d) {
+    static String disk(DiskUsage d) {
         StringBuilder sb = new StringBuilder("state.db ")
                 .append(bytes(d.db_bytes()))
                 .append(" (free list ")
@@ -39,13 +43,13 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
                 .append("; side files ")
                 .append(bytes(d.side_file_bytes()))
                 .append(" in ")
-                .append(String.format(java.util.Locale.ROOT, "%,d", d.side_files()))
+                .append(String.format(Locale.ROOT, "%,d", d.side_files()))
                 .append(" files");
         if (d.request_dumps() > 0) {
             sb.append(" (request dumps ")
                     .append(bytes(d.request_dump_bytes()))
                     .append(" in ")
-                    .append(String.format(java.util.Locale.ROOT, "%,d", d.request_dumps()))
+                    .append(String.format(Locale.ROOT, "%,d", d.request_dumps()))
                     .append(')');
         }
         return sb.toString();
@@ -61,7 +65,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
             v /= 1024;
             u++;
         }
-        return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 
     static String render(StatusReport r) {
@@ -184,7 +188,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
             }
         }
         if (r.recall() != null) {
-            steward.recall.RecallStatus rc = r.recall();
+            RecallStatus rc = r.recall();
             sb.append("Recall:      ")
                     .append(
                             rc.index_built()
@@ -199,7 +203,7 @@ public final class StewardStatusTool extends StewardTool<NoArguments> {
                                             "; injection precision %.2f over %d judged",
                                             rc.injection_precision(), rc.feedback_judged()))
                     .append('\n');
-            for (steward.recall.FeedbackStore.Calibration cal : rc.calibration()) {
+            for (FeedbackStore.Calibration cal : rc.calibration()) {
                 if (cal.offset() != 0)
                     sb.append(String.format(
                             "             gate %s/%s %+.2f from %d outcomes%n",

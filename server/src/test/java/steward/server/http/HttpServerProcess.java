@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import steward.testing.TestHomes;
 
 /** {@code steward serve --http} from the real jar in a child process, on a free loopback port. */
@@ -80,7 +81,7 @@ final class HttpServerProcess implements AutoCloseable {
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) process.destroyForcibly();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
         } catch (
                 InterruptedException
                         e) { // close() does not throw it (AutoCloseable's advice): the process goes, the flag stays set

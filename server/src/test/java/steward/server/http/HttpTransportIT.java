@@ -24,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -323,11 +324,7 @@ class HttpTransportIT {
             Path tmpFile = memory.resolveSibling("MEMORY.md.tmp-it");
             Files.writeString(
                     tmpFile, Files.readString(memory) + "\n§\n[ops] written by another process during the IT");
-            Files.move(
-                    tmpFile,
-                    memory,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmpFile, memory, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             await().atMost(Duration.ofSeconds(10)).until(() -> !updates.isEmpty());
             var text = (McpSchema.TextResourceContents) updates.get(0);
             assertEquals(uri, text.uri());

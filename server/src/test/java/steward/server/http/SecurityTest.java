@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -99,7 +100,7 @@ class SecurityTest {
 
     @Test
     void bodiesOverTheLimitAreRejected() throws Exception {
-        assertNull(SecurityFilter.readBounded(new java.io.ByteArrayInputStream(new byte[5000]), 4096));
-        assertEquals(4096, SecurityFilter.readBounded(new java.io.ByteArrayInputStream(new byte[4096]), 4096).length);
+        assertNull(SecurityFilter.readBounded(new ByteArrayInputStream(new byte[5000]), 4096));
+        assertEquals(4096, SecurityFilter.readBounded(new ByteArrayInputStream(new byte[4096]), 4096).length);
     }
 }

@@ -14,23 +14,27 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.Work;
+import steward.claude.fixture.ClaudeHomeFixture;
 import steward.config.StewardPaths;
 import steward.server.tools.ToolContext;
+import steward.sessions.inspect.InspectEngine;
+import steward.sessions.inspect.SessionSources;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 
 class ProtocolFeaturesTest {
     static ToolContext ctx(Path home) {
         return new ToolContext(
-                StewardPaths.of(home),
-                Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), java.time.ZoneOffset.UTC),
-                Work.NONE);
+                StewardPaths.of(home), Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), ZoneOffset.UTC), Work.NONE);
     }
 
     static Path fixture(Path tmp) throws Exception {
@@ -76,8 +80,7 @@ class ProtocolFeaturesTest {
         assertEquals(List.of("zh"), r.completion().values());
         assertEquals(1, r.completion().total());
         assertFalse(r.completion().hasMore());
-        List<String> many =
-                java.util.stream.IntStream.range(0, 150).mapToObj(i -> "s" + i).toList();
+        List<String> many = IntStream.range(0, 150).mapToObj(i -> "s" + i).toList();
         var capped = StewardPrompts.complete(many, "s");
         assertEquals(100, capped.completion().values().size());
         assertEquals(150, capped.completion().total());
@@ -144,10 +147,9 @@ class ProtocolFeaturesTest {
         String t = StewardResources.sessionText(c, id);
         assertTrue(t.startsWith("# "), t);
         assertTrue(t.contains("Session " + id) && t.contains("Messages: ") && t.contains("## First messages"), t);
-        try (var src = steward.sessions.inspect.SessionSources.open(c.paths())) {
-            String summary = steward.sessions.inspect.InspectEngine.inspect(
-                            src, steward.sessions.inspect.InspectEngine.Request.of(id))
-                    .text();
+        try (var src = SessionSources.open(c.paths())) {
+            String summary =
+                    InspectEngine.inspect(src, InspectEngine.Request.of(id)).text();
             assertTrue(t.contains(summary), "the resource shows session_inspect's summary:\n" + t);
         }
         McpError e = assertThrows(McpError.class, () -> StewardResources.sessionText(c, "no-such-session"));
@@ -157,21 +159,18 @@ class ProtocolFeaturesTest {
     @Test
     void sessionResourceShowsAClaudeCodeSessionAsSessionInspectDoes(@TempDir Path tmp) throws Exception {
         Path hermes = fixture(tmp);
-        Path claude = steward.testing.ClaudeTestHomes.install(tmp, false);
+        Path claude = ClaudeTestHomes.install(tmp, false);
         ToolContext c = new ToolContext(
-                StewardPaths.of(hermes, claude),
-                Clock.fixed(steward.claude.fixture.ClaudeHomeFixture.NOW, java.time.ZoneOffset.UTC),
-                Work.NONE);
+                StewardPaths.of(hermes, claude), Clock.fixed(ClaudeHomeFixture.NOW, ZoneOffset.UTC), Work.NONE);
         String id =
                 "37675f34-b941-36c6-ac2b-02e6ad25bf26"; // "Deploy script fixes": 2 prompts, 8 answers, 5 tool results
         String t = StewardResources.sessionText(c, id);
         assertTrue(t.startsWith("# Deploy script fixes\n\n"), t);
-        try (var src = steward.sessions.inspect.SessionSources.open(
-                c.paths(), null, List.of(id), c.clock().millis() / 1000.0)) {
+        try (var src =
+                SessionSources.open(c.paths(), null, List.of(id), c.clock().millis() / 1000.0)) {
             assertEquals("claude_code", src.store());
-            String summary = steward.sessions.inspect.InspectEngine.inspect(
-                            src, steward.sessions.inspect.InspectEngine.Request.of(id))
-                    .text();
+            String summary =
+                    InspectEngine.inspect(src, InspectEngine.Request.of(id)).text();
             assertTrue(t.contains(summary), "the resource shows session_inspect's summary:\n" + t);
         }
         // the 10 prompts and answers: the first 3, 4 left out, the last 3 (tool output is counted in the summary, not

@@ -9,6 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import steward.memory.lifecycle.LogWriter;
+import steward.server.Schemas;
+import steward.server.Tools;
 import tools.jackson.databind.JsonNode;
 
 /** memory_log, memory_health, memory_consolidate and memory_history through the registry, results checked against their schemas. */
@@ -66,14 +69,14 @@ class MemoryLifecycleToolsTest {
 
     @Test
     void numbersTheTextsQuoteAreTheConstants() {
-        String note = steward.server.Schemas.input("memory_log")
+        String note = Schemas.input("memory_log")
                 .path("properties")
                 .path("note")
                 .path("description")
                 .asString();
-        assertTrue(note.contains("≤ " + steward.memory.lifecycle.LogWriter.MAX_CHARS + " chars"), note);
+        assertTrue(note.contains("≤ " + LogWriter.MAX_CHARS + " chars"), note);
         for (String tool : new String[] {"memory_log", "memory_health", "memory_consolidate", "memory_history"}) {
-            String d = steward.server.Tools.registry().tools().stream()
+            String d = Tools.registry().tools().stream()
                     .filter(x -> x.name().equals(tool))
                     .findFirst()
                     .orElseThrow()

@@ -23,6 +23,7 @@ import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.resources.MemoryResources;
+import steward.state.FileTrees;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -37,7 +38,7 @@ class MemoryToolsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        steward.state.FileTrees.copy(TestHomes.fixtureHome(), tmp);
+        FileTrees.copy(TestHomes.fixtureHome(), tmp);
         registry = Tools.registry();
         ctx = new ToolContext(
                 StewardPaths.of(tmp), Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC), Work.NONE);

@@ -9,13 +9,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.recall.Identity;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
@@ -60,7 +64,7 @@ class RecallToolsTest {
                 "recall_search",
                 Tools.registry().invoke("recall_search", args("{\"query\":\"中文回答\",\"scopes\":[\"memory\"]}"), ctx()));
         assertEquals(
-                "steward://memory/memory/" + steward.recall.Identity.id("用户偏好：中文回答，代码注释用英文"),
+                "steward://memory/memory/" + Identity.id("用户偏好：中文回答，代码注释用英文"),
                 cjk.get("items").get(0).get("uri").asString());
         assertEquals(List.of("memory"), List.of(cjk.get("scopes").get(0).asString()));
         assertEquals("good match", out.get("match").get("verdict").asString());
@@ -195,7 +199,7 @@ class RecallToolsTest {
         // embedded)
         JsonNode rc = after.get("recall");
         String state = rc.get("dense_state").asString();
-        assertTrue(java.util.Set.of("available", "loaded").contains(state), rc.toString());
+        assertTrue(Set.of("available", "loaded").contains(state), rc.toString());
         assertEquals(true, rc.get("dense_enabled").asBoolean());
         assertEquals("default", rc.get("settings").get("dense").get("origin").asString());
     }
@@ -215,7 +219,7 @@ class RecallToolsTest {
                         .toLowerCase(Locale.ROOT)
                         .contains("docker"),
                 docker.toString());
-        java.util.Map<String, Integer> perSession = new java.util.HashMap<>();
+        Map<String, Integer> perSession = new HashMap<>();
         perSession.merge(docker.get("items").get(0).path("session_id").asString(""), 1, Integer::sum);
         for (int i = 1; i < 3; i++) {
             JsonNode it = docker.get("items").get(i), prev = docker.get("items").get(i - 1);

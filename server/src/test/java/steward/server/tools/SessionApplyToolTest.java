@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import steward.server.Schemas;
+import steward.server.ToolRegistry;
 import steward.sessions.store.Sqlite;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
@@ -82,7 +85,7 @@ class SessionApplyToolTest {
         assertTrue(badPlan.isError(), "a bad plan stops the call before any vacuum");
         JsonNode v = t.ok("session_apply", "{\"vacuum\":true}").get("vacuum");
         assertEquals("not_worth_it", v.get("outcome").asString(), "the fixture's free list is a few pages");
-        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(db)));
+        assertTrue(Arrays.equals(before, Files.readAllBytes(db)));
         assertTrue(!Files.exists(t.home.resolve("steward/backups/state-db")));
     }
 
@@ -99,10 +102,10 @@ class SessionApplyToolTest {
         assertTrue(!r.isError(), r.text());
         JsonNode n = t.ok("session_apply", "{\"vacuum\":true,\"dry_run\":true}");
         assertEquals(1, n.size(), "a vacuum-only result holds the vacuum alone");
-        JsonNode out = steward.server.ToolRegistry.toJson(r.structured());
+        JsonNode out = ToolRegistry.toJson(r.structured());
         assertTrue(out.get("executed_count").asInt() > 0, "the plan ran");
         assertEquals("vacuumed", out.get("vacuum").get("outcome").asString(), r.text());
-        assertEquals(List.of(), steward.server.Schemas.validate("session_apply.output.json", out));
+        assertEquals(List.of(), Schemas.validate("session_apply.output.json", out));
         assertTrue(r.text().contains("Vacuum: vacuumed state.db"), r.text());
         assertEquals("ok", out.get("vacuum").get("integrity").asString());
     }

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.Work;
+import steward.claude.fixture.ClaudeHomeFixture;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.server.Schemas;
@@ -36,7 +40,7 @@ class SessionInspectToolTest {
                         ctx);
         assertTrue(!r.isError(), r.text());
         JsonNode n = ToolRegistry.toJson(r.structured());
-        assertEquals(java.util.List.of(), Schemas.validate("session_inspect.output.json", n));
+        assertEquals(List.of(), Schemas.validate("session_inspect.output.json", n));
         assertEquals(3, n.get("sessions").size());
         assertEquals(2, n.get("sessions").get(0).get("tools").get("failures").asInt());
         assertTrue(r.text().startsWith("Session 20260801_090000_b1111a — \"Refactor the billing module\""), r.text());
@@ -77,14 +81,14 @@ class SessionInspectToolTest {
         Path hermes = tmp.resolve("hermes");
         Files.createDirectories(hermes);
         Files.copy(TestHomes.repo().resolve("fixtures/forensics-home/state.db"), hermes.resolve("state.db"));
-        Clock at = Clock.fixed(steward.claude.fixture.ClaudeHomeFixture.NOW, java.time.ZoneOffset.UTC);
+        Clock at = Clock.fixed(ClaudeHomeFixture.NOW, ZoneOffset.UTC);
         ToolContext both = new ToolContext(StewardPaths.of(hermes, claude), at, Work.NONE);
-        for (String args : java.util.List.of(
+        for (String args : List.of(
                 "{\"session_id\":\"" + tools + "\",\"store\":\"claude\"}", "{\"session_id\":\"" + tools + "\"}")) {
             ToolResult r = Tools.registry().invoke("session_inspect", Json.MAPPER.readTree(args), both);
             assertTrue(!r.isError(), r.text());
             JsonNode n = ToolRegistry.toJson(r.structured());
-            assertEquals(java.util.List.of(), Schemas.validate("session_inspect.output.json", n));
+            assertEquals(List.of(), Schemas.validate("session_inspect.output.json", n));
             assertEquals("claude_code", n.get("store").asString());
             JsonNode s = n.get("sessions").get(0);
             assertEquals(5, s.get("tools").get("calls").asInt());
@@ -110,7 +114,7 @@ class SessionInspectToolTest {
                         null,
                         claude.toString(),
                         null,
-                        java.util.Map.of("HOME", tmp.resolve("user").toString())),
+                        Map.of("HOME", tmp.resolve("user").toString())),
                 at,
                 Work.NONE);
         ToolResult only = Tools.registry()

@@ -7,29 +7,20 @@ import steward.learning.LearningRun;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * Contradictory decisions on one rule condition (approved in one run, vetoed in another) are recorded;
  * the second contradiction locks the condition at LOW: no automatic execution and no further learning
  * until the user says to trust it again.
  */
+@RuleMeta(
+        id = "contradiction-lock",
+        summary = "approve in one run and veto in another twice → locked at LOW until trusted again",
+        rationale =
+                "when the user's answers on a condition flip, the condition does not capture what they decide by: stop guessing")
 public final class ContradictionRule implements LearningRule {
     public static final int LOCK_AFTER = 2;
-
-    @Override
-    public String id() {
-        return "contradiction-lock";
-    }
-
-    @Override
-    public String summary() {
-        return "approve in one run and veto in another twice → locked at LOW until trusted again";
-    }
-
-    @Override
-    public String rationale() {
-        return "when the user's answers on a condition flip, the condition does not capture what they decide by: stop guessing";
-    }
 
     @Override
     public void apply(LearningRun run) {

@@ -7,27 +7,18 @@ import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * Counts, per rule condition: approvals, vetoes, deletions beyond the recommendation, unanswered, runs, and the vetoes (and
  * the runs with one) since the last approval. A run that both approved and vetoed items of a condition counts as an approval.
  */
+@RuleMeta(
+        id = "count",
+        summary =
+                "per rule condition: approvals / vetoes (restores included) / renames / unanswered / automatic runs, and the runs it appeared in",
+        rationale = "promotion and demotion are decided on cumulative counts, not on one run")
 public final class CountRule implements LearningRule {
-    @Override
-    public String id() {
-        return "count";
-    }
-
-    @Override
-    public String summary() {
-        return "per rule condition: approvals / vetoes (restores included) / renames / unanswered / automatic runs, and the runs it appeared in";
-    }
-
-    @Override
-    public String rationale() {
-        return "promotion and demotion are decided on cumulative counts, not on one run";
-    }
-
     @Override
     public void apply(LearningRun run) {
         for (var entry : run.byKey().entrySet()) {

@@ -4,6 +4,8 @@ import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
+import steward.learning.RuleKey;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * LOW → MEDIUM once the user gave a clear choice for it; MEDIUM → HIGH once approved twice in all
@@ -11,24 +13,14 @@ import steward.learning.PreferenceData;
  * a HIGH item that ran unasked is no approval. The engine reports the change (and when the safety guard's cap keeps
  * the condition asked anyway).
  */
+@RuleMeta(
+        id = "promotion",
+        summary =
+                "MEDIUM approved twice (cumulative, ≥2 runs, no veto ever) → HIGH; LOW with a clear approval → MEDIUM",
+        rationale = "a recommendation the user keeps agreeing with no longer needs to be asked")
 public final class PromotionRule implements LearningRule {
     public static final int APPROVALS_FOR_HIGH = 2;
     public static final int RUNS_FOR_HIGH = 2;
-
-    @Override
-    public String id() {
-        return "promotion";
-    }
-
-    @Override
-    public String summary() {
-        return "MEDIUM approved twice (cumulative, ≥2 runs, no veto ever) → HIGH; LOW with a clear approval → MEDIUM";
-    }
-
-    @Override
-    public String rationale() {
-        return "a recommendation the user keeps agreeing with no longer needs to be asked";
-    }
 
     @Override
     public void apply(LearningRun run) {
@@ -38,8 +30,7 @@ public final class PromotionRule implements LearningRule {
             if (s.vetoes > 0 || s.locked) continue;
             if (entry.getValue().stream().allMatch(e -> "review".equals(e.action())))
                 continue; // nothing to run: rule E learns topics
-            if (steward.learning.RuleKey.along(entry.getKey()))
-                continue; // a subagent taken along is always asked: never promoted
+            if (RuleKey.along(entry.getKey())) continue; // a subagent taken along is always asked: never promoted
             if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.runs >= RUNS_FOR_HIGH) {
                 s.level = Level.HIGH;
             } else if (s.level == Level.LOW && s.approvals >= 1) {

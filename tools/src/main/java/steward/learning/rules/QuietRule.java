@@ -5,6 +5,7 @@ import steward.learning.LearningRun;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * The mirror of promotion: a condition that asks by default (MEDIUM or LOW by its rule) which the user rejected at least
@@ -15,24 +16,15 @@ import steward.learning.PreferenceData;
  * kind, answered "keep both" every time, is listed, not asked, and both stay — the only way those keys learn (never to
  * delete).
  */
+@RuleMeta(
+        id = "quiet",
+        summary =
+                "rejected twice (≥2 runs) and never approved, or not since the last approval → LOW, listed but no longer asked; "
+                        + "an approval by id asks again",
+        rationale =
+                "asking again and again about what the user always keeps only buries the questions that matter; keeping is the safe default")
 public final class QuietRule implements LearningRule {
     public static final int VETOES_FOR_QUIET = 2;
-
-    @Override
-    public String id() {
-        return "quiet";
-    }
-
-    @Override
-    public String summary() {
-        return "rejected twice (≥2 runs) and never approved, or not since the last approval → LOW, listed but no longer asked; "
-                + "an approval by id asks again";
-    }
-
-    @Override
-    public String rationale() {
-        return "asking again and again about what the user always keeps only buries the questions that matter; keeping is the safe default";
-    }
 
     @Override
     public void apply(LearningRun run) {

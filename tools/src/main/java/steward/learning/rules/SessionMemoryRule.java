@@ -6,6 +6,7 @@ import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * Remembers, per session, what the user kept (rejected, or restored), renamed, and asked to delete (rule F reads it),
@@ -13,22 +14,12 @@ import steward.learning.PreferenceData;
  * asked about by name. An approved deletion that ran needs no memory (the session is gone); one that could not run
  * (its children were kept) comes back as "you asked to delete it".
  */
+@RuleMeta(
+        id = "session-memory",
+        summary =
+                "a session the user kept, restored or renamed is not proposed again; one they asked to delete comes back HIGH",
+        rationale = "the user's explicit word on one session outranks any rule about sessions like it")
 public final class SessionMemoryRule implements LearningRule {
-    @Override
-    public String id() {
-        return "session-memory";
-    }
-
-    @Override
-    public String summary() {
-        return "a session the user kept, restored or renamed is not proposed again; one they asked to delete comes back HIGH";
-    }
-
-    @Override
-    public String rationale() {
-        return "the user's explicit word on one session outranks any rule about sessions like it";
-    }
-
     @Override
     public void apply(LearningRun run) {
         var level = run.data.session_level;

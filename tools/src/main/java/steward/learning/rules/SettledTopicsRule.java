@@ -5,6 +5,7 @@ import steward.learning.LearningRun;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * Rule E's question ("are these topics consolidated into memory or a skill?") is a reminder that changes nothing. A user
@@ -13,26 +14,16 @@ import steward.learning.PreferenceData;
  * recorded for a topic that was not asked (silence is never an answer: such a topic stays listed); nothing ever runs from
  * rule E. One "not yet" (answering a listed topic by id) asks again; so does trusting rule E again.
  */
+@RuleMeta(
+        id = "topics-settled",
+        summary = "rule E answered 'consolidated' " + SettledTopicsRule.APPROVALS_FOR_SETTLED
+                + "+ times (≥2 runs), never 'not yet' → its topics are listed, "
+                + "no longer asked; one 'not yet' asks again",
+        rationale =
+                "a reminder the user always answers the same way is noise; it asks nothing the user could lose, so listing it loses nothing")
 public final class SettledTopicsRule implements LearningRule {
     public static final int APPROVALS_FOR_SETTLED = 2;
     public static final String RULE = "E";
-
-    @Override
-    public String id() {
-        return "topics-settled";
-    }
-
-    @Override
-    public String summary() {
-        return "rule E answered 'consolidated' " + APPROVALS_FOR_SETTLED
-                + "+ times (≥2 runs), never 'not yet' → its topics are listed, "
-                + "no longer asked; one 'not yet' asks again";
-    }
-
-    @Override
-    public String rationale() {
-        return "a reminder the user always answers the same way is noise; it asks nothing the user could lose, so listing it loses nothing";
-    }
 
     @Override
     public void apply(LearningRun run) {

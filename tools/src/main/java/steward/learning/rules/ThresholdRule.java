@@ -6,6 +6,7 @@ import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * Rule D's threshold N follows what the user really juggles: +1 each run in which the user ignored the
@@ -15,22 +16,12 @@ import steward.learning.PreferenceData;
  * into one line; once that line went unanswered too, the warning becomes a status line that asks nothing, until the user
  * answers any of its sessions (by id) or sets N.
  */
+@RuleMeta(
+        id = "active-threshold",
+        summary =
+                "ignored 'too many active' warning → N+1; rejected 'mark ended' because wanted kept → N+0.5; 2 ≤ N ≤ 6",
+        rationale = "the right number of parallel sessions is the user's, not a constant")
 public final class ThresholdRule implements LearningRule {
-    @Override
-    public String id() {
-        return "active-threshold";
-    }
-
-    @Override
-    public String summary() {
-        return "ignored 'too many active' warning → N+1; rejected 'mark ended' because wanted kept → N+0.5; 2 ≤ N ≤ 6";
-    }
-
-    @Override
-    public String rationale() {
-        return "the right number of parallel sessions is the user's, not a constant";
-    }
-
     @Override
     public void apply(LearningRun run) {
         if (run.restore) return;

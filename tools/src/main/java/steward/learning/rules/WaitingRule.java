@@ -1,11 +1,17 @@
 package steward.learning.rules;
 
 import java.time.LocalDate;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.sessions.rules.RuleMeta;
 
 /**
  * Questions asked by name and left unanswered are remembered, so the next report does not ask them again word for
@@ -13,30 +19,19 @@ import steward.learning.PreferenceData;
  * an execution or a restore ends the wait, and so does a question that is no longer in the plan. Waiting never turns
  * into an action: silence is not approval.
  */
+@RuleMeta(
+        id = "waiting-questions",
+        summary = "unanswered questions wait (grouped in one line next time); 'later' hides them for "
+                + PreferenceData.LATER_DAYS + " days",
+        rationale =
+                "asking the same unanswered questions again every run buries the new ones and teaches the user to ignore the report")
 public final class WaitingRule implements LearningRule {
-    @Override
-    public String id() {
-        return "waiting-questions";
-    }
-
-    @Override
-    public String summary() {
-        return "unanswered questions wait (grouped in one line next time); 'later' hides them for "
-                + PreferenceData.LATER_DAYS + " days";
-    }
-
-    @Override
-    public String rationale() {
-        return "asking the same unanswered questions again every run buries the new ones and teaches the user to ignore the report";
-    }
-
     @Override
     public void apply(LearningRun run) {
         var waiting = run.data.waiting;
-        java.util.Map<String, PreferenceData.Waiting> index = new java.util.HashMap<>();
+        Map<String, PreferenceData.Waiting> index = new HashMap<>();
         for (PreferenceData.Waiting w : waiting) index.put(w.session_id + "|" + w.key, w);
-        java.util.Set<PreferenceData.Waiting> ended =
-                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<PreferenceData.Waiting> ended = Collections.newSetFromMap(new IdentityHashMap<>());
         for (DecisionEvent e : run.events) {
             String k = e.sessionId() + "|" + e.key();
             PreferenceData.Waiting w = index.get(k);

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import steward.StewardError;
 import steward.memory.MemoryBackups;
@@ -73,7 +74,7 @@ public final class ClaudeMemoryWriter {
         if (!action.equals("add") && old.isEmpty())
             return fail(r.target(), "missing_old_text", "old_text is required for '" + action + "' action.", null);
         for (String s : new String[] {content, r.name(), r.description()}) {
-            var threat = s == null ? java.util.Optional.<String>empty() : MemoryRules.threat(s);
+            var threat = s == null ? Optional.<String>empty() : MemoryRules.threat(s);
             if (threat.isPresent()) return fail(r.target(), "threat", threat.get(), null);
         }
         ClaudeMemoryFiles f = ClaudeMemoryFiles.read(claudeHome, project);

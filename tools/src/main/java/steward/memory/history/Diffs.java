@@ -3,6 +3,7 @@ package steward.memory.history;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.diff.EditList;
@@ -17,7 +18,7 @@ public final class Diffs {
     public static String unified(String name, byte[] before, byte[] after) {
         byte[] a = before == null ? new byte[0] : before;
         byte[] b = after == null ? new byte[0] : after;
-        if (java.util.Arrays.equals(a, b) && (before == null) == (after == null)) return "";
+        if (Arrays.equals(a, b) && (before == null) == (after == null)) return "";
         RawText ra = new RawText(a);
         RawText rb = new RawText(b);
         EditList edits = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM)

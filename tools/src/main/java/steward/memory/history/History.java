@@ -4,16 +4,20 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import steward.StewardError;
 import steward.config.StewardPaths;
+import steward.json.Json;
 import steward.memory.Flock;
 import steward.memory.MemoryBackups;
 import steward.state.AtomicFiles;
@@ -50,7 +54,7 @@ public final class History {
         Path settings = stateDir.resolve("settings.json");
         if (!Files.isRegularFile(settings)) return false;
         try {
-            var n = steward.json.Json.MAPPER
+            var n = Json.MAPPER
                     .readTree(Files.readAllBytes(settings))
                     .path("history")
                     .path("record_external");
@@ -95,7 +99,7 @@ public final class History {
      */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public List<String> recordExternalChanges(String how) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         if (!recordExternal(paths.stateDir()) || !Files.isDirectory(paths.memoriesDir())) return out;
         for (String name : List.of("MEMORY.md", "USER.md")) {
             Path p = paths.memoriesDir().resolve(name);
@@ -198,7 +202,7 @@ public final class History {
         Path lockFile = lockFor(p);
         try (Flock lock = Flock.exclusive(lockFile)) {
             byte[] cur = VersionStore.readFile(p);
-            if (cur != null && java.util.Arrays.equals(cur, old)) {
+            if (cur != null && Arrays.equals(cur, old)) {
                 return new RollbackResult(r, full, null, null, old.length, sha(old), false);
             }
             String backup = null;
@@ -240,7 +244,7 @@ public final class History {
     static String sha(byte[] b) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -8,9 +8,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
@@ -80,14 +83,10 @@ public final class VersionStore {
 
                 @Override
                 public long getTimeUnit(
-                        String section,
-                        String subsection,
-                        String name,
-                        long defaultValue,
-                        java.util.concurrent.TimeUnit unit) {
+                        String section, String subsection, String name, long defaultValue, TimeUnit unit) {
                     if ("filesystem".equals(section)
                             && ("timestampResolution".equals(name) || "minRacyThreshold".equals(name))) {
-                        return unit.convert(10, java.util.concurrent.TimeUnit.MILLISECONDS);
+                        return unit.convert(10, TimeUnit.MILLISECONDS);
                     }
                     return super.getTimeUnit(section, subsection, name, defaultValue, unit);
                 }
@@ -253,7 +252,7 @@ public final class VersionStore {
         try (ObjectInserter ins = repo.newObjectInserter();
                 ObjectReader reader = repo.newObjectReader()) {
             boolean changed = false;
-            java.util.Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             if (parent != null) {
                 try (RevWalk rw = new RevWalk(reader);
                         TreeWalk tw = new TreeWalk(reader)) {

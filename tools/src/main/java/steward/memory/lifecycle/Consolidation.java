@@ -11,12 +11,14 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -41,6 +43,8 @@ import steward.memory.lifecycle.rules.Change;
 import steward.memory.lifecycle.rules.EntryState;
 import steward.memory.lifecycle.rules.LifecycleContext;
 import steward.memory.lifecycle.rules.LifecycleRules;
+import steward.memory.lifecycle.rules.UnreferencedDecayRule;
+import steward.state.AtomicFiles;
 import steward.text.CodePoints;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -190,7 +194,7 @@ public final class Consolidation {
         List<String> entries = MemoryWriter.load(s.file()).doc().entries();
         Map<String, Evidence> ev = evidence.read();
         Map<String, LocalDate> refs = evidence.references();
-        List<java.util.Set<String>> entryTokens = new ArrayList<>();
+        List<Set<String>> entryTokens = new ArrayList<>();
         for (String e : entries)
             entryTokens.add(Similarity.tokens(Confidence.parse(e).body()));
         List<Day> days = new ArrayList<>();
@@ -229,9 +233,7 @@ public final class Consolidation {
             LocalDate changed = x == null || x.level_changed() == null ? null : LocalDate.parse(x.level_changed());
             String due = last == null
                     ? null
-                    : max(last, changed)
-                            .plusDays(steward.memory.lifecycle.rules.UnreferencedDecayRule.DAYS)
-                            .toString();
+                    : max(last, changed).plusDays(UnreferencedDecayRule.DAYS).toString();
             views.add(new EntryView(
                     i + 1,
                     e,
@@ -267,12 +269,12 @@ public final class Consolidation {
     }
 
     static List<Similar> similar(String text, List<String> entries) {
-        List<java.util.Set<String>> ts = new ArrayList<>();
+        List<Set<String>> ts = new ArrayList<>();
         for (String e : entries) ts.add(Similarity.tokens(Confidence.parse(e).body()));
         return similar(text, entries, ts);
     }
 
-    static List<Similar> similar(String text, List<String> entries, List<java.util.Set<String>> entryTokens) {
+    static List<Similar> similar(String text, List<String> entries, List<Set<String>> entryTokens) {
         var t = Similarity.tokens(text);
         List<Similar> out = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
@@ -365,7 +367,7 @@ public final class Consolidation {
         final List<String> newSources = new ArrayList<>();
         String originalText;
         String evKey;
-        private java.util.Set<String> tokens;
+        private Set<String> tokens;
         private String norm;
 
         String norm() {
@@ -373,7 +375,7 @@ public final class Consolidation {
             return norm;
         }
 
-        java.util.Set<String> tokens() {
+        Set<String> tokens() {
             if (tokens == null) tokens = Similarity.tokens(body);
             return tokens;
         }
@@ -660,8 +662,7 @@ public final class Consolidation {
         // diffs of the files the plan writes (prunes shown as their own items)
         byte[] mainBefore = loaded.bytes();
         byte[] mainAfter = String.join(MemoryDocument.DELIMITER, newEntries).getBytes(StandardCharsets.UTF_8);
-        boolean mainChanged =
-                mainBefore == null ? !newEntries.isEmpty() : !java.util.Arrays.equals(mainBefore, mainAfter);
+        boolean mainChanged = mainBefore == null ? !newEntries.isEmpty() : !Arrays.equals(mainBefore, mainAfter);
         if (mainChanged) files.add(0, fileChange(s.file(), mainBefore, mainAfter));
         Path supFile = root.archiveDir().resolve("superseded.md");
         byte[] supBefore = readOrNull(supFile);
@@ -1086,7 +1087,7 @@ public final class Consolidation {
 
     static String locale(String requested, List<String> entries, List<Proposal> proposals) {
         if (requested != null && !requested.isBlank()) {
-            String l = requested.strip().toLowerCase(java.util.Locale.ROOT);
+            String l = requested.strip().toLowerCase(Locale.ROOT);
             if (l.startsWith("zh")) return "zh";
             if (l.startsWith("en")) return "en";
             throw new StewardError("memory_consolidate", "locale must be en or zh");
@@ -1128,7 +1129,7 @@ public final class Consolidation {
     }
 
     private static void AtomicFiles_write(Path p, byte[] b) throws IOException {
-        steward.state.AtomicFiles.write(p, b);
+        AtomicFiles.write(p, b);
     }
 
     // ------------------------------------------------------------------------------------------------ apply
@@ -1238,8 +1239,7 @@ public final class Consolidation {
             List<Journal.Op> ops = new ArrayList<>();
             List<FileChange> files = new ArrayList<>();
             byte[] mainAfter = String.join(MemoryDocument.DELIMITER, entries).getBytes(StandardCharsets.UTF_8);
-            boolean mainChanged =
-                    mainBefore == null ? !entries.isEmpty() : !java.util.Arrays.equals(mainBefore, mainAfter);
+            boolean mainChanged = mainBefore == null ? !entries.isEmpty() : !Arrays.equals(mainBefore, mainAfter);
             if (mainChanged) {
                 ops.add(Journal.Op.put(main, mainAfter));
                 files.add(fileChange(main, mainBefore, mainAfter));

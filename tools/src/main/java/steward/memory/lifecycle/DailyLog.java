@@ -1,6 +1,7 @@
 package steward.memory.lifecycle;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ public final class DailyLog {
         String text;
         try {
             // read-only uses (gather, plan, health) read a damaged log leniently; memory_log never rewrites one
-            text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
+            text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             return new Day(date, file, List.of());
         } catch (IOException e) {

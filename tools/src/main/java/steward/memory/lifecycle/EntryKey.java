@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A stable key for an entry's evidence: its body without the confidence prefix and a leading tag ({@code [env]}),
@@ -14,9 +15,8 @@ import java.util.Locale;
 public final class EntryKey {
     private EntryKey() {}
 
-    private static final java.util.regex.Pattern TAG =
-            java.util.regex.Pattern.compile("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*");
-    private static final java.util.regex.Pattern SPACE = java.util.regex.Pattern.compile("\\s+");
+    private static final Pattern TAG = Pattern.compile("^\\[[A-Za-z][A-Za-z-]{0,11}\\]\\s*");
+    private static final Pattern SPACE = Pattern.compile("\\s+");
 
     public static String normalise(String entry) {
         String body =

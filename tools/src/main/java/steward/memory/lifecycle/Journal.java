@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -16,6 +17,7 @@ import java.util.stream.Stream;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.memory.Flock;
 import steward.state.AtomicFiles;
 import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
@@ -106,7 +108,7 @@ public final class Journal {
         } catch (IOException e) {
             throw new StewardError("memory", "cannot read the journal in " + d + ": " + e.getMessage());
         }
-        try (steward.memory.Flock l = steward.memory.Flock.exclusive(lock);
+        try (Flock l = Flock.exclusive(lock);
                 Stream<Path> s = Files.list(d)) {
             for (Path j : s.filter(Files::isDirectory).sorted().toList()) {
                 Path mf = j.resolve("manifest.json");
@@ -202,7 +204,7 @@ public final class Journal {
     public static String sha(byte[] b) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

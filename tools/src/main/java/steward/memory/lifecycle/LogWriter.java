@@ -16,6 +16,7 @@ import java.util.Map;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.memory.Flock;
+import steward.memory.MemoryDocument;
 import steward.memory.Similarity;
 import steward.memory.ThreatScan;
 import steward.memory.history.History;
@@ -133,8 +134,7 @@ public final class LogWriter {
                 }
             }
             byte[] before = Files.exists(file) ? Files.readAllBytes(file) : null;
-            String text =
-                    before == null ? DailyLog.header(today) : steward.memory.MemoryDocument.decodeUtf8(before, file);
+            String text = before == null ? DailyLog.header(today) : MemoryDocument.decodeUtf8(before, file);
             if (!text.isEmpty() && !text.endsWith("\n")) text += "\n";
             text += DailyLog.noteLine(now.toLocalTime(), ws, note) + "\n";
             AtomicFiles.writeString(file, text);

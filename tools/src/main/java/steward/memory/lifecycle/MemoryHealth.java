@@ -11,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.stream.Stream;
 import steward.StewardError;
@@ -206,7 +207,7 @@ public final class MemoryHealth {
                 "none"));
 
         int baks = 0, surplus = 0;
-        java.util.Map<String, Integer> perFile = new java.util.TreeMap<>();
+        Map<String, Integer> perFile = new TreeMap<>();
         List<Path> dirs = new ArrayList<>(List.of(root.dir()));
         for (Partitions.Workspace w : Partitions.list(root)) dirs.add(w.dir());
         for (Path d : dirs) {

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,7 +61,7 @@ public final class MemoryIndex {
     public static String section(String entry, String kind) {
         String body = Confidence.parse(entry).body();
         Matcher m = TAG.matcher(body);
-        if (m.find()) return m.group(1).toLowerCase(java.util.Locale.ROOT);
+        if (m.find()) return m.group(1).toLowerCase(Locale.ROOT);
         Matcher h = HEADING.matcher(body.lines().findFirst().orElse(""));
         if (h.find()) return h.group(1).strip();
         return kind == null || kind.isBlank() ? "general" : kind;

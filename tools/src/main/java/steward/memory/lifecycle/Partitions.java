@@ -1,6 +1,7 @@
 package steward.memory.lifecycle;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,6 +86,6 @@ public final class Partitions {
 
     public static byte[] meta(String path) {
         return (Json.MAPPER.createObjectNode().put("path", normalise(path)).toString() + "\n")
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                .getBytes(StandardCharsets.UTF_8);
     }
 }

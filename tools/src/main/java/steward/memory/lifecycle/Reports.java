@@ -1,5 +1,6 @@
 package steward.memory.lifecycle;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /** The change reports of {@code memory_consolidate}, in the user's language (English or Chinese). */
@@ -111,7 +112,7 @@ final class Reports {
     }
 
     private static Map<String, Long> counts(Consolidation.PlanResult r) {
-        Map<String, Long> m = new java.util.HashMap<>();
+        Map<String, Long> m = new HashMap<>();
         for (String k : new String[] {"add", "mention", "promote", "demote", "supersede", "prefix"}) {
             m.put(k, r.changes().stream().filter(x -> x.action().equals(k)).count());
         }

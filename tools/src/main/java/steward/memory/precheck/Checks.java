@@ -1,33 +1,38 @@
 package steward.memory.precheck;
 
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import steward.meta.Metadata;
 
 /**
  * The explicit registries: every check in the order it is reported, and the verdict precedence in one table (the
- * first failed check in {@link #PRECEDENCE} decides; none failed: {@code write}). Validated when the class loads.
+ * first failed check in {@link #PRECEDENCE} decides; none failed: {@code write}). Validated when the class loads: the
+ * metadata by {@link Metadata#validated}, the precedence against it here.
  */
 public final class Checks {
     private Checks() {}
 
-    public static final List<PrecheckCheck> ORDERED = List.of(
-            new ThreatCheck(),
-            new AlreadyCarriedCheck(),
-            new HistoryCheck(),
-            new TemporaryCheck(),
-            new PointerCheck(),
-            new ProcedureCheck(),
-            new IncidentCheck(),
-            new GranularityCheck(),
-            new ValueCheck(),
-            new CapacityCheck(),
-            new TagCheck(),
-            new ClaudeCoveredCheck(),
-            new ClaudeInstructionCheck(),
-            new ClaudeIndexWindowCheck());
+    public static final List<PrecheckCheck> ORDERED = Metadata.validated(
+            "precheck checks",
+            List.of(
+                    new ThreatCheck(),
+                    new AlreadyCarriedCheck(),
+                    new HistoryCheck(),
+                    new TemporaryCheck(),
+                    new PointerCheck(),
+                    new ProcedureCheck(),
+                    new IncidentCheck(),
+                    new GranularityCheck(),
+                    new ValueCheck(),
+                    new CapacityCheck(),
+                    new TagCheck(),
+                    new ClaudeCoveredCheck(),
+                    new ClaudeInstructionCheck(),
+                    new ClaudeIndexWindowCheck()));
 
     /** Checks that run for Hermes targets only: Claude Code has its own (claude_covered, claude_index_window) and no tags. */
     static final Set<String> HERMES_ONLY = Set.of("already_carried", "capacity", "tag");
@@ -54,13 +59,11 @@ public final class Checks {
         p.put("value", "route_skill");
         p.put("capacity", "needs_compression");
         p.put("claude_index_window", "needs_compression");
-        PRECEDENCE = java.util.Collections.unmodifiableMap(p);
+        PRECEDENCE = Collections.unmodifiableMap(p);
         Set<String> ids = new HashSet<>();
         for (PrecheckCheck c : ORDERED) {
-            CheckMeta m = c.meta();
-            if (!ids.add(m.id())) throw new IllegalStateException("duplicate check id " + m.id());
-            if (m.summary().isBlank() || m.rationale().isBlank())
-                throw new IllegalStateException(m.id() + ": empty metadata");
+            CheckMeta m = c.meta(); // present, non-blank and unique: Metadata.validated
+            ids.add(m.id());
             if (!m.verdict().isEmpty() && !m.verdict().equals(p.get(m.id()))) {
                 throw new IllegalStateException(
                         m.id() + ": its verdict " + m.verdict() + " disagrees with the precedence table");

@@ -2,6 +2,7 @@ package steward.memory.precheck;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import steward.text.TitleAnalyzer;
 
 /** Shared text cues of the checks: CJK-weighted length, time and cause markers, command tokens. */
 final class Cues {
@@ -13,7 +14,7 @@ final class Cues {
         for (int i = 0; i < s.length(); ) {
             int cp = s.codePointAt(i);
             i += Character.charCount(cp);
-            n += steward.text.TitleAnalyzer.isCjk(cp) ? 2 : 1;
+            n += TitleAnalyzer.isCjk(cp) ? 2 : 1;
         }
         return n;
     }

@@ -1,5 +1,9 @@
 package steward.memory.precheck;
 
+import java.util.List;
+import steward.memory.Similarity;
+import steward.text.CodePoints;
+
 /**
  * What the checks see of one candidate: the cleaned content, the target store, the best-matching existing text
  * (an entry or a skill paragraph) with how much of the content it covers, whether an identical entry exists,
@@ -19,7 +23,7 @@ public record PrecheckInput(
         boolean fits,
         String frequency,
         String consequence,
-        java.util.List<String> bestMissing) {
+        List<String> bestMissing) {
     public PrecheckInput(
             String content,
             String target,
@@ -46,7 +50,7 @@ public record PrecheckInput(
                 fits,
                 frequency,
                 consequence,
-                java.util.List.of());
+                List.of());
     }
 
     public static PrecheckInput of(String content) {
@@ -54,10 +58,10 @@ public record PrecheckInput(
     }
 
     public int length() {
-        return steward.text.CodePoints.length(content);
+        return CodePoints.length(content);
     }
 
     public int tokens() {
-        return steward.memory.Similarity.tokens(content).size();
+        return Similarity.tokens(content).size();
     }
 }

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import steward.StewardError;
@@ -688,7 +689,7 @@ public final class ApplyEngine {
         for (Planned p : d.run()) {
             ops.add(new ApplyJournal.Op(
                     p.item().session_id(),
-                    p.op().name().toLowerCase(java.util.Locale.ROOT),
+                    p.op().name().toLowerCase(Locale.ROOT),
                     p.newTitle(),
                     p.op() == Op.MARK_ENDED ? now : null));
         }
@@ -712,7 +713,7 @@ public final class ApplyEngine {
         for (Planned p : d.run()) {
             ObjectNode note = Json.MAPPER.createObjectNode();
             note.put("backup_id", id);
-            note.put("action", p.op().name().toLowerCase(java.util.Locale.ROOT));
+            note.put("action", p.op().name().toLowerCase(Locale.ROOT));
             note.put("rule", p.item().rule());
             note.put("condition", p.item().key());
             note.put("item_id", p.item().item_id());
@@ -1012,7 +1013,7 @@ public final class ApplyEngine {
                         p.item().item_id(),
                         p.item().session_id(),
                         p.item().rule(),
-                        p.op().name().toLowerCase(java.util.Locale.ROOT),
+                        p.op().name().toLowerCase(Locale.ROOT),
                         p.newTitle()))
                 .toList();
         String backupId = b == null ? "<backup_id>" : b.backup_id();
@@ -1022,7 +1023,7 @@ public final class ApplyEngine {
                         p.item().item_id(),
                         p.item().session_id(),
                         p.item().key(),
-                        p.op().name().toLowerCase(java.util.Locale.ROOT),
+                        p.op().name().toLowerCase(Locale.ROOT),
                         undo(backupId, p.item().session_id())))
                 .toList();
         return new ApplyResult(

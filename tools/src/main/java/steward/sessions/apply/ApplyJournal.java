@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.config.StewardPaths;
@@ -112,7 +113,7 @@ public final class ApplyJournal {
                     kind,
                     planId,
                     backupId,
-                    phase.name().toLowerCase(java.util.Locale.ROOT),
+                    phase.name().toLowerCase(Locale.ROOT),
                     startedAt,
                     ProcessHandle.current().pid(),
                     ops,

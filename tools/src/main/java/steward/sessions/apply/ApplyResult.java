@@ -1,6 +1,7 @@
 package steward.sessions.apply;
 
 import java.util.List;
+import steward.learning.LearningReport;
 
 /**
  * The structured result of {@code session_apply}. {@code automatic}: every item that ran without being asked, with
@@ -23,7 +24,7 @@ public record ApplyResult(
         Counts after,
         boolean fts_verified,
         List<Check> checklist,
-        steward.learning.LearningReport learning,
+        LearningReport learning,
         List<String> recovered) {
 
     public record Backup(String backup_id, String path, long size_bytes, int sessions, int messages, int side_files) {}

@@ -1,28 +1,44 @@
 package steward.sessions.audit;
 
 import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 import steward.StewardError;
 import steward.Work;
+import steward.config.HousekeepingSettings;
+import steward.config.StewardConfig;
 import steward.config.StewardPaths;
+import steward.config.StewardSettings;
 import steward.learning.LearningEngine;
 import steward.learning.PreferenceStore;
 import steward.learning.Preferences;
+import steward.schedule.ScheduleLog;
+import steward.sessions.grouping.HermesProjects;
 import steward.sessions.rules.Action;
 import steward.sessions.rules.Confidence;
+import steward.sessions.rules.HermesPruneRule;
 import steward.sessions.rules.Rule;
 import steward.sessions.rules.RuleContext;
 import steward.sessions.rules.RuleEngine;
 import steward.sessions.rules.Rules;
+import steward.sessions.rules.SubagentRetentionRule;
 import steward.sessions.rules.Verdict;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.HermesSessions;
@@ -143,28 +159,27 @@ public final class AuditEngine {
         // topic grouping (titles, first prompts, cwd; Hermes' Projects on its own connection, Claude Code's transcript
         // heads)
         // clusters on other cores while the rules classify
-        java.util.concurrent.CompletableFuture<TopicGroups> grouping = null, claudeGrouping = null;
+        CompletableFuture<TopicGroups> grouping = null, claudeGrouping = null;
         for (int i = 0; i < sources.size(); i++) {
             if (sources.get(i) instanceof ClaudeSessions cs) {
                 List<SessionRow> claudeRows = listed.get(i);
-                claudeGrouping = java.util.concurrent.CompletableFuture.supplyAsync(
+                claudeGrouping = CompletableFuture.supplyAsync(
                         () -> TopicGroups.buildClaude(TopicGroups.readClaude(cs, claudeRows)));
                 continue;
             }
             if (!sources.get(i).store().equals(SessionRow.HERMES)) continue;
             List<SessionRow> hermesRows = listed.get(i);
             Path db = Path.of(sources.get(i).location());
-            grouping = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            grouping = CompletableFuture.supplyAsync(() -> {
                 try (SessionStore store = SessionStore.openReadOnly(db)) {
                     return TopicGroups.build(
-                            TopicGroups.read(store, hermesRows),
-                            hermesRows,
-                            steward.sessions.grouping.HermesProjects.read(paths.hermesHome()));
+                            TopicGroups.read(store, hermesRows), hermesRows, HermesProjects.read(paths.hermesHome()));
                 }
             });
         }
-        steward.config.StewardSettings settings = steward.config.StewardSettings.load(paths.configYaml());
-        steward.config.HousekeepingSettings housekeeping = steward.config.HousekeepingSettings.load(paths.configYaml());
+        StewardConfig config = StewardConfig.load(paths.configYaml()); // config.yaml parsed once
+        StewardSettings settings = config.steward();
+        HousekeepingSettings housekeeping = config.housekeeping();
         // items: every non-retain verdict of every home; a deletion whose subagent children would not all go
         // automatically on
         // their own becomes a question naming them (Cascade, per home); then how each question is asked (QuestionPlan,
@@ -399,7 +414,7 @@ public final class AuditEngine {
 
     /** The plan's items in report order: every session with an action, cascades resolved, questions assigned. */
     static Map<String, Plan.PlanItem> planItems(
-            List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req, java.time.LocalDate today) {
+            List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req, LocalDate today) {
         Map<String, Plan.PlanItem> items = storeItems(rows, verdicts, ctx, req);
         QuestionPlan.assign(items, ctx.preferences(), req.headless(), today, req.maxItemsPerGroup());
         return items;
@@ -417,7 +432,7 @@ public final class AuditEngine {
 
     /** The plan's items for these sessions (tests). */
     static Map<String, Plan.PlanItem> planItems(List<SessionRow> rows, RuleContext ctx, AuditRequest req) {
-        return planItems(rows, evaluate(rows, ctx), ctx, req, java.time.LocalDate.of(2026, 8, 10));
+        return planItems(rows, evaluate(rows, ctx), ctx, req, LocalDate.of(2026, 8, 10));
     }
 
     /** Stores at least this large are classified on all cores (the context is read-only, rules are stateless). */
@@ -426,7 +441,7 @@ public final class AuditEngine {
     /** The verdict of each row, by position in {@code rows}. */
     private static Verdict[] evaluate(List<SessionRow> rows, RuleContext ctx) {
         Verdict[] out = new Verdict[rows.size()];
-        java.util.stream.IntStream range = java.util.stream.IntStream.range(0, out.length);
+        IntStream range = IntStream.range(0, out.length);
         (out.length >= PARALLEL_MIN_SESSIONS ? range.parallel() : range)
                 .forEach(i -> out[i] = RuleEngine.evaluate(rows.get(i), ctx));
         return out;
@@ -457,7 +472,7 @@ public final class AuditEngine {
     private static Capped retained(
             List<StoreAudit> audits, Map<String, Plan.PlanItem> items, int cap, AuditRequest req, TopicGroups groups) {
         record Kept(Key key, StoreAudit audit) {}
-        java.util.PriorityQueue<Kept> top = new java.util.PriorityQueue<>(
+        PriorityQueue<Kept> top = new PriorityQueue<>(
                 Math.max(1, cap + 1), Comparator.comparing(Kept::key, Key.ORDER).reversed());
         int count = 0;
         for (StoreAudit a : audits) {
@@ -487,13 +502,13 @@ public final class AuditEngine {
     /** An interactive audit reports (once) what scheduled headless runs did since the last one that did. */
     private AuditResult.ScheduledRuns scheduledRuns(AuditRequest req) {
         if (req.headless()) return null;
-        steward.schedule.ScheduleLog log = new steward.schedule.ScheduleLog(paths.stateDir());
-        List<steward.schedule.ScheduleLog.Run> runs = log.unreported();
+        ScheduleLog log = new ScheduleLog(paths.stateDir());
+        List<ScheduleLog.Run> runs = log.unreported();
         if (runs.isEmpty()) return null;
         int executed = 0, deleted = 0;
         List<String> backups = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        for (steward.schedule.ScheduleLog.Run r : runs) {
+        for (ScheduleLog.Run r : runs) {
             executed += r.executed();
             deleted += r.deleted().size() + r.deleted_left_out();
             if (r.backup_id() != null) backups.add(r.backup_id());
@@ -514,23 +529,20 @@ public final class AuditEngine {
     /** When Hermes last ran its auto-prune ({@code state_meta.last_auto_prune}); null when never, or unreadable. */
     static Double lastAutoPrune(Path db) {
         try (SessionStore store = SessionStore.openReadOnly(db);
-                java.sql.PreparedStatement ps = store.connection()
+                PreparedStatement ps = store.connection()
                         .prepareStatement("SELECT value FROM state_meta WHERE key = 'last_auto_prune'");
-                java.sql.ResultSet rs = ps.executeQuery()) {
+                ResultSet rs = ps.executeQuery()) {
             return rs.next() && rs.getString(1) != null
                     ? Double.valueOf(rs.getString(1).strip())
                     : null;
-        } catch (java.sql.SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException e) {
             return null; // no state_meta table (older schema) or a value Hermes itself would treat as no prior run
         }
     }
 
     /** The housekeeping settings used, Hermes' auto-prune outlook and the compaction chains (every home). */
     private static AuditResult.Housekeeping housekeeping(
-            List<StoreAudit> audits,
-            Map<String, Plan.PlanItem> items,
-            steward.config.HousekeepingSettings hk,
-            int cap) {
+            List<StoreAudit> audits, Map<String, Plan.PlanItem> items, HousekeepingSettings hk, int cap) {
         AuditResult.HermesPrune prune = null;
         List<AuditResult.ChainOut> chains = new ArrayList<>();
         int chainCount = 0;
@@ -540,7 +552,7 @@ public final class AuditEngine {
                 int due = 0, soon = 0;
                 double next = Double.NaN;
                 for (SessionRow s : a.rows) {
-                    Double at = steward.sessions.rules.HermesPruneRule.dueAt(s, ctx);
+                    Double at = HermesPruneRule.dueAt(s, ctx);
                     if (at == null) continue;
                     if (at <= ctx.now()) due++;
                     else if (at <= ctx.now() + 7 * 86400.0) {
@@ -583,7 +595,7 @@ public final class AuditEngine {
                     hk.autoPrune(), hk.pruneRetentionDays(), hk.pruneIntervalHours(), null, null, 0, 0, null);
         }
         return new AuditResult.Housekeeping(
-                new java.util.TreeMap<>(hk.machineIdleHours()),
+                new TreeMap<>(hk.machineIdleHours()),
                 hk.cronRetentionDays(),
                 prune,
                 chainCount,
@@ -593,7 +605,7 @@ public final class AuditEngine {
     }
 
     /** What rule K kept in this audit (every home), and when the next young subagent becomes eligible. */
-    private static AuditResult.Retention retention(List<StoreAudit> audits, steward.config.StewardSettings settings) {
+    private static AuditResult.Retention retention(List<StoreAudit> audits, StewardSettings settings) {
         int young = 0, continuable = 0;
         double next = Double.NaN;
         for (StoreAudit a : audits) {
@@ -604,13 +616,13 @@ public final class AuditEngine {
                     continue;
                 }
                 young++;
-                double e = steward.sessions.rules.SubagentRetentionRule.eligibleAt(a.rows.get(i), a.ctx);
+                double e = SubagentRetentionRule.eligibleAt(a.rows.get(i), a.ctx);
                 if (Double.isNaN(next) || e < next) next = e;
             }
         }
         return new AuditResult.Retention(
                 settings.subagentKeepDays(),
-                settings.subagentKeepDaysOrigin().name().toLowerCase(java.util.Locale.ROOT),
+                settings.subagentKeepDaysOrigin().name().toLowerCase(Locale.ROOT),
                 young,
                 continuable,
                 Double.isNaN(next) ? null : Times.iso(next),
@@ -743,7 +755,7 @@ public final class AuditEngine {
     }
 
     private static AuditResult.Expected expected(
-            java.util.Collection<Plan.PlanItem> items, RuleContext ctx, int active, int total) {
+            Collection<Plan.PlanItem> items, RuleContext ctx, int active, int total) {
         int aAuto = active, tAuto = total, aAll = active, tAll = total;
         for (Plan.PlanItem pi : items) {
             if (!pi.executable()) continue;

@@ -1,6 +1,7 @@
 package steward.sessions.audit;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The structured result of {@code session_audit} (field names are the wire names). {@code totals}, {@code groups},
@@ -46,7 +47,7 @@ public record AuditResult(
             String section,
             String store,
             String source,
-            java.util.Map<String, Integer> sources,
+            Map<String, Integer> sources,
             String rule,
             String condition,
             String action,
@@ -67,7 +68,7 @@ public record AuditResult(
      * compaction chains found (each one conversation: one line in the report; {@code chain_items} capped, oldest first).
      */
     public record Housekeeping(
-            java.util.Map<String, Double> machine_idle_hours,
+            Map<String, Double> machine_idle_hours,
             double cron_retention_days,
             HermesPrune hermes_prune,
             int chains,

@@ -6,7 +6,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import steward.sessions.rules.HermesPruneRule;
 import steward.sessions.rules.RuleContext;
+import steward.sessions.rules.SubagentRetentionRule;
 import steward.sessions.store.SessionRow;
 
 /**
@@ -28,8 +30,7 @@ final class Cascade {
     /** The most children named in one question's reason; the plan item lists all of them in {@code held_by}. */
     static final int MAX_NAMED = 10;
 
-    private static final steward.sessions.rules.SubagentRetentionRule RETENTION =
-            new steward.sessions.rules.SubagentRetentionRule();
+    private static final SubagentRetentionRule RETENTION = new SubagentRetentionRule();
 
     static void apply(Map<String, Plan.PlanItem> items, RuleContext ctx, String locale) {
         Map<String, Boolean> memo = new HashMap<>();
@@ -211,8 +212,7 @@ final class Cascade {
             why = keptOn != null
                     ? (zh ? "你在 " + keptOn + " 保留过它" : "you kept it on " + keptOn)
                     : (zh ? "你保留过它" : "you kept it");
-        } else if (steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) != null
-                && steward.sessions.rules.HermesPruneRule.dueAt(c, ctx) <= ctx.now()) {
+        } else if (HermesPruneRule.dueAt(c, ctx) != null && HermesPruneRule.dueAt(c, ctx) <= ctx.now()) {
             why = zh ? "Hermes 的 auto_prune 也会删除它" : "Hermes' auto_prune deletes it anyway";
         } else if (c.active()) {
             why = zh ? "仍在运行" : "still running";

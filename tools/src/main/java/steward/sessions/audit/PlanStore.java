@@ -1,14 +1,18 @@
 package steward.sessions.audit;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.json.Json;
@@ -59,11 +63,11 @@ public final class PlanStore {
     /** A plan's items being serialised on another thread while the audit renders its report. */
     public static final class Items {
         private final List<Plan.PlanItem> items;
-        private final java.util.concurrent.CompletableFuture<byte[]> json;
+        private final CompletableFuture<byte[]> json;
 
         private Items(List<Plan.PlanItem> items) {
             this.items = items;
-            this.json = java.util.concurrent.CompletableFuture.supplyAsync(() -> WRITER.writeValueAsBytes(items));
+            this.json = CompletableFuture.supplyAsync(() -> WRITER.writeValueAsBytes(items));
         }
     }
 
@@ -72,7 +76,7 @@ public final class PlanStore {
         return new Items(items);
     }
 
-    private static final byte[] EMPTY_ITEMS_TAIL = "[]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private static final byte[] EMPTY_ITEMS_TAIL = "[]}".getBytes(StandardCharsets.UTF_8);
 
     /**
      * Saves the plan; with {@code ahead} (serialised from the same item list) the items are spliced in after the other
@@ -107,11 +111,11 @@ public final class PlanStore {
                 plan.report_text(),
                 plan.stores()));
         int cut = head.length - EMPTY_ITEMS_TAIL.length;
-        if (cut < 0 || !java.util.Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
+        if (cut < 0 || !Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
             return WRITER.writeValueAsBytes(plan); // not the expected shape: no splice
         }
         byte[] items = ahead.json.join();
-        byte[] out = java.util.Arrays.copyOf(head, cut + items.length + 1);
+        byte[] out = Arrays.copyOf(head, cut + items.length + 1);
         System.arraycopy(items, 0, out, cut, items.length);
         out[out.length - 1] = '}';
         return out;
@@ -245,8 +249,7 @@ public final class PlanStore {
     public static String databaseKey(Path db) {
         try {
             Path real = db.toRealPath();
-            Object key = Files.readAttributes(real, java.nio.file.attribute.BasicFileAttributes.class)
-                    .fileKey();
+            Object key = Files.readAttributes(real, BasicFileAttributes.class).fileKey();
             return real + (key == null ? "" : "#" + key);
         } catch (IOException e) {
             return db.toAbsolutePath().normalize().toString();

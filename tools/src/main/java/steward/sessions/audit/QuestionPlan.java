@@ -2,10 +2,13 @@ package steward.sessions.audit;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 
@@ -75,7 +78,7 @@ final class QuestionPlan {
             Map<String, Plan.PlanItem> items, Preferences prefs, boolean headless, LocalDate today, int maxPerGroup) {
         List<Plan.PlanItem> fresh = new ArrayList<>();
         boolean waiting = false;
-        java.util.Set<String> collapsed = new java.util.HashSet<>(), topics = new java.util.HashSet<>();
+        Set<String> collapsed = new HashSet<>(), topics = new HashSet<>();
         for (Plan.PlanItem it : new ArrayList<>(items.values())) {
             if (!candidate(it, headless)) continue;
             if (prefs.quiet(it.key()) && !prefs.protectedSession(it.session_id()))
@@ -108,7 +111,7 @@ final class QuestionPlan {
         // and deletions that would take one along, stay by name
         Map<String, Integer> bulkCount = new HashMap<>();
         for (Plan.PlanItem it : fresh) if (bulkEligible(it, prefs)) bulkCount.merge(it.key(), 1, Integer::sum);
-        java.util.Set<String> bulk = new java.util.HashSet<>();
+        Set<String> bulk = new HashSet<>();
         bulkCount.forEach((k, n) -> {
             if (n > maxPerGroup) bulk.add(k);
         });
@@ -159,10 +162,10 @@ final class QuestionPlan {
     }
 
     /** The lines a report asks: each question listed by name, each grouped line, the waiting line, each collapsed rule. */
-    static int lines(java.util.Collection<Plan.PlanItem> items) {
+    static int lines(Collection<Plan.PlanItem> items) {
         int n = 0;
         boolean waiting = false;
-        java.util.Set<String> grouped = new java.util.HashSet<>(), collapsed = new java.util.HashSet<>();
+        Set<String> grouped = new HashSet<>(), collapsed = new HashSet<>();
         for (Plan.PlanItem it : items) {
             if ("waiting".equals(it.question())) waiting = true;
             else if ("collapsed".equals(it.question())) collapsed.add(it.rule());

@@ -1,6 +1,9 @@
 package steward.sessions.audit;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import steward.sessions.rules.Rule;
 import steward.sessions.rules.Rules;
 
@@ -396,13 +399,12 @@ public final class ReportRenderer {
         // one line per reason: a reason shared by more than two sessions (e.g. the members of compaction chains still
         // in
         // use) is counted with two examples; the rest stay in structuredContent
-        java.util.Map<String, List<AuditResult.Item>> byReason = new java.util.LinkedHashMap<>();
+        Map<String, List<AuditResult.Item>> byReason = new LinkedHashMap<>();
         for (AuditResult.Item it : kept.items()) {
             if (it.rule().equals("R") || it.rule().equals("K"))
                 continue; // nothing to do; rule K has its own line below
             plain--;
-            byReason.computeIfAbsent(it.reason(), k -> new java.util.ArrayList<>())
-                    .add(it);
+            byReason.computeIfAbsent(it.reason(), k -> new ArrayList<>()).add(it);
         }
         for (var e : byReason.entrySet()) {
             List<AuditResult.Item> its = e.getValue();

@@ -10,10 +10,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import steward.StewardError;
+import steward.claude.ClaudeSessionFile;
+import steward.claude.FirstPrompt;
 import steward.sessions.grouping.GroupingEngine;
 import steward.sessions.grouping.HermesProjects;
 import steward.sessions.grouping.TopicClusterer;
+import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.MessageContent;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
@@ -72,13 +78,13 @@ final class TopicGroups {
     }
 
     /** Claude Code's sessions as grouping sees them: title, first prompt (the transcript's head), working directory, project. */
-    static List<GroupingEngine.Candidate> readClaude(steward.sessions.store.ClaudeSessions src, List<SessionRow> rows) {
+    static List<GroupingEngine.Candidate> readClaude(ClaudeSessions src, List<SessionRow> rows) {
         List<SessionRow> cands = visible(rows);
         List<GroupingEngine.Candidate> out = new ArrayList<>(cands.size());
         for (SessionRow r : cands) {
-            steward.claude.ClaudeSessionFile f = src.file(r.id());
+            ClaudeSessionFile f = src.file(r.id());
             if (f == null) continue;
-            String prompt = f.escapes() ? null : steward.claude.FirstPrompt.read(f.file(), PROMPT_CHARS);
+            String prompt = f.escapes() ? null : FirstPrompt.read(f.file(), PROMPT_CHARS);
             out.add(new GroupingEngine.Candidate(
                     r.id(), r.untitled() ? null : r.title(), prompt, f.facts().cwd(), r.lastActivity(), r.group()));
         }
@@ -87,7 +93,7 @@ final class TopicGroups {
 
     static TopicGroups buildClaude(List<GroupingEngine.Candidate> cands) {
         List<Found> found = GroupingEngine.groupClaude(cands, TopicClusterer.DEFAULT_THRESHOLD).stream()
-                .map(c -> new Found(steward.sessions.store.ClaudeSessions.STORE, c))
+                .map(c -> new Found(ClaudeSessions.STORE, c))
                 .toList();
         return new TopicGroups(found, HermesProjects.NONE, cands.size());
     }
@@ -153,11 +159,11 @@ final class TopicGroups {
     }
 
     /** The result of an asynchronous {@link #build}. Grouping is advice: its failure is reported, never the audit's failure. */
-    static TopicGroups join(java.util.concurrent.CompletableFuture<TopicGroups> f) {
+    static TopicGroups join(CompletableFuture<TopicGroups> f) {
         if (f == null) return null;
         try {
             return f.join();
-        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+        } catch (CompletionException | CancellationException e) {
             Throwable c = e.getCause() == null ? e : e.getCause();
             String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
             return new TopicGroups(List.of(), new HermesProjects(List.of(), null, "topic grouping skipped: " + m), 0);

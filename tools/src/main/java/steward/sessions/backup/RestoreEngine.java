@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -49,13 +50,13 @@ import tools.jackson.databind.JsonNode;
 public final class RestoreEngine {
     static final String CTX = "session_restore";
     private final StewardPaths paths;
-    private final java.time.Clock clock;
+    private final Clock clock;
 
     public RestoreEngine(StewardPaths paths) {
-        this(paths, java.time.Clock.systemUTC());
+        this(paths, Clock.systemUTC());
     }
 
-    public RestoreEngine(StewardPaths paths, java.time.Clock clock) {
+    public RestoreEngine(StewardPaths paths, Clock clock) {
         this.paths = paths;
         this.clock = clock;
     }

@@ -18,6 +18,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.json.Json;
@@ -247,16 +249,16 @@ public final class SessionBackup {
      */
     public static final class SideFileIndex {
         private final Path dir;
-        private final java.util.NavigableSet<String> names;
+        private final NavigableSet<String> names;
 
-        private SideFileIndex(Path dir, java.util.NavigableSet<String> names) {
+        private SideFileIndex(Path dir, NavigableSet<String> names) {
             this.dir = dir;
             this.names = names;
         }
 
         public static SideFileIndex of(Path hermesHome) throws IOException {
             Path sd = hermesHome.resolve("sessions");
-            java.util.TreeSet<String> names = new java.util.TreeSet<>();
+            TreeSet<String> names = new TreeSet<>();
             if (Files.isDirectory(sd)) {
                 try (var s = Files.list(sd)) {
                     s.forEach(p -> names.add(p.getFileName().toString()));

@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import steward.sessions.rules.Text;
 import steward.text.CodePoints;
 import steward.text.TitleAnalyzer;
@@ -91,7 +93,7 @@ public final class GroupingEngine {
             List<Candidate> cands,
             double threshold,
             String idPrefix,
-            java.util.function.BiFunction<List<Candidate>, String, Advice> advise) {
+            BiFunction<List<Candidate>, String, Advice> advise) {
         List<TopicClusterer.Doc> docs = new ArrayList<>(cands.size());
         for (Candidate c : cands) docs.add(new TopicClusterer.Doc(c.title(), c.prompt(), c.cwd()));
         List<List<Integer>> raw = TopicClusterer.cluster(docs, threshold);
@@ -125,7 +127,7 @@ public final class GroupingEngine {
      */
     static Advice adviseClaude(
             List<Candidate> members, List<Candidate> all, Map<String, Integer> perProject, String label) {
-        Set<String> projects = new java.util.LinkedHashSet<>();
+        Set<String> projects = new LinkedHashSet<>();
         for (Candidate c : members) projects.add(c.project());
         String where = members.stream()
                 .map(Candidate::cwd)

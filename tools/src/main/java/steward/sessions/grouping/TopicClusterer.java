@@ -1,6 +1,7 @@
 package steward.sessions.grouping;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +90,7 @@ public final class TopicClusterer {
             int[] keys = new int[m.size()];
             int j = 0;
             for (Integer k : m.keySet()) keys[j++] = k;
-            java.util.Arrays.sort(keys);
+            Arrays.sort(keys);
             double[] w = new double[keys.length];
             double norm = 0;
             for (int k = 0; k < keys.length; k++) {

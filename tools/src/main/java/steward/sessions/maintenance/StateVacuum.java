@@ -1,9 +1,7 @@
 package steward.sessions.maintenance;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -12,12 +10,11 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import java.util.stream.Stream;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import steward.StewardError;
 import steward.Work;
+import steward.config.StewardConfig;
 import steward.config.StewardPaths;
 import steward.sessions.backup.StateCopy;
 import steward.sessions.store.DiskUsage;
@@ -46,8 +43,8 @@ import steward.sessions.store.Sqlite;
  */
 public final class StateVacuum {
     static final String CTX = "session_apply";
-    public static final int DEFAULT_MIN_FREE_MB = 64;
-    public static final int DEFAULT_MAX_LOCK_SECONDS = 10;
+    public static final int DEFAULT_MIN_FREE_MB = StewardConfig.DEFAULT_VACUUM_MIN_FREE_MB;
+    public static final int DEFAULT_MAX_LOCK_SECONDS = StewardConfig.DEFAULT_VACUUM_MAX_LOCK_SECONDS;
     /** VACUUM rewrites what VACUUM INTO wrote, then checkpoints it back: about twice the copy's time (measured, bench audit). */
     static final double LOCK_FACTOR = 2.0;
 
@@ -61,43 +58,22 @@ public final class StateVacuum {
         this.clock = clock;
     }
 
-    /** {@code steward.vacuum_min_free_mb} and {@code steward.vacuum_max_lock_seconds} from config.yaml, with warnings for bad values. */
+    /** {@code steward.vacuum_min_free_mb} and {@code steward.vacuum_max_lock_seconds} from config.yaml ({@link StewardConfig}), with warnings for bad values. */
     public record Settings(long minFreeBytes, double maxLockSeconds, List<String> warnings) {
         public static Settings load(Path configYaml) {
-            List<String> w = new ArrayList<>();
-            Map<?, ?> st = Map.of();
-            try {
-                Object root = new Load(LoadSettings.builder()
-                                .setAllowDuplicateKeys(true)
-                                .build())
-                        .loadFromString(Files.readString(configYaml, StandardCharsets.UTF_8));
-                if (root instanceof Map<?, ?> top && top.get("steward") instanceof Map<?, ?> m) st = m;
-            } catch (NoSuchFileException e) {
-                // defaults
-            } catch (IOException | RuntimeException e) {
-                w.add("config.yaml unreadable or malformed: vacuum settings use their defaults");
-            }
-            double minMb = number(
-                    st.get("vacuum_min_free_mb"), DEFAULT_MIN_FREE_MB, 0, 1_000_000, "steward.vacuum_min_free_mb", w);
-            double lock = number(
-                    st.get("vacuum_max_lock_seconds"),
-                    DEFAULT_MAX_LOCK_SECONDS,
-                    0,
-                    86_400,
-                    "steward.vacuum_max_lock_seconds",
-                    w);
-            return new Settings((long) (minMb * 1024 * 1024), lock, List.copyOf(w));
+            return of(StewardConfig.load(configYaml));
         }
 
-        private static double number(Object v, double dflt, double min, double max, String key, List<String> w) {
-            if (v == null) return dflt;
-            if (v instanceof Number n
-                    && !Double.isNaN(n.doubleValue())
-                    && n.doubleValue() >= min
-                    && n.doubleValue() <= max) return n.doubleValue();
-            w.add("config.yaml: " + key + " must be a number from " + (long) min + " to " + (long) max + " (" + v
-                    + "); using " + (long) dflt);
-            return dflt;
+        public static Settings of(StewardConfig config) {
+            List<String> w = new ArrayList<>();
+            var state = config.read().state();
+            if (state == StewardConfig.State.UNREADABLE || state == StewardConfig.State.MALFORMED)
+                w.add(config.file() + " unreadable or malformed: vacuum settings use their defaults");
+            w.addAll(StewardConfig.warnings(List.of(config.vacuumMinFreeMb(), config.vacuumMaxLockSeconds())));
+            return new Settings(
+                    (long) (config.vacuumMinFreeMb().value() * 1024 * 1024),
+                    config.vacuumMaxLockSeconds().value(),
+                    List.copyOf(w));
         }
     }
 
@@ -212,7 +188,7 @@ public final class StateVacuum {
             return new Result(
                     "lock_too_long",
                     String.format(
-                            java.util.Locale.ROOT,
+                            Locale.ROOT,
                             "not vacuumed: VACUUM would hold Hermes' write lock "
                                     + "for about %.0f s (writing the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
                                     + "stop Hermes (gateway, cron, open sessions), raise the setting and ask again. Nothing was changed",
@@ -269,7 +245,7 @@ public final class StateVacuum {
         List<String> pruned = pruneOlderCopies(copy, warnings);
         rest.progress(4, 4, "vacuumed");
         String msg = String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "vacuumed state.db: %s → %s (%s freed%s) in %.1f s; integrity ok, %s",
                 mb(dbBefore + walBefore),
                 mb(dbAfter + walAfter),
@@ -339,6 +315,6 @@ public final class StateVacuum {
     }
 
     static String mb(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
+        return String.format(Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
     }
 }

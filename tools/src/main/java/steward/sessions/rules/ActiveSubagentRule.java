@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "MEDIUM, LOW",
         id = "C",
         summary = "Active subagents: untitled → name or delete (MEDIUM); titled → review (LOW)",
         rationale =

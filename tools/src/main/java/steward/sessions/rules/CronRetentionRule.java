@@ -1,9 +1,11 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
+import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "MEDIUM",
         id = "T",
         summary =
                 "Cron retention: an ended cron session older than steward.cron_retention_days (14) → delete with backup "
@@ -25,7 +27,7 @@ public final class CronRetentionRule implements Rule {
         String zh = "已结束的定时任务会话，" + ago + " 天前结束（保留 " + d + " 天）：删除（有备份）？";
         Double prunedAt = HermesPruneRule.dueAt(s, ctx);
         if (prunedAt != null) {
-            String day = steward.sessions.audit.Times.day(prunedAt);
+            String day = Times.day(prunedAt);
             en += " (Hermes' auto_prune deletes it from " + day + " anyway)";
             zh += "（Hermes 的 auto_prune 从 " + day + " 起也会删除它）";
         }

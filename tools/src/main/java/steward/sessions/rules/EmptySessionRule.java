@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH",
         id = "N",
         summary = "Empty sessions: no messages, not current, opened more than an hour ago → delete (HIGH)",
         rationale =

@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH, MEDIUM",
         id = "B",
         summary = "Ended and untitled sessions: delete (HIGH up to 10 messages, MEDIUM above)",
         rationale =

@@ -5,6 +5,7 @@ import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "LOW",
         id = "H",
         summary =
                 "Hermes prunes it itself: with sessions.auto_prune on, an ended session started more than retention_days "

@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH",
         id = "M",
         summary =
                 "Machine sessions that never ended: an active cron, gateway (chat platform), API or subagent session idle longer "

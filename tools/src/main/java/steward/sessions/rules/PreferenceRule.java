@@ -6,6 +6,7 @@ import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH, MEDIUM, LOW",
         id = "F",
         summary = "User preference overrides: what the user decided before about this session or rule",
         rationale =

@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "MEDIUM",
         id = "E",
         summary =
                 "Repeated topics: a title keyword shared by ≥ 2 active titled sessions (not cron, gateway, API or subagent runs) → review (report only)",

@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH",
         id = "R",
         summary = "Everything else is kept",
         rationale = "No rule found a reason to act; doing nothing is always safe.")

@@ -1,6 +1,7 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
+import steward.learning.RuleKey;
 import steward.sessions.store.SessionRow;
 
 /** One housekeeping rule: it either decides about a session or passes it on to the next rule. */
@@ -37,7 +38,6 @@ public interface Rule {
 
     /** A verdict for one named condition of this rule (what the learning loop learns about), e.g. {@code B/long}. */
     default Verdict verdict(String condition, Action action, Confidence confidence, String en, String zh) {
-        return new Verdict(
-                id(), steward.learning.RuleKey.of(id(), condition), action, confidence, new Text(en, zh), null);
+        return new Verdict(id(), RuleKey.of(id(), condition), action, confidence, new Text(en, zh), null);
     }
 }

@@ -2,12 +2,18 @@ package steward.sessions.rules;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import steward.config.HousekeepingSettings;
+import steward.config.StewardSettings;
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 import steward.text.TitleAnalyzer;
@@ -35,7 +41,7 @@ public final class RuleContext {
     private final Map<String, Topic> topicBySession;
     private final Preferences preferences;
     private final double subagentKeepDays;
-    private final steward.config.HousekeepingSettings housekeeping;
+    private final HousekeepingSettings housekeeping;
     private final Double lastAutoPrune;
     private final Map<String, String> chainOf;
     private final Map<String, List<String>> chains;
@@ -53,11 +59,11 @@ public final class RuleContext {
             Collection<SessionRow> sessions,
             Preferences prefs,
             double subagentKeepDays,
-            steward.config.HousekeepingSettings housekeeping,
+            HousekeepingSettings housekeeping,
             Double lastAutoPrune) {
         this.now = now;
         this.subagentKeepDays = subagentKeepDays;
-        this.housekeeping = housekeeping == null ? steward.config.HousekeepingSettings.defaults() : housekeeping;
+        this.housekeeping = housekeeping == null ? HousekeepingSettings.defaults() : housekeeping;
         this.lastAutoPrune = lastAutoPrune;
         this.currentSessionId = currentSessionId;
         this.preferences = prefs == null ? Preferences.empty() : prefs;
@@ -97,7 +103,7 @@ public final class RuleContext {
 
     public static RuleContext of(
             double now, String currentSessionId, Collection<SessionRow> sessions, Preferences prefs) {
-        return of(now, currentSessionId, sessions, prefs, steward.config.StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS);
+        return of(now, currentSessionId, sessions, prefs, StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS);
     }
 
     /** With the subagent keep-days setting ({@code steward.subagent_keep_days}; 0 = no grace period). */
@@ -120,7 +126,7 @@ public final class RuleContext {
             Collection<SessionRow> sessions,
             Preferences prefs,
             double subagentKeepDays,
-            steward.config.HousekeepingSettings housekeeping,
+            HousekeepingSettings housekeeping,
             Double lastAutoPrune) {
         return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, housekeeping, lastAutoPrune);
     }
@@ -191,7 +197,7 @@ public final class RuleContext {
         for (Map.Entry<List<String>, List<String>> e : phrases.entrySet()) {
             List<String> ids = e.getKey();
             List<String> toks = new ArrayList<>(e.getValue());
-            String first = byId.get(ids.get(0)).title().toLowerCase(java.util.Locale.ROOT);
+            String first = byId.get(ids.get(0)).title().toLowerCase(Locale.ROOT);
             toks.sort((a, b) -> Integer.compare(first.indexOf(a), first.indexOf(b)));
             StringBuilder label = new StringBuilder();
             String prev = null;
@@ -219,7 +225,7 @@ public final class RuleContext {
         for (Topic t : topics) for (String id : t.sessionIds()) topicBySession.putIfAbsent(id, t);
     }
 
-    private static final java.util.regex.Pattern NUMBERED = java.util.regex.Pattern.compile("^(.*?) #(\\d+)$");
+    private static final Pattern NUMBERED = Pattern.compile("^(.*?) #(\\d+)$");
 
     /**
      * Compaction chains: a session continued from a parent that ended with Hermes' {@code compression} end reason (not a
@@ -240,7 +246,7 @@ public final class RuleContext {
         Set<String> numbered = new HashSet<>();
         for (SessionRow s : sessions) {
             if (s.untitled() || s.subagent()) continue;
-            java.util.regex.Matcher m = NUMBERED.matcher(s.title());
+            Matcher m = NUMBERED.matcher(s.title());
             String base = m.matches() ? m.group(1) : s.title();
             String key = s.store() + "\0" + base;
             byBase.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
@@ -256,9 +262,8 @@ public final class RuleContext {
             members.computeIfAbsent(find(up, id), k -> new ArrayList<>()).add(byId.get(id));
         List<List<SessionRow>> all = new ArrayList<>(members.values());
         for (List<SessionRow> l : all)
-            l.sort(java.util.Comparator.comparingDouble(SessionRow::startedAt).thenComparing(SessionRow::id));
-        all.sort(java.util.Comparator.comparingDouble(
-                        (List<SessionRow> l) -> l.get(0).startedAt())
+            l.sort(Comparator.comparingDouble(SessionRow::startedAt).thenComparing(SessionRow::id));
+        all.sort(Comparator.comparingDouble((List<SessionRow> l) -> l.get(0).startedAt())
                 .thenComparing(l -> l.get(0).id()));
         for (List<SessionRow> l : all) {
             if (l.size() < 2) continue;
@@ -301,7 +306,7 @@ public final class RuleContext {
     }
 
     /** The machine idle times, cron retention and Hermes' auto-prune settings. */
-    public steward.config.HousekeepingSettings housekeeping() {
+    public HousekeepingSettings housekeeping() {
         return housekeeping;
     }
 

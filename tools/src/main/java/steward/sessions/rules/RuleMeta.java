@@ -5,7 +5,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** Declarative metadata of one housekeeping rule. */
+/**
+ * Declarative metadata of one rule: a housekeeping rule, a learning rule or a recall gate (validated when each
+ * registry is built, {@code steward.meta.Metadata}; README's rule tables are generated from it).
+ */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface RuleMeta {
@@ -14,4 +17,7 @@ public @interface RuleMeta {
     String summary();
 
     String rationale();
+
+    /** The confidences of the verdicts the rule gives ("HIGH, MEDIUM"); "" where none applies (learning rules, gates). */
+    String confidence() default "";
 }

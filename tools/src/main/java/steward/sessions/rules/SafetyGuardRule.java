@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH, MEDIUM",
         id = "S",
         summary =
                 "Safety guard: the current session and live chains are kept; titled active sessions are never auto-executed",

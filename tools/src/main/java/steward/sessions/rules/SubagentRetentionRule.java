@@ -6,6 +6,7 @@ import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH",
         id = "K",
         summary =
                 "Subagent trace retention: a finished subagent is kept for keep-days (default 3) after its last activity "

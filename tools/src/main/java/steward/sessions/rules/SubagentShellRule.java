@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "HIGH",
         id = "A",
         summary = "Subagent shells: ended subagent sessions with ≤ 4 messages, or untitled ones",
         rationale = "A finished subagent with almost no messages, or with no title, cannot be found again by anyone; "

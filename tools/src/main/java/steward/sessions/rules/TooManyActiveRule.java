@@ -5,6 +5,7 @@ import steward.learning.rules.ThresholdRule;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
+        confidence = "MEDIUM, LOW",
         id = "D",
         summary =
                 "Too many active sessions (> N): archived-but-active (MEDIUM) or titled and idle > 3 days (LOW) → mark as ended",

@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import steward.StewardError;
@@ -35,7 +37,7 @@ public record SessionDigest(
         if (row == null)
             throw new StewardError(
                     "session " + id, "no such session in " + store.path().getFileName());
-        Map<String, Long> byRole = new java.util.LinkedHashMap<>();
+        Map<String, Long> byRole = new LinkedHashMap<>();
         long total = 0;
         try (PreparedStatement ps = store.connection()
                 .prepareStatement(
@@ -52,7 +54,7 @@ public record SessionDigest(
                     ? page(store, id, "DESC", (int) Math.min(edge, total - edge), excerptLimit)
                     : List.of();
             List<Message> lastAsc = new ArrayList<>(last);
-            java.util.Collections.reverse(lastAsc);
+            Collections.reverse(lastAsc);
             return new SessionDigest(row, total, byRole, first, lastAsc, excerptLimit);
         } catch (SQLException e) {
             throw new StewardError("session " + id, "cannot read messages: " + Sqlite.describe(e), e);

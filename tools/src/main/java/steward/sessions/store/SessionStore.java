@@ -1,5 +1,7 @@
 package steward.sessions.store;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -8,12 +10,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import steward.StewardError;
 
 /**
@@ -59,7 +64,7 @@ public final class SessionStore implements AutoCloseable {
         try {
             if (Files.size(db) == 0)
                 throw new StewardError("state.db", db + " is empty (0 bytes): not a Hermes session store");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new StewardError("state.db", "cannot read " + db + ": " + e.getMessage(), e);
         }
         Connection c = writable ? Sqlite.openReadWrite(db) : Sqlite.openReadOnly(db);
@@ -190,18 +195,17 @@ public final class SessionStore implements AutoCloseable {
         // large stores: the upper half of the rowids is read on a second read-only connection in parallel
         // (each row is read exactly once; SQLite serves concurrent readers)
         long mid = maxRowid / 2;
-        java.util.concurrent.CompletableFuture<List<SessionRow>> upper =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try (Connection second = Sqlite.openReadOnly(db)) {
-                        return listRange(second, mid, Long.MAX_VALUE);
-                    } catch (SQLException e) {
-                        throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
-                    }
-                });
+        CompletableFuture<List<SessionRow>> upper = CompletableFuture.supplyAsync(() -> {
+            try (Connection second = Sqlite.openReadOnly(db)) {
+                return listRange(second, mid, Long.MAX_VALUE);
+            } catch (SQLException e) {
+                throw new StewardError("state.db", "cannot list sessions: " + Sqlite.describe(e), e);
+            }
+        });
         List<SessionRow> out = listRange(conn, Long.MIN_VALUE, mid);
         try {
             out.addAll(upper.join());
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             if (e.getCause() instanceof StewardError se) throw se;
             throw new StewardError("state.db", "cannot list sessions: " + e.getCause(), e.getCause());
         }
@@ -276,7 +280,7 @@ public final class SessionStore implements AutoCloseable {
      */
     private static String text(ResultSet rs, int col) throws SQLException {
         byte[] b = rs.getBytes(col);
-        return b == null ? null : new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
     }
 
     /** archived, pinned, hidden, model_config — or constants where this schema version lacks them. */
@@ -288,7 +292,7 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /** The sessions with the given ids (missing ids are simply absent from the map). */
-    public Map<String, SessionRow> sessionsById(java.util.Collection<String> ids) {
+    public Map<String, SessionRow> sessionsById(Collection<String> ids) {
         Map<String, SessionRow> out = new LinkedHashMap<>();
         if (ids.isEmpty()) return out;
         String opt = optionalColumns();

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import steward.learning.Events;
+import steward.learning.LearningEngine;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
@@ -83,19 +85,17 @@ class QuietRuleTest {
         Events.learn(d, "p1 | B | with_titled | MEDIUM | delete | VETOED");
         var run = Events.learn(d, "p2 | B | with_titled | MEDIUM | delete | VETOED");
         Preferences p = new Preferences(d, null);
-        assertTrue(p.alongQuiet("B", java.util.List.of("titled")));
-        assertFalse(p.alongQuiet("B", java.util.List.of("running")));
-        assertFalse(p.alongQuiet("B", java.util.List.of("running", "titled")), "every kind taken along must be quiet");
-        assertFalse(p.alongQuiet("C", java.util.List.of("titled")), "per rule of the deletion");
+        assertTrue(p.alongQuiet("B", List.of("titled")));
+        assertFalse(p.alongQuiet("B", List.of("running")));
+        assertFalse(p.alongQuiet("B", List.of("running", "titled")), "every kind taken along must be quiet");
+        assertFalse(p.alongQuiet("C", List.of("titled")), "per rule of the deletion");
         assertTrue(
                 Events.changes(run)
                         .contains(
                                 "rule B deletions that would take a titled subagent along are listed from now on, not asked: both stay"),
                 Events.changes(run));
-        assertTrue(
-                steward.learning.LearningEngine.ruleState(d).contains("B/with_titled=quiet"),
-                steward.learning.LearningEngine.ruleState(d));
-        assertFalse(steward.learning.LearningEngine.ruleState(d).contains("B=LOW"), "not the rule's own level");
+        assertTrue(LearningEngine.ruleState(d).contains("B/with_titled=quiet"), LearningEngine.ruleState(d));
+        assertFalse(LearningEngine.ruleState(d).contains("B=LOW"), "not the rule's own level");
     }
 
     @Test

@@ -4,8 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import steward.learning.DecisionEvent;
 import steward.learning.Events;
+import steward.learning.LearningRun;
+import steward.learning.Level;
+import steward.learning.Outcome;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 
@@ -13,28 +19,28 @@ class SessionMemoryRuleTest {
     @Test
     void aVetoedSessionIsRememberedAsKeptAndAnAskedDeleteThatCouldNotRunComesBack() {
         PreferenceData d = new PreferenceData();
-        var events = new java.util.ArrayList<>(Events.parse("""
+        var events = new ArrayList<>(Events.parse("""
                 s1 | B | long  | MEDIUM | delete | VETOED | want_kept
                 s3 | B | long  | MEDIUM | delete | APPROVED
                 """));
         // s4's deletion was approved but could not run (its subagent child was kept): it comes back as asked for
-        events.add(new steward.learning.DecisionEvent(
+        events.add(new DecisionEvent(
                 "s4",
                 null,
                 "B",
                 "long",
-                steward.learning.Level.MEDIUM,
+                Level.MEDIUM,
                 "delete",
-                steward.learning.Outcome.APPROVED,
+                Outcome.APPROVED,
                 null,
                 null,
-                steward.learning.Level.MEDIUM,
+                Level.MEDIUM,
                 "new",
                 true,
                 false,
                 false,
                 null));
-        var run = new steward.learning.LearningRun("p", "2026-08-10", events, d);
+        var run = new LearningRun("p", "2026-08-10", events, d);
         new SessionMemoryRule().apply(run);
         Preferences p = new Preferences(d, null);
         assertTrue(p.kept("s1"));
@@ -47,23 +53,23 @@ class SessionMemoryRuleTest {
     @Test
     void aRenameIsRememberedAsARenameAndProtectsTheSession() {
         PreferenceData d = new PreferenceData();
-        var e = new steward.learning.DecisionEvent(
+        var e = new DecisionEvent(
                 "s1",
                 null,
                 "B",
                 "long",
-                steward.learning.Level.MEDIUM,
+                Level.MEDIUM,
                 "delete",
-                steward.learning.Outcome.RENAMED,
+                Outcome.RENAMED,
                 null,
                 null,
-                steward.learning.Level.MEDIUM,
+                Level.MEDIUM,
                 "new",
                 false,
                 false,
                 false,
                 "Notes");
-        var run = new steward.learning.LearningRun("p", "2026-08-10", java.util.List.of(e), d);
+        var run = new LearningRun("p", "2026-08-10", List.of(e), d);
         new SessionMemoryRule().apply(run);
         Preferences p = new Preferences(d, null);
         assertFalse(p.kept("s1"), "a rename is not a keep");
@@ -77,9 +83,9 @@ class SessionMemoryRuleTest {
         PreferenceData d = new PreferenceData();
         d.session_level.rejected.add(new PreferenceData.SessionMark("old", null, "2026-01-01", "B"));
         d.session_level.rejected.add(new PreferenceData.SessionMark("recent", null, "2026-07-01", "B"));
-        new SessionMemoryRule().apply(new steward.learning.LearningRun("p", "2026-08-10", java.util.List.of(), d));
+        new SessionMemoryRule().apply(new LearningRun("p", "2026-08-10", List.of(), d));
         assertEquals(
-                java.util.List.of("recent"),
+                List.of("recent"),
                 d.session_level.rejected.stream().map(m -> m.id).toList());
     }
 

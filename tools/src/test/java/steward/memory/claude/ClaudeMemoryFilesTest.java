@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.testing.ClaudeTestHomes;
@@ -23,7 +24,7 @@ class ClaudeMemoryFilesTest {
         ClaudeMemoryFiles f = ClaudeMemoryFiles.read(home, project);
         assertEquals(m.get("instruction_files").asInt(), f.instructions().size());
         assertEquals(
-                java.util.List.of("user", "user_rule", "project", "project_claude_dir", "local", "rule"),
+                List.of("user", "user_rule", "project", "project_claude_dir", "local", "rule"),
                 f.instructions().stream()
                         .map(ClaudeMemoryFiles.Instruction::scope)
                         .toList());

@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -171,7 +172,7 @@ class ClaudeMemoryWriterTest {
         MemoryResult many = write("claude", "remove", null, "the", null, null, null, null);
         assertEquals("multiple_match", many.kind());
         assertTrue(
-                ((java.util.List<?>) many.record().get("matches")).size() >= 3,
+                ((List<?>) many.record().get("matches")).size() >= 3,
                 many.record().toString());
         assertEquals(
                 "no_match",

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -150,7 +151,7 @@ class ConsolidationTest {
         Consolidation c0 = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-07-01T12:00:00Z"));
         c0.apply(c0.plan(null, null, List.of(), "en").plan_id(), null, "test");
         new EvidenceStore(paths.stateDir())
-                .referenced(List.of("[0.7] [env] The NAS is at 10.0.0.5"), java.time.LocalDate.parse("2026-07-20"));
+                .referenced(List.of("[0.7] [env] The NAS is at 10.0.0.5"), LocalDate.parse("2026-07-20"));
         Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-05T12:00:00Z"));
         var plan = c.plan(null, null, List.of(), "en");
         assertEquals(

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +40,7 @@ class JournalCrashTest {
     }
 
     Map<String, String> state(StewardPaths p) throws Exception {
-        Map<String, String> m = new java.util.TreeMap<>(LifecycleHomes.tree(p.memoriesDir()));
+        Map<String, String> m = new TreeMap<>(LifecycleHomes.tree(p.memoriesDir()));
         Path ev = p.stateDir().resolve("memory/evidence.json");
         m.put("<evidence>", Files.exists(ev) ? Files.readString(ev) : "<absent>");
         return m;
@@ -122,7 +124,7 @@ class JournalCrashTest {
 
     static String diff(Map<String, String> old, Map<String, String> fresh, Map<String, String> now) {
         StringBuilder sb = new StringBuilder();
-        for (String k : new java.util.TreeSet<>(now.keySet())) {
+        for (String k : new TreeSet<>(now.keySet())) {
             if (!now.get(k).equals(old.get(k))) sb.append(" ≠old:").append(k);
             if (!now.get(k).equals(fresh.get(k))) sb.append(" ≠new:").append(k);
         }

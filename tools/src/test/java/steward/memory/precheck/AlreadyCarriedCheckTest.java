@@ -2,6 +2,7 @@ package steward.memory.precheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AlreadyCarriedCheckTest {
@@ -53,7 +54,7 @@ class AlreadyCarriedCheckTest {
                 true,
                 "high",
                 "severe",
-                java.util.List.of("15"));
+                List.of("15"));
         var o = check.evaluate(other);
         assertEquals("pass", o.status());
         org.junit.jupiter.api.Assertions.assertTrue(o.detail().contains("but not 15"), o.detail());
@@ -70,7 +71,7 @@ class AlreadyCarriedCheckTest {
                 true,
                 "high",
                 "severe",
-                java.util.List.of("not"));
+                List.of("not"));
         assertEquals("pass", check.evaluate(negated).status());
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.StewardError;
 import steward.config.StewardPaths;
+import steward.learning.PreferenceStore;
 import steward.learning.Preferences;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
@@ -102,9 +104,8 @@ class ApplyEngineTest {
 
         RestoreEngine.Result rr =
                 new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
-        var prefs = new steward.learning.PreferenceStore(paths.stateDir(), TestHomes.CLOCK)
-                .read()
-                .view();
+        var prefs =
+                new PreferenceStore(paths.stateDir(), TestHomes.CLOCK).read().view();
         assertTrue(prefs.kept(shell), "restoring takes the deletion back: the session is kept from now on");
         assertEquals("ok", rr.learning().status());
         assertTrue(
@@ -331,7 +332,7 @@ class ApplyEngineTest {
         Plan plan = audit("interactive").plan();
         List<String> before = TestHomes.dump(paths.stateDb());
         try (Connection hermes = Sqlite.openReadWrite(paths.stateDb());
-                java.sql.Statement st = hermes.createStatement()) {
+                Statement st = hermes.createStatement()) {
             st.execute("BEGIN IMMEDIATE"); // another writer holds the lock for the whole attempt
             StewardError e = assertThrows(
                     StewardError.class,

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import steward.config.StewardPaths;
@@ -19,7 +20,7 @@ public final class SessionsMain {
         StewardPaths paths = StewardPaths.of(Path.of(args[0]));
         Clock clock = Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC);
         if (args[1].equals("apply")) {
-            Map<String, String> rules = new java.util.HashMap<>();
+            Map<String, String> rules = new HashMap<>();
             for (String r : List.of(args).subList(3, args.length)) rules.put(r, "approve");
             ApplyResult r = new ApplyEngine(paths, clock)
                     .apply(new ApplyRequest(args[2], Map.of(), rules, Map.of(), false, null));

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.claude.fixture.ClaudeHomeFixture;
@@ -171,9 +174,9 @@ class ClaudeFixtureVerdictTest {
         ClaudeHomeFixture.generate(out, false);
         Map<String, String> committed = ClaudeTestHomes.tree(ClaudeTestHomes.fixture());
         Map<String, String> fresh = ClaudeTestHomes.tree(out);
-        java.util.Set<String> differ = new java.util.TreeSet<>(committed.keySet());
+        Set<String> differ = new TreeSet<>(committed.keySet());
         differ.addAll(fresh.keySet());
-        differ.removeIf(k -> java.util.Objects.equals(committed.get(k), fresh.get(k)));
+        differ.removeIf(k -> Objects.equals(committed.get(k), fresh.get(k)));
         assertTrue(
                 differ.isEmpty(),
                 "fixtures/claude-home differs from its generator (run fixtures/generate-claude-home): " + differ);

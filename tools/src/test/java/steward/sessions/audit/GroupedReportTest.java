@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,7 @@ import steward.config.StewardPaths;
 import steward.learning.Preferences;
 import steward.sessions.HermesRows;
 import steward.sessions.apply.ApplyEngine;
+import steward.sessions.apply.ApplyEngineAccess;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
 import steward.sessions.rules.RuleFixtures;
@@ -61,7 +63,7 @@ class GroupedReportTest {
             boolean inCount = o.result().decision_groups().stream()
                     .anyMatch(g -> g.left_out() > 0
                             && g.rule().equals(it.rule())
-                            && java.util.Objects.equals(g.condition(), it.condition())
+                            && Objects.equals(g.condition(), it.condition())
                             && g.action().equals(it.action()));
             assertTrue(listed || inCount, "item " + it.item_id() + " is in no decision group");
         }
@@ -246,11 +248,10 @@ class GroupedReportTest {
                 3,
                 List.copyOf(grouped.values()),
                 "");
-        var decided = steward.sessions.apply.ApplyEngineAccess.decide(
-                rows, plan, Map.of(parentGroup, "approve", "lint", "reject"));
+        var decided = ApplyEngineAccess.decide(rows, plan, Map.of(parentGroup, "approve", "lint", "reject"));
         assertFalse(decided.contains("p_titled"), "the child's own rejection keeps its parent: " + decided);
         assertFalse(decided.contains("lint"));
-        decided = steward.sessions.apply.ApplyEngineAccess.decide(rows, plan, Map.of(parentGroup, "approve"));
+        decided = ApplyEngineAccess.decide(rows, plan, Map.of(parentGroup, "approve"));
         assertTrue(
                 decided.contains("p_titled") && decided.contains("lint"),
                 "the child goes with its approved parent: " + decided);

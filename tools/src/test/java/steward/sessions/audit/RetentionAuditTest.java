@@ -100,7 +100,7 @@ class RetentionAuditTest {
         AuditResult r = new AuditEngine(StewardPaths.of(home), TestHomes.CLOCK, Preferences.empty())
                 .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500))
                 .result();
-        assertEquals(new AuditResult.Retention(0, "config_file", 0, 0, null, java.util.List.of()), r.retention());
+        assertEquals(new AuditResult.Retention(0, "config_file", 0, 0, null, List.of()), r.retention());
         assertTrue(
                 r.groups().auto().items().stream().anyMatch(i -> i.session_id().equals(FixtureVerdictTest.YOUNG_SHELL)),
                 "with keep-days 0 the young shell is rule A's again");

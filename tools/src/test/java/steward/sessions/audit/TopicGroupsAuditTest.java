@@ -6,15 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.StewardError;
+import steward.claude.ClaudeHome;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
 import steward.sessions.apply.ApplyEngine;
@@ -262,10 +271,10 @@ class TopicGroupsAuditTest {
         Path home = root.resolve("claude-home");
         double now = TestHomes.NOW.getEpochSecond();
         for (CcSession c : sessions) {
-            Path dir = home.resolve("projects").resolve(steward.claude.ClaudeHome.encodeCwd(c.cwd()));
-            java.nio.file.Files.createDirectories(dir);
+            Path dir = home.resolve("projects").resolve(ClaudeHome.encodeCwd(c.cwd()));
+            Files.createDirectories(dir);
             double at = c.live() ? now - 3600 : now - 5 * 86400;
-            String ts = java.time.Instant.ofEpochSecond((long) at - 120).toString();
+            String ts = Instant.ofEpochSecond((long) at - 120).toString();
             StringBuilder sb = new StringBuilder();
             sb.append("{\"parentUuid\":null,\"isSidechain\":false,\"cwd\":\"")
                     .append(c.cwd())
@@ -301,8 +310,8 @@ class TopicGroupsAuditTest {
                         .append("\"}\n");
             }
             Path f = dir.resolve(c.id() + ".jsonl");
-            java.nio.file.Files.writeString(f, sb.toString());
-            java.nio.file.Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis((long) (at * 1000)));
+            Files.writeString(f, sb.toString());
+            Files.setLastModifiedTime(f, FileTime.fromMillis((long) (at * 1000)));
         }
         return home;
     }
@@ -328,7 +337,7 @@ class TopicGroupsAuditTest {
         AuditResult.TopicGroup kafka = group(r, "Kafka consumer");
         assertEquals("claude", kafka.store());
         assertEquals("c1", kafka.cluster_id());
-        assertEquals(java.util.Set.of(K1, K2, K3), java.util.Set.copyOf(kafka.session_ids()));
+        assertEquals(Set.of(K1, K2, K3), Set.copyOf(kafka.session_ids()));
         // 3 of the project's 5 sessions (< 75 %): /resume in /home/dev/shop lists other topics too, so a title prefix
         assertEquals("title_prefix", kafka.advice().kind());
         assertEquals("[Kafka consumer]", kafka.advice().prefix());
@@ -342,20 +351,20 @@ class TopicGroupsAuditTest {
                 kafka.advice().why().endsWith("so set it with /rename [Kafka consumer] … in each session"),
                 kafka.advice().why());
         assertEquals(
-                java.util.Set.of(
+                Set.of(
                         new AuditResult.Rename(null, K1, "Kafka consumer lag", "[Kafka consumer] lag"),
                         new AuditResult.Rename(null, K2, "Kafka consumer rebalancing", "[Kafka consumer] rebalancing"),
                         new AuditResult.Rename(null, K3, "Kafka consumer offsets", "[Kafka consumer] offsets")),
-                java.util.Set.copyOf(kafka.advice().renames()));
+                Set.copyOf(kafka.advice().renames()));
         AuditResult.TopicGroup thesis = group(r, "Thesis citations");
-        assertEquals(java.util.Set.of(T1, T2), java.util.Set.copyOf(thesis.session_ids()));
+        assertEquals(Set.of(T1, T2), Set.copyOf(thesis.session_ids()));
         assertEquals("claude_project", thesis.advice().kind());
         assertEquals("/home/dev/thesis", thesis.advice().project_path());
         assertEquals(2, thesis.advice().gathers());
         assertEquals(List.of(), thesis.advice().gathers_others());
         assertEquals(List.of(), thesis.advice().renames());
         AuditResult.TopicGroup limiter = group(r, "Rate limiter");
-        assertEquals(java.util.Set.of(R1, R2), java.util.Set.copyOf(limiter.session_ids()));
+        assertEquals(Set.of(R1, R2), Set.copyOf(limiter.session_ids()));
         assertEquals("title_prefix", limiter.advice().kind());
         assertTrue(
                 limiter.advice().why().startsWith("these sessions ran in 2 working directories"),
@@ -366,8 +375,7 @@ class TopicGroupsAuditTest {
                 .flatMap(g -> g.items().stream())
                 .toList();
         assertEquals(
-                java.util.Set.of(K1, K2),
-                e.stream().map(AuditResult.Item::session_id).collect(java.util.stream.Collectors.toSet()));
+                Set.of(K1, K2), e.stream().map(AuditResult.Item::session_id).collect(Collectors.toSet()));
         for (AuditResult.Item i : e) {
             assertEquals("c1", i.cluster_id());
             assertTrue(i.reason().endsWith("(see topic group c1)"), i.reason());
@@ -408,7 +416,7 @@ class TopicGroupsAuditTest {
                 .callerCwd(Path.of("/home/dev/elsewhere"));
         AuditResult r = engine.audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, null, 0))
                 .result();
-        java.util.Set<String> claudeIds = new java.util.HashSet<>();
+        Set<String> claudeIds = new HashSet<>();
         for (CcSession c : ccHome()) claudeIds.add(c.id());
         List<AuditResult.TopicGroup> cc = r.topic_groups().items().stream()
                 .filter(g -> g.store().equals("claude"))
@@ -425,8 +433,8 @@ class TopicGroupsAuditTest {
         List<String> newest = r.topic_groups().items().stream()
                 .map(AuditResult.TopicGroup::newest_activity)
                 .toList();
-        List<String> sorted = new java.util.ArrayList<>(newest);
-        sorted.sort(java.util.Comparator.reverseOrder());
+        List<String> sorted = new ArrayList<>(newest);
+        sorted.sort(Comparator.reverseOrder());
         assertEquals(sorted, newest);
     }
 

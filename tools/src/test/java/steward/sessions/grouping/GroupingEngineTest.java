@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import steward.claude.ClaudeHome;
 
 class GroupingEngineTest {
     /** One session per line: {@code id | title or - | first prompt | cwd or -}. */
@@ -172,12 +173,7 @@ class GroupingEngineTest {
     static List<GroupingEngine.Candidate> claude(String table) {
         return sessions(table).stream()
                 .map(c -> new GroupingEngine.Candidate(
-                        c.id(),
-                        c.title(),
-                        c.prompt(),
-                        c.cwd(),
-                        c.lastActivity(),
-                        steward.claude.ClaudeHome.encodeCwd(c.cwd())))
+                        c.id(), c.title(), c.prompt(), c.cwd(), c.lastActivity(), ClaudeHome.encodeCwd(c.cwd())))
                 .toList();
     }
 

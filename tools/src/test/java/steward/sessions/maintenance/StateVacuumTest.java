@@ -13,6 +13,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,6 +29,7 @@ import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.sessions.store.DiskUsage;
+import steward.sessions.store.FtsIndex;
 import steward.sessions.store.Sqlite;
 import steward.testing.RealHermes;
 import steward.testing.TestHomes;
@@ -79,7 +83,7 @@ class StateVacuumTest {
         assertEquals(64L * 1024 * 1024, r.min_free_bytes());
         assertTrue(r.free_bytes_before() < r.min_free_bytes());
         assertEquals(null, r.backup_path());
-        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(db)));
+        assertTrue(Arrays.equals(before, Files.readAllBytes(db)));
         assertFalse(Files.exists(paths.stateDir().resolve("backups/state-db")), "no copy when there is nothing to do");
     }
 
@@ -115,9 +119,8 @@ class StateVacuumTest {
 
         // a second vacuum (more deletions since) keeps only the newest copy
         homeWithFreeListAgain(db);
-        StateVacuum.Result r2 = new StateVacuum(
-                        paths, java.time.Clock.offset(TestHomes.CLOCK, java.time.Duration.ofHours(1)))
-                .run(false, Work.NONE);
+        StateVacuum.Result r2 =
+                new StateVacuum(paths, Clock.offset(TestHomes.CLOCK, Duration.ofHours(1))).run(false, Work.NONE);
         assertEquals("vacuumed", r2.outcome(), r2.message());
         assertEquals(List.of(copy.toString()), r2.pruned_copies());
         assertFalse(Files.exists(copy));
@@ -275,7 +278,7 @@ class StateVacuumTest {
         for (JsonNode x : w.get("written"))
             assertTrue(ids.contains(x.get(1).asLong()), "message " + x + " is in state.db");
         assertEquals("ok", StateVacuum.integrity(db));
-        var fts = steward.sessions.store.FtsIndex.check(db);
+        var fts = FtsIndex.check(db);
         assertTrue(fts.ok(), fts.summary());
         assertNotNull(r.vacuum_seconds());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import steward.config.HousekeepingSettings;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
@@ -48,8 +49,7 @@ class CronRetentionRuleTest {
 
     @Test
     void retentionZeroTurnsItOff() {
-        var hk = new steward.config.HousekeepingSettings(
-                steward.config.HousekeepingSettings.DEFAULT_IDLE_HOURS, 0, false, 90, 24, List.of());
+        var hk = new HousekeepingSettings(HousekeepingSettings.DEFAULT_IDLE_HOURS, 0, false, 90, 24, List.of());
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 3, hk, null);
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "old_run"), ctx).isEmpty());
     }

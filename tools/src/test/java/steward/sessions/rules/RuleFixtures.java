@@ -2,6 +2,8 @@ package steward.sessions.rules;
 
 import java.util.ArrayList;
 import java.util.List;
+import steward.config.HousekeepingSettings;
+import steward.config.StewardSettings;
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
@@ -64,21 +66,14 @@ public final class RuleFixtures {
             boolean autoPrune,
             double pruneDays,
             Double lastAutoPrune) {
-        var hk = new steward.config.HousekeepingSettings(
-                steward.config.HousekeepingSettings.DEFAULT_IDLE_HOURS,
-                steward.config.HousekeepingSettings.DEFAULT_CRON_RETENTION_DAYS,
+        var hk = new HousekeepingSettings(
+                HousekeepingSettings.DEFAULT_IDLE_HOURS,
+                HousekeepingSettings.DEFAULT_CRON_RETENTION_DAYS,
                 autoPrune,
                 pruneDays,
                 24,
                 List.of());
-        return RuleContext.of(
-                NOW,
-                current,
-                rows,
-                prefs,
-                steward.config.StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS,
-                hk,
-                lastAutoPrune);
+        return RuleContext.of(NOW, current, rows, prefs, StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS, hk, lastAutoPrune);
     }
 
     public static SessionRow row(List<SessionRow> rows, String id) {

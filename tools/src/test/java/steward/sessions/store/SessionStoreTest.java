@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -84,7 +85,7 @@ class SessionStoreTest {
                     ps.setString(
                             3, t == null ? null : t.isBlank() ? (i == 4 ? t : null) : t + " " + i); // titles are unique
                     ps.setDouble(4, 1.7e9 + i + 0.123456789);
-                    if (i % 3 == 0) ps.setNull(5, java.sql.Types.REAL);
+                    if (i % 3 == 0) ps.setNull(5, Types.REAL);
                     else ps.setDouble(5, 1.7e9 + i + 99.987654321);
                     ps.setString(6, i % 3 == 0 ? null : "user_exit");
                     ps.setInt(7, i % 5);

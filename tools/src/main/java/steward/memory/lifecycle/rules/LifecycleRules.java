@@ -1,10 +1,10 @@
 package steward.memory.lifecycle.rules;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import steward.meta.Metadata;
 
 /**
  * The explicit, ordered registries: level rules (supersede, then promotions, then decay) applied until nothing
@@ -25,16 +25,12 @@ public final class LifecycleRules {
             List.of(new PruneTentativeRule(), new PruneStaleRule(), new PruneProcedureRule(), new PruneRedundantRule());
 
     static {
-        Set<String> ids = new HashSet<>();
-        for (List<LifecycleRule> l : List.of(LEVEL, PRUNE)) {
-            for (LifecycleRule r : l) {
-                LifecycleMeta m = r.meta();
-                if (!ids.add(m.id())) throw new IllegalStateException("duplicate lifecycle rule id " + m.id());
-                if (!Set.of("promote", "decay", "supersede", "prune").contains(m.kind())) {
-                    throw new IllegalStateException(m.id() + ": unknown kind " + m.kind());
-                }
-                if (m.summary().isBlank() || m.rationale().isBlank())
-                    throw new IllegalStateException(m.id() + ": empty metadata");
+        Metadata.validated("memory lifecycle rules", all()); // ids unique across both lists
+        for (LifecycleRule r : all()) {
+            if (!Set.of("promote", "decay", "supersede", "prune")
+                    .contains(r.meta().kind())) {
+                throw new IllegalStateException(
+                        r.id() + ": unknown kind " + r.meta().kind());
             }
         }
     }

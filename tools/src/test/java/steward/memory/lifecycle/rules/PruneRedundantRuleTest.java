@@ -3,6 +3,7 @@ package steward.memory.lifecycle.rules;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +42,7 @@ class PruneRedundantRuleTest {
                         .orElseThrow()
                         .rule());
         assertEquals(
-                java.util.List.of("R1", "R2", "R3", "R4"),
+                List.of("R1", "R2", "R3", "R4"),
                 LifecycleRules.PRUNE.stream().map(LifecycleRule::id).toList());
     }
 }
