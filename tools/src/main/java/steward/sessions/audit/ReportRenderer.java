@@ -123,6 +123,7 @@ public final class ReportRenderer {
         for (String conf : List.of("MEDIUM", "LOW")) {
             int count = conf.equals("MEDIUM") ? confirmCount : g.info().count();
             if (count == 0) continue;
+            last[0] = null; // a new section names its first line's rule
             sb.append('\n')
                     .append(
                             conf.equals("MEDIUM")
