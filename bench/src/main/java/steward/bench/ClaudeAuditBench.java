@@ -12,6 +12,7 @@ import steward.Work;
 import steward.claude.ScanCache;
 import steward.claude.TranscriptScanner;
 import steward.cli.Printer;
+import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.server.ToolRegistry;
@@ -57,7 +58,15 @@ final class ClaudeAuditBench {
             } else {
                 Printer.println("reusing " + home);
             }
-            StewardPaths paths = StewardPaths.of(work.resolve("no-hermes"), home);
+            // the Hermes home left at its default, not named: a named Hermes home that does not exist is refused
+            StewardPaths both = StewardPaths.of(work.resolve("no-hermes"), home);
+            StewardPaths paths = new StewardPaths(
+                    both.hermesHome(),
+                    Origin.DEFAULT,
+                    both.stateDir(),
+                    both.stateDirOrigin(),
+                    both.claudeHome(),
+                    both.claudeHomeOrigin());
             Path cache = ScanCache.defaultFile(paths.stateDir());
             ToolRegistry registry = Tools.registry();
             ToolContext ctx = new ToolContext(paths, Clock.systemUTC(), Work.NONE);
