@@ -12,6 +12,7 @@ import steward.Work;
 import steward.claude.ScanCache;
 import steward.claude.TranscriptScanner;
 import steward.cli.Printer;
+import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.server.ToolRegistry;
@@ -57,7 +58,15 @@ final class ClaudeAuditBench {
             } else {
                 Printer.println("reusing " + home);
             }
-            StewardPaths paths = StewardPaths.of(work.resolve("no-hermes"), home);
+            // the Hermes home left at its default, not named: a named Hermes home that does not exist is refused
+            StewardPaths both = StewardPaths.of(work.resolve("no-hermes"), home);
+            StewardPaths paths = new StewardPaths(
+                    both.hermesHome(),
+                    Origin.DEFAULT,
+                    both.stateDir(),
+                    both.stateDirOrigin(),
+                    both.claudeHome(),
+                    both.claudeHomeOrigin());
             Path cache = ScanCache.defaultFile(paths.stateDir());
             ToolRegistry registry = Tools.registry();
             ToolContext ctx = new ToolContext(paths, Clock.systemUTC(), Work.NONE);
@@ -69,18 +78,24 @@ final class ClaudeAuditBench {
             audit(registry, args, ctx);
             baseline(home.resolve("projects"));
             List<Double> cold = new ArrayList<>(), warm = new ArrayList<>(), wc = new ArrayList<>();
+            List<Double> coldCpu = new ArrayList<>(), warmCpu = new ArrayList<>(), wcCpu = new ArrayList<>();
             long read = 0;
             for (int i = 0; i < n; i++) {
                 Files.deleteIfExists(cache);
                 long b0 = TranscriptScanner.BYTES_READ.get();
-                long t0 = System.nanoTime();
+                long c0 = cpu(), t0 = System.nanoTime();
                 audit(registry, args, ctx);
                 cold.add((System.nanoTime() - t0) / 1e6);
+                coldCpu.add((cpu() - c0) / 1e6);
                 read = TranscriptScanner.BYTES_READ.get() - b0;
+                c0 = cpu();
                 t0 = System.nanoTime();
                 audit(registry, args, ctx);
                 warm.add((System.nanoTime() - t0) / 1e6);
-                wc.add(baseline(home.resolve("projects")));
+                warmCpu.add((cpu() - c0) / 1e6);
+                double[] b = baselineWithCpu(home.resolve("projects"));
+                wc.add(b[0]);
+                wcCpu.add(b[1]);
             }
             JsonNode totals = ToolRegistry.toJson(first.structured()).get("totals");
             long size = 0;
@@ -113,6 +128,12 @@ final class ClaudeAuditBench {
                     "%-52s %10.1f %10.1f %10.1f",
                     "(c) find projects -name '*.jsonl' | xargs wc -l", mb, Collections.min(wc), Collections.max(wc)));
             Printer.println(String.format("ratio (a)/(c): %.3f   (b)/(c): %.3f   target: <= 1", mc / mb, mw / mb));
+            // CPU time (user + system; this process's threads, the pipeline's processes) is less at the mercy of the
+            // machine's load than wall time
+            double cc = AuditBench.median(coldCpu), cw = AuditBench.median(warmCpu), cb = AuditBench.median(wcCpu);
+            Printer.println(String.format(
+                    "CPU ms (medians): (a) %.0f   (b) %.0f   (c) %.0f   ratio (a)/(c): %.3f   (b)/(c): %.3f",
+                    cc, cw, cb, cc / cb, cw / cb));
             return 0;
         } finally {
             if (temp) FileTrees.delete(work);
@@ -123,6 +144,37 @@ final class ClaudeAuditBench {
         ToolResult r = registry.invoke("session_audit", args, ctx);
         if (r.isError()) throw new IllegalStateException(r.text());
         return r;
+    }
+
+    private static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /**
+     * Wall and CPU milliseconds (user + system of the pipeline's processes, from bash's {@code times}) of
+     * {@code find <projects> -name '*.jsonl' | xargs wc -l}.
+     */
+    static double[] baselineWithCpu(Path projects) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(
+                        "bash", "-c", "find '" + projects + "' -name '*.jsonl' | xargs wc -l > /dev/null; times")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        int code = p.waitFor();
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (code != 0) throw new IllegalStateException("the baseline exited with " + code + ": " + out);
+        // times: the shell's user and system time, then its children's ("0m1.180s 0m1.050s")
+        String[] lines = out.strip().split("\n");
+        double cpu = 0;
+        for (String t : lines[lines.length - 1].trim().split("\\s+")) {
+            int m = t.indexOf('m');
+            cpu += (Double.parseDouble(t.substring(0, m)) * 60 + Double.parseDouble(t.substring(m + 1, t.length() - 1)))
+                    * 1000;
+        }
+        return new double[] {ms, cpu};
     }
 
     /** Milliseconds of {@code find <projects> -name '*.jsonl' | xargs wc -l} (output discarded). */

@@ -27,7 +27,8 @@ import steward.recall.SyncReport;
  * 20,000 sessions by default, modification times over the last 30 days, 3 % within the last day). Times the first
  * (lexical) build, then the incremental sync with nothing changed (target ≤ 50 ms) against the baseline of one
  * {@code stat} per transcript (what a plain size+mtime check of every file costs), a sync after an append to a recent
- * transcript, and how many syncs it takes to see an append to an old one (old files are checked in rotation).
+ * transcript, and how many syncs it takes to see an append to an old one (old files are checked in rotation); then the
+ * same with the home's directories watched, as while the long-lived server's background indexer runs.
  */
 @Command(
         name = "recall-claude",
@@ -142,6 +143,43 @@ public final class RecallClaudeBench implements Callable<Integer> {
                         "append 2 turns to a transcript last modified over a week ago: seen at sync %d (%.1f ms per sync on "
                                 + "average; the background indexer polls every 2 s)",
                         n, ms / n));
+            }
+            // as while the long-lived server's background indexer runs: the directories watched
+            if (!e.watchSources(true)) {
+                Printer.println("no watch service on this platform: the syncs above are what the server does");
+                return 0;
+            }
+            long w0 = System.nanoTime();
+            e.sync(); // lists again, registering every directory
+            Printer.println(String.format(
+                    "directories watched: the listing that registers them took %.1f ms",
+                    (System.nanoTime() - w0) / 1e6));
+            for (int i = 0; i < 5; i++) e.sync();
+            List<Double> watched = new ArrayList<>();
+            for (int i = 0; i < runs; i++) {
+                long s0 = System.nanoTime();
+                SyncReport r = e.sync();
+                watched.add((System.nanoTime() - s0) / 1e6);
+                if (r.written() > 0)
+                    Printer.println("  (a sync wrote " + r.written() + " items: the home moved during the run)");
+            }
+            Printer.println(String.format(
+                    "sync, nothing changed, directories watched (%d runs): p50 %.2f ms, p90 %.2f ms, max %.1f ms "
+                            + "(target <= 50 ms)",
+                    runs, pct(watched, 50), pct(watched, 90), Collections.max(watched)));
+            for (Path f : new Path[] {hot, cold}) {
+                if (f == null) continue;
+                append(f, "watched");
+                long s0 = System.nanoTime();
+                int n = 0;
+                SyncReport r;
+                do {
+                    n++;
+                    r = e.sync();
+                } while (r.written() == 0 && n < 10_000);
+                Printer.println(String.format(
+                        "watched: append 2 turns to a transcript modified %s: indexed %.1f ms after the write (sync %d)",
+                        f == hot ? "today" : "over a week ago", (System.nanoTime() - s0) / 1e6, n));
             }
         }
         return 0;

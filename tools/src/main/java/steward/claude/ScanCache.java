@@ -1,10 +1,7 @@
 package steward.claude;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -25,7 +22,7 @@ public final class ScanCache {
 
     private final Path file;
     private final Map<String, Entry> loaded;
-    private final Map<String, Entry> seen = new ConcurrentHashMap<>();
+    private final Map<String, Entry> seen;
     private volatile boolean dirty;
 
     record Entry(long size, long mtimeNanos, TranscriptFacts facts) {}
@@ -33,6 +30,7 @@ public final class ScanCache {
     private ScanCache(Path file, Map<String, Entry> loaded) {
         this.file = file;
         this.loaded = loaded;
+        this.seen = new ConcurrentHashMap<>(Math.max(1024, loaded.size() * 4 / 3 + 16));
     }
 
     /** No cache: every lookup misses, nothing is saved. */
@@ -47,31 +45,32 @@ public final class ScanCache {
     public static ScanCache load(Path file) {
         Map<String, Entry> m = new ConcurrentHashMap<>();
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-            if (in.readInt() != MAGIC || in.readInt() != VERSION) return new ScanCache(file, m);
-            int n = in.readInt();
+            ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(file)); // big-endian, as DataOutputStream wrote it
+            if (in.getInt() != MAGIC || in.getInt() != VERSION) return new ScanCache(file, m);
+            int n = in.getInt();
+            if (n < 0 || n > in.remaining() / 16) throw new IOException("implausible entry count " + n);
+            m = new ConcurrentHashMap<>(n * 4 / 3 + 16);
             for (int i = 0; i < n; i++) {
                 String key = str(in);
-                long size = in.readLong();
-                long mtime = in.readLong();
+                long size = in.getLong();
+                long mtime = in.getLong();
                 TranscriptFacts f = new TranscriptFacts(
                         str(in),
                         str(in),
                         str(in),
                         str(in),
-                        in.readDouble(),
-                        in.readDouble(),
+                        in.getDouble(),
+                        in.getDouble(),
                         str(in),
                         str(in),
-                        in.readInt(),
-                        in.readBoolean(),
-                        in.readInt(),
-                        in.readBoolean(),
-                        in.readBoolean(),
+                        in.getInt(),
+                        in.get() != 0,
+                        in.getInt(),
+                        in.get() != 0,
+                        in.get() != 0,
                         str(in),
-                        in.readInt(),
-                        in.readBoolean());
+                        in.getInt(),
+                        in.get() != 0);
                 m.put(key, new Entry(size, mtime, f));
             }
         } catch (NoSuchFileException e) {
@@ -99,55 +98,67 @@ public final class ScanCache {
     public void save() throws IOException {
         if (file == null) return;
         if (!dirty && seen.size() == loaded.size()) return;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + seen.size() * 160);
-        DataOutputStream out = new DataOutputStream(bytes);
-        out.writeInt(MAGIC);
-        out.writeInt(VERSION);
-        out.writeInt(seen.size());
+        Out out = new Out(64 + seen.size() * 256);
+        out.ensure(12).putInt(MAGIC).putInt(VERSION).putInt(seen.size());
         for (Map.Entry<String, Entry> me : seen.entrySet()) {
             Entry e = me.getValue();
             TranscriptFacts f = e.facts;
-            str(out, me.getKey());
-            out.writeLong(e.size);
-            out.writeLong(e.mtimeNanos);
-            str(out, f.sessionId());
-            str(out, f.cwd());
-            str(out, f.gitBranch());
-            str(out, f.agentId());
-            out.writeDouble(f.firstEpoch());
-            out.writeDouble(f.lastEpoch());
-            str(out, f.title());
-            str(out, f.titleKind());
-            out.writeInt(f.messages());
-            out.writeBoolean(f.exact());
-            out.writeInt(f.sidechainMessages());
-            out.writeBoolean(f.allSidechain());
-            out.writeBoolean(f.continuation());
-            str(out, f.continuedIn());
-            out.writeInt(f.malformed());
-            out.writeBoolean(f.openTail());
+            out.str(me.getKey());
+            out.ensure(16).putLong(e.size).putLong(e.mtimeNanos);
+            out.str(f.sessionId());
+            out.str(f.cwd());
+            out.str(f.gitBranch());
+            out.str(f.agentId());
+            out.ensure(16).putDouble(f.firstEpoch()).putDouble(f.lastEpoch());
+            out.str(f.title());
+            out.str(f.titleKind());
+            out.ensure(10)
+                    .putInt(f.messages())
+                    .put((byte) (f.exact() ? 1 : 0))
+                    .putInt(f.sidechainMessages())
+                    .put((byte) (f.allSidechain() ? 1 : 0));
+            out.ensure(1).put((byte) (f.continuation() ? 1 : 0));
+            out.str(f.continuedIn());
+            out.ensure(5).putInt(f.malformed()).put((byte) (f.openTail() ? 1 : 0));
         }
-        out.flush();
-        AtomicFiles.write(file, bytes.toByteArray());
+        AtomicFiles.write(file, java.util.Arrays.copyOf(out.buf.array(), out.buf.position()));
         dirty = false;
     }
 
-    private static void str(DataOutputStream out, String s) throws IOException {
-        if (s == null) {
-            out.writeInt(-1);
-            return;
+    /** A growing big-endian buffer (the layout DataOutputStream would write, without a call per byte). */
+    private static final class Out {
+        ByteBuffer buf;
+
+        Out(int capacity) {
+            buf = ByteBuffer.allocate(capacity);
         }
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
+
+        ByteBuffer ensure(int n) {
+            if (buf.remaining() < n) {
+                ByteBuffer b = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n));
+                buf.flip();
+                b.put(buf);
+                buf = b;
+            }
+            return buf;
+        }
+
+        void str(String s) {
+            if (s == null) {
+                ensure(4).putInt(-1);
+                return;
+            }
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            ensure(4 + b.length).putInt(b.length).put(b);
+        }
     }
 
-    private static String str(DataInputStream in) throws IOException {
-        int n = in.readInt();
+    private static String str(ByteBuffer in) throws IOException {
+        int n = in.getInt();
         if (n < 0) return null;
-        if (n > 1 << 24) throw new IOException("implausible string length " + n);
-        byte[] b = new byte[n];
-        in.readFully(b);
-        return new String(b, StandardCharsets.UTF_8);
+        if (n > in.remaining()) throw new IOException("implausible string length " + n);
+        String s = new String(in.array(), in.position(), n, StandardCharsets.UTF_8);
+        in.position(in.position() + n);
+        return s;
     }
 }

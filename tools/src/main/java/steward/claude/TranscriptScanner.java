@@ -45,7 +45,7 @@ public final class TranscriptScanner {
     public static final AtomicLong BYTES_READ = new AtomicLong();
 
     private static final byte[] TYPE_KEY = bytes("\"type\":\"");
-    private static final byte[] SIDECHAIN_TRUE = bytes("\"isSidechain\":true");
+    private static final byte[] SIDECHAIN_KEY = bytes("\"isSidechain\":");
     private static final byte[] META_TRUE = bytes("\"isMeta\":true");
     private static final byte[] COMPACT_TRUE = bytes("\"isCompactSummary\":true");
     private static final byte[] CONT_CONTENT = bytes("\"content\":\"" + TranscriptReader.CONTINUATION_MARKER);
@@ -136,8 +136,7 @@ public final class TranscriptScanner {
             BYTES_READ.addAndGet(n);
             byte[] a = chunk.array();
             int start = 0;
-            for (int i = 0; i < n; i++) {
-                if (a[i] != '\n') continue;
+            for (int i = newline(a, 0, n); i < n; i = newline(a, i + 1, n)) {
                 if (len == 0) {
                     acc.line(a, start, i, lineStart, true, true); // the whole line is in the chunk: no copy
                 } else {
@@ -191,13 +190,9 @@ public final class TranscriptScanner {
          */
         void region(byte[] b, int n, long offset, boolean fromStart, boolean toEof) {
             int s = 0;
-            if (!fromStart) {
-                while (s < n && b[s] != '\n') s++;
-                s++;
-            }
+            if (!fromStart) s = newline(b, s, n) + 1;
             while (s < n) {
-                int e = s;
-                while (e < n && b[e] != '\n') e++;
+                int e = newline(b, s, n);
                 if (e == n && !toEof) {
                     partial(b, s, n);
                     break;
@@ -221,7 +216,7 @@ public final class TranscriptScanner {
                     && indexOf(b, s, look, TYPE_KEY) >= 0
                     && typeAt(b, s, look).equals("user")
                     && indexOf(b, s, look, META_TRUE) < 0
-                    && indexOf(b, s, look, SIDECHAIN_TRUE) < 0) {
+                    && !sidechain(b, s, look)) {
                 sawUser = true;
                 continuation = indexOf(b, s, e, COMPACT_TRUE) >= 0
                         || indexOf(b, s, e, CONT_CONTENT) >= 0
@@ -281,9 +276,7 @@ public final class TranscriptScanner {
         }
 
         private void message(byte[] b, int s, int e, int look, String type, JsonNode parsed) {
-            boolean side = parsed != null
-                    ? parsed.path("isSidechain").asBoolean(false)
-                    : indexOf(b, s, look, SIDECHAIN_TRUE) >= 0;
+            boolean side = parsed != null ? parsed.path("isSidechain").asBoolean(false) : sidechain(b, s, look);
             sawMessage = true;
             if (side) sideMessages++;
             else {
@@ -393,8 +386,7 @@ public final class TranscriptScanner {
 
     /** The value after the last {@code "type":"} in {@code b[s, e)}, or "". */
     static String lastTypeAt(byte[] b, int s, int e) {
-        int k = -1;
-        for (int i = indexOf(b, s, e, TYPE_KEY); i >= 0; i = indexOf(b, i + 1, e, TYPE_KEY)) k = i;
+        int k = lastIndexOf(b, s, e, TYPE_KEY);
         return k < 0 ? "" : typeAt(b, k, e);
     }
 
@@ -427,27 +419,83 @@ public final class TranscriptScanner {
         }
     }
 
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    /**
+     * Whether {@code b[s, e)} says {@code "isSidechain":true}: the first {@code "isSidechain":} key decides (Claude Code
+     * writes it second, so this stops after a few dozen bytes where a search for the whole pair would run to the end).
+     */
+    static boolean sidechain(byte[] b, int s, int e) {
+        int k = indexOf(b, s, e, SIDECHAIN_KEY);
+        if (k < 0) return false;
+        int v = k + SIDECHAIN_KEY.length;
+        return v + 4 <= e && b[v] == 't' && b[v + 1] == 'r' && b[v + 2] == 'u' && b[v + 3] == 'e';
+    }
 
-    /** The first {@code needle} in {@code b[s, e)}, or -1: one 4-byte compare per position, then the rest. */
-    static int indexOf(byte[] b, int s, int e, byte[] needle) {
-        int n = needle.length;
-        int last = e - n;
-        if (n < 4) {
-            outer:
-            for (int i = s; i <= last; i++) {
-                for (int j = 0; j < n; j++) if (b[i + j] != needle[j]) continue outer;
-                return i;
-            }
-            return -1;
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0a0a0a0a0a0a0a0aL, LOW = 0x0101010101010101L, HIGH = 0x8080808080808080L;
+
+    /** The first {@code '\n'} in {@code b[s, n)}, or {@code n}: eight bytes per step (the scan's innermost loop). */
+    static int newline(byte[] b, int s, int n) {
+        while (s + 8 <= n) {
+            long x = (long) LONG.get(b, s) ^ NEWLINES;
+            long t = (x - LOW) & ~x & HIGH;
+            if (t != 0) return s + firstFlagged(t);
+            s += 8;
         }
-        int head = (int) INT.get(needle, 0);
+        while (s < n && b[s] != '\n') s++;
+        return s;
+    }
+
+    /**
+     * The index (0–7) of the lowest byte whose high bit is set in {@code t} (not 0): {@code Long.numberOfTrailingZeros / 8}
+     * by one multiplication, as the client compiler does not make that call an instruction.
+     */
+    private static int firstFlagged(long t) {
+        return (int) ((((t & -t) >>> 7) * 0x0001020304050607L) >>> 56);
+    }
+
+    /** The last {@code needle} in {@code b[s, e)}, or -1 (searched from the end). */
+    static int lastIndexOf(byte[] b, int s, int e, byte[] needle) {
+        int n = needle.length;
+        byte first = needle[0];
         outer:
-        for (int i = s; i <= last; i++) {
-            if ((int) INT.get(b, i) != head) continue;
-            for (int j = 4; j < n; j++) if (b[i + j] != needle[j]) continue outer;
+        for (int i = e - n; i >= s; i--) {
+            if (b[i] != first) continue;
+            for (int j = 1; j < n; j++) if (b[i + j] != needle[j]) continue outer;
             return i;
         }
         return -1;
+    }
+
+    /**
+     * The first {@code needle} in {@code b[s, e)}, or -1. Eight positions per step: a word-wide test for where the
+     * needle's first two bytes both occur, then a byte compare at each such place.
+     */
+    static int indexOf(byte[] b, int s, int e, byte[] needle) {
+        int n = needle.length;
+        int last = e - n;
+        if (n < 2) {
+            for (int i = s; i <= last; i++) if (b[i] == needle[0]) return i;
+            return -1;
+        }
+        long p0 = LOW * (needle[0] & 0xff), p1 = LOW * (needle[1] & 0xff);
+        int i = s;
+        for (; i + 9 <= e && i <= last; i += 8) {
+            long x = (long) LONG.get(b, i) ^ p0;
+            long y = (long) LONG.get(b, i + 1) ^ p1;
+            long t = (x - LOW) & ~x & (y - LOW) & ~y & HIGH;
+            while (t != 0) {
+                int k = i + firstFlagged(t);
+                if (k > last) return -1;
+                if (matches(b, k, needle)) return k;
+                t &= t - 1;
+            }
+        }
+        for (; i <= last; i++) if (b[i] == needle[0] && matches(b, i, needle)) return i;
+        return -1;
+    }
+
+    private static boolean matches(byte[] b, int at, byte[] needle) {
+        for (int j = 0; j < needle.length; j++) if (b[at + j] != needle[j]) return false;
+        return true;
     }
 }

@@ -6,7 +6,8 @@ import steward.Work;
 
 /**
  * The long-lived server's recall worker: one thread at the lowest CPU priority that keeps the index fresh (one cheap
- * check per poll; a full reconciliation at start and every {@link #RECONCILE_MS}) and embeds waiting texts a batch at a
+ * check per poll: while it runs, the Claude Code home's directories are watched, so the check is a look at the queue of
+ * changed paths; a full reconciliation at start and every {@link #RECONCILE_MS}) and embeds waiting texts a batch at a
  * time, without pause while any wait. Tool calls never wait for it, except for a first build still running, whose
  * progress they are sent. Stops at a safe point when closed.
  */
@@ -35,6 +36,7 @@ public final class BackgroundIndexer implements AutoCloseable {
 
     public BackgroundIndexer start() {
         engine.keptBy(this);
+        engine.watchSources(true); // the first reconciliation lists and registers every directory
         thread.start();
         return this;
     }
@@ -129,6 +131,7 @@ public final class BackgroundIndexer implements AutoCloseable {
     void stop() {
         stop = true;
         engine.keptBy(null);
+        engine.watchSources(false);
         wake();
     }
 

@@ -7,6 +7,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,6 +80,12 @@ final class ClaudeFiles {
     private final Map<String, Tracked> files = new TreeMap<>();
     private final Map<String, Path> cwds = new HashMap<>();
     private final Map<String, Tracked> byUuid = new HashMap<>();
+    private final Map<Path, Tracked> byPath = new HashMap<>();
+    /** Directory watches while the long-lived server's background indexer runs ({@link #startWatching}); else null. */
+    private Watch watch;
+    /** Refreshes that fell back to a full listing because the watch queue overflowed (tests, the bench). */
+    int overflows;
+
     private long sum;
     private boolean listed;
     private Iterator<Tracked> cold;
@@ -114,7 +124,13 @@ final class ClaudeFiles {
     /** Brings the model up to date: cheaply, or (full) re-listing and re-stat'ing everything. */
     void refresh(boolean full, long nowMillis) {
         statsLastRefresh = 0;
+        if (!full && listed && watch != null) {
+            if (watched()) return;
+            overflows++;
+            full = true; // events were lost: the stat scan, in full
+        }
         if (full || !listed) {
+            if (watch != null) drain(); // the listing sees what the queue held
             dirs.clear();
             for (Tracked t : files.values()) t.size = -2; // "not seen": dropped below unless listed again
             listAll();
@@ -321,6 +337,7 @@ final class ClaudeFiles {
             t = new Tracked(key, file, project, uuid);
             files.put(key, t);
             if (uuid != null) byUuid.put(uuid, t);
+            byPath.put(file, t);
             stat(t);
         } else if (t.size == -2) {
             t.size = -1; // seen again in a full listing
@@ -330,6 +347,7 @@ final class ClaudeFiles {
     private void drop(Tracked t) {
         sum -= t.sig;
         if (t.uuid != null && byUuid.get(t.uuid) == t) byUuid.remove(t.uuid);
+        if (byPath.get(t.file) == t) byPath.remove(t.file);
     }
 
     private void stat(Tracked t) {
@@ -353,6 +371,120 @@ final class ClaudeFiles {
 
     private void watch(Path dir) {
         dirs.put(dir, mtime(dir));
+        if (watch != null && !watch.register(dir)) stopWatching(); // e.g. the system's limit of watches: stat as before
+    }
+
+    /**
+     * Starts watching the directories of the model (inotify on Linux) instead of stat'ing files on each refresh: from the
+     * next refresh on (a full listing, which registers every directory), a refresh costs a look at the queue of changed
+     * paths. False when the platform gives no watch service (then nothing changes).
+     */
+    boolean startWatching() {
+        if (watch != null) return true;
+        try {
+            watch = new Watch(home.getFileSystem().newWatchService());
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+        listed = false;
+        return true;
+    }
+
+    boolean watching() {
+        return watch != null;
+    }
+
+    void stopWatching() {
+        Watch w = watch;
+        watch = null;
+        if (w != null) w.close();
+    }
+
+    /**
+     * Applies the queued changes of the watched directories (a created or removed entry re-lists its directory, a
+     * modified tracked file is stat'ed) and stats the few tracked files outside them (a project's CLAUDE.md files in its
+     * working directory). False when the queue overflowed: the caller then lists and stats everything.
+     */
+    private boolean watched() {
+        Map<Path, Boolean> moved = new LinkedHashMap<>(); // directory -> an entry was created or removed
+        List<Path> modified = new ArrayList<>();
+        for (WatchKey k = watch.service.poll(); k != null; k = watch.service.poll()) {
+            Path dir = watch.keys.get(k);
+            for (WatchEvent<?> ev : k.pollEvents()) {
+                if (ev.kind() == StandardWatchEventKinds.OVERFLOW || dir == null) {
+                    k.reset();
+                    drain();
+                    return false;
+                }
+                Path p = dir.resolve((Path) ev.context());
+                if (ev.kind() == StandardWatchEventKinds.ENTRY_MODIFY) modified.add(p);
+                else moved.put(dir, true);
+            }
+            if (!k.reset()) { // the directory is gone or unreadable: its parent's listing says what remains
+                watch.keys.remove(k);
+                watch.dirs.remove(dir, k);
+                if (dir.getParent() != null) moved.put(dir.getParent(), true);
+            }
+        }
+        for (Path d : moved.keySet()) if (dirs.containsKey(d)) relist(d, mtime(d));
+        for (Path p : modified) {
+            Tracked t = byPath.get(p);
+            if (t != null) stat(t);
+            else if (p.equals(home.resolve("settings.json")) && dirs.containsKey(home)) relist(home, mtime(home));
+        }
+        for (Tracked t : files.values()) {
+            if (!t.transcript() && !watch.dirs.containsKey(t.file.getParent())) stat(t);
+        }
+        return true;
+    }
+
+    /** Empties the queue (after an overflow: the full listing that follows sees everything). */
+    private void drain() {
+        for (WatchKey k = watch.service.poll(); k != null; k = watch.service.poll()) {
+            k.pollEvents();
+            if (!k.reset()) {
+                Path d = watch.keys.remove(k);
+                if (d != null) watch.dirs.remove(d, k);
+            }
+        }
+    }
+
+    /** A watch service and the directories registered with it. */
+    private static final class Watch {
+        final WatchService service;
+        final Map<WatchKey, Path> keys = new HashMap<>();
+        final Map<Path, WatchKey> dirs = new HashMap<>();
+
+        Watch(WatchService service) {
+            this.service = service;
+        }
+
+        boolean register(Path dir) {
+            WatchKey had = dirs.get(dir);
+            if (had != null && had.isValid()) return true;
+            try {
+                WatchKey k = dir.register(
+                        service,
+                        StandardWatchEventKinds.ENTRY_CREATE,
+                        StandardWatchEventKinds.ENTRY_DELETE,
+                        StandardWatchEventKinds.ENTRY_MODIFY);
+                keys.put(k, dir);
+                dirs.put(dir, k);
+                return true;
+            } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException e) {
+                return true; // nothing to watch; its parent's listing sees it appear
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }
+
+        void close() {
+            try {
+                service.close();
+            } catch (IOException e) {
+                // closing a watch service only releases it
+            }
+        }
     }
 
     private long mtime(Path p) {

@@ -389,8 +389,36 @@ public final class ClaudeRecall implements RecallSource {
         return files.statsLastRefresh;
     }
 
+    /**
+     * Watches the Claude home's directories (true) or stops (false): while watched, a sync with nothing changed costs a
+     * look at the queue of changed paths instead of stat'ing transcripts; an overflowed queue falls back to listing and
+     * stat'ing everything. Whether the home is now watched.
+     */
+    boolean watch(boolean on) {
+        synchronized (files) {
+            if (!on) {
+                files.stopWatching();
+                return false;
+            }
+            return files.startWatching();
+        }
+    }
+
+    boolean watching() {
+        synchronized (files) {
+            return files.watching();
+        }
+    }
+
+    /** Refreshes that fell back to the full stat scan after the watch queue overflowed. */
+    int overflows() {
+        synchronized (files) {
+            return files.overflows;
+        }
+    }
+
     @Override
     public void close() {
-        // nothing held open
+        watch(false);
     }
 }

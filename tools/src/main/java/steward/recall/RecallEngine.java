@@ -244,6 +244,15 @@ public final class RecallEngine implements AutoCloseable {
         return r;
     }
 
+    /**
+     * Has the sources that can watch their files for changes do so (true) or stop (false): the long-lived server's
+     * background indexer watches while it runs, so that a sync with nothing changed is a look at a queue; a one-shot
+     * process never starts watching and stats files as before. Whether any source now watches.
+     */
+    public boolean watchSources(boolean on) {
+        return claude != null && claude.watch(on);
+    }
+
     /** A full comparison of every source (the background indexer's periodic reconciliation). */
     SyncReport reconcile(Work work) {
         lastSync = indexer.sync(work, true);

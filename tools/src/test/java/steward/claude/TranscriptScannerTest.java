@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,33 +21,114 @@ class TranscriptScannerTest {
     void agreesWithTheFullReaderOnEveryFixtureTranscript() throws Exception {
         Path home = ClaudeTestHomes.install(tmp, true);
         int checked = 0;
-        try (Stream<Path> s = Files.walk(home.resolve("projects"))) {
-            for (Path f : s.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
-                boolean main = !f.getFileName().toString().startsWith("agent-");
-                Transcript t = TranscriptReader.read(f);
-                TranscriptFacts x = TranscriptScanner.scan(f, main);
-                String where = home.relativize(f).toString();
-                assertEquals(t.title(), main ? x.title() : t.title(), where);
-                assertEquals(t.titleKind(), main ? x.titleKind() : t.titleKind(), where);
-                long expected = main ? t.messageCount() : t.messageCount() + t.sidechainCount();
-                if (x.exact()) assertEquals(expected, x.messages(), where);
-                else
-                    assertTrue(
-                            Math.abs(x.messages() - expected) <= expected / 10 + 1,
-                            where + ": estimate " + x.messages() + " vs " + expected);
-                assertEquals(t.continuation(), x.continuation(), where);
-                assertEquals(t.continuedIn(), x.continuedIn(), where);
-                assertEquals(t.cwd() == null ? null : t.cwd(), main ? x.cwd() : t.cwd(), where);
-                if (x.exact()) {
-                    assertEquals(t.malformed(), x.malformed(), where);
-                    assertEquals(t.truncatedTail(), x.openTail(), where);
-                    assertEquals(t.sidechainCount(), main ? x.sidechainMessages() : t.sidechainCount(), where);
-                }
-                if (!Double.isNaN(t.lastEpoch())) assertEquals(t.lastEpoch(), x.lastEpoch(), 1e-3, where);
-                checked++;
-            }
+        for (Path f : transcripts(home)) {
+            agrees(f, home.relativize(f).toString(), true);
+            checked++;
         }
         assertEquals(22, checked);
+    }
+
+    /**
+     * Every fixture transcript damaged in the ways a real one can be (a last line cut while written, lines that are not
+     * JSON, a line cut at its start, blank lines, a line of a foreign type, CRLF ends): the fast scan still says what the
+     * full parse says.
+     */
+    @Test
+    void agreesWithTheFullReaderOnDamagedCopiesOfEveryFixtureTranscript() throws Exception {
+        Path home = ClaudeTestHomes.install(tmp, true);
+        Path out = Files.createDirectories(tmp.resolve("damaged"));
+        int checked = 0;
+        for (Path f : transcripts(home)) {
+            byte[] b = Files.readAllBytes(f);
+            String name = f.getFileName().toString();
+            int firstNl = indexOf(b, (byte) '\n', 0);
+            int mid = firstNl < 0 ? -1 : indexOf(b, (byte) '\n', b.length / 2);
+            java.util.Map<String, byte[]> variants = new java.util.LinkedHashMap<>();
+            // the last line cut halfway (a writer in progress)
+            int lastStart = lastLineStart(b);
+            variants.put("cut-tail", java.util.Arrays.copyOf(b, lastStart + Math.max(1, (b.length - lastStart) / 2)));
+            // garbage after the first line and in the middle, a blank line, a foreign entry type
+            if (firstNl >= 0) {
+                byte[] junk =
+                        "not json at all\n{\"type\":\"user\",\"message\":{\"content\":\"tru\n\n{\"type\":\"x-future\",\"v\":1}\n"
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] v = insert(b, firstNl + 1, junk);
+                if (mid >= 0) v = insert(v, mid + 1 + junk.length, junk);
+                variants.put("junk", v);
+                // the first line cut at its start (a copy that lost its head)
+                variants.put("cut-head", java.util.Arrays.copyOfRange(b, Math.min(firstNl, 17), b.length));
+            }
+            // CRLF line ends
+            variants.put(
+                    "crlf",
+                    new String(b, java.nio.charset.StandardCharsets.ISO_8859_1)
+                            .replace("\n", "\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            for (java.util.Map.Entry<String, byte[]> v : variants.entrySet()) {
+                Path d = Files.createDirectories(out.resolve(v.getKey() + "-" + checked));
+                Path copy = d.resolve(name);
+                Files.write(copy, v.getValue());
+                agrees(copy, home.relativize(f) + " (" + v.getKey() + ")", false);
+            }
+            checked++;
+        }
+        assertEquals(22, checked);
+    }
+
+    private static List<Path> transcripts(Path home) throws java.io.IOException {
+        try (Stream<Path> s = Files.walk(home.resolve("projects"))) {
+            return s.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
+        }
+    }
+
+    /**
+     * What the scan of {@code f} says agrees with the full parse of it; an estimated count within 10 % when
+     * {@code estimate} (a damaged head or tail shifts an estimate, which no rule weighs).
+     */
+    private static void agrees(Path f, String where, boolean estimate) throws java.io.IOException {
+        boolean main = !f.getFileName().toString().startsWith("agent-");
+        Transcript t = TranscriptReader.read(f);
+        TranscriptFacts x = TranscriptScanner.scan(f, main);
+        assertEquals(t.title(), main ? x.title() : t.title(), where);
+        assertEquals(t.titleKind(), main ? x.titleKind() : t.titleKind(), where);
+        long expected = main ? t.messageCount() : t.messageCount() + t.sidechainCount();
+        if (x.exact()) assertEquals(expected, x.messages(), where);
+        else if (estimate)
+            assertTrue(
+                    Math.abs(x.messages() - expected) <= expected / 10 + 1,
+                    where + ": estimate " + x.messages() + " vs " + expected);
+        assertEquals(t.continuation(), x.continuation(), where);
+        assertEquals(t.continuedIn(), x.continuedIn(), where);
+        assertEquals(t.cwd() == null ? null : t.cwd(), main ? x.cwd() : t.cwd(), where);
+        if (main) assertEquals(t.sessionId(), x.sessionId(), where);
+        if (x.exact()) {
+            assertEquals(t.malformed(), x.malformed(), where);
+            assertEquals(t.truncatedTail(), x.openTail(), where);
+            assertEquals(t.sidechainCount(), main ? x.sidechainMessages() : t.sidechainCount(), where);
+            assertEquals(t.sidechainCount() > 0 && t.messageCount() == 0, x.allSidechain(), where + ": all sidechain");
+        }
+        if (!Double.isNaN(t.lastEpoch())) assertEquals(t.lastEpoch(), x.lastEpoch(), 1e-3, where);
+        if (!Double.isNaN(t.firstEpoch())) assertEquals(t.firstEpoch(), x.firstEpoch(), 1e-3, where + ": first");
+    }
+
+    private static int indexOf(byte[] b, byte c, int from) {
+        for (int i = from; i < b.length; i++) if (b[i] == c) return i;
+        return -1;
+    }
+
+    private static int lastLineStart(byte[] b) {
+        int e = b.length;
+        while (e > 0 && b[e - 1] == '\n') e--;
+        for (int i = e - 1; i >= 0; i--) if (b[i] == '\n') return i + 1;
+        return 0;
+    }
+
+    private static byte[] insert(byte[] b, int at, byte[] what) {
+        byte[] out = new byte[b.length + what.length];
+        System.arraycopy(b, 0, out, 0, at);
+        System.arraycopy(what, 0, out, at, what.length);
+        System.arraycopy(b, at, out, at + what.length, b.length - at);
+        return out;
     }
 
     @Test

@@ -393,8 +393,12 @@ class ClaudeRecallTest {
                         transcript("-home-dev-infra", DEPLOY),
                         userEvent(
                                 DEPLOY, "bg-u-1", "The wombat ledger moved to cold storage.", "2026-08-08T10:00:00Z"));
-                RecallService.SearchOutput stale =
-                        svc.search(new RecallService.SearchRequest("wombat ledger", 5, null, null, null, null));
+                // the directories are watched while the indexer runs: the call sees the move once the watch service
+                // has delivered the event (on its own thread, within milliseconds)
+                RecallService.SearchOutput stale;
+                long seen = System.nanoTime() + 10_000_000_000L;
+                do stale = svc.search(new RecallService.SearchRequest("wombat ledger", 5, null, null, null, null));
+                while (!stale.index().stale() && System.nanoTime() < seen);
                 assertTrue(stale.index().stale(), "the call saw the transcript move");
                 assertEquals(0, stale.index().items_written(), "and left it to the indexer");
                 long deadline = System.nanoTime() + 120_000_000_000L;
@@ -408,6 +412,86 @@ class ClaudeRecallTest {
                         "steward://claude/session/" + DEPLOY + "/event/bg-u-1",
                         later.items().get(0).uri());
             }
+        }
+    }
+
+    /** Syncs until something is written (the watch service delivers events on its own thread) or 20 s pass. */
+    static SyncReport syncUntilWritten(RecallEngine e) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        SyncReport r;
+        while ((r = e.sync()).written() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
+        return r;
+    }
+
+    @Test
+    void whileWatchedASyncLooksAtTheQueueOfChangedPathsAndStillSeesAnAppend() throws Exception {
+        StewardPaths paths = claudeOnly();
+        try (RecallEngine e = engine(paths)) {
+            e.sync();
+            ClaudeRecall src = e.claudeSource();
+            assertTrue(e.watchSources(true), "this platform gives a watch service");
+            e.sync(); // lists again, registering every directory
+            SyncReport nothing = e.sync();
+            assertFalse(nothing.changed());
+            assertEquals(0, src.lastRefreshStats(), "nothing changed: not one stat");
+            // an old transcript (not among the ones a stat refresh checks each time) is appended to
+            Path f = transcript("-home-dev-infra", DEPLOY);
+            Files.setLastModifiedTime(f, FileTime.fromMillis(System.currentTimeMillis() - 40L * 24 * 3600_000));
+            long tail = src.tailReads;
+            append(f, userEvent(DEPLOY, "watch-u-1", "The numbat ledger sits in bucket nine.", "2026-08-08T10:00:00Z"));
+            SyncReport r = syncUntilWritten(e);
+            assertEquals(1, r.written(), "the appended turn");
+            assertTrue(
+                    src.lastRefreshStats() <= 2, "the changed file stat'ed, not the home: " + src.lastRefreshStats());
+            assertEquals(tail + 1, src.tailReads, "read from its indexed end");
+            assertEquals(
+                    "steward://claude/session/" + DEPLOY + "/event/watch-u-1",
+                    hits(e, "numbat ledger", RecallItem.CLAUDE_SESSION).get(0).uri());
+            // a new session in a new project directory
+            String uuid = "0d7e2a9c-1111-4222-8333-944455556666";
+            Path dir = Files.createDirectories(home.resolve("projects").resolve("-home-dev-brandnew"));
+            Files.writeString(
+                    dir.resolve(uuid + ".jsonl"),
+                    userEvent(uuid, "new-dir-u-1", "Where is the pangolin roster kept?", "2026-08-09T10:00:00Z"));
+            syncUntilWritten(e);
+            assertEquals(
+                    "steward://claude/session/" + uuid + "/event/new-dir-u-1",
+                    hits(e, "pangolin roster", RecallItem.CLAUDE_SESSION).get(0).uri());
+            assertEquals(0, src.overflows());
+            assertFalse(e.watchSources(false));
+            assertFalse(src.watching());
+        }
+    }
+
+    @Test
+    void aWatchQueueThatOverflowsFallsBackToListingAndStatingEverything() throws Exception {
+        StewardPaths paths = claudeOnly();
+        try (RecallEngine e = engine(paths)) {
+            e.sync();
+            ClaudeRecall src = e.claudeSource();
+            assertTrue(e.watchSources(true));
+            e.sync();
+            // more events in one directory than a watch key keeps (512): the queue says it lost some
+            Path dir = home.resolve("projects").resolve("-home-dev-infra");
+            for (int i = 0; i < 700; i++) Files.writeString(dir.resolve("noise-" + i + ".txt"), "x");
+            Path f = transcript("-home-dev-infra", DEPLOY);
+            append(
+                    f,
+                    userEvent(DEPLOY, "flood-u-1", "The echidna manifest is in drawer four.", "2026-08-08T10:00:00Z"));
+            SyncReport r = syncUntilWritten(e);
+            assertEquals(1, r.written());
+            assertEquals(1, src.overflows(), "one fallback");
+            assertTrue(src.lastRefreshStats() > 20, "every file stat'ed: " + src.lastRefreshStats());
+            assertEquals(
+                    "steward://claude/session/" + DEPLOY + "/event/flood-u-1",
+                    hits(e, "echidna manifest", RecallItem.CLAUDE_SESSION)
+                            .get(0)
+                            .uri());
+            // and watching goes on: the next change costs a look at the queue again
+            append(f, userEvent(DEPLOY, "flood-u-2", "The quoll itinerary is pinned.", "2026-08-08T10:05:00Z"));
+            syncUntilWritten(e);
+            assertTrue(src.lastRefreshStats() <= 2, "stats: " + src.lastRefreshStats());
+            assertEquals(1, src.overflows());
         }
     }
 }
