@@ -44,6 +44,7 @@ import steward.sessions.backup.RestoreEngine;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.Sqlite;
 import steward.state.FileTrees;
+import steward.state.TempSweep;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -264,6 +265,9 @@ public final class CrashBench implements Callable<Integer> {
     private List<String> check(String op, Case c, Set<String> before) throws Exception {
         List<String> problems = new ArrayList<>();
         StewardPaths paths = StewardPaths.of(c.home());
+        // the next Steward process first sweeps the temp files a killed one left (steward.state.TempSweep, at every
+        // start; this process made its own start sweep long ago)
+        TempSweep.now(paths.stateDir(), paths.hermesHome());
         // the next call works, and settles what the killed one left
         try {
             switch (op) {

@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
+import steward.config.StewardPaths;
 import steward.server.McpServerFactory;
+import steward.state.TempSweep;
 
 /** The launcher: {@code steward [serve|call|tools|demo|bench|schedule|repair-index]}; with no command it serves MCP on stdio. */
 @Command(
@@ -77,6 +79,7 @@ public final class Main implements Callable<Integer> {
         cl.setErr(new PrintWriter(System.err, true));
         cl.setExecutionStrategy(pr -> {
             noteUnused(pr, unused);
+            sweep(pr, unused);
             return new CommandLine.RunLast().execute(pr);
         });
         return cl;
@@ -97,6 +100,24 @@ public final class Main implements Callable<Integer> {
                 unused.add(spec);
             }
             complete(sub, unused);
+        }
+    }
+
+    /**
+     * Every command that works on a home first removes the temp files a killed Steward left there (once per process,
+     * bounded; see {@link TempSweep}). Commands that work on their own temporary copies do not look at the homes.
+     */
+    private static void sweep(ParseResult pr, Set<CommandSpec> unused) {
+        ParseResult last = pr;
+        while (last.hasSubcommand()) last = last.subcommand();
+        if (unused.contains(last.commandSpec()) || last.isUsageHelpRequested() || last.isVersionHelpRequested()) return;
+        CommandSpec m = last.commandSpec().mixins().get("common");
+        if (m == null || !(m.userObject() instanceof CommonOptions c)) return;
+        try {
+            StewardPaths p = c.paths();
+            TempSweep.atStart(p.stateDir(), p.hermesHome());
+        } catch (RuntimeException e) {
+            // housekeeping only: the command reports a bad path itself
         }
     }
 

@@ -21,6 +21,7 @@ import steward.server.http.HttpOptions;
 import steward.server.http.StewardHttpServer;
 import steward.server.protocol.MemoryWatcher;
 import steward.server.tools.ToolContext;
+import steward.state.TempSweep;
 
 @Command(
         name = "serve",
@@ -87,6 +88,8 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ToolContext ctx = common.context();
+        // temp files a killed Steward left (once per process; a CLI command made it already when it came through Main)
+        TempSweep.atStart(ctx.paths().stateDir(), ctx.paths().hermesHome());
         McpServerFactory.Extras extras = McpServerFactory.Extras.PRODUCTION;
         if (conformanceFixtures) {
             DevExtension dev = DevExtension.find().orElse(null);

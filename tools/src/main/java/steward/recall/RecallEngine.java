@@ -16,6 +16,7 @@ import org.apache.lucene.search.IndexSearcher;
 import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
+import steward.state.AtomicFiles;
 import steward.text.CodePoints;
 
 /**
@@ -169,6 +170,8 @@ public final class RecallEngine implements AutoCloseable {
         this.model = model;
         this.ownsModel = ownsModel;
         Path dir = recallDir(paths);
+        // temp files a killed indexer left (sources, vectors, the model): only stale ones, bounded
+        AtomicFiles.removeStaleTemps(dir, 3);
         this.index = new RecallIndex(dir.resolve("index"));
         this.files = new HermesFiles(paths);
         this.sessions = new HermesSessions(paths.stateDb());

@@ -1,19 +1,28 @@
 package steward.state;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
 
 /**
  * Every file Steward writes goes through here: a temp file in the same directory, fsync, atomic
@@ -31,18 +40,48 @@ public final class AtomicFiles {
     }
 
     public static void write(Path target, byte[] bytes) throws IOException {
+        write(target, ch -> {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) ch.write(buf);
+        });
+    }
+
+    /** Streams {@code in} to {@code target} the same way (a large file never sits on the heap whole). */
+    public static void write(Path target, InputStream in) throws IOException {
+        write(target, ch -> {
+            byte[] b = new byte[1 << 16];
+            for (int n; (n = in.read(b)) > 0; ) {
+                ByteBuffer buf = ByteBuffer.wrap(b, 0, n);
+                while (buf.hasRemaining()) ch.write(buf);
+            }
+        });
+    }
+
+    /** What fills a temp file. */
+    private interface Filler {
+        void fill(FileChannel ch) throws IOException;
+    }
+
+    /**
+     * The temp file is named {@code .<name>.tmp-<pid>-<hex>} and locked (a {@link FileChannel} lock) while it is
+     * written, so a sweep in another process can tell a write in progress from a file a killed process left, even when
+     * the pid has been reused; temps of this process are known by name ({@link #INFLIGHT}), never opened by a sweep.
+     */
+    private static void write(Path target, Filler filler) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         ensurePrivateDir(dir);
-        Path tmp = dir.resolve(
-                "." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid() + "-"
-                        + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        Path tmp = dir.resolve("." + target.getFileName() + ".tmp-"
+                        + ProcessHandle.current().pid() + "-"
+                        + Long.toHexString(ThreadLocalRandom.current().nextLong()))
+                .normalize();
+        INFLIGHT.add(tmp);
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                lock(ch);
                 setMode(tmp, FILE_MODE);
-                ByteBuffer buf = ByteBuffer.wrap(bytes);
-                while (buf.hasRemaining()) ch.write(buf);
+                filler.fill(ch);
                 ch.force(true);
-            }
+            } // closing releases the lock: from here the temp is complete, and kept by a sweep for its age
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -50,7 +89,20 @@ public final class AtomicFiles {
             }
             fsyncDir(dir);
         } finally {
-            Files.deleteIfExists(tmp);
+            try {
+                Files.deleteIfExists(tmp);
+            } finally {
+                INFLIGHT.remove(tmp);
+            }
+        }
+    }
+
+    /** Locks a fresh temp file for its writer; a file system without locks writes unlocked (the age rule still holds). */
+    private static void lock(FileChannel ch) {
+        try {
+            ch.tryLock();
+        } catch (IOException | RuntimeException ignored) {
+            // e.g. a network file system without fcntl locks
         }
     }
 
@@ -76,35 +128,80 @@ public final class AtomicFiles {
     }
 
     /** The temp-file names {@link #write} uses: {@code .<name>.tmp-<pid>-<hex>}. */
-    private static final java.util.regex.Pattern TEMP = java.util.regex.Pattern.compile("\\..+\\.tmp-(\\d+)-[0-9a-f]+");
+    private static final Pattern TEMP = Pattern.compile("\\..+\\.tmp-(\\d{1,10})-[0-9a-f]{1,16}");
+
+    /** Temp files this process is writing now (absolute, normalised). */
+    private static final Set<Path> INFLIGHT = ConcurrentHashMap.newKeySet();
+
+    /** An unlocked temp file of a live pid this old is stale all the same (the pid was reused). */
+    public static final Duration STALE_AFTER = Duration.ofMinutes(5);
+
+    /** The depth {@link #removeStaleTemps(Path)} looks down to (the state dir's deepest temps are 3 levels down). */
+    public static final int SWEEP_DEPTH = 4;
+
+    /** Whether {@code name} is one of {@link #write}'s temp-file names. */
+    public static boolean isTempName(String name) {
+        return TEMP.matcher(name).matches();
+    }
+
+    /** {@link #removeStaleTemps(Path, int)} down to {@link #SWEEP_DEPTH}. */
+    public static int removeStaleTemps(Path root) {
+        return removeStaleTemps(root, SWEEP_DEPTH);
+    }
 
     /**
-     * Removes the temp files a killed Steward process left under {@code root} (its own pattern, and only when that
-     * process no longer runs). Returns how many were removed; never throws.
+     * Removes the temp files killed Steward processes left under {@code root}, at most {@code depth} levels down: only
+     * regular files (never a link, a directory or a file of another name) named as {@link #write} names its temps, and
+     * only when stale: not locked by a writer, and either its process is gone or it is at least {@link #STALE_AFTER}
+     * old. Symbolic links are not followed, so nothing outside {@code root} is looked at. Returns how many were removed;
+     * never throws.
      */
-    public static int removeStaleTemps(Path root) {
+    public static int removeStaleTemps(Path root, int depth) {
         int[] n = {0};
-        try (var s = Files.walk(root, 4)) {
-            s.filter(p -> {
-                        var m = TEMP.matcher(p.getFileName().toString());
-                        return m.matches() && !alive(Long.parseLong(m.group(1))) && Files.isRegularFile(p);
-                    })
-                    .forEach(p -> {
-                        try {
-                            if (Files.deleteIfExists(p)) n[0]++;
-                        } catch (IOException ignored) {
-                            // not ours to fight over
-                        }
-                    });
+        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) return 0;
+        Instant now = Instant.now();
+        try (var s = Files.walk(root, depth)) {
+            s.filter(p -> isTempName(p.getFileName().toString())).forEach(p -> {
+                try {
+                    if (stale(p, now) && Files.deleteIfExists(p)) n[0]++;
+                } catch (IOException | RuntimeException ignored) {
+                    // not ours to fight over
+                }
+            });
         } catch (IOException | RuntimeException ignored) {
             // housekeeping only
         }
         return n[0];
     }
 
-    private static boolean alive(long pid) {
-        return pid == ProcessHandle.current().pid()
-                || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    /** Whether the temp file {@code p} (named as {@link #write} names them) was left by a process that no longer writes it. */
+    static boolean stale(Path p, Instant now) throws IOException {
+        var m = TEMP.matcher(p.getFileName().toString());
+        if (!m.matches()) return false;
+        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!a.isRegularFile()) return false;
+        long pid = Long.parseLong(m.group(1));
+        boolean self = pid == ProcessHandle.current().pid();
+        // this process's own temps are never opened here: closing any channel on a file drops this process's locks on
+        // it
+        if (self && INFLIGHT.contains(p.toAbsolutePath().normalize())) return false;
+        if (locked(p)) return false;
+        boolean gone = self || ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
+        return gone || !a.lastModifiedTime().toInstant().plus(STALE_AFTER).isAfter(now);
+    }
+
+    /** Whether another writer holds a lock on {@code p}; true also when that cannot be told (then it is kept). */
+    private static boolean locked(Path p) {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            FileLock l = ch.tryLock(0, Long.MAX_VALUE, true);
+            if (l == null) return true;
+            l.release();
+            return false;
+        } catch (OverlappingFileLockException e) {
+            return true; // held in this JVM
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
     }
 
     public static void fsyncDir(Path dir) {
