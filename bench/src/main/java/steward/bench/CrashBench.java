@@ -85,6 +85,9 @@ public final class CrashBench implements Callable<Integer> {
 
     private static final Pattern TEMP = Pattern.compile("\\..+\\.tmp-\\d+-[0-9a-f]+");
     private Instant now;
+    /** Temp files found right after a kill, before the next start's sweep (informational: the sweep must remove them). */
+    private int tempsAfterKill;
+
     private Clock clock;
 
     @Override
@@ -216,6 +219,7 @@ public final class CrashBench implements Callable<Integer> {
             }
         FileTrees.delete(cw);
         int answered = 0;
+        tempsAfterKill = 0;
         Map<String, Integer> bad = new LinkedHashMap<>();
         List<String> examples = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -260,6 +264,8 @@ public final class CrashBench implements Callable<Integer> {
                 bad.isEmpty()
                         ? "all checks ok (integrity_check, FTS5 integrity-check, sessions and side files, memory old-or-new, no temp files, next call works)"
                         : failed + " problems " + bad));
+        Printer.println(
+                "      temp files found right after the kills (before the next start's sweep): " + tempsAfterKill);
         for (String e : examples) Printer.println("      " + e);
         return failed;
     }
@@ -269,6 +275,7 @@ public final class CrashBench implements Callable<Integer> {
         StewardPaths paths = StewardPaths.of(c.home());
         // the next Steward process first sweeps the temp files a killed one left (steward.state.TempSweep, at every
         // start; this process made its own start sweep long ago)
+        tempsAfterKill += temps(c.home()).size();
         TempSweep.now(paths.stateDir(), paths.hermesHome());
         // the next call works, and settles what the killed one left
         try {
@@ -295,10 +302,15 @@ public final class CrashBench implements Callable<Integer> {
                     byte[] now = Files.readAllBytes(c.home().resolve("memories/MEMORY.md"));
                     if (!Arrays.equals(now, c.memBefore()) && !Arrays.equals(now, c.memAfter()))
                         problems.add("MEMORY.md is neither the old nor the new version");
+                    var history = new steward.memory.history.VersionStore(paths.stateDir());
+                    int versions = history.count("memories/MEMORY.md");
                     if (!new MemoryWriter(paths, Clock.systemUTC())
                             .write(MemoryRequest.add("memory", "[env] after the kill"))
                             .success()) {
                         problems.add("the next memory_write failed");
+                    } else if (history.count("memories/MEMORY.md") <= versions) {
+                        // the write went on but its version was lost (a git ref lock left by the kill: LOCK_FAILURE)
+                        problems.add("the next memory_write recorded no version in the memory history");
                     }
                 }
             }

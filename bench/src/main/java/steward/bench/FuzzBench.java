@@ -71,6 +71,16 @@ public final class FuzzBench implements Callable<Integer> {
             description = "transports, each gets the N calls and the corpus with a fresh home (default stdio,http)")
     List<String> transports;
 
+    @Option(
+            names = "--recall-background",
+            description = "leave the child's background recall indexer and dense model on (default off: "
+                    + "STEWARD_RECALL_BACKGROUND=off, STEWARD_RECALL_DENSE=off, so that every write seen during a failed "
+                    + "call is the call's own)")
+    boolean recallBackground;
+
+    /** Every write counted against a failed call, in full: the call's id, tool, path and change (none is capped). */
+    private final List<String> writes = new ArrayList<>();
+
     static final Pattern CLASS_NAME = Pattern.compile(
             "\\b(java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol|reactor|steward|org)"
                     + "\\.[a-z][\\w.]*\\.[A-Z]\\w+|\\b[A-Z]\\w*(Exception|Error)\\b(?!\")|\\b(LinkedHashMap|DoubleNode|IntNode|TextNode|ObjectNode|ArrayNode|McpSchema)\\b");
@@ -86,6 +96,7 @@ public final class FuzzBench implements Callable<Integer> {
                 throw new IllegalArgumentException("unknown transport " + transport + " (stdio, http)");
             counts.clear();
             examples.clear();
+            writes.clear();
             bad += run(transport);
         }
         return bad == 0 ? 0 : 1;
@@ -100,11 +111,12 @@ public final class FuzzBench implements Callable<Integer> {
         Path userHome = Files.createDirectories(sandbox.resolve("user-home"));
         Path cwd = Files.createDirectories(sandbox.resolve("cwd"));
         Printer.println("steward bench fuzz: " + n + " generated tool calls + a malformed-line corpus over " + transport
-                + ", seed " + seed);
+                + ", seed " + seed + ", background recall indexer and dense model "
+                + (recallBackground ? "on" : "off"));
         long t0 = System.nanoTime();
         try (Channel s = transport.equals("http")
-                ? HttpServer.start(home, state, userHome, cwd, jar)
-                : Server.start(home, state, userHome, cwd, jar)) {
+                ? HttpServer.start(home, state, userHome, cwd, jar, recallBackground)
+                : Server.start(home, state, userHome, cwd, jar, recallBackground)) {
             JsonNode list = Json.MAPPER.readTree(
                     s.request("{\"jsonrpc\":\"2.0\",\"id\":\"list\",\"method\":\"tools/list\"}", "list", 60));
             Map<String, JsonNode> schemas = new LinkedHashMap<>();
@@ -142,7 +154,9 @@ public final class FuzzBench implements Callable<Integer> {
                 k++;
             }
             counts.put("malformed lines sent", k);
-            counts.putIfAbsent("crashes", 0);
+            // the targets, shown when they held too
+            for (String key : List.of("crashes", "unanswered", "class names", "writes by failed calls"))
+                counts.putIfAbsent(key, 0);
             if (!s.alive()) counts.merge("crashes", 1, Integer::sum);
         }
         List<Path> outside = new ArrayList<>(listFiles(userHome));
@@ -153,6 +167,10 @@ public final class FuzzBench implements Callable<Integer> {
         double secs = (System.nanoTime() - t0) / 1e9;
         Printer.println(String.format("  %s: %.0f s; %s", transport, secs, counts));
         for (String e : examples) Printer.println("      " + e);
+        if (!writes.isEmpty()) {
+            Printer.println("    every write by a failed call (call id, tool: path, change):");
+            for (String w : writes) Printer.println("      " + w);
+        }
         FileTrees.delete(sandbox);
         return counts.getOrDefault("crashes", 0)
                 + counts.getOrDefault("unanswered", 0)
@@ -166,6 +184,11 @@ public final class FuzzBench implements Callable<Integer> {
         Map<String, String> before = snapshot(home, state);
         counts.merge("requests", 1, Integer::sum);
         String answer = s.request(line, id, 120);
+        String note = s.takeNote();
+        if (note != null) {
+            counts.merge("HTTP connection failures", 1, Integer::sum);
+            example(note + ": " + abbreviate(line));
+        }
         if (answer != null && answer.startsWith(HTTP_STATUS)) {
             // HTTP refused the request before JSON-RPC (e.g. 413 for a body over the limit): the client has its answer
             counts.merge(
@@ -215,10 +238,42 @@ public final class FuzzBench implements Callable<Integer> {
 
     private void checkWrites(Map<String, String> before, String line, String answer, Path home, Path state)
             throws IOException {
-        if (!before.equals(snapshot(home, state))) {
+        Map<String, String> after = snapshot(home, state);
+        if (before.equals(after)) return;
+        String call = callOf(line);
+        Path root = home.getParent();
+        List<String> changes = new ArrayList<>();
+        for (String k : after.keySet())
+            if (!after.get(k).equals(before.get(k)))
+                changes.add(k + "\t" + (before.containsKey(k) ? " changed" : " new")
+                        + (after.get(k).equals("dir") ? " (dir)" : ""));
+        for (String k : before.keySet()) if (!after.containsKey(k)) changes.add(k + "\t gone");
+        boolean own = false;
+        for (String c : changes) {
+            String path = c.substring(0, c.indexOf('\t'));
+            boolean index = RECALL_INDEX.matcher(path).find();
+            own |= !index;
+            writes.add(call + ": " + root.relativize(Path.of(path)) + c.substring(c.indexOf('\t') + 1)
+                    + (index ? " [recall index: not counted]" : "") + " -> " + abbreviate(answer));
+        }
+        if (own) {
             counts.merge("writes by failed calls", 1, Integer::sum);
             example("a failed call changed files: " + abbreviate(line) + " -> " + abbreviate(answer));
-            diffReport(before, snapshot(home, state));
+        } else {
+            counts.merge("failed calls that changed only the recall index (not counted)", 1, Integer::sum);
+        }
+    }
+
+    /** "id tool {arguments…}" of a request line, short, for the list of writes. */
+    static String callOf(String line) {
+        try {
+            JsonNode n = Json.MAPPER.readTree(line);
+            String args = n.path("params").path("arguments").toString();
+            return n.path("id").asString("?") + " "
+                    + n.path("params").path("name").asString(n.path("method").asString("?")) + " "
+                    + (args.length() <= 160 ? args : args.substring(0, 150) + "…(" + args.length() + " chars)");
+        } catch (RuntimeException e) {
+            return "unparsable " + abbreviate(line);
         }
     }
 
@@ -230,11 +285,6 @@ public final class FuzzBench implements Callable<Integer> {
         }
     }
 
-    private void diffReport(Map<String, String> a, Map<String, String> b) {
-        for (String k : b.keySet()) if (!b.get(k).equals(a.get(k))) example("    changed/new: " + k);
-        for (String k : a.keySet()) if (!b.containsKey(k)) example("    gone: " + k);
-    }
-
     private void example(String s) {
         if (examples.size() < 12) examples.add(s);
     }
@@ -244,8 +294,9 @@ public final class FuzzBench implements Callable<Integer> {
     }
 
     /**
-     * path -> size and mtime of every file of the home and the state dir. Excluded: SQLite's -shm (readers touch it) and the
-     * recall index ({@code <state dir>/recall/index/}, {@code sources/}, {@code vectors/}, {@code model/}), which the server's background indexer writes whatever the calls do.
+     * path -> size and mtime of every file of the home and the state dir. Excluded: SQLite's -shm (readers touch it). The
+     * recall index ({@code <state dir>/recall/index/}, {@code sources/}, {@code vectors/}, {@code model/}) is listed, and a failed call
+     * that changed only it is shown but not counted: a search brings the index up to date before it reads (a cache).
      */
     static Map<String, String> snapshot(Path... roots) throws IOException {
         Map<String, String> out = new HashMap<>();
@@ -266,8 +317,7 @@ public final class FuzzBench implements Callable<Integer> {
     private static void walkInto(Path r, Map<String, String> out) throws IOException {
         try (Stream<Path> s = Files.walk(r)) {
             for (Path p : s.toList()) {
-                if (p.getFileName().toString().endsWith("-shm")
-                        || RECALL_INDEX.matcher(p.toString()).find()) continue;
+                if (p.getFileName().toString().endsWith("-shm")) continue;
                 try {
                     out.put(
                             p.toString(),
@@ -504,12 +554,22 @@ public final class FuzzBench implements Callable<Integer> {
 
         boolean alive();
 
+        /** What went wrong below JSON-RPC in the last request (e.g. the HTTP connection broke), else null; cleared. */
+        default String takeNote() {
+            return null;
+        }
+
         @Override
         void close() throws IOException;
     }
 
-    /** The child's command line: its own HOME, no HERMES_HOME, no Claude Code home; logs discarded. */
-    static ProcessBuilder child(Path home, Path state, Path userHome, Path cwd, Path jar, String... serveArgs)
+    /**
+     * The child's command line: its own HOME, no HERMES_HOME, no Claude Code home; logs discarded. Unless
+     * {@code recallBackground}, the background recall indexer and the dense model are off, so that nothing but the
+     * calls writes (their unpacking and indexing wrote during failed calls and were counted against them).
+     */
+    static ProcessBuilder child(
+            Path home, Path state, Path userHome, Path cwd, Path jar, boolean recallBackground, String... serveArgs)
             throws Exception {
         Path jarPath = jar != null ? jar : Fixtures.runningJar();
         String java = ProcessHandle.current().info().command().orElse("java");
@@ -524,6 +584,10 @@ public final class FuzzBench implements Callable<Integer> {
         pb.environment().remove("HERMES_HOME");
         pb.environment().remove("STEWARD_HTTP_TOKEN");
         pb.environment().put("CLAUDE_CONFIG_DIR", userHome.resolve("no-claude").toString());
+        if (!recallBackground) {
+            pb.environment().put(steward.recall.RecallSettings.ENV_BACKGROUND, "off");
+            pb.environment().put(steward.recall.RecallSettings.ENV_DENSE, "off");
+        }
         return pb;
     }
 
@@ -538,6 +602,14 @@ public final class FuzzBench implements Callable<Integer> {
         private final HttpClient http =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         private String session;
+        private String note;
+
+        @Override
+        public String takeNote() {
+            String n = note;
+            note = null;
+            return n;
+        }
 
         private HttpServer(Process p, int port) {
             this.p = p;
@@ -545,13 +617,23 @@ public final class FuzzBench implements Callable<Integer> {
         }
 
         @SuppressWarnings("try") // the probe socket only shows that the port listens
-        static HttpServer start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
+        static HttpServer start(Path home, Path state, Path userHome, Path cwd, Path jar, boolean recallBackground)
+                throws Exception {
             int port;
             try (ServerSocket ss = new ServerSocket(0)) {
                 port = ss.getLocalPort();
             }
-            ProcessBuilder pb =
-                    child(home, state, userHome, cwd, jar, "--http", "--no-sse", "--port", String.valueOf(port));
+            ProcessBuilder pb = child(
+                    home,
+                    state,
+                    userHome,
+                    cwd,
+                    jar,
+                    recallBackground,
+                    "--http",
+                    "--no-sse",
+                    "--port",
+                    String.valueOf(port));
             pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
             HttpServer s = new HttpServer(pb.start(), port);
             for (int i = 0; ; i++) {
@@ -588,9 +670,19 @@ public final class FuzzBench implements Callable<Integer> {
             if (session != null) b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-06-18");
             HttpResponse<String> r;
             try {
-                r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                r = http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            } catch (java.net.http.HttpTimeoutException e) {
+                return null; // no answer in time: unanswered
             } catch (IOException e) {
-                return null; // timed out or the connection broke: unanswered
+                // The connection broke (e.g. the client reused a kept-alive connection the server had just closed): a
+                // client would send again. Once, on a fresh connection, and reported; failing again is unanswered.
+                try {
+                    r = http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                    note = "connection failed (" + e + "), answered when sent again";
+                } catch (IOException e2) {
+                    note = "connection failed (" + e + "), and again (" + e2 + ")";
+                    return null;
+                }
             }
             if (session == null) r.headers().firstValue("Mcp-Session-Id").ifPresent(v -> session = v);
             String first = null;
@@ -654,8 +746,10 @@ public final class FuzzBench implements Callable<Integer> {
             t.start();
         }
 
-        static Server start(Path home, Path state, Path userHome, Path cwd, Path jar) throws Exception {
-            Server s = new Server(child(home, state, userHome, cwd, jar).start());
+        static Server start(Path home, Path state, Path userHome, Path cwd, Path jar, boolean recallBackground)
+                throws Exception {
+            Server s = new Server(
+                    child(home, state, userHome, cwd, jar, recallBackground).start());
             s.request(
                     "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                             + "\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}",

@@ -135,6 +135,26 @@ public final class VersionStore {
     public record Version(
             String id, String time, long epoch, String message, String client, Integer bytes, boolean deleted) {}
 
+    /**
+     * The repository for a writer that holds {@code history/.lock}. Every writer does, so a git lock file found now
+     * ({@code refs/heads/main.lock}, {@code HEAD.lock}, {@code packed-refs.lock}, {@code config.lock}) was left by a
+     * writer that was killed: it is removed, else every later version would fail with LOCK_FAILURE (crash bench).
+     */
+    private Repository openForWrite() throws IOException {
+        Path git = repoDir();
+        if (Files.isDirectory(git)) {
+            for (String f : List.of("HEAD.lock", "packed-refs.lock", "config.lock"))
+                Files.deleteIfExists(git.resolve(f));
+            Path refs = git.resolve("refs");
+            if (Files.isDirectory(refs))
+                try (var s = Files.walk(refs)) {
+                    for (Path p : s.filter(x -> x.getFileName().toString().endsWith(".lock") && Files.isRegularFile(x))
+                            .toList()) Files.deleteIfExists(p);
+                }
+        }
+        return open(true);
+    }
+
     private Repository open(boolean create) throws IOException {
         Path git = repoDir();
         if (!Files.isDirectory(git)) {
@@ -171,7 +191,7 @@ public final class VersionStore {
         try {
             AtomicFiles.ensurePrivateDir(dir);
             try (Flock lock = Flock.exclusive(dir.resolve(".lock"));
-                    Repository repo = open(true)) {
+                    Repository repo = openForWrite()) {
                 ObjectId head = repo.resolve(BRANCH);
                 Map<String, byte[]> baseline = new LinkedHashMap<>();
                 Map<String, byte[]> external = new LinkedHashMap<>();
@@ -211,7 +231,7 @@ public final class VersionStore {
         try {
             AtomicFiles.ensurePrivateDir(dir);
             try (Flock lock = Flock.exclusive(dir.resolve(".lock"));
-                    Repository repo = open(true)) {
+                    Repository repo = openForWrite()) {
                 ObjectId head = repo.resolve(BRANCH);
                 byte[] known;
                 try (ObjectReader reader = repo.newObjectReader()) {

@@ -36,6 +36,29 @@ class HistoryTest {
         return Clock.fixed(Instant.parse(t), ZoneOffset.UTC);
     }
 
+    /**
+     * Crash bench (issue 12): a SIGKILL while JGit moved the branch left {@code refs/heads/main.lock}; every later version
+     * then failed with LOCK_FAILURE (the write went on, its version was lost). Under the history's own lock no other
+     * writer can hold a ref lock: a left one is stale and removed.
+     */
+    @Test
+    void aRefLockLeftByAKilledWriterDoesNotStopLaterVersions() throws Exception {
+        StewardPaths p = home();
+        Files.writeString(p.memoriesDir().resolve("MEMORY.md"), "[env] first");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "[env] second"));
+        VersionStore store = new VersionStore(p.stateDir());
+        assertEquals(2, store.count("memories/MEMORY.md"));
+        Path git = store.repoDir();
+        Files.writeString(git.resolve("refs/heads/main.lock"), "0000000000000000000000000000000000000000\n");
+        Files.writeString(git.resolve("HEAD.lock"), "ref: refs/heads/main\n");
+        Files.writeString(git.resolve("packed-refs.lock"), "");
+        w.write(MemoryRequest.add("memory", "[env] third"));
+        assertEquals(3, store.count("memories/MEMORY.md"), "the write after the kill is a version too");
+        assertFalse(Files.exists(git.resolve("refs/heads/main.lock")));
+        assertFalse(Files.exists(git.resolve("packed-refs.lock")));
+    }
+
     @Test
     void everyMemoryWriteIsAVersionAndRollbackRestoresTheExactBytesAsANewVersion() throws Exception {
         StewardPaths p = home();
