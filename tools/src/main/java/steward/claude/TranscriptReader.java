@@ -275,6 +275,8 @@ public final class TranscriptReader {
     /** Epoch seconds of an ISO-8601 time, NaN when absent or unreadable. */
     public static double epoch(String ts) {
         if (ts == null || ts.isEmpty()) return Double.NaN;
+        double fast = fastEpoch(ts);
+        if (!Double.isNaN(fast)) return fast;
         try {
             Instant i = Instant.parse(ts);
             return i.getEpochSecond() + i.getNano() / 1e9;
@@ -286,5 +288,45 @@ public final class TranscriptReader {
                 return Double.NaN;
             }
         }
+    }
+
+    /**
+     * {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z} (what Claude Code writes) without java.time's parser, with the same result
+     * as {@link Instant#parse}; NaN for anything else (leap seconds, offsets, other years), which then takes the
+     * general path.
+     */
+    static double fastEpoch(String ts) {
+        int n = ts.length();
+        if (n < 20 || n > 30 || ts.charAt(n - 1) != 'Z') return Double.NaN;
+        if (ts.charAt(4) != '-'
+                || ts.charAt(7) != '-'
+                || ts.charAt(10) != 'T'
+                || ts.charAt(13) != ':'
+                || ts.charAt(16) != ':') return Double.NaN;
+        int y = digits(ts, 0, 4), mo = digits(ts, 5, 7), d = digits(ts, 8, 10);
+        int h = digits(ts, 11, 13), mi = digits(ts, 14, 16), s = digits(ts, 17, 19);
+        if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
+            return Double.NaN;
+        int nano = 0;
+        if (n > 20) {
+            if (ts.charAt(19) != '.' || n == 21) return Double.NaN;
+            int f = digits(ts, 20, n - 1);
+            if (f < 0) return Double.NaN;
+            nano = f;
+            for (int k = n - 1 - 20; k < 9; k++) nano *= 10;
+        } else if (ts.charAt(19) != 'Z') return Double.NaN;
+        if (d > java.time.YearMonth.of(y, mo).lengthOfMonth()) return Double.NaN;
+        long sec = java.time.LocalDate.of(y, mo, d).toEpochDay() * 86400L + h * 3600L + mi * 60L + s;
+        return sec + nano / 1e9;
+    }
+
+    private static int digits(String s, int from, int to) {
+        int v = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') return -1;
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 }
