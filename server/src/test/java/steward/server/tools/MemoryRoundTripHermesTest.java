@@ -140,11 +140,7 @@ class MemoryRoundTripHermesTest {
                         // Steward
                         Path s = home(tmp.resolve("s" + n), file, odd.getValue());
                         StewardPaths paths = StewardPaths.of(s);
-                        ToolResult sr = Tools.registry()
-                                .invoke(
-                                        "memory_write",
-                                        Json.MAPPER.readTree(args),
-                                        new ToolContext(paths, Clock.systemUTC(), Work.NONE));
+                        ToolResult sr = memoryWrite(paths, args);
                         assertTrue(sr.isError(), what + ": Steward wrote: " + sr.text());
                         assertTrue(
                                 sr.text().startsWith("memory_write: Refusing to write " + file + ": "),
@@ -181,11 +177,7 @@ class MemoryRoundTripHermesTest {
                 assertEquals(Map.of("USER.md", latin1(bad)), files(h.resolve("memories")), "Hermes writes nothing");
                 Path s = home(tmp.resolve("s-" + call.getKey()), "USER.md", bad);
                 StewardPaths paths = StewardPaths.of(s);
-                ToolResult r = Tools.registry()
-                        .invoke(
-                                "memory_write",
-                                Json.MAPPER.readTree(args),
-                                new ToolContext(paths, Clock.systemUTC(), Work.NONE));
+                ToolResult r = memoryWrite(paths, args);
                 assertTrue(r.isError(), r.text());
                 assertTrue(r.text().contains("not valid UTF-8 (" + s.resolve("memories/USER.md") + ")"), r.text());
                 assertEquals(Map.of("USER.md", latin1(bad)), files(s.resolve("memories")), "Steward writes nothing");
@@ -264,5 +256,13 @@ class MemoryRoundTripHermesTest {
 
     static String latin1(byte[] b) {
         return new String(b, StandardCharsets.ISO_8859_1);
+    }
+
+    private static ToolResult memoryWrite(StewardPaths paths, String args) throws Exception {
+        return Tools.registry()
+                .invoke(
+                        "memory_write",
+                        Json.MAPPER.readTree(args),
+                        new ToolContext(paths, Clock.systemUTC(), Work.NONE));
     }
 }
