@@ -12,7 +12,6 @@ import steward.Work;
 import steward.claude.ScanCache;
 import steward.claude.TranscriptScanner;
 import steward.cli.Printer;
-import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.server.ToolRegistry;
@@ -59,14 +58,7 @@ final class ClaudeAuditBench {
                 Printer.println("reusing " + home);
             }
             // the Hermes home left at its default, not named: a named Hermes home that does not exist is refused
-            StewardPaths both = StewardPaths.of(work.resolve("no-hermes"), home);
-            StewardPaths paths = new StewardPaths(
-                    both.hermesHome(),
-                    Origin.DEFAULT,
-                    both.stateDir(),
-                    both.stateDirOrigin(),
-                    both.claudeHome(),
-                    both.claudeHomeOrigin());
+            StewardPaths paths = StewardPaths.claudeOnly(work.resolve("no-hermes"), home);
             Path cache = ScanCache.defaultFile(paths.stateDir());
             ToolRegistry registry = Tools.registry();
             ToolContext ctx = new ToolContext(paths, Clock.systemUTC(), Work.NONE);

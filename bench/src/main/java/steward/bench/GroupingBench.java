@@ -18,7 +18,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import steward.cli.Fixtures;
 import steward.cli.Printer;
-import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.learning.Preferences;
 import steward.sessions.audit.AuditEngine;
@@ -151,14 +150,8 @@ public final class GroupingBench implements Callable<Integer> {
         Map<String, String> uuids = ClaudeGroupingHome.write(home, truth.sessions());
         Map<String, String> back = new HashMap<>();
         uuids.forEach((k, v) -> back.put(v, k));
-        StewardPaths both = StewardPaths.of(work.resolve("no-hermes"), home);
-        StewardPaths paths = new StewardPaths(
-                both.hermesHome(),
-                Origin.DEFAULT,
-                work.resolve("claude-state"),
-                Origin.FLAG,
-                both.claudeHome(),
-                both.claudeHomeOrigin());
+        StewardPaths paths =
+                StewardPaths.claudeOnly(work.resolve("no-hermes"), home).withStateDir(work.resolve("claude-state"));
         AuditEngine engine = new AuditEngine(paths, clock, Preferences.empty()).callerCwd(work.resolve("elsewhere"));
         engine.audit(new AuditRequest(null, null, "interactive", "en", 5, "claude", 0)); // warm-up (and the scan cache)
         long t0 = System.nanoTime();

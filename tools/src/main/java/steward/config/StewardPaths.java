@@ -120,6 +120,22 @@ public record StewardPaths(
         return new StewardPaths(home, Origin.FLAG, derivedStateDir(home, claude), Origin.DERIVED, claude, Origin.FLAG);
     }
 
+    /**
+     * A Claude Code home only: {@code absentHermesHome} stands for the default Hermes home, not named, so that its absence
+     * is no error (a named Hermes home that does not exist is refused as a mistake); the state dir as {@link #of(Path,
+     * Path)} derives it.
+     */
+    public static StewardPaths claudeOnly(Path absentHermesHome, Path claudeHome) {
+        StewardPaths both = of(absentHermesHome, claudeHome);
+        return new StewardPaths(
+                both.hermesHome,
+                Origin.DEFAULT,
+                both.stateDir,
+                both.stateDirOrigin,
+                both.claudeHome,
+                both.claudeHomeOrigin);
+    }
+
     /** The same homes with another state dir. */
     public StewardPaths withStateDir(Path dir) {
         return new StewardPaths(

@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import steward.claude.ClaudeHome;
 import steward.claude.fixture.ClaudeHomeFixture;
-import steward.config.Origin;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.state.FileMoves;
@@ -53,15 +52,7 @@ public final class ClaudeTestHomes {
 
     /** Paths with this Claude home and no Hermes home (the state dir is then {@code <claude home>/steward}). */
     public static StewardPaths claudeOnly(Path tmp, Path claudeHome) {
-        // the Hermes home is the default one, not named (a named home that does not exist is refused as a mistake)
-        StewardPaths both = StewardPaths.of(tmp.resolve("no-hermes"), claudeHome);
-        return new StewardPaths(
-                both.hermesHome(),
-                Origin.DEFAULT,
-                both.stateDir(),
-                both.stateDirOrigin(),
-                both.claudeHome(),
-                both.claudeHomeOrigin());
+        return StewardPaths.claudeOnly(tmp.resolve("no-hermes"), claudeHome);
     }
 
     /** Every regular file below {@code root} (relative path → SHA-256), the state dir left out. */

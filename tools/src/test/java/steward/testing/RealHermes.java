@@ -77,11 +77,15 @@ public final class RealHermes {
 
     /** A long-lived script from this module's test resources ({@code hermes/<name>}): one command line in, one line out. */
     public Driver start(String script) throws IOException {
-        Path file = Files.createTempFile("hermes-", ".py");
         try (var in = RealHermes.class.getResourceAsStream("/hermes/" + script)) {
             if (in == null) throw new IOException("no test resource hermes/" + script);
-            Files.write(file, in.readAllBytes());
+            return startSource(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
+    }
+
+    /** A long-lived script given as Python source, with Hermes on its path: one command line in, one line out. */
+    public Driver startSource(String python) throws IOException {
+        Path file = Files.writeString(Files.createTempFile("hermes-", ".py"), python);
         ProcessBuilder pb =
                 new ProcessBuilder("python3", file.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put("HERMES_SRC", src.toString());

@@ -78,40 +78,21 @@ class MemoryRoundTripHermesTest {
                 print(out, flush=True)
             """;
 
-    /** The running Hermes script. */
+    /** The running Hermes script: one "home TAB arguments" line in, Hermes' answer out. */
     static final class Hermes implements AutoCloseable {
-        final Process process;
-        final java.io.BufferedReader out;
-        final java.io.Writer in;
+        private final RealHermes.Driver driver;
 
         Hermes(RealHermes hermes, Path dir) throws IOException {
-            Path script = Files.writeString(dir.resolve("hermes_calls.py"), HERMES_CALLS);
-            ProcessBuilder pb =
-                    new ProcessBuilder("python3", script.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
-            pb.environment().put("HERMES_SRC", hermes.source().toString());
-            process = pb.start();
-            out = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            driver = hermes.startSource(HERMES_CALLS);
         }
 
         JsonNode call(Path home, String args) throws IOException {
-            in.write(home + "\t" + args + "\n");
-            in.flush();
-            String line = out.readLine();
-            if (line == null) throw new IOException("the Hermes script ended");
-            return Json.MAPPER.readTree(line);
+            return Json.MAPPER.readTree(driver.send(home + "\t" + args));
         }
 
         @Override
         public void close() throws IOException {
-            in.close();
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly();
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            driver.close();
         }
     }
 
