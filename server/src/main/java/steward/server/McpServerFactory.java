@@ -159,10 +159,18 @@ public final class McpServerFactory {
         return configure(McpServer.sync(transport), registry, ctx, extras).build();
     }
 
-    /** The same server over Streamable HTTP (one MCP session per client, all sharing the registry). */
+    /**
+     * The same server over Streamable HTTP (one MCP session per client, all sharing the registry). Handlers run on
+     * the servlet container's request thread ({@code immediateExecution}): run on a Reactor thread, the SDK writes a
+     * request's SSE answer and completes its {@code AsyncContext} from that thread, and under Tomcat 11 about 3 % of
+     * answers were cut after their headers (clients read "chunked transfer encoding, state: READING_LENGTH"; the SDK
+     * then also dropped the MCP session). HttpTransportIT#manyCallsOnOneConnectionAllComeBackWhole.
+     */
     public static McpSyncServer build(
             McpStreamableServerTransportProvider transport, ToolRegistry registry, ToolContext ctx, Extras extras) {
-        return configure(McpServer.sync(transport), registry, ctx, extras).build();
+        return configure(McpServer.sync(transport), registry, ctx, extras)
+                .immediateExecution(true)
+                .build();
     }
 
     private static <S extends McpServer.SyncSpecification<S>> McpServer.SyncSpecification<S> configure(

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -57,8 +58,9 @@ public final class SecurityFilter extends HttpFilter {
     }
 
     @Override
-    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+    protected void doFilter(HttpServletRequest req, HttpServletResponse servletRes, FilterChain chain)
             throws IOException, ServletException {
+        HttpServletResponse res = new HopByHopGuard(servletRes);
         String host = hostName(req.getHeader("Host"));
         if (host == null || !allowedHosts.contains(host)) {
             deny(
@@ -202,6 +204,32 @@ public final class SecurityFilter extends HttpFilter {
         err.put("code", status == 401 ? -32001 : status == 403 ? -32003 : -32600);
         err.put("message", message);
         res.getOutputStream().write(Json.MAPPER.writeValueAsBytes(node));
+    }
+
+    /**
+     * Leaves {@code Connection} and {@code Keep-Alive} to the container. The SDK sets "Connection: keep-alive" on
+     * every SSE answer; when Tomcat then ends the connection (its keep-alive request limit) the answer carried both
+     * "keep-alive" and "close", a client read the first, reused the closed connection and failed ("header parser
+     * received no bytes").
+     */
+    static final class HopByHopGuard extends HttpServletResponseWrapper {
+        HopByHopGuard(HttpServletResponse res) {
+            super(res);
+        }
+
+        private static boolean hopByHop(String name) {
+            return "Connection".equalsIgnoreCase(name) || "Keep-Alive".equalsIgnoreCase(name);
+        }
+
+        @Override
+        public void setHeader(String name, String value) {
+            if (!hopByHop(name)) super.setHeader(name, value);
+        }
+
+        @Override
+        public void addHeader(String name, String value) {
+            if (!hopByHop(name)) super.addHeader(name, value);
+        }
     }
 
     /** The request with its body already read (and possibly rewritten). */

@@ -14,6 +14,7 @@ import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -391,6 +392,38 @@ class HttpTransportIT {
                             .build()));
             assertTrue(String.valueOf(unknown.getMessage()).contains("Unknown tool: no_such_tool"), unknown.toString());
         }
+    }
+
+    @Test
+    void manyCallsOnOneConnectionAllComeBackWhole() throws Exception {
+        // 250 calls on one keep-alive connection: they cross Tomcat's limit of 100 requests per connection twice,
+        // and every answer must arrive whole, under its id, in the session it was asked in
+        HttpClient one = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+        String sid = initSession();
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            var b = HttpRequest.newBuilder(URI.create(server.url() + "/mcp"))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":\"m" + i
+                            + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"no_such_tool\",\"arguments\":{}}}"));
+            auth(sid).forEach(b::header);
+            try {
+                HttpResponse<String> r = one.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() != 200 || !r.body().contains("\"id\":\"m" + i + "\"")) {
+                    failures.add(i + ": " + r.statusCode() + " " + r.body());
+                } else if (r.headers().allValues("Connection").size() > 1) {
+                    failures.add(i + ": Connection " + r.headers().allValues("Connection"));
+                }
+            } catch (IOException e) {
+                failures.add(i + ": " + e);
+            }
+        }
+        assertEquals(List.of(), failures);
     }
 
     @Test
