@@ -177,7 +177,10 @@ public final class FuzzBench implements Callable<Integer> {
                 + counts.getOrDefault("class names", 0)
                 + counts.getOrDefault("writes by failed calls", 0)
                 + counts.get("files outside the home and state dir")
-                + counts.getOrDefault("not JSON-RPC answers", 0);
+                + counts.getOrDefault("not JSON-RPC answers", 0)
+                // a broken connection is a defect too (the answer to a call that ran was lost): sent again to see
+                // whether it was answered, and counted
+                + counts.getOrDefault("HTTP connection failures", 0);
     }
 
     private void exchange(Channel s, String line, String id, Path home, Path state) throws Exception {
