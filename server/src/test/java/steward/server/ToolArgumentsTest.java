@@ -12,10 +12,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import steward.json.Json;
 import steward.learning.PreferenceData;
-import steward.learning.rules.ThresholdRule;
 import steward.recall.RecallService;
 import steward.server.tools.StewardTool;
 import steward.sessions.audit.PlanStore;
+import steward.text.Numbers;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -93,8 +93,8 @@ class ToolArgumentsTest {
                 .findFirst()
                 .orElseThrow()
                 .description();
-        String bounds = "N (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–"
-                + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")";
+        String bounds = "N (" + Numbers.plain(PreferenceData.MIN_THRESHOLD) + "–"
+                + Numbers.plain(PreferenceData.MAX_THRESHOLD) + ")";
         assertTrue(prefs.contains(bounds), prefs);
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import steward.text.Numbers;
 
 /**
  * What housekeeping reads from Hermes' {@code config.yaml} besides {@link StewardSettings} (both resolved by
@@ -101,7 +102,7 @@ public record HousekeepingSettings(
                     if (v == null) {
                         w.add(StewardConfig.where(file, IDLE_KEY + "." + kind) + " must be hours from 0 to "
                                 + (int) MAX_HOURS + " (" + e.getValue() + "); using "
-                                + fmt(DEFAULT_IDLE_HOURS.get(kind)));
+                                + Numbers.plain(DEFAULT_IDLE_HOURS.get(kind)));
                     } else {
                         idle.put(kind, v);
                         origins.put(IDLE_KEY + "." + kind, Origin.CONFIG_FILE);
@@ -116,7 +117,7 @@ public record HousekeepingSettings(
                 Double v = number(cr, MAX_DAYS);
                 if (v == null)
                     w.add(StewardConfig.where(file, CRON_KEY) + " must be days from 0 to " + (int) MAX_DAYS + " (" + cr
-                            + "); using " + fmt(DEFAULT_CRON_RETENTION_DAYS));
+                            + "); using " + Numbers.plain(DEFAULT_CRON_RETENTION_DAYS));
                 else {
                     cronDays = v;
                     origins.put(CRON_KEY, Origin.CONFIG_FILE);
@@ -172,9 +173,5 @@ public record HousekeepingSettings(
         if (v instanceof Number n) return n.doubleValue() != 0;
         if (v instanceof String s) return !s.isEmpty();
         return true;
-    }
-
-    static String fmt(double d) {
-        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
     }
 }

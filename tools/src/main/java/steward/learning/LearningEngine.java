@@ -21,6 +21,7 @@ import steward.learning.rules.ThresholdRule;
 import steward.learning.rules.TopicRule;
 import steward.learning.rules.WaitingRule;
 import steward.meta.Metadata;
+import steward.text.Numbers;
 
 /**
  * Learns from one housekeeping run: applies the learning rules in order to the decisions that
@@ -303,15 +304,13 @@ public final class LearningEngine {
             int[] c = counts.get(e.getKey());
             sb.append(e.getKey()).append('=').append(e.getValue());
             if ("D".equals(e.getKey()))
-                sb.append("(N=")
-                        .append(ThresholdRule.fmt(data.active_threshold))
-                        .append(')');
+                sb.append("(N=").append(Numbers.plain(data.active_threshold)).append(')');
             else sb.append('(').append(c[0]).append('/').append(c[1]).append(')');
             if (locked.containsKey(e.getKey())) sb.append("[locked]");
         }
         if (!levels.containsKey("D")) {
             if (sb.length() > 0) sb.append(' ');
-            sb.append("D(N=").append(ThresholdRule.fmt(data.active_threshold)).append(')');
+            sb.append("D(N=").append(Numbers.plain(data.active_threshold)).append(')');
         }
         if (data.warning_status_runs > 0) sb.append("[status]");
         for (String k : alongQuiet) sb.append(' ').append(k).append("=quiet");

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import steward.StewardError;
 import steward.learning.rules.SettledTopicsRule;
-import steward.learning.rules.ThresholdRule;
+import steward.text.Numbers;
 
 /**
  * The user's controls over what was learned ({@code session_preferences}): show, reset all or one rule,
@@ -47,7 +47,7 @@ public final class PreferenceAdmin {
                     copyInto(fresh, d);
                     d.changes = keep;
                     trail(d, "reset", "all learned preferences reset");
-                    return "all learned preferences reset (N back to " + ThresholdRule.fmt(d.active_threshold) + ")";
+                    return "all learned preferences reset (N back to " + Numbers.plain(d.active_threshold) + ")";
                 },
                 true);
     }
@@ -120,8 +120,8 @@ public final class PreferenceAdmin {
         if (!(n >= PreferenceData.MIN_THRESHOLD && n <= PreferenceData.MAX_THRESHOLD)) {
             throw new StewardError(
                     "session_preferences",
-                    "N must be between " + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + " and "
-                            + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ", got " + n);
+                    "N must be between " + Numbers.plain(PreferenceData.MIN_THRESHOLD) + " and "
+                            + Numbers.plain(PreferenceData.MAX_THRESHOLD) + ", got " + n);
         }
         return store.update(
                 d -> {
@@ -129,8 +129,8 @@ public final class PreferenceAdmin {
                     d.active_threshold = n;
                     d.warning_ignored_runs = 0; // the user spoke about rule D: its warning is asked again
                     d.warning_status_runs = 0;
-                    trail(d, "set_threshold", ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(n));
-                    return "active-session threshold N set to " + ThresholdRule.fmt(n);
+                    trail(d, "set_threshold", Numbers.plain(before) + " → " + Numbers.plain(n));
+                    return "active-session threshold N set to " + Numbers.plain(n);
                 },
                 false);
     }
@@ -142,11 +142,8 @@ public final class PreferenceAdmin {
                     d.active_threshold = PreferenceData.DEFAULT_THRESHOLD;
                     d.warning_ignored_runs = 0;
                     d.warning_status_runs = 0;
-                    trail(
-                            d,
-                            "reset_threshold",
-                            ThresholdRule.fmt(before) + " → " + ThresholdRule.fmt(d.active_threshold));
-                    return "active-session threshold N reset to " + ThresholdRule.fmt(d.active_threshold);
+                    trail(d, "reset_threshold", Numbers.plain(before) + " → " + Numbers.plain(d.active_threshold));
+                    return "active-session threshold N reset to " + Numbers.plain(d.active_threshold);
                 },
                 false);
     }

@@ -9,7 +9,7 @@ import steward.learning.Level;
 import steward.learning.PreferenceAdmin;
 import steward.learning.PreferenceData;
 import steward.learning.PreferenceStore;
-import steward.learning.rules.ThresholdRule;
+import steward.text.Numbers;
 
 /** {@code session_preferences}: show or change what housekeeping has learned (steward.learning's store and admin). */
 public final class SessionPreferencesTool extends StewardTool<SessionPreferencesTool.Args> {
@@ -21,8 +21,8 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
             "Housekeeping preferences (learning loop)",
             "What housekeeping learned from the user's decisions: each rule condition's level (HIGH runs "
                     + "automatically, others are asked), the threshold N ("
-                    + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–"
-                    + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD)
+                    + Numbers.plain(PreferenceData.MIN_THRESHOLD) + "–"
+                    + Numbers.plain(PreferenceData.MAX_THRESHOLD)
                     + "), kept sessions. Use it to explain a question "
                     + "or to trust, reset or change a rule. Never overrides the safety guard.");
 
@@ -91,8 +91,8 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
                 if (a.value() == null)
                     throw new StewardError(
                             SPEC.name(),
-                            "set_threshold needs value (" + ThresholdRule.fmt(PreferenceData.MIN_THRESHOLD) + "–"
-                                    + ThresholdRule.fmt(PreferenceData.MAX_THRESHOLD) + ")");
+                            "set_threshold needs value (" + Numbers.plain(PreferenceData.MIN_THRESHOLD) + "–"
+                                    + Numbers.plain(PreferenceData.MAX_THRESHOLD) + ")");
                 yield admin.setThreshold(a.value());
             }
             case "reset_threshold" -> admin.resetThreshold();

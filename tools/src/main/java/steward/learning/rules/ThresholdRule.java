@@ -7,6 +7,7 @@ import steward.learning.LearningRun;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
 import steward.sessions.rules.RuleMeta;
+import steward.text.Numbers;
 
 /**
  * Rule D's threshold N follows what the user really juggles: +1 each run in which the user ignored the
@@ -60,14 +61,10 @@ public final class ThresholdRule implements LearningRule {
             run.record(
                     "threshold",
                     "D",
-                    "N " + fmt(before) + " → " + fmt(n)
+                    "N " + Numbers.plain(before) + " → " + Numbers.plain(n)
                             + (ignored
                                     ? " (the too-many-active warning went unanswered)"
                                     : " (you want " + wanted + " kept active)"));
         }
-    }
-
-    public static String fmt(double n) {
-        return n == Math.rint(n) ? String.valueOf((int) n) : String.valueOf(n);
     }
 }

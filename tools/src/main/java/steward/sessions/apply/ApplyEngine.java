@@ -32,7 +32,6 @@ import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
 import steward.learning.RuleKey;
-import steward.learning.rules.ThresholdRule;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
@@ -46,6 +45,7 @@ import steward.sessions.store.SessionStore;
 import steward.state.AtomicFiles;
 import steward.state.Crashpoint;
 import steward.text.CodePoints;
+import steward.text.Numbers;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -332,7 +332,7 @@ public final class ApplyEngine {
                     "active_within_threshold",
                     after.active() <= plan.threshold(),
                     "active " + d.before().active() + "→" + after.active() + " (threshold "
-                            + ThresholdRule.fmt(plan.threshold()) + ")"));
+                            + Numbers.plain(plan.threshold()) + ")"));
             checks.add(new ApplyResult.Check(
                     "no_untitled_sessions", after.untitled() == 0, after.untitled() + " untitled sessions left"));
             checks.add(new ApplyResult.Check(

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import steward.sessions.rules.Rule;
 import steward.sessions.rules.Rules;
+import steward.text.Numbers;
 
 /**
  * The audit report in the seed's layout, in the chosen language, with the user-visible words only:
@@ -33,10 +34,6 @@ public final class ReportRenderer {
             case "review" -> z ? "请检查" : "review";
             default -> z ? "保留" : "keep";
         };
-    }
-
-    static String fmt(double n) {
-        return n == Math.rint(n) ? String.valueOf((int) n) : String.valueOf(n);
     }
 
     static boolean zh(String locale) {
@@ -75,15 +72,15 @@ public final class ReportRenderer {
                 String where = storeName(so.store()) + " — " + so.location();
                 if (so.idle_hours() != null && so.totals().all() > 0) {
                     where += z
-                            ? "（空闲 " + fmt(so.idle_hours()) + " 小时后视为已结束）"
-                            : " (ended after " + fmt(so.idle_hours()) + " h idle)";
+                            ? "（空闲 " + Numbers.plain(so.idle_hours()) + " 小时后视为已结束）"
+                            : " (ended after " + Numbers.plain(so.idle_hours()) + " h idle)";
                 }
                 totals(sb, where, so.totals(), so.current(), z);
                 for (String w : so.warnings()) sb.append("  ⚠ ").append(w).append('\n');
             }
         }
         sb.append(z ? "活跃阈值 N: " : "Active threshold N: ")
-                .append(fmt(r.threshold()))
+                .append(Numbers.plain(r.threshold()))
                 .append('\n');
         AuditResult.ScheduledRuns sr = r.scheduled_runs();
         if (sr != null) {
@@ -430,7 +427,7 @@ public final class ReportRenderer {
         int young = rt == null ? 0 : rt.kept_young() + rt.kept_continuable();
         if (rt != null && young > 0) {
             plain -= young;
-            String days = fmt(rt.keep_days());
+            String days = Numbers.plain(rt.keep_days());
             sb.append(
                             z
                                     ? "  · 子代理痕迹（保留期 " + days + " 天）: 保留 " + rt.kept_young() + " 条未满期"
@@ -551,13 +548,15 @@ public final class ReportRenderer {
         if (hp != null && hp.enabled() && hp.due() + hp.due_within_7_days() > 0) {
             sb.append(
                     z
-                            ? "Hermes 自动清理（sessions.auto_prune，" + fmt(hp.retention_days()) + " 天）将自行删除 " + hp.due()
+                            ? "Hermes 自动清理（sessions.auto_prune，" + Numbers.plain(hp.retention_days()) + " 天）将自行删除 "
+                                    + hp.due()
                                     + " 条已结束会话"
                                     + (hp.next_run_after() == null
                                             ? "（下次启动时）"
                                             : "（" + hp.next_run_after().substring(0, 10) + " 之后的首次启动）")
                                     + "，7 天内另有 " + hp.due_within_7_days() + " 条\n"
-                            : "Hermes' own auto_prune (" + fmt(hp.retention_days()) + " days) deletes " + hp.due()
+                            : "Hermes' own auto_prune (" + Numbers.plain(hp.retention_days()) + " days) deletes "
+                                    + hp.due()
                                     + " ended sessions itself"
                                     + (hp.next_run_after() == null
                                             ? " at its next start"
@@ -573,10 +572,10 @@ public final class ReportRenderer {
     /** The one line that replaces a rule's questions once its warning has been ignored up to N's cap (rule D). */
     public static String collapsedLine(String rule, int count, int active, double threshold, String locale) {
         if (zh(locale)) {
-            return "规则 " + rule + "：活跃会话 " + active + " 个，超过 N=" + fmt(threshold) + "（已到上限，提醒一直未获回答）；" + count
+            return "规则 " + rule + "：活跃会话 " + active + " 个，超过 N=" + Numbers.plain(threshold) + "（已到上限，提醒一直未获回答）；" + count
                     + " 个可标记为已结束——整组回复 " + rule + "=同意/拒绝，或说“以后再说”";
         }
-        return "Rule " + rule + ": " + active + " active sessions, more than N=" + fmt(threshold)
+        return "Rule " + rule + ": " + active + " active sessions, more than N=" + Numbers.plain(threshold)
                 + " (its cap; this warning went unanswered); " + count + " could be marked as ended — answer " + rule
                 + "=approve/reject for all, or say 'later'";
     }
@@ -587,10 +586,11 @@ public final class ReportRenderer {
      */
     public static String statusLine(String rule, int count, int active, double threshold, String locale) {
         if (zh(locale)) {
-            return "规则 " + rule + "（状态，不再询问）：活跃会话 " + active + " 个，超过 N=" + fmt(threshold) + "；" + count
+            return "规则 " + rule + "（状态，不再询问）：活跃会话 " + active + " 个，超过 N=" + Numbers.plain(threshold) + "；" + count
                     + " 个可标记为已结束。提醒到上限后仍未获回答，所以不再询问、不做任何操作；按 id 回复其中任意一个或设置 N 即恢复询问";
         }
-        return "Rule " + rule + " (status, not asked): " + active + " active sessions, more than N=" + fmt(threshold)
+        return "Rule " + rule + " (status, not asked): " + active + " active sessions, more than N="
+                + Numbers.plain(threshold)
                 + "; " + count
                 + " could be marked as ended. The warning went unanswered at its cap, so it is no longer asked and nothing is done; "
                 + "answering any of them by id, or setting N, asks again";

@@ -3,6 +3,7 @@ package steward.sessions.rules;
 import java.util.Optional;
 import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
+import steward.text.Numbers;
 
 @RuleMeta(
         confidence = "MEDIUM",
@@ -22,7 +23,7 @@ public final class CronRetentionRule implements Rule {
         double end = Math.max(s.endedAt(), s.lastActivity());
         if (days <= 0 || ctx.now() - end < days * 86400.0) return Optional.empty();
         long ago = (long) Math.floor((ctx.now() - end) / 86400.0);
-        String d = SubagentRetentionRule.fmt(days);
+        String d = Numbers.plain(days);
         String en = "ended cron run, finished " + ago + " days ago (retention " + d + " days): delete with backup?";
         String zh = "已结束的定时任务会话，" + ago + " 天前结束（保留 " + d + " 天）：删除（有备份）？";
         Double prunedAt = HermesPruneRule.dueAt(s, ctx);

@@ -3,6 +3,7 @@ package steward.sessions.rules;
 import java.util.Optional;
 import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
+import steward.text.Numbers;
 
 @RuleMeta(
         confidence = "LOW",
@@ -22,7 +23,7 @@ public final class HermesPruneRule implements Rule {
         var hk = ctx.housekeeping();
         Double last = ctx.lastAutoPrune();
         double next = last == null ? ctx.now() : last + hk.pruneIntervalHours() * 3600.0;
-        String days = SubagentRetentionRule.fmt(hk.pruneRetentionDays());
+        String days = Numbers.plain(hk.pruneRetentionDays());
         String en = "Hermes' auto_prune deletes it (ended, started more than " + days + " days ago) "
                 + (next <= ctx.now()
                         ? "at Hermes' next start"

@@ -2,6 +2,7 @@ package steward.sessions.rules;
 
 import java.util.Optional;
 import steward.sessions.store.SessionRow;
+import steward.text.Numbers;
 
 @RuleMeta(
         confidence = "HIGH",
@@ -29,9 +30,9 @@ public final class MachineSessionRule implements Rule {
                 kind,
                 Action.mark_ended,
                 Confidence.HIGH,
-                s.source() + " session idle for " + h + " (over " + SubagentRetentionRule.fmt(hours)
+                s.source() + " session idle for " + h + " (over " + Numbers.plain(hours)
                         + " h) that Hermes never ended: mark as ended",
-                s.source() + " 会话已空闲 " + h + "（超过 " + SubagentRetentionRule.fmt(hours) + " 小时），Hermes 从未结束它：标记为已结束"));
+                s.source() + " 会话已空闲 " + h + "（超过 " + Numbers.plain(hours) + " 小时），Hermes 从未结束它：标记为已结束"));
     }
 
     static String idleText(double seconds) {

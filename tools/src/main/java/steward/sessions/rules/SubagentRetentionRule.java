@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.Set;
 import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
+import steward.text.Numbers;
 
 @RuleMeta(
         confidence = "HIGH",
@@ -39,7 +40,7 @@ public final class SubagentRetentionRule implements Rule {
         double eligible = eligibleAt(s, ctx);
         if (ctx.now() >= eligible) return Optional.empty();
         String day = Times.minute(eligible);
-        String days = fmt(ctx.subagentKeepDays());
+        String days = Numbers.plain(ctx.subagentKeepDays());
         return Optional.of(verdict(
                 "young",
                 Action.retain,
@@ -60,9 +61,5 @@ public final class SubagentRetentionRule implements Rule {
     /** When a finished subagent becomes eligible: its last activity plus keep-days. */
     public static double eligibleAt(SessionRow s, RuleContext ctx) {
         return s.lastActivity() + ctx.subagentKeepDays() * 86400.0;
-    }
-
-    static String fmt(double d) {
-        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
     }
 }

@@ -1,8 +1,8 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
-import steward.learning.rules.ThresholdRule;
 import steward.sessions.store.SessionRow;
+import steward.text.Numbers;
 
 @RuleMeta(
         confidence = "MEDIUM, LOW",
@@ -21,7 +21,7 @@ public final class TooManyActiveRule implements Rule {
         if (MachineSessions.machine(s))
             return Optional.empty(); // not the user's conversations: rule M ends them once idle
         if (!s.markable()) {
-            String n = ThresholdRule.fmt(ctx.threshold());
+            String n = Numbers.plain(ctx.threshold());
             return Optional.of(verdict(
                     "crowded",
                     Action.review,
