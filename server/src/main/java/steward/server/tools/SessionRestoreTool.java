@@ -2,6 +2,7 @@ package steward.server.tools;
 
 import java.util.List;
 import steward.sessions.backup.RestoreEngine;
+import steward.text.Numbers;
 
 /** {@code session_restore}: undo a {@code session_apply} from its backup. */
 public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Args> {
@@ -48,6 +49,25 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
                 .append(" active");
         for (RestoreEngine.Check c : r.checklist())
             if (!c.ok()) sb.append("\nWARNING ").append(c.check()).append(": ").append(c.detail());
+        RestoreEngine.AutoPrune prune = r.hermes_auto_prune();
+        if (prune != null) {
+            sb.append("\nWARNING Hermes' sessions.auto_prune (retention ")
+                    .append(Numbers.plain(prune.retention_days()))
+                    .append(" days) deletes ");
+            if (prune.due() > 0) {
+                sb.append(prune.due())
+                        .append(" of these again at ")
+                        .append(
+                                prune.next_run_after() == null
+                                        ? "its next start"
+                                        : "its first start after " + prune.next_run_after());
+                if (prune.due_within_7_days() > 0) sb.append(", and ");
+            }
+            if (prune.due_within_7_days() > 0)
+                sb.append(prune.due_within_7_days()).append(" within 7 days");
+            sb.append(": to keep them, set sessions.auto_prune: false or raise sessions.retention_days in ")
+                    .append(ctx.paths().configYaml());
+        }
         if (r.learning() != null && !r.learning().summary().isEmpty())
             sb.append('\n').append(String.join("\n", r.learning().summary()));
         return ToolResult.ok(r, sb.toString());

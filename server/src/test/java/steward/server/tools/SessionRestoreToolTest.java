@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import steward.server.ToolRegistry;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -29,6 +30,27 @@ class SessionRestoreToolTest {
         JsonNode twice = t.ok("session_restore", "{\"backup_id\":\"" + backup + "\"}");
         assertEquals(0, twice.get("restored").size());
         assertTrue(twice.get("skipped").size() > 0);
+    }
+
+    @Test
+    void aRestoreWarnsWhenHermesAutoPruneWillDeleteTheSessionsAgain() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        JsonNode audit = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}");
+        JsonNode applied =
+                t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
+        java.nio.file.Files.writeString(
+                t.home.resolve("config.yaml"), "sessions:\n  auto_prune: true\n  retention_days: 30\n");
+        ToolResult r = t.call(
+                "session_restore",
+                "{\"backup_id\":\"" + applied.get("backup").get("backup_id").asString() + "\"}");
+        JsonNode prune = ToolRegistry.toJson(r.structured()).get("hermes_auto_prune");
+        assertTrue(prune.get("due").asInt() > 0, prune.toString());
+        assertTrue(
+                r.text()
+                        .contains("WARNING Hermes' sessions.auto_prune (retention 30 days) deletes "
+                                + prune.get("due").asInt() + " of these again at its next start"),
+                r.text());
+        assertTrue(r.text().contains("set sessions.auto_prune: false or raise sessions.retention_days"), r.text());
     }
 
     @Test

@@ -527,7 +527,7 @@ public final class AuditEngine {
     }
 
     /** When Hermes last ran its auto-prune ({@code state_meta.last_auto_prune}); null when never, or unreadable. */
-    static Double lastAutoPrune(Path db) {
+    public static Double lastAutoPrune(Path db) {
         try (SessionStore store = SessionStore.openReadOnly(db);
                 PreparedStatement ps = store.connection()
                         .prepareStatement("SELECT value FROM state_meta WHERE key = 'last_auto_prune'");

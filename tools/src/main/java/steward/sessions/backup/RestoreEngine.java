@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import steward.StewardError;
 import steward.Work;
+import steward.config.HousekeepingSettings;
+import steward.config.StewardConfig;
 import steward.config.StewardPaths;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningEngine;
@@ -26,6 +28,7 @@ import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
 import steward.sessions.apply.ApplyJournal;
+import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Times;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.FtsIndex;
@@ -73,9 +76,20 @@ public final class RestoreEngine {
             int active_after,
             LearningReport learning,
             List<Check> checklist,
-            List<String> recovered) {}
+            List<String> recovered,
+            AutoPrune hermes_auto_prune) {}
 
     public record Check(String check, boolean ok, String detail) {}
+
+    /**
+     * Restored Hermes sessions that Hermes' own {@code sessions.auto_prune} deletes again: ended and started more than
+     * retention_days ago ({@code eligible_from} in the past: at its next run, the first Hermes start after {@code
+     * next_run_after}, or its next start when null), or within the next 7 days. Null when auto_prune is off or none is.
+     */
+    public record AutoPrune(
+            double retention_days, String next_run_after, int due, int due_within_7_days, List<Due> sessions) {}
+
+    public record Due(String session_id, String eligible_from) {}
 
     public Result restore(String backupId, List<String> sessionIds) {
         return restore(backupId, sessionIds, null, Work.NONE);
@@ -155,6 +169,7 @@ public final class RestoreEngine {
             sessionsAfter += rows.size();
             activeAfter += (int) rows.stream().filter(SessionRow::active).count();
         }
+        AutoPrune hermesPrune = null;
         if (hermes) {
             Hermes h = restoreHermes(
                     bk, backupId, lines, wanted, restored, skipped, messages, work, claude ? 2 : 1, steps);
@@ -162,6 +177,7 @@ public final class RestoreEngine {
             checks.addAll(h.checks());
             sessionsAfter += h.sessions();
             activeAfter += h.active();
+            hermesPrune = h.prune();
         }
         List<JsonNode> all = new ArrayList<>(lines);
         all.addAll(claudeLines);
@@ -177,10 +193,11 @@ public final class RestoreEngine {
                 activeAfter,
                 learning,
                 checks,
-                recovered);
+                recovered,
+                hermesPrune);
     }
 
-    private record Hermes(int files, int sessions, int active, List<Check> checks) {}
+    private record Hermes(int files, int sessions, int active, List<Check> checks, AutoPrune prune) {}
 
     private Hermes restoreHermes(
             SessionBackup bk,
@@ -254,8 +271,32 @@ public final class RestoreEngine {
                     fts.ok()
                             ? fts.summary()
                             : "Hermes' search index is inconsistent (" + fts.summary() + "). " + FtsIndex.REPAIR_HINT));
-            return new Hermes(files, counts.total(), counts.active(), checks);
+            return new Hermes(files, counts.total(), counts.active(), checks, autoPrune(store, restored));
         }
+    }
+
+    /** What Hermes' auto_prune will delete again of the sessions restored (see {@link AutoPrune}). */
+    private AutoPrune autoPrune(SessionStore store, List<String> restored) {
+        HousekeepingSettings hk = StewardConfig.load(paths.configYaml()).housekeeping();
+        if (!hk.autoPrune() || restored.isEmpty()) return null;
+        double now = Times.epoch(clock.instant());
+        Map<String, SessionRow> rows = store.sessionsById(restored);
+        List<Due> due = new ArrayList<>();
+        int dueNow = 0, soon = 0;
+        for (String id : restored) {
+            SessionRow r = rows.get(id);
+            if (r == null || r.active()) continue; // Hermes prunes ended sessions only
+            double from = r.startedAt() + hk.pruneRetentionDays() * 86400.0;
+            if (from > now + 7 * 86400.0) continue;
+            if (from <= now) dueNow++;
+            else soon++;
+            due.add(new Due(id, Times.iso(from)));
+        }
+        if (due.isEmpty()) return null;
+        Double last = AuditEngine.lastAutoPrune(paths.stateDb());
+        Double after = last == null ? null : last + hk.pruneIntervalHours() * 3600.0;
+        return new AutoPrune(
+                hk.pruneRetentionDays(), after == null || after <= now ? null : Times.iso(after), dueNow, soon, due);
     }
 
     /**
