@@ -446,7 +446,7 @@ public final class CrashBench implements Callable<Integer> {
             Path jarPath = jar != null ? jar : Fixtures.runningJar();
             String java = ProcessHandle.current().info().command().orElse("java");
             List<String> cmd = new ArrayList<>(List.of(java));
-            cmd.addAll(LaunchFlags.jvmFlags(null));
+            cmd.addAll(LaunchFlags.serve(null));
             cmd.addAll(List.of("-jar", jarPath.toString(), "serve", "--hermes-home", home.toString()));
             Child c = new Child(new ProcessBuilder(cmd)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)

@@ -577,7 +577,7 @@ public final class FuzzBench implements Callable<Integer> {
         Path jarPath = jar != null ? jar : Fixtures.runningJar();
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xss1m", "-Duser.home=" + userHome));
-        cmd.addAll(LaunchFlags.jvmFlags(null));
+        cmd.addAll(LaunchFlags.serve(null));
         cmd.addAll(List.of("-jar", jarPath.toString(), "serve"));
         cmd.addAll(List.of(serveArgs));
         cmd.addAll(List.of("--hermes-home", home.toString(), "--state-dir", state.toString()));

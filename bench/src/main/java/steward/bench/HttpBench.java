@@ -77,17 +77,22 @@ public final class HttpBench implements Callable<Integer> {
             port = s.getLocalPort();
         }
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process server = new ProcessBuilder(
-                        java,
-                        "-jar",
-                        jarPath.toString(),
-                        "serve",
-                        "--http",
-                        "--no-sse",
-                        "--port",
-                        String.valueOf(port),
-                        "--hermes-home",
-                        home.toString())
+        // the server runs as the launcher runs `steward serve`: its JVM flags and class-data archive, when there is one
+        List<String> cmd = new ArrayList<>(List.of(java));
+        Path jsa = jarPath.resolveSibling("steward.jsa");
+        cmd.addAll(LaunchFlags.serve(Files.isRegularFile(jsa) ? jsa : null));
+        cmd.addAll(List.of(
+                "-jar",
+                jarPath.toString(),
+                "serve",
+                "--http",
+                "--no-sse",
+                "--port",
+                String.valueOf(port),
+                "--hermes-home",
+                home.toString()));
+        Printer.println("server JVM flags: " + String.join(" ", cmd.subList(1, cmd.indexOf("-jar"))));
+        Process server = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();

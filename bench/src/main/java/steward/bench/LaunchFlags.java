@@ -18,6 +18,19 @@ public final class LaunchFlags {
     /** The extra flags of a one-shot {@code steward call}: a small heap (the JVM's default sizes it from the machine). */
     public static final List<String> ONE_SHOT = List.of("-Xms8m", "-Xmx160m");
 
+    /**
+     * The extra flag of {@code steward serve}: the heap starts small and grows as needed (the JVM's default initial heap
+     * is 1/64 of the machine's memory, 384 MiB here, and the server's resident size followed it).
+     */
+    public static final List<String> SERVE = List.of("-Xms16m");
+
+    /** The flags of {@code steward serve}. */
+    public static List<String> serve(Path cdsArchive) {
+        List<String> f = jvmFlags(cdsArchive);
+        f.addAll(SERVE);
+        return f;
+    }
+
     /** The flags of a one-shot {@code steward call}. */
     public static List<String> oneShot(Path cdsArchive) {
         List<String> f = jvmFlags(cdsArchive);

@@ -16,5 +16,9 @@ class LaunchFlagsTest {
                 launcher.contains("if [ \"$command\" = \"call\" ]; then flags+=("
                         + String.join(" ", LaunchFlags.ONE_SHOT) + "); fi"),
                 "launcher lacks the one-shot heap flags " + LaunchFlags.ONE_SHOT);
+        assertTrue(
+                launcher.contains("if [ \"$command\" = \"serve\" ]; then flags+=(" + String.join(" ", LaunchFlags.SERVE)
+                        + "); fi"),
+                "launcher lacks the server's heap flags " + LaunchFlags.SERVE);
     }
 }
