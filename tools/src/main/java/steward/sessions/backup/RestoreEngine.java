@@ -30,6 +30,7 @@ import steward.learning.PreferenceStore;
 import steward.sessions.apply.ApplyJournal;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Times;
+import steward.sessions.rules.HermesPruneRule;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionHomes;
@@ -285,9 +286,8 @@ public final class RestoreEngine {
         int dueNow = 0, soon = 0;
         for (String id : restored) {
             SessionRow r = rows.get(id);
-            if (r == null || r.active()) continue; // Hermes prunes ended sessions only
-            double from = r.startedAt() + hk.pruneRetentionDays() * 86400.0;
-            if (from > now + 7 * 86400.0) continue;
+            Double from = r == null ? null : HermesPruneRule.dueAt(r, hk);
+            if (from == null || from > now + 7 * 86400.0) continue;
             if (from <= now) dueNow++;
             else soon++;
             due.add(new Due(id, Times.iso(from)));

@@ -1,6 +1,7 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
+import steward.config.HousekeepingSettings;
 import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
 import steward.text.Numbers;
@@ -40,7 +41,11 @@ public final class HermesPruneRule implements Rule {
      * never will as things are: auto_prune off, the session still active, or not a Hermes session.
      */
     public static Double dueAt(SessionRow s, RuleContext ctx) {
-        var hk = ctx.housekeeping();
+        return dueAt(s, ctx.housekeeping());
+    }
+
+    /** {@link #dueAt(SessionRow, RuleContext)} with the settings given (a restore has no rule context). */
+    public static Double dueAt(SessionRow s, HousekeepingSettings hk) {
         if (!hk.autoPrune() || s.place() != null || s.active()) return null;
         return s.startedAt() + hk.pruneRetentionDays() * 86400.0;
     }
