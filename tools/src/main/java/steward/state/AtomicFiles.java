@@ -70,6 +70,9 @@ public final class AtomicFiles {
     private static void write(Path target, Filler filler) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         ensurePrivateDir(dir);
+        // a killed writer's temp here goes before this process first writes here: the start-up sweep lists only the
+        // state dir and Hermes' memory dirs, not the Claude Code home, skills or any other place written through here
+        if (!SWEPT.contains(dir.normalize())) removeStaleTemps(dir, 1);
         Path tmp = dir.resolve("." + target.getFileName() + ".tmp-"
                         + ProcessHandle.current().pid() + "-"
                         + Long.toHexString(ThreadLocalRandom.current().nextLong()))
@@ -133,6 +136,9 @@ public final class AtomicFiles {
     /** Temp files this process is writing now (absolute, normalised). */
     private static final Set<Path> INFLIGHT = ConcurrentHashMap.newKeySet();
 
+    /** The directories this process has swept of stale temps (absolute, normalised): each is listed once. */
+    private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
+
     /** An unlocked temp file of a live pid this old is stale all the same (the pid was reused). */
     public static final Duration STALE_AFTER = Duration.ofMinutes(5);
 
@@ -171,6 +177,7 @@ public final class AtomicFiles {
      * memory history's repository). The recall index ({@code recall/index/}, Lucene's own files) is not listed either.
      */
     private static void sweep(Path dir, int depth, Instant now, int[] n) {
+        SWEPT.add(dir.toAbsolutePath().normalize());
         java.util.List<Path> subdirs = new java.util.ArrayList<>();
         try (var s = Files.newDirectoryStream(dir)) {
             for (Path p : s) {

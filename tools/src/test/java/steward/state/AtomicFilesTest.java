@@ -228,6 +228,24 @@ class AtomicFilesTest {
         assertEquals(1, TempSweep.now(state, home), "what the next process does at its start");
     }
 
+    @Test
+    void aKilledWritersTempGoesBeforeThisProcessFirstWritesIntoItsDirectory() throws Exception {
+        long dead = deadPid();
+        // a Claude Code auto-memory directory: no start-up sweep lists it
+        Path dir = Files.createDirectories(tmp.resolve("claude/projects/-home-u-app/memory"));
+        Path left = temp(dir, "MEMORY.md", dead);
+        Path keep = Files.writeString(dir.resolve(".keep"), "not a temp");
+        Path below = temp(Files.createDirectories(dir.resolve("sub")), "x.md", dead);
+        AtomicFiles.write(dir.resolve("MEMORY.md"), "# Memory\n".getBytes(StandardCharsets.UTF_8));
+        assertFalse(Files.exists(left), "the killed writer's temp is gone");
+        assertTrue(Files.exists(keep));
+        assertTrue(Files.exists(below), "only the directory written into");
+        assertEquals("# Memory\n", Files.readString(dir.resolve("MEMORY.md")));
+        Path later = temp(dir, "topic.md", dead);
+        AtomicFiles.write(dir.resolve("topic.md"), "t".getBytes(StandardCharsets.UTF_8));
+        assertTrue(Files.exists(later), "each directory is listed once per process");
+    }
+
     static List<Path> temps(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> AtomicFiles.isTempName(p.getFileName().toString()))
