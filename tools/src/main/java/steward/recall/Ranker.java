@@ -98,7 +98,7 @@ final class Ranker {
     static final int SIMHASH_BITS = 3;
 
     /** What ranking reads of the dense side for one query (null members when dense retrieval is not used). */
-    record Dense(Future<float[]> query, VectorStore vectors, boolean complete) {}
+    record Dense(Future<float[]> query, VectorStore vectors, RecallIndex index, boolean complete) {}
 
     private final Options options;
 
@@ -151,14 +151,21 @@ final class Ranker {
             for (VectorStore.Scored s : near) byKey.put(s.key(), s.cosine());
             if (!byKey.isEmpty()) {
                 long[] keys = byKey.keySet().stream().mapToLong(Long::longValue).toArray();
-                BooleanQuery.Builder b = new BooleanQuery.Builder()
-                        .add(LongPoint.newSetQuery(RecallIndex.F_THASH, keys), BooleanClause.Occur.MUST);
-                filters(b, q);
-                TopDocs docs = searcher.search(b.build(), n * 8);
-                Map<Integer, RecallIndex.Meta> m = RecallIndex.meta(searcher.getIndexReader(), docsOf(docs));
+                // the documents that say these texts (the first n × 8 in document order that pass the query's filters)
+                RecallIndex.HashHits hits = dense.index().withTextHashes(searcher.getIndexReader(), keys);
                 List<double[]> ranked = new ArrayList<>();
-                for (ScoreDoc sd : docs.scoreDocs)
-                    ranked.add(new double[] {byKey.getOrDefault(m.get(sd.doc).textHash(), 0.0), sd.doc});
+                if (!filtered) {
+                    for (int i = 0; i < hits.docs().length && i < n * 8; i++)
+                        ranked.add(new double[] {byKey.getOrDefault(hits.hashes()[i], 0.0), hits.docs()[i]});
+                } else if (hits.docs().length > 0) {
+                    BooleanQuery.Builder b =
+                            new BooleanQuery.Builder().add(new DocSetQuery(hits.docs()), BooleanClause.Occur.MUST);
+                    filters(b, q);
+                    for (ScoreDoc sd : searcher.search(b.build(), n * 8).scoreDocs) {
+                        long hash = hits.hashes()[Arrays.binarySearch(hits.docs(), sd.doc)];
+                        ranked.add(new double[] {byKey.getOrDefault(hash, 0.0), sd.doc});
+                    }
+                }
                 ranked.sort((x, y) -> Double.compare(y[0], x[0]));
                 for (int i = 0; i < ranked.size() && i < n; i++) cos.put((int) ranked.get(i)[1], ranked.get(i)[0]);
                 cosMax = cos.values().stream()
@@ -307,12 +314,6 @@ final class Ranker {
                         INFORMATION_FLOOR,
                         useDense ? SEMANTIC_FLOOR : null,
                         a.totalIdf() / Math.max(1e-9, a.rareIdf())));
-    }
-
-    private static List<Integer> docsOf(TopDocs td) {
-        List<Integer> out = new ArrayList<>(td.scoreDocs.length);
-        for (ScoreDoc sd : td.scoreDocs) out.add(sd.doc);
-        return out;
     }
 
     /**

@@ -325,7 +325,7 @@ public final class RecallEngine implements AutoCloseable {
         if (denseEnabled() && !QueryAnalyser.mostlyCjk(q.query()) && vectors.size() > 0) {
             CompletableFuture<float[]> qv =
                     CompletableFuture.supplyAsync(() -> model.embedQuery(q.query()), queryEmbedder());
-            dense = new Ranker.Dense(qv, vectors, embedder.pending() == 0);
+            dense = new Ranker.Dense(qv, vectors, index, embedder.pending() == 0);
         }
         IndexSearcher s = index.acquire();
         if (s == null) return new Result(List.of(), 0, RecallAnalyzer.terms(q.query()), Confidence.none(false));
