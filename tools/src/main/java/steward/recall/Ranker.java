@@ -97,8 +97,26 @@ final class Ranker {
     /** Two items whose term SimHashes differ in at most this many bits are near-duplicates. */
     static final int SIMHASH_BITS = 3;
 
-    /** What ranking reads of the dense side for one query (null members when dense retrieval is not used). */
-    record Dense(Future<float[]> query, VectorStore vectors, RecallIndex index, boolean complete) {}
+    /**
+     * What ranking reads of the dense side for one query: the query's vector and its {@link #nearestWanted} nearest rows
+     * (both computed off the calling thread while it runs the lexical stage).
+     */
+    record Dense(
+            Future<float[]> query,
+            Future<List<VectorStore.Scored>> nearest,
+            VectorStore vectors,
+            RecallIndex index,
+            boolean complete) {}
+
+    /** How many nearest vectors a query takes: more when filters may drop some of their documents. */
+    static int nearestWanted(Query q) {
+        int n = Math.max(POOL, q.k() * 3);
+        return filtered(q) ? n * 4 : n * 2;
+    }
+
+    static boolean filtered(Query q) {
+        return q.scopes() != null || q.since() != null || q.until() != null || q.excludeSessionId() != null;
+    }
 
     private final Options options;
 
@@ -134,6 +152,7 @@ final class Ranker {
         }
         Map<Integer, Double> cos = new HashMap<>();
         double cosMax = 1, cosMin = 0;
+        List<VectorStore.Scored> near = List.of();
         if (useDense) {
             try {
                 qv = dense.query().get();
@@ -141,12 +160,11 @@ final class Ranker {
                 qv = null;
             }
             useDense = qv != null;
+            if (useDense) near = nearest(dense);
         }
         int n = Math.max(POOL, q.k() * 3);
         if (useDense) {
-            boolean filtered =
-                    q.scopes() != null || q.since() != null || q.until() != null || q.excludeSessionId() != null;
-            List<VectorStore.Scored> near = dense.vectors().nearest(qv, filtered ? n * 4 : n * 2);
+            boolean filtered = filtered(q);
             Map<Long, Double> byKey = new LinkedHashMap<>();
             for (VectorStore.Scored s : near) byKey.put(s.key(), s.cosine());
             if (!byKey.isEmpty()) {
@@ -314,6 +332,18 @@ final class Ranker {
                         INFORMATION_FLOOR,
                         useDense ? SEMANTIC_FLOOR : null,
                         a.totalIdf() / Math.max(1e-9, a.rareIdf())));
+    }
+
+    private static List<VectorStore.Scored> nearest(Dense dense) {
+        try {
+            return dense.nearest().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while ranking", e);
+        }
     }
 
     /**

@@ -404,16 +404,11 @@ final class VectorStore implements AutoCloseable {
         }
     }
 
-    /** The query's dot product with row {@code r} (the terms added in dimension order, four per loop step). */
+    /** The query's dot product with row {@code r}, the terms added in dimension order. */
     private double dot(float[] q, int r, byte[] buf) {
         rows.get(r * ROW, buf);
         double s = 0;
-        for (int d = 0; d < DIM; d += 4) {
-            s += q[d] * buf[d];
-            s += q[d + 1] * buf[d + 1];
-            s += q[d + 2] * buf[d + 2];
-            s += q[d + 3] * buf[d + 3];
-        }
+        for (int d = 0; d < DIM; d++) s += q[d] * buf[d];
         return s * rows.getFloat(r * ROW + DIM);
     }
 
