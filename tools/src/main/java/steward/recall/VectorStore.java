@@ -94,12 +94,19 @@ final class VectorStore implements AutoCloseable {
     private void refresh() {
         Path h = headerFile();
         try {
-            if (!Files.isRegularFile(h)) {
+            // one stat per look (a query looks more than once): whether the header is there, and its time
+            java.nio.file.attribute.BasicFileAttributes attrs;
+            try {
+                attrs = Files.readAttributes(h, java.nio.file.attribute.BasicFileAttributes.class);
+            } catch (IOException absent) {
+                attrs = null;
+            }
+            if (attrs == null || !attrs.isRegularFile()) {
                 if (header != null) unmap();
                 header = null;
                 return;
             }
-            FileTime stamp = Files.getLastModifiedTime(h);
+            FileTime stamp = attrs.lastModifiedTime();
             if (header != null && stamp.equals(headerStamp)) return;
             Header fresh = Json.MAPPER.readValue(Files.readAllBytes(h), Header.class);
             headerStamp = stamp;
