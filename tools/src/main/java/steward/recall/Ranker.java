@@ -170,7 +170,7 @@ final class Ranker {
             if (!byKey.isEmpty()) {
                 long[] keys = byKey.keySet().stream().mapToLong(Long::longValue).toArray();
                 // the documents that say these texts (the first n × 8 in document order that pass the query's filters)
-                RecallIndex.HashHits hits = dense.index().withTextHashes(searcher.getIndexReader(), keys);
+                RecallIndex.HashHits hits = dense.index().withTextHashes(searcher, keys);
                 List<double[]> ranked = new ArrayList<>();
                 if (!filtered) {
                     for (int i = 0; i < hits.docs().length && i < n * 8; i++)

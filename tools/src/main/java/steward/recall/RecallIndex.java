@@ -616,8 +616,48 @@ final class RecallIndex implements AutoCloseable {
     /** Documents (global ids, ascending) and the text hash of each. */
     record HashHits(int[] docs, long[] hashes) {}
 
-    /** The live documents of this reader whose text hash is one of {@code keys}, in document order. */
-    HashHits withTextHashes(IndexReader r, long[] keys) throws IOException {
+    /** Lookups by text hash so far: the first one of a process is answered without building the tables. */
+    private final java.util.concurrent.atomic.AtomicLong hashLookups = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * The live documents of this reader whose text hash is one of {@code keys}, in document order. The first lookup of
+     * this index's life runs the point query (a one-shot {@code steward call} ranks once, and building the tables there,
+     * cold, would cost more than it saves); later ones read the per-segment tables.
+     */
+    HashHits withTextHashes(IndexSearcher s, long[] keys) throws IOException {
+        return hashLookups.getAndIncrement() == 0 ? byPoints(s, keys) : byTables(s.getIndexReader(), keys);
+    }
+
+    /** {@link #withTextHashes} through the point query over every segment. */
+    static HashHits byPoints(IndexSearcher s, long[] keys) throws IOException {
+        org.apache.lucene.search.Weight w = s.createWeight(
+                s.rewrite(LongPoint.newSetQuery(F_THASH, keys)),
+                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES,
+                1f);
+        int n = 0;
+        int[] docs = new int[16];
+        long[] hashes = new long[16];
+        for (LeafReaderContext ctx : s.getIndexReader().leaves()) {
+            org.apache.lucene.search.Scorer sc = w.scorer(ctx);
+            if (sc == null) continue;
+            var live = ctx.reader().getLiveDocs();
+            NumericDocValues th = ctx.reader().getNumericDocValues(F_THASH_DV);
+            org.apache.lucene.search.DocIdSetIterator it = sc.iterator();
+            for (int d = it.nextDoc(); d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; d = it.nextDoc()) {
+                if (live != null && !live.get(d)) continue;
+                if (n == docs.length) {
+                    docs = Arrays.copyOf(docs, n * 2);
+                    hashes = Arrays.copyOf(hashes, n * 2);
+                }
+                docs[n] = ctx.docBase + d;
+                hashes[n++] = num(th, d);
+            }
+        }
+        return new HashHits(Arrays.copyOf(docs, n), Arrays.copyOf(hashes, n));
+    }
+
+    /** {@link #withTextHashes} through the per-segment tables (built on a segment's first use). */
+    HashHits byTables(IndexReader r, long[] keys) throws IOException {
         long[] sorted = Arrays.stream(keys).sorted().distinct().toArray();
         int n = 0;
         long[] packed = new long[16]; // per leaf: segment doc << 32 | index into sorted, so that sorting orders by doc

@@ -91,7 +91,17 @@ class RecallIndexTest {
             IndexSearcher s = index.acquire();
             try {
                 long[] keys = {Identity.textHash("alpha"), Identity.textHash("delta"), Identity.textHash("nowhere")};
-                RecallIndex.HashHits got = index.withTextHashes(s.getIndexReader(), keys);
+                RecallIndex.HashHits got = index.byTables(s.getIndexReader(), keys);
+                RecallIndex.HashHits points = RecallIndex.byPoints(s, keys);
+                assertEquals(Arrays.toString(got.docs()), Arrays.toString(points.docs()));
+                assertEquals(Arrays.toString(got.hashes()), Arrays.toString(points.hashes()));
+                // the first lookup (points), then the tables: the same
+                assertEquals(
+                        Arrays.toString(got.docs()),
+                        Arrays.toString(index.withTextHashes(s, keys).docs()));
+                assertEquals(
+                        Arrays.toString(got.docs()),
+                        Arrays.toString(index.withTextHashes(s, keys).docs()));
                 ScoreDoc[] want = s.search(LongPoint.newSetQuery(RecallIndex.F_THASH, keys), 1000).scoreDocs;
                 int[] wantDocs =
                         Arrays.stream(want).mapToInt(d -> d.doc).sorted().toArray();
@@ -104,11 +114,10 @@ class RecallIndexTest {
                 // asked again (the per-segment tables are cached now): the same
                 assertEquals(
                         Arrays.toString(wantDocs),
-                        Arrays.toString(
-                                index.withTextHashes(s.getIndexReader(), keys).docs()));
+                        Arrays.toString(index.byTables(s.getIndexReader(), keys).docs()));
                 assertEquals(
                         0,
-                        index.withTextHashes(s.getIndexReader(), new long[] {Identity.textHash("nowhere")})
+                        index.byTables(s.getIndexReader(), new long[] {Identity.textHash("nowhere")})
                                 .docs()
                                 .length);
             } finally {
