@@ -159,8 +159,8 @@ final class Ranker {
             } catch (Exception e) {
                 qv = null;
             }
-            useDense = qv != null;
-            if (useDense) near = nearest(dense);
+            if (qv != null) near = nearest(dense);
+            useDense = qv != null && near != null;
         }
         int n = Math.max(POOL, q.k() * 3);
         if (useDense) {
@@ -334,6 +334,7 @@ final class Ranker {
                         a.totalIdf() / Math.max(1e-9, a.rareIdf())));
     }
 
+    /** The nearest rows; null when the wait was interrupted (ranked lexically then, as when the query's vector is). */
     private static List<VectorStore.Scored> nearest(Dense dense) {
         try {
             return dense.nearest().get();
@@ -342,7 +343,7 @@ final class Ranker {
             throw new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while ranking", e);
+            return null;
         }
     }
 
