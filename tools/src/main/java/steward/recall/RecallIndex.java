@@ -791,6 +791,7 @@ final class RecallIndex implements AutoCloseable {
         synchronized (speakerCache) {
             speakerCache.clear();
         }
+        hashTables.clear();
     }
 
     static List<Integer> asList(int[] a) {
