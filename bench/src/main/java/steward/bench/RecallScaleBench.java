@@ -176,13 +176,15 @@ public final class RecallScaleBench implements Callable<Integer> {
             // searches: warm-up on other queries, then each timed query once
             for (String q : warm) engine.search(new RecallEngine.Query(q, 10, null, null, null, null));
             resetPeak();
-            List<Double> lat = new ArrayList<>();
+            List<Double> lat = new ArrayList<>(), cpu = new ArrayList<>();
             int good = 0, denseUsed = 0;
+            Thread embedder = thread("steward-query-embedder");
             c0 = cpuNanos();
             for (String q : timed) {
-                long s0 = System.nanoTime();
+                long s0 = System.nanoTime(), t0c = threadCpu(null) + threadCpu(embedder);
                 RecallEngine.Result r = engine.search(new RecallEngine.Query(q, 10, null, null, null, null));
                 lat.add((System.nanoTime() - s0) / 1e6);
+                cpu.add((threadCpu(null) + threadCpu(embedder) - t0c) / 1e6);
                 if (r.confidence().good()) good++;
                 if (r.confidence().bestCosine() != null) denseUsed++;
             }
@@ -191,6 +193,9 @@ public final class RecallScaleBench implements Callable<Integer> {
                     "recall_search, %d distinct queries (warm process): p50 %.2f ms, p99 %.2f ms wall; %.2f ms CPU per query "
                             + "(all threads: the query's embedding included); dense took part in %d, \"good match\" %d; peak RSS %.0f MiB",
                     timed.size(), pct(lat, 0.5), pct(lat, 0.99), searchCpu, denseUsed, good, peakKiB() / 1024.0));
+            Printer.println(String.format(
+                    "recall_search CPU per query (the calling thread and the query embedder's): p50 %.2f ms, p99 %.2f ms, mean %.2f ms",
+                    pct(cpu, 0.5), pct(cpu, 0.99), mean(cpu)));
             InjectEngine gate = new InjectEngine(engine, RecallEngine.recallDir(paths));
             List<Double> inj = new ArrayList<>();
             for (String q : timed) {
@@ -201,15 +206,33 @@ public final class RecallScaleBench implements Callable<Integer> {
             Printer.println(String.format(
                     "recall_inject, same queries: p50 %.2f ms, p99 %.2f ms", pct(inj, 0.5), pct(inj, 0.99)));
             c0 = cpuNanos();
-            List<Double> fts = hermesBaseline(db, timed);
+            List<Double> ftsCpuEach = new ArrayList<>();
+            List<Double> fts = hermesBaseline(db, timed, ftsCpuEach);
             double ftsCpu = (cpuNanos() - c0) / 1e6 / (2.0 * timed.size());
             Printer.println(String.format(
                     "baseline Hermes search_messages (FTS5, same db, same queries): p50 %.2f ms, p99 %.2f ms   "
                             + "(%.2f ms CPU per query) (target: recall_search p50 <= 1x this; at 100k p50 <= 10 ms, p99 <= 50 ms; at 1M p50 <= 30 ms)",
                     pct(fts, 0.5), pct(fts, 0.99), ftsCpu));
             Printer.println(String.format(
-                    "ratio recall_search/Hermes FTS5: p50 %.2f, p99 %.2f",
-                    pct(lat, 0.5) / pct(fts, 0.5), pct(lat, 0.99) / pct(fts, 0.99)));
+                    "baseline CPU per query (its thread; SQLite runs in it): p50 %.2f ms, p99 %.2f ms, mean %.2f ms",
+                    pct(ftsCpuEach, 0.5), pct(ftsCpuEach, 0.99), mean(ftsCpuEach)));
+            Printer.println(String.format(
+                    "per query, recall_search vs Hermes FTS5 (same run):  wall p50 %.2f / %.2f ms, p99 %.2f / %.2f ms;  "
+                            + "CPU p50 %.2f / %.2f ms, p99 %.2f / %.2f ms",
+                    pct(lat, 0.5),
+                    pct(fts, 0.5),
+                    pct(lat, 0.99),
+                    pct(fts, 0.99),
+                    pct(cpu, 0.5),
+                    pct(ftsCpuEach, 0.5),
+                    pct(cpu, 0.99),
+                    pct(ftsCpuEach, 0.99)));
+            Printer.println(String.format(
+                    "ratio recall_search/Hermes FTS5: wall p50 %.2f, p99 %.2f; CPU p50 %.2f, p99 %.2f",
+                    pct(lat, 0.5) / pct(fts, 0.5),
+                    pct(lat, 0.99) / pct(fts, 0.99),
+                    pct(cpu, 0.5) / pct(ftsCpuEach, 0.5),
+                    pct(cpu, 0.99) / pct(ftsCpuEach, 0.99)));
             Printer.println(String.format(
                     "on disk: index %.0f MiB, vectors %.1f MiB (%d rows, %d bytes each), state.db %.0f MiB",
                     engine.indexBytes() / 1048576.0,
@@ -309,7 +332,7 @@ public final class RecallScaleBench implements Callable<Integer> {
     }
 
     /** Hermes' search_messages: the same SQL (FTS5 MATCH, joins, ORDER BY rank LIMIT 20), its sanitising and its CJK routing. */
-    static List<Double> hermesBaseline(Path db, List<String> queries) throws Exception {
+    static List<Double> hermesBaseline(Path db, List<String> queries, List<Double> cpuOut) throws Exception {
         List<Double> out = new ArrayList<>();
         String select =
                 "SELECT m.id, m.session_id, m.role, snippet(%s, 0, '>>>', '<<<', '...', 40) AS snippet, m.content, m.timestamp, "
@@ -330,7 +353,7 @@ public final class RecallScaleBench implements Callable<Integer> {
                                 + "OR m.tool_calls LIKE ? ESCAPE '\\') AND (m.active = 1 OR m.compacted = 1) ORDER BY m.timestamp DESC LIMIT 20")) {
             for (int round = 0; round < 2; round++) { // the first round warms SQLite's page cache
                 for (String q : queries) {
-                    long t0 = System.nanoTime();
+                    long t0 = System.nanoTime(), c0 = threadCpu(null);
                     String clean = sanitise(q);
                     if (clean.isEmpty()) continue;
                     long cjk = clean.codePoints()
@@ -356,7 +379,10 @@ public final class RecallScaleBench implements Callable<Integer> {
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) rs.getString(4);
                     }
-                    if (round == 1) out.add((System.nanoTime() - t0) / 1e6);
+                    if (round == 1) {
+                        out.add((System.nanoTime() - t0) / 1e6);
+                        cpuOut.add((threadCpu(null) - c0) / 1e6);
+                    }
                 }
             }
         }
@@ -401,6 +427,23 @@ public final class RecallScaleBench implements Callable<Integer> {
         List<Double> s = new ArrayList<>(v);
         Collections.sort(s);
         return s.get(Math.min(s.size() - 1, (int) Math.ceil(p * s.size()) - 1));
+    }
+
+    static double mean(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
+
+    /** A live thread of this process by name, or null. */
+    static Thread thread(String name) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) if (t.getName().equals(name)) return t;
+        return null;
+    }
+
+    /** CPU time of a thread (null: the calling one); 0 for a thread that is gone or not there. */
+    static long threadCpu(Thread t) {
+        var mx = ManagementFactory.getThreadMXBean();
+        long v = t == null ? mx.getCurrentThreadCpuTime() : mx.getThreadCpuTime(t.getId());
+        return Math.max(0, v);
     }
 
     /** Resets this process's peak RSS (Linux: writing 5 to clear_refs), so the next reading covers one phase. */

@@ -97,8 +97,26 @@ final class Ranker {
     /** Two items whose term SimHashes differ in at most this many bits are near-duplicates. */
     static final int SIMHASH_BITS = 3;
 
-    /** What ranking reads of the dense side for one query (null members when dense retrieval is not used). */
-    record Dense(Future<float[]> query, VectorStore vectors, boolean complete) {}
+    /**
+     * What ranking reads of the dense side for one query: the query's vector and its {@link #nearestWanted} nearest rows
+     * (both computed off the calling thread while it runs the lexical stage).
+     */
+    record Dense(
+            Future<float[]> query,
+            Future<List<VectorStore.Scored>> nearest,
+            VectorStore vectors,
+            RecallIndex index,
+            boolean complete) {}
+
+    /** How many nearest vectors a query takes: more when filters may drop some of their documents. */
+    static int nearestWanted(Query q) {
+        int n = Math.max(POOL, q.k() * 3);
+        return filtered(q) ? n * 4 : n * 2;
+    }
+
+    static boolean filtered(Query q) {
+        return q.scopes() != null || q.since() != null || q.until() != null || q.excludeSessionId() != null;
+    }
 
     private final Options options;
 
@@ -134,31 +152,38 @@ final class Ranker {
         }
         Map<Integer, Double> cos = new HashMap<>();
         double cosMax = 1, cosMin = 0;
+        List<VectorStore.Scored> near = List.of();
         if (useDense) {
             try {
                 qv = dense.query().get();
             } catch (Exception e) {
                 qv = null;
             }
-            useDense = qv != null;
+            if (qv != null) near = nearest(dense);
+            useDense = qv != null && near != null;
         }
         int n = Math.max(POOL, q.k() * 3);
         if (useDense) {
-            boolean filtered =
-                    q.scopes() != null || q.since() != null || q.until() != null || q.excludeSessionId() != null;
-            List<VectorStore.Scored> near = dense.vectors().nearest(qv, filtered ? n * 4 : n * 2);
+            boolean filtered = filtered(q);
             Map<Long, Double> byKey = new LinkedHashMap<>();
             for (VectorStore.Scored s : near) byKey.put(s.key(), s.cosine());
             if (!byKey.isEmpty()) {
                 long[] keys = byKey.keySet().stream().mapToLong(Long::longValue).toArray();
-                BooleanQuery.Builder b = new BooleanQuery.Builder()
-                        .add(LongPoint.newSetQuery(RecallIndex.F_THASH, keys), BooleanClause.Occur.MUST);
-                filters(b, q);
-                TopDocs docs = searcher.search(b.build(), n * 8);
-                Map<Integer, RecallIndex.Meta> m = RecallIndex.meta(searcher.getIndexReader(), docsOf(docs));
+                // the documents that say these texts (the first n × 8 in document order that pass the query's filters)
+                RecallIndex.HashHits hits = dense.index().withTextHashes(searcher, keys);
                 List<double[]> ranked = new ArrayList<>();
-                for (ScoreDoc sd : docs.scoreDocs)
-                    ranked.add(new double[] {byKey.getOrDefault(m.get(sd.doc).textHash(), 0.0), sd.doc});
+                if (!filtered) {
+                    for (int i = 0; i < hits.docs().length && i < n * 8; i++)
+                        ranked.add(new double[] {byKey.getOrDefault(hits.hashes()[i], 0.0), hits.docs()[i]});
+                } else if (hits.docs().length > 0) {
+                    BooleanQuery.Builder b =
+                            new BooleanQuery.Builder().add(new DocSetQuery(hits.docs()), BooleanClause.Occur.MUST);
+                    filters(b, q);
+                    for (ScoreDoc sd : searcher.search(b.build(), n * 8).scoreDocs) {
+                        long hash = hits.hashes()[Arrays.binarySearch(hits.docs(), sd.doc)];
+                        ranked.add(new double[] {byKey.getOrDefault(hash, 0.0), sd.doc});
+                    }
+                }
                 ranked.sort((x, y) -> Double.compare(y[0], x[0]));
                 for (int i = 0; i < ranked.size() && i < n; i++) cos.put((int) ranked.get(i)[1], ranked.get(i)[0]);
                 cosMax = cos.values().stream()
@@ -309,10 +334,17 @@ final class Ranker {
                         a.totalIdf() / Math.max(1e-9, a.rareIdf())));
     }
 
-    private static List<Integer> docsOf(TopDocs td) {
-        List<Integer> out = new ArrayList<>(td.scoreDocs.length);
-        for (ScoreDoc sd : td.scoreDocs) out.add(sd.doc);
-        return out;
+    /** The nearest rows; null when the wait was interrupted (ranked lexically then, as when the query's vector is). */
+    private static List<VectorStore.Scored> nearest(Dense dense) {
+        try {
+            return dense.nearest().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     /**

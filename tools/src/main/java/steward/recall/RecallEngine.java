@@ -318,14 +318,17 @@ public final class RecallEngine implements AutoCloseable {
 
     /** Ranks against the index as it is (no sync). */
     public Result rank(Query q) {
-        // the query's embedding (the slow part of a dense search) is computed on another core during the lexical
-        // search;
+        // the query's embedding and its nearest vectors (the slow part of a dense search) are computed on another core
+        // during the lexical search;
         // the bundled model is English: a query mostly in CJK script is ranked lexically (bigrams) rather than by noise
         Ranker.Dense dense = null;
         if (denseEnabled() && !QueryAnalyser.mostlyCjk(q.query()) && vectors.size() > 0) {
-            CompletableFuture<float[]> qv =
-                    CompletableFuture.supplyAsync(() -> model.embedQuery(q.query()), queryEmbedder());
-            dense = new Ranker.Dense(qv, vectors, embedder.pending() == 0);
+            ExecutorService on = queryEmbedder();
+            CompletableFuture<float[]> qv = CompletableFuture.supplyAsync(() -> model.embedQuery(q.query()), on);
+            int wanted = Ranker.nearestWanted(q);
+            CompletableFuture<List<VectorStore.Scored>> near =
+                    qv.thenApplyAsync(v -> v == null ? List.<VectorStore.Scored>of() : vectors.nearest(v, wanted), on);
+            dense = new Ranker.Dense(qv, near, vectors, index, embedder.pending() == 0);
         }
         IndexSearcher s = index.acquire();
         if (s == null) return new Result(List.of(), 0, RecallAnalyzer.terms(q.query()), Confidence.none(false));

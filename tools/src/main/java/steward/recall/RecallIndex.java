@@ -531,6 +531,164 @@ final class RecallIndex implements AutoCloseable {
         }
     }
 
+    /**
+     * Per segment (by its core, shared by every reader that holds it): each document's text hash, sorted, with the
+     * document. Dense retrieval turns the nearest vectors' text hashes into documents with it (a binary search per hash)
+     * instead of a point query that visits a whole BKD leaf per hash. Built on a segment's first lookup, dropped when the
+     * segment closes; deleted documents are skipped at lookup (the live docs belong to the reader, not the core).
+     */
+    private final Map<Object, HashTable> hashTables = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** One segment's text hashes, ascending, and the segment-local document of each (ties by document). */
+    record HashTable(long[] hashes, int[] docs) {
+        static HashTable of(LeafReader lr) throws IOException {
+            NumericDocValues dv = lr.getNumericDocValues(F_THASH_DV);
+            long[] h = new long[lr.maxDoc()];
+            int[] d = new int[lr.maxDoc()];
+            int n = 0;
+            if (dv != null) {
+                for (int doc = dv.nextDoc(); doc != NumericDocValues.NO_MORE_DOCS; doc = dv.nextDoc()) {
+                    h[n] = dv.longValue();
+                    d[n++] = doc;
+                }
+            }
+            long[] hs = Arrays.copyOf(h, n);
+            int[] ds = Arrays.copyOf(d, n);
+            new org.apache.lucene.util.IntroSorter() {
+                long pivotHash;
+                int pivotDoc;
+
+                @Override
+                protected void swap(int i, int j) {
+                    long t = hs[i];
+                    hs[i] = hs[j];
+                    hs[j] = t;
+                    int u = ds[i];
+                    ds[i] = ds[j];
+                    ds[j] = u;
+                }
+
+                @Override
+                protected int compare(int i, int j) {
+                    int c = Long.compare(hs[i], hs[j]);
+                    return c != 0 ? c : Integer.compare(ds[i], ds[j]);
+                }
+
+                @Override
+                protected void setPivot(int i) {
+                    pivotHash = hs[i];
+                    pivotDoc = ds[i];
+                }
+
+                @Override
+                protected int comparePivot(int j) {
+                    int c = Long.compare(pivotHash, hs[j]);
+                    return c != 0 ? c : Integer.compare(pivotDoc, ds[j]);
+                }
+            }.sort(0, n);
+            return new HashTable(hs, ds);
+        }
+
+        /** The first index holding a hash ≥ {@code key}. */
+        int lowerBound(long key) {
+            int lo = 0, hi = hashes.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (hashes[mid] < key) lo = mid + 1;
+                else hi = mid;
+            }
+            return lo;
+        }
+    }
+
+    private HashTable hashTable(LeafReader lr) throws IOException {
+        IndexReader.CacheHelper core = lr.getCoreCacheHelper();
+        if (core == null) return HashTable.of(lr);
+        Object key = core.getKey();
+        HashTable t = hashTables.get(key);
+        if (t == null) {
+            t = HashTable.of(lr);
+            if (hashTables.putIfAbsent(key, t) == null) core.addClosedListener(hashTables::remove);
+        }
+        return t;
+    }
+
+    /** Documents (global ids, ascending) and the text hash of each. */
+    record HashHits(int[] docs, long[] hashes) {}
+
+    /** Lookups by text hash so far: the first one of a process is answered without building the tables. */
+    private final java.util.concurrent.atomic.AtomicLong hashLookups = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * The live documents of this reader whose text hash is one of {@code keys}, in document order. The first lookup of
+     * this index's life runs the point query (a one-shot {@code steward call} ranks once, and building the tables there,
+     * cold, would cost more than it saves); later ones read the per-segment tables.
+     */
+    HashHits withTextHashes(IndexSearcher s, long[] keys) throws IOException {
+        return hashLookups.getAndIncrement() == 0 ? byPoints(s, keys) : byTables(s.getIndexReader(), keys);
+    }
+
+    /** {@link #withTextHashes} through the point query over every segment. */
+    static HashHits byPoints(IndexSearcher s, long[] keys) throws IOException {
+        org.apache.lucene.search.Weight w = s.createWeight(
+                s.rewrite(LongPoint.newSetQuery(F_THASH, keys)),
+                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES,
+                1f);
+        int n = 0;
+        int[] docs = new int[16];
+        long[] hashes = new long[16];
+        for (LeafReaderContext ctx : s.getIndexReader().leaves()) {
+            org.apache.lucene.search.Scorer sc = w.scorer(ctx);
+            if (sc == null) continue;
+            var live = ctx.reader().getLiveDocs();
+            NumericDocValues th = ctx.reader().getNumericDocValues(F_THASH_DV);
+            org.apache.lucene.search.DocIdSetIterator it = sc.iterator();
+            for (int d = it.nextDoc(); d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; d = it.nextDoc()) {
+                if (live != null && !live.get(d)) continue;
+                if (n == docs.length) {
+                    docs = Arrays.copyOf(docs, n * 2);
+                    hashes = Arrays.copyOf(hashes, n * 2);
+                }
+                docs[n] = ctx.docBase + d;
+                hashes[n++] = num(th, d);
+            }
+        }
+        return new HashHits(Arrays.copyOf(docs, n), Arrays.copyOf(hashes, n));
+    }
+
+    /** {@link #withTextHashes} through the per-segment tables (built on a segment's first use). */
+    HashHits byTables(IndexReader r, long[] keys) throws IOException {
+        long[] sorted = Arrays.stream(keys).sorted().distinct().toArray();
+        int n = 0;
+        long[] packed = new long[16]; // per leaf: segment doc << 32 | index into sorted, so that sorting orders by doc
+        int[] docs = new int[16];
+        long[] hashes = new long[16];
+        for (LeafReaderContext ctx : r.leaves()) {
+            LeafReader lr = ctx.reader();
+            HashTable t = hashTable(lr);
+            var live = lr.getLiveDocs();
+            int m = 0;
+            for (int i = 0; i < sorted.length; i++) {
+                for (int j = t.lowerBound(sorted[i]); j < t.hashes().length && t.hashes()[j] == sorted[i]; j++) {
+                    int d = t.docs()[j];
+                    if (live != null && !live.get(d)) continue;
+                    if (m == packed.length) packed = Arrays.copyOf(packed, m * 2);
+                    packed[m++] = (long) d << 32 | i;
+                }
+            }
+            Arrays.sort(packed, 0, m);
+            if (n + m > docs.length) {
+                docs = Arrays.copyOf(docs, Math.max(n + m, docs.length * 2));
+                hashes = Arrays.copyOf(hashes, docs.length);
+            }
+            for (int k = 0; k < m; k++) {
+                docs[n] = ctx.docBase + (int) (packed[k] >>> 32);
+                hashes[n++] = sorted[(int) packed[k]];
+            }
+        }
+        return new HashHits(Arrays.copyOf(docs, n), Arrays.copyOf(hashes, n));
+    }
+
     /** Stored title and text of one document. */
     static String[] stored(IndexSearcher s, int doc) throws IOException {
         Document d = s.storedFields().document(doc, Set.of(F_TITLE, F_BODY));
@@ -633,6 +791,7 @@ final class RecallIndex implements AutoCloseable {
         synchronized (speakerCache) {
             speakerCache.clear();
         }
+        hashTables.clear();
     }
 
     static List<Integer> asList(int[] a) {

@@ -94,12 +94,19 @@ final class VectorStore implements AutoCloseable {
     private void refresh() {
         Path h = headerFile();
         try {
-            if (!Files.isRegularFile(h)) {
+            // one stat per look (a query looks more than once): whether the header is there, and its time
+            java.nio.file.attribute.BasicFileAttributes attrs;
+            try {
+                attrs = Files.readAttributes(h, java.nio.file.attribute.BasicFileAttributes.class);
+            } catch (IOException absent) {
+                attrs = null;
+            }
+            if (attrs == null || !attrs.isRegularFile()) {
                 if (header != null) unmap();
                 header = null;
                 return;
             }
-            FileTime stamp = Files.getLastModifiedTime(h);
+            FileTime stamp = attrs.lastModifiedTime();
             if (header != null && stamp.equals(headerStamp)) return;
             Header fresh = Json.MAPPER.readValue(Files.readAllBytes(h), Header.class);
             headerStamp = stamp;
@@ -340,22 +347,76 @@ final class VectorStore implements AutoCloseable {
         byte[] buf = new byte[ROW];
         double[] score = new double[chosen.length];
         for (int i = 0; i < chosen.length; i++) score[i] = dot(q, chosen[i], buf);
-        Integer[] order = new Integer[chosen.length];
-        for (int i = 0; i < order.length; i++) order[i] = i;
-        Arrays.sort(order, (a, b) -> Double.compare(score[b], score[a]));
-        List<Scored> out = new ArrayList<>(Math.min(n, order.length));
-        for (int i = 0; i < order.length && out.size() < n; i++)
-            out.add(new Scored(keys.getLong(chosen[order[i]] * 8), score[order[i]]));
+        int[] best = best(score, n);
+        List<Scored> out = new ArrayList<>(best.length);
+        for (int i : best) out.add(new Scored(keys.getLong(chosen[i] * 8), score[i]));
         return out;
     }
 
+    /**
+     * The positions of the {@code n} highest scores, highest first, ties in position order (what a stable sort of every
+     * position would put first), kept in a bounded heap instead of sorting them all.
+     */
+    static int[] best(double[] score, int n) {
+        int k = Math.min(n, score.length);
+        if (k <= 0) return new int[0];
+        // a min-heap of the best k so far: its root is the worst of them (lowest score, then the later position)
+        int[] heap = new int[k];
+        int size = 0;
+        for (int i = 0; i < score.length; i++) {
+            if (size < k) {
+                heap[size] = i;
+                up(heap, size++, score);
+            } else if (before(i, heap[0], score)) {
+                heap[0] = i;
+                down(heap, k, score);
+            }
+        }
+        Integer[] order = new Integer[k];
+        for (int i = 0; i < k; i++) order[i] = heap[i];
+        Arrays.sort(order, (a, b) -> before(a, b, score) ? -1 : before(b, a, score) ? 1 : 0);
+        int[] out = new int[k];
+        for (int i = 0; i < k; i++) out[i] = order[i];
+        return out;
+    }
+
+    /** Whether position {@code a} ranks before {@code b}: a higher score, or the same and an earlier position. */
+    private static boolean before(int a, int b, double[] score) {
+        int c = Double.compare(score[a], score[b]);
+        return c > 0 || c == 0 && a < b;
+    }
+
+    private static void up(int[] heap, int i, double[] score) {
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(heap[parent], heap[i], score)) return;
+            int t = heap[parent];
+            heap[parent] = heap[i];
+            heap[i] = t;
+            i = parent;
+        }
+    }
+
+    private static void down(int[] heap, int size, double[] score) {
+        int i = 0;
+        while (true) {
+            int l = 2 * i + 1, r = l + 1, worst = i;
+            if (l < size && before(heap[worst], heap[l], score)) worst = l;
+            if (r < size && before(heap[worst], heap[r], score)) worst = r;
+            if (worst == i) return;
+            int t = heap[worst];
+            heap[worst] = heap[i];
+            heap[i] = t;
+            i = worst;
+        }
+    }
+
+    /** The query's dot product with row {@code r}, the terms added in dimension order. */
     private double dot(float[] q, int r, byte[] buf) {
         rows.get(r * ROW, buf);
         double s = 0;
         for (int d = 0; d < DIM; d++) s += q[d] * buf[d];
-        float scale =
-                ByteBuffer.wrap(buf, DIM, 4).order(ByteOrder.LITTLE_ENDIAN).getFloat();
-        return s * scale;
+        return s * rows.getFloat(r * ROW + DIM);
     }
 
     /** The {@code m} rows with the smallest Hamming distance to {@code qb}: a histogram pass, then a collecting pass. */

@@ -93,4 +93,22 @@ class VectorStoreTest {
             assertTrue(Files.notExists(tmp.resolve("vectors/g1.i8")), "the old generation is removed");
         }
     }
+
+    @Test
+    void theBestRowsAreWhatAStableSortOfEveryScorePutsFirst() {
+        Random r = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            double[] score = new double[1 + r.nextInt(300)];
+            // few distinct values: many ties, which a stable sort keeps in position order
+            for (int i = 0; i < score.length; i++) score[i] = r.nextInt(1 + r.nextInt(20)) / 7.0;
+            int n = r.nextInt(score.length + 5);
+            Integer[] all = new Integer[score.length];
+            for (int i = 0; i < all.length; i++) all[i] = i;
+            java.util.Arrays.sort(all, (a, b) -> Double.compare(score[b], score[a]));
+            List<Integer> want = new ArrayList<>(List.of(all).subList(0, Math.min(n, all.length)));
+            List<Integer> got = new ArrayList<>();
+            for (int i : VectorStore.best(score, n)) got.add(i);
+            assertEquals(want, got, "round " + round);
+        }
+    }
 }
