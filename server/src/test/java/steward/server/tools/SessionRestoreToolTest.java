@@ -3,6 +3,7 @@ package steward.server.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +39,7 @@ class SessionRestoreToolTest {
         JsonNode audit = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}");
         JsonNode applied =
                 t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
-        java.nio.file.Files.writeString(
-                t.home.resolve("config.yaml"), "sessions:\n  auto_prune: true\n  retention_days: 30\n");
+        Files.writeString(t.home.resolve("config.yaml"), "sessions:\n  auto_prune: true\n  retention_days: 30\n");
         ToolResult r = t.call(
                 "session_restore",
                 "{\"backup_id\":\"" + applied.get("backup").get("backup_id").asString() + "\"}");
