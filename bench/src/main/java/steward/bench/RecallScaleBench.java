@@ -196,6 +196,27 @@ public final class RecallScaleBench implements Callable<Integer> {
             Printer.println(String.format(
                     "recall_search CPU per query (the calling thread and the query embedder's): p50 %.2f ms, p99 %.2f ms, mean %.2f ms",
                     pct(cpu, 0.5), pct(cpu, 0.99), mean(cpu)));
+            // the lexical path alone: what the server runs with STEWARD_RECALL_DENSE=off (RecallRuntime:
+            // Options.DEFAULT.withDense(false)), on the same index, same queries, same warm-up
+            List<Double> lexLat = new ArrayList<>(), lexCpu = new ArrayList<>();
+            int lexGood = 0;
+            try (RecallEngine lexical =
+                    new RecallEngine(paths, Clock.systemUTC(), RecallEngine.Options.DEFAULT.withDense(false), model)) {
+                for (String q : warm) lexical.search(new RecallEngine.Query(q, 10, null, null, null, null));
+                for (String q : timed) {
+                    long s0 = System.nanoTime(), t0c = threadCpu(null);
+                    RecallEngine.Result r = lexical.search(new RecallEngine.Query(q, 10, null, null, null, null));
+                    lexLat.add((System.nanoTime() - s0) / 1e6);
+                    lexCpu.add((threadCpu(null) - t0c) / 1e6);
+                    if (r.confidence().bestCosine() != null)
+                        throw new IllegalStateException("dense ran with dense off");
+                    if (r.confidence().good()) lexGood++;
+                }
+            }
+            Printer.println(String.format(
+                    "recall_search lexical only (dense off, as STEWARD_RECALL_DENSE=off; same index and queries): p50 %.2f ms, "
+                            + "p99 %.2f ms wall; CPU per query (its thread) p50 %.2f ms, p99 %.2f ms, mean %.2f ms; \"good match\" %d",
+                    pct(lexLat, 0.5), pct(lexLat, 0.99), pct(lexCpu, 0.5), pct(lexCpu, 0.99), mean(lexCpu), lexGood));
             InjectEngine gate = new InjectEngine(engine, RecallEngine.recallDir(paths));
             List<Double> inj = new ArrayList<>();
             for (String q : timed) {
@@ -233,6 +254,23 @@ public final class RecallScaleBench implements Callable<Integer> {
                     pct(lat, 0.99) / pct(fts, 0.99),
                     pct(cpu, 0.5) / pct(ftsCpuEach, 0.5),
                     pct(cpu, 0.99) / pct(ftsCpuEach, 0.99)));
+            Printer.println(String.format(
+                    "per query, recall_search lexical only vs Hermes FTS5 (same run):  wall p50 %.2f / %.2f ms, p99 %.2f / %.2f ms;  "
+                            + "CPU p50 %.2f / %.2f ms, p99 %.2f / %.2f ms",
+                    pct(lexLat, 0.5),
+                    pct(fts, 0.5),
+                    pct(lexLat, 0.99),
+                    pct(fts, 0.99),
+                    pct(lexCpu, 0.5),
+                    pct(ftsCpuEach, 0.5),
+                    pct(lexCpu, 0.99),
+                    pct(ftsCpuEach, 0.99)));
+            Printer.println(String.format(
+                    "ratio recall_search lexical only/Hermes FTS5: wall p50 %.2f, p99 %.2f; CPU p50 %.2f, p99 %.2f",
+                    pct(lexLat, 0.5) / pct(fts, 0.5),
+                    pct(lexLat, 0.99) / pct(fts, 0.99),
+                    pct(lexCpu, 0.5) / pct(ftsCpuEach, 0.5),
+                    pct(lexCpu, 0.99) / pct(ftsCpuEach, 0.99)));
             Printer.println(String.format(
                     "on disk: index %.0f MiB, vectors %.1f MiB (%d rows, %d bytes each), state.db %.0f MiB",
                     engine.indexBytes() / 1048576.0,

@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.sandbox.search.CombinedFieldQuery;
 import org.apache.lucene.search.BooleanClause;
@@ -150,6 +151,15 @@ final class Ranker {
             for (ScoreDoc sd : searcher.search(scoped.build(), POOL).scoreDocs)
                 lex.putIfAbsent(sd.doc, (double) sd.score);
         }
+        // what the lexical candidates' scores take from the items themselves (meta, the query's words they hold,
+        // recency, importance, time, match) does not need the dense side: read while the query embedder finishes
+        IndexReader reader = searcher.getIndexReader();
+        List<String> coverTerms = new ArrayList<>(terms);
+        if (when != null) for (String t : when.terms()) if (!coverTerms.contains(t)) coverTerms.add(t);
+        Map<Integer, RecallIndex.Meta> meta = new HashMap<>();
+        Map<Integer, Factors> factors = new HashMap<>();
+        int[] lexDocs = RecallIndex.sortedDistinct(lex.keySet());
+        factors(a, reader, lexDocs, coverTerms, feedback, nowSec, meta, factors);
         Map<Integer, Double> cos = new HashMap<>();
         double cosMax = 1, cosMin = 0;
         List<VectorStore.Scored> near = List.of();
@@ -199,7 +209,9 @@ final class Ranker {
         Set<Integer> cands = new HashSet<>(lex.keySet());
         cands.addAll(cos.keySet());
         if (cands.isEmpty()) return new Result(List.of(), 0, terms, RecallEngine.Confidence.none(useDense));
-        Map<Integer, RecallIndex.Meta> meta = RecallIndex.meta(searcher.getIndexReader(), cands);
+        int[] docs = RecallIndex.sortedDistinct(cands);
+        // the candidates only the dense side brought
+        factors(a, reader, without(docs, lexDocs), coverTerms, feedback, nowSec, meta, factors);
         Set<Long> vectorless = new HashSet<>();
         if (useDense
                 && !dense.complete()) { // while texts wait for vectors: which candidates have one, and their cosine
@@ -213,13 +225,7 @@ final class Ranker {
                 else vectorless.add(meta.get(d).textHash());
             }
         }
-        int[] docs = RecallIndex.sortedDistinct(cands);
-        List<String> coverTerms = new ArrayList<>(terms);
-        if (when != null) for (String t : when.terms()) if (!coverTerms.contains(t)) coverTerms.add(t);
-        Map<String, boolean[][]> holds =
-                options.rerank() ? RecallIndex.holds(searcher.getIndexReader(), coverTerms, docs) : Map.of();
         double best = top.scoreDocs.length == 0 ? 1 : top.scoreDocs[0].score;
-        Set<String> mentioned = a.speakers();
         List<Scored> scored = new ArrayList<>();
         for (int i = 0; i < docs.length; i++) {
             int doc = docs[i];
@@ -239,14 +245,10 @@ final class Ranker {
                 else if (vectorless.contains(m.textHash())) dn = ln;
                 fused = (1 - DENSE_WEIGHT) * ln + DENSE_WEIGHT * dn;
             }
-            double recency = options.rerank() ? recency(m.ts(), nowSec) : 1.0;
-            double importance = options.rerank() ? importance(m, feedback) : 1.0;
-            double time = options.rerank() && when != null ? when.boost(m.ts()) : 1.0;
-            double match = options.rerank() ? match(m, mentioned) : 1.0;
-            double cov = 0;
+            Factors f = factors.get(doc);
+            double recency = f.recency(), importance = f.importance(), time = f.time(), match = f.match();
+            double cov = f.cov();
             if (options.rerank()) {
-                boolean dated = when != null && when.matches(m.ts());
-                cov = coverage(terms, a.idf(), a.totalIdf(), holds, i, dated ? when.terms() : Set.of());
                 double cv = d != null ? Math.max(cov, COV_DENSE * dn) : cov;
                 match *= 1 - COV_WEIGHT + COV_WEIGHT * cv;
             }
@@ -332,6 +334,56 @@ final class Ranker {
                         INFORMATION_FLOOR,
                         useDense ? SEMANTIC_FLOOR : null,
                         a.totalIdf() / Math.max(1e-9, a.rareIdf())));
+    }
+
+    /**
+     * What an item's score takes from the item itself and the query's words, whatever the dense side says: recency,
+     * importance, the named period's boost, the match factor before coverage, and the IDF coverage of the query terms.
+     */
+    private record Factors(double recency, double importance, double time, double match, double cov) {}
+
+    /** The meta and {@link Factors} of {@code docs} (sorted), added to {@code meta} and {@code into}. */
+    private void factors(
+            QueryAnalyser.Analysis a,
+            IndexReader reader,
+            int[] docs,
+            List<String> coverTerms,
+            ToDoubleFunction<String> feedback,
+            double nowSec,
+            Map<Integer, RecallIndex.Meta> meta,
+            Map<Integer, Factors> into)
+            throws IOException {
+        if (docs.length == 0) return;
+        Map<Integer, RecallIndex.Meta> read = RecallIndex.meta(reader, RecallIndex.asList(docs));
+        meta.putAll(read);
+        Map<String, boolean[][]> holds = options.rerank() ? RecallIndex.holds(reader, coverTerms, docs) : Map.of();
+        TimeMention when = a.when();
+        Set<String> mentioned = a.speakers();
+        for (int i = 0; i < docs.length; i++) {
+            RecallIndex.Meta m = read.get(docs[i]);
+            double recency = options.rerank() ? recency(m.ts(), nowSec) : 1.0;
+            double importance = options.rerank() ? importance(m, feedback) : 1.0;
+            double time = options.rerank() && when != null ? when.boost(m.ts()) : 1.0;
+            double match = options.rerank() ? match(m, mentioned) : 1.0;
+            double cov = 0;
+            if (options.rerank()) {
+                boolean dated = when != null && when.matches(m.ts());
+                cov = coverage(a.terms(), a.idf(), a.totalIdf(), holds, i, dated ? when.terms() : Set.of());
+            }
+            into.put(docs[i], new Factors(recency, importance, time, match, cov));
+        }
+    }
+
+    /** The elements of sorted {@code all} that are not in sorted {@code some}. */
+    static int[] without(int[] all, int[] some) {
+        int[] out = new int[all.length];
+        int n = 0, j = 0;
+        for (int x : all) {
+            while (j < some.length && some[j] < x) j++;
+            if (j < some.length && some[j] == x) continue;
+            out[n++] = x;
+        }
+        return Arrays.copyOf(out, n);
     }
 
     /** The nearest rows; null when the wait was interrupted (ranked lexically then, as when the query's vector is). */

@@ -338,12 +338,30 @@ public final class RecallEngine implements AutoCloseable {
             if (a.weights().isEmpty() && dense == null)
                 return new Result(List.of(), 0, a.terms(), Confidence.none(false));
             double now = Instant.now(clock).toEpochMilli() / 1000.0;
-            return ranker.rank(a, q, s, dense, uri -> feedback.counts(uri).factor(), now);
+            return ranker.rank(a, q, s, dense, feedbackOnce(), now);
         } catch (IOException e) {
             throw new StewardError("recall_search", "index read failed: " + e.getMessage());
         } finally {
             index.release(s);
         }
+    }
+
+    /**
+     * The feedback factor of each candidate from one look at the feedback file per ranking (its first candidate's), not
+     * one per candidate (two stats each, 100–400 candidates a query).
+     */
+    private java.util.function.ToDoubleFunction<String> feedbackOnce() {
+        return new java.util.function.ToDoubleFunction<>() {
+            private FeedbackStore.State state;
+
+            @Override
+            public double applyAsDouble(String uri) {
+                if (state == null) state = feedback.state();
+                return state.items()
+                        .getOrDefault(uri, FeedbackStore.Counts.NONE)
+                        .factor();
+            }
+        };
     }
 
     private synchronized ExecutorService queryEmbedder() {
