@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 import org.apache.lucene.search.IndexSearcher;
 import steward.StewardError;
@@ -350,8 +351,8 @@ public final class RecallEngine implements AutoCloseable {
      * The feedback factor of each candidate from one look at the feedback file per ranking (its first candidate's), not
      * one per candidate (two stats each, 100–400 candidates a query).
      */
-    private java.util.function.ToDoubleFunction<String> feedbackOnce() {
-        return new java.util.function.ToDoubleFunction<>() {
+    private ToDoubleFunction<String> feedbackOnce() {
+        return new ToDoubleFunction<>() {
             private FeedbackStore.State state;
 
             @Override

@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -39,13 +41,18 @@ import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IntroSorter;
 import steward.StewardError;
 import steward.state.AtomicFiles;
 
@@ -537,7 +544,7 @@ final class RecallIndex implements AutoCloseable {
      * instead of a point query that visits a whole BKD leaf per hash. Built on a segment's first lookup, dropped when the
      * segment closes; deleted documents are skipped at lookup (the live docs belong to the reader, not the core).
      */
-    private final Map<Object, HashTable> hashTables = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Object, HashTable> hashTables = new ConcurrentHashMap<>();
 
     /** One segment's text hashes, ascending, and the segment-local document of each (ties by document). */
     record HashTable(long[] hashes, int[] docs) {
@@ -554,7 +561,7 @@ final class RecallIndex implements AutoCloseable {
             }
             long[] hs = Arrays.copyOf(h, n);
             int[] ds = Arrays.copyOf(d, n);
-            new org.apache.lucene.util.IntroSorter() {
+            new IntroSorter() {
                 long pivotHash;
                 int pivotDoc;
 
@@ -617,7 +624,7 @@ final class RecallIndex implements AutoCloseable {
     record HashHits(int[] docs, long[] hashes) {}
 
     /** Lookups by text hash so far: the first one of a process is answered without building the tables. */
-    private final java.util.concurrent.atomic.AtomicLong hashLookups = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong hashLookups = new AtomicLong();
 
     /**
      * The live documents of this reader whose text hash is one of {@code keys}, in document order. The first lookup of
@@ -630,20 +637,17 @@ final class RecallIndex implements AutoCloseable {
 
     /** {@link #withTextHashes} through the point query over every segment. */
     static HashHits byPoints(IndexSearcher s, long[] keys) throws IOException {
-        org.apache.lucene.search.Weight w = s.createWeight(
-                s.rewrite(LongPoint.newSetQuery(F_THASH, keys)),
-                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES,
-                1f);
+        Weight w = s.createWeight(s.rewrite(LongPoint.newSetQuery(F_THASH, keys)), ScoreMode.COMPLETE_NO_SCORES, 1f);
         int n = 0;
         int[] docs = new int[16];
         long[] hashes = new long[16];
         for (LeafReaderContext ctx : s.getIndexReader().leaves()) {
-            org.apache.lucene.search.Scorer sc = w.scorer(ctx);
+            Scorer sc = w.scorer(ctx);
             if (sc == null) continue;
             var live = ctx.reader().getLiveDocs();
             NumericDocValues th = ctx.reader().getNumericDocValues(F_THASH_DV);
-            org.apache.lucene.search.DocIdSetIterator it = sc.iterator();
-            for (int d = it.nextDoc(); d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; d = it.nextDoc()) {
+            DocIdSetIterator it = sc.iterator();
+            for (int d = it.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = it.nextDoc()) {
                 if (live != null && !live.get(d)) continue;
                 if (n == docs.length) {
                     docs = Arrays.copyOf(docs, n * 2);

@@ -10,6 +10,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -103,9 +104,9 @@ final class VectorStore implements AutoCloseable {
         Path h = headerFile();
         try {
             // one stat per look (a query looks more than once): whether the header is there, and its time
-            java.nio.file.attribute.BasicFileAttributes attrs;
+            BasicFileAttributes attrs;
             try {
-                attrs = Files.readAttributes(h, java.nio.file.attribute.BasicFileAttributes.class);
+                attrs = Files.readAttributes(h, BasicFileAttributes.class);
             } catch (IOException absent) {
                 attrs = null;
             }
