@@ -3,6 +3,7 @@ package steward.bench;
 import java.util.List;
 import steward.cli.DevExtension;
 import steward.conformance.ConformanceFixtures;
+import steward.recall.VectorSearchBench;
 import steward.server.McpServerFactory;
 import steward.server.tools.ToolContext;
 
@@ -25,7 +26,8 @@ public final class BenchExtension implements DevExtension {
                 new FuzzBench(),
                 new ThreatsBench(),
                 new RecallScaleBench(),
-                new RecallClaudeBench());
+                new RecallClaudeBench(),
+                new VectorSearchBench());
     }
 
     @Override

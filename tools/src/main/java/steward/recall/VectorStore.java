@@ -359,10 +359,15 @@ final class VectorStore implements AutoCloseable {
      * exactly; above, the rows nearest by sign-bit Hamming distance ({@link #RESCORE_PER_RESULT} per result) are.
      */
     synchronized List<Scored> nearest(float[] q, int n) {
+        return nearest(q, n, false);
+    }
+
+    /** {@link #nearest(float[], int)}; {@code exact}: every row scored whatever their number (a bench's baseline). */
+    synchronized List<Scored> nearest(float[] q, int n, boolean exact) {
         refresh();
         if (mapped == 0 || n <= 0) return List.of();
         int[] chosen;
-        if (mapped <= EXACT_ROWS) {
+        if (exact || mapped <= EXACT_ROWS) {
             chosen = new int[mapped];
             for (int i = 0; i < mapped; i++) chosen[i] = i;
         } else {

@@ -1,0 +1,114 @@
+package steward.recall;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.LongStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import steward.cli.Printer;
+import steward.state.FileTrees;
+
+/**
+ * The nearest-vector search of a fully embedded history, which {@code bench recall-scale} cannot reach (it embeds a
+ * sample: the whole of a 1M-message history is hours of one core). Random unit vectors stand in for embeddings (the
+ * cost does not depend on what they mean; the overlap figure is a worst case: real embeddings cluster). Baseline in the
+ * same run: every row scored exactly (what the store does up to {@link VectorStore#EXACT_ROWS} rows). It lives in the
+ * recall package
+ * because the store is package-private.
+ */
+@Command(
+        name = "vectors",
+        description =
+                "nearest-vector search over N stored vectors (random): sign-bit pass + rescoring vs every row scored")
+public final class VectorSearchBench implements Callable<Integer> {
+    @Option(names = "--rows", split = ",", description = "stored vectors per run (default 100000,687000)")
+    List<Integer> rows = List.of(100_000, 687_000);
+
+    @Option(names = "--queries", defaultValue = "200", description = "timed queries per size (default 200)")
+    int queries;
+
+    @Option(names = "-n", defaultValue = "200", description = "nearest rows asked per query, as the ranker asks (200)")
+    int n;
+
+    @Override
+    public Integer call() throws Exception {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Printer.println(String.format(
+                "steward bench vectors: %d queries per size, %d nearest each; baseline: every row scored exactly",
+                queries, n));
+        for (int size : rows) {
+            Path dir = Files.createTempDirectory("steward-bench-vectors-");
+            Random r = new Random(size);
+            try (VectorStore s = new VectorStore(dir)) {
+                for (int i = 0; i < size; i += 20_000) {
+                    int m = Math.min(20_000, size - i);
+                    List<float[]> vs = new ArrayList<>(m);
+                    for (int j = 0; j < m; j++) vs.add(unit(r));
+                    s.append(LongStream.range(i, i + m).toArray(), vs);
+                }
+                for (int w = 0; w < 30; w++) s.nearest(unit(r), n); // warm-up
+                double[] fast = new double[queries], exact = new double[queries];
+                long fastCpu = 0, exactCpu = 0;
+                double overlap = 0;
+                int exactRuns = Math.min(queries, 50);
+                for (int q = 0; q < queries; q++) {
+                    float[] v = unit(r);
+                    long c0 = mx.getCurrentThreadCpuTime(), t0 = System.nanoTime();
+                    List<VectorStore.Scored> near = s.nearest(v, n);
+                    fast[q] = (System.nanoTime() - t0) / 1e6;
+                    fastCpu += mx.getCurrentThreadCpuTime() - c0;
+                    if (q >= exactRuns) continue;
+                    c0 = mx.getCurrentThreadCpuTime();
+                    t0 = System.nanoTime();
+                    List<VectorStore.Scored> best = s.nearest(v, n, true);
+                    exact[q] = (System.nanoTime() - t0) / 1e6;
+                    exactCpu += mx.getCurrentThreadCpuTime() - c0;
+                    Set<Long> want = new HashSet<>();
+                    for (VectorStore.Scored x : best) want.add(x.key());
+                    overlap += near.stream().filter(x -> want.contains(x.key())).count() / (double) n;
+                }
+                double[] ex = Arrays.copyOf(exact, exactRuns);
+                Arrays.sort(fast);
+                Arrays.sort(ex);
+                double fp50 = fast[queries / 2], ep50 = ex[exactRuns / 2];
+                Printer.println(String.format(
+                        "rows %,d: nearest p50 %.2f ms, p99 %.2f ms, CPU %.2f ms per query; exact (%d queries) p50 %.2f"
+                                + " ms, CPU %.2f ms; ratio %.2f; the exact top %d found %.0f %% (random vectors: worst case)",
+                        size,
+                        fp50,
+                        fast[(int) Math.floor(queries * 0.99)],
+                        fastCpu / 1e6 / queries,
+                        exactRuns,
+                        ep50,
+                        exactCpu / 1e6 / exactRuns,
+                        fp50 / ep50,
+                        n,
+                        100 * overlap / exactRuns));
+            } finally {
+                FileTrees.delete(dir);
+            }
+        }
+        return 0;
+    }
+
+    private static float[] unit(Random r) {
+        float[] v = new float[VectorStore.DIM];
+        double sum = 0;
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) r.nextGaussian();
+            sum += v[i] * v[i];
+        }
+        float norm = (float) Math.sqrt(sum);
+        for (int i = 0; i < v.length; i++) v[i] /= norm;
+        return v;
+    }
+}
