@@ -237,40 +237,8 @@ public final class RecallScaleBench implements Callable<Integer> {
             Printer.println(String.format(
                     "baseline CPU per query (its thread; SQLite runs in it): p50 %.2f ms, p99 %.2f ms, mean %.2f ms",
                     pct(ftsCpuEach, 0.5), pct(ftsCpuEach, 0.99), mean(ftsCpuEach)));
-            Printer.println(String.format(
-                    "per query, recall_search vs Hermes FTS5 (same run):  wall p50 %.2f / %.2f ms, p99 %.2f / %.2f ms;  "
-                            + "CPU p50 %.2f / %.2f ms, p99 %.2f / %.2f ms",
-                    pct(lat, 0.5),
-                    pct(fts, 0.5),
-                    pct(lat, 0.99),
-                    pct(fts, 0.99),
-                    pct(cpu, 0.5),
-                    pct(ftsCpuEach, 0.5),
-                    pct(cpu, 0.99),
-                    pct(ftsCpuEach, 0.99)));
-            Printer.println(String.format(
-                    "ratio recall_search/Hermes FTS5: wall p50 %.2f, p99 %.2f; CPU p50 %.2f, p99 %.2f",
-                    pct(lat, 0.5) / pct(fts, 0.5),
-                    pct(lat, 0.99) / pct(fts, 0.99),
-                    pct(cpu, 0.5) / pct(ftsCpuEach, 0.5),
-                    pct(cpu, 0.99) / pct(ftsCpuEach, 0.99)));
-            Printer.println(String.format(
-                    "per query, recall_search lexical only vs Hermes FTS5 (same run):  wall p50 %.2f / %.2f ms, p99 %.2f / %.2f ms;  "
-                            + "CPU p50 %.2f / %.2f ms, p99 %.2f / %.2f ms",
-                    pct(lexLat, 0.5),
-                    pct(fts, 0.5),
-                    pct(lexLat, 0.99),
-                    pct(fts, 0.99),
-                    pct(lexCpu, 0.5),
-                    pct(ftsCpuEach, 0.5),
-                    pct(lexCpu, 0.99),
-                    pct(ftsCpuEach, 0.99)));
-            Printer.println(String.format(
-                    "ratio recall_search lexical only/Hermes FTS5: wall p50 %.2f, p99 %.2f; CPU p50 %.2f, p99 %.2f",
-                    pct(lexLat, 0.5) / pct(fts, 0.5),
-                    pct(lexLat, 0.99) / pct(fts, 0.99),
-                    pct(lexCpu, 0.5) / pct(ftsCpuEach, 0.5),
-                    pct(lexCpu, 0.99) / pct(ftsCpuEach, 0.99)));
+            versusFts("recall_search", lat, cpu, fts, ftsCpuEach);
+            versusFts("recall_search lexical only", lexLat, lexCpu, fts, ftsCpuEach);
             Printer.println(String.format(
                     "on disk: index %.0f MiB, vectors %.1f MiB (%d rows, %d bytes each), state.db %.0f MiB",
                     engine.indexBytes() / 1048576.0,
@@ -458,6 +426,30 @@ public final class RecallScaleBench implements Callable<Integer> {
                 return false;
             }
         };
+    }
+
+    /** A variant's wall and CPU per query beside Hermes' FTS5 query's, from the same run, and their ratios. */
+    private static void versusFts(
+            String variant, List<Double> lat, List<Double> cpu, List<Double> fts, List<Double> ftsCpu) {
+        Printer.println(String.format(
+                "per query, %s vs Hermes FTS5 (same run):  wall p50 %.2f / %.2f ms, p99 %.2f / %.2f ms;  "
+                        + "CPU p50 %.2f / %.2f ms, p99 %.2f / %.2f ms",
+                variant,
+                pct(lat, 0.5),
+                pct(fts, 0.5),
+                pct(lat, 0.99),
+                pct(fts, 0.99),
+                pct(cpu, 0.5),
+                pct(ftsCpu, 0.5),
+                pct(cpu, 0.99),
+                pct(ftsCpu, 0.99)));
+        Printer.println(String.format(
+                "ratio %s/Hermes FTS5: wall p50 %.2f, p99 %.2f; CPU p50 %.2f, p99 %.2f",
+                variant,
+                pct(lat, 0.5) / pct(fts, 0.5),
+                pct(lat, 0.99) / pct(fts, 0.99),
+                pct(cpu, 0.5) / pct(ftsCpu, 0.5),
+                pct(cpu, 0.99) / pct(ftsCpu, 0.99)));
     }
 
     static double pct(List<Double> v, double p) {
