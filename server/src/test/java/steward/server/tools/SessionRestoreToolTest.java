@@ -17,12 +17,16 @@ class SessionRestoreToolTest {
     @TempDir
     Path tmp;
 
+    /** session_apply of the audit's plan as it stands (its HIGH items). */
+    static JsonNode applyAudit(ToolTestSupport t, JsonNode audit) {
+        return t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
+    }
+
     @Test
     void restoresWhatApplyDeleted() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         JsonNode audit = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}");
-        JsonNode applied =
-                t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
+        JsonNode applied = applyAudit(t, audit);
         String backup = applied.get("backup").get("backup_id").asString();
         JsonNode r = t.ok("session_restore", "{\"backup_id\":\"" + backup + "\"}");
         assertEquals(applied.get("executed_count").asInt(), r.get("restored").size());
@@ -36,9 +40,7 @@ class SessionRestoreToolTest {
     @Test
     void aRestoreWarnsWhenHermesAutoPruneWillDeleteTheSessionsAgain() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
-        JsonNode audit = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}");
-        JsonNode applied =
-                t.ok("session_apply", "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\"}");
+        JsonNode applied = applyAudit(t, t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}"));
         Files.writeString(t.home.resolve("config.yaml"), "sessions:\n  auto_prune: true\n  retention_days: 30\n");
         ToolResult r = t.call(
                 "session_restore",
