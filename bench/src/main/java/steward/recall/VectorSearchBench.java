@@ -39,6 +39,12 @@ public final class VectorSearchBench implements Callable<Integer> {
     @Option(names = "-n", defaultValue = "200", description = "nearest rows asked per query, as the ranker asks (200)")
     int n;
 
+    @Option(
+            names = "--texts",
+            description = "real embeddings instead: a file of texts, one per line; the first --rows N are embedded with"
+                    + " Steward's model and stored, the next --queries lines are embedded as queries")
+    Path texts;
+
     @Override
     public Integer call() throws Exception {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -48,12 +54,28 @@ public final class VectorSearchBench implements Callable<Integer> {
         for (int size : rows) {
             Path dir = Files.createTempDirectory("steward-bench-vectors-");
             Random r = new Random(size);
-            try (VectorStore s = new VectorStore(dir)) {
-                for (int i = 0; i < size; i += 20_000) {
-                    int m = Math.min(20_000, size - i);
+            List<float[]> queryVectors = new ArrayList<>();
+            try (VectorStore s = new VectorStore(dir);
+                    DenseModel model = texts == null
+                            ? null
+                            : new DenseModel(dir.resolve("model"), RecallSettings.DEFAULT_EMBED_CHARS, true)) {
+                List<String> lines = texts == null ? List.of() : Files.readAllLines(texts);
+                if (texts != null && lines.size() < size + queries)
+                    throw new IllegalArgumentException(
+                            texts + " has " + lines.size() + " lines, not " + (size + queries));
+                long built = System.nanoTime();
+                for (int i = 0; i < size; i += 1_000) {
+                    int m = Math.min(1_000, size - i);
                     List<float[]> vs = new ArrayList<>(m);
-                    for (int j = 0; j < m; j++) vs.add(unit(r));
+                    if (model != null) vs.addAll(model.embedAll(lines.subList(i, i + m)));
+                    else for (int j = 0; j < m; j++) vs.add(unit(r));
                     s.append(LongStream.range(i, i + m).toArray(), vs);
+                }
+                if (model != null) {
+                    for (String q : lines.subList(size, size + queries)) queryVectors.add(model.embedQuery(q));
+                    Printer.println(String.format(
+                            "rows %,d: embedded %,d texts and %d queries with %s in %.0f s",
+                            size, size, queries, DenseModel.MODEL, (System.nanoTime() - built) / 1e9));
                 }
                 for (int w = 0; w < 30; w++) s.nearest(unit(r), n); // warm-up
                 double[] fast = new double[queries], exact = new double[queries];
@@ -61,7 +83,7 @@ public final class VectorSearchBench implements Callable<Integer> {
                 double overlap = 0;
                 int exactRuns = Math.min(queries, 50);
                 for (int q = 0; q < queries; q++) {
-                    float[] v = unit(r);
+                    float[] v = model != null ? queryVectors.get(q) : unit(r);
                     long c0 = mx.getCurrentThreadCpuTime(), t0 = System.nanoTime();
                     List<VectorStore.Scored> near = s.nearest(v, n);
                     fast[q] = (System.nanoTime() - t0) / 1e6;
@@ -82,7 +104,7 @@ public final class VectorSearchBench implements Callable<Integer> {
                 double fp50 = fast[queries / 2], ep50 = ex[exactRuns / 2];
                 Printer.println(String.format(
                         "rows %,d: nearest p50 %.2f ms, p99 %.2f ms, CPU %.2f ms per query; exact (%d queries) p50 %.2f"
-                                + " ms, CPU %.2f ms; ratio %.2f; the exact top %d found %.0f %% (random vectors: worst case)",
+                                + " ms, CPU %.2f ms; ratio %.2f; the exact top %d found %.0f %% (%s)",
                         size,
                         fp50,
                         fast[(int) Math.floor(queries * 0.99)],
@@ -92,7 +114,8 @@ public final class VectorSearchBench implements Callable<Integer> {
                         exactCpu / 1e6 / exactRuns,
                         fp50 / ep50,
                         n,
-                        100 * overlap / exactRuns));
+                        100 * overlap / exactRuns,
+                        model != null ? "real embeddings" : "random vectors: a worst case"));
             } finally {
                 FileTrees.delete(dir);
             }
