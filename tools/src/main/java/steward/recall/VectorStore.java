@@ -347,9 +347,10 @@ final class VectorStore implements AutoCloseable {
     synchronized Map<Long, Double> cosines(float[] q, Collection<Long> ks) {
         Map<Long, Double> out = new HashMap<>();
         byte[] buf = new byte[ROW];
+        QueryVector qv = QueryVector.of(q);
         for (long k : ks) {
             int r = row(k);
-            if (r >= 0) out.put(k, dot(q, r, buf));
+            if (r >= 0) out.put(k, dot(qv, r, buf));
         }
         return out;
     }
@@ -374,8 +375,9 @@ final class VectorStore implements AutoCloseable {
             chosen = byHamming(signBits(q), Math.max(MIN_RESCORE, n * RESCORE_PER_RESULT));
         }
         byte[] buf = new byte[ROW];
+        QueryVector qv = QueryVector.of(q);
         double[] score = new double[chosen.length];
-        for (int i = 0; i < chosen.length; i++) score[i] = dot(q, chosen[i], buf);
+        for (int i = 0; i < chosen.length; i++) score[i] = dot(qv, chosen[i], buf);
         int[] best = best(score, n);
         List<Scored> out = new ArrayList<>(best.length);
         for (int i : best) out.add(new Scored(keys.getLong(chosen[i] * 8), score[i]));
@@ -440,12 +442,39 @@ final class VectorStore implements AutoCloseable {
         }
     }
 
-    /** The query's dot product with row {@code r}, the terms added in dimension order. */
-    private double dot(float[] q, int r, byte[] buf) {
+    /**
+     * The query as int16 with one scale (value ≈ scale × v): its dot product with an int8 row is a sum of integers, exact
+     * in any order, so it runs on four independent sums (a float sum in dimension order waited on each addition: 5 ms of
+     * a 10 ms query at 5,000 rows). Rounding the query to 16 bits moves a cosine by about 1e-4 of its value, far below
+     * the int8 rows' own rounding. |v| ≤ 32767 and |row| ≤ 128: a row's sum stays below 1.7e9, inside an int.
+     */
+    record QueryVector(short[] v, double scale) {
+        static QueryVector of(float[] q) {
+            float max = 0;
+            for (float x : q) max = Math.max(max, Math.abs(x));
+            double scale = max == 0 ? 1 : max / 32767.0;
+            short[] v = new short[q.length];
+            for (int d = 0; d < q.length; d++) v[d] = (short) Math.round(q[d] / scale);
+            return new QueryVector(v, scale);
+        }
+    }
+
+    /** The query's dot product with row {@code r}. */
+    private double dot(QueryVector q, int r, byte[] buf) {
         rows.get(r * ROW, buf);
-        double s = 0;
-        for (int d = 0; d < DIM; d++) s += q[d] * buf[d];
-        return s * rows.getFloat(r * ROW + DIM);
+        return dot(q.v(), buf) * q.scale() * rows.getFloat(r * ROW + DIM);
+    }
+
+    /** The integer dot product of a query and a row's first {@link #DIM} bytes. */
+    static int dot(short[] q, byte[] row) {
+        int a = 0, b = 0, c = 0, e = 0;
+        for (int d = 0; d < DIM; d += 4) {
+            a += q[d] * row[d];
+            b += q[d + 1] * row[d + 1];
+            c += q[d + 2] * row[d + 2];
+            e += q[d + 3] * row[d + 3];
+        }
+        return a + b + c + e;
     }
 
     /** The {@code m} rows with the smallest Hamming distance to {@code qb}: a histogram pass, then a collecting pass. */

@@ -53,6 +53,33 @@ class VectorStoreTest {
     }
 
     @Test
+    void aQueryRoundedTo16BitsScoresRowsAsTheFloatQueryDoes() {
+        Random r = new Random(11);
+        for (int round = 0; round < 300; round++) {
+            float[] q = random(r);
+            ByteBuffer b = ByteBuffer.allocate(VectorStore.ROW);
+            VectorStore.quantise(random(r), b);
+            byte[] row = b.array();
+            double rowScale = b.getFloat(VectorStore.DIM), exact = 0;
+            for (int d = 0; d < VectorStore.DIM; d++) exact += (double) q[d] * row[d] * rowScale;
+            VectorStore.QueryVector qv = VectorStore.QueryVector.of(q);
+            long plain = 0;
+            for (int d = 0; d < VectorStore.DIM; d++) plain += qv.v()[d] * row[d];
+            assertEquals(plain, VectorStore.dot(qv.v(), row), "four partial sums add up to the plain sum");
+            assertEquals(exact, VectorStore.dot(qv.v(), row) * qv.scale() * rowScale, 1e-4);
+        }
+        // the largest sum there can be (every component at full scale, same signs) stays inside an int
+        float[] flat = new float[VectorStore.DIM];
+        java.util.Arrays.fill(flat, (float) (1 / Math.sqrt(VectorStore.DIM)));
+        try (VectorStore s = new VectorStore(tmp)) {
+            s.append(new long[] {42}, List.of(flat));
+            assertEquals(1.0, s.nearest(flat, 1).get(0).cosine(), 1e-4);
+            for (int d = 0; d < flat.length; d++) flat[d] = -flat[d];
+            assertEquals(-1.0, s.nearest(flat, 1).get(0).cosine(), 1e-4);
+        }
+    }
+
+    @Test
     void rowsBeyondTheHeaderAreIgnoredAndOverwritten() throws Exception {
         Random r = new Random(2);
         try (VectorStore w = new VectorStore(tmp)) {
