@@ -21,6 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongPredicate;
 import steward.StewardError;
 import steward.json.Json;
@@ -374,10 +380,13 @@ final class VectorStore implements AutoCloseable {
         } else {
             chosen = byHamming(signBits(q), Math.max(MIN_RESCORE, n * RESCORE_PER_RESULT));
         }
-        byte[] buf = new byte[ROW];
         QueryVector qv = QueryVector.of(q);
         double[] score = new double[chosen.length];
-        for (int i = 0; i < chosen.length; i++) score[i] = dot(qv, chosen[i], buf);
+        MappedByteBuffer rs = rows;
+        inParts(chosen.length, (from, to) -> {
+            byte[] buf = new byte[ROW];
+            for (int i = from; i < to; i++) score[i] = dot(rs, qv, chosen[i], buf);
+        });
         int[] best = best(score, n);
         List<Scored> out = new ArrayList<>(best.length);
         for (int i : best) out.add(new Scored(keys.getLong(chosen[i] * 8), score[i]));
@@ -461,8 +470,75 @@ final class VectorStore implements AutoCloseable {
 
     /** The query's dot product with row {@code r}. */
     private double dot(QueryVector q, int r, byte[] buf) {
+        return dot(rows, q, r, buf);
+    }
+
+    private static double dot(MappedByteBuffer rows, QueryVector q, int r, byte[] buf) {
         rows.get(r * ROW, buf);
         return dot(q.v(), buf) * q.scale() * rows.getFloat(r * ROW + DIM);
+    }
+
+    /** Rows a scan takes before it is shared with a second thread (below, handing work over costs more than it saves). */
+    static final int PARALLEL_ROWS = 2_048;
+
+    private static final int PARTS = 8;
+
+    /** The second thread of a scan; it only helps, so a busy helper never delays a scan (see {@link #inParts}). */
+    private static final ExecutorService HELPER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "steward-vector-scan");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** A scan of the positions {@code [from, to)}. */
+    interface Part {
+        void scan(int from, int to);
+    }
+
+    /**
+     * Runs {@code part} over {@code [0, n)} in {@link #PARTS} pieces taken in turn by the calling thread and the helper
+     * thread (on a 2-core machine the query's two stages leave one core idle while the vectors are scanned). The caller
+     * takes pieces until none is left and then waits only for pieces the helper started, so a helper busy with another
+     * query changes nothing but the speed. Each piece writes its own positions: the result does not depend on who ran
+     * which.
+     */
+    static void inParts(int n, Part part) {
+        if (n < PARALLEL_ROWS) {
+            part.scan(0, n);
+            return;
+        }
+        int size = (n + PARTS - 1) / PARTS;
+        AtomicInteger next = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(PARTS);
+        AtomicReference<RuntimeException> failed = new AtomicReference<>();
+        Runnable take = () -> {
+            for (int p; (p = next.getAndIncrement()) < PARTS; ) {
+                try {
+                    part.scan(Math.min(n, p * size), Math.min(n, (p + 1) * size));
+                } catch (RuntimeException e) {
+                    failed.compareAndSet(null, e);
+                } finally {
+                    done.countDown();
+                }
+            }
+        };
+        try {
+            HELPER.execute(take);
+        } catch (RejectedExecutionException e) {
+            // no helper: the caller scans alone
+        }
+        take.run();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                done.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // the helper's piece is still being written: wait for it all the same
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+        if (failed.get() != null) throw failed.get();
     }
 
     /** The integer dot product of a query and a row's first {@link #DIM} bytes. */
@@ -479,15 +555,17 @@ final class VectorStore implements AutoCloseable {
 
     /** The {@code m} rows with the smallest Hamming distance to {@code qb}: a histogram pass, then a collecting pass. */
     private int[] byHamming(long[] qb, int m) {
-        int[] hist = new int[DIM + 1];
         short[] d = new short[mapped];
         long[] words = signWords();
-        for (int r = 0; r < mapped; r++) {
-            int base = r * BITS_LONGS, h = 0;
-            for (int w = 0; w < BITS_LONGS; w++) h += Long.bitCount(words[base + w] ^ qb[w]);
-            d[r] = (short) h;
-            hist[h]++;
-        }
+        inParts(mapped, (from, to) -> {
+            for (int r = from; r < to; r++) {
+                int base = r * BITS_LONGS, h = 0;
+                for (int w = 0; w < BITS_LONGS; w++) h += Long.bitCount(words[base + w] ^ qb[w]);
+                d[r] = (short) h;
+            }
+        });
+        int[] hist = new int[DIM + 1];
+        for (short h : d) hist[h]++;
         int limit = 0, count = 0;
         while (limit <= DIM && count + hist[limit] < m) count += hist[limit++];
         // rows at distance < limit all go in; rows at exactly limit fill the rest

@@ -80,6 +80,57 @@ class VectorStoreTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(120) // a scan that waited for a busy helper would hang here
+    void aScanInPartsCoversEveryPositionOnceAndABusyHelperDelaysNothing() throws Exception {
+        for (int n : new int[] {0, 1, VectorStore.PARALLEL_ROWS - 1, VectorStore.PARALLEL_ROWS, 10_001, 100_000}) {
+            int[] seen = new int[n];
+            java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            VectorStore.inParts(n, (from, to) -> {
+                threads.add(Thread.currentThread().getName());
+                for (int i = from; i < to; i++) seen[i]++;
+            });
+            for (int i = 0; i < n; i++) assertEquals(1, seen[i], "position " + i + " of " + n);
+            if (n < VectorStore.PARALLEL_ROWS)
+                assertEquals(
+                        java.util.Set.of(Thread.currentThread().getName()), threads, "small scans stay on the caller");
+        }
+        // the helper held by another scan: a second scan finishes on its caller alone
+        java.util.concurrent.CountDownLatch helperIn = new java.util.concurrent.CountDownLatch(1),
+                release = new java.util.concurrent.CountDownLatch(1);
+        Thread first = new Thread(() -> VectorStore.inParts(VectorStore.PARALLEL_ROWS * 4, (from, to) -> {
+            try {
+                if (Thread.currentThread().getName().equals("steward-vector-scan")) {
+                    helperIn.countDown();
+                    release.await();
+                } else {
+                    helperIn.await(30, java.util.concurrent.TimeUnit.SECONDS); // leave the helper a piece to take
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        first.start();
+        assertTrue(helperIn.await(30, java.util.concurrent.TimeUnit.SECONDS), "the helper took a piece");
+        int[] sum = new int[1];
+        VectorStore.inParts(50_000, (from, to) -> {
+            synchronized (sum) {
+                sum[0] += to - from;
+            }
+        });
+        assertEquals(50_000, sum[0], "done without the helper");
+        release.countDown();
+        first.join(30_000);
+        assertTrue(!first.isAlive(), "the first scan waited for the helper's piece and returned");
+        // a failing piece fails the scan
+        RuntimeException boom = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalStateException.class,
+                () -> VectorStore.inParts(20_000, (from, to) -> {
+                    if (from == 0) throw new IllegalStateException("piece 0");
+                }));
+        assertEquals("piece 0", boom.getMessage());
+    }
+
+    @Test
     void rowsBeyondTheHeaderAreIgnoredAndOverwritten() throws Exception {
         Random r = new Random(2);
         try (VectorStore w = new VectorStore(tmp)) {
