@@ -57,13 +57,13 @@ final class VectorStore implements AutoCloseable {
     private final Path dir;
     private Header header;
     private FileTime headerStamp;
-    private MappedByteBuffer keys, rows, bits;
+    private MappedByteBuffer keys, rows;
     private int mapped;
     private LongIntMap index; // key -> row, built on first need
     /**
-     * The sign bits of the first {@link #signRows} rows on the heap, read from {@link #bits} on the first sign-bit pass
-     * after rows were added (48 bytes a row): the pass reads them from a {@code long[]} twice as fast as from the
-     * mapped file under the launcher's C1-only JIT (32 → 17 ms for 687,000 rows).
+     * The sign bits of the first {@link #signRows} rows on the heap (48 bytes a row), read by {@link #readSignBits}: the
+     * pass reads them from a {@code long[]} twice as fast as from a mapped file under the launcher's C1-only JIT (32 → 17
+     * ms for 687,000 rows).
      */
     private long[] signWords = new long[0];
 
@@ -144,9 +144,30 @@ final class VectorStore implements AutoCloseable {
         int from = mapped;
         keys = mapFile(file(header.gen(), "keys"), (long) n * 8);
         rows = mapFile(file(header.gen(), "i8"), (long) n * ROW);
-        bits = mapFile(file(header.gen(), "bits"), (long) n * BITS);
+        readSignBits(n);
         mapped = n;
         if (index != null) for (int r = from; r < n; r++) index.put(keys.getLong(r * 8), r);
+    }
+
+    /**
+     * Reads the sign bits of rows {@link #signRows} to {@code n} onto the heap once the store is past {@link #EXACT_ROWS}
+     * (below it every row is scored exactly and the bits are not read). They are read, not mapped: a mapped copy would
+     * stay resident beside the heap's (33 MB each at 687,000 rows).
+     */
+    private void readSignBits(int n) throws IOException {
+        try (FileChannel ch = FileChannel.open(file(header.gen(), "bits"), StandardOpenOption.READ)) {
+            if (ch.size() < (long) n * BITS)
+                throw new IOException(file(header.gen(), "bits") + " is shorter than its header says");
+            if (n <= EXACT_ROWS || n == signRows) return;
+            ByteBuffer b = ByteBuffer.allocate((n - signRows) * BITS).order(ByteOrder.LITTLE_ENDIAN);
+            long at = (long) signRows * BITS;
+            while (b.hasRemaining())
+                if (ch.read(b, at + b.position()) < 0) throw new IOException("bits file ended early");
+            long[] grown = Arrays.copyOf(signWords, n * BITS_LONGS);
+            b.flip().asLongBuffer().get(grown, signRows * BITS_LONGS, (n - signRows) * BITS_LONGS);
+            signWords = grown;
+            signRows = n;
+        }
     }
 
     private static MappedByteBuffer mapFile(Path f, long len) throws IOException {
@@ -159,23 +180,17 @@ final class VectorStore implements AutoCloseable {
     }
 
     private void unmap() {
-        keys = rows = bits = null;
+        keys = rows = null;
         mapped = 0;
         index = null;
         signWords = new long[0];
         signRows = 0;
     }
 
-    /** {@link #signWords}, extended to every mapped row. */
+    /** {@link #signWords}, which {@link #map} keeps covering every row once there are more than {@link #EXACT_ROWS}. */
     private long[] signWords() {
-        if (signRows != mapped) {
-            signWords = Arrays.copyOf(signWords, mapped * BITS_LONGS);
-            bits.duplicate()
-                    .order(ByteOrder.LITTLE_ENDIAN)
-                    .asLongBuffer()
-                    .get(signRows * BITS_LONGS, signWords, signRows * BITS_LONGS, (mapped - signRows) * BITS_LONGS);
-            signRows = mapped;
-        }
+        if (signRows != mapped)
+            throw new IllegalStateException("sign bits read for " + signRows + " of " + mapped + " rows");
         return signWords;
     }
 
@@ -285,7 +300,8 @@ final class VectorStore implements AutoCloseable {
             int kept = 0;
             try (FileChannel k = open(file(gen, "keys"));
                     FileChannel r = open(file(gen, "i8"));
-                    FileChannel b = open(file(gen, "bits"))) {
+                    FileChannel b = open(file(gen, "bits"));
+                    FileChannel oldBits = FileChannel.open(file(header.gen(), "bits"), StandardOpenOption.READ)) {
                 byte[] row = new byte[ROW], bit = new byte[BITS];
                 ByteBuffer key = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
                 for (int i = 0; i < mapped; i++) {
@@ -296,8 +312,11 @@ final class VectorStore implements AutoCloseable {
                     k.write(key);
                     rows.get(i * ROW, row);
                     r.write(ByteBuffer.wrap(row));
-                    bits.get(i * BITS, bit);
-                    b.write(ByteBuffer.wrap(bit));
+                    ByteBuffer bb = ByteBuffer.wrap(bit);
+                    while (bb.hasRemaining())
+                        if (oldBits.read(bb, (long) i * BITS + bb.position()) < 0)
+                            throw new IOException("bits file ended early");
+                    b.write(bb.flip());
                     kept++;
                 }
                 k.force(false);
