@@ -159,12 +159,16 @@ final class VectorStore implements AutoCloseable {
             if (ch.size() < (long) n * BITS)
                 throw new IOException(file(header.gen(), "bits") + " is shorter than its header says");
             if (n <= EXACT_ROWS || n == signRows) return;
-            ByteBuffer b = ByteBuffer.allocate((n - signRows) * BITS).order(ByteOrder.LITTLE_ENDIAN);
-            long at = (long) signRows * BITS;
-            while (b.hasRemaining())
-                if (ch.read(b, at + b.position()) < 0) throw new IOException("bits file ended early");
             long[] grown = Arrays.copyOf(signWords, n * BITS_LONGS);
-            b.flip().asLongBuffer().get(grown, signRows * BITS_LONGS, (n - signRows) * BITS_LONGS);
+            ByteBuffer b = ByteBuffer.allocate(4_096 * BITS).order(ByteOrder.LITTLE_ENDIAN);
+            for (int r = signRows; r < n; ) { // 4,096 rows at a time: no second copy of the bits on the heap
+                int m = Math.min(4_096, n - r);
+                b.clear().limit(m * BITS);
+                while (b.hasRemaining())
+                    if (ch.read(b, (long) r * BITS + b.position()) < 0) throw new IOException("bits file ended early");
+                b.flip().asLongBuffer().get(grown, r * BITS_LONGS, m * BITS_LONGS);
+                r += m;
+            }
             signWords = grown;
             signRows = n;
         }
