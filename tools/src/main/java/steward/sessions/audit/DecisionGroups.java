@@ -93,14 +93,49 @@ public final class DecisionGroups {
     }
 
     /** Everything of a condition key but the session id of an item asked by name: memo of its joined prefix. */
-    private record Prefix(
-            String section,
-            String store,
-            String rule,
-            String condition,
-            String action,
-            String confidence,
-            String question) {}
+    private static final class Prefix {
+        final String section, store, rule, condition, action, confidence, question;
+        final int hash;
+
+        Prefix(
+                String section,
+                String store,
+                String rule,
+                String condition,
+                String action,
+                String confidence,
+                String question) {
+            this.section = section;
+            this.store = store;
+            this.rule = rule;
+            this.condition = condition;
+            this.action = action;
+            this.confidence = confidence;
+            this.question = question;
+            int h = section.hashCode();
+            for (String f : new String[] {store, rule, condition, action, confidence, question})
+                h = 31 * h + java.util.Objects.hashCode(f);
+            this.hash = h;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Prefix p
+                    && hash == p.hash
+                    && section.equals(p.section)
+                    && java.util.Objects.equals(store, p.store)
+                    && java.util.Objects.equals(rule, p.rule)
+                    && condition.equals(p.condition)
+                    && java.util.Objects.equals(action, p.action)
+                    && java.util.Objects.equals(confidence, p.confidence)
+                    && question.equals(p.question);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
 
     /**
      * Groups {@code items} (report order) and sets each answerable item's group id; {@code rowOf} gives an item's session
@@ -121,20 +156,26 @@ public final class DecisionGroups {
         Condition[] conditionOf = new Condition[size];
         Map<Prefix, String> prefixes = new HashMap<>();
         Map<String, Condition> perCondition = new HashMap<>();
+        Prefix lastKey = null;
+        String lastPrefix = null;
         int i = 0;
         for (Plan.PlanItem it : items.values()) {
             String section = section(it);
             boolean named = named(it, section, prefs);
-            String prefix = prefixes.computeIfAbsent(
-                    new Prefix(
-                            section,
-                            it.storeName(),
-                            it.rule(),
-                            String.valueOf(it.condition()),
-                            it.action(),
-                            it.confidence(),
-                            question(it)),
-                    DecisionGroups::joined);
+            Prefix key = new Prefix(
+                    section,
+                    it.storeName(),
+                    it.rule(),
+                    String.valueOf(it.condition()),
+                    it.action(),
+                    it.confidence(),
+                    question(it));
+            // items come in rule order: most share the previous item's prefix
+            if (!key.equals(lastKey)) {
+                lastKey = key;
+                lastPrefix = prefixes.computeIfAbsent(key, DecisionGroups::joined);
+            }
+            String prefix = lastPrefix;
             String ck = named ? prefix + it.session_id() : prefix;
             Condition c = perCondition.computeIfAbsent(ck, Condition::new);
             c.count++;
@@ -253,15 +294,7 @@ public final class DecisionGroups {
      * and way of asking, joined by NUL, then the session id of an item asked by name (else nothing).
      */
     private static String joined(Prefix p) {
-        return String.join(
-                        "\u0000",
-                        p.section(),
-                        p.store(),
-                        p.rule(),
-                        p.condition(),
-                        p.action(),
-                        p.confidence(),
-                        p.question())
+        return String.join("\u0000", p.section, p.store, p.rule, p.condition, p.action, p.confidence, p.question)
                 + "\u0000";
     }
 

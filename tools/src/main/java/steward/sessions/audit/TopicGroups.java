@@ -179,13 +179,13 @@ final class TopicGroups {
      * Rule G: one rename item per Hermes session of the first {@code cap} clusters advised a title prefix (LOW: only when
      * approved). Claude Code clusters have suggestions only: Steward does not write Claude Code titles.
      */
-    List<Plan.PlanItem> planItems(Map<String, SessionRow> byId, int cap, boolean headless) {
+    List<Plan.PlanItem> planItems(java.util.function.Function<String, SessionRow> byId, int cap, boolean headless) {
         List<Plan.PlanItem> out = new ArrayList<>();
         for (Found f : clusters.subList(0, Math.min(cap, clusters.size()))) {
             if (!f.store().equals(SessionRow.HERMES)) continue;
             GroupingEngine.Cluster c = f.cluster();
             for (GroupingEngine.Rename r : c.advice().renames()) {
-                SessionRow s = byId.get(r.session_id());
+                SessionRow s = byId.apply(r.session_id());
                 if (s == null) continue;
                 out.add(new Plan.PlanItem(
                         c.cluster_id() + ":" + s.id(),

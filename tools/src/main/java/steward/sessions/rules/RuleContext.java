@@ -246,20 +246,20 @@ public final class RuleContext {
         // title that is one of their bases; per store (a plain scan decides what NUMBERED would match)
         Map<String, Map<String, List<SessionRow>>> byBase = new HashMap<>();
         for (SessionRow s : sessions) {
-            if (s.untitled() || s.subagent()) continue;
-            String base = numberedBase(s.title());
-            if (base == null) continue;
+            // a numbered title is never blank (untitled)
+            String base = s.title() == null ? null : numberedBase(s.title());
+            if (base == null || s.subagent()) continue;
             byBase.computeIfAbsent(s.store(), k -> new HashMap<>())
                     .computeIfAbsent(base, k -> new ArrayList<>())
                     .add(s);
         }
         if (!byBase.isEmpty()) {
             for (SessionRow s : sessions) {
-                if (s.untitled() || s.subagent()) continue;
+                if (s.title() == null) continue;
                 Map<String, List<SessionRow>> ofStore = byBase.get(s.store());
-                if (ofStore == null || numberedBase(s.title()) != null) continue;
-                List<SessionRow> l = ofStore.get(s.title());
-                if (l != null) l.add(s);
+                List<SessionRow> l = ofStore == null ? null : ofStore.get(s.title());
+                if (l == null || s.untitled() || s.subagent() || numberedBase(s.title()) != null) continue;
+                l.add(s);
             }
         }
         for (Map<String, List<SessionRow>> ofStore : byBase.values()) {
