@@ -113,22 +113,36 @@ public final class DecisionGroups {
             this.confidence = confidence;
             this.question = question;
             int h = section.hashCode();
-            for (String f : new String[] {store, rule, condition, action, confidence, question})
-                h = 31 * h + java.util.Objects.hashCode(f);
-            this.hash = h;
+            h = 31 * h + java.util.Objects.hashCode(store);
+            h = 31 * h + java.util.Objects.hashCode(rule);
+            h = 31 * h + condition.hashCode();
+            h = 31 * h + java.util.Objects.hashCode(action);
+            h = 31 * h + java.util.Objects.hashCode(confidence);
+            this.hash = 31 * h + question.hashCode();
+        }
+
+        boolean is(
+                String section,
+                String store,
+                String rule,
+                String condition,
+                String action,
+                String confidence,
+                String question) {
+            return this.section.equals(section)
+                    && java.util.Objects.equals(this.store, store)
+                    && java.util.Objects.equals(this.rule, rule)
+                    && this.condition.equals(condition)
+                    && java.util.Objects.equals(this.action, action)
+                    && java.util.Objects.equals(this.confidence, confidence)
+                    && this.question.equals(question);
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof Prefix p
                     && hash == p.hash
-                    && section.equals(p.section)
-                    && java.util.Objects.equals(store, p.store)
-                    && java.util.Objects.equals(rule, p.rule)
-                    && condition.equals(p.condition)
-                    && java.util.Objects.equals(action, p.action)
-                    && java.util.Objects.equals(confidence, p.confidence)
-                    && question.equals(p.question);
+                    && is(p.section, p.store, p.rule, p.condition, p.action, p.confidence, p.question);
         }
 
         @Override
@@ -162,18 +176,12 @@ public final class DecisionGroups {
         for (Plan.PlanItem it : items.values()) {
             String section = section(it);
             boolean named = named(it, section, prefs);
-            Prefix key = new Prefix(
-                    section,
-                    it.storeName(),
-                    it.rule(),
-                    String.valueOf(it.condition()),
-                    it.action(),
-                    it.confidence(),
-                    question(it));
+            String store = it.storeName(), condition = String.valueOf(it.condition()), question = question(it);
             // items come in rule order: most share the previous item's prefix
-            if (!key.equals(lastKey)) {
-                lastKey = key;
-                lastPrefix = prefixes.computeIfAbsent(key, DecisionGroups::joined);
+            if (lastKey == null
+                    || !lastKey.is(section, store, it.rule(), condition, it.action(), it.confidence(), question)) {
+                lastKey = new Prefix(section, store, it.rule(), condition, it.action(), it.confidence(), question);
+                lastPrefix = prefixes.computeIfAbsent(lastKey, DecisionGroups::joined);
             }
             String prefix = lastPrefix;
             String ck = named ? prefix + it.session_id() : prefix;
