@@ -218,7 +218,8 @@ public final class AuditEngine {
         // the report's groups: one counted line each, answerable by group id where the trust rules allow
         DecisionGroups.Result decisionGroups = DecisionGroups.build(
                 items, pi -> storeOf.apply(pi.session_id()).ctx.session(pi.session_id()), preferences);
-        items.putAll(decisionGroups.items());
+        // the same keys in the same order, each item with its group id: the map itself takes the place of the old one
+        items = decisionGroups.items();
         StoreAudit first = audits.get(0);
 
         // rule G: the renames of the listed topic groups, run only when approved

@@ -103,16 +103,20 @@ final class TopicGroups {
      * sessions: cron, gateway, API), newest {@value #MAX_SESSIONS}.
      */
     private static List<SessionRow> visible(List<SessionRow> rows) {
-        Map<String, SessionRow> byId = new HashMap<>();
-        for (SessionRow r : rows) byId.put(r.id(), r);
+        // the sessions Hermes ended for compression, by id (the last row of an id decides, as in a map of every row)
+        Map<String, SessionRow> compressed = new HashMap<>();
+        for (SessionRow r : rows) {
+            if ("compression".equals(r.endReason())) compressed.put(r.id(), r);
+            else if (!compressed.isEmpty()) compressed.remove(r.id());
+        }
         List<SessionRow> cands = new ArrayList<>();
         for (SessionRow r : rows) {
             if (r.subagent() || r.archived() || r.hidden()) continue;
             // cron runs, gateway threads and API requests are not the user's conversations (rule M's classification):
             // their titles ("cron: inbox digest run 41") would make a topic group per job
             if (steward.sessions.rules.MachineSessions.machine(r)) continue;
-            SessionRow p = r.parentSessionId() == null ? null : byId.get(r.parentSessionId());
-            if (p != null && "compression".equals(p.endReason())) continue; // a continuation is the same conversation
+            if (r.parentSessionId() != null && compressed.containsKey(r.parentSessionId()))
+                continue; // a continuation is the same conversation
             cands.add(r);
         }
         cands.sort(
