@@ -57,6 +57,16 @@ public final class AtomicFiles {
         });
     }
 
+    /** Writes {@code parts} one after the other (a gathering write: no copy into one array). */
+    public static void write(Path target, ByteBuffer... parts) throws IOException {
+        write(target, ch -> {
+            for (ByteBuffer part : parts) {
+                ByteBuffer buf = part.duplicate();
+                while (buf.hasRemaining()) ch.write(buf);
+            }
+        });
+    }
+
     /** What fills a temp file. */
     private interface Filler {
         void fill(FileChannel ch) throws IOException;

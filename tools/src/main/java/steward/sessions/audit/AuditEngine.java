@@ -204,20 +204,22 @@ public final class AuditEngine {
                     lastPrune);
             StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
             audits.add(a);
-            for (Map.Entry<String, Plan.PlanItem> e :
-                    storeItems(rows, a.verdicts, ctx, req).entrySet()) {
-                items.put(e.getKey(), e.getValue());
-                itemStore.put(e.getKey(), a);
-            }
+            Map<String, Plan.PlanItem> own = storeItems(rows, a.verdicts, ctx, req);
+            items.putAll(own);
+            if (sources.size() > 1) for (String id : own.keySet()) itemStore.put(id, a);
         }
+        // an item's home: the only one, or (several homes) the last whose items had its session id
+        StoreAudit only = audits.size() == 1 ? audits.get(0) : null;
+        java.util.function.Function<String, StoreAudit> storeOf = only != null ? id -> only : itemStore::get;
         work.checkpoint(CTX);
         work.progress(2, PHASES, "building the report");
         QuestionPlan.assign(
                 items, preferences, req.headless(), LocalDate.ofInstant(now, ZoneOffset.UTC), req.maxItemsPerGroup());
         // the report's groups: one counted line each, answerable by group id where the trust rules allow
         DecisionGroups.Result decisionGroups = DecisionGroups.build(
-                items, pi -> itemStore.get(pi.session_id()).ctx.session(pi.session_id()), preferences);
-        items.putAll(decisionGroups.items());
+                items, pi -> storeOf.apply(pi.session_id()).ctx.session(pi.session_id()), preferences);
+        // the same keys in the same order, each item with its group id: the map itself takes the place of the old one
+        items = decisionGroups.items();
         StoreAudit first = audits.get(0);
 
         // rule G: the renames of the listed topic groups, run only when approved
@@ -225,9 +227,7 @@ public final class AuditEngine {
         List<Plan.PlanItem> renameItems = new ArrayList<>();
         for (StoreAudit a : audits) {
             if (!a.source.store().equals(SessionRow.HERMES)) continue;
-            Map<String, SessionRow> byId = new HashMap<>();
-            for (SessionRow s : a.rows) byId.put(s.id(), s);
-            for (Plan.PlanItem r : groups.planItems(byId, req.maxItemsPerGroup(), req.headless())) {
+            for (Plan.PlanItem r : groups.planItems(a.ctx::session, req.maxItemsPerGroup(), req.headless())) {
                 Plan.PlanItem own = items.get(r.session_id());
                 if (own == null || !own.rule().equals("H"))
                     renameItems.add(r); // no renaming what Hermes prunes at its next start
@@ -285,7 +285,7 @@ public final class AuditEngine {
                         }
                     }
                 }
-                StoreAudit a = itemStore.get(pi.session_id());
+                StoreAudit a = storeOf.apply(pi.session_id());
                 if (g.wants()) g.add(toItem(pi, a.ctx.session(pi.session_id()), a.ctx, groups, req.locale()));
                 else g.skip();
             }
@@ -324,9 +324,11 @@ public final class AuditEngine {
             all += a.rows.size();
             active += act;
             archived += arc;
-            List<Plan.PlanItem> own = items.values().stream()
-                    .filter(pi -> itemStore.get(pi.session_id()) == a)
-                    .toList();
+            List<Plan.PlanItem> own = only != null
+                    ? List.copyOf(items.values())
+                    : items.values().stream()
+                            .filter(pi -> itemStore.get(pi.session_id()) == a)
+                            .toList();
             AuditResult.Expected ex = expected(own, a.ctx, act, a.rows.size());
             expecteds.add(ex);
             storeOuts.add(storeOut(
@@ -423,8 +425,9 @@ public final class AuditEngine {
     /** One home's items in report order, cascades resolved (questions are assigned over the whole report). */
     static Map<String, Plan.PlanItem> storeItems(
             List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req) {
-        Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
-        for (Key k : order(rows, verdicts)) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
+        List<Key> acting = order(rows, verdicts);
+        Map<String, Plan.PlanItem> items = new LinkedHashMap<>(Math.max(16, (int) (acting.size() / 0.75f) + 1));
+        for (Key k : acting) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
         Cascade.apply(items, ctx, req.locale());
         Chains.apply(items, ctx, req.locale());
         return items;

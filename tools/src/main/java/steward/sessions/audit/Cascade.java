@@ -37,6 +37,8 @@ final class Cascade {
         for (String id : new ArrayList<>(items.keySet())) {
             Plan.PlanItem p = items.get(id);
             if (p == null || p.cascade_of() != null || !p.action().equals("delete")) continue;
+            // no subagent child: nothing it takes along, nothing held
+            if (ctx.subagentChildren(id).isEmpty()) continue;
             List<SessionRow> held = new ArrayList<>();
             Map<String, String> parentOf = new HashMap<>();
             for (SessionRow c : descendants(id, ctx, parentOf))

@@ -61,8 +61,10 @@ public final class DecisionGroups {
         final String section, store, source, rule, condition, action, confidence, question;
         final boolean named;
         final List<Plan.PlanItem> items = new ArrayList<>();
-        final Map<String, Integer> sources = new LinkedHashMap<>();
+        final Map<String, int[]> sources = new HashMap<>();
         final int order;
+        /** The group id ({@code q1}, …) when a group answer may decide its items. */
+        String id;
 
         Building(String section, String store, String source, Plan.PlanItem it, boolean named, int order) {
             this.section = section;
@@ -78,6 +80,77 @@ public final class DecisionGroups {
         }
     }
 
+    /** One condition key's count, and (memo) the group its items fall in: by source when the condition is split. */
+    private static final class Condition {
+        final String key;
+        int count;
+        Building only;
+        Map<String, Building> bySource;
+
+        Condition(String key) {
+            this.key = key;
+        }
+    }
+
+    /** Everything of a condition key but the session id of an item asked by name: memo of its joined prefix. */
+    private static final class Prefix {
+        final String section, store, rule, condition, action, confidence, question;
+        final int hash;
+
+        Prefix(
+                String section,
+                String store,
+                String rule,
+                String condition,
+                String action,
+                String confidence,
+                String question) {
+            this.section = section;
+            this.store = store;
+            this.rule = rule;
+            this.condition = condition;
+            this.action = action;
+            this.confidence = confidence;
+            this.question = question;
+            int h = section.hashCode();
+            h = 31 * h + java.util.Objects.hashCode(store);
+            h = 31 * h + java.util.Objects.hashCode(rule);
+            h = 31 * h + condition.hashCode();
+            h = 31 * h + java.util.Objects.hashCode(action);
+            h = 31 * h + java.util.Objects.hashCode(confidence);
+            this.hash = 31 * h + question.hashCode();
+        }
+
+        boolean is(
+                String section,
+                String store,
+                String rule,
+                String condition,
+                String action,
+                String confidence,
+                String question) {
+            return this.section.equals(section)
+                    && java.util.Objects.equals(this.store, store)
+                    && java.util.Objects.equals(this.rule, rule)
+                    && this.condition.equals(condition)
+                    && java.util.Objects.equals(this.action, action)
+                    && java.util.Objects.equals(this.confidence, confidence)
+                    && this.question.equals(question);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Prefix p
+                    && hash == p.hash
+                    && is(p.section, p.store, p.rule, p.condition, p.action, p.confidence, p.question);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
     /**
      * Groups {@code items} (report order) and sets each answerable item's group id; {@code rowOf} gives an item's session
      * (its source), {@code prefs} which sessions the user kept before.
@@ -87,35 +160,94 @@ public final class DecisionGroups {
         // a condition's items form one group; a condition with more than SPLIT_BY_SOURCE items is split by session
         // source
         // (20,000 cron sessions and 50 cli ones are different decisions)
-        Map<String, Integer> perCondition = new HashMap<>();
-        for (Plan.PlanItem it : items.values()) perCondition.merge(conditionKey(it, prefs), 1, Integer::sum);
-        Map<String, Building> byKey = new LinkedHashMap<>();
-        Map<String, Building> ofItem = new LinkedHashMap<>();
+        // each item's condition key, section and source are computed once; keys are the same strings as ever (the
+        // memos below only avoid rebuilding equal strings), so the groups are too
+        int size = items.size();
+        Plan.PlanItem[] its = new Plan.PlanItem[size];
+        String[] sectionOf = new String[size];
+        String[] sourceOf = new String[size];
+        boolean[] namedOf = new boolean[size];
+        Condition[] conditionOf = new Condition[size];
+        Map<Prefix, String> prefixes = new HashMap<>();
+        Map<String, Condition> perCondition = new HashMap<>();
+        Prefix lastKey = null;
+        String lastPrefix = null;
+        int i = 0;
         for (Plan.PlanItem it : items.values()) {
-            String ck = conditionKey(it, prefs);
-            String source = source(rowOf.apply(it));
-            boolean split = perCondition.get(ck) > SPLIT_BY_SOURCE;
-            String key = split ? ck + "\u0000" + source : ck;
-            Building b = byKey.computeIfAbsent(
-                    key,
-                    k -> new Building(
-                            section(it), it.storeName(), split ? source : null, it, named(it, prefs), byKey.size()));
-            b.items.add(it);
-            b.sources.merge(source, 1, Integer::sum);
-            ofItem.put(it.item_id(), b);
+            String section = section(it);
+            boolean named = named(it, section, prefs);
+            String store = it.storeName(), condition = String.valueOf(it.condition()), question = question(it);
+            // items come in rule order: most share the previous item's prefix
+            if (lastKey == null
+                    || !lastKey.is(section, store, it.rule(), condition, it.action(), it.confidence(), question)) {
+                lastKey = new Prefix(section, store, it.rule(), condition, it.action(), it.confidence(), question);
+                lastPrefix = prefixes.computeIfAbsent(lastKey, DecisionGroups::joined);
+            }
+            String prefix = lastPrefix;
+            String ck = named ? prefix + it.session_id() : prefix;
+            Condition c = perCondition.computeIfAbsent(ck, Condition::new);
+            c.count++;
+            its[i] = it;
+            sectionOf[i] = section;
+            namedOf[i] = named;
+            conditionOf[i] = c;
+            sourceOf[i] = source(rowOf.apply(it));
+            i++;
         }
-        List<Building> ordered = new ArrayList<>(byKey.values());
+        Map<String, Building> byKey = new HashMap<>();
+        List<Building> created = new ArrayList<>();
+        Building[] groupOf = new Building[size];
+        for (i = 0; i < size; i++) {
+            Plan.PlanItem it = its[i];
+            Condition c = conditionOf[i];
+            String source = sourceOf[i];
+            boolean split = c.count > SPLIT_BY_SOURCE;
+            Building b = split ? (c.bySource == null ? null : c.bySource.get(source)) : c.only;
+            if (b == null) {
+                String key = split ? c.key + "\u0000" + source : c.key;
+                String section = sectionOf[i];
+                boolean named = namedOf[i];
+                b = byKey.computeIfAbsent(key, k -> {
+                    Building nb =
+                            new Building(section, it.storeName(), split ? source : null, it, named, created.size());
+                    created.add(nb);
+                    return nb;
+                });
+                if (!split) c.only = b;
+                else {
+                    if (c.bySource == null) c.bySource = new HashMap<>();
+                    c.bySource.put(source, b);
+                }
+            }
+            b.items.add(it);
+            b.sources.computeIfAbsent(source, k -> new int[1])[0]++;
+            groupOf[i] = b;
+        }
+        // an item's group by its position; by item id (the last item of an id wins) should two entries share one
+        Map<String, Building> ofItem = null;
+        i = 0;
+        for (Map.Entry<String, Plan.PlanItem> e : items.entrySet()) {
+            if (!e.getKey().equals(e.getValue().item_id())) {
+                ofItem = new HashMap<>();
+                for (int j = 0; j < size; j++) ofItem.put(its[j].item_id(), groupOf[j]);
+                break;
+            }
+            i++;
+        }
+        List<Building> ordered = new ArrayList<>(created);
         ordered.sort(Comparator.<Building>comparingInt(b -> SECTIONS.indexOf(b.section))
                 .thenComparingInt(b -> b.section.equals("ask") ? confidenceOrder(b.confidence) : 0)
                 .thenComparingInt(b -> AuditEngine.ruleIndex(b.rule))
                 .thenComparingInt(b -> b.order));
-        Map<Building, String> ids = new LinkedHashMap<>();
         int n = 0;
-        for (Building b : ordered) if (answerable(b.section)) ids.put(b, "q" + (++n));
-        Map<String, Plan.PlanItem> out = new LinkedHashMap<>();
+        for (Building b : ordered) if (answerable(b.section)) b.id = "q" + (++n);
+        Map<String, Plan.PlanItem> out = new LinkedHashMap<>(size * 4 / 3 + 1);
+        i = 0;
         for (Map.Entry<String, Plan.PlanItem> e : items.entrySet()) {
-            String id = ids.get(ofItem.get(e.getValue().item_id()));
+            Building b = ofItem == null ? groupOf[i] : ofItem.get(e.getValue().item_id());
+            String id = b.id;
             out.put(e.getKey(), id == null ? e.getValue() : e.getValue().withGroup(id));
+            i++;
         }
         List<AuditResult.DecisionGroup> groups = new ArrayList<>();
         for (Building b : ordered) {
@@ -132,15 +264,15 @@ public final class DecisionGroups {
                     .toList();
             Map<String, Integer> sources = new LinkedHashMap<>();
             b.sources.entrySet().stream()
-                    .sorted(Map.Entry.<String, Integer>comparingByValue()
+                    .sorted(Comparator.<Map.Entry<String, int[]>>comparingInt(e -> e.getValue()[0])
                             .reversed()
                             .thenComparing(Map.Entry.comparingByKey()))
-                    .forEach(e -> sources.put(e.getKey(), e.getValue()));
+                    .forEach(e -> sources.put(e.getKey(), e.getValue()[0]));
             int along = 0;
             for (Plan.PlanItem it : b.items)
                 if (it.held_by() != null) along += it.held_by().size();
             groups.add(new AuditResult.DecisionGroup(
-                    ids.get(b),
+                    b.id,
                     b.section,
                     b.store,
                     b.source,
@@ -161,23 +293,22 @@ public final class DecisionGroups {
     }
 
     /** Asked by name: a session the user kept before, or a deletion that would take such a session along. */
-    private static boolean named(Plan.PlanItem it, Preferences prefs) {
-        return section(it).equals("ask") && QuestionPlan.byName(it, prefs);
+    private static boolean named(Plan.PlanItem it, String section, Preferences prefs) {
+        return section.equals("ask") && QuestionPlan.byName(it, prefs);
     }
 
-    /** Everything that makes two items one decision, but the source. */
-    private static String conditionKey(Plan.PlanItem it, Preferences prefs) {
-        String question = it.question() == null ? "" : it.question().equals("later") ? "waiting" : it.question();
-        return String.join(
-                "\u0000",
-                section(it),
-                it.storeName(),
-                it.rule(),
-                String.valueOf(it.condition()),
-                it.action(),
-                it.confidence(),
-                question,
-                named(it, prefs) ? it.session_id() : "");
+    /**
+     * Everything that makes two items one decision, but the source: section, store, rule, condition, action, confidence
+     * and way of asking, joined by NUL, then the session id of an item asked by name (else nothing).
+     */
+    private static String joined(Prefix p) {
+        return String.join("\u0000", p.section, p.store, p.rule, p.condition, p.action, p.confidence, p.question)
+                + "\u0000";
+    }
+
+    /** The way an item is asked, as its group counts it ("later" is waiting too; none: empty). */
+    private static String question(Plan.PlanItem it) {
+        return it.question() == null ? "" : it.question().equals("later") ? "waiting" : it.question();
     }
 
     /** Where a session came from: Hermes' {@code source} (cli, cron, telegram, …); for a Claude Code session its project. */

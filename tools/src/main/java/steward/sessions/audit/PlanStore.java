@@ -63,11 +63,58 @@ public final class PlanStore {
     /** A plan's items being serialised on another thread while the audit renders its report. */
     public static final class Items {
         private final List<Plan.PlanItem> items;
-        private final CompletableFuture<byte[]> json;
+        private final CompletableFuture<Chunks> json;
 
         private Items(List<Plan.PlanItem> items) {
             this.items = items;
-            this.json = CompletableFuture.supplyAsync(() -> WRITER.writeValueAsBytes(items));
+            this.json = CompletableFuture.supplyAsync(() -> {
+                Chunks out = new Chunks();
+                WRITER.writeValue(out, items);
+                return out;
+            });
+        }
+    }
+
+    /**
+     * The items' JSON in chunks of 1 MiB as the writer produced it: written to the file as they are, never grown and
+     * copied into one array (a 55,000-session plan is 12 MB).
+     */
+    static final class Chunks extends java.io.OutputStream {
+        private static final int SIZE = 1 << 20;
+        private final List<byte[]> full = new java.util.ArrayList<>();
+        private byte[] cur = new byte[SIZE];
+        private int pos;
+
+        @Override
+        public void write(int b) {
+            if (pos == cur.length) next();
+            cur[pos++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            while (len > 0) {
+                if (pos == cur.length) next();
+                int n = Math.min(len, cur.length - pos);
+                System.arraycopy(b, off, cur, pos, n);
+                pos += n;
+                off += n;
+                len -= n;
+            }
+        }
+
+        private void next() {
+            full.add(cur);
+            cur = new byte[SIZE];
+            pos = 0;
+        }
+
+        /** The bytes written, in order (views, no copies). */
+        List<java.nio.ByteBuffer> buffers() {
+            List<java.nio.ByteBuffer> out = new java.util.ArrayList<>(full.size() + 1);
+            for (byte[] b : full) out.add(java.nio.ByteBuffer.wrap(b));
+            out.add(java.nio.ByteBuffer.wrap(cur, 0, pos));
+            return out;
         }
     }
 
@@ -86,15 +133,30 @@ public final class PlanStore {
     public void save(Plan plan, Items ahead) {
         try {
             prune(plan.created_at_epoch());
-            AtomicFiles.write(file(plan.plan_id()), bytes(plan, ahead));
+            AtomicFiles.write(file(plan.plan_id()), parts(plan, ahead).toArray(new java.nio.ByteBuffer[0]));
         } catch (IOException | RuntimeException e) {
             throw new StewardError("session_audit", "cannot save the plan in " + dir + ": " + e.getMessage(), e);
         }
     }
 
     static byte[] bytes(Plan plan, Items ahead) {
+        List<java.nio.ByteBuffer> parts = parts(plan, ahead);
+        int n = 0;
+        for (java.nio.ByteBuffer b : parts) n += b.remaining();
+        byte[] out = new byte[n];
+        int at = 0;
+        for (java.nio.ByteBuffer b : parts) {
+            int len = b.remaining();
+            b.duplicate().get(out, at, len);
+            at += len;
+        }
+        return out;
+    }
+
+    /** The plan file's bytes in parts: the plan without items, the items serialised ahead spliced in, and its end. */
+    private static List<java.nio.ByteBuffer> parts(Plan plan, Items ahead) {
         if (ahead == null || ahead.items != plan.items() && !ahead.items.equals(plan.items()))
-            return WRITER.writeValueAsBytes(plan);
+            return List.of(java.nio.ByteBuffer.wrap(WRITER.writeValueAsBytes(plan)));
         byte[] head = WRITER.writeValueAsBytes(new Plan(
                 plan.plan_id(),
                 plan.created_at(),
@@ -112,12 +174,13 @@ public final class PlanStore {
                 plan.stores()));
         int cut = head.length - EMPTY_ITEMS_TAIL.length;
         if (cut < 0 || !Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
-            return WRITER.writeValueAsBytes(plan); // not the expected shape: no splice
+            // not the expected shape: no splice
+            return List.of(java.nio.ByteBuffer.wrap(WRITER.writeValueAsBytes(plan)));
         }
-        byte[] items = ahead.json.join();
-        byte[] out = Arrays.copyOf(head, cut + items.length + 1);
-        System.arraycopy(items, 0, out, cut, items.length);
-        out[out.length - 1] = '}';
+        List<java.nio.ByteBuffer> out = new java.util.ArrayList<>();
+        out.add(java.nio.ByteBuffer.wrap(head, 0, cut));
+        out.addAll(ahead.json.join().buffers());
+        out.add(java.nio.ByteBuffer.wrap(new byte[] {'}'}));
         return out;
     }
 

@@ -103,16 +103,20 @@ final class TopicGroups {
      * sessions: cron, gateway, API), newest {@value #MAX_SESSIONS}.
      */
     private static List<SessionRow> visible(List<SessionRow> rows) {
-        Map<String, SessionRow> byId = new HashMap<>();
-        for (SessionRow r : rows) byId.put(r.id(), r);
+        // the sessions Hermes ended for compression, by id (the last row of an id decides, as in a map of every row)
+        Map<String, SessionRow> compressed = new HashMap<>();
+        for (SessionRow r : rows) {
+            if ("compression".equals(r.endReason())) compressed.put(r.id(), r);
+            else if (!compressed.isEmpty()) compressed.remove(r.id());
+        }
         List<SessionRow> cands = new ArrayList<>();
         for (SessionRow r : rows) {
             if (r.subagent() || r.archived() || r.hidden()) continue;
             // cron runs, gateway threads and API requests are not the user's conversations (rule M's classification):
             // their titles ("cron: inbox digest run 41") would make a topic group per job
             if (steward.sessions.rules.MachineSessions.machine(r)) continue;
-            SessionRow p = r.parentSessionId() == null ? null : byId.get(r.parentSessionId());
-            if (p != null && "compression".equals(p.endReason())) continue; // a continuation is the same conversation
+            if (r.parentSessionId() != null && compressed.containsKey(r.parentSessionId()))
+                continue; // a continuation is the same conversation
             cands.add(r);
         }
         cands.sort(
@@ -179,13 +183,13 @@ final class TopicGroups {
      * Rule G: one rename item per Hermes session of the first {@code cap} clusters advised a title prefix (LOW: only when
      * approved). Claude Code clusters have suggestions only: Steward does not write Claude Code titles.
      */
-    List<Plan.PlanItem> planItems(Map<String, SessionRow> byId, int cap, boolean headless) {
+    List<Plan.PlanItem> planItems(java.util.function.Function<String, SessionRow> byId, int cap, boolean headless) {
         List<Plan.PlanItem> out = new ArrayList<>();
         for (Found f : clusters.subList(0, Math.min(cap, clusters.size()))) {
             if (!f.store().equals(SessionRow.HERMES)) continue;
             GroupingEngine.Cluster c = f.cluster();
             for (GroupingEngine.Rename r : c.advice().renames()) {
-                SessionRow s = byId.get(r.session_id());
+                SessionRow s = byId.apply(r.session_id());
                 if (s == null) continue;
                 out.add(new Plan.PlanItem(
                         c.cluster_id() + ":" + s.id(),

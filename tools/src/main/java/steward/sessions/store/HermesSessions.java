@@ -47,12 +47,18 @@ public final class HermesSessions implements SessionSource {
         return newestActiveTuiCli(rows);
     }
 
+    private static final Comparator<SessionRow> NEWEST =
+            Comparator.comparingDouble(SessionRow::lastActivity).thenComparing(SessionRow::id);
+
     /** Hermes' guess: the active tui/cli session with the newest activity. */
     public static AuditResult.Current newestActiveTuiCli(List<SessionRow> rows) {
-        return rows.stream()
-                .filter(r -> r.active() && ("tui".equals(r.source()) || "cli".equals(r.source())))
-                .max(Comparator.comparingDouble(SessionRow::lastActivity).thenComparing(SessionRow::id))
-                .map(r -> new AuditResult.Current(r.id(), "newest_active_tui_cli"))
-                .orElse(new AuditResult.Current(null, "none"));
+        SessionRow best = null;
+        for (SessionRow r : rows) {
+            if (!r.active() || !("tui".equals(r.source()) || "cli".equals(r.source()))) continue;
+            if (best == null || NEWEST.compare(r, best) > 0) best = r;
+        }
+        return best == null
+                ? new AuditResult.Current(null, "none")
+                : new AuditResult.Current(best.id(), "newest_active_tui_cli");
     }
 }
