@@ -1,6 +1,8 @@
 package steward.sessions.audit;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -9,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -79,9 +82,9 @@ public final class PlanStore {
      * The items' JSON in chunks of 1 MiB as the writer produced it: written to the file as they are, never grown and
      * copied into one array (a 55,000-session plan is 12 MB).
      */
-    static final class Chunks extends java.io.OutputStream {
+    static final class Chunks extends OutputStream {
         private static final int SIZE = 1 << 20;
-        private final List<byte[]> full = new java.util.ArrayList<>();
+        private final List<byte[]> full = new ArrayList<>();
         private byte[] cur = new byte[SIZE];
         private int pos;
 
@@ -110,10 +113,10 @@ public final class PlanStore {
         }
 
         /** The bytes written, in order (views, no copies). */
-        List<java.nio.ByteBuffer> buffers() {
-            List<java.nio.ByteBuffer> out = new java.util.ArrayList<>(full.size() + 1);
-            for (byte[] b : full) out.add(java.nio.ByteBuffer.wrap(b));
-            out.add(java.nio.ByteBuffer.wrap(cur, 0, pos));
+        List<ByteBuffer> buffers() {
+            List<ByteBuffer> out = new ArrayList<>(full.size() + 1);
+            for (byte[] b : full) out.add(ByteBuffer.wrap(b));
+            out.add(ByteBuffer.wrap(cur, 0, pos));
             return out;
         }
     }
@@ -133,19 +136,19 @@ public final class PlanStore {
     public void save(Plan plan, Items ahead) {
         try {
             prune(plan.created_at_epoch());
-            AtomicFiles.write(file(plan.plan_id()), parts(plan, ahead).toArray(new java.nio.ByteBuffer[0]));
+            AtomicFiles.write(file(plan.plan_id()), parts(plan, ahead).toArray(new ByteBuffer[0]));
         } catch (IOException | RuntimeException e) {
             throw new StewardError("session_audit", "cannot save the plan in " + dir + ": " + e.getMessage(), e);
         }
     }
 
     static byte[] bytes(Plan plan, Items ahead) {
-        List<java.nio.ByteBuffer> parts = parts(plan, ahead);
+        List<ByteBuffer> parts = parts(plan, ahead);
         int n = 0;
-        for (java.nio.ByteBuffer b : parts) n += b.remaining();
+        for (ByteBuffer b : parts) n += b.remaining();
         byte[] out = new byte[n];
         int at = 0;
-        for (java.nio.ByteBuffer b : parts) {
+        for (ByteBuffer b : parts) {
             int len = b.remaining();
             b.duplicate().get(out, at, len);
             at += len;
@@ -154,9 +157,9 @@ public final class PlanStore {
     }
 
     /** The plan file's bytes in parts: the plan without items, the items serialised ahead spliced in, and its end. */
-    private static List<java.nio.ByteBuffer> parts(Plan plan, Items ahead) {
+    private static List<ByteBuffer> parts(Plan plan, Items ahead) {
         if (ahead == null || ahead.items != plan.items() && !ahead.items.equals(plan.items()))
-            return List.of(java.nio.ByteBuffer.wrap(WRITER.writeValueAsBytes(plan)));
+            return List.of(ByteBuffer.wrap(WRITER.writeValueAsBytes(plan)));
         byte[] head = WRITER.writeValueAsBytes(new Plan(
                 plan.plan_id(),
                 plan.created_at(),
@@ -175,12 +178,12 @@ public final class PlanStore {
         int cut = head.length - EMPTY_ITEMS_TAIL.length;
         if (cut < 0 || !Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
             // not the expected shape: no splice
-            return List.of(java.nio.ByteBuffer.wrap(WRITER.writeValueAsBytes(plan)));
+            return List.of(ByteBuffer.wrap(WRITER.writeValueAsBytes(plan)));
         }
-        List<java.nio.ByteBuffer> out = new java.util.ArrayList<>();
-        out.add(java.nio.ByteBuffer.wrap(head, 0, cut));
+        List<ByteBuffer> out = new ArrayList<>();
+        out.add(ByteBuffer.wrap(head, 0, cut));
         out.addAll(ahead.json.join().buffers());
-        out.add(java.nio.ByteBuffer.wrap(new byte[] {'}'}));
+        out.add(ByteBuffer.wrap(new byte[] {'}'}));
         return out;
     }
 
