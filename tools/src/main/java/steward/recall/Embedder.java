@@ -42,6 +42,38 @@ final class Embedder {
     /** What the last scan found, kept in the vector dir so that a one-shot process need not scan again. */
     record Snapshot(long version, int pending, int rows) {}
 
+    /** This process's count of texts waiting, and the index version it is of; published without the lock. */
+    private record Progress(long version, int pending) {}
+
+    private volatile Progress progress;
+
+    /**
+     * Texts still waiting for their vector as known now, without a scan and without waiting for the embedder's lock (a
+     * tool call's path: the background embedder holds the lock while it picks texts): this process's count of the
+     * current index, else another process's snapshot of it; null when neither is of the current index.
+     */
+    Integer pendingNow() {
+        IndexSearcher s = index.acquire();
+        if (s == null) return 0;
+        try {
+            long v = ((DirectoryReader) s.getIndexReader()).getVersion();
+            Progress p = progress;
+            if (p != null && p.version() == v) return p.pending();
+            Snapshot snap = readSnapshot();
+            return snap != null && snap.version() == v
+                    ? Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows()))
+                    : null;
+        } finally {
+            index.release(s);
+        }
+    }
+
+    /** This process's last count, of whatever index version (null before its first scan). */
+    Integer pendingLastCounted() {
+        Progress p = progress;
+        return p == null ? null : p.pending();
+    }
+
     /**
      * Texts still waiting for their vector. From this process's last scan of the current index, else from the snapshot
      * another process left for the same index version (less the rows stored since), else from a scan.
@@ -57,7 +89,7 @@ final class Embedder {
                     return Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows()));
                 scan(s, v);
             }
-            return queue.length - next;
+            return publish();
         } catch (IOException e) {
             throw new StewardError("recall", "cannot read the index: " + e.getMessage());
         } finally {
@@ -71,7 +103,7 @@ final class Embedder {
         if (s == null) return 0;
         try {
             long v = ((DirectoryReader) s.getIndexReader()).getVersion();
-            if (v == scannedVersion) return queue.length - next;
+            if (v == scannedVersion) return publish();
             Snapshot snap = readSnapshot();
             return snap != null && snap.version() == v
                     ? Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows()))
@@ -130,7 +162,15 @@ final class Embedder {
         garbage = g;
         scannedVersion = version;
         scannedAt = System.currentTimeMillis();
+        publish();
         writeSnapshot(new Snapshot(version, queue.length, vectors.size()));
+    }
+
+    /** Publishes (and returns) the count of this process's queue: the texts not taken yet. Under the lock. */
+    private int publish() {
+        int n = queue.length - next;
+        progress = new Progress(scannedVersion, n);
+        return n;
     }
 
     private Path snapshotFile() {
@@ -173,11 +213,13 @@ final class Embedder {
                 List<Long> chosen = new ArrayList<>();
                 while (next < queue.length && chosen.size() < max) {
                     long k = queue[next++];
+                    if (vectors.contains(k)) continue; // done by another process (a lookup, before any index query)
                     ScoreDoc[] hit = s.search(LongPoint.newExactQuery(RecallIndex.F_THASH, k), 1).scoreDocs;
-                    if (hit.length == 0 || vectors.contains(k)) continue; // gone or done by another process
+                    if (hit.length == 0) continue; // gone
                     chosen.add(k);
                     texts.add(RecallIndex.stored(s, hit[0].doc)[1]);
                 }
+                publish();
                 keys = chosen.stream().mapToLong(Long::longValue).toArray();
             } catch (IOException e) {
                 throw new StewardError("recall", "cannot read the index: " + e.getMessage());

@@ -209,6 +209,11 @@ public final class RecallEngine implements AutoCloseable {
         return model;
     }
 
+    /** The background embedding step (tests). */
+    Embedder embedder() {
+        return embedder;
+    }
+
     /** Dense retrieval is asked for and its model has not failed here (it may not be loaded yet). */
     public boolean denseEnabled() {
         return options.dense() && model != null && model.usable();
@@ -276,7 +281,12 @@ public final class RecallEngine implements AutoCloseable {
 
     /** Texts still waiting for their vector (0 with dense retrieval off). */
     public int densePending() {
-        return denseEnabled() ? embedder.pending() : 0;
+        if (!denseEnabled()) return 0;
+        // without waiting for the background embedder: the count of the current index, else the last one made here;
+        // a process that has counted nothing yet (a one-shot call without another process's snapshot) counts now
+        Integer n = embedder.pendingNow();
+        if (n == null) n = embedder.pendingLastCounted();
+        return n != null ? n : embedder.pending();
     }
 
     /** Stored vectors. */
@@ -329,7 +339,10 @@ public final class RecallEngine implements AutoCloseable {
             int wanted = Ranker.nearestWanted(q);
             CompletableFuture<List<VectorStore.Scored>> near =
                     qv.thenApplyAsync(v -> v == null ? List.<VectorStore.Scored>of() : vectors.nearest(v, wanted), on);
-            dense = new Ranker.Dense(qv, near, vectors, index, embedder.pending() == 0);
+            // complete only when known of this index without waiting (unknown: candidates without a vector are
+            // looked up, as while texts wait)
+            dense = new Ranker.Dense(
+                    qv, near, vectors, index, Integer.valueOf(0).equals(embedder.pendingNow()));
         }
         IndexSearcher s = index.acquire();
         if (s == null) return new Result(List.of(), 0, RecallAnalyzer.terms(q.query()), Confidence.none(false));

@@ -63,6 +63,49 @@ class DenseRetrievalTest {
     }
 
     @Test
+    void aCallNeverWaitsForTheBackgroundEmbeddersLock() throws Exception {
+        assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
+        Path home = petHome();
+        try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, DENSE)) {
+            e.sync();
+            assertEquals(3, e.embedPending(32, Work.NONE));
+            // the background embedder holds its lock while it picks texts (for long when another process has embedded
+            // most of its queue): a call neither waits for it nor counts the pending texts again
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1),
+                    release = new java.util.concurrent.CountDownLatch(1);
+            Thread holder = new Thread(() -> {
+                synchronized (e.embedder()) {
+                    held.countDown();
+                    try {
+                        release.await(120, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            holder.start();
+            assertTrue(held.await(30, java.util.concurrent.TimeUnit.SECONDS));
+            try {
+                java.util.concurrent.CompletableFuture<RecallEngine.Result> call =
+                        java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                                e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null)));
+                RecallEngine.Result r = call.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(
+                        RecallTestHomes.memUri("memory", PET),
+                        r.hits().get(0).item().uri());
+                assertNotNull(r.hits().get(0).components().dense());
+                assertEquals(
+                        0,
+                        java.util.concurrent.CompletableFuture.supplyAsync(e::densePending)
+                                .get(60, java.util.concurrent.TimeUnit.SECONDS));
+            } finally {
+                release.countDown();
+                holder.join(60_000);
+            }
+        }
+    }
+
+    @Test
     void embeddedOnceStoredCompactlyReusedByTheNextProcessAndParaphrasesAreFound() throws Exception {
         assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
         Path home = petHome();
