@@ -29,6 +29,7 @@ import steward.recall.RecallEngine;
 import steward.recall.RecallService;
 import steward.recall.RecallSettings;
 import steward.recall.SyncReport;
+import steward.recall.SyntheticVectors;
 import steward.sessions.store.Sqlite;
 import tools.jackson.databind.JsonNode;
 
@@ -66,6 +67,12 @@ public final class RecallScaleBench implements Callable<Integer> {
             description = "texts embedded to measure dense build throughput and rank with "
                     + "dense (default 5000; 0 = none; -1 = all, which takes hours at 1M on 2 cores)")
     int embed;
+
+    @Option(
+            names = "--synthetic-vectors",
+            description = "after the measured dense subset, give every other text a random unit vector (a fully "
+                    + "embedded history's search cost without hours of embedding; rankings over them mean nothing)")
+    boolean synthetic;
 
     @Option(names = "--jar", description = "the steward jar for the one-shot call (default: the running one)")
     Path jar;
@@ -146,6 +153,14 @@ public final class RecallScaleBench implements Callable<Integer> {
                         peakKiB() / 1024.0));
             } else {
                 Printer.println("first build, dense: not measured (--embed 0)");
+            }
+            if (synthetic) {
+                long f0 = System.nanoTime();
+                int filled = SyntheticVectors.fill(RecallEngine.recallDir(paths));
+                Printer.println(String.format(
+                        "synthetic vectors: %d more texts given a random unit vector in %.1f s (%d rows now): the "
+                                + "search figures below are a fully embedded history's costs; its rankings mean nothing",
+                        filled, (System.nanoTime() - f0) / 1e9, engine.denseVectors()));
             }
             // sync with nothing changed
             List<Double> syncs = new ArrayList<>();

@@ -68,7 +68,7 @@ public final class VectorSearchBench implements Callable<Integer> {
                     int m = Math.min(1_000, size - i);
                     List<float[]> vs = new ArrayList<>(m);
                     if (model != null) vs.addAll(model.embedAll(lines.subList(i, i + m)));
-                    else for (int j = 0; j < m; j++) vs.add(unit(r));
+                    else for (int j = 0; j < m; j++) vs.add(SyntheticVectors.unit(r));
                     s.append(LongStream.range(i, i + m).toArray(), vs);
                 }
                 if (model != null) {
@@ -77,7 +77,7 @@ public final class VectorSearchBench implements Callable<Integer> {
                             "rows %,d: embedded %,d texts and %d queries with %s in %.0f s",
                             size, size, queries, DenseModel.MODEL, (System.nanoTime() - built) / 1e9));
                 }
-                for (int w = 0; w < 30; w++) s.nearest(unit(r), n); // warm-up
+                for (int w = 0; w < 30; w++) s.nearest(SyntheticVectors.unit(r), n); // warm-up
                 // CPU: the calling thread's and the scan helper's (VectorStore.inParts), which takes pieces of a scan
                 long helper = Thread.getAllStackTraces().keySet().stream()
                         .filter(t -> t.getName().equals("steward-vector-scan"))
@@ -91,7 +91,7 @@ public final class VectorSearchBench implements Callable<Integer> {
                 double overlap = 0;
                 int exactRuns = Math.min(queries, 50);
                 for (int q = 0; q < queries; q++) {
-                    float[] v = model != null ? queryVectors.get(q) : unit(r);
+                    float[] v = model != null ? queryVectors.get(q) : SyntheticVectors.unit(r);
                     long c0 = cpu.getAsLong(), t0 = System.nanoTime();
                     List<VectorStore.Scored> near = s.nearest(v, n);
                     fast[q] = (System.nanoTime() - t0) / 1e6;
@@ -129,17 +129,5 @@ public final class VectorSearchBench implements Callable<Integer> {
             }
         }
         return 0;
-    }
-
-    private static float[] unit(Random r) {
-        float[] v = new float[VectorStore.DIM];
-        double sum = 0;
-        for (int i = 0; i < v.length; i++) {
-            v[i] = (float) r.nextGaussian();
-            sum += v[i] * v[i];
-        }
-        float norm = (float) Math.sqrt(sum);
-        for (int i = 0; i < v.length; i++) v[i] /= norm;
-        return v;
     }
 }
