@@ -196,10 +196,10 @@ public final class RecallScaleBench implements Callable<Integer> {
             Thread embedder = thread("steward-query-embedder"), scan = thread("steward-vector-scan");
             c0 = cpuNanos();
             for (String q : timed) {
-                long s0 = System.nanoTime(), t0c = threadCpu(null) + threadCpu(embedder) + threadCpu(scan);
+                long s0 = System.nanoTime(), t0c = threadCpu(null) + otherCpu(embedder) + otherCpu(scan);
                 RecallEngine.Result r = engine.search(new RecallEngine.Query(q, 10, null, null, null, null));
                 lat.add((System.nanoTime() - s0) / 1e6);
-                cpu.add((threadCpu(null) + threadCpu(embedder) + threadCpu(scan) - t0c) / 1e6);
+                cpu.add((threadCpu(null) + otherCpu(embedder) + otherCpu(scan) - t0c) / 1e6);
                 if (r.confidence().good()) good++;
                 if (r.confidence().bestCosine() != null) denseUsed++;
             }
@@ -482,6 +482,11 @@ public final class RecallScaleBench implements Callable<Integer> {
     static Thread thread(String name) {
         for (Thread t : Thread.getAllStackTraces().keySet()) if (t.getName().equals(name)) return t;
         return null;
+    }
+
+    /** CPU time of another thread; 0 when it is not there (a query that never needed it). */
+    static long otherCpu(Thread t) {
+        return t == null ? 0 : threadCpu(t);
     }
 
     /** CPU time of a thread (null: the calling one); 0 for a thread that is gone or not there. */
