@@ -12,6 +12,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import steward.json.Json;
+import steward.recall.RecallRuntime;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.server.tools.ToolResult;
@@ -57,6 +58,7 @@ public final class CallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        RecallRuntime.process().oneShot(); // one query embedded at most: the lean model (RecallRuntime#oneShot)
         ToolRegistry registry = Tools.registry();
         if (registry.find(tool).isEmpty()) {
             ToolResult r = registry.invoke(tool, null, common.context());

@@ -20,6 +20,7 @@ public final class RecallRuntime implements AutoCloseable {
 
     private final RecallSettings settings;
     private DenseModel model;
+    private boolean oneShot;
     private final Map<String, RecallEngine> engines = new LinkedHashMap<>(8, 0.75f, true);
     private final Map<String, BackgroundIndexer> workers = new LinkedHashMap<>();
 
@@ -37,13 +38,23 @@ public final class RecallRuntime implements AutoCloseable {
         return settings;
     }
 
+    /**
+     * Marks this runtime as a one-shot process's ({@code steward call}): its model is made {@link DenseModel#lean()}.
+     * Before the model is made; later it changes nothing.
+     */
+    public synchronized RecallRuntime oneShot() {
+        oneShot = true;
+        return this;
+    }
+
     /** The shared model (nothing is loaded by asking for it). */
     public synchronized DenseModel model(StewardPaths paths) {
         if (model == null) {
             model = new DenseModel(
                     RecallEngine.recallDir(paths).resolve("model"),
                     settings.embedChars().value(),
-                    settings.dense().value());
+                    settings.dense().value(),
+                    oneShot);
         }
         return model;
     }

@@ -106,6 +106,21 @@ class DenseRetrievalTest {
     }
 
     @Test
+    void aOneShotProcessGetsTheLeanModelWhichEmbedsAsTheServersDoes() throws Exception {
+        assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
+        StewardPaths paths = StewardPaths.of(petHome());
+        try (RecallRuntime server = new RecallRuntime(RecallSettings.fromEnvironment());
+                RecallRuntime call = new RecallRuntime(RecallSettings.fromEnvironment()).oneShot()) {
+            DenseModel full = server.model(paths), lean = call.model(paths);
+            assertFalse(full.lean());
+            assertTrue(lean.lean(), "steward call's runtime makes the lean model");
+            // weights not prepacked: the same integer products, so the same vector (a one-shot call ranks as the
+            // server does)
+            assertArrayEquals(full.embedQuery(PET), lean.embedQuery(PET), 1e-5f);
+        }
+    }
+
+    @Test
     void embeddedOnceStoredCompactlyReusedByTheNextProcessAndParaphrasesAreFound() throws Exception {
         assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
         Path home = petHome();
