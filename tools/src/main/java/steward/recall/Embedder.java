@@ -97,22 +97,6 @@ final class Embedder {
         }
     }
 
-    /** Pending texts when known without scanning (this process's scan or another's snapshot of this index), else null. */
-    synchronized Integer pendingIfKnown() {
-        IndexSearcher s = index.acquire();
-        if (s == null) return 0;
-        try {
-            long v = ((DirectoryReader) s.getIndexReader()).getVersion();
-            if (v == scannedVersion) return publish();
-            Snapshot snap = readSnapshot();
-            return snap != null && snap.version() == v
-                    ? Math.max(0, snap.pending() - Math.max(0, vectors.size() - snap.rows()))
-                    : null;
-        } finally {
-            index.release(s);
-        }
-    }
-
     /** Vector rows whose text is no longer indexed (as of the last scan). */
     synchronized int garbage() {
         return garbage;

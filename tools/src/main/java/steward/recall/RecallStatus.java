@@ -54,7 +54,7 @@ public record RecallStatus(
             if (!built) for (String k : kinds) items.put(k, 0);
             if (settings.dense().value()) {
                 vectors = vs.size();
-                pending = built ? new Embedder(idx, vs, null).pendingIfKnown() : Integer.valueOf(0);
+                pending = built ? new Embedder(idx, vs, null).pendingNow() : Integer.valueOf(0);
             }
         }
         DenseModel model = runtime.model(paths);
