@@ -93,63 +93,14 @@ public final class DecisionGroups {
     }
 
     /** Everything of a condition key but the session id of an item asked by name: memo of its joined prefix. */
-    private static final class Prefix {
-        final String section, store, rule, condition, action, confidence, question;
-        final int hash;
-
-        Prefix(
-                String section,
-                String store,
-                String rule,
-                String condition,
-                String action,
-                String confidence,
-                String question) {
-            this.section = section;
-            this.store = store;
-            this.rule = rule;
-            this.condition = condition;
-            this.action = action;
-            this.confidence = confidence;
-            this.question = question;
-            int h = section.hashCode();
-            h = 31 * h + java.util.Objects.hashCode(store);
-            h = 31 * h + java.util.Objects.hashCode(rule);
-            h = 31 * h + condition.hashCode();
-            h = 31 * h + java.util.Objects.hashCode(action);
-            h = 31 * h + java.util.Objects.hashCode(confidence);
-            this.hash = 31 * h + question.hashCode();
-        }
-
-        boolean is(
-                String section,
-                String store,
-                String rule,
-                String condition,
-                String action,
-                String confidence,
-                String question) {
-            return this.section.equals(section)
-                    && java.util.Objects.equals(this.store, store)
-                    && java.util.Objects.equals(this.rule, rule)
-                    && this.condition.equals(condition)
-                    && java.util.Objects.equals(this.action, action)
-                    && java.util.Objects.equals(this.confidence, confidence)
-                    && this.question.equals(question);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Prefix p
-                    && hash == p.hash
-                    && is(p.section, p.store, p.rule, p.condition, p.action, p.confidence, p.question);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
+    private record Prefix(
+            String section,
+            String store,
+            String rule,
+            String condition,
+            String action,
+            String confidence,
+            String question) {}
 
     /**
      * Groups {@code items} (report order) and sets each answerable item's group id; {@code rowOf} gives an item's session
@@ -178,10 +129,10 @@ public final class DecisionGroups {
             boolean named = named(it, section, prefs);
             String store = it.storeName(), condition = String.valueOf(it.condition()), question = question(it);
             // items come in rule order: most share the previous item's prefix
-            if (lastKey == null
-                    || !lastKey.is(section, store, it.rule(), condition, it.action(), it.confidence(), question)) {
-                lastKey = new Prefix(section, store, it.rule(), condition, it.action(), it.confidence(), question);
-                lastPrefix = prefixes.computeIfAbsent(lastKey, DecisionGroups::joined);
+            Prefix key = new Prefix(section, store, it.rule(), condition, it.action(), it.confidence(), question);
+            if (!key.equals(lastKey)) {
+                lastKey = key;
+                lastPrefix = prefixes.computeIfAbsent(key, DecisionGroups::joined);
             }
             String prefix = lastPrefix;
             String ck = named ? prefix + it.session_id() : prefix;
