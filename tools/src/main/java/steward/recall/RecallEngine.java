@@ -173,13 +173,16 @@ public final class RecallEngine implements AutoCloseable {
         Path dir = recallDir(paths);
         // temp files a killed indexer left (sources, vectors, the model): only stale ones, bounded
         AtomicFiles.removeStaleTemps(dir, 3);
-        this.index = new RecallIndex(dir.resolve("index"));
+        // a one-shot process (its model lean) reads the index and the vectors a query needs instead of mapping and
+        // keeping them
+        boolean oneShot = model != null && model.lean();
+        this.index = new RecallIndex(dir.resolve("index"), oneShot);
         this.files = new HermesFiles(paths);
         this.sessions = new HermesSessions(paths.stateDb());
         this.claude = paths.claudeHome() == null ? null : new ClaudeRecall(paths.claudeHome());
         this.indexer =
                 new Indexer(index, claude == null ? List.of(files, sessions) : List.of(files, sessions, claude), dir);
-        this.vectors = new VectorStore(dir);
+        this.vectors = new VectorStore(dir, oneShot);
         this.embedder = new Embedder(index, vectors, model);
         this.feedback = new FeedbackStore(dir, files);
         this.ranker = new Ranker(options);

@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -69,8 +70,20 @@ final class VectorStore implements AutoCloseable {
 
     private int signRows;
 
+    /**
+     * For a process that runs a query or two and exits (a one-shot {@code steward call}): a search reads what it needs
+     * from the files ({@link #nearestByReading}) and keeps nothing (no sign bits on the heap, no key index), so a one-shot
+     * search's resident size does not grow with the history. A long-lived process keeps them (faster queries).
+     */
+    private final boolean oneShot;
+
     VectorStore(Path recallDir) {
+        this(recallDir, false);
+    }
+
+    VectorStore(Path recallDir, boolean oneShot) {
         this.dir = recallDir.resolve("vectors");
+        this.oneShot = oneShot;
     }
 
     Path dir() {
@@ -158,7 +171,7 @@ final class VectorStore implements AutoCloseable {
         try (FileChannel ch = FileChannel.open(file(header.gen(), "bits"), StandardOpenOption.READ)) {
             if (ch.size() < (long) n * BITS)
                 throw new IOException(file(header.gen(), "bits") + " is shorter than its header says");
-            if (n <= EXACT_ROWS || n == signRows) return;
+            if (oneShot || n <= EXACT_ROWS || n == signRows) return;
             long[] grown = Arrays.copyOf(signWords, n * BITS_LONGS);
             ByteBuffer b = ByteBuffer.allocate(4_096 * BITS).order(ByteOrder.LITTLE_ENDIAN);
             for (int r = signRows; r < n; ) { // 4,096 rows at a time: no second copy of the bits on the heap
@@ -374,6 +387,7 @@ final class VectorStore implements AutoCloseable {
 
     /** The cosine of the query with the stored vector of each key (null where none is stored). */
     synchronized Map<Long, Double> cosines(float[] q, Collection<Long> ks) {
+        if (oneShot && index == null) return reading(() -> cosinesByReading(q, ks), new HashMap<>());
         Map<Long, Double> out = new HashMap<>();
         byte[] buf = new byte[ROW];
         QueryVector qv = QueryVector.of(q);
@@ -396,6 +410,7 @@ final class VectorStore implements AutoCloseable {
     synchronized List<Scored> nearest(float[] q, int n, boolean exact) {
         refresh();
         if (mapped == 0 || n <= 0) return List.of();
+        if (oneShot) return reading(() -> nearestByReading(q, n, exact), List.of());
         int[] chosen;
         if (exact || mapped <= EXACT_ROWS) {
             chosen = new int[mapped];
@@ -414,6 +429,121 @@ final class VectorStore implements AutoCloseable {
         List<Scored> out = new ArrayList<>(best.length);
         for (int i : best) out.add(new Scored(keys.getLong(chosen[i] * 8), score[i]));
         return out;
+    }
+
+    /**
+     * {@link #nearest} for a one-shot process: the same rows chosen and scored the same way, read from the files with
+     * positional reads instead of mapped or kept on the heap. The sign bits are read 4,096 rows at a time into a buffer
+     * of each scan piece, and only the rows to score are read; mapped, every row the rescoring touched would stay resident
+     * with the 64 KB the kernel maps around each fault (3,200 rows a query: up to 200 MB at 687,000 rows), and the sign
+     * bits would stay on the heap (33 MB). Slower per query (each row a read), which a process that runs one query does
+     * not feel beside its start.
+     */
+    private List<Scored> nearestByReading(float[] q, int n, boolean exact) throws IOException {
+        int gen = header.gen();
+        try (FileChannel rowCh = FileChannel.open(file(gen, "i8"), StandardOpenOption.READ);
+                FileChannel keyCh = FileChannel.open(file(gen, "keys"), StandardOpenOption.READ)) {
+            int[] chosen;
+            if (exact || mapped <= EXACT_ROWS) {
+                chosen = new int[mapped];
+                for (int i = 0; i < mapped; i++) chosen[i] = i;
+            } else {
+                try (FileChannel bitCh = FileChannel.open(file(gen, "bits"), StandardOpenOption.READ)) {
+                    chosen = byHamming(signBits(q), Math.max(MIN_RESCORE, n * RESCORE_PER_RESULT), bitCh);
+                }
+            }
+            QueryVector qv = QueryVector.of(q);
+            double[] score = new double[chosen.length];
+            inParts(chosen.length, (from, to) -> {
+                // chosen rows are in row order: a run of consecutive rows (every row, below EXACT_ROWS) is one read
+                ByteBuffer buf = ByteBuffer.allocate(RUN * ROW).order(ByteOrder.LITTLE_ENDIAN);
+                byte[] one = new byte[ROW];
+                for (int i = from; i < to; ) {
+                    int j = i + 1;
+                    while (j < to && j - i < RUN && chosen[j] == chosen[i] + (j - i)) j++;
+                    readRows(rowCh, buf.clear().limit((j - i) * ROW), (long) chosen[i] * ROW);
+                    for (int k = i; k < j; k++) {
+                        buf.get((k - i) * ROW, one);
+                        score[k] = dot(qv.v(), one) * qv.scale() * buf.getFloat((k - i) * ROW + DIM);
+                    }
+                    i = j;
+                }
+            });
+            int[] best = best(score, n);
+            List<Scored> out = new ArrayList<>(best.length);
+            ByteBuffer key = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i : best) {
+                readFully(keyCh, key.clear(), (long) chosen[i] * 8);
+                out.add(new Scored(key.getLong(0), score[i]));
+            }
+            return out;
+        }
+    }
+
+    /** {@link #cosines} for a one-shot process: the keys file read once in blocks, no index of every key built. */
+    private Map<Long, Double> cosinesByReading(float[] q, Collection<Long> ks) throws IOException {
+        Map<Long, Double> out = new HashMap<>();
+        if (ks.isEmpty()) return out;
+        Set<Long> wanted = new HashSet<>(ks);
+        QueryVector qv = QueryVector.of(q);
+        int gen = header.gen();
+        try (FileChannel keyCh = FileChannel.open(file(gen, "keys"), StandardOpenOption.READ);
+                FileChannel rowCh = FileChannel.open(file(gen, "i8"), StandardOpenOption.READ)) {
+            ByteBuffer block = ByteBuffer.allocate(8_192 * 8).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer row = ByteBuffer.allocate(ROW).order(ByteOrder.LITTLE_ENDIAN);
+            for (int r = 0; r < mapped && out.size() < wanted.size(); ) {
+                int m = Math.min(8_192, mapped - r);
+                readFully(keyCh, block.clear().limit(m * 8), (long) r * 8);
+                for (int i = 0; i < m; i++) {
+                    long k = block.getLong(i * 8);
+                    if (wanted.contains(k) && !out.containsKey(k)) {
+                        readFully(rowCh, row.clear(), (long) (r + i) * ROW);
+                        out.put(k, dot(qv.v(), row.array()) * qv.scale() * row.getFloat(DIM));
+                    }
+                }
+                r += m;
+            }
+            return out;
+        }
+    }
+
+    private interface Read<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * A one-shot read of the current generation's files; when another process compacted them away meanwhile, once more
+     * from the new generation ({@code none} when no rows are left).
+     */
+    private <T> T reading(Read<T> read, T none) {
+        try {
+            try {
+                return read.run();
+            } catch (NoSuchFileException compacted) {
+                headerStamp = null;
+                refresh();
+                return mapped == 0 ? none : read.run();
+            }
+        } catch (IOException e) {
+            throw new StewardError("recall", "cannot read vectors under " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** Rows a one-shot search reads at once when they are consecutive. */
+    private static final int RUN = 512;
+
+    /** {@link #readFully} inside a scan piece (which cannot throw a checked exception). */
+    private void readRows(FileChannel ch, ByteBuffer b, long at) {
+        try {
+            readFully(ch, b, at);
+        } catch (IOException e) {
+            throw new StewardError("recall", "cannot read vectors under " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private static void readFully(FileChannel ch, ByteBuffer b, long at) throws IOException {
+        while (b.hasRemaining())
+            if (ch.read(b, at + b.position()) < 0) throw new IOException("a vector file ended early");
     }
 
     /**
@@ -586,12 +716,36 @@ final class VectorStore implements AutoCloseable {
         short[] d = new short[mapped];
         long[] words = signWords();
         inParts(mapped, (from, to) -> {
-            for (int r = from; r < to; r++) {
-                int base = r * BITS_LONGS, h = 0;
-                for (int w = 0; w < BITS_LONGS; w++) h += Long.bitCount(words[base + w] ^ qb[w]);
-                d[r] = (short) h;
+            for (int r = from; r < to; r++) d[r] = (short) hamming(words, r * BITS_LONGS, qb);
+        });
+        return nearestByDistance(d, m);
+    }
+
+    /** {@link #byHamming} reading the sign bits from the file, 4,096 rows at a time per scan piece (a one-shot search). */
+    private int[] byHamming(long[] qb, int m, FileChannel bits) {
+        short[] d = new short[mapped];
+        inParts(mapped, (from, to) -> {
+            ByteBuffer b = ByteBuffer.allocate(4_096 * BITS).order(ByteOrder.LITTLE_ENDIAN);
+            long[] words = new long[4_096 * BITS_LONGS];
+            for (int r = from; r < to; ) {
+                int n = Math.min(4_096, to - r);
+                readRows(bits, b.clear().limit(n * BITS), (long) r * BITS);
+                b.flip().asLongBuffer().get(words, 0, n * BITS_LONGS);
+                for (int i = 0; i < n; i++) d[r + i] = (short) hamming(words, i * BITS_LONGS, qb);
+                r += n;
             }
         });
+        return nearestByDistance(d, m);
+    }
+
+    private static int hamming(long[] words, int base, long[] qb) {
+        int h = 0;
+        for (int w = 0; w < BITS_LONGS; w++) h += Long.bitCount(words[base + w] ^ qb[w]);
+        return h;
+    }
+
+    /** The {@code m} rows with the smallest distances {@code d}, in row order: a histogram pass, then a collecting pass. */
+    private int[] nearestByDistance(short[] d, int m) {
         int[] hist = new int[DIM + 1];
         for (short h : d) hist[h]++;
         int limit = 0, count = 0;

@@ -121,6 +121,33 @@ class DenseRetrievalTest {
     }
 
     @Test
+    void aOneShotEngineReadsTheIndexAndVectorsItNeedsAndRanksAsTheServerDoes() throws Exception {
+        assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
+        StewardPaths paths = StewardPaths.of(RecallTestHomes.fixtureCopy(tmp));
+        List<String> queries = List.of(
+                "session housekeeping rules",
+                "which pet dog do I have",
+                "how is memory overflow handled",
+                "the cron job that failed last night",
+                "backup before deleting sessions");
+        try (DenseModel full = new DenseModel(tmp.resolve("full"), 800, true);
+                DenseModel lean = new DenseModel(tmp.resolve("lean"), 800, true, true);
+                RecallEngine server = new RecallEngine(paths, RecallTestHomes.CLOCK, DENSE, full)) {
+            server.sync();
+            // partly embedded: the one-shot engine also looks up the cosines of candidates outside the nearest rows
+            assertTrue(server.embedPending(120, Work.NONE) == 120 && server.densePending() > 0);
+            try (RecallEngine call = new RecallEngine(paths, RecallTestHomes.CLOCK, DENSE, lean)) {
+                for (String q : queries) {
+                    RecallEngine.Query query = new RecallEngine.Query(q, 10, null, null, null, null);
+                    RecallEngine.Result want = server.search(query), got = call.search(query);
+                    assertFalse(got.hits().isEmpty(), q);
+                    assertEquals(want, got, q);
+                }
+            }
+        }
+    }
+
+    @Test
     void embeddedOnceStoredCompactlyReusedByTheNextProcessAndParaphrasesAreFound() throws Exception {
         assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
         Path home = petHome();

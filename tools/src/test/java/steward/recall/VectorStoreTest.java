@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -169,6 +170,43 @@ class VectorStoreTest {
             assertTrue(s.contains(12344) && !s.contains(12345));
             assertEquals(12344, s.nearest(vs.get(12344), 1).get(0).key());
             assertTrue(Files.notExists(tmp.resolve("vectors/g1.i8")), "the old generation is removed");
+        }
+    }
+
+    @Test
+    void aOneShotStoreReadsTheSameAnswersAndFollowsAnotherProcesssCompaction() {
+        Random r = new Random(5);
+        int n = VectorStore.EXACT_ROWS + 3000;
+        long[] keys = new long[n];
+        List<float[]> vs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            keys[i] = 7_000_000L + i;
+            vs.add(random(r));
+        }
+        try (VectorStore mapped = new VectorStore(tmp);
+                VectorStore oneShot = new VectorStore(tmp, true)) {
+            mapped.append(java.util.Arrays.copyOf(keys, 5000), vs.subList(0, 5000));
+            float[] q = random(r);
+            // below EXACT_ROWS every row is scored (read in runs), above it through the sign bits (read in blocks)
+            assertEquals(mapped.nearest(q, 40), oneShot.nearest(q, 40), "5,000 rows");
+            mapped.append(keys, vs);
+            for (int probe : new int[] {0, 4999, 5000, 17_777, n - 1}) {
+                List<VectorStore.Scored> want = mapped.nearest(vs.get(probe), 60),
+                        got = oneShot.nearest(vs.get(probe), 60);
+                assertEquals(want, got, "row " + probe);
+                assertEquals(keys[probe], got.get(0).key());
+            }
+            assertEquals(mapped.nearest(q, 100, true), oneShot.nearest(q, 100, true), "every row scored");
+            List<Long> some = List.of(keys[3], keys[20_500], keys[n - 1], 42L);
+            assertEquals(mapped.cosines(q, some), oneShot.cosines(q, some));
+            assertEquals(3, oneShot.cosines(q, some).size(), "a key not stored has no cosine");
+            // another process compacts: the one-shot store's generation is gone when it reads next
+            assertEquals(n / 2, mapped.compact(k -> k % 2 == 1));
+            assertTrue(Files.notExists(tmp.resolve("vectors/g1.bits")));
+            List<VectorStore.Scored> after = oneShot.nearest(vs.get(17_777), 5);
+            assertEquals(keys[17_777], after.get(0).key(), "read from the new generation");
+            assertEquals(mapped.nearest(vs.get(17_777), 5), after);
+            assertEquals(Map.of(), oneShot.cosines(q, List.of(keys[4])), "a compacted-away key");
         }
     }
 
