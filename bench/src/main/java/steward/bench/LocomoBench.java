@@ -141,6 +141,7 @@ public final class LocomoBench implements Callable<Integer> {
     /** Figures of one run over the chosen conversations. */
     static final class Gate {
         int answerable, injected, injectedWithEvidence, goodMatch;
+        long blockItems, blockChars;
         int cross,
                 crossInjected,
                 noMemory,
@@ -298,6 +299,8 @@ public final class LocomoBench implements Callable<Integer> {
                         Set<String> evUris = new HashSet<>();
                         for (String e : ev) evUris.add(conv.diaToUri().get(e));
                         if (d.items().stream().anyMatch(c -> evUris.contains(c.uri()))) g.injectedWithEvidence++;
+                        g.blockItems += d.items().size();
+                        g.blockChars += d.block_chars();
                     }
                     if (out != null) dumpQuestion(out, engine, baseline, conv, cat, question, ev, r, d);
                 }
@@ -398,6 +401,11 @@ public final class LocomoBench implements Callable<Integer> {
         Printer.println(String.format(
                 "gate  blocks holding an evidence turn:   %4d/%-4d = %5.1f %%  (target >= 75 %%)",
                 g.injectedWithEvidence, g.injected, pct(g.injectedWithEvidence, g.injected)));
+        Printer.println(String.format(
+                "gate  a block's size (what the agent reads): %.2f items, %.0f characters on average (budget %d)",
+                g.blockItems / (double) Math.max(1, g.injected),
+                g.blockChars / (double) Math.max(1, g.injected),
+                InjectEngine.DEFAULT_BUDGET));
         Printer.println(String.format(
                 "gate  false inject, no-memory turns:     %4d/%-4d = %5.1f %%  (target <= 5 %%; generic requests and chit-chat)",
                 g.noMemoryInjected, g.noMemory, pct(g.noMemoryInjected, g.noMemory)));

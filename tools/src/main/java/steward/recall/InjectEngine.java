@@ -52,6 +52,15 @@ public final class InjectEngine {
      */
     public static final double SEMANTIC_VETO = 0.55;
 
+    /**
+     * Once the lead item clears its threshold (the gate has decided that memory is relevant), the block also takes the
+     * next items in ranking order that come within this much of their threshold: the hysteresis gap, so a block holds
+     * what a session already open would inject (in an open session, no more). The evidence often sits in an item next to
+     * the lead; whether to inject at all is unchanged. LoCoMo, one command, with and without: blocks holding an evidence
+     * turn 74.9 → 81.7 % (with name prefixes), 69.8 → 78.3 % (without); see README for the blocks' size.
+     */
+    public static final double COMPANION_GAP = TAU_HI - TAU_LO;
+
     public static final int DEFAULT_BUDGET = 2400, CANDIDATES = 20, MAX_ITEMS = 5;
     public static final int MAX_LOGGED_DECISIONS = 500, MAX_SESSIONS = 200;
     public static final String HEADER =
@@ -227,35 +236,22 @@ public final class InjectEngine {
         }
         StringBuilder block = new StringBuilder();
         if (reason == null) {
-            block.append(HEADER);
-            int used = CodePoints.length(HEADER);
-            Set<String> packedTexts = new HashSet<>();
+            Packer packer = new Packer(block, budget, found, chosen, dropped);
             // whole items in the ranker's order (relevance with dense, speaker, recency, …) among those that pass: the
-            // calibrated score decides whether to inject at all, the ranking which items go first
+            // calibrated score decides whether to inject at all, the ranking which items go first; then, in the room
+            // left, the companions within COMPANION_GAP of their threshold (after every item that clears it)
             List<Candidate> byRank = new ArrayList<>(kept);
             byRank.sort((x, y) ->
                     Double.compare(y.components().score(), x.components().score()));
+            double companionGap = open ? 0 : COMPANION_GAP;
+            List<Candidate> companions = new ArrayList<>();
             for (Candidate c : byRank) {
-                if (c.calibrated() < thr.applyAsDouble(c) || chosen.size() >= MAX_ITEMS) {
-                    dropped.add(withReason(c, chosen.size() >= MAX_ITEMS ? "max_items" : "below_threshold"));
-                    continue;
-                }
-                String text = fullText(c, found);
-                if (!packedTexts.add(text)) {
-                    dropped.add(withReason(c, "duplicate: same text as an item already packed"));
-                    continue;
-                }
-                String line = "\n- " + c.uri() + (c.date() == null ? "" : " (" + c.date() + ")") + ": " + text;
-                int len = CodePoints.length(line);
-                if (used + len > budget) {
-                    dropped.add(
-                            withReason(c, "budget: " + len + " chars do not fit in the " + (budget - used) + " left"));
-                    continue;
-                }
-                block.append(line);
-                used += len;
-                chosen.add(c);
+                double bar = thr.applyAsDouble(c);
+                if (c.calibrated() >= bar) packer.offer(c);
+                else if (c.calibrated() >= bar - companionGap) companions.add(c);
+                else dropped.add(withReason(c, "below_threshold"));
             }
+            for (Candidate c : companions) packer.offer(c);
             if (chosen.isEmpty()) {
                 reason = "no candidate fits in budget_chars " + budget;
                 block.setLength(0);
@@ -297,6 +293,51 @@ public final class InjectEngine {
 
     private static String calibrationNote(double offset) {
         return Math.abs(offset) < 0.0005 ? "" : String.format(" (%+.2f from feedback on this lane and source)", offset);
+    }
+
+    /** Packs whole items into the block, in the order offered, while they fit the budget and {@link #MAX_ITEMS}. */
+    private static final class Packer {
+        private final StringBuilder block;
+        private final int budget;
+        private final RecallEngine.Result found;
+        private final List<Candidate> chosen, dropped;
+        private final Set<String> packedTexts = new HashSet<>();
+        private int used;
+
+        Packer(
+                StringBuilder block,
+                int budget,
+                RecallEngine.Result found,
+                List<Candidate> chosen,
+                List<Candidate> dropped) {
+            this.block = block.append(HEADER);
+            this.budget = budget;
+            this.found = found;
+            this.chosen = chosen;
+            this.dropped = dropped;
+            this.used = CodePoints.length(HEADER);
+        }
+
+        void offer(Candidate c) {
+            if (chosen.size() >= MAX_ITEMS) {
+                dropped.add(withReason(c, "max_items"));
+                return;
+            }
+            String text = fullText(c, found);
+            if (!packedTexts.add(text)) {
+                dropped.add(withReason(c, "duplicate: same text as an item already packed"));
+                return;
+            }
+            String line = "\n- " + c.uri() + (c.date() == null ? "" : " (" + c.date() + ")") + ": " + text;
+            int len = CodePoints.length(line);
+            if (used + len > budget) {
+                dropped.add(withReason(c, "budget: " + len + " chars do not fit in the " + (budget - used) + " left"));
+                return;
+            }
+            block.append(line);
+            used += len;
+            chosen.add(c);
+        }
     }
 
     private static String fullText(Candidate c, RecallEngine.Result found) {

@@ -118,6 +118,55 @@ class InjectEngineTest {
     }
 
     @Test
+    void aBlockAlsoTakesCompanionsWithinTheGapButOnlyAfterAnItemClearsTheThreshold() throws Exception {
+        RecallService s = service();
+        int companions = 0;
+        for (String q : List.of(
+                "Which restic backup snapshots are on the NAS?",
+                "When does restic check the NAS backups?",
+                "Where does the alert go when the NAS backup fails?",
+                "What happens when the nightly restic backup to the NAS fails?",
+                "How many snapshots does the nightly backup keep, and who gets the alert?",
+                "Which channel gets the restic failure alert?",
+                "Does restic keep 7 snapshots on the NAS, and is there a Sunday check?",
+                "staging database port and restic NAS snapshots?",
+                "Does the staging database use pgbouncer, and when are the backups verified?",
+                "What port does the staging database use?",
+                "Tell me about the kayak trip",
+                "What did the vet say about my cat's allergy?")) {
+            InjectEngine.Result r = s.inject(req(q, null, null, "active"));
+            if (r.items().isEmpty()) {
+                assertTrue(r.block().isEmpty(), q);
+                continue;
+            }
+            // every packed item clears the bar, or comes within the gap of it; the first packed clears it
+            double bar = r.threshold();
+            assertTrue(r.items().get(0).calibrated() >= bar, q + ": " + r.items());
+            boolean companionsStarted = false;
+            for (InjectEngine.Candidate c : r.items()) {
+                assertTrue(c.calibrated() >= bar - InjectEngine.COMPANION_GAP - 1e-9, q + ": " + c);
+                if (c.calibrated() < bar) {
+                    companions++;
+                    companionsStarted = true;
+                } else {
+                    assertFalse(companionsStarted, q + ": a companion went before an item that clears the bar");
+                }
+            }
+            for (InjectEngine.Candidate c : r.dropped())
+                if (c.drop_reason().equals("below_threshold"))
+                    assertTrue(c.calibrated() < bar - InjectEngine.COMPANION_GAP + 1e-9, q + ": " + c);
+        }
+        assertTrue(companions > 0, "some block holds a companion");
+        // in a session already open the bar is already the lower one: no companions below it
+        s.inject(req("What port does the staging database use?", "s-open", null, "active"));
+        InjectEngine.Result open =
+                s.inject(req("staging database port and restic NAS snapshots?", "s-open", null, "active"));
+        assertTrue(open.hysteresis_open());
+        assertFalse(open.items().isEmpty());
+        for (InjectEngine.Candidate c : open.items()) assertTrue(c.calibrated() >= open.threshold(), c.toString());
+    }
+
+    @Test
     void cooldownKeepsAnItemOutForTheNextTwoCalls() throws Exception {
         RecallService s = service();
         String q = "What port does the staging database use?";
