@@ -39,8 +39,9 @@ public final class RecallRuntime implements AutoCloseable {
     }
 
     /**
-     * Marks this runtime as a one-shot process's ({@code steward call}): its model is made {@link DenseModel#lean()}, and its engines read the index and vectors rather than map and keep them.
-     * Before the model is made; later it changes nothing.
+     * Marks this runtime as a one-shot process's ({@code steward call}): its model is made {@link DenseModel#lean()},
+     * and its engines read the index and the vectors rather than map and keep them. Before the model is made; later it
+     * changes nothing.
      */
     public synchronized RecallRuntime oneShot() {
         oneShot = true;

@@ -34,8 +34,8 @@ import steward.json.Json;
 import steward.state.AtomicFiles;
 
 /**
- * Dense vectors, compact, memory-mapped by a long-lived process and read by a one-shot one ({@code <state dir>/recall/vectors/}). Each row is keyed by the 64-bit hash
- * of the exact text it embeds (so a text is embedded once however many items say it, and an unchanged text is never
+ * Dense vectors, compact ({@code <state dir>/recall/vectors/}), memory-mapped by a long-lived process and read by a
+ * one-shot one. Each row is keyed by the 64-bit hash of the exact text it embeds (so a text is embedded once however many items say it, and an unchanged text is never
  * embedded again) and stored twice: as int8 with a per-row scale (388 bytes; the exact score), and as 384 sign bits
  * (48 bytes; a first pass over every row by Hamming distance when there are many). Files are append-only; a small
  * header written atomically after the rows are on disk says how many rows are valid, so a reader never sees a torn row
