@@ -410,50 +410,100 @@ final class VectorStore implements AutoCloseable {
     synchronized List<Scored> nearest(float[] q, int n, boolean exact) {
         refresh();
         if (mapped == 0 || n <= 0) return List.of();
-        if (oneShot) return reading(() -> nearestByReading(q, n, exact), List.of());
+        if (!oneShot) return reading(() -> nearest(q, n, exact, new MappedRows()), List.of());
+        return reading(
+                () -> {
+                    try (ReadRows rs = new ReadRows(header.gen())) {
+                        return nearest(q, n, exact, rs);
+                    }
+                },
+                List.of());
+    }
+
+    private List<Scored> nearest(float[] q, int n, boolean exact, Rows rs) throws IOException {
         int[] chosen;
         if (exact || mapped <= EXACT_ROWS) {
             chosen = new int[mapped];
             for (int i = 0; i < mapped; i++) chosen[i] = i;
         } else {
-            chosen = byHamming(signBits(q), Math.max(MIN_RESCORE, n * RESCORE_PER_RESULT));
+            chosen = rs.bySignBits(signBits(q), Math.max(MIN_RESCORE, n * RESCORE_PER_RESULT));
         }
         QueryVector qv = QueryVector.of(q);
         double[] score = new double[chosen.length];
-        MappedByteBuffer rs = rows;
-        inParts(chosen.length, (from, to) -> {
-            byte[] buf = new byte[ROW];
-            for (int i = from; i < to; i++) score[i] = dot(rs, qv, chosen[i], buf);
-        });
+        rs.score(qv, chosen, score);
         int[] best = best(score, n);
         List<Scored> out = new ArrayList<>(best.length);
-        for (int i : best) out.add(new Scored(keys.getLong(chosen[i] * 8), score[i]));
+        for (int i : best) out.add(new Scored(rs.key(chosen[i]), score[i]));
         return out;
     }
 
+    /** Where a search takes the rows from: mapped and on the heap, or read from the files ({@link #oneShot}). */
+    private interface Rows {
+        /** The {@code m} rows nearest to the query's sign bits by Hamming distance, in row order. */
+        int[] bySignBits(long[] qb, int m) throws IOException;
+
+        /** Scores the rows {@code chosen} (in row order) into {@code score}, in pieces shared with the helper thread. */
+        void score(QueryVector qv, int[] chosen, double[] score);
+
+        long key(int row) throws IOException;
+    }
+
+    /** The rows as a long-lived process keeps them: mapped files, the sign bits on the heap. */
+    private final class MappedRows implements Rows {
+        private final MappedByteBuffer rs = rows, ks = keys;
+
+        @Override
+        public int[] bySignBits(long[] qb, int m) {
+            return byHamming(qb, m);
+        }
+
+        @Override
+        public void score(QueryVector qv, int[] chosen, double[] score) {
+            inParts(chosen.length, (from, to) -> {
+                byte[] buf = new byte[ROW];
+                for (int i = from; i < to; i++) score[i] = dot(rs, qv, chosen[i], buf);
+            });
+        }
+
+        @Override
+        public long key(int row) {
+            return ks.getLong(row * 8);
+        }
+    }
+
     /**
-     * {@link #nearest} for a one-shot process: the same rows chosen and scored the same way, read from the files with
-     * positional reads instead of mapped or kept on the heap. The sign bits are read 4,096 rows at a time into a buffer
-     * of each scan piece, and only the rows to score are read; mapped, every row the rescoring touched would stay resident
-     * with the 64 KB the kernel maps around each fault (3,200 rows a query: up to 200 MB at 687,000 rows), and the sign
-     * bits would stay on the heap (33 MB). Slower per query (each row a read), which a process that runs one query does
-     * not feel beside its start.
+     * The rows as a one-shot process reads them: the same rows chosen and scored the same way, with positional reads
+     * instead of mapped or kept on the heap. The sign bits are read 4,096 rows at a time into a buffer of each scan piece,
+     * and only the rows to score are read; mapped, every row the rescoring touched would stay resident with the 64 KB the
+     * kernel maps around each fault (3,200 rows a query: up to 200 MB at 687,000 rows), and the sign bits would stay on
+     * the heap (33 MB). Slower per query (each row a read), which a process that runs one query does not feel beside its
+     * start.
      */
-    private List<Scored> nearestByReading(float[] q, int n, boolean exact) throws IOException {
-        int gen = header.gen();
-        try (FileChannel rowCh = FileChannel.open(file(gen, "i8"), StandardOpenOption.READ);
-                FileChannel keyCh = FileChannel.open(file(gen, "keys"), StandardOpenOption.READ)) {
-            int[] chosen;
-            if (exact || mapped <= EXACT_ROWS) {
-                chosen = new int[mapped];
-                for (int i = 0; i < mapped; i++) chosen[i] = i;
-            } else {
-                try (FileChannel bitCh = FileChannel.open(file(gen, "bits"), StandardOpenOption.READ)) {
-                    chosen = byHamming(signBits(q), Math.max(MIN_RESCORE, n * RESCORE_PER_RESULT), bitCh);
-                }
+    private final class ReadRows implements Rows, AutoCloseable {
+        private final int gen;
+        private final FileChannel rowCh, keyCh;
+        private final ByteBuffer key = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+
+        ReadRows(int gen) throws IOException {
+            this.gen = gen;
+            this.rowCh = FileChannel.open(file(gen, "i8"), StandardOpenOption.READ);
+            try {
+                this.keyCh = FileChannel.open(file(gen, "keys"), StandardOpenOption.READ);
+            } catch (IOException e) {
+                rowCh.close();
+                throw e;
             }
-            QueryVector qv = QueryVector.of(q);
-            double[] score = new double[chosen.length];
+        }
+
+        @Override
+        public int[] bySignBits(long[] qb, int m) throws IOException {
+            try (FileChannel bitCh = FileChannel.open(file(gen, "bits"), StandardOpenOption.READ)) {
+                return byHamming(qb, m, bitCh);
+            }
+        }
+
+        @Override
+        public void score(QueryVector qv, int[] chosen, double[] score) {
             inParts(chosen.length, (from, to) -> {
                 // chosen rows are in row order: a run of consecutive rows (every row, below EXACT_ROWS) is one read
                 ByteBuffer buf = ByteBuffer.allocate(RUN * ROW).order(ByteOrder.LITTLE_ENDIAN);
@@ -469,14 +519,20 @@ final class VectorStore implements AutoCloseable {
                     i = j;
                 }
             });
-            int[] best = best(score, n);
-            List<Scored> out = new ArrayList<>(best.length);
-            ByteBuffer key = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            for (int i : best) {
-                readFully(keyCh, key.clear(), (long) chosen[i] * 8);
-                out.add(new Scored(key.getLong(0), score[i]));
+        }
+
+        @Override
+        public long key(int row) throws IOException {
+            readFully(keyCh, key.clear(), (long) row * 8);
+            return key.getLong(0);
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (rowCh;
+                    keyCh) {
+                // both closed
             }
-            return out;
         }
     }
 
