@@ -252,7 +252,19 @@ public final class RecallScaleBench implements Callable<Integer> {
             Printer.println(String.format(
                     "baseline CPU per query (its thread; SQLite runs in it): p50 %.2f ms, p99 %.2f ms, mean %.2f ms",
                     pct(ftsCpuEach, 0.5), pct(ftsCpuEach, 0.99), mean(ftsCpuEach)));
+            List<Double> fullCpu = new ArrayList<>();
+            List<Double> full = hermesBaseline(db, timed, fullCpu, true);
+            Printer.println(String.format(
+                    "baseline Hermes search_messages in full (the query above, then its context lookup: one more query per "
+                            + "match, as hermes_state.py runs it): p50 %.2f ms, p99 %.2f ms",
+                    pct(full, 0.5), pct(full, 0.99)));
             versusFts("recall_search", lat, cpu, fts, ftsCpuEach);
+            Printer.println(String.format(
+                    "ratio recall_search/Hermes search_messages in full: wall p50 %.2f, p99 %.2f; CPU p50 %.2f, p99 %.2f",
+                    pct(lat, 0.5) / pct(full, 0.5),
+                    pct(lat, 0.99) / pct(full, 0.99),
+                    pct(cpu, 0.5) / pct(fullCpu, 0.5),
+                    pct(cpu, 0.99) / pct(fullCpu, 0.99)));
             versusFts("recall_search lexical only", lexLat, lexCpu, fts, ftsCpuEach);
             Printer.println(String.format(
                     "on disk: index %.0f MiB, vectors %.1f MiB (%d rows, %d bytes each), state.db %.0f MiB",
@@ -354,6 +366,28 @@ public final class RecallScaleBench implements Callable<Integer> {
 
     /** Hermes' search_messages: the same SQL (FTS5 MATCH, joins, ORDER BY rank LIMIT 20), its sanitising and its CJK routing. */
     static List<Double> hermesBaseline(Path db, List<String> queries, List<Double> cpuOut) throws Exception {
+        return hermesBaseline(db, queries, cpuOut, false);
+    }
+
+    /**
+     * Hermes' search_messages after its query: for each match, one more query for the message before and after it (its
+     * SQL, as {@code hermes_state.py} runs it), which every call of Hermes' function pays.
+     */
+    static final String HERMES_CONTEXT = """
+            WITH target AS (SELECT session_id, timestamp, id FROM messages WHERE id = ?)
+            SELECT role, content FROM (
+              SELECT m.id, m.timestamp, m.role, m.content FROM messages m JOIN target t ON t.session_id = m.session_id
+              WHERE (m.timestamp < t.timestamp) OR (m.timestamp = t.timestamp AND m.id < t.id)
+              ORDER BY m.timestamp DESC, m.id DESC LIMIT 1)
+            UNION ALL SELECT role, content FROM messages WHERE id = ?
+            UNION ALL SELECT role, content FROM (
+              SELECT m.id, m.timestamp, m.role, m.content FROM messages m JOIN target t ON t.session_id = m.session_id
+              WHERE (m.timestamp > t.timestamp) OR (m.timestamp = t.timestamp AND m.id > t.id)
+              ORDER BY m.timestamp ASC, m.id ASC LIMIT 1)""";
+
+    /** {@code withContext}: the whole of Hermes' search_messages (its query, then its context lookup for each match). */
+    static List<Double> hermesBaseline(Path db, List<String> queries, List<Double> cpuOut, boolean withContext)
+            throws Exception {
         List<Double> out = new ArrayList<>();
         String select =
                 "SELECT m.id, m.session_id, m.role, snippet(%s, 0, '>>>', '<<<', '...', 40) AS snippet, m.content, m.timestamp, "
@@ -371,7 +405,8 @@ public final class RecallScaleBench implements Callable<Integer> {
                 PreparedStatement like = c.prepareStatement(
                         "SELECT m.id, m.session_id, m.role, m.content, m.timestamp FROM messages m "
                                 + "JOIN sessions s ON s.id = m.session_id WHERE (m.content LIKE ? ESCAPE '\\' OR m.tool_name LIKE ? ESCAPE '\\' "
-                                + "OR m.tool_calls LIKE ? ESCAPE '\\') AND (m.active = 1 OR m.compacted = 1) ORDER BY m.timestamp DESC LIMIT 20")) {
+                                + "OR m.tool_calls LIKE ? ESCAPE '\\') AND (m.active = 1 OR m.compacted = 1) ORDER BY m.timestamp DESC LIMIT 20");
+                PreparedStatement context = c.prepareStatement(HERMES_CONTEXT)) {
             for (int round = 0; round < 2; round++) { // the first round warms SQLite's page cache
                 for (String q : queries) {
                     long t0 = System.nanoTime(), c0 = threadCpu(null);
@@ -397,8 +432,21 @@ public final class RecallScaleBench implements Callable<Integer> {
                         ps = fts;
                         ps.setString(1, clean);
                     }
+                    List<Long> ids = new ArrayList<>();
                     try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) rs.getString(4);
+                        while (rs.next()) {
+                            rs.getString(4);
+                            ids.add(rs.getLong(1));
+                        }
+                    }
+                    if (withContext) {
+                        for (long id : ids) {
+                            context.setLong(1, id);
+                            context.setLong(2, id);
+                            try (ResultSet rs = context.executeQuery()) {
+                                while (rs.next()) rs.getString(2);
+                            }
+                        }
                     }
                     if (round == 1) {
                         out.add((System.nanoTime() - t0) / 1e6);
