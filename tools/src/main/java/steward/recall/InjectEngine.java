@@ -235,6 +235,7 @@ public final class InjectEngine {
             top = lead.calibrated();
         }
         StringBuilder block = new StringBuilder();
+        int companionsPacked = 0;
         if (reason == null) {
             Packer packer = new Packer(block, budget, found, chosen, dropped);
             // whole items in the ranker's order (relevance with dense, speaker, recency, …) among those that pass: the
@@ -251,7 +252,12 @@ public final class InjectEngine {
                 else if (c.calibrated() >= bar - companionGap) companions.add(c);
                 else dropped.add(withReason(c, "below_threshold"));
             }
-            for (Candidate c : companions) packer.offer(c);
+            // companions only beside an item that clears the bar: never a block of companions alone
+            int clearing = chosen.size();
+            for (Candidate c : companions)
+                if (clearing > 0) packer.offer(c);
+                else dropped.add(withReason(c, "below_threshold"));
+            companionsPacked = chosen.size() - clearing;
             if (chosen.isEmpty()) {
                 reason = "no candidate fits in budget_chars " + budget;
                 block.setLength(0);
@@ -265,8 +271,14 @@ public final class InjectEngine {
         else decision = "shadow";
         if (reason == null) {
             reason = String.format(
-                            "%s lane: best calibrated score %.2f ≥ %.2f, %d item(s) packed",
-                            lane, top, threshold, chosen.size())
+                            "%s lane: best calibrated score %.2f ≥ %.2f, %d item(s) packed%s",
+                            lane,
+                            top,
+                            threshold,
+                            chosen.size(),
+                            companionsPacked == 0
+                                    ? ""
+                                    : String.format(" (%d within %.2f below it)", companionsPacked, COMPANION_GAP))
                     + (decision.equals("shadow") ? " (" + mode + " mode: shown, not injected)" : "");
         }
         String id = "d_" + Long.toHexString(Instant.now(engine.clock()).toEpochMilli()) + "_"

@@ -167,6 +167,26 @@ class InjectEngineTest {
     }
 
     @Test
+    void companionsAreNeverPackedWithoutAnItemThatClearsTheThreshold() throws Exception {
+        String lead = "The staging database runs on port 5433 behind pgbouncer and is dumped to the NAS; "
+                + "its connection string, pool sizes and failover notes live in the ops wiki page about staging, "
+                + "which also lists who may restart it, the maintenance window on Thursday nights, and the runbook "
+                + "for a full disk, a stuck replication slot and an expired certificate on the proxy";
+        RecallService s = new RecallService(RecallTestHomes.engine(RecallTestHomes.memoryHome(
+                tmp, String.join("\n§\n", lead, "restic keeps snapshots", "violin lessons on Tuesdays"), null)));
+        String q = "staging database port and restic NAS snapshots?";
+        InjectEngine.Result roomy = s.inject(req(q, null, null, "active"));
+        assertEquals(2, roomy.items().size(), roomy.reason());
+        assertTrue(roomy.items().get(1).calibrated() < roomy.threshold(), "the second is a companion");
+        assertTrue(roomy.reason().endsWith("2 item(s) packed (1 within 0.10 below it)"), roomy.reason());
+        // the lead does not fit the budget: the short companion alone would, and is not packed
+        InjectEngine.Result tight = s.inject(req(q, "other-session", 200, "active"));
+        assertEquals("skip", tight.decision(), tight.reason());
+        assertTrue(tight.items().isEmpty());
+        assertTrue(tight.dropped().stream().anyMatch(c -> c.drop_reason().startsWith("budget")));
+    }
+
+    @Test
     void cooldownKeepsAnItemOutForTheNextTwoCalls() throws Exception {
         RecallService s = service();
         String q = "What port does the staging database use?";
