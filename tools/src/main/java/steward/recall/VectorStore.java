@@ -35,12 +35,13 @@ import steward.state.AtomicFiles;
 
 /**
  * Dense vectors, compact ({@code <state dir>/recall/vectors/}), memory-mapped by a long-lived process and read by a
- * one-shot one. Each row is keyed by the 64-bit hash of the exact text it embeds (so a text is embedded once however many items say it, and an unchanged text is never
- * embedded again) and stored twice: as int8 with a per-row scale (388 bytes; the exact score), and as 384 sign bits
- * (48 bytes; a first pass over every row by Hamming distance when there are many). Files are append-only; a small
- * header written atomically after the rows are on disk says how many rows are valid, so a reader never sees a torn row
- * and a crash mid-append loses only the unfinished batch. Rows are appended under a file lock, so two Steward processes
- * never write at once; readers need no lock. Rows whose text is no longer indexed stay until the store is compacted.
+ * one-shot one. Each row is keyed by the 64-bit hash of the exact text it embeds (so a text is embedded once however
+ * many items say it, and an unchanged text is never embedded again) and stored twice: as int8 with a per-row scale (388
+ * bytes; the exact score), and as 384 sign bits (48 bytes; a first pass over every row by Hamming distance when there
+ * are many). Files are append-only; a small header written atomically after the rows are on disk says how many rows are
+ * valid, so a reader never sees a torn row and a crash mid-append loses only the unfinished batch. Rows are appended
+ * under a file lock, so two Steward processes never write at once; readers need no lock. Rows whose text is no longer
+ * indexed stay until the store is compacted.
  */
 final class VectorStore implements AutoCloseable {
     static final int FORMAT = 2;
@@ -72,7 +73,7 @@ final class VectorStore implements AutoCloseable {
 
     /**
      * For a process that runs a query or two and exits (a one-shot {@code steward call}): a search reads what it needs
-     * from the files ({@link #nearestByReading}) and keeps nothing (no sign bits on the heap, no key index), so a one-shot
+     * from the files ({@link ReadRows}) and keeps nothing (no sign bits on the heap, no key index), so a one-shot
      * search's resident size does not grow with the history. A long-lived process keeps them (faster queries).
      */
     private final boolean oneShot;
