@@ -178,8 +178,7 @@ final class VectorStore implements AutoCloseable {
             for (int r = signRows; r < n; ) { // 4,096 rows at a time: no second copy of the bits on the heap
                 int m = Math.min(4_096, n - r);
                 b.clear().limit(m * BITS);
-                while (b.hasRemaining())
-                    if (ch.read(b, (long) r * BITS + b.position()) < 0) throw new IOException("bits file ended early");
+                readFully(ch, b, (long) r * BITS);
                 b.flip().asLongBuffer().get(grown, r * BITS_LONGS, m * BITS_LONGS);
                 r += m;
             }
@@ -331,9 +330,7 @@ final class VectorStore implements AutoCloseable {
                     rows.get(i * ROW, row);
                     r.write(ByteBuffer.wrap(row));
                     ByteBuffer bb = ByteBuffer.wrap(bit);
-                    while (bb.hasRemaining())
-                        if (oldBits.read(bb, (long) i * BITS + bb.position()) < 0)
-                            throw new IOException("bits file ended early");
+                    readFully(oldBits, bb, (long) i * BITS);
                     b.write(bb.flip());
                     kept++;
                 }
