@@ -21,6 +21,13 @@ class VectorStoreTest {
     @TempDir
     Path tmp;
 
+    /** {@code n} random unit vectors. */
+    static List<float[]> random(Random r, int n) {
+        List<float[]> vs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) vs.add(random(r));
+        return vs;
+    }
+
     static float[] random(Random r) {
         float[] v = new float[DenseModel.DIM];
         for (int i = 0; i < v.length; i++) v[i] = (float) r.nextGaussian();
@@ -152,14 +159,9 @@ class VectorStoreTest {
 
     @Test
     void manyRowsAreSearchedThroughTheirSignBitsAndCompactionKeepsTheLiveOnes() {
-        Random r = new Random(3);
         int n = VectorStore.EXACT_ROWS + 2000;
-        long[] keys = new long[n];
-        List<float[]> vs = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            keys[i] = i;
-            vs.add(random(r));
-        }
+        long[] keys = java.util.stream.LongStream.range(0, n).toArray();
+        List<float[]> vs = random(new Random(3), n);
         try (VectorStore s = new VectorStore(tmp)) {
             s.append(keys, vs);
             for (int probe : new int[] {0, 12345, n - 1})
@@ -177,12 +179,9 @@ class VectorStoreTest {
     void aOneShotStoreReadsTheSameAnswersAndFollowsAnotherProcesssCompaction() {
         Random r = new Random(5);
         int n = VectorStore.EXACT_ROWS + 3000;
-        long[] keys = new long[n];
-        List<float[]> vs = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            keys[i] = 7_000_000L + i;
-            vs.add(random(r));
-        }
+        long[] keys =
+                java.util.stream.LongStream.range(7_000_000L, 7_000_000L + n).toArray();
+        List<float[]> vs = random(r, n);
         try (VectorStore mapped = new VectorStore(tmp);
                 VectorStore oneShot = new VectorStore(tmp, true)) {
             mapped.append(java.util.Arrays.copyOf(keys, 5000), vs.subList(0, 5000));
