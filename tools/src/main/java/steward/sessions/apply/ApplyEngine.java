@@ -472,6 +472,8 @@ public final class ApplyEngine {
         return currents;
     }
 
+    static final String CURRENT_PARENT = "its session became the current session";
+
     /** What runs and what is skipped (and why) of one store's {@code items}, given its sessions now. */
     record Decided(List<Planned> run, List<ApplyResult.Skipped> skipped) {}
 
@@ -505,6 +507,9 @@ public final class ApplyEngine {
             String rename = req.renames().get(it.session_id());
             if (s == null) reason = "no longer exists";
             else if (currents.contains(s.id())) reason = "became the current session";
+            else if (s.place() != null && s.subagent() && currents.contains(s.parentSessionId()))
+                // as the audit's safety guard: a Claude Code subagent's transcript lives in its session's directory
+                reason = CURRENT_PARENT;
             else if (!AuditEngine.fingerprint(s).equals(it.fingerprint())) reason = "changed since audit";
             else if (rename != null || isGroupRename(it) && "approve".equals(dec) && it.executable()) {
                 if (!renamed.add(s.id())) reason = "renamed by another item of this plan";
@@ -885,7 +890,8 @@ public final class ApplyEngine {
             if (skip != null
                     && (skip.equals("changed since audit")
                             || skip.equals("no longer exists")
-                            || skip.equals("became the current session"))) continue;
+                            || skip.equals("became the current session")
+                            || skip.equals(CURRENT_PARENT))) continue;
             String dec = decision(it, req);
             Planned p = ran.get(it.item_id());
             boolean rejected = "reject".equals(dec);

@@ -226,6 +226,27 @@ class ClaudeApplyTest {
     }
 
     @Test
+    void theSubagentsOfASessionThatBecameCurrentAfterTheAuditAreKept() throws Exception {
+        // audited while the session had ended: its subagent's transcript is planned for deletion; then the user
+        // resumes the session and Steward is called from it
+        AuditEngine.Outcome o = audit(0);
+        String sub = id("A_subagent");
+        assertTrue(o.plan().items().stream()
+                .anyMatch(i -> i.session_id().equals(sub) && i.action().equals("delete")));
+        Path dir = home.resolve("projects/-home-dev-webapp").resolve(id("ended_titled"));
+        Map<String, String> before = ClaudeTestHomes.tree(dir);
+        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK)
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                .apply(new ApplyRequest(o.result().plan_id(), Map.of(), Map.of(), Map.of(), false, id("ended_titled")));
+        assertEquals(
+                "its session became the current session",
+                skipped(r).get(sub),
+                skipped(r).toString());
+        assertFalse(executed(r).contains(sub));
+        assertEquals(before, ClaudeTestHomes.tree(dir), "the current session's subagent transcripts stay in place");
+    }
+
+    @Test
     void aFileModifiedMomentsAgoOrOpenInClaudeCodeIsNeverMoved() throws Exception {
         // idle time of 3 minutes: a session written 4 minutes ago counts as ended, but is still inside the quiet period
         Files.setLastModifiedTime(file("B_high"), FileTime.from(TestHomes.NOW.minusSeconds(240)));
