@@ -161,6 +161,10 @@ public record ClaudeMemoryFiles(
 
     /** Parses the YAML front matter (flat {@code key: value}, a nested {@code type:} under {@code metadata:} too) and the body. */
     static Topic topic(Path f, List<String> lines, boolean personal) {
+        if (!lines.isEmpty() && lines.get(0).startsWith("\uFEFF")) { // saved with a byte order mark
+            lines = new ArrayList<>(lines);
+            lines.set(0, lines.get(0).substring(1));
+        }
         String name = null, description = null, type = null;
         int bodyStart = 0;
         if (!lines.isEmpty() && lines.get(0).strip().equals("---")) {

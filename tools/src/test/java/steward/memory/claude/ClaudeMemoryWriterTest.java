@@ -134,6 +134,47 @@ class ClaudeMemoryWriterTest {
     }
 
     @Test
+    void aTopicSavedWithAByteOrderMarkKeepsItsFrontMatterOnReplace() throws Exception {
+        // Windows editors (Notepad before 1903, PowerShell 5's Set-Content -Encoding UTF8) save UTF-8 with a BOM
+        Path topic = mem.resolve("test-database.md");
+        byte[] plain = Files.readAllBytes(topic);
+        byte[] bom = new byte[plain.length + 3];
+        bom[0] = (byte) 0xEF;
+        bom[1] = (byte) 0xBB;
+        bom[2] = (byte) 0xBF;
+        System.arraycopy(plain, 0, bom, 3, plain.length);
+        Files.write(topic, bom);
+        var t = ClaudeMemoryFiles.read(home, project).projectTopics().stream()
+                .filter(x -> x.file().endsWith("test-database.md"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals("Test database", t.name());
+        assertEquals("e2e tests need the postgres container on port 5433", t.description());
+        assertEquals("project", t.type());
+        assertTrue(t.body().startsWith("The e2e suite"), t.body());
+        MemoryResult r = write(
+                "claude",
+                "replace",
+                "The e2e suite connects to postgres on localhost:5434 since the compose change.",
+                "test-database",
+                null,
+                null,
+                null,
+                null);
+        assertTrue(r.success(), r.record().toString());
+        assertTrue(
+                Files.readString(mem.resolve("MEMORY.md"))
+                        .contains("- [Test database](test-database.md) — e2e tests need the postgres container on port"
+                                + " 5433\n"),
+                "the index line keeps its name and description");
+        assertTrue(
+                Files.readString(topic)
+                        .contains(
+                                "name: Test database\ndescription: e2e tests need the postgres container on port 5433\n"),
+                Files.readString(topic));
+    }
+
+    @Test
     void badInputAndThreatsChangeNothing() throws Exception {
         Map<String, String> before = ClaudeTestHomes.tree(home);
         assertEquals(
