@@ -127,6 +127,7 @@ public final class ClaudeRecall implements RecallSource {
         // newest first: a build that is cancelled or read while it runs has the recent history
         changed.sort((a, b) -> Long.compare(b.mtime(), a.mtime()));
         int done = 0;
+        List<String> unread = new ArrayList<>();
         for (File t : changed) {
             work.checkpoint("recall index");
             try {
@@ -134,13 +135,39 @@ public final class ClaudeRecall implements RecallSource {
                 else syncMemory(t, next, sink);
             } catch (NoSuchFileException e) {
                 sink.deleteGroup(group(t.key())); // removed while syncing; the next refresh drops it
-            } catch (IOException e) {
-                throw new StewardError("recall", "cannot read " + t.file() + ": " + e.getMessage());
+            } catch (IOException | StewardError e) {
+                if (e instanceof Work.Cancelled || e instanceof RecallIndex.Busy) throw (StewardError) e;
+                // one file Steward cannot read (owned by root after `sudo claude`, not UTF-8) is left out, never the
+                // whole home: what it had indexed stays, and it is tried again at the next sync
+                unread.add(
+                        e instanceof StewardError
+                                ? e.getMessage()
+                                : t.file() + ": " + e.getClass().getSimpleName()
+                                        + (e.getMessage() == null
+                                                        || e.getMessage()
+                                                                .equals(t.file().toString())
+                                                ? ""
+                                                : " (" + e.getMessage() + ")"));
+                String was = state.get(t.key());
+                if (was != null) next.put(t.key(), was);
+                if (state.containsKey("T:" + t.key())) next.put("T:" + t.key(), state.get("T:" + t.key()));
             }
             if (++done % 25 == 0 || done == changed.size())
                 work.progress(done, changed.size(), "indexing Claude Code sessions and memory");
         }
+        problem = unread.isEmpty()
+                ? null
+                : unread.get(0)
+                        + (unread.size() > 1 ? " (and " + (unread.size() - 1) + " more files)" : "")
+                        + "; left out, the rest of the Claude Code home is searched";
         return next;
+    }
+
+    private volatile String problem;
+
+    @Override
+    public String problem() {
+        return problem;
     }
 
     static String group(String key) {

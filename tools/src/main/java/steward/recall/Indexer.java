@@ -137,6 +137,10 @@ final class Indexer implements AutoCloseable {
                 try {
                     Map<String, String> after = s.sync(before, thorough || fresh, w, relay);
                     if (after != before) next.put(s.id(), after);
+                    if (s.problem() != null) {
+                        errs.put(s.id(), s.problem());
+                        tokens.remove(s.id());
+                    }
                 } catch (Work.Cancelled | RecallIndex.Busy e) {
                     throw e;
                 } catch (StewardError e) {

@@ -32,6 +32,14 @@ public interface RecallSource extends AutoCloseable {
      */
     Map<String, String> sync(Map<String, String> state, boolean thorough, Sink sink, Work work);
 
+    /**
+     * What the last {@link #sync} could not read and left out (the rest was synced), or null. The indexer reports it and
+     * does not commit the source's token, so the next sync tries again.
+     */
+    default String problem() {
+        return null;
+    }
+
     /** Whether this source owns the URI. */
     boolean owns(String uri);
 

@@ -248,6 +248,42 @@ class ClaudeRecallTest {
     }
 
     @Test
+    void oneUnreadableFileIsLeftOutAndReportedTheRestOfTheHomeIsSearched() throws Exception {
+        StewardPaths paths = claudeOnly();
+        // a topic file saved in Latin-1 (a transcript Claude Code wrote as root after `sudo claude` fails the same way)
+        Path bad = home.resolve("projects/-home-dev-webapp/memory/test-database.md");
+        byte[] good = Files.readAllBytes(bad);
+        Files.write(bad, "---\nname: Caf\u00e9\n---\n\nThe caf\u00e9 menu.\n".getBytes(StandardCharsets.ISO_8859_1));
+        try (RecallEngine e = engine(paths)) {
+            RecallService s = new RecallService(e);
+            RecallService.SearchOutput out = s.search(new RecallService.SearchRequest(
+                    "What did we do about the deploy script on staging?", 5, null, null, null, null));
+            assertFalse(out.items().isEmpty(), out.index().warnings().toString());
+            assertTrue(
+                    out.items().get(0).uri().startsWith("steward://claude/session/" + DEPLOY + "/event/"),
+                    out.items().toString());
+            assertTrue(
+                    out.index().warnings().stream().anyMatch(w -> w.contains("test-database.md")),
+                    out.index().warnings().toString());
+            assertFalse(
+                    hits(e, "stale session cookie redirect loop", RecallItem.CLAUDE_MEMORY)
+                            .isEmpty(),
+                    "the other memory files are indexed");
+            ClaudeRecall src = e.claudeSource();
+            long full = src.fullReads;
+            e.sync();
+            assertEquals(
+                    full, src.fullReads, "the next sync reads only the file it could not read, not the home again");
+            Files.write(bad, good);
+            Files.setLastModifiedTime(bad, FileTime.fromMillis(System.currentTimeMillis() + 5000));
+            SyncReport fixed = e.sync();
+            assertTrue(fixed.errors().isEmpty(), fixed.errors().toString());
+            assertFalse(hits(e, "postgres container port 5433", RecallItem.CLAUDE_MEMORY)
+                    .isEmpty());
+        }
+    }
+
+    @Test
     void anAppendedTranscriptIsReadFromWhereItWasLeftAndAnUnchangedOneIsNotReadAgain() throws Exception {
         StewardPaths paths = claudeOnly();
         try (RecallEngine e = engine(paths)) {
