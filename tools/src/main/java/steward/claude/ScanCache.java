@@ -18,7 +18,8 @@ import steward.state.AtomicFiles;
  */
 public final class ScanCache {
     private static final int MAGIC = 0x53434331; // "SCC1"
-    private static final int VERSION = 1;
+    /** 2: lines that are not UTF-8 are decoded as Claude Code decodes them (a title there was missed). */
+    private static final int VERSION = 2;
 
     private final Path file;
     private final Map<String, Entry> loaded;

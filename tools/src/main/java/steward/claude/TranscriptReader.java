@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -125,12 +126,7 @@ public final class TranscriptReader {
             while (s < e && isSpace(b[s])) s++;
             while (e > s && isSpace(b[e - 1])) e--;
             if (s == e) return; // blank line: nothing to count
-            JsonNode n;
-            try {
-                n = Json.MAPPER.readTree(b, s, e - s);
-            } catch (RuntimeException ex) {
-                n = null;
-            }
+            JsonNode n = parseLine(b, s, e - s);
             if (n == null || !n.isObject()) {
                 malformed++;
                 if (!terminated) truncatedTail = true;
@@ -220,6 +216,22 @@ public final class TranscriptReader {
                     malformed,
                     truncatedTail,
                     other);
+        }
+    }
+
+    /**
+     * One line parsed as Claude Code (Node) reads it: bytes that are not UTF-8 become U+FFFD instead of failing the line;
+     * null when it is not JSON.
+     */
+    static JsonNode parseLine(byte[] b, int s, int len) {
+        try {
+            return Json.MAPPER.readTree(b, s, len);
+        } catch (RuntimeException e) {
+            try {
+                return Json.MAPPER.readTree(new String(b, s, len, StandardCharsets.UTF_8));
+            } catch (RuntimeException e2) {
+                return null;
+            }
         }
     }
 

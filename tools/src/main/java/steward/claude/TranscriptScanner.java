@@ -240,11 +240,7 @@ public final class TranscriptScanner {
             if (!TOP_TYPES.contains(type)) type = lastTypeAt(b, Math.max(s, e - LOOK), e);
             JsonNode parsed = null;
             if (!TOP_TYPES.contains(type)) {
-                try {
-                    parsed = Json.MAPPER.readTree(b, s, e - s);
-                } catch (RuntimeException ex) {
-                    parsed = null;
-                }
+                parsed = TranscriptReader.parseLine(b, s, e - s);
                 if (parsed == null || !parsed.isObject()) {
                     malformed++;
                     if (!terminated && last) openTail = true;
@@ -365,12 +361,8 @@ public final class TranscriptScanner {
     }
 
     private static JsonNode parse(byte[] b, int s, int e) {
-        try {
-            JsonNode n = Json.MAPPER.readTree(b, s, e - s);
-            return n != null && n.isObject() ? n : null;
-        } catch (RuntimeException ex) {
-            return null;
-        }
+        JsonNode n = TranscriptReader.parseLine(b, s, e - s);
+        return n != null && n.isObject() ? n : null;
     }
 
     /** The value after the first {@code "type":"} in {@code b[s, e)}, or "" when there is none. */

@@ -192,6 +192,26 @@ class TranscriptScannerTest {
     }
 
     @Test
+    void aTitleLineWithBytesThatAreNotUtf8IsReadAsClaudeCodeReadsIt() throws Exception {
+        // Node decodes such bytes as U+FFFD and shows the title; the session must not look untitled (rule B deletes
+        // those)
+        Path f = tmp.resolve("renamed.jsonl");
+        byte[] title = "{\"type\":\"custom-title\",\"customTitle\":\"caf\u00e9 plans\",\"sessionId\":\"s\"}\n"
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] turn = ("{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\",\"message\":{\"role\":\"user\","
+                        + "\"content\":\"hello\"},\"uuid\":\"u1\",\"timestamp\":\"2026-08-01T00:00:00Z\",\"sessionId\":\"s\"}\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] all = new byte[turn.length + title.length];
+        System.arraycopy(turn, 0, all, 0, turn.length);
+        System.arraycopy(title, 0, all, turn.length, title.length);
+        Files.write(f, all);
+        TranscriptFacts x = TranscriptScanner.scan(f, true);
+        assertEquals("caf\uFFFD plans", x.title());
+        assertEquals(0, x.malformed());
+        agrees(f, "renamed", false);
+    }
+
+    @Test
     void prettyPrintedOrReorderedLinesFallBackToTheParser() throws Exception {
         Path f = tmp.resolve("odd.jsonl");
         Files.writeString(
