@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -53,6 +54,14 @@ public final class ClaudeHome {
             sb.append((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '-');
         }
         return sb.toString();
+    }
+
+    private static final Pattern SESSION_FILE =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\.jsonl");
+
+    /** Whether a file name is a session's transcript, {@code <session uuid>.jsonl} (the only ones Claude Code lists). */
+    public static boolean isSessionFile(String name) {
+        return SESSION_FILE.matcher(name).matches();
     }
 
     /** A project as listed: its sessions, its index and what could not be read. */
@@ -120,7 +129,8 @@ public final class ClaudeHome {
                 String n = p.getFileName().toString();
                 if (n.endsWith(".jsonl")) {
                     if (n.startsWith("agent-")) flats.add(p);
-                    else mains.put(n.substring(0, n.length() - 6), p);
+                    else if (isSessionFile(n)) mains.put(n.substring(0, n.length() - 6), p);
+                    // any other .jsonl (a user's copy, another tool's export) is no session: Claude Code lists none
                 } else if (n.equals(SessionsIndex.FILE)) {
                     indexFile = p;
                 } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && !n.equals("memory")) {

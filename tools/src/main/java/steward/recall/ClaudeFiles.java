@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import steward.claude.ClaudeHome;
 import steward.json.Json;
 import tools.jackson.databind.JsonNode;
 
@@ -263,7 +264,7 @@ final class ClaudeFiles {
         Path firstTranscript = null;
         for (Path p : children(dir)) {
             String n = p.getFileName().toString();
-            if (n.endsWith(".jsonl") && !n.startsWith("agent-")) {
+            if (ClaudeHome.isSessionFile(n)) {
                 if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) continue; // links are not followed
                 String uuid = n.substring(0, n.length() - ".jsonl".length());
                 track("t:" + project + "/" + uuid, p, project, uuid);

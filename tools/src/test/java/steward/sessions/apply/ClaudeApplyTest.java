@@ -247,6 +247,30 @@ class ClaudeApplyTest {
     }
 
     @Test
+    void aJsonlFileNotNamedBySessionUuidIsNotASessionAndIsLeftAlone() throws Exception {
+        // Claude Code lists only <uuid>.jsonl as sessions: a user's copy or another tool's export is not one
+        Path dir = home.resolve("projects/-home-dev-webapp");
+        Path copy = dir.resolve(id("B_high") + " copy.jsonl");
+        Files.copy(file("B_high"), copy);
+        Path export = dir.resolve("usage-export.jsonl");
+        Files.writeString(export, "{\"ts\":\"2026-07-01\",\"cost\":0.12}\n");
+        FileTime old = FileTime.from(TestHomes.NOW.minusSeconds(40 * 86400));
+        Files.setLastModifiedTime(copy, old);
+        Files.setLastModifiedTime(export, old);
+        byte[] copyBytes = Files.readAllBytes(copy), exportBytes = Files.readAllBytes(export);
+        AuditEngine.Outcome o = audit(0);
+        assertTrue(
+                o.plan().items().stream()
+                        .noneMatch(i -> i.session_id().contains("copy")
+                                || i.session_id().contains("usage-export")),
+                o.plan().items().toString());
+        ApplyResult r = apply(o.result().plan_id(), Map.of("B", "approve"));
+        assertTrue(executed(r).contains(id("B_high")), executed(r).toString());
+        assertArrayEquals(copyBytes, Files.readAllBytes(copy));
+        assertArrayEquals(exportBytes, Files.readAllBytes(export));
+    }
+
+    @Test
     void aFileModifiedMomentsAgoOrOpenInClaudeCodeIsNeverMoved() throws Exception {
         // idle time of 3 minutes: a session written 4 minutes ago counts as ended, but is still inside the quiet period
         Files.setLastModifiedTime(file("B_high"), FileTime.from(TestHomes.NOW.minusSeconds(240)));
