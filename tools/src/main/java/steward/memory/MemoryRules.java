@@ -73,7 +73,7 @@ public final class MemoryRules {
 
     public static List<Integer> matches(List<String> entries, String oldText) {
         List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < entries.size(); i++) if (entries.get(i).contains(oldText)) out.add(i);
+        for (int i = 0; i < entries.size(); i++) if (CodePoints.contains(entries.get(i), oldText)) out.add(i);
         return out;
     }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -163,6 +164,13 @@ public final class MemoryWriter {
                     }
                 }
             }
+            for (int i = 0; i < r.operations().size(); i++) {
+                MemoryRequest.Op op = r.operations().get(i);
+                if (op != null && ("add".equals(op.action()) || "replace".equals(op.action()))) {
+                    Step s = unwritable(op.content(), "Operation " + (i + 1) + ": ");
+                    if (s != null) return s;
+                }
+            }
             return null;
         }
         String action = r.action();
@@ -229,7 +237,25 @@ public final class MemoryWriter {
                 }
             }
         }
-        return null;
+        return "remove".equals(action) ? null : unwritable(r.content(), "");
+    }
+
+    /**
+     * Content that cannot be written as UTF-8 (a lone surrogate, e.g. half of an emoji from a client that cut a UTF-16
+     * string): Hermes' write raises and writes nothing; Steward refuses it before the lock (it would write "?").
+     */
+    static Step unwritable(String content, String prefix) {
+        int s = content == null ? -1 : CodePoints.loneSurrogate(content);
+        if (s < 0) return null;
+        return fail(
+                "invalid_argument",
+                ordered(
+                        "success",
+                        false,
+                        "error",
+                        prefix + "content holds a lone surrogate (U+" + String.format(Locale.ROOT, "%04X", s)
+                                + ", half of a character), which cannot be written as UTF-8. Send the text again with "
+                                + "whole characters."));
     }
 
     @SuppressWarnings("try") // the lock is held for the try body, never referenced

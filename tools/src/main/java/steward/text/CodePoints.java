@@ -58,6 +58,36 @@ public final class CodePoints {
         return s.substring(start, end);
     }
 
+    /**
+     * Python's {@code needle in haystack}: a match that starts or ends inside a surrogate pair is none (Python compares
+     * code points; Java's {@code contains} would let a lone surrogate match half of an emoji).
+     */
+    public static boolean contains(String haystack, String needle) {
+        for (int i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) {
+            int end = i + needle.length();
+            if (!splitsPair(haystack, i) && !splitsPair(haystack, end)) return true;
+        }
+        return false;
+    }
+
+    /** The first surrogate of {@code s} that is not half of a pair (no character: not writable as UTF-8), or -1. */
+    public static int loneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) i++;
+            else if (Character.isSurrogate(c)) return c;
+        }
+        return -1;
+    }
+
+    /** Whether index {@code i} falls between the two halves of a surrogate pair. */
+    private static boolean splitsPair(String s, int i) {
+        return i > 0
+                && i < s.length()
+                && Character.isHighSurrogate(s.charAt(i - 1))
+                && Character.isLowSurrogate(s.charAt(i));
+    }
+
     /** The first {@code n} code points of {@code s} (never splits a surrogate pair). */
     public static String prefix(String s, int n) {
         if (n <= 0) return "";

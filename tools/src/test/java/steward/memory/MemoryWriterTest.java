@@ -263,4 +263,59 @@ class MemoryWriterTest {
         assertEquals(
                 "overflow", write(MemoryRequest.add("memory", "new fact 5")).kind());
     }
+
+    /**
+     * Hermes matches old_text by code points (Python {@code in}): a lone surrogate (half of an emoji, as a client that cuts
+     * UTF-16 strings sends it) matches no entry. Java's {@code contains} matched the half, and "smile 🙂" was removed.
+     */
+    @Test
+    void aLoneSurrogateInOldTextMatchesNoHalfOfAnEmoji() throws Exception {
+        Files.writeString(mem, "smile \ud83d\ude42\n§\nlikes tea");
+        byte[] before = Files.readAllBytes(mem);
+        assertEquals("no_match", write(MemoryRequest.remove("memory", "\ud83d")).kind());
+        assertEquals(
+                "no_match",
+                write(MemoryRequest.replace("memory", "\ude42", "smile")).kind());
+        assertEquals(
+                "batch_no_match",
+                write(MemoryRequest.batch("memory", List.of(new MemoryRequest.Op("remove", null, "e \ud83d"))))
+                        .kind());
+        assertArrayEquals(before, Files.readAllBytes(mem));
+        assertTrue(write(MemoryRequest.remove("memory", "\ud83d\ude42")).success(), "the whole emoji matches");
+        assertEquals("likes tea", Files.readString(mem));
+    }
+
+    /**
+     * Content holding a lone surrogate cannot be written as UTF-8: Hermes' write raises (nothing is written); Steward
+     * wrote "?" in its place and reported success. Refused, with nothing written, for add, replace and a batch.
+     */
+    @Test
+    void contentWithALoneSurrogateIsRefusedAndNothingIsWritten() throws Exception {
+        Files.writeString(mem, "likes tea");
+        byte[] before = Files.readAllBytes(mem);
+        for (MemoryRequest r : List.of(
+                MemoryRequest.add("memory", "coffee \ud83d"),
+                MemoryRequest.replace("memory", "tea", "likes \udc00 coffee"),
+                MemoryRequest.batch(
+                        "memory",
+                        List.of(
+                                new MemoryRequest.Op("add", "ok", null),
+                                new MemoryRequest.Op("add", "half \ud83d", null))))) {
+            MemoryResult res = write(r);
+            assertFalse(res.success(), res.record().toString());
+            assertEquals("invalid_argument", res.kind());
+            String error = (String) res.record().get("error");
+            assertTrue(error.contains("lone surrogate"), error);
+            assertArrayEquals(before, Files.readAllBytes(mem));
+        }
+        assertTrue(((String) write(MemoryRequest.batch(
+                                "memory",
+                                List.of(
+                                        new MemoryRequest.Op("add", "ok", null),
+                                        new MemoryRequest.Op("add", "half \ud83d", null))))
+                        .record()
+                        .get("error"))
+                .startsWith("Operation 2: "));
+        assertFalse(Files.exists(paths.stateDir().resolve("backups")), "nothing was backed up: nothing was written");
+    }
 }
