@@ -318,4 +318,28 @@ class MemoryWriterTest {
                 .startsWith("Operation 2: "));
         assertFalse(Files.exists(paths.stateDir().resolve("backups")), "nothing was backed up: nothing was written");
     }
+
+    /**
+     * A MEMORY.md that is a symlink (a dotfiles checkout) is written through, as Hermes' atomic_replace does: the link
+     * stays and the file it points at gets the entries. Steward replaced the link with a regular file.
+     */
+    @Test
+    void aSymlinkedMemoryFileIsWrittenThroughAndStaysALink() throws Exception {
+        Path real = tmp.resolve("dotfiles/MEMORY.md");
+        Files.createDirectories(real.getParent());
+        Files.writeString(real, "likes tea");
+        Files.createSymbolicLink(mem, Path.of("../dotfiles/MEMORY.md"));
+        assertTrue(write(MemoryRequest.add("memory", "works nights")).success());
+        assertTrue(Files.isSymbolicLink(mem), "the link stays");
+        assertEquals("likes tea\n§\nworks nights", Files.readString(real));
+        assertTrue(write(MemoryRequest.remove("memory", "tea")).success());
+        assertTrue(Files.isSymbolicLink(mem));
+        assertEquals("works nights", Files.readString(real));
+        // a link to a file not there yet: the file is made where the link points
+        Path realUser = tmp.resolve("dotfiles/USER.md");
+        Files.createSymbolicLink(user, realUser);
+        assertTrue(write(MemoryRequest.add("user", "Name: U.")).success());
+        assertTrue(Files.isSymbolicLink(user));
+        assertEquals("Name: U.", Files.readString(realUser));
+    }
 }
