@@ -34,8 +34,8 @@ public record MemoryRequest(
         return new MemoryRequest(target, null, null, null, ops, false);
     }
 
-    /** Hermes' rule: a non-empty {@code operations} wins; an empty one is an error only when there is no action either. */
+    /** Hermes' rule ({@code if operations:}): a non-empty {@code operations} wins; an empty one is no batch. */
     public boolean isBatch() {
-        return operations != null && (!operations.isEmpty() || action == null);
+        return operations != null && !operations.isEmpty();
     }
 }

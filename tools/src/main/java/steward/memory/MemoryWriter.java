@@ -149,8 +149,6 @@ public final class MemoryWriter {
     /** Argument checks that need no lock (Hermes runs them before it locks). Null when the call may proceed. */
     Step precheckArguments(MemoryRequest r, MemoryTarget t, int limit) {
         if (r.isBatch()) {
-            if (r.operations().isEmpty())
-                return fail("invalid_argument", ordered("success", false, "error", "operations list is empty."));
             for (int i = 0; i < r.operations().size(); i++) {
                 MemoryRequest.Op op = r.operations().get(i);
                 String act = op == null ? null : op.action();
@@ -177,7 +175,12 @@ public final class MemoryWriter {
         if (!"add".equals(action) && !"replace".equals(action) && !"remove".equals(action)) {
             return fail(
                     "invalid_argument",
-                    ordered("error", "Unknown action '" + action + "'. Use: add, replace, remove", "success", false));
+                    ordered(
+                            "error",
+                            // Hermes' registry passes a missing action as ""
+                            "Unknown action '" + (action == null ? "" : action) + "'. Use: add, replace, remove",
+                            "success",
+                            false));
         }
         if ("add".equals(action) && isEmpty(r.content())) {
             return fail(

@@ -342,4 +342,21 @@ class MemoryWriterTest {
         assertTrue(Files.isSymbolicLink(user));
         assertEquals("Name: U.", Files.readString(realUser));
     }
+
+    /**
+     * Hermes' tool registry passes a missing action as "" ({@code args.get("action", "")}), and an empty operations list
+     * is no batch: both end in "Unknown action ''". Steward said "Unknown action 'null'" and "operations list is empty.".
+     */
+    @Test
+    void aMissingActionIsUnknownActionAsHermesWordsIt() throws Exception {
+        String expected = "{\"error\": \"Unknown action ''. Use: add, replace, remove\", \"success\": false}";
+        assertEquals(
+                expected,
+                write(new MemoryRequest("memory", null, "x", null, null, false)).hermesJson());
+        assertEquals(expected, write(MemoryRequest.batch("memory", List.of())).hermesJson());
+        assertTrue(
+                write(new MemoryRequest("memory", "add", "x", null, List.of(), false))
+                        .success(),
+                "an empty operations list beside an action is the single action");
+    }
 }
