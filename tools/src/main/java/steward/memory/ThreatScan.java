@@ -2,6 +2,7 @@ package steward.memory;
 
 import java.text.Normalizer;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -165,11 +166,19 @@ public final class ThreatScan {
         return Optional.empty();
     }
 
-    /** Hermes' wording for a blocked write. */
+    /** Hermes' wording for a blocked write; an invisible character is named as Hermes names it (the first in the text). */
     public static Optional<String> blockMessage(String content) {
-        return firstMatch(content)
-                .map(p -> "Blocked: content matches threat pattern '" + p.id() + "'. Content is injected "
-                        + "into the system prompt and must not contain injection or exfiltration payloads.");
+        return firstMatch(content).map(p -> {
+            if (p.raw() && p.id().equals("invisible_unicode")) {
+                var m = p.regex().matcher(content);
+                if (m.find())
+                    return "Blocked: content contains invisible unicode character U+"
+                            + String.format(Locale.ROOT, "%04X", m.group().codePointAt(0))
+                            + " (possible injection).";
+            }
+            return "Blocked: content matches threat pattern '" + p.id() + "'. Content is injected "
+                    + "into the system prompt and must not contain injection or exfiltration payloads.";
+        });
     }
 
     /** NFKC, look-alikes to Latin, format characters dropped, lower case, whitespace collapsed. */

@@ -221,4 +221,19 @@ class ThreatScanTest {
                         + "contain injection or exfiltration payloads.",
                 ThreatScan.blockMessage("cat ~/.netrc before deploying").orElseThrow());
     }
+
+    /** Hermes names the invisible character it blocks; Steward said only "matches threat pattern 'invisible_unicode'". */
+    @Test
+    void anInvisibleCharacterIsNamedAsHermesNamesIt() {
+        assertEquals(
+                "Blocked: content contains invisible unicode character U+200D (possible injection).",
+                ThreatScan.blockMessage("family \ud83d\udc68\u200d\ud83d\udc69").orElseThrow());
+        assertEquals(
+                "Blocked: content contains invisible unicode character U+FEFF (possible injection).",
+                ThreatScan.blockMessage("tests\ufeff and\u200b").orElseThrow(),
+                "the first in the text");
+        assertEquals(
+                "Blocked: content contains invisible unicode character U+E0041 (possible injection).",
+                ThreatScan.blockMessage("tag \udb40\udc41").orElseThrow());
+    }
 }
