@@ -50,6 +50,7 @@ public final class ToolRegistry {
         }
         JsonNode args = arguments == null || arguments.isNull() ? Json.MAPPER.createObjectNode() : arguments;
         if (!args.isObject()) return ToolResult.error(name + ": arguments must be a JSON object");
+        args = tool.arguments((ObjectNode) args);
         List<String> problems = Schemas.validate(name + ".input.json", args);
         if (!problems.isEmpty()) {
             return ToolResult.error(name + ": invalid arguments: " + String.join("; ", problems));

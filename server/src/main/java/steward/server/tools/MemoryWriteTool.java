@@ -10,6 +10,8 @@ import steward.memory.MemoryResult;
 import steward.memory.MemoryWriter;
 import steward.memory.claude.ClaudeMemoryWriter;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** {@code memory_write}: Hermes' memory tool, checked, locked, atomic and backed up. */
 public final class MemoryWriteTool extends StewardTool<MemoryWriteTool.Args> {
@@ -41,6 +43,25 @@ public final class MemoryWriteTool extends StewardTool<MemoryWriteTool.Args> {
 
     public MemoryWriteTool() {
         super(SPEC, Args.class);
+    }
+
+    /**
+     * Hermes' memory tool takes a null target, action, content, old_text or operations, and an operation's null fields,
+     * as left out: strict function-calling clients send null for every optional field.
+     */
+    @Override
+    public ObjectNode arguments(ObjectNode given) {
+        ObjectNode a = given.deepCopy();
+        dropNulls(a);
+        if (a.get("operations") instanceof ArrayNode ops)
+            for (JsonNode op : ops) if (op instanceof ObjectNode o) dropNulls(o);
+        return a;
+    }
+
+    private static void dropNulls(ObjectNode o) {
+        List<String> nulls = new ArrayList<>();
+        for (var e : o.properties()) if (e.getValue().isNull()) nulls.add(e.getKey());
+        o.remove(nulls);
     }
 
     @Override

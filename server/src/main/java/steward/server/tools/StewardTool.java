@@ -1,6 +1,7 @@
 package steward.server.tools;
 
 import java.util.Objects;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One MCP tool: its {@link ToolSpec} and a handler that takes the tool's typed argument record {@code A} and calls
@@ -44,6 +45,14 @@ public abstract class StewardTool<A extends Record> {
     /** The record the validated arguments are bound to. */
     public final Class<A> argumentType() {
         return arguments;
+    }
+
+    /**
+     * The arguments as the input schema checks them. The default is the arguments as given; a tool whose callers send
+     * JSON null for what they leave out returns them without those nulls.
+     */
+    public ObjectNode arguments(ObjectNode given) {
+        return given;
     }
 
     /** Runs the tool on arguments already validated against the input schema and bound to {@code A}. */

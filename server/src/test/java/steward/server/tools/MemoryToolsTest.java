@@ -141,6 +141,35 @@ class MemoryToolsTest {
         assertArrayEquals(before, Files.readAllBytes(mem), "no failure changed the file");
     }
 
+    /**
+     * Strict function-calling clients send JSON null for every optional field they leave out; Hermes' memory tool takes a
+     * null target, content, old_text or operations (and an operation's null fields) as absent. memory_write refused the
+     * whole call ("invalid arguments: /old_text: null found, string expected"), so such a client could never write.
+     */
+    @Test
+    void nullArgumentsAreTakenAsLeftOutAsHermesTakesThem() throws Exception {
+        ToolResult add = call(
+                "memory_write",
+                "{\"target\":null,\"action\":\"add\",\"content\":\"[env] Node 22 via fnm\",\"old_text\":null,"
+                        + "\"operations\":null,\"confirm_whole_file\":null}");
+        assertFalse(add.isError(), add.text());
+        assertEquals("Entry added.", valid("memory_write", add).get("message").asString());
+        ToolResult batch = call(
+                "memory_write",
+                "{\"target\":\"memory\",\"action\":null,\"operations\":[{\"action\":\"add\",\"content\":\"[env] uv for Python\","
+                        + "\"old_text\":null},{\"action\":\"remove\",\"content\":null,\"old_text\":\"Node 22\"}]}");
+        assertFalse(batch.isError(), batch.text());
+        String after = Files.readString(mem);
+        assertTrue(after.endsWith("\n§\n[env] uv for Python") && !after.contains("Node 22"), after);
+        byte[] before = Files.readAllBytes(mem);
+        ToolResult noContent = call("memory_write", "{\"action\":\"add\",\"content\":null}");
+        assertTrue(noContent.isError());
+        assertEquals(
+                "Content is required for 'add' action.",
+                valid("memory_write", noContent).get("error").asString());
+        assertArrayEquals(before, Files.readAllBytes(mem));
+    }
+
     @Test
     void precheckResultsValidate() {
         ToolResult r = call("memory_precheck", "{\"content\":\"[env] The NAS is reachable as nas.local\"}");
