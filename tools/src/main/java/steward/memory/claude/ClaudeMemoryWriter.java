@@ -67,6 +67,18 @@ public final class ClaudeMemoryWriter {
             return fail(
                     r.target(), "invalid_argument", "Unknown action '" + action + "'. Use: add, replace, remove", null);
         }
+        // half of a character (a lone surrogate) would match half of an emoji and be written as "?": refused, as for
+        // Hermes' files
+        for (String s : new String[] {r.content(), r.oldText(), r.name(), r.description()}) {
+            int lone = s == null ? -1 : CodePoints.loneSurrogate(s);
+            if (lone >= 0)
+                return fail(
+                        r.target(),
+                        "invalid_argument",
+                        "a text holds a lone surrogate (U+" + String.format(Locale.ROOT, "%04X", lone)
+                                + ", half of a character). Send it again with whole characters.",
+                        null);
+        }
         String content = MemoryRules.clean(r.content());
         String old = MemoryRules.clean(r.oldText());
         if (!action.equals("remove") && content.isEmpty())

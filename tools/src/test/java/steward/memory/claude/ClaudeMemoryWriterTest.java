@@ -224,6 +224,26 @@ class ClaudeMemoryWriterTest {
     }
 
     @Test
+    void halfOfACharacterIsRefusedAndMatchesNoEmoji() throws Exception {
+        assertTrue(
+                write("claude", "add", "Deploys go out on Fridays \uD83D\uDE42", null, "Deploy day", null, null, null)
+                        .success());
+        Map<String, String> before = ClaudeTestHomes.tree(home);
+        // the first half of the emoji as old_text: a plain String.contains would match the topic above
+        MemoryResult rm = write("claude", "remove", null, "\uD83D", null, null, null, null);
+        assertEquals("invalid_argument", rm.kind(), rm.record().toString());
+        assertEquals(
+                "invalid_argument",
+                write("claude", "add", "half \uDE42", null, null, null, null, null)
+                        .kind());
+        assertEquals(
+                "invalid_argument",
+                write("claude_md", "add", "half \uD83D", null, null, null, null, null)
+                        .kind());
+        assertEquals(before, ClaudeTestHomes.tree(home));
+    }
+
+    @Test
     void anAddPastThe200LoadedLinesIsRefused() throws Exception {
         Path api = Path.of("/home/dev/api");
         Path idx = ClaudeMemoryFiles.read(home, api).index();
