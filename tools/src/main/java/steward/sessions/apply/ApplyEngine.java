@@ -852,10 +852,12 @@ public final class ApplyEngine {
     }
 
     public static ApplyResult.Counts counts(Connection c) throws SQLException {
+        // archived is one of the columns a schema may lack (SessionStore reads it as optional)
+        String archived =
+                SessionStore.columns(c, "sessions").contains("archived") ? "COALESCE(SUM(archived != 0), 0)" : "0";
         try (Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery(
-                        "SELECT COUNT(*), COALESCE(SUM(ended_at IS NULL), 0), COALESCE(SUM(archived != 0), 0), "
-                                + "COALESCE(SUM(title IS NULL OR trim(title) = ''), 0) FROM sessions")) {
+                ResultSet rs = st.executeQuery("SELECT COUNT(*), COALESCE(SUM(ended_at IS NULL), 0), " + archived
+                        + ", COALESCE(SUM(title IS NULL OR trim(title) = ''), 0) FROM sessions")) {
             rs.next();
             int all = rs.getInt(1);
             int active = rs.getInt(2);

@@ -118,7 +118,8 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
-    static Set<String> columns(Connection c, String table) throws SQLException {
+    /** The columns {@code table} has ({@code PRAGMA table_info}). */
+    public static Set<String> columns(Connection c, String table) throws SQLException {
         Set<String> cols = new LinkedHashSet<>();
         try (Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("PRAGMA table_info(" + table + ")")) {
