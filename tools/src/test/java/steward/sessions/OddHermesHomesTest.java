@@ -1,6 +1,7 @@
 package steward.sessions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -72,6 +73,74 @@ class OddHermesHomesTest {
         }
     }
 
+    /**
+     * What Hermes' {@code archive_and_compact} leaves: the session's turns kept on disk as {@code active = 0,
+     * compacted = 1} (session_search still finds them) and {@code message_count} set to the live (compacted) count.
+     */
+    void compactInPlace(String id, int keptLive) throws Exception {
+        try (Connection c = Sqlite.openReadWrite(db)) {
+            Sqlite.immediate(c, x -> {
+                try (Statement st = x.createStatement()) {
+                    st.executeUpdate("UPDATE messages SET active = 0, compacted = 1 WHERE session_id = '" + id
+                            + "' AND active = 1");
+                }
+                double ts;
+                try (PreparedStatement q =
+                        x.prepareStatement("SELECT MAX(timestamp) FROM messages WHERE session_id = ?")) {
+                    q.setString(1, id);
+                    try (ResultSet rs = q.executeQuery()) {
+                        rs.next();
+                        ts = rs.getDouble(1);
+                    }
+                }
+                try (PreparedStatement ins = x.prepareStatement(
+                        "INSERT INTO messages (session_id, role, content, timestamp, active) VALUES (?, ?, ?, ?, 1)")) {
+                    for (int i = 0; i < keptLive; i++) {
+                        ins.setString(1, id);
+                        ins.setString(2, i % 2 == 0 ? "user" : "assistant");
+                        ins.setString(3, "summary " + i);
+                        ins.setDouble(4, ts);
+                        ins.executeUpdate();
+                    }
+                }
+                try (PreparedStatement up = x.prepareStatement("UPDATE sessions SET message_count = ? WHERE id = ?")) {
+                    up.setInt(1, keptLive);
+                    up.setString(2, id);
+                    up.executeUpdate();
+                }
+                return null;
+            });
+        }
+    }
+
+    // A session compacted in place holds far more messages than its message_count says: the rules that delete
+    // without asking because a session is small must count what is on disk.
+    @Test
+    void aSessionCompactedInPlaceIsNotDeletedUnaskedAsSmall() throws Exception {
+        String chat = "20260803_100000_0dd001", sub = "20260803_110000_0dd002", empty = "20260808_100000_0dd003";
+        HermesRows.into(db)
+                .chat(chat, "cli", null, true, 40, now - 7 * DAY)
+                .subagent(sub, CURRENT, "Research quantum ledgers", true, 30, now - 6 * DAY)
+                .chat(empty, "cli", null, false, 12, now - 2 * DAY)
+                .write();
+        compactInPlace(chat, 2);
+        compactInPlace(sub, 1);
+        compactInPlace(empty, 0);
+        Plan p = audit().plan();
+
+        Plan.PlanItem c = item(p, chat);
+        assertEquals("B/long", c.condition(), "42 messages on disk, 40 of them found by Hermes' search: asked");
+        assertFalse(c.automatic());
+        Plan.PlanItem s = item(p, sub);
+        assertTrue(s == null || !s.automatic(), "a titled subagent with 31 messages is no shell: " + s);
+        Plan.PlanItem e = item(p, empty);
+        assertTrue(e == null || !"delete".equals(e.action()), "12 archived messages are not 'no messages': " + e);
+
+        ApplyResult r = applySilently(p);
+        List<String> left = ids();
+        assertTrue(left.containsAll(List.of(chat, sub, empty)), "nobody approved deleting them: " + r.executed());
+    }
+
     // A state.db without the archived column (the audit reads it as optional) must also be applied and restored.
     @Test
     void aStateDbWithoutTheArchivedColumnIsAppliedAndRestored() throws Exception {
@@ -91,26 +160,6 @@ class OddHermesHomesTest {
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT id FROM sessions")) {
             while (rs.next()) out.add(rs.getString(1));
-        }
-        return out;
-    }
-
-    String parentOf(String id) throws Exception {
-        try (Connection c = Sqlite.openReadOnly(db);
-                PreparedStatement ps = c.prepareStatement("SELECT parent_session_id FROM sessions WHERE id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        }
-    }
-
-    List<String> foreignKeyViolations() throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = Sqlite.openReadOnly(db);
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("PRAGMA foreign_key_check(sessions)")) {
-            while (rs.next()) out.add(rs.getString(1) + " rowid " + rs.getLong(2) + " → " + rs.getString(3));
         }
         return out;
     }

@@ -216,6 +216,12 @@ public final class SessionStore implements AutoCloseable {
     /** Sessions above this many rows are listed by two readers in parallel. */
     static final long PARALLEL_MIN_ROWS = 4000;
 
+    /**
+     * A {@code message_count} up to this is checked against the session's rows (the largest count a rule deletes
+     * unasked by: rule B's 10; A's 4, N's 0); above it the session is large either way.
+     */
+    static final int COUNTED_UP_TO = 10;
+
     /** Sessions with {@code lo < rowid <= hi}. */
     private List<SessionRow> listRange(Connection c, long lo, long hi) {
         boolean archived = hasSessionColumn("archived");
@@ -224,9 +230,15 @@ public final class SessionStore implements AutoCloseable {
         boolean modelConfig = hasSessionColumn("model_config");
         // only the columns that exist are read: every column read is a native call per row. Times come back as a
         // number or -1 (a NULL or non-numeric ended_at is "active"; a non-numeric message time counts as the start),
-        // so one getDouble reads each.
+        // so one getDouble reads each. A small message_count is checked against the rows on disk: Hermes' in-place
+        // compaction
+        // sets it to the live count and keeps the compacted turns, which its search still finds, and the rules that
+        // act unasked on small sessions (A, B, N) must see them.
         StringBuilder sql = new StringBuilder("SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, "
-                + "CASE WHEN typeof(s.ended_at) IN ('real', 'integer') THEN s.ended_at ELSE -1 END, s.end_reason, s.message_count, "
+                + "CASE WHEN typeof(s.ended_at) IN ('real', 'integer') THEN s.ended_at ELSE -1 END, s.end_reason, "
+                + "CASE WHEN ifnull(s.message_count, 0) <= " + COUNTED_UP_TO
+                + " THEN max(ifnull(s.message_count, 0), "
+                + "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)) ELSE s.message_count END, "
                 + "ifnull((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), -1)");
         if (modelConfig)
             sql.append(
