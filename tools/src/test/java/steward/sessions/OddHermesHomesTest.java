@@ -154,6 +154,20 @@ class OddHermesHomesTest {
         assertEquals(before, TestHomes.logicalDump(db));
     }
 
+    // SQLite orders any text above every number: one message time written as text (by a foreign tool) made MAX() return
+    // it, the last activity fell back to the start, and a telegram thread active 30 minutes ago was ended as idle.
+    @Test
+    void aTextTimestampDoesNotHideRecentActivity() throws Exception {
+        String tg = "20260805_100000_0dd020";
+        HermesRows.into(db).chat(tg, "telegram", null, false, 20, now - 1800).write();
+        sql(
+                "UPDATE sessions SET started_at = " + (now - 5 * DAY) + " WHERE id = '" + tg + "'",
+                "UPDATE messages SET timestamp = '2026-08-05 10:00:00' WHERE id = "
+                        + "(SELECT MIN(id) FROM messages WHERE session_id = '" + tg + "')");
+        Plan.PlanItem t = item(audit().plan(), tg);
+        assertTrue(t == null || !"mark_ended".equals(t.action()), "active 30 minutes ago: " + t);
+    }
+
     List<String> ids() throws Exception {
         List<String> out = new ArrayList<>();
         try (Connection c = Sqlite.openReadOnly(db);

@@ -166,7 +166,8 @@ public final class SessionStore implements AutoCloseable {
         String opt = optionalColumns();
         String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
                 + "s.message_count, " + opt + ", m.last_ts, m.n, m.max_id "
-                + "FROM sessions s LEFT JOIN (SELECT session_id, MAX(timestamp) AS last_ts, COUNT(*) AS n, MAX(id) AS max_id "
+                + "FROM sessions s LEFT JOIN (SELECT session_id, MAX(CASE WHEN timestamp < '' THEN timestamp END) AS last_ts, "
+                + "COUNT(*) AS n, MAX(id) AS max_id "
                 + "FROM messages GROUP BY session_id) m ON m.session_id = s.id";
         List<SessionRow> out = new ArrayList<>();
         try (Statement st = conn.createStatement();
@@ -229,17 +230,18 @@ public final class SessionStore implements AutoCloseable {
         boolean hidden = hasSessionColumn("hidden");
         boolean modelConfig = hasSessionColumn("model_config");
         // only the columns that exist are read: every column read is a native call per row. Times come back as a
-        // number or -1 (a NULL or non-numeric ended_at is "active"; a non-numeric message time counts as the start),
-        // so one getDouble reads each. A small message_count is checked against the rows on disk: Hermes' in-place
-        // compaction
+        // number or -1 (a NULL or non-numeric ended_at is "active"; a message time written as text is not an activity:
+        // SQLite orders text above every number, so it is left out of MAX with "< ''", still one index seek), so one
+        // getDouble reads each. A small message_count is checked against the rows on disk: Hermes' in-place compaction
         // sets it to the live count and keeps the compacted turns, which its search still finds, and the rules that
         // act unasked on small sessions (A, B, N) must see them.
-        StringBuilder sql = new StringBuilder("SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, "
-                + "CASE WHEN typeof(s.ended_at) IN ('real', 'integer') THEN s.ended_at ELSE -1 END, s.end_reason, "
-                + "CASE WHEN ifnull(s.message_count, 0) <= " + COUNTED_UP_TO
-                + " THEN max(ifnull(s.message_count, 0), "
-                + "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)) ELSE s.message_count END, "
-                + "ifnull((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), -1)");
+        StringBuilder sql = new StringBuilder(
+                "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, "
+                        + "CASE WHEN typeof(s.ended_at) IN ('real', 'integer') THEN s.ended_at ELSE -1 END, s.end_reason, "
+                        + "CASE WHEN ifnull(s.message_count, 0) <= " + COUNTED_UP_TO
+                        + " THEN max(ifnull(s.message_count, 0), "
+                        + "(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)) ELSE s.message_count END, "
+                        + "ifnull((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id AND m.timestamp < ''), -1)");
         if (modelConfig)
             sql.append(
                     ", CASE WHEN s.source = 'subagent' OR instr(s.model_config, '_delegate_from') > 0 THEN s.model_config END");
@@ -311,7 +313,7 @@ public final class SessionStore implements AutoCloseable {
         String opt = optionalColumns();
         String sql = "SELECT s.id, s.source, s.title, s.parent_session_id, s.started_at, s.ended_at, s.end_reason, "
                 + "s.message_count, " + opt + ", "
-                + "(SELECT MAX(timestamp) FROM messages WHERE session_id = s.id), "
+                + "(SELECT MAX(timestamp) FROM messages WHERE session_id = s.id AND timestamp < ''), "
                 + "(SELECT COUNT(*) FROM messages WHERE session_id = s.id), "
                 + "(SELECT MAX(id) FROM messages WHERE session_id = s.id) FROM sessions s WHERE s.id = ?";
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
