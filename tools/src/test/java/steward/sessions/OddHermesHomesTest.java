@@ -3,6 +3,7 @@ package steward.sessions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -141,6 +142,62 @@ class OddHermesHomesTest {
         assertTrue(left.containsAll(List.of(chat, sub, empty)), "nobody approved deleting them: " + r.executed());
     }
 
+    // Hermes' own delete orphans the children it keeps (parent_session_id → NULL); a child left pointing at a deleted
+    // session makes Hermes' next upsert of it (resume, every token count) fail with "FOREIGN KEY constraint failed".
+    @Test
+    void deletingAParentNeverLeavesAKeptChildPointingAtIt() throws Exception {
+        String parent = "20260801_100000_0dd010", branch = "20260801_120000_0dd011";
+        HermesRows.into(db)
+                .chat(parent, "cli", null, true, 3, now - 9 * DAY)
+                .chat(branch, "cli", null, true, 25, now - 8 * DAY)
+                .write();
+        sql(
+                "UPDATE sessions SET end_reason = 'branched' WHERE id = '" + parent + "'",
+                "UPDATE sessions SET parent_session_id = '" + parent + "', model_config = '{\"_branched_from\": \""
+                        + parent + "\"}' WHERE id = '" + branch + "'");
+        List<String> before = TestHomes.logicalDump(db);
+        Plan p = audit().plan();
+        assertTrue(item(p, parent).automatic(), "the untitled 3-message parent goes by rule B");
+        assertFalse(item(p, branch).automatic(), "the 25-message branch is asked about");
+
+        ApplyResult r = applySilently(p);
+        assertFalse(ids().contains(parent));
+        assertTrue(ids().contains(branch));
+        assertEquals(List.of(), foreignKeyViolations(), "no session points at a deleted one");
+        assertNull(parentOf(branch), "orphaned as Hermes' own delete does");
+
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
+        assertEquals(parent, parentOf(branch), "the restore links the branch to its parent again");
+        assertEquals(before, TestHomes.logicalDump(db));
+    }
+
+    // Undoing one automatic deletion of a subagent whose parent went too: the child comes back without a parent (as
+    // Hermes' import brings it), and is linked to it again when the parent is restored.
+    @Test
+    void aChildRestoredWithoutItsParentIsLinkedWhenTheParentComesBack() throws Exception {
+        String parent = "20260801_100000_0dd030", child = "20260801_101000_0dd031";
+        HermesRows.into(db)
+                .chat(parent, "cli", null, true, 3, now - 9 * DAY)
+                .subagent(child, parent, null, true, 2, now - 9 * DAY)
+                .write();
+        List<String> before = TestHomes.logicalDump(db);
+        Plan p = audit().plan();
+        assertTrue(item(p, parent).automatic() && item(p, child).automatic());
+        ApplyResult r = applySilently(p);
+        assertFalse(ids().contains(parent) || ids().contains(child));
+        String backup = r.backup().backup_id();
+
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(backup, List.of(child));
+        assertTrue(ids().contains(child));
+        assertNull(parentOf(child), "its parent is still deleted");
+        assertEquals(List.of(), foreignKeyViolations());
+
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(backup, List.of(parent));
+        assertEquals(parent, parentOf(child));
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(backup, null); // the fixture's own automatic deletions
+        assertEquals(before, TestHomes.logicalDump(db));
+    }
+
     // A state.db without the archived column (the audit reads it as optional) must also be applied and restored.
     @Test
     void aStateDbWithoutTheArchivedColumnIsAppliedAndRestored() throws Exception {
@@ -174,6 +231,26 @@ class OddHermesHomesTest {
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT id FROM sessions")) {
             while (rs.next()) out.add(rs.getString(1));
+        }
+        return out;
+    }
+
+    String parentOf(String id) throws Exception {
+        try (Connection c = Sqlite.openReadOnly(db);
+                PreparedStatement ps = c.prepareStatement("SELECT parent_session_id FROM sessions WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    List<String> foreignKeyViolations() throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = Sqlite.openReadOnly(db);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA foreign_key_check(sessions)")) {
+            while (rs.next()) out.add(rs.getString(1) + " rowid " + rs.getLong(2) + " → " + rs.getString(3));
         }
         return out;
     }

@@ -715,6 +715,7 @@ public final class ApplyEngine {
             throw new StewardError(
                     CTX, "backup failed, nothing was changed: cannot list side files: " + e.getMessage(), e);
         }
+        Map<String, List<String>> orphans = orphans(c, d);
         for (Planned p : d.run()) {
             ObjectNode note = Json.MAPPER.createObjectNode();
             note.put("backup_id", id);
@@ -729,6 +730,10 @@ public final class ApplyEngine {
             if (p.op() == Op.RENAME) note.put("new_title", p.newTitle());
             ArrayNode files = note.putArray("side_files");
             if (p.op() == Op.DELETE) {
+                // the children this deletion leaves (a branch, a session the user kept): orphaned as Hermes' own delete
+                // does, linked again by a restore
+                ArrayNode orphaned = note.putArray("orphaned");
+                for (String k : orphans.getOrDefault(p.item().session_id(), List.of())) orphaned.add(k);
                 for (Path f : sides.of(p.item().session_id())) {
                     files.add(f.getFileName().toString());
                     sideMoves.put(f, bk.filesDir(id).resolve(f.getFileName().toString()));
@@ -772,6 +777,31 @@ public final class ApplyEngine {
                 w.backup_id(), w.path(), w.size_bytes(), w.sessions(), w.messages(), sideMoves.size());
     }
 
+    /**
+     * The children each deletion of {@code d} leaves behind (not deleted with it): Hermes' own delete orphans them
+     * ({@code parent_session_id} → NULL), since a row pointing at a deleted session fails Hermes' foreign key check on
+     * its next upsert of that row.
+     */
+    private static Map<String, List<String>> orphans(Connection c, Decision d) throws SQLException {
+        Set<String> deleted = new HashSet<>();
+        for (Planned p : d.run()) if (p.op() == Op.DELETE) deleted.add(p.item().session_id());
+        Map<String, List<String>> out = new HashMap<>();
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY id")) {
+            for (String id : deleted) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String k = rs.getString(1);
+                        if (!deleted.contains(k))
+                            out.computeIfAbsent(id, x -> new ArrayList<>()).add(k);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** Puts moved side files back after a rollback; false when one could not be moved (the journal keeps it for later). */
     static boolean moveBack(List<Path[]> moved) {
         boolean all = true;
@@ -813,6 +843,14 @@ public final class ApplyEngine {
                 ds.setString(1, sid);
                 if (ds.executeUpdate() != 1)
                     throw new StewardError(CTX, "session " + sid + " could not be deleted; nothing was changed");
+            }
+        }
+        // what still points at a deleted session is a child it leaves (listed in the backup): orphaned, as Hermes does
+        try (PreparedStatement orphan =
+                c.prepareStatement("UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?")) {
+            for (Planned p : deletes) {
+                orphan.setString(1, p.item().session_id());
+                orphan.executeUpdate();
             }
         }
         try (PreparedStatement me = c.prepareStatement(

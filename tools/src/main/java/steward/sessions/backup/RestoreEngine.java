@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -238,6 +239,7 @@ public final class RestoreEngine {
             if (entry != null) entry.write(ApplyJournal.Phase.PREPARED, List.of(), moves);
             try {
                 store.write(c -> {
+                    Set<String> reinserted = new HashSet<>();
                     boolean usage = SessionBackup.hasTable(c, "session_model_usage");
                     for (JsonNode l : lines) {
                         String id = l.path("id").asString();
@@ -252,7 +254,9 @@ public final class RestoreEngine {
                         };
                         if (why == null) restored.add(id);
                         else skipped.add(new Skipped(id, why));
+                        if (why == null && action.equals("delete")) reinserted.add(id);
                     }
+                    relink(c, lines, reinserted);
                     Crashpoint.reach("restore.before-commit");
                     return null;
                 });
@@ -389,6 +393,57 @@ public final class RestoreEngine {
         if (events.isEmpty()) return LearningReport.notRecorded("nothing restored");
         return LearningReport.of(new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock)
                 .recordRestore(backupId, events));
+    }
+
+    /**
+     * Parent links once the sessions are back. The apply orphaned the children a deletion left (as Hermes' own delete
+     * does, {@code _steward.orphaned}); they, and the sessions of this backup deleted with it and restored since, are
+     * linked to a restored session again while they still have no parent. A restored session whose parent this apply
+     * deleted and that is still gone is detached, as Hermes' import detaches a child without its parent: a row pointing
+     * at a missing session fails Hermes' foreign key check on its next upsert. A link that pointed nowhere before the
+     * apply is restored as it was.
+     */
+    private static void relink(Connection c, List<JsonNode> lines, Set<String> reinserted) throws SQLException {
+        if (reinserted.isEmpty()) return;
+        Set<String> deletedByApply = new HashSet<>();
+        Map<String, List<String>> childrenInBackup = new HashMap<>();
+        for (JsonNode l : lines) {
+            String id = l.path("id").asString();
+            if (l.path("_steward").path("action").asString("delete").equals("delete")) deletedByApply.add(id);
+            String parent = text(l.get("parent_session_id"));
+            if (parent != null)
+                childrenInBackup.computeIfAbsent(parent, k -> new ArrayList<>()).add(id);
+        }
+        try (PreparedStatement exists = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?");
+                PreparedStatement detach = c.prepareStatement(
+                        "UPDATE sessions SET parent_session_id = NULL WHERE id = ? AND parent_session_id = ?");
+                PreparedStatement link = c.prepareStatement(
+                        "UPDATE sessions SET parent_session_id = ? WHERE id = ? AND parent_session_id IS NULL")) {
+            for (JsonNode l : lines) {
+                String id = l.path("id").asString();
+                if (!reinserted.contains(id)) continue;
+                List<String> kids = new ArrayList<>(childrenInBackup.getOrDefault(id, List.of()));
+                for (JsonNode k : l.path("_steward").path("orphaned")) kids.add(k.asString());
+                for (String k : kids) {
+                    link.setString(1, id);
+                    link.setString(2, k);
+                    link.executeUpdate();
+                }
+                String parent = text(l.get("parent_session_id"));
+                if (parent == null || !deletedByApply.contains(parent)) continue;
+                exists.setString(1, parent);
+                try (ResultSet rs = exists.executeQuery()) {
+                    if (rs.next()) continue;
+                }
+                detach.setString(1, id);
+                detach.setString(2, parent);
+                detach.executeUpdate();
+            }
+        }
+    }
+
+    private static String text(JsonNode v) {
+        return v == null || v.isNull() ? null : v.asString();
     }
 
     private static String reinsert(
