@@ -225,6 +225,55 @@ class OddHermesHomesTest {
         assertTrue(t == null || !"mark_ended".equals(t.action()), "active 30 minutes ago: " + t);
     }
 
+    // A rename is written as Hermes' own set_session_title would store it: its sanitize_title removes zero-width and
+    // bidi-override characters and collapses whitespace runs, so a title Steward wrote raw could not be found again by
+    // the title a user types (and could reorder how it is displayed).
+    @Test
+    void aRenameIsStoredAsHermesWouldStoreIt() throws Exception {
+        String nameless = null;
+        for (var s : TestHomes.manifest().get("sessions"))
+            if (s.get("kind").asString().equals("C_untitled"))
+                nameless = s.get("id").asString();
+        Plan p = audit().plan();
+        assertNotNull(item(p, nameless));
+        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(
+                        p.plan_id(),
+                        Map.of(),
+                        Map.of(),
+                        Map.of(nameless, "\u202eevil\u200b  title\t\u2066x\u2069 "),
+                        false,
+                        CURRENT,
+                        Map.of()));
+        assertTrue(r.executed().stream().anyMatch(d -> d.action().equals("rename")));
+        try (Connection c = Sqlite.openReadOnly(db);
+                PreparedStatement ps = c.prepareStatement("SELECT title FROM sessions WHERE id = ?")) {
+            ps.setString(1, nameless);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals("evil title x", rs.getString(1));
+            }
+        }
+        Plan p2 = audit().plan();
+        String other = p2.items().stream()
+                .filter(i -> i.action().equals("delete") || i.action().equals("mark_ended"))
+                .findFirst()
+                .orElseThrow()
+                .session_id();
+        var e = org.junit.jupiter.api.Assertions.assertThrows(
+                steward.StewardError.class,
+                () -> new ApplyEngine(paths, TestHomes.CLOCK)
+                        .apply(new ApplyRequest(
+                                p2.plan_id(),
+                                Map.of(),
+                                Map.of(),
+                                Map.of(other, "\u200b\u200b"),
+                                false,
+                                CURRENT,
+                                Map.of())));
+        assertTrue(e.getMessage().contains("empty"), e.getMessage());
+    }
+
     List<String> ids() throws Exception {
         List<String> out = new ArrayList<>();
         try (Connection c = Sqlite.openReadOnly(db);

@@ -439,7 +439,7 @@ public final class ApplyEngine {
                         "rename of " + e.getKey()
                                 + ": Steward does not rename Claude Code sessions (use /rename in Claude Code)");
             }
-            String t = e.getValue() == null ? "" : CodePoints.pyStrip(e.getValue());
+            String t = e.getValue() == null ? "" : hermesTitle(e.getValue());
             if (t.isEmpty()) throw new StewardError(CTX, "rename of " + e.getKey() + ": the new title is empty");
             if (CodePoints.length(t) > MAX_TITLE)
                 throw new StewardError(
@@ -516,8 +516,7 @@ public final class ApplyEngine {
                 else {
                     run.put(
                             it.item_id(),
-                            new Planned(
-                                    it, Op.RENAME, CodePoints.pyStrip(rename != null ? rename : it.new_title()), 0));
+                            new Planned(it, Op.RENAME, hermesTitle(rename != null ? rename : it.new_title()), 0));
                     continue;
                 }
             } else if ("reject".equals(dec)) reason = "rejected";
@@ -642,6 +641,36 @@ public final class ApplyEngine {
                 && req.itemDecisions().get(p.item().item_id()) == null
                 && decision(p.item(), req) == null
                 && p.item().automatic();
+    }
+
+    /**
+     * A title as Hermes' own {@code set_session_title} stores it ({@code SessionDB.sanitize_title}): the invisible
+     * characters it removes (zero-width, bidi overrides and isolates, line and paragraph separators, BOM, object
+     * replacement) removed, whitespace runs collapsed to one space, stripped. The ASCII control characters it also
+     * removes (all but tab, line feed and carriage return) are kept here: the caller refuses them.
+     */
+    static String hermesTitle(String raw) {
+        StringBuilder sb = new StringBuilder(raw.length());
+        boolean gap = false;
+        for (int i = 0; i < raw.length(); ) {
+            int cp = raw.codePointAt(i);
+            i += Character.charCount(cp);
+            if ((cp >= 0x200B && cp <= 0x200F)
+                    || (cp >= 0x2028 && cp <= 0x202E)
+                    || (cp >= 0x2060 && cp <= 0x2069)
+                    || cp == 0xFEFF
+                    || cp == 0xFFFC
+                    || (cp >= 0xFFF9 && cp <= 0xFFFB)) continue;
+            boolean control = cp <= 0x1F && cp != '\t' && cp != '\n' && cp != '\r' || cp == 0x7F;
+            if (!control && CodePoints.isPythonWhitespace(cp)) {
+                gap = sb.length() > 0;
+                continue;
+            }
+            if (gap) sb.append(' ');
+            gap = false;
+            sb.appendCodePoint(cp);
+        }
+        return sb.toString();
     }
 
     /** A rule G item: a topic group's proposed title (its {@code topic} is the group's id). */
