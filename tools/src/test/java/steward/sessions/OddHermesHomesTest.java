@@ -140,6 +140,19 @@ class OddHermesHomesTest {
         ApplyResult r = applySilently(p);
         List<String> left = ids();
         assertTrue(left.containsAll(List.of(chat, sub, empty)), "nobody approved deleting them: " + r.executed());
+
+        // the user approves deleting the compacted chat: apply's re-read sees it as the audit did (not "changed")
+        Plan p2 = audit().plan();
+        ApplyResult approved = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(
+                        p2.plan_id(),
+                        Map.of(item(p2, chat).item_id(), "approve"),
+                        Map.of(),
+                        Map.of(),
+                        false,
+                        CURRENT,
+                        Map.of()));
+        assertFalse(ids().contains(chat), "approved and unchanged since the audit: " + approved.skipped());
     }
 
     // Hermes' own delete orphans the children it keeps (parent_session_id → NULL); a child left pointing at a deleted
