@@ -211,9 +211,10 @@ public final class Consolidation {
             for (DailyLog.Line l : d.in(s.workspace())) {
                 if (wm != null && f.getKey().toString().equals(wm.date()) && l.number() <= wm.line()) continue;
                 total++;
-                through = f.getKey() + "#" + l.number();
                 if (shown >= max) continue;
                 shown++;
+                // the last line shown: a plan through it leaves the lines left out for the next gather
+                through = f.getKey() + "#" + l.number();
                 lines.add(new Excerpt(
                         "log:" + f.getKey() + "#" + l.number(),
                         l.time() == null ? null : l.time().toString(),

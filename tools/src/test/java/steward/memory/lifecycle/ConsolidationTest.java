@@ -60,6 +60,34 @@ class ConsolidationTest {
         assertFalse(g.entries().get(1).prefixed());
     }
 
+    /**
+     * Probe: with more unprocessed lines than max_excerpts, gather's {@code through} named the last line of all, so a
+     * plan made "through" it marked the lines never shown as processed and they were never consolidated.
+     */
+    @Test
+    void throughStopsAtTheLastShownLineSoLinesLeftOutAreGatheredNextTime() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] root fact");
+        LifecycleHomes.log(
+                paths,
+                "2026-08-09",
+                "- 09:00 first note\n- 10:00 second note\n- 11:00 third note\n- 12:00 fourth note\n- 13:00 fifth note\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        Consolidation.GatherResult g = c.gather(null, 2);
+        assertEquals(2, g.excerpts());
+        assertEquals(3, g.left_out());
+        assertEquals("2026-08-09#4", g.through(), "the last line shown, not the last line of the log");
+        var plan = c.plan(null, g.through(), List.of(), "en");
+        c.apply(plan.plan_id(), null, "test");
+        Consolidation.GatherResult next = c.gather(null, 2);
+        assertEquals(
+                List.of("third note", "fourth note"),
+                next.days().get(0).lines().stream()
+                        .map(Consolidation.Excerpt::text)
+                        .toList(),
+                "the lines left out come next");
+        assertEquals(1, next.left_out());
+    }
+
     @Test
     void newEntriesStartTentativeAndMentionsPromoteThem() throws Exception {
         StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] Python 3.12 via uv");
