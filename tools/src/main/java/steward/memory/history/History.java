@@ -225,7 +225,14 @@ public final class History {
             AtomicFiles.write(p, old);
             Map<String, byte[]> before = new LinkedHashMap<>();
             before.put(r, cur);
-            String v = store.record("rollback " + r + " to " + full, "steward", now, before, Map.of(r, old), false);
+            // as every Steward write: a change made outside Steward since the last version is recorded first (opt-in)
+            String v = store.record(
+                    "rollback " + r + " to " + full,
+                    "steward",
+                    now,
+                    before,
+                    Map.of(r, old),
+                    recordExternal(paths.stateDir()));
             return new RollbackResult(
                     r, full, v == null ? null : v.substring(0, 12), backup, old.length, sha(old), true);
         } catch (IOException e) {

@@ -140,6 +140,30 @@ class HistoryTest {
         assertTrue(h.list("memories/MEMORY.md", null).record_external());
     }
 
+    /**
+     * Probe: with record_external on, a hand edit made since the last version and then replaced by a rollback was not
+     * recorded (memory_write records it first, rollback did not): the rollback could not be rolled back to it.
+     */
+    @Test
+    void aRollbackRecordsTheExternalChangeItReplacesWhenTheUserOptedIn() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] one");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "[env] two"));
+        Files.writeString(p.stateDir().resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
+        Files.writeString(mem, "[env] one\n§\n[env] two\n§\n[env] hand edit");
+        byte[] hand = Files.readAllBytes(mem);
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        h.rollback("memories/MEMORY.md", baseline);
+        List<VersionStore.Version> vs = h.list("memories/MEMORY.md", null).versions();
+        assertEquals(4, vs.size(), vs.toString());
+        assertEquals("external", vs.get(1).client(), "the hand edit is a version of its own, before the rollback");
+        h.rollback("memories/MEMORY.md", vs.get(1).id());
+        assertArrayEquals(hand, Files.readAllBytes(mem), "the rollback is undone to the hand edit's exact bytes");
+    }
+
     @Test
     void anExternalChangeIsRecordedAsItsOwnVersionByExternalWhenAsked() throws Exception {
         StewardPaths p = home();
