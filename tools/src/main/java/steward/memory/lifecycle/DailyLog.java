@@ -27,6 +27,8 @@ public final class DailyLog {
 
     public static final Pattern NAME = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})\\.md");
     static final Pattern NOTE = Pattern.compile("^- (\\d{2}:\\d{2}) (?:@([a-z0-9._-]+): )?(.*)$");
+    /** The mark that makes a note a partition's ({@code @name: }), as {@link #NOTE} reads it after the time. */
+    static final Pattern WORKSPACE_MARK = Pattern.compile("@[a-z0-9._-]+: ");
 
     /** One line of a log: its 1-based number, time (null for a free line), partition (null for the root) and text. */
     public record Line(int number, LocalTime time, String workspace, String text) {

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.memory.Flock;
@@ -82,6 +83,14 @@ public final class LogWriter {
         var threat = ThreatScan.blockMessage(note);
         if (threat.isPresent()) throw new StewardError("memory_log", threat.get());
         String ws = workspace(r);
+        Matcher mark = DailyLog.WORKSPACE_MARK.matcher(note);
+        if (ws == null && mark.lookingAt()) {
+            // "- HH:MM @name: text" is a partition's note: written to the root, it would never be the root's
+            throw new StewardError(
+                    "memory_log",
+                    "a note in the root log cannot begin with '" + mark.group()
+                            + "' (that marks a workspace partition's note); rephrase it, or pass workspace");
+        }
         Journal.recover(paths, root.stewardLock());
         LocalDateTime now = LocalDateTime.ofInstant(clock.instant(), zone).truncatedTo(ChronoUnit.MINUTES);
         LocalDate today = now.toLocalDate();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,6 +145,37 @@ class LogWriterTest {
         assertFalse(Files.exists(p.memoriesDir().resolve("logs")));
         assertTrue(
                 w.append(new LogWriter.Request("中".repeat(240), null, null)).written(), "240 code points is allowed");
+    }
+
+    /**
+     * Probe: a root note starting with "@alice: " was written as "- 09:00 @alice: ...", which reads back as a note of a
+     * partition "alice": the root's gather never showed it, and the log was never archived (health stayed "act").
+     */
+    @Test
+    void aRootNoteThatWouldReadAsAPartitionsNoteIsRefusedAndAPartitionsNoteKeepsItsText() throws Exception {
+        StewardPaths p = LifecycleHomes.home(tmp, null);
+        LogWriter w = writer(p, LifecycleHomes.at("2026-08-10T10:00:00Z"));
+        StewardError e = assertThrows(
+                StewardError.class,
+                () -> w.append(new LogWriter.Request("@alice: prefers reviews in the morning", null, null)));
+        assertTrue(e.getMessage().startsWith("memory_log: ") && e.getMessage().contains("@alice: "), e.getMessage());
+        assertFalse(Files.exists(p.memoriesDir().resolve("logs")), "nothing written");
+        assertTrue(w.append(new LogWriter.Request("@types/node: pin it to 20.x", null, null))
+                .written());
+        DailyLog.Day d = DailyLog.read(p.memoriesDir().resolve("logs/2026-08-10.md"), LocalDate.parse("2026-08-10"));
+        assertEquals(
+                List.of("@types/node: pin it to 20.x"),
+                d.in(null).stream().map(DailyLog.Line::text).toList());
+        Path ws = p.memoriesDir().resolve("workspaces/shop");
+        Files.createDirectories(ws);
+        Files.write(ws.resolve("workspace.json"), Partitions.meta("/home/u/code/shop"));
+        assertTrue(writer(p, LifecycleHomes.at("2026-08-10T11:00:00Z"))
+                .append(new LogWriter.Request("@alice: owns the checkout flow", null, "shop"))
+                .written());
+        d = DailyLog.read(p.memoriesDir().resolve("logs/2026-08-10.md"), LocalDate.parse("2026-08-10"));
+        assertEquals(
+                List.of("@alice: owns the checkout flow"),
+                d.in("shop").stream().map(DailyLog.Line::text).toList());
     }
 
     @Test
