@@ -28,14 +28,19 @@ public final class MemoryStaging {
     private static final Pattern ID = Pattern.compile("[0-9a-f]{8}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** One staged write as stored on disk. */
+    /**
+     * One staged write as stored on disk. {@code removes}: the entries it would remove or replace when it was staged
+     * (empty when it would remove none or would fail then; null in a write staged before Steward recorded it). An
+     * approval never removes another entry than these.
+     */
     public record Pending(
             String pending_id,
             String created_at,
             long created_at_epoch,
             String target,
             String summary,
-            MemoryRequest request) {}
+            MemoryRequest request,
+            List<String> removes) {}
 
     private final StewardPaths paths;
     private final Clock clock;
@@ -63,7 +68,14 @@ public final class MemoryStaging {
             } while (Files.exists(file));
             MemoryRequest normalised = new MemoryRequest(
                     t.id, r.action(), r.content(), r.old_text(), r.operations(), r.confirm_whole_file());
-            Pending p = new Pending(id, now.toString(), now.getEpochSecond(), t.id, summary(normalised), normalised);
+            Pending p = new Pending(
+                    id,
+                    now.toString(),
+                    now.getEpochSecond(),
+                    t.id,
+                    summary(normalised),
+                    normalised,
+                    removes(MemoryWriter.compute(r, t, limit, doc), doc));
             AtomicFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p));
         } catch (IOException e) {
             throw new StewardError("memory_write", "cannot stage the write in " + dir() + ": " + e.getMessage(), e);
@@ -98,6 +110,14 @@ public final class MemoryStaging {
                             + "); approval re-checks everything under the lock."));
         }
         return new MemoryResult("staged", true, rec);
+    }
+
+    /** The entries of {@code doc} that {@code step} would remove or replace (none when it would not write). */
+    static List<String> removes(MemoryWriter.Step step, MemoryDocument doc) {
+        if (step.newEntries() == null) return List.of();
+        List<String> out = new ArrayList<>(doc.entries());
+        out.removeAll(step.newEntries());
+        return out;
     }
 
     static String summary(MemoryRequest r) {
@@ -162,12 +182,47 @@ public final class MemoryStaging {
         get(id); // an unknown or malformed id is refused before the lock (which would create the state dir) is taken
         try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {
             Pending p = get(id);
+            MemoryResult changed = changedSinceStaged(p, writer);
+            if (changed != null) return changed;
             MemoryResult r = writer.writeApproved(p.request());
             if (r.success()) Files.deleteIfExists(dir().resolve(id + ".json"));
             return r;
         } catch (IOException e) {
             throw new StewardError("memory_pending", "cannot approve " + id + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Refuses an approval that would now remove or replace an entry the staged write did not (its file changed since:
+     * old_text now names another entry, or an entry the user edited). Null when it may go on; the writer re-checks the
+     * rest under Hermes' lock.
+     */
+    private MemoryResult changedSinceStaged(Pending p, MemoryWriter writer) {
+        MemoryTarget t = MemoryTarget.of(p.target());
+        if (p.removes() == null || t == null) return null;
+        MemoryDocument doc = MemoryWriter.load(t.file(paths)).doc();
+        List<String> now = removes(MemoryWriter.compute(p.request(), t, t.limit(writer.config()), doc), doc);
+        List<String> unapproved = new ArrayList<>(now);
+        unapproved.removeAll(p.removes());
+        if (unapproved.isEmpty()) return null;
+        return new MemoryResult(
+                "changed_since_staged",
+                false,
+                MemoryWriter.ordered(
+                        "success",
+                        false,
+                        "error",
+                        t.file(paths).getFileName() + " changed since write " + p.pending_id()
+                                + " was staged: approving it now would remove or replace "
+                                + String.join(
+                                        ", ",
+                                        unapproved.stream()
+                                                .map(e -> "\"" + MemoryRules.preview(e) + "\"")
+                                                .toList())
+                                + ", which the staged write did not. Nothing was written; reject it and stage the "
+                                + "write again against the file as it is now.",
+                        "kind",
+                        "changed_since_staged"));
     }
 
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
