@@ -192,7 +192,7 @@ public final class VersionStore {
             AtomicFiles.ensurePrivateDir(dir);
             try (Flock lock = Flock.exclusive(dir.resolve(".lock"));
                     Repository repo = openForWrite()) {
-                ObjectId head = repo.resolve(BRANCH);
+                ObjectId head = head(repo, true);
                 Map<String, byte[]> baseline = new LinkedHashMap<>();
                 Map<String, byte[]> external = new LinkedHashMap<>();
                 try (ObjectReader reader = repo.newObjectReader()) {
@@ -232,7 +232,7 @@ public final class VersionStore {
             AtomicFiles.ensurePrivateDir(dir);
             try (Flock lock = Flock.exclusive(dir.resolve(".lock"));
                     Repository repo = openForWrite()) {
-                ObjectId head = repo.resolve(BRANCH);
+                ObjectId head = head(repo, true);
                 byte[] known;
                 try (ObjectReader reader = repo.newObjectReader()) {
                     known = head == null ? null : blob(repo, reader, head, path);
@@ -253,6 +253,87 @@ public final class VersionStore {
             throw new StewardError(
                     "memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The newest version. When the branch ref cannot be read (left empty by a crash before the file system wrote it, or
+     * garbled) while versions exist, it is the newest commit no other commit follows: history is one line, so that is
+     * where it ended. A writer ({@code repair}, under {@code history/.lock}) points the branch at it again, so the next
+     * version continues the history instead of starting a new one that would leave every earlier version unreachable.
+     */
+    private static ObjectId head(Repository repo, boolean repair) throws IOException {
+        ObjectId h;
+        try {
+            h = repo.resolve(BRANCH);
+        } catch (org.eclipse.jgit.errors.RevisionSyntaxException | IOException e) {
+            h = null;
+        }
+        if (h != null) return h;
+        ObjectId tip = lostTip(repo);
+        if (tip == null || !repair) return tip;
+        Files.deleteIfExists(repo.getDirectory().toPath().resolve(BRANCH));
+        RefUpdate u = repo.updateRef(BRANCH);
+        u.setNewObjectId(tip);
+        u.setExpectedOldObjectId(ObjectId.zeroId());
+        u.setRefLogMessage("steward: branch recovered after its ref was damaged", false);
+        RefUpdate.Result r = u.update();
+        if (r != RefUpdate.Result.NEW && r != RefUpdate.Result.FORCED && r != RefUpdate.Result.NO_CHANGE)
+            throw new IOException("recovering " + BRANCH + " failed: " + r);
+        System.err.println("steward: history: " + BRANCH + " was unreadable; recovered at " + tip.name());
+        return tip;
+    }
+
+    /** The newest commit among the repository's loose objects that no other commit names as its parent; null if none. */
+    private static ObjectId lostTip(Repository repo) throws IOException {
+        Path objects = repo.getDirectory().toPath().resolve("objects");
+        if (!Files.isDirectory(objects)) return null;
+        Set<ObjectId> parents = new HashSet<>();
+        List<RevCommit> commits = new ArrayList<>();
+        try (RevWalk rw = new RevWalk(repo);
+                var dirs = Files.list(objects)) {
+            for (Path d : dirs.filter(x -> x.getFileName().toString().matches("[0-9a-f]{2}"))
+                    .toList()) {
+                try (var files = Files.list(d)) {
+                    for (Path f : files.toList()) {
+                        String name = d.getFileName().toString() + f.getFileName();
+                        if (!ObjectId.isId(name)) continue;
+                        ObjectId id = ObjectId.fromString(name);
+                        try {
+                            if (rw.getObjectReader().open(id).getType() != Constants.OBJ_COMMIT) continue;
+                            RevCommit c = rw.parseCommit(id);
+                            commits.add(c);
+                            for (RevCommit p : c.getParents()) parents.add(p.copy());
+                        } catch (IOException | RuntimeException e) {
+                            // a damaged object is not a version
+                        }
+                    }
+                }
+            }
+        }
+        RevCommit best = null;
+        int bestDepth = 0;
+        for (RevCommit c : commits) {
+            if (parents.contains(c)) continue;
+            int depth = depth(c);
+            if (best == null
+                    || c.getCommitTime() > best.getCommitTime()
+                    || c.getCommitTime() == best.getCommitTime() && depth > bestDepth) {
+                best = c;
+                bestDepth = depth;
+            }
+        }
+        return best == null ? null : best.copy();
+    }
+
+    /** How many versions lead to {@code c} (parents parsed by {@link #lostTip}'s walk). */
+    private static int depth(RevCommit c) {
+        int n = 0;
+        try {
+            for (RevCommit x = c; x != null && x.getParentCount() > 0; x = x.getParent(0)) n++;
+        } catch (RuntimeException e) {
+            // a parent that is not there (never parsed): the line ends here
+        }
+        return n;
     }
 
     private static boolean existed(Repository repo, ObjectId head, String path) throws IOException {
@@ -352,7 +433,7 @@ public final class VersionStore {
         List<Version> out = new ArrayList<>();
         try (Repository repo = open(false)) {
             if (repo == null) return out;
-            ObjectId head = repo.resolve(BRANCH);
+            ObjectId head = head(repo, false);
             if (head == null) return out;
             try (RevWalk w = new RevWalk(repo);
                     ObjectReader reader = repo.newObjectReader()) {

@@ -59,6 +59,40 @@ class HistoryTest {
         assertFalse(Files.exists(git.resolve("packed-refs.lock")));
     }
 
+    /**
+     * Probe: a branch ref left empty (a crash before the file system wrote it) or garbled made the history read as "0
+     * versions", and the next write started a new history from scratch: every earlier version became unreachable.
+     */
+    @Test
+    void aDamagedBranchRefIsRecoveredFromTheNewestVersionAndTheHistoryGoesOn() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] first");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "[env] second"));
+        new MemoryWriter(p, at("2026-08-10T12:01:00Z")).write(MemoryRequest.add("memory", "[env] third"));
+        VersionStore store = new VersionStore(p.stateDir());
+        List<VersionStore.Version> before = store.list("memories/MEMORY.md", 10);
+        assertEquals(3, before.size());
+        Path ref = store.repoDir().resolve("refs/heads/main");
+        for (String damage : List.of("", "garbage\n")) {
+            Files.writeString(ref, damage);
+            assertEquals(
+                    before.stream().map(VersionStore.Version::id).toList(),
+                    store.list("memories/MEMORY.md", 10).stream()
+                            .map(VersionStore.Version::id)
+                            .toList(),
+                    "the versions are still listed with a damaged ref '" + damage.strip() + "'");
+        }
+        new MemoryWriter(p, at("2026-08-10T12:02:00Z")).write(MemoryRequest.add("memory", "[env] fourth"));
+        List<VersionStore.Version> after = store.list("memories/MEMORY.md", 10);
+        assertEquals(4, after.size(), "the next version continues the history: " + after);
+        assertEquals(before.get(0).id(), after.get(1).id());
+        History h = new History(p, at("2026-08-10T12:03:00Z"));
+        h.rollback("memories/MEMORY.md", before.get(2).id());
+        assertEquals("[env] first", Files.readString(mem));
+    }
+
     @Test
     void everyMemoryWriteIsAVersionAndRollbackRestoresTheExactBytesAsANewVersion() throws Exception {
         StewardPaths p = home();
