@@ -62,8 +62,11 @@ public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args>
                         r,
                         r.changed()
                                 ? "restored " + r.file() + " to " + r.restored_version() + " (" + r.bytes()
-                                        + " bytes) as version " + r.version() + "; previous bytes backed up at "
-                                        + r.backup()
+                                        + " bytes) "
+                                        + (r.version() == null
+                                                ? "(the bytes of its last recorded version, so no new version)"
+                                                : "as version " + r.version())
+                                        + "; previous bytes backed up at " + r.backup()
                                 : r.file() + " already has the bytes of " + r.restored_version());
             }
             default ->

@@ -85,6 +85,31 @@ class MemoryLifecycleToolsTest {
         }
     }
 
+    /**
+     * Probe: a rollback to the last recorded version over an edit made outside Steward (not recorded: record_external
+     * off) restored the bytes but made no new version, and the text read "as version null".
+     */
+    @Test
+    void aRollbackThatMakesNoNewVersionSaysSo() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path mem = t.home.resolve("memories/MEMORY.md");
+        t.ok("memory_write", "{\"action\": \"add\", \"content\": \"[env] recorded entry\"}");
+        byte[] recorded = Files.readAllBytes(mem);
+        Files.writeString(mem, Files.readString(mem) + "\n§\n[env] hand edit");
+        String last = t.ok("memory_history", "{\"file\": \"memories/MEMORY.md\"}")
+                .path("versions")
+                .get(0)
+                .path("id")
+                .asString();
+        ToolResult r = t.call(
+                "memory_history",
+                "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + last + "\"}");
+        assertFalse(r.isError(), r.text());
+        assertArrayEquals(recorded, Files.readAllBytes(mem));
+        assertFalse(r.text().contains("null"), r.text());
+        assertTrue(r.text().contains("backed up at "), r.text());
+    }
+
     @Test
     void badArgumentsAreErrorsThatChangeNothing() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
