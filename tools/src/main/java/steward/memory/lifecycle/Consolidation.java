@@ -64,6 +64,9 @@ public final class Consolidation {
     public static final int ARCHIVE_AFTER_DAYS = 30;
     public static final int KEEP_BAKS = 2;
     public static final int MAX_EXCERPTS = 150;
+    /** The most of one log line gather shows (a line written by hand can be any length; memory_log's are ≤ 240). */
+    public static final int MAX_EXCERPT_CHARS = 1000;
+
     public static final long PLAN_SECONDS = 24 * 3600;
     static final double SAME_FACT = 0.9;
     static final double REDUNDANT = 0.85;
@@ -218,7 +221,7 @@ public final class Consolidation {
                 lines.add(new Excerpt(
                         "log:" + f.getKey() + "#" + l.number(),
                         l.time() == null ? null : l.time().toString(),
-                        l.text(),
+                        shorten(l.text()),
                         signals(l.text()),
                         similar(l.text(), entries, entryTokens)));
             }
@@ -259,6 +262,12 @@ public final class Consolidation {
                 "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with proposals "
                         + "{text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through=" + through
                         + (today.toString().isEmpty() ? "" : "."));
+    }
+
+    static String shorten(String text) {
+        int n = CodePoints.length(text);
+        if (n <= MAX_EXCERPT_CHARS) return text;
+        return CodePoints.prefix(text, MAX_EXCERPT_CHARS) + "… (" + (n - MAX_EXCERPT_CHARS) + " more characters)";
     }
 
     static List<String> signals(String text) {

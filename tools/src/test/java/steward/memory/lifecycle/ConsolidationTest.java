@@ -88,6 +88,22 @@ class ConsolidationTest {
         assertEquals(1, next.left_out());
     }
 
+    /** Probe: one hand-written log line of 300,000 characters came back whole in gather's result (no size bound). */
+    @Test
+    void aHugeHandWrittenLogLineIsShownShortenedAndNothingElseChanges() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] root fact");
+        String huge = "a".repeat(300_000);
+        LifecycleHomes.log(paths, "2026-08-09", "- 09:00 " + huge + "\n- 10:00 short note\n");
+        byte[] log = Files.readAllBytes(paths.memoriesDir().resolve("logs/2026-08-09.md"));
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        Consolidation.GatherResult g = c.gather(null, null);
+        String shown = g.days().get(0).lines().get(0).text();
+        assertTrue(shown.length() <= Consolidation.MAX_EXCERPT_CHARS + 40, "shown: " + shown.length());
+        assertTrue(shown.startsWith("aaaa") && shown.endsWith("(299000 more characters)"), shown.substring(900));
+        assertEquals("short note", g.days().get(0).lines().get(1).text());
+        assertArrayEquals(log, Files.readAllBytes(paths.memoriesDir().resolve("logs/2026-08-09.md")));
+    }
+
     @Test
     void newEntriesStartTentativeAndMentionsPromoteThem() throws Exception {
         StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] Python 3.12 via uv");
