@@ -128,27 +128,44 @@ public final class History {
 
     /** Validates a file argument ("memories/MEMORY.md", "skills/x/SKILL.md") and returns its path. */
     public Path file(String rel) {
+        return paths.hermesHome().resolve(name(rel));
+    }
+
+    /**
+     * A file argument as the history names it: relative to the Hermes home, "/" between names, no "." or empty names
+     * and no trailing "/" ("memories/./MEMORY.md/" is "memories/MEMORY.md"); refused outside memories/ and skills/ and
+     * for a directory.
+     */
+    public String name(String rel) {
         if (rel == null || rel.isBlank())
             throw new StewardError("memory_history", "file is required (e.g. memories/MEMORY.md)");
         String r = rel.strip().replace('\\', '/');
-        if (r.startsWith("/") || r.contains("..") || !(r.startsWith("memories/") || r.startsWith("skills/"))) {
+        List<String> parts = new ArrayList<>();
+        for (String part : r.split("/")) if (!part.isEmpty() && !part.equals(".")) parts.add(part);
+        String n = String.join("/", parts);
+        if (r.startsWith("/")
+                || parts.contains("..")
+                || parts.size() < 2
+                || !(parts.get(0).equals("memories") || parts.get(0).equals("skills"))) {
             throw new StewardError(
                     "memory_history",
                     "file must be a path under memories/ or skills/ relative to the Hermes home, got '" + rel + "'");
         }
-        return paths.hermesHome().resolve(r).normalize();
+        if (Files.isDirectory(paths.hermesHome().resolve(n)))
+            throw new StewardError("memory_history", n + " is a directory; name one file in it");
+        return n;
     }
 
     public record ListResult(
             String file, List<VersionStore.Version> versions, int total, int left_out, boolean record_external) {}
 
     public ListResult list(String rel, Integer limit) {
-        file(rel);
+        String r = name(rel);
         int n = limit == null ? DEFAULT_LIMIT : limit;
         if (n < 1 || n > 200) throw new StewardError("memory_history", "limit must be 1–200");
-        List<VersionStore.Version> all = store.list(rel.strip(), Integer.MAX_VALUE);
+        List<VersionStore.Version> all = store.list(r, Integer.MAX_VALUE);
         return new ListResult(
-                rel.strip(),
+                r,
                 all.subList(0, Math.min(n, all.size())),
                 all.size(),
                 Math.max(0, all.size() - n),
@@ -160,8 +177,8 @@ public final class History {
 
     /** The diff from version {@code from} to version {@code to} ({@code to} absent: the file on disk now). */
     public DiffResult diff(String rel, String from, String to) {
-        Path p = file(rel);
-        String r = rel.strip();
+        String r = name(rel);
+        Path p = file(r);
         if (from == null) throw new StewardError("memory_history", "diff needs 'from' (a version id from list)");
         byte[] a = store.read(r, from);
         byte[] b = to == null ? VersionStore.readFile(p) : store.read(r, to);
@@ -189,8 +206,8 @@ public final class History {
     /** Restores {@code rel} to the bytes of {@code version}; the rollback is recorded as a new version. */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public RollbackResult rollback(String rel, String version) {
-        Path p = file(rel);
-        String r = rel.strip();
+        String r = name(rel);
+        Path p = file(r);
         byte[] old = store.read(r, version);
         String full = store.fullId(version).substring(0, 12);
         if (old == null) {

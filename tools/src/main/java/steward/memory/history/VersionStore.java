@@ -422,7 +422,8 @@ public final class VersionStore {
         try (RevWalk rw = new RevWalk(reader)) {
             RevCommit c = rw.parseCommit(commit);
             try (TreeWalk tw = TreeWalk.forPath(reader, path, c.getTree())) {
-                if (tw == null) return null;
+                if (tw == null || tw.getFileMode(0).getObjectType() != Constants.OBJ_BLOB)
+                    return null; // absent, or a directory
                 return reader.open(tw.getObjectId(0)).getBytes();
             }
         }

@@ -154,6 +154,36 @@ class HistoryTest {
         assertTrue(Files.isDirectory(p.stateDir().resolve("history/repo.git")));
     }
 
+    /**
+     * Probe: "memories/MEMORY.md/" passed validation; rollback restored the bytes, then JGit refused the path when
+     * recording, so the tool reported an internal error for a change it had made and the change was not in the
+     * history. "memories/./MEMORY.md" listed 0 versions and "memories/" listed the directory's tree as a file.
+     */
+    @Test
+    void aFileArgumentIsReadAsItsNormalPathAndADirectoryIsRefused() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] first");
+        byte[] first = Files.readAllBytes(mem);
+        new MemoryWriter(p, at("2026-08-10T12:00:00Z")).write(MemoryRequest.add("memory", "[env] second"));
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        for (String odd :
+                List.of("memories/./MEMORY.md", "memories//MEMORY.md", "memories\\MEMORY.md", " memories/MEMORY.md/")) {
+            History.ListResult l = h.list(odd, null);
+            assertEquals("memories/MEMORY.md", l.file(), odd);
+            assertEquals(2, l.total(), odd);
+        }
+        String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        History.RollbackResult r = h.rollback("memories/MEMORY.md/", baseline);
+        assertEquals("memories/MEMORY.md", r.file());
+        assertArrayEquals(first, Files.readAllBytes(mem));
+        assertEquals(3, h.list("memories/MEMORY.md", null).total(), "the rollback is recorded");
+        for (String dir : List.of("memories/", "memories/.", "skills/ops")) {
+            assertThrows(StewardError.class, () -> h.list(dir, null), dir);
+            assertThrows(StewardError.class, () -> h.rollback(dir, baseline), dir);
+        }
+    }
+
     @Test
     void changesMadeOutsideStewardAreRecordedOnlyWhenTheUserOptsIn() throws Exception {
         StewardPaths p = home();
