@@ -144,6 +144,10 @@ public final class Consolidation {
             throw new StewardError("memory_consolidate", "workspace path must be absolute, got '" + w + "'");
         Partitions.Workspace hit = Partitions.resolve(all, w);
         if (hit != null) return new Target(Scope.of(hit), false);
+        if (Partitions.normalise(w).equals("/"))
+            throw new StewardError(
+                    "memory_consolidate",
+                    "workspace '/' is no project: a partition for it would take every directory's notes from the root");
         String name = Partitions.slug(w, all);
         return new Target(
                 Scope.of(new Partitions.Workspace(

@@ -74,7 +74,8 @@ public final class Partitions {
                 base.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[-.]+|-+$", "");
         if (s.isEmpty()) s = "ws";
         String out = s;
-        for (int i = 2; byName(taken, out) != null; i++) out = s + "-" + i;
+        // "root" names the root scope (memory_consolidate's workspace "root"): never a partition
+        for (int i = 2; byName(taken, out) != null || out.equals("root"); i++) out = s + "-" + i;
         return out;
     }
 

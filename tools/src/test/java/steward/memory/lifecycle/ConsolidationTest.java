@@ -104,6 +104,27 @@ class ConsolidationTest {
         assertArrayEquals(log, Files.readAllBytes(paths.memoriesDir().resolve("logs/2026-08-09.md")));
     }
 
+    /**
+     * Probe: a plan for "/home/u/root" (or "/") created a partition named "root", which memory_log's workspace
+     * "root" then named while memory_consolidate's workspace "root" named the root scope; and a partition for "/"
+     * would take every cwd's notes away from the root.
+     */
+    @Test
+    void aNewPartitionIsNeverNamedRootAndTheFileSystemRootIsNoProject() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] root fact");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(
+                "/home/u/root",
+                null,
+                List.of(new Consolidation.Proposal("project fact", "fact", List.of("session:s1"), null, null, null)),
+                "en");
+        assertTrue(plan.creates_workspace());
+        assertEquals("ws:root-2", plan.scope());
+        StewardError e = assertThrows(StewardError.class, () -> c.plan("/", null, List.of(), "en"));
+        assertTrue(e.getMessage().startsWith("memory_consolidate: "), e.getMessage());
+        assertFalse(Files.exists(paths.memoriesDir().resolve("workspaces")));
+    }
+
     @Test
     void newEntriesStartTentativeAndMentionsPromoteThem() throws Exception {
         StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] Python 3.12 via uv");
