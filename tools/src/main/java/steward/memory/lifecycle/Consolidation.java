@@ -231,7 +231,6 @@ public final class Consolidation {
             }
             if (!lines.isEmpty()) days.add(new Day(f.getKey().toString(), lines));
         }
-        LocalDate today = today();
         List<EntryView> views = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             String e = entries.get(i);
@@ -263,9 +262,12 @@ public final class Consolidation {
                 views,
                 MemoryRules.chars(entries),
                 s.limit(),
-                "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with proposals "
-                        + "{text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through=" + through
-                        + (today.toString().isEmpty() ? "" : "."));
+                through == null
+                        ? "No unprocessed log lines: nothing to judge. A plan without proposals (and without through) "
+                                + "still adds missing prefixes, applies decay, archives old logs and rebuilds the index."
+                        : "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with "
+                                + "proposals {text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through="
+                                + through + ".");
     }
 
     static String shorten(String text) {

@@ -125,6 +125,17 @@ class ConsolidationTest {
         assertFalse(Files.exists(paths.memoriesDir().resolve("workspaces")));
     }
 
+    /** Probe: with no unprocessed line, gather told the agent to call plan "through=null" (a plan then refuses). */
+    @Test
+    void withNothingToGatherTheNextStepNamesNoThroughAndThePlanWithoutOneWorks() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[env] unprefixed fact");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        Consolidation.GatherResult g = c.gather(null, null);
+        assertEquals(null, g.through());
+        assertFalse(g.next().contains("null"), g.next());
+        assertEquals(1, c.plan(null, g.through(), List.of(), "en").changes().size(), "the prefix is still added");
+    }
+
     @Test
     void newEntriesStartTentativeAndMentionsPromoteThem() throws Exception {
         StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] Python 3.12 via uv");
