@@ -9,15 +9,19 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.memory.Flock;
+import steward.memory.history.History;
 import steward.state.AtomicFiles;
 import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
@@ -36,6 +40,8 @@ public final class Journal {
     static final String CRASH_PROPERTY = "steward.journal.crashAt";
 
     private Journal() {}
+
+    static final String ABSENT = "absent";
 
     /** One operation: write {@code bytes} to {@code target}, or move {@code source} to {@code target} (bytes identical). */
     public record Op(String kind, Path target, byte[] bytes, Path source, String sha) {
@@ -69,6 +75,9 @@ public final class Journal {
                 if (op.kind().equals("put")) {
                     AtomicFiles.write(staged.resolve(String.valueOf(i)), op.bytes());
                     n.put("staged", String.valueOf(i));
+                    // what the target holds now: a roll-forward overwrites only these bytes (or the plan's own)
+                    byte[] before = read(op.target());
+                    n.put("before", before == null ? ABSENT : sha(before));
                 } else {
                     n.put("source", op.source().toString());
                 }
@@ -85,7 +94,7 @@ public final class Journal {
             crashPoint(-1);
             m.put("committed", true);
             AtomicFiles.write(j.resolve("manifest.json"), Json.MAPPER.writeValueAsBytes(m));
-            execute(j, m);
+            execute(j, m, false);
         } catch (IOException e) {
             throw new StewardError(
                     "memory_consolidate",
@@ -121,8 +130,20 @@ public final class Journal {
                     m = null;
                 }
                 if (m != null && m.path("committed").asBoolean(false)) {
-                    execute(j, m);
+                    Map<Path, byte[]> touched = new LinkedHashMap<>();
+                    for (JsonNode n : m.path("ops")) {
+                        if (n.has("source"))
+                            touched.put(Path.of(n.path("source").asString()), null);
+                        touched.put(Path.of(n.path("target").asString()), null);
+                    }
+                    execute(j, m, true);
                     done.add(j.getFileName().toString());
+                    // the change is a version like any other (the interrupted apply never got to record it)
+                    History.recordQuietly(
+                            paths,
+                            Clock.systemUTC(),
+                            "memory_consolidate " + j.getFileName() + " (completed after an interruption)",
+                            touched);
                 } else {
                     FileTrees.delete(j);
                 }
@@ -133,18 +154,28 @@ public final class Journal {
         return done;
     }
 
-    private static void execute(Path j, JsonNode m) throws IOException {
+    /**
+     * Runs the operations. {@code recovering}: completing a change an interrupted process committed, holding only the
+     * journal's lock: a memory file is then written under the lock Hermes takes for it, and a file whose bytes are
+     * neither the change's nor the ones it replaced was changed by someone else since the interruption (Hermes' own
+     * memory tool, an editor) and is left as it is, never overwritten.
+     */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
+    private static void execute(Path j, JsonNode m, boolean recovering) throws IOException {
         int i = 0;
         for (JsonNode n : m.path("ops")) {
             Path target = Path.of(n.path("target").asString());
             String sha = n.path("sha").asString();
             if (n.path("kind").asString().equals("put")) {
-                byte[] cur = read(target);
-                if (cur == null || !sha(cur).equals(sha))
-                    AtomicFiles.write(
-                            target,
-                            Files.readAllBytes(
-                                    j.resolve("staged").resolve(n.path("staged").asString())));
+                byte[] staged = Files.readAllBytes(
+                        j.resolve("staged").resolve(n.path("staged").asString()));
+                if (recovering && hermesLocked(target)) {
+                    try (Flock l = Flock.exclusive(target.resolveSibling(target.getFileName() + ".lock"))) {
+                        put(target, sha, n.path("before").asString(null), staged, j);
+                    }
+                } else {
+                    put(target, sha, n.path("before").asString(null), staged, j);
+                }
             } else {
                 move(Path.of(n.path("source").asString()), target, sha);
             }
@@ -152,6 +183,25 @@ public final class Journal {
         }
         FileTrees.delete(j);
         AtomicFiles.fsyncDir(j.getParent());
+    }
+
+    private static boolean hermesLocked(Path target) {
+        String name = target.getFileName().toString();
+        return name.equals("MEMORY.md") || name.equals("USER.md");
+    }
+
+    /** Writes {@code staged} unless the target already holds it, or holds what nobody expected ({@code before}: null in an older manifest). */
+    private static void put(Path target, String sha, String before, byte[] staged, Path j) throws IOException {
+        byte[] cur = read(target);
+        String now = cur == null ? ABSENT : sha(cur);
+        if (now.equals(sha)) return;
+        if (before != null && !now.equals(before)) {
+            System.err.println(
+                    "steward: journal " + j.getFileName() + ": " + target
+                            + " changed since the interrupted change; left as it is (its bytes are backed up in the state dir)");
+            return;
+        }
+        AtomicFiles.write(target, staged);
     }
 
     /** Moves {@code src} to {@code dst} keeping the bytes; idempotent (a finished or half-finished move is completed). */

@@ -1,5 +1,7 @@
 package steward.memory.lifecycle;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.config.StewardPaths;
+import steward.memory.history.VersionStore;
 import steward.state.FileTrees;
 
 /**
@@ -120,6 +123,62 @@ class JournalCrashTest {
         }
         assertTrue(sawOld >= 1, "a kill before the commit mark leaves the old state");
         assertTrue(sawNew >= 3, "kills after it are completed: " + sawNew);
+    }
+
+    /**
+     * Probe: after a kill past the commit mark, Hermes added an entry to MEMORY.md before Steward's next call; that call
+     * rolled the journal forward by writing the plan's MEMORY.md over it (the roll-forward rewrote any file whose bytes
+     * were not the plan's), so Hermes' entry was lost. And the completed change was not a version in the history.
+     */
+    @Test
+    void aRollForwardNeverOverwritesAFileSomeoneChangedAfterTheKillAndIsRecordedInTheHistory() throws Exception {
+        StewardPaths p = prepare(tmp.resolve("base"));
+        Consolidation c = LifecycleHomes.consolidation(p, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(
+                null,
+                null,
+                List.of(new Consolidation.Proposal(
+                        "[pref] Use pnpm", "preference", List.of("log:2026-08-09#4"), null, null, null)),
+                "en");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process proc = new ProcessBuilder(
+                        java,
+                        "-D" + Journal.CRASH_PROPERTY + "=1",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ApplyCrashMain.class.getName(),
+                        p.hermesHome().toString(),
+                        plan.plan_id())
+                .redirectErrorStream(true)
+                .start();
+        boolean crashed = false;
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.startsWith("CRASH-POINT")) {
+                    crashed = true;
+                    proc.destroyForcibly();
+                    break;
+                }
+            }
+        }
+        assertTrue(proc.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(crashed);
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        assertTrue(
+                Files.readString(mem).contains("[0.3] [pref] Use pnpm"), "the kill came after MEMORY.md was written");
+        // Hermes writes before Steward's next call
+        Files.writeString(mem, Files.readString(mem) + "\n§\n[env] added by Hermes after the kill");
+        byte[] hermes = Files.readAllBytes(mem);
+        Journal.recover(p, p.memoriesDir().resolve(".steward.lock"));
+        assertArrayEquals(hermes, Files.readAllBytes(mem), "Hermes' entry survives the roll-forward");
+        assertTrue(Files.exists(p.memoriesDir().resolve("archive/logs/2026-06-01.md")), "the rest is completed");
+        assertTrue(Files.isDirectory(p.stateDir().resolve("journal")));
+        try (var s = Files.list(p.stateDir().resolve("journal"))) {
+            assertEquals(0, s.count(), "the journal is done");
+        }
+        VersionStore store = new VersionStore(p.stateDir());
+        assertEquals(1, store.count("memories/archive/logs/2026-06-01.md"), "the completed change is a version");
     }
 
     static String diff(Map<String, String> old, Map<String, String> fresh, Map<String, String> now) {
