@@ -31,7 +31,8 @@ public final class Confidence {
     }
 
     public static String format(double level, String body) {
-        return label(level) + " " + body;
+        // an entry that is only a prefix stays one: a trailing space would make Hermes read the file as drifted
+        return body.isEmpty() ? label(level) : label(level) + " " + body;
     }
 
     public static String label(double level) {

@@ -136,6 +136,20 @@ class ConsolidationTest {
         assertEquals(1, c.plan(null, g.through(), List.of(), "en").changes().size(), "the prefix is still added");
     }
 
+    /**
+     * Probe: an entry that is only a prefix ("[0.7]") was written back as "[0.7] " (a trailing space inside the file),
+     * which Hermes' drift check refuses: its own replace and remove failed on the file Steward wrote.
+     */
+    @Test
+    void anEntryThatIsOnlyAPrefixIsWrittenBackWithoutATrailingSpace() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.7]\n§\n[env] last");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        c.apply(c.plan(null, null, List.of(), "en").plan_id(), null, "test");
+        MemoryDocument d = MemoryDocument.read(paths.memoriesDir().resolve("MEMORY.md"));
+        assertEquals(List.of("[0.7]", "[0.5] [env] last"), d.entries());
+        assertFalse(d.drifted(2200), "Hermes reads the file back unchanged");
+    }
+
     @Test
     void newEntriesStartTentativeAndMentionsPromoteThem() throws Exception {
         StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] Python 3.12 via uv");
