@@ -184,7 +184,11 @@ public final class MemoryStaging {
             Pending p = get(id);
             MemoryResult changed = changedSinceStaged(p, writer);
             if (changed != null) return changed;
-            MemoryResult r = writer.writeApproved(p.request());
+            // checked again on the file as the writer reads it under Hermes' lock (Hermes may write in between)
+            MemoryTarget t = MemoryTarget.of(p.target());
+            MemoryResult r = p.removes() == null || t == null
+                    ? writer.writeApproved(p.request())
+                    : writer.writeApproved(p.request(), (step, doc) -> unapproved(p, t, removes(step, doc)));
             if (r.success()) Files.deleteIfExists(dir().resolve(id + ".json"));
             return r;
         } catch (IOException e) {
@@ -201,7 +205,11 @@ public final class MemoryStaging {
         MemoryTarget t = MemoryTarget.of(p.target());
         if (p.removes() == null || t == null) return null;
         MemoryDocument doc = MemoryWriter.load(t.file(paths)).doc();
-        List<String> now = removes(MemoryWriter.compute(p.request(), t, t.limit(writer.config()), doc), doc);
+        return unapproved(p, t, removes(MemoryWriter.compute(p.request(), t, t.limit(writer.config()), doc), doc));
+    }
+
+    /** The refusal when {@code now} (what the write would remove or replace) holds an entry the staged write did not. */
+    private MemoryResult unapproved(Pending p, MemoryTarget t, List<String> now) {
         List<String> unapproved = new ArrayList<>(now);
         unapproved.removeAll(p.removes());
         if (unapproved.isEmpty()) return null;

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import steward.StewardError;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
@@ -110,10 +111,24 @@ public final class MemoryWriter {
 
     /** Applies a write the user approved (skips staging; everything else is checked again). */
     public MemoryResult writeApproved(MemoryRequest r) {
-        return write(r, true);
+        return write(r, true, null);
+    }
+
+    /**
+     * Applies a write the user approved, as {@link #writeApproved(MemoryRequest)}, after {@code guard} has looked at what
+     * it would now do to the file as read under Hermes' lock: a non-null result from it is returned and nothing is
+     * written (an approval that would now remove another entry than the one approved).
+     */
+    public MemoryResult writeApproved(MemoryRequest r, BiFunction<Step, MemoryDocument, MemoryResult> guard) {
+        return write(r, true, guard);
     }
 
     private MemoryResult write(MemoryRequest r, boolean approved) {
+        return write(r, approved, null);
+    }
+
+    private MemoryResult write(
+            MemoryRequest r, boolean approved, BiFunction<Step, MemoryDocument, MemoryResult> guard) {
         if (!paths.hermesPresent()) {
             // never create a Hermes home: a Claude Code user's memory is not Hermes' MEMORY.md
             throw new steward.StewardError(
@@ -143,7 +158,7 @@ public final class MemoryWriter {
             return new MemoryStaging(paths, clock)
                     .stage(r, t, limit, load(t.file(paths)).doc());
         }
-        return apply(r, t, limit);
+        return apply(r, t, limit, guard);
     }
 
     /** Argument checks that need no lock (Hermes runs them before it locks). Null when the call may proceed. */
@@ -262,7 +277,8 @@ public final class MemoryWriter {
     }
 
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
-    private MemoryResult apply(MemoryRequest r, MemoryTarget t, int limit) {
+    private MemoryResult apply(
+            MemoryRequest r, MemoryTarget t, int limit, BiFunction<Step, MemoryDocument, MemoryResult> guard) {
         Path file = t.file(paths);
         // a file that cannot be read as text at all is refused before its lock file is made: a refused call creates
         // nothing (once the lock file exists, the read under the lock below decides)
@@ -272,6 +288,10 @@ public final class MemoryWriter {
             if (Files.isDirectory(file.getParent())) AtomicFiles.removeStaleTemps(file.getParent());
             Loaded cur = load(file);
             Step s = compute(r, t, limit, cur.doc());
+            if (guard != null && s.newEntries != null) {
+                MemoryResult refused = guard.apply(s, cur.doc());
+                if (refused != null) return refused;
+            }
             String backup = null;
             if ("drift".equals(s.kind)) {
                 s = driftError(file, cur);

@@ -60,6 +60,29 @@ class MemoryStagingTest {
         assertEquals(1, staging.list().size(), "the staged write is kept: the user can reject it");
     }
 
+    /**
+     * The same change made by Hermes while the approval waits for Hermes' lock (after the check before the lock passed):
+     * the check is made again on the file as read under the lock.
+     */
+    @Test
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
+    void anEntryReplacedWhileTheApprovalWaitsForHermesLockIsNotRemoved() throws Exception {
+        Files.writeString(mem, "[env] Windows 11\n§\n[env] GPU: RTX 4090, CUDA 12.4");
+        String id = stage(MemoryRequest.remove("memory", "GPU: RTX"));
+        java.util.concurrent.CompletableFuture<MemoryResult> approval;
+        byte[] edited;
+        try (Flock hermes = Flock.exclusive(MemoryTarget.of("memory").lockFile(paths))) {
+            approval = java.util.concurrent.CompletableFuture.supplyAsync(() -> staging.approve(id, w));
+            Thread.sleep(300); // the approval has passed its first check and waits for the lock Hermes holds
+            Files.writeString(mem, "[env] Windows 11\n§\n[rule] Never recommend a GPU: RTX 3050 for training");
+            edited = Files.readAllBytes(mem);
+        }
+        MemoryResult r = approval.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals("changed_since_staged", r.kind(), r.record().toString());
+        assertArrayEquals(edited, Files.readAllBytes(mem), "the user's rule is kept");
+        assertEquals(1, staging.list().size(), "the staged write is kept: the user can reject it");
+    }
+
     @Test
     void anApprovalStillAppliesWhenOnlyOtherEntriesChangedMeanwhile() throws Exception {
         Files.writeString(mem, "[env] Windows 11\n§\n[env] GPU: RTX 4090, CUDA 12.4");
