@@ -301,7 +301,8 @@ public final class MemoryWriter {
                     backup = MemoryBackups.snapshot(paths.stateDir(), t.fileName, cur.bytes(), now)
                             .toString();
                 }
-                AtomicFiles.writeString(throughLinks(file), String.join(MemoryDocument.DELIMITER, s.newEntries));
+                AtomicFiles.writeString(
+                        AtomicFiles.throughLinks(file), String.join(MemoryDocument.DELIMITER, s.newEntries));
                 Map<Path, byte[]> was = new HashMap<>();
                 was.put(file, cur.bytes());
                 History.recordQuietly(
@@ -310,22 +311,6 @@ public final class MemoryWriter {
             return finish(t, limit, s, cur.doc(), true, backup);
         } catch (IOException e) {
             throw new StewardError(t.fileName, "cannot write " + file + ": " + IoErrors.describe(e), e);
-        }
-    }
-
-    /**
-     * Where a write of {@code file} lands: a symlinked memory file (a dotfiles checkout) is written through to the file
-     * it points at, as Hermes' {@code atomic_replace} does, so the link stays; a link to a file not there yet is followed
-     * as written.
-     */
-    static Path throughLinks(Path file) throws IOException {
-        if (!Files.isSymbolicLink(file)) return file;
-        try {
-            return file.toRealPath();
-        } catch (NoSuchFileException e) {
-            Path p = file;
-            for (int i = 0; i < 40 && Files.isSymbolicLink(p); i++) p = p.resolveSibling(Files.readSymbolicLink(p));
-            return p;
         }
     }
 

@@ -248,4 +248,20 @@ public final class AtomicFiles {
             // some file systems refuse to open a directory; the rename is still atomic
         }
     }
+
+    /**
+     * Where a write of a user's file lands: a symlinked file (a memory file or skill kept in a dotfiles checkout) is
+     * written through to the file it points at, as Hermes' {@code atomic_replace} does, so the link stays; a link to a
+     * file not there yet is followed as written. Steward's own state files are written where they are named.
+     */
+    public static Path throughLinks(Path file) throws IOException {
+        if (!Files.isSymbolicLink(file)) return file;
+        try {
+            return file.toRealPath();
+        } catch (java.nio.file.NoSuchFileException e) {
+            Path p = file;
+            for (int i = 0; i < 40 && Files.isSymbolicLink(p); i++) p = p.resolveSibling(Files.readSymbolicLink(p));
+            return p;
+        }
+    }
 }

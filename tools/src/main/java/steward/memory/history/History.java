@@ -239,7 +239,7 @@ public final class History {
                     backup = b.toString();
                 }
             }
-            AtomicFiles.write(p, old);
+            AtomicFiles.write(AtomicFiles.throughLinks(p), old); // a symlinked file keeps its link
             Map<String, byte[]> before = new LinkedHashMap<>();
             before.put(r, cur);
             // as every Steward write: a change made outside Steward since the last version is recorded first (opt-in)

@@ -201,7 +201,7 @@ public final class Journal {
                             + " changed since the interrupted change; left as it is (its bytes are backed up in the state dir)");
             return;
         }
-        AtomicFiles.write(target, staged);
+        AtomicFiles.write(AtomicFiles.throughLinks(target), staged); // a symlinked file keeps its link
     }
 
     /** Moves {@code src} to {@code dst} keeping the bytes; idempotent (a finished or half-finished move is completed). */

@@ -130,6 +130,23 @@ class HistoryTest {
         assertEquals("[env] second\n§\n[env] third", Files.readString(mem));
     }
 
+    /** A memory file kept in a dotfiles checkout (a symlink): memory_write writes through it, and so does a rollback. */
+    @Test
+    void aRollbackOfASymlinkedMemoryFileWritesThroughTheLink() throws Exception {
+        StewardPaths p = home();
+        Path target = p.stateDir().getParent().resolve("dotfiles/MEMORY.md");
+        Files.createDirectories(target.getParent());
+        Files.writeString(target, "[env] first");
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.createSymbolicLink(mem, target);
+        new MemoryWriter(p, at("2026-08-10T12:00:00Z")).write(MemoryRequest.add("memory", "[env] second"));
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        assertTrue(h.rollback("memories/MEMORY.md", baseline).changed());
+        assertTrue(Files.isSymbolicLink(mem), "the link stays");
+        assertEquals("[env] first", Files.readString(target), "the file it points at is rolled back");
+    }
+
     @Test
     void rollbackOfAnyFileUnderSkillsKeepsNonUtf8BytesAndRefusesBadArguments() throws Exception {
         StewardPaths p = home();
