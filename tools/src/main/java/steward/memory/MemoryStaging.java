@@ -182,9 +182,7 @@ public final class MemoryStaging {
         get(id); // an unknown or malformed id is refused before the lock (which would create the state dir) is taken
         try (Flock l = Flock.exclusive(paths.stateDir().resolve("pending-memory.lock"))) {
             Pending p = get(id);
-            MemoryResult changed = changedSinceStaged(p, writer);
-            if (changed != null) return changed;
-            // checked again on the file as the writer reads it under Hermes' lock (Hermes may write in between)
+            // checked on the file as the writer reads it under Hermes' lock (Hermes may write until then)
             MemoryTarget t = MemoryTarget.of(p.target());
             MemoryResult r = p.removes() == null || t == null
                     ? writer.writeApproved(p.request())
@@ -197,18 +195,9 @@ public final class MemoryStaging {
     }
 
     /**
-     * Refuses an approval that would now remove or replace an entry the staged write did not (its file changed since:
-     * old_text now names another entry, or an entry the user edited). Null when it may go on; the writer re-checks the
-     * rest under Hermes' lock.
+     * The refusal when {@code now} (what the write would now remove or replace) holds an entry the staged write did not
+     * (its file changed since: old_text now names another entry, or an entry the user edited); null when it may go on.
      */
-    private MemoryResult changedSinceStaged(Pending p, MemoryWriter writer) {
-        MemoryTarget t = MemoryTarget.of(p.target());
-        if (p.removes() == null || t == null) return null;
-        MemoryDocument doc = MemoryWriter.load(t.file(paths)).doc();
-        return unapproved(p, t, removes(MemoryWriter.compute(p.request(), t, t.limit(writer.config()), doc), doc));
-    }
-
-    /** The refusal when {@code now} (what the write would remove or replace) holds an entry the staged write did not. */
     private MemoryResult unapproved(Pending p, MemoryTarget t, List<String> now) {
         List<String> unapproved = new ArrayList<>(now);
         unapproved.removeAll(p.removes());
