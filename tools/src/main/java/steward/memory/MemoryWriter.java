@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -267,13 +266,7 @@ public final class MemoryWriter {
         if (s < 0) return null;
         return fail(
                 "invalid_argument",
-                ordered(
-                        "success",
-                        false,
-                        "error",
-                        prefix + "content holds a lone surrogate (U+" + String.format(Locale.ROOT, "%04X", s)
-                                + ", half of a character), which cannot be written as UTF-8. Send the text again with "
-                                + "whole characters."));
+                ordered("success", false, "error", prefix + CodePoints.loneSurrogateRefusal("content", s)));
     }
 
     @SuppressWarnings("try") // the lock is held for the try body, never referenced

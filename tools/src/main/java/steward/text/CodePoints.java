@@ -1,5 +1,7 @@
 package steward.text;
 
+import java.util.Locale;
+
 /**
  * String helpers that behave like Python's, because Hermes is written in Python and counts in
  * Unicode code points: an emoji is one character, not two UTF-16 units.
@@ -78,6 +80,15 @@ public final class CodePoints {
             else if (Character.isSurrogate(c)) return c;
         }
         return -1;
+    }
+
+    /**
+     * Why {@code what} holding the lone surrogate {@code cp} is refused, in one wording for every writer (Hermes' memory
+     * files and Claude Code's).
+     */
+    public static String loneSurrogateRefusal(String what, int cp) {
+        return what + " holds a lone surrogate (U+" + String.format(Locale.ROOT, "%04X", cp)
+                + ", half of a character), which cannot be written as UTF-8. Send the text again with whole characters.";
     }
 
     /** Whether index {@code i} falls between the two halves of a surrogate pair. */

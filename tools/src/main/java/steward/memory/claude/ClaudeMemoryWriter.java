@@ -72,12 +72,7 @@ public final class ClaudeMemoryWriter {
         for (String s : new String[] {r.content(), r.oldText(), r.name(), r.description()}) {
             int lone = s == null ? -1 : CodePoints.loneSurrogate(s);
             if (lone >= 0)
-                return fail(
-                        r.target(),
-                        "invalid_argument",
-                        "a text holds a lone surrogate (U+" + String.format(Locale.ROOT, "%04X", lone)
-                                + ", half of a character). Send it again with whole characters.",
-                        null);
+                return fail(r.target(), "invalid_argument", CodePoints.loneSurrogateRefusal("a text", lone), null);
         }
         String content = MemoryRules.clean(r.content());
         String old = MemoryRules.clean(r.oldText());
