@@ -642,6 +642,12 @@ public final class Consolidation {
         Map<String, MemoryIndex.Watermark> wms = new LinkedHashMap<>(MemoryIndex.watermarks(index));
         MemoryIndex.Watermark newWm = watermark(s, through, wms.get(s.id()));
         if (newWm != null) wms.put(s.id(), newWm);
+        if (through == null || through.isBlank()) {
+            int open = gather(workspace, 0).left_out();
+            if (open > 0)
+                warnings.add(open + " unprocessed log lines stay unprocessed: this plan has no through (gather's marks"
+                        + " the lines it showed)");
+        }
         List<Journal.Op> moves = new ArrayList<>();
         List<FileChange> files = new ArrayList<>();
         for (var f : DailyLog.files(root.logsDir()).entrySet()) {
@@ -1016,13 +1022,8 @@ public final class Consolidation {
                 throw new StewardError("memory_consolidate", "through must be YYYY-MM-DD#line as gather returned it");
             return new MemoryIndex.Watermark(m.group(1), Integer.parseInt(m.group(2)));
         }
-        MemoryIndex.Watermark last = cur;
-        for (var f : DailyLog.files(root.logsDir()).entrySet()) {
-            for (DailyLog.Line l : DailyLog.read(f.getValue(), f.getKey()).in(s.workspace())) {
-                last = new MemoryIndex.Watermark(f.getKey().toString(), l.number());
-            }
-        }
-        return last;
+        // no through: this plan showed no line, so it marks none (lines gather left out or written since stay)
+        return cur;
     }
 
     /** Drift {@code <file>.bak.<epoch>} files in the memory root and partitions beyond the newest {@value #KEEP_BAKS} per file. */

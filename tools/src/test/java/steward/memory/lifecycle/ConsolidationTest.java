@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.List;
@@ -86,6 +87,39 @@ class ConsolidationTest {
                         .toList(),
                 "the lines left out come next");
         assertEquals(1, next.left_out());
+    }
+
+    /**
+     * Probe: a plan made without {@code through} marked every log line of the scope processed — the lines gather left
+     * out (max_excerpts) and a line written after gather too — so they were never consolidated (and an old log of such
+     * lines went to the archive). Only lines the consolidation showed may be marked, and only through {@code through}.
+     */
+    @Test
+    void aPlanWithoutThroughLeavesLinesItNeverShowedUnprocessed() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] root fact");
+        LifecycleHomes.log(
+                paths,
+                "2026-08-09",
+                "- 09:00 first note\n- 10:00 second note\n- 11:00 third note\n- 12:00 fourth note\n- 13:00 fifth note\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        Consolidation.GatherResult g = c.gather(null, 2);
+        assertEquals(3, g.left_out());
+        Files.writeString(
+                paths.memoriesDir().resolve("logs/2026-08-09.md"),
+                "- 14:00 written after gather\n",
+                StandardOpenOption.APPEND);
+        var plan = c.plan(null, null, List.of(), "en");
+        c.apply(plan.plan_id(), null, "test");
+        List<String> next = c.gather(null, null).days().stream()
+                .flatMap(d -> d.lines().stream())
+                .map(Consolidation.Excerpt::text)
+                .toList();
+        assertTrue(
+                next.containsAll(List.of("third note", "fourth note", "fifth note", "written after gather")),
+                "lines the consolidation never showed stay unprocessed: " + next);
+        assertTrue(
+                plan.warnings().stream().anyMatch(w -> w.contains("unprocessed")),
+                plan.warnings().toString());
     }
 
     /** Probe: one hand-written log line of 300,000 characters came back whole in gather's result (no size bound). */
@@ -346,7 +380,8 @@ class ConsolidationTest {
         for (int i = 1; i <= 5; i++)
             Files.writeString(paths.memoriesDir().resolve("MEMORY.md.bak." + (1754000000 + i)), "bak " + i);
         Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
-        var plan = c.plan(null, null, List.of(), "en");
+        // an old log is archived once its lines are processed: shown by gather, marked through its through
+        var plan = c.plan(null, c.gather(null, null).through(), List.of(), "en");
         assertEquals(
                 4,
                 plan.files().stream().filter(f -> f.op().equals("move")).count(),

@@ -55,7 +55,7 @@ class JournalCrashTest {
         Consolidation c = LifecycleHomes.consolidation(base, LifecycleHomes.at("2026-08-10T12:00:00Z"));
         var plan = c.plan(
                 null,
-                null,
+                c.gather(null, null).through(), // the logs shown are processed: the old ones move to the archive
                 List.of(
                         new Consolidation.Proposal(
                                 "[env] Office IP is 192.168.1.77",
@@ -136,7 +136,7 @@ class JournalCrashTest {
         Consolidation c = LifecycleHomes.consolidation(p, LifecycleHomes.at("2026-08-10T12:00:00Z"));
         var plan = c.plan(
                 null,
-                null,
+                c.gather(null, null).through(), // the logs shown are processed: the old ones move to the archive
                 List.of(new Consolidation.Proposal(
                         "[pref] Use pnpm", "preference", List.of("log:2026-08-09#4"), null, null, null)),
                 "en");
