@@ -197,7 +197,7 @@ public final class Consolidation {
         Scope s = t.scope();
         int max = maxExcerpts == null ? MAX_EXCERPTS : maxExcerpts;
         ObjectNode index = MemoryIndex.read(root);
-        MemoryIndex.Watermark wm = MemoryIndex.watermarks(index).get(s.id());
+        MemoryIndex.Position pos = MemoryIndex.positions(index).getOrDefault(s.id(), MemoryIndex.Position.NONE);
         List<String> entries = MemoryWriter.load(s.file()).doc().entries();
         Map<String, Evidence> ev = evidence.read();
         Map<String, LocalDate> refs = evidence.references();
@@ -206,22 +206,21 @@ public final class Consolidation {
             entryTokens.add(Similarity.tokens(Confidence.parse(e).body()));
         List<Day> days = new ArrayList<>();
         int total = 0, shown = 0;
-        String through = null;
+        // per log file, the last line shown: a plan through them marks exactly the lines shown
+        Map<String, Integer> shownThrough = new LinkedHashMap<>();
         var logFiles = DailyLog.files(root.logsDir());
         int read = 0;
         for (var f : logFiles.entrySet()) {
-            if (wm != null && f.getKey().toString().compareTo(wm.date()) < 0) continue;
             work.progress(++read, logFiles.size() + 1, "reading daily logs (" + logFiles.size() + " files)");
             work.checkpoint("memory_consolidate");
             DailyLog.Day d = DailyLog.read(f.getValue(), f.getKey());
             List<Excerpt> lines = new ArrayList<>();
             for (DailyLog.Line l : d.in(s.workspace())) {
-                if (wm != null && f.getKey().toString().equals(wm.date()) && l.number() <= wm.line()) continue;
+                if (pos.processed(f.getKey().toString(), l.number())) continue;
                 total++;
                 if (shown >= max) continue;
                 shown++;
-                // the last line shown: a plan through it leaves the lines left out for the next gather
-                through = f.getKey() + "#" + l.number();
+                shownThrough.put(f.getKey().toString(), l.number());
                 lines.add(new Excerpt(
                         "log:" + f.getKey() + "#" + l.number(),
                         l.time() == null ? null : l.time().toString(),
@@ -231,6 +230,7 @@ public final class Consolidation {
             }
             if (!lines.isEmpty()) days.add(new Day(f.getKey().toString(), lines));
         }
+        String through = shownThrough.isEmpty() ? null : through(shownThrough);
         List<EntryView> views = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             String e = entries.get(i);
@@ -254,7 +254,7 @@ public final class Consolidation {
         return new GatherResult(
                 s.id(),
                 root.relative(s.file()),
-                wm == null ? null : wm.date() + "#" + wm.line(),
+                pos.describe(),
                 through,
                 days,
                 shown,
@@ -268,6 +268,13 @@ public final class Consolidation {
                         : "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with "
                                 + "proposals {text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through="
                                 + through + ".");
+    }
+
+    /** {@code date#line} per log file, joined by commas: the last line shown of each file with lines shown. */
+    static String through(Map<String, Integer> lastShown) {
+        List<String> out = new ArrayList<>();
+        lastShown.forEach((d, n) -> out.add(d + "#" + n));
+        return String.join(",", out);
     }
 
     static String shorten(String text) {
@@ -639,38 +646,44 @@ public final class Consolidation {
 
         // logs: archive what is old and processed by every scope that has lines in it; drift .bak files
         ObjectNode index = MemoryIndex.read(root);
-        Map<String, MemoryIndex.Watermark> wms = new LinkedHashMap<>(MemoryIndex.watermarks(index));
-        MemoryIndex.Watermark newWm = watermark(s, through, wms.get(s.id()));
-        if (newWm != null) wms.put(s.id(), newWm);
+        Map<LocalDate, Path> logs = DailyLog.files(root.logsDir());
+        Map<String, MemoryIndex.Position> wms = new LinkedHashMap<>();
+        // a position an earlier Steward wrote (one date and line) is carried over into per-file positions here
+        MemoryIndex.positions(index).forEach((k, v) -> wms.put(k, v.carriedOver(logs)));
+        MemoryIndex.Position pos = wms.getOrDefault(s.id(), MemoryIndex.Position.NONE);
+        // only the lines gather showed are marked, through the last one shown in each file
+        for (var e : throughLines(through).entrySet()) pos = pos.through(e.getKey(), e.getValue());
+        if (!pos.files().isEmpty() || wms.containsKey(s.id())) wms.put(s.id(), pos);
         if (through == null || through.isBlank()) {
-            int open = gather(workspace, 0).left_out();
+            int open = unprocessed(s, pos, logs);
             if (open > 0)
                 warnings.add(open + " unprocessed log lines stay unprocessed: this plan has no through (gather's marks"
                         + " the lines it showed)");
         }
         List<Journal.Op> moves = new ArrayList<>();
         List<FileChange> files = new ArrayList<>();
-        for (var f : DailyLog.files(root.logsDir()).entrySet()) {
+        Map<LocalDate, Path> staying = new TreeMap<>(logs);
+        for (var f : logs.entrySet()) {
             if (!f.getKey().isBefore(today.minusDays(ARCHIVE_AFTER_DAYS))) continue;
             DailyLog.Day d = DailyLog.read(f.getValue(), f.getKey());
             boolean processed = true;
             for (DailyLog.Line l : d.lines()) {
-                String sid = l.workspace() == null ? "root" : "ws:" + l.workspace();
-                MemoryIndex.Watermark w = wms.get(sid);
-                if (w == null
-                        || w.date().compareTo(f.getKey().toString()) < 0
-                        || w.date().equals(f.getKey().toString()) && w.line() < l.number()) {
+                MemoryIndex.Position w = wms.get(owner(l));
+                if (w == null || !w.processed(f.getKey().toString(), l.number())) {
                     processed = false;
                     break;
                 }
             }
             if (!processed) continue;
+            staying.remove(f.getKey());
             Path to = root.archiveDir().resolve("logs").resolve(f.getValue().getFileName());
             byte[] b = readBytes(f.getValue());
             moves.add(Journal.Op.move(f.getValue(), to, Journal.sha(b)));
             files.add(new FileChange(
                     root.relative(f.getValue()), "move", root.relative(to), b.length, b.length, "", 0, 0));
         }
+        // positions in archived logs are no longer needed
+        wms.replaceAll((k, v) -> v.carriedOver(staying));
         for (Path bak : surplusBaks()) {
             Path to = paths.stateDir()
                     .resolve("backups")
@@ -783,8 +796,7 @@ public final class Consolidation {
                     .put("to", enc(m.target()))
                     .put("sha", m.sha());
         plan.set("evidence", Json.MAPPER.valueToTree(evAfter));
-        ObjectNode wmn = plan.putObject("watermarks");
-        wms.forEach((k, v) -> wmn.putObject(k).put("date", v.date()).put("line", v.line()));
+        plan.set("watermarks", MemoryIndex.json(wms));
         ObjectNode counts = plan.putObject("counts");
         for (ChangeView c : changes)
             counts.put(c.action(), counts.path(c.action()).asInt(0) + 1);
@@ -1014,16 +1026,42 @@ public final class Consolidation {
         return null;
     }
 
-    private MemoryIndex.Watermark watermark(Scope s, String through, MemoryIndex.Watermark cur) {
-        if (through != null && !through.isBlank()) {
-            Matcher m = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})#(\\d+)")
-                    .matcher(through.strip().replaceFirst("^log:", ""));
-            if (!m.matches())
-                throw new StewardError("memory_consolidate", "through must be YYYY-MM-DD#line as gather returned it");
-            return new MemoryIndex.Watermark(m.group(1), Integer.parseInt(m.group(2)));
+    static final Pattern THROUGH = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})#(\\d{1,9})");
+
+    /** {@code through} as gather returns it: per log file {@code date#line}, comma-separated (each may begin with log:). */
+    static Map<String, Integer> throughLines(String through) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        if (through == null || through.isBlank()) return out;
+        for (String part : through.split(",")) {
+            Matcher m = THROUGH.matcher(part.strip().replaceFirst("^log:", ""));
+            boolean date = m.matches();
+            try {
+                if (date) LocalDate.parse(m.group(1));
+            } catch (RuntimeException e) {
+                date = false;
+            }
+            if (!date)
+                throw new StewardError(
+                        "memory_consolidate",
+                        "through must be YYYY-MM-DD#line (per log file, comma-separated) as gather returned it, got '"
+                                + part.strip() + "'");
+            out.merge(m.group(1), Integer.parseInt(m.group(2)), Math::max);
         }
-        // no through: this plan showed no line, so it marks none (lines gather left out or written since stay)
-        return cur;
+        return out;
+    }
+
+    /** The scope of a log line: its partition's, or the root's. */
+    String owner(DailyLog.Line l) {
+        return l.workspace() == null ? "root" : "ws:" + l.workspace();
+    }
+
+    /** How many lines of scope {@code s} in {@code logs} {@code pos} has not processed. */
+    int unprocessed(Scope s, MemoryIndex.Position pos, Map<LocalDate, Path> logs) {
+        int n = 0;
+        for (var f : logs.entrySet())
+            for (DailyLog.Line l : DailyLog.read(f.getValue(), f.getKey()).lines())
+                if (owner(l).equals(s.id()) && !pos.processed(f.getKey().toString(), l.number())) n++;
+        return n;
     }
 
     /** Drift {@code <file>.bak.<epoch>} files in the memory root and partitions beyond the newest {@value #KEEP_BAKS} per file. */
@@ -1307,14 +1345,7 @@ public final class Consolidation {
             Map<String, Evidence> ev = Json.MAPPER.convertValue(
                     plan.path("evidence"), new tools.jackson.core.type.TypeReference<TreeMap<String, Evidence>>() {});
             for (String e : pruned) ev.remove(EntryKey.of(e));
-            Map<String, MemoryIndex.Watermark> wms = new LinkedHashMap<>();
-            plan.path("watermarks")
-                    .properties()
-                    .forEach(e -> wms.put(
-                            e.getKey(),
-                            new MemoryIndex.Watermark(
-                                    e.getValue().path("date").asString(),
-                                    e.getValue().path("line").asInt())));
+            Map<String, MemoryIndex.Position> wms = MemoryIndex.positions(plan.path("watermarks"));
             ObjectNode oldIndex = MemoryIndex.read(root);
             ArrayNode audit = oldIndex.path("audit_history") instanceof ArrayNode a
                     ? a.deepCopy()

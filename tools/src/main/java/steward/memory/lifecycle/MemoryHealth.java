@@ -82,20 +82,14 @@ public final class MemoryHealth {
                                 : "none"));
 
         ObjectNode index = MemoryIndex.read(root);
-        Map<String, MemoryIndex.Watermark> wms = MemoryIndex.watermarks(index);
-        MemoryIndex.Watermark wm = wms.get("root");
+        Map<String, MemoryIndex.Position> wms = MemoryIndex.positions(index);
         Map<LocalDate, Path> logs = DailyLog.files(root.logsDir());
         LocalDate oldestUnprocessed = null;
         int unprocessedLines = 0;
         for (var f : logs.entrySet()) {
-            if (wm != null && f.getKey().toString().compareTo(wm.date()) < 0) continue;
             for (DailyLog.Line l : DailyLog.read(f.getValue(), f.getKey()).lines()) {
-                String sid = l.workspace() == null ? "root" : "ws:" + l.workspace();
-                MemoryIndex.Watermark w = wms.get(sid);
-                boolean done = w != null
-                        && (w.date().compareTo(f.getKey().toString()) > 0
-                                || w.date().equals(f.getKey().toString()) && w.line() >= l.number());
-                if (done) continue;
+                MemoryIndex.Position w = wms.get(l.workspace() == null ? "root" : "ws:" + l.workspace());
+                if (w != null && w.processed(f.getKey().toString(), l.number())) continue;
                 unprocessedLines++;
                 if (oldestUnprocessed == null) oldestUnprocessed = f.getKey();
             }

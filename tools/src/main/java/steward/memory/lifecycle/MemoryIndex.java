@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import steward.json.Json;
@@ -21,8 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code memory-index.json} in the memory root: rebuilt in full by every consolidation from the memory files'
  * sections (an entry's section is its tag — {@code [env]}, {@code [ops]}, … — or a leading {@code ## } heading, else
- * its recorded kind), with each entry's size and confidence; it carries the per-scope watermarks of processed log
- * lines and the {@code audit_history} of runs (newest {@value #MAX_AUDIT} kept).
+ * its recorded kind), with each entry's size and confidence; it carries each scope's position in the logs (per log file, the last
+ * line processed) and the {@code audit_history} of runs (newest {@value #MAX_AUDIT} kept).
  */
 public final class MemoryIndex {
     public static final int MAX_AUDIT = 200;
@@ -31,7 +35,88 @@ public final class MemoryIndex {
 
     private MemoryIndex() {}
 
+    /** The one date and line per scope an index written before per-file positions held: the last line processed. */
     public record Watermark(String date, int line) {}
+
+    /**
+     * A scope's processed log lines: per log file (named by its date) the last line processed, so a note added to an
+     * earlier-dated log (a move to a time zone behind, an edit by hand) is never skipped. {@code legacy}: the one
+     * {@link Watermark} an earlier Steward wrote, read as it meant (files dated before it processed in full, its own file
+     * through its line) until a plan carries it over into per-file positions ({@link #carriedOver}).
+     */
+    public record Position(Map<String, Integer> files, Watermark legacy) {
+        public static final Position NONE = new Position(Map.of(), null);
+
+        public Position {
+            files = Collections.unmodifiableMap(new TreeMap<>(files));
+        }
+
+        public boolean processed(String date, int line) {
+            Integer n = files.get(date);
+            if (n != null && line <= n) return true;
+            if (legacy == null) return false;
+            int c = date.compareTo(legacy.date());
+            return c < 0 || c == 0 && line <= legacy.line();
+        }
+
+        /** This position with {@code date} processed through {@code line} (never moved back). */
+        public Position through(String date, int line) {
+            Map<String, Integer> m = new TreeMap<>(files);
+            m.merge(date, line, Math::max);
+            return new Position(m, legacy);
+        }
+
+        /**
+         * Per-file positions only: the legacy watermark becomes, for each log file in {@code logs} it covers, the last
+         * line it covers now; positions of files no longer in {@code logs} (archived) are dropped.
+         */
+        public Position carriedOver(Map<LocalDate, Path> logs) {
+            Map<String, Integer> m = new TreeMap<>();
+            for (var f : logs.entrySet()) {
+                String d = f.getKey().toString();
+                int n = files.getOrDefault(d, 0);
+                if (legacy != null && d.compareTo(legacy.date()) <= 0) {
+                    int covered = d.equals(legacy.date()) ? legacy.line() : lastLine(f.getValue(), f.getKey());
+                    n = Math.max(n, covered);
+                }
+                if (n > 0) m.put(d, n);
+            }
+            return new Position(m, null);
+        }
+
+        private static int lastLine(Path file, LocalDate date) {
+            List<DailyLog.Line> ls = DailyLog.read(file, date).lines();
+            return ls.isEmpty() ? 0 : ls.get(ls.size() - 1).number();
+        }
+
+        /** As gather shows it: {@code date#line} per file, or the legacy watermark. */
+        public String describe() {
+            List<String> out = new ArrayList<>();
+            if (legacy != null) out.add("≤ " + legacy.date() + "#" + legacy.line());
+            files.forEach((d, n) -> out.add(d + "#" + n));
+            return out.isEmpty() ? null : String.join(",", out);
+        }
+
+        ObjectNode json() {
+            ObjectNode o = Json.MAPPER.createObjectNode();
+            ObjectNode f = o.putObject("files");
+            files.forEach(f::put);
+            if (legacy != null) o.put("date", legacy.date()).put("line", legacy.line());
+            return o;
+        }
+
+        static Position of(JsonNode n) {
+            Map<String, Integer> m = new TreeMap<>();
+            n.path("files").properties().forEach(e -> {
+                if (e.getValue().canConvertToInt())
+                    m.put(e.getKey(), e.getValue().asInt());
+            });
+            String d = n.path("date").asString("");
+            Watermark legacy =
+                    d.isEmpty() ? null : new Watermark(d, n.path("line").asInt(0));
+            return new Position(m, legacy);
+        }
+    }
 
     /** The index as read (an absent or unreadable file reads as empty; a rebuild replaces it). */
     public static ObjectNode read(MemoryRoot root) {
@@ -46,16 +131,21 @@ public final class MemoryIndex {
         return Json.MAPPER.createObjectNode();
     }
 
-    public static Map<String, Watermark> watermarks(ObjectNode index) {
-        Map<String, Watermark> out = new LinkedHashMap<>();
-        index.path("watermarks")
-                .properties()
-                .forEach(e -> out.put(
-                        e.getKey(),
-                        new Watermark(
-                                e.getValue().path("date").asString(""),
-                                e.getValue().path("line").asInt(0))));
+    /** Each scope's position in the logs, as {@code index} (or a plan) holds them; either format. */
+    public static Map<String, Position> positions(JsonNode watermarks) {
+        Map<String, Position> out = new LinkedHashMap<>();
+        watermarks.properties().forEach(e -> out.put(e.getKey(), Position.of(e.getValue())));
         return out;
+    }
+
+    public static Map<String, Position> positions(ObjectNode index) {
+        return positions(index.path("watermarks"));
+    }
+
+    public static ObjectNode json(Map<String, Position> positions) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        positions.forEach((k, v) -> o.set(k, v.json()));
+        return o;
     }
 
     public static String section(String entry, String kind) {
@@ -71,7 +161,7 @@ public final class MemoryIndex {
     public record ScopeEntries(Scope scope, String file, List<String> entries, Map<String, Evidence> evidence) {}
 
     public static byte[] build(
-            List<ScopeEntries> scopes, Map<String, Watermark> watermarks, ArrayNode audit, String generatedAt) {
+            List<ScopeEntries> scopes, Map<String, Position> watermarks, ArrayNode audit, String generatedAt) {
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("version", 1);
         root.put("generated_at", generatedAt);
@@ -114,8 +204,7 @@ public final class MemoryIndex {
                 }
             }
         }
-        ObjectNode wm = root.putObject("watermarks");
-        watermarks.forEach((k, v) -> wm.putObject(k).put("date", v.date()).put("line", v.line()));
+        root.set("watermarks", json(watermarks));
         ArrayNode a = root.putArray("audit_history");
         int skip = Math.max(0, audit.size() - MAX_AUDIT);
         for (int i = skip; i < audit.size(); i++) a.add(audit.get(i));

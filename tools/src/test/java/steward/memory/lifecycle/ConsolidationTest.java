@@ -122,6 +122,81 @@ class ConsolidationTest {
                 plan.warnings().toString());
     }
 
+    static List<String> shown(Consolidation.GatherResult g) {
+        return g.days().stream()
+                .flatMap(d -> d.lines().stream())
+                .map(x -> x.ref().substring(4) + " " + x.text())
+                .toList();
+    }
+
+    static void append(StewardPaths paths, String date, String lines) throws Exception {
+        Path f = paths.memoriesDir().resolve("logs/" + date + ".md");
+        if (!Files.exists(f)) LifecycleHomes.log(paths, date, lines);
+        else Files.writeString(f, lines, StandardOpenOption.APPEND);
+    }
+
+    /**
+     * Probe: the position in the logs was one date and one line, so after a move to a time zone behind (today's log is
+     * dated before the last one processed) or a note added to an earlier log, gather skipped those notes forever.
+     * Each log file now has its own position; a through names the last line shown in each file.
+     */
+    @Test
+    void notesInAnEarlierDatedLogAreGatheredAfterALaterLogWasProcessed() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] root fact");
+        LifecycleHomes.log(paths, "2026-08-10", "- 09:00 tokyo note one\n- 10:00 tokyo note two\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        c.apply(c.plan(null, c.gather(null, null).through(), List.of(), "en").plan_id(), null, "test");
+        assertEquals(List.of(), shown(c.gather(null, null)));
+        // the user flew west: it is 2026-08-09 again, and a note was added by hand to the day before
+        append(paths, "2026-08-09", "- 18:00 san francisco note\n");
+        append(paths, "2026-08-10", "- 11:00 tokyo note three\n");
+        Consolidation.GatherResult g = c.gather(null, null);
+        assertEquals(
+                List.of("2026-08-09#3 san francisco note", "2026-08-10#5 tokyo note three"),
+                shown(g),
+                "no note is skipped");
+        // a note written to an earlier log after gather is not marked by its through
+        append(paths, "2026-08-09", "- 19:00 written after gather\n");
+        c.apply(c.plan(null, g.through(), List.of(), "en").plan_id(), null, "test");
+        assertEquals(List.of("2026-08-09#4 written after gather"), shown(c.gather(null, null)));
+    }
+
+    /** The position an earlier Steward wrote (one date and line per scope) reads as it meant and is carried over. */
+    @Test
+    void anIndexWithTheOldOneDatePositionIsReadAsBeforeAndMigrated() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] root fact");
+        LifecycleHomes.log(paths, "2026-08-08", "- 09:00 old processed\n");
+        LifecycleHomes.log(paths, "2026-08-09", "- 09:00 processed\n- 10:00 not yet\n");
+        LifecycleHomes.log(paths, "2026-08-10", "- 09:00 later day\n");
+        Files.writeString(
+                paths.memoriesDir().resolve("memory-index.json"),
+                "{\"version\":1,\"watermarks\":{\"root\":{\"date\":\"2026-08-09\",\"line\":3}},\"audit_history\":[]}\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var clock = LifecycleHomes.at("2026-08-10T12:00:00Z");
+        var health = new MemoryHealth(
+                new HermesMemoryRoot(paths, new MemoryWriter(paths, clock).config()),
+                paths.stateDir(),
+                clock,
+                LifecycleHomes.ZONE);
+        Consolidation.GatherResult g = c.gather(null, null);
+        assertEquals(List.of("2026-08-09#4 not yet", "2026-08-10#3 later day"), shown(g));
+        assertTrue(
+                health.check().indicators().stream()
+                        .anyMatch(i ->
+                                i.id().equals("unprocessed_logs") && i.value().contains("(2 lines since 2026-08-09)")),
+                health.check().indicators().toString());
+        c.apply(c.plan(null, g.through(), List.of(), "en").plan_id(), null, "test");
+        JsonNode wm = Json.MAPPER
+                .readTree(Files.readAllBytes(paths.memoriesDir().resolve("memory-index.json")))
+                .path("watermarks")
+                .path("root");
+        assertFalse(wm.has("date"), "the position is per file now: " + wm);
+        assertEquals(3, wm.path("files").path("2026-08-08").asInt(), wm.toString());
+        assertEquals(List.of(), shown(c.gather(null, null)));
+        append(paths, "2026-08-08", "- 20:00 added to the old log\n");
+        assertEquals(List.of("2026-08-08#4 added to the old log"), shown(c.gather(null, null)));
+    }
+
     /** Probe: one hand-written log line of 300,000 characters came back whole in gather's result (no size bound). */
     @Test
     void aHugeHandWrittenLogLineIsShownShortenedAndNothingElseChanges() throws Exception {
