@@ -13,7 +13,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -209,13 +208,14 @@ public final class Consolidation {
         // per log file, the last line shown: a plan through them marks exactly the lines shown
         Map<String, Integer> shownThrough = new LinkedHashMap<>();
         var logFiles = DailyLog.files(root.logsDir());
+        Set<String> live = live(s);
         int read = 0;
         for (var f : logFiles.entrySet()) {
             work.progress(++read, logFiles.size() + 1, "reading daily logs (" + logFiles.size() + " files)");
             work.checkpoint("memory_consolidate");
             DailyLog.Day d = DailyLog.read(f.getValue(), f.getKey());
             List<Excerpt> lines = new ArrayList<>();
-            for (DailyLog.Line l : d.in(s.workspace())) {
+            for (DailyLog.Line l : d.of(s.id(), live)) {
                 if (pos.processed(f.getKey().toString(), l.number())) continue;
                 total++;
                 if (shown >= max) continue;
@@ -224,7 +224,8 @@ public final class Consolidation {
                 lines.add(new Excerpt(
                         "log:" + f.getKey() + "#" + l.number(),
                         l.time() == null ? null : l.time().toString(),
-                        shorten(l.text()),
+                        // a deleted partition's note, now the root's: shown with its mark
+                        shorten(DailyLog.orphan(l, live) ? "@" + l.workspace() + ": " + l.text() : l.text()),
                         signals(l.text()),
                         similar(l.text(), entries, entryTokens)));
             }
@@ -484,7 +485,7 @@ public final class Consolidation {
         List<SkillSuggestion> skills = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         List<ChangeView> changes = new ArrayList<>();
-        Map<String, String> logScope = new HashMap<>();
+        Set<String> live = live(s);
         for (int i = 0; i < (proposals == null ? 0 : proposals.size()); i++) {
             Proposal p = proposals.get(i);
             String pos = "proposals[" + (i + 1) + "]";
@@ -506,7 +507,7 @@ public final class Consolidation {
                 throw new StewardError(
                         "memory_consolidate",
                         pos + ": evidence is required (the log refs or session:<id> it comes from)");
-            for (String r : refsIn) checkRef(r, s, pos, logScope);
+            for (String r : refsIn) checkRef(r, s, pos, live);
             boolean confirmed = Boolean.TRUE.equals(p.user_confirmed());
             if (p.supersedes() != null && !p.supersedes().isBlank()) {
                 Item old = one(items, p.supersedes(), pos + ".supersedes");
@@ -668,7 +669,7 @@ public final class Consolidation {
             DailyLog.Day d = DailyLog.read(f.getValue(), f.getKey());
             boolean processed = true;
             for (DailyLog.Line l : d.lines()) {
-                MemoryIndex.Position w = wms.get(owner(l));
+                MemoryIndex.Position w = wms.get(DailyLog.owner(l, live));
                 if (w == null || !w.processed(f.getKey().toString(), l.number())) {
                     processed = false;
                     break;
@@ -861,7 +862,7 @@ public final class Consolidation {
                 report);
     }
 
-    private void checkRef(String r, Scope s, String pos, Map<String, String> cache) {
+    private void checkRef(String r, Scope s, String pos, Set<String> live) {
         Matcher m = REF.matcher(r);
         if (m.matches()) {
             LocalDate d;
@@ -880,7 +881,7 @@ public final class Consolidation {
                     .orElse(null);
             if (line == null)
                 throw new StewardError("memory_consolidate", pos + ": evidence '" + r + "' names no log line");
-            String owner = line.workspace() == null ? "root" : "ws:" + line.workspace();
+            String owner = DailyLog.owner(line, live);
             if (!owner.equals(s.id())) {
                 throw new StewardError(
                         "memory_consolidate",
@@ -1050,17 +1051,21 @@ public final class Consolidation {
         return out;
     }
 
-    /** The scope of a log line: its partition's, or the root's. */
-    String owner(DailyLog.Line l) {
-        return l.workspace() == null ? "root" : "ws:" + l.workspace();
+    /** The partitions that exist, with the one scope {@code s} is (a plan may be about to create it). */
+    Set<String> live(Scope s) {
+        Set<String> out = Partitions.names(root);
+        if (s.workspace() != null) out.add(s.workspace());
+        return out;
     }
 
     /** How many lines of scope {@code s} in {@code logs} {@code pos} has not processed. */
     int unprocessed(Scope s, MemoryIndex.Position pos, Map<LocalDate, Path> logs) {
+        Set<String> live = live(s);
         int n = 0;
         for (var f : logs.entrySet())
             for (DailyLog.Line l : DailyLog.read(f.getValue(), f.getKey()).lines())
-                if (owner(l).equals(s.id()) && !pos.processed(f.getKey().toString(), l.number())) n++;
+                if (DailyLog.owner(l, live).equals(s.id())
+                        && !pos.processed(f.getKey().toString(), l.number())) n++;
         return n;
     }
 

@@ -10,6 +10,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,8 +20,8 @@ import steward.memory.MemoryDocument;
 
 /**
  * One daily log, {@code logs/YYYY-MM-DD.md}: a {@code # date} header, then one note per line,
- * {@code - HH:MM text} or {@code - HH:MM @workspace: text} for a partition's note. Lines in another shape
- * (written by hand or by another tool) are kept as they are and belong to the root.
+ * {@code - HH:MM text} or {@code - HH:MM @workspace: text} for a partition's note (the root's once that partition is
+ * deleted). Lines in another shape (written by hand or by another tool) are kept as they are and belong to the root.
  */
 public final class DailyLog {
     private DailyLog() {}
@@ -42,11 +43,30 @@ public final class DailyLog {
             return lines.stream().filter(Line::note).toList();
         }
 
+        /** The lines marked for {@code workspace} (null: unmarked), whether or not that partition exists. */
         public List<Line> in(String workspace) {
             return lines.stream()
                     .filter(l -> workspace == null ? l.workspace() == null : workspace.equals(l.workspace()))
                     .toList();
         }
+
+        /** The lines of scope {@code scopeId}, as {@link DailyLog#owner} assigns them. */
+        public List<Line> of(String scopeId, Set<String> live) {
+            return lines.stream().filter(l -> owner(l, live).equals(scopeId)).toList();
+        }
+    }
+
+    /**
+     * The scope a line belongs to: its partition's ({@code ws:<name>}) when that partition exists ({@code live}), else
+     * the root's — a note of a deleted partition is the root's, so it is still consolidated (with its mark shown).
+     */
+    public static String owner(Line l, Set<String> live) {
+        return l.workspace() == null || !live.contains(l.workspace()) ? "root" : "ws:" + l.workspace();
+    }
+
+    /** A note of a partition that does not exist (any more): the root's, as {@link #owner} reads it. */
+    public static boolean orphan(Line l, Set<String> live) {
+        return l.workspace() != null && !live.contains(l.workspace());
     }
 
     public static Path file(MemoryRoot root, LocalDate d) {

@@ -11,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.stream.Stream;
@@ -84,11 +85,12 @@ public final class MemoryHealth {
         ObjectNode index = MemoryIndex.read(root);
         Map<String, MemoryIndex.Position> wms = MemoryIndex.positions(index);
         Map<LocalDate, Path> logs = DailyLog.files(root.logsDir());
+        Set<String> live = Partitions.names(root);
         LocalDate oldestUnprocessed = null;
         int unprocessedLines = 0;
         for (var f : logs.entrySet()) {
             for (DailyLog.Line l : DailyLog.read(f.getValue(), f.getKey()).lines()) {
-                MemoryIndex.Position w = wms.get(l.workspace() == null ? "root" : "ws:" + l.workspace());
+                MemoryIndex.Position w = wms.get(DailyLog.owner(l, live));
                 if (w != null && w.processed(f.getKey().toString(), l.number())) continue;
                 unprocessedLines++;
                 if (oldestUnprocessed == null) oldestUnprocessed = f.getKey();

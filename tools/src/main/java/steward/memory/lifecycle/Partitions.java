@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 import steward.StewardError;
 import steward.json.Json;
@@ -48,6 +50,13 @@ public final class Partitions {
         } catch (IOException e) {
             throw new StewardError("memory", "cannot list " + ws + ": " + e.getMessage());
         }
+        return out;
+    }
+
+    /** The names of the partitions that exist. */
+    public static Set<String> names(MemoryRoot root) {
+        Set<String> out = new HashSet<>();
+        for (Workspace w : list(root)) out.add(w.name());
         return out;
     }
 

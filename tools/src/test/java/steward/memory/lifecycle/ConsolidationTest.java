@@ -46,6 +46,9 @@ class ConsolidationTest {
                 "2026-08-09",
                 "- 09:00 User said: remember to answer in Chinese\n- 10:00 Decided to use uv for Python 3.12 envs\n"
                         + "- 11:00 @shop: shop API runs on port 8081\n");
+        Path shop = paths.memoriesDir().resolve("workspaces/shop");
+        Files.createDirectories(shop);
+        Files.write(shop.resolve("workspace.json"), Partitions.meta("/home/u/shop"));
         Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
         Consolidation.GatherResult g = c.gather(null, null);
         assertEquals(2, g.excerpts(), "the partition's note is not the root's");
@@ -129,6 +132,21 @@ class ConsolidationTest {
                 .toList();
     }
 
+    /** memory_health's unprocessed_logs value. */
+    static String unprocessed(StewardPaths paths, String now) {
+        Clock clock = LifecycleHomes.at(now);
+        return new MemoryHealth(
+                        new HermesMemoryRoot(paths, new MemoryWriter(paths, clock).config()),
+                        paths.stateDir(),
+                        clock,
+                        LifecycleHomes.ZONE)
+                .check().indicators().stream()
+                        .filter(i -> i.id().equals("unprocessed_logs"))
+                        .findFirst()
+                        .orElseThrow()
+                        .value();
+    }
+
     static void append(StewardPaths paths, String date, String lines) throws Exception {
         Path f = paths.memoriesDir().resolve("logs/" + date + ".md");
         if (!Files.exists(f)) LifecycleHomes.log(paths, date, lines);
@@ -172,19 +190,9 @@ class ConsolidationTest {
                 paths.memoriesDir().resolve("memory-index.json"),
                 "{\"version\":1,\"watermarks\":{\"root\":{\"date\":\"2026-08-09\",\"line\":3}},\"audit_history\":[]}\n");
         Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
-        var clock = LifecycleHomes.at("2026-08-10T12:00:00Z");
-        var health = new MemoryHealth(
-                new HermesMemoryRoot(paths, new MemoryWriter(paths, clock).config()),
-                paths.stateDir(),
-                clock,
-                LifecycleHomes.ZONE);
         Consolidation.GatherResult g = c.gather(null, null);
         assertEquals(List.of("2026-08-09#4 not yet", "2026-08-10#3 later day"), shown(g));
-        assertTrue(
-                health.check().indicators().stream()
-                        .anyMatch(i ->
-                                i.id().equals("unprocessed_logs") && i.value().contains("(2 lines since 2026-08-09)")),
-                health.check().indicators().toString());
+        assertEquals("1 days (2 lines since 2026-08-09)", unprocessed(paths, "2026-08-10T12:00:00Z"));
         c.apply(c.plan(null, g.through(), List.of(), "en").plan_id(), null, "test");
         JsonNode wm = Json.MAPPER
                 .readTree(Files.readAllBytes(paths.memoriesDir().resolve("memory-index.json")))
@@ -195,6 +203,43 @@ class ConsolidationTest {
         assertEquals(List.of(), shown(c.gather(null, null)));
         append(paths, "2026-08-08", "- 20:00 added to the old log\n");
         assertEquals(List.of("2026-08-08#4 added to the old log"), shown(c.gather(null, null)));
+    }
+
+    /**
+     * Probe: the notes of a partition the user deleted ({@code workspaces/<ws>/} removed) belonged to no scope any more:
+     * the root's gather left them out, no plan could cite them, and the logs holding them were never archived. A note
+     * whose partition is gone is the root's now: gathered with its {@code @ws:} mark, so the agent sees where it came
+     * from and judges it like any other line.
+     */
+    @Test
+    void notesOfADeletedPartitionAreTheRootsNeverSilentlyLost() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] root fact");
+        Path shop = paths.memoriesDir().resolve("workspaces/shop");
+        Files.createDirectories(shop);
+        Files.write(shop.resolve("workspace.json"), Partitions.meta("/home/u/shop"));
+        LifecycleHomes.log(paths, "2026-06-01", "- 09:00 @shop: shop deploys on fridays\n");
+        LifecycleHomes.log(paths, "2026-08-09", "- 09:00 @shop: shop API uses port 8081\n- 10:00 root note\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        assertEquals(
+                List.of("2026-08-09#4 root note"), shown(c.gather(null, null)), "the partition's notes are its own");
+        Files.delete(shop.resolve("workspace.json"));
+        Files.delete(shop);
+        Consolidation.GatherResult g = c.gather(null, null);
+        assertEquals(
+                List.of(
+                        "2026-06-01#3 @shop: shop deploys on fridays",
+                        "2026-08-09#3 @shop: shop API uses port 8081",
+                        "2026-08-09#4 root note"),
+                shown(g));
+        var plan = c.plan(null, g.through(), List.of(p("[shop] Shop API uses port 8081", "log:2026-08-09#3")), "en");
+        assertTrue(
+                plan.files().stream()
+                        .anyMatch(f -> f.file().equals("memories/logs/2026-06-01.md") && f.op().equals("move")),
+                "a processed old log is archived: " + plan.files());
+        c.apply(plan.plan_id(), null, "test");
+        assertEquals(List.of("[0.5] [env] root fact", "[0.3] [shop] Shop API uses port 8081"), entries(paths));
+        assertEquals(List.of(), shown(c.gather(null, null)));
+        assertEquals("none", unprocessed(paths, "2026-08-10T12:00:00Z"), "memory_health reads them as processed");
     }
 
     /** Probe: one hand-written log line of 300,000 characters came back whole in gather's result (no size bound). */
