@@ -26,10 +26,10 @@ import steward.state.AtomicFiles;
  * {@code memory_history}: versions of the files under {@code memories/} and {@code skills/} (list, diff, roll back),
  * and the hook every Steward writer calls after it changed such a file. A rollback is itself a new version: it
  * backs up the current bytes, writes the old bytes atomically under the lock Hermes takes for that file, and
- * records the result. Changes made outside Steward are recorded only when the user opts in
- * ({@code history.record_external: true} in {@code <state dir>/settings.json}): before Steward's next write of the
- * file, and for {@code MEMORY.md} / {@code USER.md} as the server's watcher sees them and at server startup
- * ({@link #recordExternalChanges}).
+ * records the result; when it cannot be recorded, the bytes before it are put back (all or nothing). Changes made
+ * outside Steward are recorded only when the user opts in ({@code history.record_external: true} in
+ * {@code <state dir>/settings.json}): before Steward's next write of the file, and for {@code MEMORY.md} /
+ * {@code USER.md} as the server's watcher sees them and at server startup ({@link #recordExternalChanges}).
  */
 public final class History {
     public static final int DEFAULT_LIMIT = 20;
@@ -239,17 +239,43 @@ public final class History {
                     backup = b.toString();
                 }
             }
-            AtomicFiles.write(AtomicFiles.throughLinks(p), old); // a symlinked file keeps its link
+            Path target = AtomicFiles.throughLinks(p); // a symlinked file keeps its link
+            AtomicFiles.write(target, old);
             Map<String, byte[]> before = new LinkedHashMap<>();
             before.put(r, cur);
-            // as every Steward write: a change made outside Steward since the last version is recorded first (opt-in)
-            String v = store.record(
-                    "rollback " + r + " to " + full,
-                    "steward",
-                    now,
-                    before,
-                    Map.of(r, old),
-                    recordExternal(paths.stateDir()));
+            String v;
+            try {
+                // as every Steward write: a change made outside Steward since the last version goes first (opt-in)
+                v = store.record(
+                        "rollback " + r + " to " + full,
+                        "steward",
+                        now,
+                        before,
+                        Map.of(r, old),
+                        recordExternal(paths.stateDir()));
+            } catch (RuntimeException e) {
+                // all or nothing: a rollback that is no version could not be undone, so the bytes before it go back
+                // (still under Hermes' lock)
+                String why = e.getMessage() != null && e.getMessage().startsWith("memory_history: ")
+                        ? e.getMessage().substring("memory_history: ".length())
+                        : String.valueOf(e.getMessage());
+                try {
+                    if (cur == null) Files.deleteIfExists(target);
+                    else AtomicFiles.write(target, cur);
+                } catch (IOException | RuntimeException restore) {
+                    throw new StewardError(
+                            "memory_history",
+                            "the rollback of " + r + " to " + full + " could not be recorded (" + why
+                                    + ") and putting back the bytes before it failed: " + restore.getMessage()
+                                    + (backup == null ? "" : "; they are in " + backup),
+                            e);
+                }
+                throw new StewardError(
+                        "memory_history",
+                        "rollback of " + r + " to " + full + " not applied (" + r
+                                + " is as it was): it could not be recorded as a version: " + why,
+                        e);
+            }
             return new RollbackResult(
                     r, full, v == null ? null : v.substring(0, 12), backup, old.length, sha(old), true);
         } catch (IOException e) {

@@ -130,6 +130,40 @@ class HistoryTest {
         assertEquals("[env] second\n§\n[env] third", Files.readString(mem));
     }
 
+    /**
+     * Probe: a rollback whose version could not be recorded (a broken history store) still left the memory file
+     * changed: applied but in no version, so it could not be undone through the history. Now all or nothing: the bytes
+     * before it are put back and the error says why.
+     */
+    @Test
+    void aRollbackThatCannotBeRecordedLeavesTheFileAsItWas() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] first");
+        new MemoryWriter(p, at("2026-08-10T12:00:00Z")).write(MemoryRequest.add("memory", "[env] second"));
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        byte[] now = Files.readAllBytes(mem);
+        // the history's lock file is a directory: reading versions works, recording one fails
+        Path lock = p.stateDir().resolve("history/.lock");
+        Files.deleteIfExists(lock);
+        Files.createDirectories(lock);
+        StewardError e = assertThrows(StewardError.class, () -> h.rollback("memories/MEMORY.md", baseline));
+        assertArrayEquals(now, Files.readAllBytes(mem), "the file is as it was");
+        assertTrue(e.getMessage().startsWith("memory_history: "), e.getMessage());
+        assertTrue(e.getMessage().contains("not applied"), e.getMessage());
+        // a file that was absent stays absent
+        Files.delete(mem);
+        assertThrows(StewardError.class, () -> h.rollback("memories/MEMORY.md", baseline));
+        assertFalse(Files.exists(mem), "no file appeared");
+        // with the store repaired the same rollback works and is a version
+        Files.delete(lock);
+        Files.write(mem, now);
+        assertTrue(h.rollback("memories/MEMORY.md", baseline).changed());
+        assertEquals("[env] first", Files.readString(mem));
+        assertEquals(3, h.list("memories/MEMORY.md", null).total());
+    }
+
     /** A memory file kept in a dotfiles checkout (a symlink): memory_write writes through it, and so does a rollback. */
     @Test
     void aRollbackOfASymlinkedMemoryFileWritesThroughTheLink() throws Exception {
