@@ -874,7 +874,8 @@ public final class Consolidation {
             Path f = DailyLog.file(root, d);
             if (!Files.isRegularFile(f)) f = root.archiveDir().resolve("logs").resolve(d + ".md");
             DailyLog.Day day = DailyLog.read(f, d);
-            int n = Integer.parseInt(m.group(2));
+            // a number past any int names no line (Integer.parseInt would throw)
+            int n = m.group(2).length() > 9 ? -1 : Integer.parseInt(m.group(2));
             DailyLog.Line line = day.lines().stream()
                     .filter(l -> l.number() == n)
                     .findFirst()
