@@ -457,7 +457,8 @@ public final class ApplyEngine {
                 .filter(r -> r.store().equals(SessionRow.HERMES))
                 .findFirst()
                 .orElse(plan.storeRefs().get(0));
-        String inferred = AuditEngine.findCurrent(rows, null, CTX).session_id();
+        String inferred = AuditEngine.findCurrent(rows, null, CTX, Times.epoch(clock.instant()))
+                .session_id();
         Decided dd = decide(rows, itemsOf(plan, SessionRow.HERMES), plan, req, currents(ref, req, inferred));
         return new Decision(dd.run(), dd.skipped(), counts(c));
     }

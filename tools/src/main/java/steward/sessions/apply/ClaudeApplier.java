@@ -103,7 +103,7 @@ final class ClaudeApplier {
         double now = Times.epoch(clock.instant());
         ClaudeSessions src = source(now);
         List<SessionRow> rows = src.rows();
-        String inferred = src.current(rows, null).session_id();
+        String inferred = src.current(rows, null, now).session_id();
         ApplyEngine.Decided dd = ApplyEngine.decide(rows, items, plan, req, ApplyEngine.currents(ref, req, inferred));
         Map<String, ApplyEngine.Planned> run = new LinkedHashMap<>();
         for (ApplyEngine.Planned p : dd.run()) run.put(p.item().session_id(), p);

@@ -91,8 +91,11 @@ public final class AuditEngine {
 
     public record Outcome(AuditResult result, String text, Plan plan) {}
 
-    /** The current session: the argument if given (it must exist), else the active tui/cli session with the newest activity. */
-    public static AuditResult.Current findCurrent(List<SessionRow> rows, String argument, String context) {
+    /**
+     * The current session: the argument if given (it must exist), else the active tui/cli session with the newest
+     * activity that is not dated after {@code now}.
+     */
+    public static AuditResult.Current findCurrent(List<SessionRow> rows, String argument, String context, double now) {
         if (argument != null) {
             boolean exists = rows.stream().anyMatch(r -> r.id().equals(argument));
             if (!exists)
@@ -100,7 +103,7 @@ public final class AuditEngine {
                         context, "current_session_id " + argument + " is not a session in this database");
             return new AuditResult.Current(argument, "argument");
         }
-        return HermesSessions.newestActiveTuiCli(rows);
+        return HermesSessions.newestActiveTuiCli(rows, now);
     }
 
     /** One store's part of the audit. */
@@ -189,7 +192,7 @@ public final class AuditEngine {
         Map<String, StoreAudit> itemStore = new HashMap<>();
         for (int i = 0; i < sources.size(); i++) {
             List<SessionRow> rows = listed.get(i);
-            AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId());
+            AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId(), nowEpoch);
             boolean hermes = sources.get(i).store().equals(SessionRow.HERMES);
             Double lastPrune = hermes && housekeeping.autoPrune()
                     ? lastAutoPrune(Path.of(sources.get(i).location()))

@@ -1,21 +1,34 @@
 package steward.sessions.rules;
 
 import java.util.Optional;
+import steward.sessions.audit.Times;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
         confidence = "HIGH, MEDIUM",
         id = "S",
         summary =
-                "Safety guard: the current session and live chains are kept; titled active sessions are never auto-executed",
+                "Safety guard: the current session, live chains and active sessions dated in the future are kept; titled active sessions are never auto-executed",
         rationale =
                 "Deleting the session the user is in, or the root of a chain they still continue, destroys work in use; "
+                        + "an active session dated in the future (a clock set wrong) tells nothing of when it was last used; "
                         + "a titled, active, non-subagent session is something the user named and may return to, so a person must decide.")
 public final class SafetyGuardRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
         if (ctx.isCurrent(s)) {
             return Optional.of(verdict(Action.retain, Confidence.HIGH, "current session", "当前会话"));
+        }
+        if (s.active() && s.futureDated(ctx.now())) {
+            // its time cannot be trusted: it may be in use right now (on a machine whose clock runs ahead), and no idle
+            // time can be measured from it; the guess of the current session leaves it out, so it is kept here
+            String at = Times.minute(Math.max(s.startedAt(), s.lastActivity()));
+            return Optional.of(verdict(
+                    Action.retain,
+                    Confidence.HIGH,
+                    "active and dated in the future (last activity " + at
+                            + " UTC: a clock was set wrong): kept, Steward cannot tell whether it is in use",
+                    "活跃且时间在未来（最后活动 " + at + " UTC：某个时钟设置有误）：保留，Steward 无法判断它是否仍在使用"));
         }
         if (ctx.hasLiveDescendant(s)) {
             return Optional.of(verdict(

@@ -149,16 +149,22 @@ public final class ClaudeSessions implements SessionSource {
     }
 
     @Override
-    public AuditResult.Current current(List<SessionRow> rows, String argument) {
+    public AuditResult.Current current(List<SessionRow> rows, String argument, double now) {
         if (argument != null && rows.stream().anyMatch(r -> r.id().equals(argument)))
             return new AuditResult.Current(argument, "argument");
         if (options.callerCwd() == null) return new AuditResult.Current(null, "none");
         String project = ClaudeHome.encodeCwd(
                 options.callerCwd().toAbsolutePath().normalize().toString());
-        return rows.stream()
+        // a transcript modified in the future (a clock set wrong, a copy from such a machine) is no sign of use
+        List<SessionRow> live = rows.stream()
                 .filter(r -> r.active() && !r.subagent() && project.equals(r.group()))
+                .toList();
+        boolean skipped = live.stream().anyMatch(r -> r.futureDated(now));
+        return live.stream()
+                .filter(r -> !r.futureDated(now))
                 .max(Comparator.comparingDouble(SessionRow::lastActivity).thenComparing(SessionRow::id))
-                .map(r -> new AuditResult.Current(r.id(), "newest_live_in_cwd"))
+                .map(r -> new AuditResult.Current(
+                        r.id(), skipped ? "newest_live_in_cwd_skipped_future_dated" : "newest_live_in_cwd"))
                 .orElse(new AuditResult.Current(null, "none"));
     }
 }

@@ -91,6 +91,24 @@ public record SessionRow(
         return endedAt == null;
     }
 
+    /**
+     * How far after "now" a session's time may lie and still be taken as now: 5 minutes. The audit takes its time before
+     * it reads the sessions, and Hermes keeps writing while it reads (seconds on a large store); clocks kept by NTP agree
+     * within a second, unsynchronised ones drift seconds a day. 5 minutes covers both with room to spare (it is also
+     * Kerberos' default clock-skew tolerance, and {@link ClaudeSessions#QUIET_SECONDS}, the time a file counts as being
+     * written), while a clock set wrong by hours or days, or a row imported from such a machine, stands out.
+     */
+    public static final double CLOCK_SKEW_SECONDS = 300;
+
+    /**
+     * Dated in the future: its start or last activity lies more than {@link #CLOCK_SKEW_SECONDS} after {@code now}.
+     * Nothing tells how long ago such a session was in use: it is never the guessed current session, and the safety
+     * guard keeps it while it is active.
+     */
+    public boolean futureDated(double now) {
+        return Math.max(startedAt, lastActivity) > now + CLOCK_SKEW_SECONDS;
+    }
+
     public boolean untitled() {
         return title == null || title.isBlank();
     }

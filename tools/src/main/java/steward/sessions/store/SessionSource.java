@@ -22,7 +22,8 @@ public interface SessionSource {
 
     /**
      * The current session: {@code argument} when it names a session of this store, else the store's own guess
-     * (Hermes: the newest active tui/cli session; Claude Code: the newest live transcript of the caller's project).
+     * (Hermes: the newest active tui/cli session; Claude Code: the newest live transcript of the caller's project),
+     * leaving out sessions dated after {@code now} ({@link SessionRow#futureDated}).
      */
-    AuditResult.Current current(List<SessionRow> rows, String argument);
+    AuditResult.Current current(List<SessionRow> rows, String argument, double now);
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import steward.sessions.audit.AuditResult;
+import steward.sessions.store.HermesSessions;
 import steward.sessions.store.SessionRow;
 
 class SafetyGuardRuleTest {
@@ -44,6 +46,31 @@ class SafetyGuardRuleTest {
     void deadChainIsNotProtected() {
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "deadroot"), ctx).isEmpty());
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "tip"), ctx).isEmpty());
+    }
+
+    @Test
+    void anActiveSessionDatedInTheFutureIsKeptAndNeverGuessedCurrent() {
+        List<SessionRow> r = RuleFixtures.rows("""
+                now     | tui      | -  | -  | 2  | active | 0 | 0      | -
+                skewed  | tui      | -  | -  | 2  | active | 0 | -0.003 | -
+                ahead   | cli      | -  | -  | 2  | active | 0 | -0.004 | -
+                sub     | subagent | -  | -  | 2  | active | 0 | -30    | -
+                ended   | cli      | -  | -  | 2  | ended  | 0 | -30    | -
+                """);
+        // 259 s ahead is within the 5 minutes' allowance, 346 s is not
+        assertEquals(
+                new AuditResult.Current("skewed", "newest_active_tui_cli_skipped_future_dated"),
+                HermesSessions.newestActiveTuiCli(r, RuleFixtures.NOW));
+        RuleContext c = RuleFixtures.context(r, "skewed");
+        for (String id : List.of("ahead", "sub")) {
+            Verdict v = RuleEngine.evaluate(RuleFixtures.row(r, id), c);
+            assertEquals("S", v.rule(), id + ": " + v.reason().en());
+            assertEquals(Action.retain, v.action());
+            assertTrue(
+                    v.reason().en().contains("dated in the future"), v.reason().en());
+        }
+        // an ended session's facts (untitled, 2 messages) do not depend on the clock: rule B decides as for any other
+        assertEquals("B", RuleEngine.evaluate(RuleFixtures.row(r, "ended"), c).rule());
     }
 
     @Test
