@@ -53,7 +53,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code session_apply}: loads a plan (single use, 24 h, same database), and under one
  * {@code BEGIN IMMEDIATE} transaction re-reads every affected session (skipping those changed since
  * the audit), writes and verifies the backup, moves side files into it, deletes / marks as ended /
- * renames, verifies the FTS tables and commits. Any failure before the commit changes nothing.
+ * renames, verifies the FTS tables and commits. Any failure before the commit changes nothing: the side files (and
+ * a Claude Code part's files) go back and the backup written for it is removed, so session_restore never offers it.
  */
 public final class ApplyEngine {
     public static final int MAX_LISTED = 200;
@@ -173,9 +174,12 @@ public final class ApplyEngine {
             try {
                 h = applyHermes(plan, req, now, backupId, null, journal, rest, 1, steps);
             } catch (RuntimeException e) {
-                claude.undo(cp);
+                // the Claude Code part is taken back too; its part of the backup goes only when all of it is back
+                boolean back = claude.undo(cp);
+                if (back) claude.discard(backupId, cp);
                 plans.release(plan.plan_id());
-                throw e;
+                if (!back) throw failed(e, ClaudeApplier.notBack(backupId));
+                throw e instanceof Failed ? e : failed(e, null);
             }
         }
         Decision d = merge(h == null ? null : h.d(), cp.decision());
@@ -313,11 +317,20 @@ public final class ApplyEngine {
                     return null;
                 });
             } catch (RuntimeException e) {
+                // rolled back: nothing of Hermes was changed, so nothing of what was written for it may stay behind
                 boolean allBack = moveBack(moved);
                 if (plans != null) plans.release(plan.plan_id());
-                if (allBack) entry.close();
-                else entry.abandon(); // the next call puts the rest back
-                throw e;
+                if (!allBack) {
+                    entry.abandon(); // the next call puts the rest back and marks the backup as changing nothing
+                    throw failed(
+                            e,
+                            "not every side file could be put back yet: they are in backup " + backupId
+                                    + ", and the next session_apply or session_restore puts them back");
+                }
+                // its backup goes before the journal: a kill in between is settled by the next call as before
+                discardHermesPart(backupId, plan.plan_id());
+                entry.close();
+                throw failed(e, null);
             }
             Crashpoint.reach("apply.committed");
             entry.write(ApplyJournal.Phase.COMMITTED, List.of(), List.of());
@@ -832,17 +845,62 @@ public final class ApplyEngine {
         return out;
     }
 
-    /** Puts moved side files back after a rollback; false when one could not be moved (the journal keeps it for later). */
+    /**
+     * Puts moved side files back after a rollback; false when one could not be moved, or something took its place
+     * meanwhile (the moved one stays in the backup; the journal keeps it for later).
+     */
     static boolean moveBack(List<Path[]> moved) {
         boolean all = true;
         for (Path[] m : moved) {
             try {
                 if (!Files.exists(m[0])) Files.move(m[1], m[0], StandardCopyOption.ATOMIC_MOVE);
+                if (Files.exists(m[1])) all = false;
             } catch (IOException e) {
                 all = false;
             }
         }
         return all;
+    }
+
+    /**
+     * Removes the Hermes part of backup {@code id} after its transaction rolled back with every side file back: it holds
+     * no session that was deleted, and session_restore must not offer it. Where it cannot be removed it is marked as
+     * changing nothing (unless a Claude Code part shares it: that part is taken back, and removed, on its own).
+     */
+    private void discardHermesPart(String id, String planId) {
+        SessionBackup bk = new SessionBackup(paths.stateDir());
+        try {
+            bk.discardUnapplied(id, true, null);
+        } catch (IOException e) {
+            try {
+                if (Files.exists(bk.file(id)) && !Files.exists(bk.claudeFile(id)))
+                    bk.markInterrupted(
+                            id, "written by a session_apply of plan " + planId + " that failed and changed nothing");
+            } catch (IOException ignored) {
+                // a backup of sessions that all exist: restoring it finds each of them there
+            }
+        }
+    }
+
+    /**
+     * The error of an apply that failed after it began writing: {@code session_apply: <cause>}, then that nothing was
+     * changed, or ({@code left}) what is still to be put back.
+     */
+    static StewardError failed(RuntimeException e, String left) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (m.startsWith(CTX + ": ")) m = m.substring(CTX.length() + 2);
+        if (left != null)
+            return new Failed(m.replace("nothing was changed", "state.db was not changed") + "; " + left, e);
+        return new Failed(m.contains("nothing was changed") ? m : m + "; nothing was changed", e);
+    }
+
+    /** An error {@link #failed} made: it already says what the failure left. */
+    static final class Failed extends StewardError {
+        private static final long serialVersionUID = 1L;
+
+        Failed(String cause, Throwable underlying) {
+            super(CTX, cause, underlying);
+        }
     }
 
     /** Runs the operations; returns whether FTS was verified for deleted messages. */

@@ -36,7 +36,9 @@ import tools.jackson.databind.JsonNode;
  * {@code <home>/sessions/}, a file whose session is gone belongs in the backup. Whether the transaction committed
  * (read from the effects of its operations) only decides the plan: committed, the plan stays used and the backup is the
  * way back; not committed, the plan is released for a retry and the backup is marked as from an apply that changed
- * nothing.
+ * nothing, unless the Claude Code part of the plan had moved its sessions into it (that part runs, or takes itself
+ * back, before Hermes' transaction begins): then only the backup's Hermes part goes, and the backup stays the way
+ * back for the Claude Code sessions.
  */
 public final class ApplyJournal {
     static final String CTX = "session_apply";
@@ -327,6 +329,23 @@ public final class ApplyJournal {
                     + (forward > 0 ? " (" + forward + " side files moved into the backup)" : "") + ". Its backup is "
                     + r.backup_id()
                     + " (session_restore undoes it).";
+        } else if (Files.isRegularFile(bk.claudeFile(r.backup_id()))) {
+            // the Claude Code part of the plan moved its sessions into the backup before Hermes' transaction began (a
+            // part that fails takes itself back first): the backup holds them, and only its Hermes part changed nothing
+            boolean released = plans.releaseIfUsed(r.plan_id());
+            Files.deleteIfExists(bk.file(r.backup_id()));
+            notice = "session_apply: an apply of plan " + r.plan_id()
+                    + " was interrupted before it changed anything in Hermes"
+                    + (back > 0
+                            ? " (its " + back + " side files are back in "
+                                    + paths.hermesHome().resolve("sessions") + ")"
+                            : "")
+                    + "; its Claude Code sessions had been moved into backup " + r.backup_id()
+                    + " (session_restore puts them back)"
+                    + (released
+                            ? "; the plan can be applied again for the rest"
+                            : "; run session_audit again for the rest")
+                    + ".";
         } else {
             boolean released = plans.releaseIfUsed(r.plan_id());
             if (Files.isRegularFile(bk.file(r.backup_id())))

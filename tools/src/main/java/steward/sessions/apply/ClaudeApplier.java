@@ -76,8 +76,11 @@ final class ClaudeApplier {
             List<ApplyResult.Check> checks,
             Undo undo) {}
 
-    /** Moves done (from, to) and index files replaced (file, original bytes), in order. */
-    record Undo(List<Path[]> moved, Map<Path, byte[]> indexes) {}
+    /**
+     * Moves done (from, to) and index files replaced (file, original bytes), in order; the index copies saved in the
+     * backup.
+     */
+    record Undo(List<Path[]> moved, Map<Path, byte[]> indexes, List<Path> saved) {}
 
     /** One thing moved into the backup for a session: its transcript, its directory, a subagent's meta file. */
     private record Unit(ApplyEngine.Planned planned, ClaudeSessionFile file, List<Path> roots) {}
@@ -218,7 +221,8 @@ final class ClaudeApplier {
         List<ApplyResult.Check> checks = new ArrayList<>();
         if (d.units().isEmpty()) {
             checks.add(new ApplyResult.Check("claude_backup", true, "nothing in Claude Code needed a backup"));
-            return new Part(d.decision(), null, d.decision().before(), checks, new Undo(List.of(), Map.of()));
+            return new Part(
+                    d.decision(), null, d.decision().before(), checks, new Undo(List.of(), Map.of(), List.of()));
         }
         Path home = paths.claudeHome().toAbsolutePath().normalize();
         SessionBackup bk = new SessionBackup(paths.stateDir());
@@ -314,24 +318,34 @@ final class ClaudeApplier {
             throw new StewardError(
                     CTX, "backup failed, nothing was changed: cannot read a Claude Code session: " + e.getMessage(), e);
         }
-        // 2. the manifest and the indexes' original bytes, verified, before anything moves
-        SessionBackup.Written w = bk.writeClaude(backupId, lines);
+        // 2. the manifest and the indexes' original bytes, verified, before anything moves; what a failure here wrote
+        // goes again
+        List<Path> savedIndexes = new ArrayList<>();
+        SessionBackup.Written w;
+        try {
+            w = bk.writeClaude(backupId, lines);
+        } catch (StewardError e) {
+            discard(backupId, savedIndexes);
+            throw e;
+        }
         try {
             for (Map.Entry<String, SessionsIndex.Read> e : before.entrySet()) {
                 Path saved =
                         filesRoot.resolve(home.relativize(e.getValue().file()).toString());
+                savedIndexes.add(saved);
                 AtomicFiles.write(saved, e.getValue().bytes());
                 if (!Arrays.equals(Files.readAllBytes(saved), e.getValue().bytes()))
                     throw new IOException("read-back mismatch of " + saved);
             }
         } catch (IOException e) {
+            discard(backupId, savedIndexes);
             throw new StewardError(
                     CTX,
                     "backup failed, nothing was changed: cannot save " + SessionsIndex.FILE + ": " + e.getMessage(),
                     e);
         }
         // 3. move, fsync, compare
-        Undo undo = new Undo(new ArrayList<>(), new LinkedHashMap<>());
+        Undo undo = new Undo(new ArrayList<>(), new LinkedHashMap<>(), savedIndexes);
         try {
             for (Unit u : d.units()) {
                 for (Path root : u.roots()) {
@@ -364,10 +378,18 @@ final class ClaudeApplier {
                 if (mode != null) AtomicFiles.setMode(file, mode);
             }
         } catch (IOException | RuntimeException e) {
-            undo(new Part(d.decision(), null, null, List.of(), undo));
+            Part part = new Part(d.decision(), null, null, List.of(), undo);
+            if (undo(part)) {
+                discard(backupId, savedIndexes);
+                throw new StewardError(
+                        CTX,
+                        "moving Claude Code sessions into the backup failed, everything was moved back, nothing was changed: "
+                                + e.getMessage(),
+                        e);
+            }
             throw new StewardError(
                     CTX,
-                    "moving Claude Code sessions into the backup failed, everything was moved back: " + e.getMessage(),
+                    "moving Claude Code sessions into the backup failed: " + e.getMessage() + "; " + notBack(backupId),
                     e);
         }
         Set<String> gone = new HashSet<>();
@@ -390,16 +412,20 @@ final class ClaudeApplier {
         return new Part(d.decision(), b, counts(left), checks, undo);
     }
 
-    /** Takes a Claude Code part back: indexes restored, files moved back (newest move first). */
-    void undo(Part p) {
-        if (p == null || p.undo() == null) return;
+    /**
+     * Takes a Claude Code part back: indexes restored, files moved back (newest move first). Returns whether all of it
+     * is back; what is not stays in the backup, where session_restore finds it.
+     */
+    boolean undo(Part p) {
+        if (p == null || p.undo() == null) return true;
+        boolean all = true;
         for (Map.Entry<Path, byte[]> e : p.undo().indexes().entrySet()) {
             try {
                 Set<PosixFilePermission> mode = mode(e.getKey());
                 AtomicFiles.write(e.getKey(), e.getValue());
                 if (mode != null) AtomicFiles.setMode(e.getKey(), mode);
             } catch (IOException ignored) {
-                // the original stays in the backup's files
+                all = false; // the original stays in the backup's files
             }
         }
         List<Path[]> moved = new ArrayList<>(p.undo().moved());
@@ -407,10 +433,35 @@ final class ClaudeApplier {
         for (Path[] m : moved) {
             try {
                 if (!Files.exists(m[0], LinkOption.NOFOLLOW_LINKS)) FileMoves.move(m[1], m[0]);
+                // something took its place meanwhile: the moved one is kept in the backup
+                if (Files.exists(m[1], LinkOption.NOFOLLOW_LINKS)) all = false;
             } catch (IOException ignored) {
-                // it stays in the backup, where session_restore finds it
+                all = false;
             }
         }
+        return all;
+    }
+
+    /**
+     * Removes this part from backup {@code backupId} once {@link #undo} put all of it back: nothing of it was applied, so
+     * session_restore must not offer it. Failing to remove it only leaves a backup whose sessions all exist.
+     */
+    void discard(String backupId, Part p) {
+        discard(backupId, p == null || p.undo() == null ? List.of() : p.undo().saved());
+    }
+
+    private void discard(String backupId, List<Path> savedIndexes) {
+        try {
+            new SessionBackup(paths.stateDir()).discardUnapplied(backupId, false, savedIndexes);
+        } catch (IOException e) {
+            // harmless: every session it names is back in the Claude Code home
+        }
+    }
+
+    /** What the error says when a taken-back part could not all be put back. */
+    static String notBack(String backupId) {
+        return "not every Claude Code file could be moved back: what is missing in the Claude Code home is in backup "
+                + backupId + " (session_restore puts it back)";
     }
 
     private static Set<PosixFilePermission> mode(Path f) {

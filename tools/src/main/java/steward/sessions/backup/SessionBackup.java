@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.NavigableSet;
@@ -222,6 +224,49 @@ public final class SessionBackup {
         } catch (IOException | RuntimeException e) {
             return "interrupted apply";
         }
+    }
+
+    /**
+     * Takes back what a failed apply wrote of backup {@code id}, once everything it moved is back in place: its Hermes
+     * part ({@code hermes}), or its Claude Code part with the {@code sessions-index.json} copies saved beside it
+     * ({@code claudeSaved}, null: leave that part) and the directories the moves left empty under
+     * {@code <id>.files/claude/}; then {@code <id>.files/} when nothing is left in it. A file it does not name (one that
+     * could not be put back) stays, with its directories. Returns whether the backup is gone.
+     */
+    public boolean discardUnapplied(String id, boolean hermes, List<Path> claudeSaved) throws IOException {
+        if (hermes) Files.deleteIfExists(file(id));
+        if (claudeSaved != null) {
+            Files.deleteIfExists(claudeFile(id));
+            for (Path p : claudeSaved) Files.deleteIfExists(p);
+            // only once the Claude Code part is back: before, an empty directory here may be a moved one
+            removeEmptyDirs(filesDir(id).resolve("claude"));
+        }
+        Path files = filesDir(id);
+        if (Files.isDirectory(files, LinkOption.NOFOLLOW_LINKS)) {
+            try (var s = Files.list(files)) {
+                if (s.findAny().isEmpty()) Files.delete(files);
+            }
+        }
+        AtomicFiles.fsyncDir(dir);
+        return !Files.exists(files) && !Files.exists(file(id)) && !Files.exists(claudeFile(id));
+    }
+
+    /** Removes {@code root} and every directory under it that holds no file, deepest first; whether {@code root} is gone. */
+    private static boolean removeEmptyDirs(Path root) throws IOException {
+        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) return !Files.exists(root);
+        List<Path> dirs;
+        try (var s = Files.walk(root)) {
+            dirs = s.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
+                    .sorted(Comparator.reverseOrder())
+                    .toList();
+        }
+        for (Path d : dirs) {
+            try (var s = Files.list(d)) {
+                if (s.findAny().isPresent()) continue;
+            }
+            Files.delete(d);
+        }
+        return !Files.exists(root);
     }
 
     /** Validates a backup id from the caller and that the backup exists. */

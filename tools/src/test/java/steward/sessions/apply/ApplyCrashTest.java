@@ -2,6 +2,7 @@ package steward.sessions.apply;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +24,7 @@ import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;
 import steward.sessions.backup.RestoreEngine;
 import steward.sessions.backup.SessionBackup;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 
 /**
@@ -130,6 +132,43 @@ class ApplyCrashTest {
                 .apply(new ApplyRequest(plan.plan_id(), Map.of(), Map.of("B", "approve"), Map.of(), false, null));
         assertEquals(sideFiles.size(), r.backup().side_files());
         for (String f : sideFiles) assertFalse(Files.exists(sessionsDir.resolve(f)));
+    }
+
+    @Test
+    void aMixedApplyKilledBeforeTheHermesCommitKeepsItsMovedClaudeCodePartRestorable() throws Exception {
+        Path claude = ClaudeTestHomes.install(tmp, false);
+        StewardPaths both = StewardPaths.of(home, claude);
+        String current = TestHomes.manifest().get("current_session_id").asString();
+        Map<String, String> claudeBefore = ClaudeTestHomes.tree(claude);
+        List<String> before = TestHomes.dump(paths.stateDb());
+        Plan plan = new AuditEngine(both, TestHomes.CLOCK)
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                .audit(new AuditRequest(current, TestHomes.NOW, "interactive", "en", 20))
+                .plan();
+        assertEquals(
+                137,
+                child(
+                        "apply.before-commit",
+                        "apply-both",
+                        claude.toString(),
+                        ClaudeTestHomes.CALLER_CWD.toString(),
+                        plan.plan_id(),
+                        current));
+        assertEquals(before, TestHomes.dump(paths.stateDb()), "SQLite rolled the Hermes part back");
+        assertNotEquals(claudeBefore, ClaudeTestHomes.tree(claude), "the Claude Code part had moved before");
+        ApplyJournal.Recovery rec = new ApplyJournal(both, TestHomes.CLOCK).recover();
+        assertEquals(1, rec.notices().size(), rec.notices().toString());
+        String notice = rec.notices().get(0);
+        assertTrue(notice.contains("Claude Code") && notice.contains("session_restore"), notice);
+        String backup = notice.replaceAll(".*backup (b_[0-9TZ_a-f]+).*", "$1");
+        assertTrue(SessionBackup.isBackupId(backup), notice);
+        assertFalse(
+                Files.exists(new SessionBackup(both.stateDir()).file(backup)),
+                "the Hermes part, which changed nothing, is not offered");
+        RestoreEngine.Result rr = new RestoreEngine(both, TestHomes.CLOCK).restore(backup, null);
+        assertFalse(rr.restored().isEmpty());
+        assertEquals(claudeBefore, ClaudeTestHomes.tree(claude), "every Claude Code file back, byte for byte");
+        assertEquals(before, TestHomes.dump(paths.stateDb()));
     }
 
     @Test

@@ -375,5 +375,10 @@ class ClaudeApplyTest {
                         .callerCwd(ClaudeTestHomes.CALLER_CWD)
                         .apply(new ApplyRequest(o2.result().plan_id(), Map.of(), Map.of(), Map.of(), false, current)));
         assertEquals(claudeBefore, ClaudeTestHomes.tree(home), "the Claude Code part was moved back");
+        try (var l = Files.list(paths.stateDir().resolve("backups/sessions"))) {
+            assertTrue(
+                    l.allMatch(f -> f.getFileName().toString().startsWith(bid)),
+                    "the failed apply left no backup behind, only the first apply's is there");
+        }
     }
 }
