@@ -27,7 +27,6 @@ import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.sessions.backup.SessionBackup;
 import steward.sessions.store.Sqlite;
-import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -153,9 +152,7 @@ public final class Retention {
             backups.add(b);
             if (prune && b.state().equals(PRUNABLE)) {
                 try {
-                    FileTrees.delete(store.filesDir(id));
-                    Files.deleteIfExists(store.claudeFile(id));
-                    Files.deleteIfExists(store.file(id));
+                    store.remove(id);
                     prunedBackups.add(id);
                     freed += bytes;
                 } catch (IOException e) {
@@ -245,9 +242,7 @@ public final class Retention {
                             + "to discard them for good");
         }
         try {
-            FileTrees.delete(store.filesDir(backupId));
-            Files.deleteIfExists(store.claudeFile(backupId));
-            Files.deleteIfExists(store.file(backupId));
+            store.remove(backupId);
         } catch (IOException e) {
             throw new StewardError("steward backups", "cannot remove " + backupId + ": " + e.getMessage(), e);
         }

@@ -93,6 +93,7 @@ class RetentionTest {
                 store.file(id),
                 "{\"id\":\"20260810_071500_a6a3a4\",\"messages\":[],\"_steward\":{\"action\":\"mark_ended\"}}\n");
         Files.writeString(store.filesDir(id).resolve("session_20260810_071500_a6a3a4.json"), "{}");
+        store.markInterrupted(id, "from an apply that changed nothing");
         Retention.Report r = new Retention(paths, later(0)).run(true);
         assertEquals(1, r.keptAsOnlyCopy().size());
         assertEquals(0, r.keptAsOnlyCopy().get(0).only_copy_sessions(), "the session itself is in state.db");
@@ -103,6 +104,7 @@ class RetentionTest {
                 List.of(id),
                 new Retention(paths, later(0)).run(true).pruned_backups(),
                 "once the file is back in place");
+        assertFalse(Files.exists(store.interruptedMarker(id)), "a pruned backup leaves no marker behind");
     }
 
     @Test
@@ -156,7 +158,9 @@ class RetentionTest {
         StewardError e = assertThrows(StewardError.class, () -> ret.discard(id, false));
         assertTrue(e.getMessage().contains("only copy"), e.getMessage());
         assertTrue(Files.exists(new SessionBackup(paths.stateDir()).file(id)));
+        new SessionBackup(paths.stateDir()).markInterrupted(id, "test");
         assertTrue(ret.discard(id, true).onlyCopy());
+        assertFalse(Files.exists(new SessionBackup(paths.stateDir()).interruptedMarker(id)));
         assertFalse(Files.exists(new SessionBackup(paths.stateDir()).file(id)));
         assertThrows(StewardError.class, () -> ret.discard("b_20990101T000000Z_000000", true));
     }

@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
+import steward.state.FileTrees;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -200,6 +201,14 @@ public final class SessionBackup {
             }
         }
         return out;
+    }
+
+    /** Removes every part of backup {@code id}: its side files, its Claude Code and Hermes parts, and its marker. */
+    public void remove(String id) throws IOException {
+        FileTrees.delete(filesDir(id));
+        Files.deleteIfExists(claudeFile(id));
+        Files.deleteIfExists(file(id));
+        Files.deleteIfExists(interruptedMarker(id));
     }
 
     /** The marker of a backup written by an apply that was interrupted before it changed anything. */
