@@ -23,6 +23,7 @@ import steward.recall.Identity;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
+import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
 
@@ -69,6 +70,32 @@ class RecallToolsTest {
         assertEquals(List.of("memory"), List.of(cjk.get("scopes").get(0).asString()));
         assertEquals("good match", out.get("match").get("verdict").asString());
         assertTrue(r.text().startsWith("good match: 5 item(s)"), r.text());
+    }
+
+    /** Claude Code items (steward://claude/session/…, steward://claude/memory/…) are results like any other: they validate. */
+    @Test
+    void claudeCodeItemsValidateAndTheirScopeIsTheirUrisKind() throws Exception {
+        Path claude = ClaudeTestHomes.install(tmp, false);
+        ToolContext c = new ToolContext(
+                ClaudeTestHomes.claudeOnly(tmp, claude),
+                Clock.fixed(Instant.parse("2026-08-10T12:00:00Z"), ZoneOffset.UTC),
+                Work.NONE);
+        Map<String, String> queries = Map.of("claude_session", "login redirect loop", "claude_memory", "test database");
+        for (Map.Entry<String, String> q : queries.entrySet()) {
+            JsonNode out = valid(
+                    "recall_search",
+                    Tools.registry()
+                            .invoke(
+                                    "recall_search",
+                                    args("{\"query\":\"" + q.getValue() + "\",\"scopes\":[\"" + q.getKey() + "\"]}"),
+                                    c));
+            assertFalse(out.get("items").isEmpty(), q + " finds nothing: " + out);
+            String prefix = "steward://" + q.getKey().replace('_', '/') + "/";
+            for (JsonNode it : out.get("items")) {
+                assertEquals(q.getKey(), it.get("source").asString());
+                assertTrue(it.get("uri").asString().startsWith(prefix), it.toString());
+            }
+        }
     }
 
     @Test
