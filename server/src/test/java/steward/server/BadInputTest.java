@@ -47,6 +47,36 @@ class BadInputTest {
         assertTrue(notObject.isError());
     }
 
+    /**
+     * A time ISO-8601 can write but epoch milliseconds cannot hold (years ±999,999,999) is refused as bad input, in every
+     * tool that takes one, and nothing is written; it escaped the tools as an ArithmeticException ("internal error").
+     */
+    @Test
+    void timesBeyondWhatEpochMillisecondsHoldAreRefused() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        for (String t : new String[] {"+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z"}) {
+            Map<String, String> calls = Map.of(
+                    "recall_search", "{\"query\":\"docker\",\"since\":\"" + t + "\"}",
+                    "session_precheck", "{\"request\":\"docker build cache\",\"now\":\"" + t + "\"}",
+                    "session_audit", "{\"now\":\"" + t + "\"}");
+            for (Map.Entry<String, String> c : calls.entrySet()) {
+                ToolResult r = Tools.registry()
+                        .invoke(c.getKey(), Json.MAPPER.readTree(c.getValue()), TestSupport.context(home));
+                assertTrue(r.isError(), c + " → " + r.text());
+                assertTrue(r.text().startsWith(c.getKey() + ": "), r.text());
+                assertTrue(!r.text().contains("internal error") && r.text().contains(t), r.text());
+            }
+            ToolResult until = Tools.registry()
+                    .invoke(
+                            "recall_search",
+                            Json.MAPPER.readTree("{\"query\":\"docker\",\"until\":\"" + t + "\"}"),
+                            TestSupport.context(home));
+            assertTrue(until.isError() && !until.text().contains("internal error"), until.text());
+        }
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+
     @Test
     void hermesHomeThatDoesNotExist() {
         Path missing = tmp.resolve("no-such-home");

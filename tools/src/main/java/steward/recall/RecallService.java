@@ -237,11 +237,18 @@ public final class RecallService {
                                 ? d.plusDays(1).atStartOfDay(ZoneOffset.UTC).toEpochSecond() - 1
                                 : d.atStartOfDay(ZoneOffset.UTC).toEpochSecond());
             }
-            return Instant.parse(s).toEpochMilli() / 1000.0;
+            Instant t = Instant.parse(s);
+            if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) // ISO-8601 writes years epoch milliseconds cannot hold
+            throw new StewardError("recall_search", "since and until must be in the years 0000–9999, not '" + s + "'");
+            return t.toEpochMilli() / 1000.0;
         } catch (DateTimeParseException e) {
             throw new StewardError("recall_search", "not an ISO-8601 date or UTC time: '" + s + "'");
         }
     }
+
+    /** The earliest and latest since / until: the years a four-digit ISO-8601 year writes. */
+    private static final Instant EARLIEST = Instant.parse("0000-01-01T00:00:00Z"),
+            LATEST = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
     // ---- recall_inject
     public InjectEngine.Result inject(InjectEngine.Request r) {
