@@ -88,6 +88,20 @@ public final class MemoryPrecheck {
         this.writer = writer;
     }
 
+    /**
+     * Content memory_write refuses before anything else it checks (a lone surrogate: half of a character, which no UTF-8
+     * file can hold) is refused here too, in memory_write's words, instead of passing the checks as writable.
+     */
+    public static void refuseUnwritable(String content) {
+        int s = CodePoints.loneSurrogate(content);
+        if (s >= 0)
+            throw new StewardError(
+                    "memory_precheck",
+                    "content holds a lone surrogate (U+" + String.format(Locale.ROOT, "%04X", s)
+                            + ", half of a character), which cannot be written as UTF-8; memory_write refuses it. "
+                            + "Send the text again with whole characters.");
+    }
+
     public Result check(String targetName, String content, Answers answers) {
         MemoryTarget t = MemoryTarget.of(targetName == null ? "memory" : targetName);
         if (t == null)
@@ -95,6 +109,7 @@ public final class MemoryPrecheck {
         String c = MemoryRules.clean(content);
         if (c.isEmpty())
             throw new StewardError("memory_precheck", "content is empty: pass the text you intend to write");
+        MemoryPrecheck.refuseUnwritable(content);
         if (answers != null) {
             if (answers.frequency() != null && !Set.of("high", "low").contains(answers.frequency())) {
                 throw new StewardError("memory_precheck", "answers.frequency must be 'high' or 'low'");

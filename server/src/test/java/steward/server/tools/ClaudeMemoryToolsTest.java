@@ -64,6 +64,22 @@ class ClaudeMemoryToolsTest {
                 "project is for target claude only");
     }
 
+    /** Content memory_write refuses (half of a character) is refused by its precheck too, for target claude. */
+    @Test
+    void precheckRefusesALoneSurrogateAsMemoryWriteDoes() throws Exception {
+        Map<String, String> before = ClaudeTestHomes.tree(claude);
+        String content = "\"The CDN caches /static \\ud83d\"";
+        ToolResult write = t.call(
+                "memory_write",
+                args("{\"target\":\"claude\",\"action\":\"add\",\"content\":" + content
+                        + ",\"name\":\"CDN\",\"type\":\"reference\"}"));
+        assertTrue(write.isError(), write.text());
+        ToolResult pre = t.call("memory_precheck", args("{\"target\":\"claude\",\"content\":" + content + "}"));
+        assertTrue(pre.isError(), "precheck says " + pre.text() + " where memory_write says " + write.text());
+        assertTrue(pre.text().startsWith("memory_precheck: ") && pre.text().contains("U+D83D"), pre.text());
+        assertEquals(before, ClaudeTestHomes.tree(claude));
+    }
+
     @Test
     void writeAutoMemoryAndClaudeMdWithConfirm() throws Exception {
         JsonNode added = t.ok(

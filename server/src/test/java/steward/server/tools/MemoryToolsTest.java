@@ -186,6 +186,22 @@ class MemoryToolsTest {
                 .isError());
     }
 
+    /** Content memory_write refuses (half of a character: it cannot be written as UTF-8) is refused by its precheck too. */
+    @Test
+    void precheckRefusesALoneSurrogateAsMemoryWriteDoes() throws Exception {
+        byte[] before = Files.readAllBytes(mem);
+        for (String target : List.of("memory", "user")) {
+            String content = "\"The NAS is nas.local \\ud83d\"";
+            ToolResult write = call(
+                    "memory_write", "{\"action\":\"add\",\"target\":\"" + target + "\",\"content\":" + content + "}");
+            assertTrue(write.isError(), write.text());
+            ToolResult pre = call("memory_precheck", "{\"target\":\"" + target + "\",\"content\":" + content + "}");
+            assertTrue(pre.isError(), "precheck says " + pre.text() + " where memory_write says " + write.text());
+            assertTrue(pre.text().startsWith("memory_precheck: ") && pre.text().contains("U+D83D"), pre.text());
+        }
+        assertArrayEquals(before, Files.readAllBytes(mem));
+    }
+
     @Test
     void stagedWriteListedApprovedThroughMemoryPending() throws Exception {
         Files.writeString(tmp.resolve("config.yaml"), "memory:\n  write_approval: true\n");

@@ -68,6 +68,7 @@ public final class ClaudeMemoryPrecheck {
         String c = MemoryRules.clean(content);
         if (c.isEmpty())
             throw new StewardError("memory_precheck", "content is empty: pass the text you intend to write");
+        MemoryPrecheck.refuseUnwritable(content);
         if (answers != null) {
             if (answers.frequency() != null && !Set.of("high", "low").contains(answers.frequency())) {
                 throw new StewardError("memory_precheck", "answers.frequency must be 'high' or 'low'");
