@@ -1,5 +1,6 @@
 package steward.server.tools;
 
+import steward.StewardError;
 import steward.json.Json;
 import steward.learning.PreferenceAdmin;
 import steward.learning.PreferenceStore;
@@ -38,8 +39,19 @@ public final class SessionPrecheckTool extends StewardTool<SessionPrecheckTool.A
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
         String locale = a.locale();
+        boolean continues = "continue".equals(a.choice());
+        if (continues && a.session_id() == null)
+            throw new StewardError(
+                    SPEC.name(),
+                    "choice 'continue' needs the session_id of the session to continue (nothing was recorded)");
         PrecheckEngine.Result r = new PrecheckEngine(ctx.paths(), ctx.clock())
-                .precheck(a.request(), Arguments.now(a.now(), SPEC.name()), locale, a.max_matches(), a.store());
+                .precheck(
+                        a.request(),
+                        Arguments.now(a.now(), SPEC.name()),
+                        locale,
+                        a.max_matches(),
+                        a.store(),
+                        continues ? a.session_id() : null);
         boolean zh = "zh".equals(locale);
         StringBuilder sb = new StringBuilder();
         if (r.matches().isEmpty()) {

@@ -86,6 +86,16 @@ public final class PrecheckEngine {
 
     /** {@code store}: hermes or claude; null: every home that has sessions. */
     public Result precheck(String request, Instant nowArg, String locale, int maxMatches, String storeName) {
+        return precheck(request, nowArg, locale, maxMatches, storeName, null);
+    }
+
+    /**
+     * As {@link #precheck(String, Instant, String, int, String)}; {@code continued}, when not null, is the session the
+     * user chose to continue: one that is not in the homes searched is refused (an answer naming no session records
+     * nothing).
+     */
+    public Result precheck(
+            String request, Instant nowArg, String locale, int maxMatches, String storeName, String continued) {
         if (request == null || request.isBlank())
             throw new StewardError("session_precheck", "the request text is empty");
         double now = Times.epoch(nowArg != null ? nowArg : clock.instant());
@@ -101,16 +111,22 @@ public final class PrecheckEngine {
         }
         Map<String, Integer> baseCount = new HashMap<>();
         Map<String, SessionRow> byId = new HashMap<>();
-        Set<String> continued = new HashSet<>();
+        Set<String> continuedIds = new HashSet<>();
         for (SessionRow s : rows) {
             byId.put(s.id(), s);
             if (!s.untitled()) baseCount.merge(base(s.title()), 1, Integer::sum);
         }
+        if (continued != null && !byId.containsKey(continued))
+            throw new StewardError(
+                    "session_precheck",
+                    "no session '" + continued + "' to continue"
+                            + (storeName == null ? "" : " in the " + storeName + " home")
+                            + "; pass the session_id of the session the user chose (nothing was recorded)");
         for (SessionRow s : rows) {
             SessionRow p = s.parentSessionId() == null ? null : byId.get(s.parentSessionId());
             if (p != null && ("compression".equals(p.endReason()) || "branched".equals(p.endReason()))) {
-                continued.add(s.id());
-                continued.add(p.id());
+                continuedIds.add(s.id());
+                continuedIds.add(p.id());
             }
         }
         List<SessionRow> candidates = rows.stream()
@@ -133,7 +149,7 @@ public final class PrecheckEngine {
                 if (toks.contains(k) || (TitleAnalyzer.cjkToken(k) && lower.contains(k))) hit.add(k);
             }
             if (hit.isEmpty()) continue;
-            boolean chain = baseCount.getOrDefault(base(s.title()), 0) >= 2 || continued.contains(s.id());
+            boolean chain = baseCount.getOrDefault(base(s.title()), 0) >= 2 || continuedIds.contains(s.id());
             String strength = hit.size() >= 2 || chain ? "strong" : "weak";
             double hours = Math.max(0, (now - s.lastActivity()) / 3600.0);
             matches.add(new Match(
