@@ -39,6 +39,7 @@ public final class HermesSessions implements RecallSource {
 
     private final Path db;
     private SessionStore store;
+    private Object storeKey;
     private Boolean hasActive;
 
     public HermesSessions(Path stateDb) {
@@ -69,14 +70,32 @@ public final class HermesSessions implements RecallSource {
         }
     }
 
-    /** The store, opened on first use and kept; null when there is no state.db. */
-    SessionStore store() {
-        if (store == null && Files.isRegularFile(db)) {
+    /**
+     * The store, opened on first use and kept while {@code state.db} is the file it opened; null when there is no
+     * state.db. A state.db removed, or replaced by another file (a restore moved into place), closes the kept store: an
+     * open connection would go on reading the file that is gone.
+     */
+    synchronized SessionStore store() {
+        Object key = fileKey(db);
+        if (store != null && (key == null || !key.equals(storeKey))) close();
+        if (store == null && key != null) {
             store = SessionStore.openReadOnly(db);
+            storeKey = key;
             hasActive = store.messageColumns().contains("active")
                     && store.messageColumns().contains("compacted");
         }
         return store;
+    }
+
+    /** What names this file on its file system (device and inode), its path where there is none; null: no such file. */
+    private static Object fileKey(Path f) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+            if (!a.isRegularFile()) return null;
+            return a.fileKey() != null ? a.fileKey() : f;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** Rows the user can still see: Hermes hides messages taken back by a rewind (active 0, not compacted). */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import steward.testing.TestHomes;
 
 class RecallEngineTest {
     @TempDir
@@ -59,6 +61,35 @@ class RecallEngineTest {
             assertEquals(
                     "steward://session/20260810_071500_a6a3a4/message/" + id,
                     r.hits().get(0).item().uri());
+        }
+    }
+
+    /**
+     * A state.db replaced by another file (a restore moved into place) is read anew, and a state.db removed takes its
+     * sessions out of the index: the engine kept reading the file it had first opened, so a server served the old
+     * sessions and never saw the new file's messages until it restarted.
+     */
+    @Test
+    void aReplacedOrRemovedStateDbIsReadAnewByTheSameEngine() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        Path other = Files.createDirectories(tmp.resolve("restored"));
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync();
+            assertTrue(e.search(q("zebrafish aquarium heater", 5)).hits().isEmpty());
+            Files.copy(TestHomes.fixtureHome().resolve("state.db"), other.resolve("state.db"));
+            long id = RecallTestHomes.addMessage(
+                    other, "20260810_071500_a6a3a4", "user", "My zebrafish aquarium heater broke", 1.78e9);
+            Files.move(other.resolve("state.db"), home.resolve("state.db"), StandardCopyOption.REPLACE_EXISTING);
+            for (String side : List.of("state.db-wal", "state.db-shm")) Files.deleteIfExists(home.resolve(side));
+            RecallEngine.Result r = e.search(q("zebrafish aquarium heater", 5));
+            assertFalse(r.hits().isEmpty(), "the replacing file's new message is indexed");
+            assertEquals(
+                    "steward://session/20260810_071500_a6a3a4/message/" + id,
+                    r.hits().get(0).item().uri());
+            Files.delete(home.resolve("state.db"));
+            for (String side : List.of("state.db-wal", "state.db-shm")) Files.deleteIfExists(home.resolve(side));
+            e.sync();
+            assertEquals(0, e.counts().getOrDefault("session", 0), e.counts().toString());
         }
     }
 
