@@ -8,6 +8,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -140,25 +141,47 @@ public final class MemoryStaging {
         };
     }
 
+    /**
+     * The staged writes Steward can apply (each under its file's id, oldest first) and the staged files it cannot use:
+     * not JSON, or without a request or a time (damaged, or another writer's format). Those are left as they are, for
+     * a person to look at, and named rather than hidden.
+     */
+    public record Listing(List<Pending> pending, List<Path> unreadable) {}
+
     public List<Pending> list() {
+        return listing().pending();
+    }
+
+    public Listing listing() {
         List<Pending> out = new ArrayList<>();
-        if (!Files.isDirectory(dir())) return out;
+        List<Path> unreadable = new ArrayList<>();
+        if (!Files.isDirectory(dir())) return new Listing(out, unreadable);
         try (Stream<Path> s = Files.list(dir())) {
             for (Path p : s.filter(f -> ID.matcher(f.getFileName().toString().replace(".json", ""))
                                     .matches()
                             && f.getFileName().toString().endsWith(".json"))
+                    .sorted()
                     .toList()) {
                 try {
-                    out.add(Json.MAPPER.readValue(Files.readAllBytes(p), Pending.class));
+                    out.add(read(p));
                 } catch (IOException | RuntimeException e) {
-                    // unreadable staged file: skip it, a human can inspect it
+                    unreadable.add(p);
                 }
             }
         } catch (IOException e) {
             throw new StewardError("memory_pending", "cannot list " + dir() + ": " + e.getMessage(), e);
         }
-        out.sort((a, b) -> a.created_at().compareTo(b.created_at()));
-        return out;
+        out.sort(Comparator.comparing(Pending::created_at).thenComparing(Pending::pending_id));
+        return new Listing(out, unreadable);
+    }
+
+    /** A staged file as Steward staged it, under the id its name says; refused when it is not one Steward can apply. */
+    private static Pending read(Path f) throws IOException {
+        Pending p = Json.MAPPER.readValue(Files.readAllBytes(f), Pending.class);
+        if (p == null || p.request() == null || p.created_at() == null)
+            throw new IOException("not a write staged by Steward (no request or no time)");
+        String id = f.getFileName().toString().replace(".json", "");
+        return new Pending(id, p.created_at(), p.created_at_epoch(), p.target(), p.summary(), p.request(), p.removes());
     }
 
     public Pending get(String id) {
@@ -168,11 +191,13 @@ public final class MemoryStaging {
         }
         Path f = dir().resolve(id + ".json");
         try {
-            return Json.MAPPER.readValue(Files.readAllBytes(f), Pending.class);
+            return read(f);
         } catch (NoSuchFileException e) {
             throw new StewardError("memory_pending", "no pending write " + id + " (already approved or rejected?)");
         } catch (IOException | RuntimeException e) {
-            throw new StewardError("memory_pending", "pending write " + id + " is unreadable: " + e.getMessage());
+            throw new StewardError(
+                    "memory_pending",
+                    "pending write " + id + " is unreadable (" + e.getMessage() + "); it is left as it is: " + f);
         }
     }
 

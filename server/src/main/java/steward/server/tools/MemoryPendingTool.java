@@ -60,7 +60,8 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
                 return ToolResult.ok(out, "rejected " + id + ": " + p.summary());
             }
             default -> {
-                List<MemoryStaging.Pending> all = staging.list();
+                MemoryStaging.Listing listing = staging.listing();
+                List<MemoryStaging.Pending> all = listing.pending();
                 List<Map<String, Object>> rows = new ArrayList<>();
                 StringBuilder sb = new StringBuilder(
                         all.isEmpty() ? "no staged memory writes" : all.size() + " staged memory write(s):");
@@ -85,6 +86,16 @@ public final class MemoryPendingTool extends StewardTool<MemoryPendingTool.Args>
                 out.put("count", all.size());
                 out.put("left_out", Math.max(0, all.size() - MAX_LISTED));
                 out.put("pending", rows);
+                if (!listing.unreadable().isEmpty()) {
+                    List<String> paths = listing.unreadable().stream()
+                            .map(java.nio.file.Path::toString)
+                            .toList();
+                    out.put("unreadable", paths);
+                    sb.append("\n")
+                            .append(paths.size())
+                            .append(" staged file(s) Steward cannot read, left as they are:");
+                    for (String p : paths) sb.append("\n  ").append(p);
+                }
                 return ToolResult.ok(out, sb.toString());
             }
         }

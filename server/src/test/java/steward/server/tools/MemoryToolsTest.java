@@ -222,6 +222,63 @@ class MemoryToolsTest {
         assertTrue(call("memory_pending", "{\"action\":\"reject\"}").isError());
     }
 
+    /**
+     * A staged file Steward cannot use (not JSON, JSON null, no request, no time: damaged, or another writer's format) is
+     * named in the list, never hidden, and refused by approve and reject without writing anything; a usable one is listed
+     * under its file's id. They were skipped silently, or made list, approve and reject fail with an internal error or
+     * a result the output schema refuses.
+     */
+    @Test
+    void stagedFilesStewardCannotUseAreNamedAndRefusedWithoutWriting() throws Exception {
+        Files.writeString(tmp.resolve("config.yaml"), "memory:\n  write_approval: true\n");
+        String id = valid(
+                        "memory_write",
+                        call("memory_write", "{\"action\":\"add\",\"content\":\"[env] Node 22 via fnm\"}"))
+                .get("pending_id")
+                .asString();
+        Path dir = tmp.resolve("pending/memory");
+        String good = Files.readString(dir.resolve(id + ".json"));
+        JsonNode g = Json.MAPPER.readTree(good);
+        Files.writeString(dir.resolve("0000000a.json"), "null");
+        Files.writeString(dir.resolve("0000000b.json"), "{}");
+        Files.writeString(
+                dir.resolve("0000000c.json"),
+                ((tools.jackson.databind.node.ObjectNode) g.deepCopy())
+                        .putNull("request")
+                        .toString());
+        Files.writeString(dir.resolve("0000000e.json"), "not json");
+        Files.writeString(dir.resolve("0000000f.json"), "{\"id\":\"0000000f\",\"payload\":{\"action\":\"add\"}}");
+        Files.writeString(
+                dir.resolve("0000000d.json"),
+                ((tools.jackson.databind.node.ObjectNode) g.deepCopy())
+                        .put("pending_id", "ffffffff")
+                        .toString());
+
+        ToolResult listed = call("memory_pending", "{}");
+        assertFalse(listed.isError(), listed.text());
+        JsonNode list = valid("memory_pending", listed);
+        assertEquals(2, list.get("count").asInt(), list.toString());
+        List<String> ids = new java.util.ArrayList<>();
+        for (JsonNode p : list.get("pending")) ids.add(p.get("pending_id").asString());
+        assertEquals(
+                List.of("0000000d", id).stream().sorted().toList(),
+                ids.stream().sorted().toList());
+        assertEquals(5, list.get("unreadable").size(), list.toString());
+        for (String bad : List.of("0000000a", "0000000b", "0000000c", "0000000e", "0000000f")) {
+            assertTrue(list.get("unreadable").toString().contains(bad + ".json"), list.toString());
+            assertTrue(listed.text().contains(bad + ".json"), listed.text());
+            var before = steward.server.TestSupport.snapshotTree(tmp);
+            for (String action : List.of("approve", "reject")) {
+                ToolResult r = call("memory_pending", "{\"action\":\"" + action + "\",\"pending_id\":\"" + bad + "\"}");
+                assertTrue(r.isError(), action + " " + bad + ": " + r.text());
+                assertTrue(r.text().startsWith("memory_pending: ") && !r.text().contains("internal error"), r.text());
+            }
+            assertEquals(before, steward.server.TestSupport.snapshotTree(tmp), bad + ": nothing written");
+        }
+        ToolResult ok = call("memory_pending", "{\"action\":\"approve\",\"pending_id\":\"0000000d\"}");
+        assertFalse(ok.isError(), ok.text());
+    }
+
     @Test
     void resourcesRenderTheSystemPromptBlocks() {
         var specs = MemoryResources.specifications(ctx);
