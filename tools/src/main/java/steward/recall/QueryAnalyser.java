@@ -174,6 +174,11 @@ final class QueryAnalyser {
         return cjk > other;
     }
 
+    /** Whether the text holds a letter or a digit of any script (not only emoji, symbols, punctuation or spaces). */
+    static boolean hasLetterOrDigit(String text) {
+        return text.codePoints().anyMatch(Character::isLetterOrDigit);
+    }
+
     static boolean cjkBigram(String t) {
         if (t.codePointCount(0, t.length()) != 2) return false;
         return t.codePoints().allMatch(TitleAnalyzer::isCjk);

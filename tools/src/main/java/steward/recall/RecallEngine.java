@@ -334,9 +334,15 @@ public final class RecallEngine implements AutoCloseable {
     public Result rank(Query q) {
         // the query's embedding and its nearest vectors (the slow part of a dense search) are computed on another core
         // during the lexical search;
-        // the bundled model is English: a query mostly in CJK script is ranked lexically (bigrams) rather than by noise
+        // the bundled model is English: a query mostly in CJK script is ranked lexically (bigrams) rather than by
+        // noise,
+        // and so is one without a letter or digit (emoji, punctuation), whose embedding is noise close to unrelated
+        // texts
         Ranker.Dense dense = null;
-        if (denseEnabled() && !QueryAnalyser.mostlyCjk(q.query()) && vectors.size() > 0) {
+        if (denseEnabled()
+                && !QueryAnalyser.mostlyCjk(q.query())
+                && QueryAnalyser.hasLetterOrDigit(q.query())
+                && vectors.size() > 0) {
             ExecutorService on = queryEmbedder();
             CompletableFuture<float[]> qv = CompletableFuture.supplyAsync(() -> model.embedQuery(q.query()), on);
             int wanted = Ranker.nearestWanted(q);

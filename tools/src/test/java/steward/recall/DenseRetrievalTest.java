@@ -185,6 +185,30 @@ class DenseRetrievalTest {
         assertArrayEquals(before, Files.readAllBytes(header));
     }
 
+    /**
+     * A query without a letter or a digit (emoji, punctuation) holds nothing the English model reads: its embedding is
+     * noise that sat close to texts the model reads as little (cosine 0.80 to unrelated Chinese messages), and
+     * recall_search called that a good match. It is ranked lexically, as a query mostly in CJK script is.
+     */
+    @Test
+    void aQueryWithoutALetterOrDigitIsNotRankedByItsEmbedding() throws Exception {
+        assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
+        Path home = RecallTestHomes.memoryHome(
+                tmp, String.join("\n§\n", PET, "继续讨论记忆 整理 流程", "请帮我看一下记忆 整理 流程的问题", "记忆 整理 流程: next step?"), null);
+        try (RecallEngine e = new RecallEngine(StewardPaths.of(home), RecallTestHomes.CLOCK, DENSE)) {
+            e.sync();
+            assertEquals(4, e.embedPending(32, Work.NONE));
+            for (String q : List.of("🎉🔥", "🎉🔥".repeat(50), "。。。。。", "?!", "👍")) {
+                RecallEngine.Result r = e.search(new RecallEngine.Query(q, 10, null, null, null, null));
+                assertFalse(r.confidence().good(), q + ": " + r.confidence());
+                assertTrue(r.hits().stream().allMatch(h -> h.components().dense() == null), q + " ranked by noise");
+            }
+            RecallEngine.Result pet =
+                    e.search(new RecallEngine.Query("which pet dog do I have", 3, null, null, null, null));
+            assertNotNull(pet.hits().get(0).components().dense(), "a query of words still uses the model");
+        }
+    }
+
     @Test
     void whilePartlyEmbeddedItemsWithoutAVectorAreRankedOnTheirLexicalEvidence() throws Exception {
         assumeTrue(runtimeLoads(tmp.resolve("m")), "embedding runtime not available on this platform");
