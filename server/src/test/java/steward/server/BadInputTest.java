@@ -109,6 +109,26 @@ class BadInputTest {
         assertEquals(before, TestSupport.snapshotTree(home));
     }
 
+    /** A state.db that is a directory is named as such: it was reported as "no such file". */
+    @Test
+    void stateDbThatIsADirectory() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        Files.delete(home.resolve("state.db"));
+        Files.createDirectory(home.resolve("state.db"));
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        for (String tool : new String[] {"steward_status", "session_precheck"}) {
+            ToolResult r = Tools.registry()
+                    .invoke(
+                            tool,
+                            Json.MAPPER.readTree(tool.equals("steward_status") ? "{}" : "{\"request\":\"docker\"}"),
+                            TestSupport.context(home));
+            assertTrue(r.isError(), r.text());
+            assertTrue(r.text().contains("is a directory, not a file"), r.text());
+            assertTrue(!r.text().contains("no such file"), r.text());
+        }
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+
     @Test
     void stateDbWithSchemaVersion99() throws Exception {
         Path home = TestHomes.copyFixture(tmp);

@@ -119,6 +119,7 @@ public final class Sqlite {
     }
 
     private static void requireFile(Path db) {
+        if (Files.isDirectory(db)) throw new StewardError("state.db", db + " is a directory, not a file");
         if (!Files.isRegularFile(db)) {
             throw new StewardError("state.db", "no such file: " + db);
         }
