@@ -92,7 +92,8 @@ public final class InjectEngine {
             int budget_chars,
             List<Candidate> items,
             List<Candidate> dropped,
-            int dropped_omitted) {}
+            int dropped_omitted,
+            List<String> warnings) {}
 
     /** Persistent log and per-session state. */
     public record SessionState(List<List<String>> recent, boolean open, String at) {}
@@ -142,8 +143,9 @@ public final class InjectEngine {
         SessionState st = req.sessionId() == null ? null : log.sessions().get(req.sessionId());
         boolean open = st != null && st.open();
 
-        RecallEngine.Result found =
-                engine.search(new RecallEngine.Query(context, CANDIDATES, null, null, null, null), work);
+        // the sync's report names a source that could not be read (its items were not searched): the result says so
+        SyncReport sync = engine.syncForCall(work);
+        RecallEngine.Result found = engine.rank(new RecallEngine.Query(context, CANDIDATES, null, null, null, null));
         Set<String> cooldown = new HashSet<>();
         if (st != null) for (List<String> call : st.recent()) cooldown.addAll(call);
         Set<String> harmful = new HashSet<>();
@@ -300,7 +302,8 @@ public final class InjectEngine {
                 budget,
                 chosen,
                 List.copyOf(dropped.subList(0, shown)),
-                dropped.size() - shown);
+                dropped.size() - shown,
+                sync.warnings());
     }
 
     private static String calibrationNote(double offset) {

@@ -183,15 +183,7 @@ public final class RecallService {
                         sync.millis(),
                         sync.building(),
                         sync.stale(),
-                        warnings(sync)));
-    }
-
-    private List<String> warnings(SyncReport sync) {
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : sync.errors().entrySet())
-            out.add(e.getKey() + " not searched: " + e.getValue());
-        if (sync.busy()) out.add("another Steward process is updating the index; results are from the index as it was");
-        return out;
+                        sync.warnings()));
     }
 
     /** What holds for dense retrieval now, in words (never from a constant: from the setting, the model and the vectors). */

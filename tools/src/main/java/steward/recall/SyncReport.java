@@ -1,5 +1,7 @@
 package steward.recall;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,5 +38,13 @@ public record SyncReport(
 
     public boolean changed() {
         return written > 0 || deleted > 0;
+    }
+
+    /** What a result of this sync says of it: each source not searched and why, and an index another process held. */
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : errors.entrySet()) out.add(e.getKey() + " not searched: " + e.getValue());
+        if (busy) out.add("another Steward process is updating the index; results are from the index as it was");
+        return out;
     }
 }

@@ -45,6 +45,7 @@ public final class RecallInjectTool extends StewardTool<RecallInjectTool.Args> {
                 .append(r.reason())
                 .append("\ndecision_id: ")
                 .append(r.decision_id());
+        for (String w : r.warnings()) sb.append("\nwarning: ").append(w);
         if (!r.block().isEmpty()) sb.append("\n\n").append(r.block());
         return ToolResult.ok(r, sb.toString());
     }

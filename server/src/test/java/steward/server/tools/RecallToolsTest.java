@@ -178,6 +178,29 @@ class RecallToolsTest {
                 .isError());
     }
 
+    /**
+     * With state.db unreadable, recall_search answers from memory and says the sessions were not searched; recall_inject
+     * says so too (it answered "nothing in memory matches" as if every source had been searched).
+     */
+    @Test
+    void withStateDbUnreadableRecallAnswersFromMemoryAndSaysSessionsWereNotSearched() throws Exception {
+        ToolContext c = ctx();
+        Files.write(
+                tmp.resolve("hermes-home/state.db"),
+                "not a database".repeat(300).getBytes());
+        JsonNode search = valid(
+                "recall_search",
+                Tools.registry()
+                        .invoke("recall_search", args("{\"query\":\"GPU CUDA venv\",\"scopes\":[\"memory\"]}"), c));
+        assertEquals("good match", search.get("match").get("verdict").asString(), search.toString());
+        assertTrue(search.get("index").get("warnings").toString().contains("hermes-sessions not searched"));
+        ToolResult r = Tools.registry()
+                .invoke("recall_inject", args("{\"context\":\"what did we decide about the docker build cache?\"}"), c);
+        JsonNode inj = valid("recall_inject", r);
+        assertTrue(inj.path("warnings").toString().contains("hermes-sessions not searched"), inj.toString());
+        assertTrue(r.text().contains("warning: hermes-sessions not searched"), r.text());
+    }
+
     @Test
     void injectAndFeedbackResultsValidate() throws Exception {
         ToolContext c = ctx();
