@@ -111,6 +111,7 @@ public final class FeedbackStore {
                 State s = Files.exists(file)
                         ? Json.MAPPER.readValue(Files.readAllBytes(file), State.class)
                         : State.empty();
+                if (s == null) throw new IOException("not the JSON Steward writes there (null)");
                 s = new State(
                         s.items() == null ? new LinkedHashMap<>() : s.items(),
                         s.entries() == null ? new ArrayList<>() : s.entries(),
@@ -125,7 +126,7 @@ public final class FeedbackStore {
             return state;
         } catch (IOException | RuntimeException e) {
             if (e instanceof StewardError se) throw se;
-            throw new StewardError("recall_feedback", "cannot read " + file + ": " + e.getMessage());
+            throw new StewardError("recall_feedback", "cannot read " + file + ": " + Json.unreadable(e));
         }
     }
 

@@ -392,15 +392,13 @@ public final class InjectEngine {
     public synchronized Log readLog() {
         if (!Files.exists(logFile)) return new Log(new LinkedHashMap<>(), new ArrayList<>());
         try {
-            return Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
+            Log log = Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
+            if (log == null) throw new IOException("not the JSON Steward writes there (null)");
+            return new Log(
+                    log.sessions() == null ? new LinkedHashMap<>() : log.sessions(),
+                    log.decisions() == null ? new ArrayList<>() : log.decisions());
         } catch (IOException | RuntimeException e) {
-            String why = e instanceof tools.jackson.core.JacksonException j ? j.getOriginalMessage() : e.getMessage();
-            throw new StewardError(
-                    "recall_inject",
-                    "cannot read " + logFile + ": "
-                            + (why == null
-                                    ? "unreadable"
-                                    : why.lines().findFirst().orElse(why)));
+            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + Json.unreadable(e));
         }
     }
 

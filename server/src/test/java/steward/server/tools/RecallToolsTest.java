@@ -201,6 +201,47 @@ class RecallToolsTest {
         assertTrue(r.text().contains("warning: hermes-sessions not searched"), r.text());
     }
 
+    /**
+     * Steward's own recall files damaged (JSON null, an array, no fields): each call that reads one is refused in plain
+     * words naming the file, and the file is left as it is. A null decision log escaped recall_inject as a
+     * NullPointerException, and feedback.json's errors carried Java's wording ("Cannot invoke
+     * steward.recall.FeedbackStore$State.items()").
+     */
+    @Test
+    void damagedRecallFilesAreRefusedInPlainWordsAndLeftAsTheyAre() throws Exception {
+        ToolContext c = ctx();
+        valid(
+                "recall_inject",
+                Tools.registry().invoke("recall_inject", args("{\"context\":\"docker build cache?\"}"), c));
+        Path recall = tmp.resolve("hermes-home/steward/recall");
+        for (String body : List.of("null", "[1,2]", "{\"sessions\":[]}", "{}")) {
+            Files.writeString(recall.resolve("injections.json"), body);
+            ToolResult r = Tools.registry()
+                    .invoke(
+                            "recall_inject",
+                            args("{\"context\":\"docker build cache?\",\"session_id\":\"20260810_071500_a6a3a4\"}"),
+                            c);
+            if (body.equals("{}")) { // no fields: an empty log
+                assertFalse(r.isError(), r.text());
+                continue;
+            }
+            assertTrue(r.isError(), body + " → " + r.text());
+            assertTrue(
+                    r.text().startsWith("recall_inject: cannot read " + recall.resolve("injections.json")), r.text());
+            assertFalse(r.text().matches("(?s).*(internal error|Exception|steward\\.|`).*"), r.text());
+            assertEquals(body, Files.readString(recall.resolve("injections.json")));
+        }
+        for (String body : List.of("null", "[1,2]", "{\"items\":7}")) {
+            Files.writeString(recall.resolve("feedback.json"), body);
+            ToolResult r = Tools.registry().invoke("recall_feedback", args("{\"reset\":\"calibration\"}"), c);
+            assertTrue(r.isError(), body + " → " + r.text());
+            assertTrue(
+                    r.text().startsWith("recall_feedback: cannot read " + recall.resolve("feedback.json")), r.text());
+            assertFalse(r.text().matches("(?s).*(internal error|Exception|steward\\.|`|Cannot invoke).*"), r.text());
+            assertEquals(body, Files.readString(recall.resolve("feedback.json")));
+        }
+    }
+
     @Test
     void injectAndFeedbackResultsValidate() throws Exception {
         ToolContext c = ctx();
