@@ -272,6 +272,7 @@ class MemoryToolsTest {
                 ToolResult r = call("memory_pending", "{\"action\":\"" + action + "\",\"pending_id\":\"" + bad + "\"}");
                 assertTrue(r.isError(), action + " " + bad + ": " + r.text());
                 assertTrue(r.text().startsWith("memory_pending: ") && !r.text().contains("internal error"), r.text());
+                assertFalse(r.text().matches("(?s).*(Exception|steward\\.memory|`).*"), "plain words: " + r.text());
             }
             assertEquals(before, steward.server.TestSupport.snapshotTree(tmp), bad + ": nothing written");
         }
