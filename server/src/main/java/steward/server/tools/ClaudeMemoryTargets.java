@@ -1,5 +1,6 @@
 package steward.server.tools;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import steward.StewardError;
 
@@ -20,7 +21,12 @@ final class ClaudeMemoryTargets {
     static Path project(String project, String tool) {
         if (project == null || project.isBlank())
             return Path.of(System.getProperty("user.dir")).toAbsolutePath().normalize();
-        Path p = Path.of(project);
+        Path p;
+        try {
+            p = Path.of(project);
+        } catch (InvalidPathException e) { // a NUL character: no file system holds such a path
+            throw new StewardError(tool, "project is not a path a file system can hold: '" + project + "'");
+        }
         if (!p.isAbsolute()) throw new StewardError(tool, "project must be an absolute path, got '" + project + "'");
         return p.normalize();
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,5 +140,22 @@ class ClaudeMemoryToolsTest {
                 .isError());
         assertEquals(before, ClaudeTestHomes.tree(claude));
         assertArrayEquals(hermes, Files.readAllBytes(t.home.resolve("memories/MEMORY.md")));
+    }
+
+    /** A project path no file system can hold (a NUL character) is bad input: it escaped as InvalidPathException. */
+    @Test
+    void aProjectPathWithANulCharacterIsRefusedInPlainWords() throws Exception {
+        Map<String, String> before = ClaudeTestHomes.tree(claude);
+        for (String call : List.of(
+                "{\"target\":\"claude\",\"content\":\"Use pnpm\",\"project\":\"/tmp/a\\u0000b\"}",
+                "{\"target\":\"claude\",\"action\":\"add\",\"content\":\"Use pnpm\",\"name\":\"pnpm\","
+                        + "\"type\":\"feedback\",\"project\":\"/tmp/a\\u0000b\"}")) {
+            String tool = call.contains("\"action\"") ? "memory_write" : "memory_precheck";
+            ToolResult r = t.call(tool, call);
+            assertTrue(r.isError(), r.text());
+            assertTrue(r.text().startsWith(tool + ": project "), r.text());
+            assertFalse(r.text().contains("internal error") || r.text().contains("Exception"), r.text());
+        }
+        assertEquals(before, ClaudeTestHomes.tree(claude));
     }
 }
