@@ -333,11 +333,9 @@ public final class RecallEngine implements AutoCloseable {
     /** Ranks against the index as it is (no sync). */
     public Result rank(Query q) {
         // the query's embedding and its nearest vectors (the slow part of a dense search) are computed on another core
-        // during the lexical search;
-        // the bundled model is English: a query mostly in CJK script is ranked lexically (bigrams) rather than by
-        // noise,
-        // and so is one without a letter or digit (emoji, punctuation), whose embedding is noise close to unrelated
-        // texts
+        // during the lexical search. The bundled model is English: a query mostly in CJK script is ranked lexically
+        // (bigrams) rather than by noise, and so is one without a letter or digit (emoji, punctuation), whose
+        // embedding is noise close to unrelated texts
         Ranker.Dense dense = null;
         if (denseEnabled()
                 && !QueryAnalyser.mostlyCjk(q.query())
