@@ -97,9 +97,7 @@ public final class MemoryPrecheck {
         if (s >= 0)
             throw new StewardError(
                     "memory_precheck",
-                    "content holds a lone surrogate (U+" + String.format(Locale.ROOT, "%04X", s)
-                            + ", half of a character), which cannot be written as UTF-8; memory_write refuses it. "
-                            + "Send the text again with whole characters.");
+                    "memory_write would refuse it: " + CodePoints.loneSurrogateRefusal("content", s));
     }
 
     public Result check(String targetName, String content, Answers answers) {
@@ -193,6 +191,11 @@ public final class MemoryPrecheck {
         }
         if (fits && MemoryRules.nearLimit(after, limit)) warnings.add(MemoryRules.nearLimitWarning(t, after, limit));
         if ("warn".equals(outcomes.get("tag").status())) warnings.add(MemoryRules.tagWarning());
+        // Hermes writes such content as it is and reads it back split at each separator line
+        int parts = MemoryDocument.parse(c).entries().size();
+        if (parts > 1)
+            warnings.add("content holds Hermes' entry separator (a line with only §): it would be read back as " + parts
+                    + " entries; write them one at a time, or drop the separator.");
         if (t == MemoryTarget.USER && MemoryRules.singleEntryUserFile(t, doc)) {
             warnings.add(
                     "USER.md is a single entry: an add turns it into several entries (later replace/remove then match entry by entry).");

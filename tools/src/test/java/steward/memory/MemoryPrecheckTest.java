@@ -52,6 +52,23 @@ class MemoryPrecheckTest {
         assertNotEquals("write", verdict("memory", "[env] fish 的补全问题已修复"));
     }
 
+    /**
+     * Content holding Hermes' entry separator (a line with only "§") is written as Hermes writes it, and then read as
+     * several entries: precheck says so before the write.
+     */
+    @Test
+    void contentHoldingTheEntrySeparatorIsWarnedToBecomeSeveralEntries() {
+        MemoryPrecheck.Result two =
+                precheck.check("memory", "[env] Default shell is fish 3.7\n§\n[env] Editor is helix", YES);
+        assertTrue(
+                two.warnings().stream().anyMatch(w -> w.contains("§") && w.contains("2 entries")),
+                two.warnings().toString());
+        MemoryPrecheck.Result one = precheck.check("memory", "[env] The section sign § marks clauses in the spec", YES);
+        assertTrue(
+                one.warnings().stream().noneMatch(w -> w.contains("entries")),
+                one.warnings().toString());
+    }
+
     @Test
     void writePointer() {
         MemoryPrecheck.Result en = precheck.check(
