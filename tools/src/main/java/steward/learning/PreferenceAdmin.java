@@ -100,6 +100,7 @@ public final class PreferenceAdmin {
                             s.veto_runs_since_approval = 0;
                             if (k.equals(SettledTopicsRule.RULE)) { // rule E went quiet from its approvals
                                 s.approvals = 0;
+                                s.approval_runs = 0;
                                 s.runs = 0;
                             }
                         }

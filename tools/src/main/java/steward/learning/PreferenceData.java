@@ -99,6 +99,12 @@ public final class PreferenceData {
         public int renames;
 
         public int runs;
+        /**
+         * Runs with at least one explicit approval: promotion needs approvals in two of them (a run the user left
+         * unanswered is no approval, so it never completes a promotion). Absent in older stores: 0, so a condition
+         * approved there needs approvals in two runs again before it runs automatically.
+         */
+        public int approval_runs;
         /** "+" when the last decided run approved, "-" when it vetoed; null before any. */
         public String last_polarity;
 

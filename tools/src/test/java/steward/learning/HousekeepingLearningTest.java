@@ -113,6 +113,22 @@ class HousekeepingLearningTest {
     }
 
     @Test
+    void twoApprovalsInOneRunAndThenSilenceAreNoPromotion() {
+        Plan p1 = audit().plan();
+        List<Plan.PlanItem> b = items(p1, "B/long");
+        apply(p1, Map.of(b.get(0).item_id(), "approve", b.get(1).item_id(), "approve"), Map.of());
+        Plan p2 = audit().plan();
+        assertFalse(items(p2, "B/long").isEmpty(), "the other long chats are still asked about");
+        ApplyResult silent = apply(p2, Map.of(), Map.of()); // the user answers nothing this time
+        assertFalse(
+                silent.learning().summary().get(0).contains("promoted"),
+                silent.learning().summary().toString());
+        assertEquals(Level.MEDIUM, level("B", "long", Level.MEDIUM), "an unanswered run is no second approval");
+        assertTrue(items(audit().plan(), "B/long").stream()
+                .allMatch(i -> i.confidence().equals("MEDIUM")));
+    }
+
+    @Test
     void vetoedHighIsLoweredAtOnceAndTheKeptSessionIsNotProposedAgain() {
         Plan p1 = audit().plan();
         Plan.PlanItem kept = items(p1, "B/short").get(0);

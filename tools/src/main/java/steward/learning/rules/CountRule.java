@@ -10,8 +10,8 @@ import steward.learning.PreferenceData;
 import steward.sessions.rules.RuleMeta;
 
 /**
- * Counts, per rule condition: approvals, vetoes, deletions beyond the recommendation, unanswered, runs, and the vetoes (and
- * the runs with one) since the last approval. A run that both approved and vetoed items of a condition counts as an approval.
+ * Counts, per rule condition: approvals, vetoes, deletions beyond the recommendation, unanswered, runs, the runs with an
+ * approval, and the vetoes (and the runs with one) since the last approval. A run that both approved and vetoed items of a condition counts as an approval.
  */
 @RuleMeta(
         id = "count",
@@ -52,6 +52,7 @@ public final class CountRule implements LearningRule {
             }
             // what the user said since they last approved one (a change of mind shows here; QuietRule reads it)
             if (approved) {
+                if (!run.restore) s.approval_runs++;
                 s.vetoes_since_approval = 0;
                 s.veto_runs_since_approval = 0;
             } else if (vetoed > 0) {

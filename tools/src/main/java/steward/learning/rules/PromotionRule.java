@@ -8,15 +8,15 @@ import steward.learning.RuleKey;
 import steward.sessions.rules.RuleMeta;
 
 /**
- * LOW → MEDIUM once the user gave a clear choice for it; MEDIUM → HIGH once approved twice in all
- * (not necessarily in consecutive runs), never vetoed, and seen in at least 2 runs. Only explicit approvals count:
- * a HIGH item that ran unasked is no approval. The engine reports the change (and when the safety guard's cap keeps
+ * LOW → MEDIUM once the user gave a clear choice for it; MEDIUM → HIGH once approved twice in all, in at least 2
+ * runs (not necessarily consecutive), never vetoed. Only explicit approvals count: a HIGH item that ran unasked is no
+ * approval, and a run in which the user left the condition's questions unanswered is no run of approvals. The engine reports the change (and when the safety guard's cap keeps
  * the condition asked anyway).
  */
 @RuleMeta(
         id = "promotion",
         summary =
-                "MEDIUM approved twice (cumulative, ≥2 runs, no veto ever) → HIGH; LOW with a clear approval → MEDIUM",
+                "MEDIUM approved twice (cumulative, in ≥2 runs, no veto ever) → HIGH; LOW with a clear approval → MEDIUM",
         rationale = "a recommendation the user keeps agreeing with no longer needs to be asked")
 public final class PromotionRule implements LearningRule {
     public static final int APPROVALS_FOR_HIGH = 2;
@@ -31,7 +31,7 @@ public final class PromotionRule implements LearningRule {
             if (entry.getValue().stream().allMatch(e -> "review".equals(e.action())))
                 continue; // nothing to run: rule E learns topics
             if (RuleKey.along(entry.getKey())) continue; // a subagent taken along is always asked: never promoted
-            if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.runs >= RUNS_FOR_HIGH) {
+            if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.approval_runs >= RUNS_FOR_HIGH) {
                 s.level = Level.HIGH;
             } else if (s.level == Level.LOW && s.approvals >= 1) {
                 s.level = Level.MEDIUM;

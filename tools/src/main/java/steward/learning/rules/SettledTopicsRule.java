@@ -17,7 +17,7 @@ import steward.sessions.rules.RuleMeta;
 @RuleMeta(
         id = "topics-settled",
         summary = "rule E answered 'consolidated' " + SettledTopicsRule.APPROVALS_FOR_SETTLED
-                + "+ times (≥2 runs), never 'not yet' → its topics are listed, "
+                + "+ times (in ≥2 runs), never 'not yet' → its topics are listed, "
                 + "no longer asked; one 'not yet' asks again",
         rationale =
                 "a reminder the user always answers the same way is noise; it asks nothing the user could lose, so listing it loses nothing")
@@ -50,8 +50,8 @@ public final class SettledTopicsRule implements LearningRule {
         }
     }
 
-    /** Answered "consolidated" twice in two runs, never "not yet", never rejected. */
+    /** Answered "consolidated" twice, in two runs (an unanswered run is none), never "not yet", never rejected. */
     static boolean settled(PreferenceData.RuleState s) {
-        return s.approvals >= APPROVALS_FOR_SETTLED && s.runs >= 2 && s.not_yet == 0 && s.vetoes == 0;
+        return s.approvals >= APPROVALS_FOR_SETTLED && s.approval_runs >= 2 && s.not_yet == 0 && s.vetoes == 0;
     }
 }

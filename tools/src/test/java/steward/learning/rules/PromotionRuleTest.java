@@ -37,6 +37,20 @@ class PromotionRuleTest {
     }
 
     @Test
+    void aRunLeftUnansweredIsNoSecondRunOfApprovals() {
+        PreferenceData d = new PreferenceData();
+        Events.learn(d, """
+                s1 | B | long | MEDIUM | delete | APPROVED
+                s2 | B | long | MEDIUM | delete | APPROVED
+                """);
+        var silent = Events.learn(d, "s3 | B | long | MEDIUM | delete | UNANSWERED");
+        assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level, "silence is never approval");
+        assertTrue(!Events.changes(silent).contains("promoted"), Events.changes(silent));
+        Events.learn(d, "s4 | B | long | MEDIUM | delete | APPROVED");
+        assertEquals(Level.HIGH, d.rule_level.get("B/long").level, "approved in a second run");
+    }
+
+    @Test
     void aVetoEverBlocksPromotion() {
         PreferenceData d = new PreferenceData();
         Events.learn(d, "s1 | B | long | MEDIUM | delete | VETOED");
