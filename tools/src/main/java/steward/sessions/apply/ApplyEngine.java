@@ -997,7 +997,8 @@ public final class ApplyEngine {
      * VETOED (rejected: the user kept it; with the keep reason if given), RENAMED, RAN_AUTOMATICALLY (a HIGH item that ran
      * unasked: never an approval), UNANSWERED (asked, no answer: it waits), LATER. Approving a report-only item records
      * nothing. A deletion asked only because of its subagent children teaches about that session, not its condition.
-     * Items skipped because they changed since the audit, and F/S items, teach nothing. A corrupt or unwritable store
+     * Items skipped because they changed since the audit teach nothing; an F item (the user's earlier word on the session)
+     * teaches only when rejected or renamed, and then only about its session. A corrupt or unwritable store
      * pauses learning, never the apply.
      */
     private LearningReport learn(Plan plan, ApplyRequest req, Decision d) {
@@ -1014,7 +1015,10 @@ public final class ApplyEngine {
         for (Plan.PlanItem it : plan.items()) {
             if (it.asked() || "not_asked".equals(it.question())) open.add(it.session_id() + "|" + it.key());
             String skip = skipped.get(it.item_id());
-            if (it.rule().equals("F") || it.rule().equals("S") || isGroupRename(it)) continue;
+            if (it.rule().equals("S") || isGroupRename(it)) continue;
+            // rule F is what the user said before about this very session: no rule condition learns from it, but a
+            // rejection (or a rename) of it is their word on the session now, and withdraws the earlier "delete it"
+            boolean earlierWord = it.rule().equals("F");
             if (skip != null
                     && (skip.equals("changed since audit")
                             || skip.equals("no longer exists")
@@ -1047,6 +1051,7 @@ public final class ApplyEngine {
                 if (it.question().equals("later") && !later) continue; // put off before: still put off
                 o = later ? Outcome.LATER : Outcome.UNANSWERED;
             } else continue;
+            if (earlierWord && o != Outcome.VETOED && o != Outcome.RENAMED) continue;
             String condition = it.key().indexOf('/') < 0
                     ? null
                     : it.key().substring(it.key().indexOf('/') + 1);
@@ -1059,7 +1064,8 @@ public final class ApplyEngine {
                                             ? null
                                             : req.keepReasons().get(it.group()))
                     : null;
-            boolean sessionOnly = it.cascade_of() != null
+            boolean sessionOnly = earlierWord
+                    || it.cascade_of() != null
                     || (it.held_by() != null && !it.held_by().isEmpty());
             Level base = it.base() == null ? Level.valueOf(it.confidence()) : Level.valueOf(it.base());
             events.add(new DecisionEvent(
@@ -1082,6 +1088,7 @@ public final class ApplyEngine {
             // kind of
             // subagent (<rule>/with_<kind>) — only when all of them are of one kind, so the answer is about that kind
             if ((o == Outcome.APPROVED || o == Outcome.VETOED)
+                    && !earlierWord
                     && it.cascade_of() == null
                     && it.along() != null
                     && it.along().size() == 1

@@ -1,0 +1,136 @@
+package steward.sessions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import steward.config.StewardPaths;
+import steward.learning.PreferenceData;
+import steward.learning.PreferenceStore;
+import steward.sessions.apply.ApplyEngine;
+import steward.sessions.apply.ApplyRequest;
+import steward.sessions.apply.ApplyResult;
+import steward.sessions.audit.AuditEngine;
+import steward.sessions.audit.AuditRequest;
+import steward.sessions.audit.AuditResult;
+import steward.sessions.audit.Plan;
+import steward.testing.TestHomes;
+
+/**
+ * The learning loop on homes that change between runs (sessions inserted, resumed and removed as Hermes does, on a copy
+ * of fixtures/hermes-home): what the user said is what runs, no more.
+ */
+class LearningTrustTest {
+    static final String CURRENT = "20260810_071500_a6a3a4";
+    static final double DAY = 86400.0;
+
+    @TempDir
+    Path tmp;
+
+    StewardPaths paths;
+    Path db;
+    Instant now = TestHomes.NOW;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        paths = StewardPaths.of(TestHomes.copyFixture(tmp));
+        db = paths.stateDb();
+    }
+
+    double epoch() {
+        return now.getEpochSecond();
+    }
+
+    Clock clock() {
+        return Clock.fixed(now, ZoneOffset.UTC);
+    }
+
+    void later(double days) {
+        now = now.plus(Duration.ofSeconds((long) (days * DAY)));
+    }
+
+    AuditEngine.Outcome audit() {
+        return new AuditEngine(paths, clock()).audit(new AuditRequest(CURRENT, now, "interactive", "en", 500));
+    }
+
+    ApplyResult apply(Plan plan, Map<String, String> items) {
+        return new ApplyEngine(paths, clock())
+                .apply(new ApplyRequest(plan.plan_id(), items, Map.of(), Map.of(), false, CURRENT, Map.of()));
+    }
+
+    PreferenceData prefs() {
+        return new PreferenceStore(paths.stateDir(), clock()).read().data();
+    }
+
+    static Plan.PlanItem item(Plan p, String sessionId) {
+        return p.items().stream()
+                .filter(i -> i.session_id().equals(sessionId))
+                .findFirst()
+                .orElse(null);
+    }
+
+    static Set<String> auto(AuditResult r) {
+        return r.groups().auto().items().stream()
+                .map(AuditResult.Item::session_id)
+                .collect(Collectors.toSet());
+    }
+
+    /** Hermes deletes a session (its own auto-prune, or the user in Hermes): children orphaned, messages gone. */
+    void hermesDeletes(String id) throws Exception {
+        HermesRows.sql(db, "UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = '" + id + "'");
+        HermesRows.sql(db, "DELETE FROM messages WHERE session_id = '" + id + "'");
+        HermesRows.sql(db, "DELETE FROM sessions WHERE id = '" + id + "'");
+    }
+
+    static final String P = "20260810_091500_f20001", K = "20260810_092000_f20002";
+
+    /**
+     * A long untitled chat P whose titled subagent K the user keeps while approving P: P cannot go without K, so it is
+     * remembered as "you asked to delete it" (rule F).
+     */
+    void deleteRequestedWithAKeptChild() throws Exception {
+        HermesRows.into(db)
+                .chat(P, "cli", null, true, 16, epoch() - 3 * 3600)
+                .subagent(K, P, "Review notes", true, 6, epoch() - 4 * 3600)
+                .write();
+        Plan p1 = audit().plan();
+        assertEquals(List.of(K), item(p1, P).held_by(), "P's deletion would take K along: asked");
+        ApplyResult r1 = apply(p1, Map.of(P, "approve", K, "reject"));
+        assertTrue(
+                HermesRows.exists(db, P) && HermesRows.exists(db, K),
+                r1.skipped().toString());
+        assertTrue(prefs().session_level.delete.stream().anyMatch(m -> m.id.equals(P)), "delete asked for");
+    }
+
+    @Test
+    void aDeleteRequestTheUserRejectedLaterNeverRunsAutomatically() throws Exception {
+        deleteRequestedWithAKeptChild();
+        later(1);
+        Plan p2 = audit().plan();
+        Plan.PlanItem asked = item(p2, P);
+        assertEquals("F", asked.rule());
+        assertNotEquals("HIGH", asked.confidence(), "still asked: it would take the kept K along");
+        apply(p2, Map.of(P, "reject")); // the user changed their mind: keep P
+        assertTrue(prefs().session_level.delete.stream().noneMatch(m -> m.id.equals(P)), "no longer asked for");
+        assertTrue(prefs().session_level.retain.stream().anyMatch(m -> m.id.equals(P)), "kept");
+        hermesDeletes(K); // K goes on its own: nothing holds P's deletion back any more
+        later(1);
+        AuditEngine.Outcome o3 = audit();
+        assertFalse(auto(o3.result()).contains(P), "the user said keep it");
+        apply(o3.plan(), Map.of());
+        assertTrue(HermesRows.exists(db, P));
+    }
+}
