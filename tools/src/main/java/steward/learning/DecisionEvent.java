@@ -7,7 +7,8 @@ package steward.learning;
  * {@code base}: the rule's own confidence; {@code question}: how the report asked it (new, waiting, collapsed,
  * later, or null); {@code sessionOnly}: the answer was about this session only (a deletion asked because of its
  * subagent children, or a restore of something the user had approved), so it teaches nothing about the condition;
- * {@code guarded}: the safety guard's cap applies to the session; {@code ran}: it was executed.
+ * {@code guarded}: the safety guard's cap applies to the session; {@code ran}: it was executed; {@code seen}: the session
+ * as the user saw it when they decided (null when not known).
  */
 public record DecisionEvent(
         String sessionId,
@@ -24,7 +25,46 @@ public record DecisionEvent(
         boolean sessionOnly,
         boolean guarded,
         boolean ran,
-        String newTitle) {
+        String newTitle,
+        Seen seen) {
+
+    /** A session as the report showed it: its message count, newest activity and whether it had ended. */
+    public record Seen(int messages, double lastActivity, boolean ended) {}
+
+    public DecisionEvent(
+            String sessionId,
+            String title,
+            String rule,
+            String condition,
+            Level recommended,
+            String action,
+            Outcome outcome,
+            String keepReason,
+            String topic,
+            Level base,
+            String question,
+            boolean sessionOnly,
+            boolean guarded,
+            boolean ran,
+            String newTitle) {
+        this(
+                sessionId,
+                title,
+                rule,
+                condition,
+                recommended,
+                action,
+                outcome,
+                keepReason,
+                topic,
+                base,
+                question,
+                sessionOnly,
+                guarded,
+                ran,
+                newTitle,
+                null);
+    }
 
     public DecisionEvent(
             String sessionId,

@@ -68,6 +68,14 @@ public final class PreferenceData {
         public String title;
         public String date;
         public String rule;
+        /**
+         * For a deletion the user asked for: the session as they saw it (message count, newest activity, ended). The request
+         * holds only while the session is still so; null in older stores (then it does not hold: the rules ask again).
+         */
+        public Integer messages;
+
+        public Double last_activity;
+        public Boolean ended;
 
         public SessionMark() {}
 

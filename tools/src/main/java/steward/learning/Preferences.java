@@ -18,7 +18,9 @@ public final class Preferences {
     private final PreferenceData data;
     private final String problem;
     /** Session ids kept / asked to delete, as sets: rule F asks once per session, so a list scan would be O(sessions × preferences). */
-    private final Set<String> kept = new HashSet<>(), deleted = new HashSet<>();
+    private final Set<String> kept = new HashSet<>();
+
+    private final Map<String, PreferenceData.SessionMark> deleted = new HashMap<>();
 
     private final Map<String, String> renamed = new HashMap<>(), rejectedOn = new HashMap<>();
     private final Map<String, PreferenceData.Waiting> waiting = new HashMap<>();
@@ -27,7 +29,7 @@ public final class Preferences {
         this.data = problem == null ? data : new PreferenceData();
         this.problem = problem;
         for (var m : this.data.session_level.retain) kept.add(m.id);
-        for (var m : this.data.session_level.delete) deleted.add(m.id);
+        for (var m : this.data.session_level.delete) deleted.put(m.id, m);
         for (var m : this.data.session_level.rename) renamed.put(m.id, m.title);
         if (this.data.session_level.rejected != null)
             for (var m : this.data.session_level.rejected)
@@ -85,8 +87,12 @@ public final class Preferences {
         return data.warning_ignored_runs;
     }
 
-    public boolean deleteRequested(String sessionId) {
-        return deleted.contains(sessionId);
+    /**
+     * The user's request to delete this session (approved when it could not run), with the session as they saw it then;
+     * null when none.
+     */
+    public PreferenceData.SessionMark deleteRequest(String sessionId) {
+        return deleted.get(sessionId);
     }
 
     public double activeThreshold() {

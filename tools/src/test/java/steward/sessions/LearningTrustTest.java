@@ -3,6 +3,7 @@ package steward.sessions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -132,5 +133,47 @@ class LearningTrustTest {
         assertFalse(auto(o3.result()).contains(P), "the user said keep it");
         apply(o3.plan(), Map.of());
         assertTrue(HermesRows.exists(db, P));
+    }
+
+    @Test
+    void aDeleteRequestHoldsOnlyForTheSessionAsTheUserApprovedIt() throws Exception {
+        String p = "20260810_091500_f80001", x = "20260810_092000_f80002";
+        HermesRows.into(db)
+                .chat(p, "cli", null, true, 16, epoch() - 3 * 3600)
+                .subagent(x, p, null, true, 2, epoch() - 4 * 3600)
+                .write();
+        later(4); // x is past rule K's keep-days: a shell rule A deletes on its own
+        Plan p1 = audit().plan();
+        assertEquals("MEDIUM", item(p1, p).confidence());
+        apply(p1, Map.of(p, "approve", x, "reject")); // delete p, but keep x: p cannot go without x
+        assertTrue(HermesRows.exists(db, p));
+        assertTrue(prefs().session_level.delete.stream().anyMatch(m -> m.id.equals(p)), "delete asked for");
+        hermesDeletes(x);
+        // the user resumes p (Hermes' reopen_session) from another terminal and talks on
+        later(1);
+        HermesRows.sql(
+                db,
+                "UPDATE sessions SET ended_at = NULL, end_reason = NULL, message_count = 17 WHERE id = '" + p + "'");
+        HermesRows.sql(
+                db,
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('" + p
+                        + "', 'user', 'back to this', " + (epoch() - 600) + ")");
+        AuditEngine.Outcome o2 = audit();
+        assertFalse(
+                auto(o2.result()).contains(p),
+                "approved as an ended 16-message chat, not as the conversation it is now");
+        Plan.PlanItem resumed = item(o2.plan(), p);
+        assertTrue(resumed == null || !resumed.rule().equals("F"), String.valueOf(resumed));
+        apply(o2.plan(), Map.of());
+        assertTrue(HermesRows.exists(db, p));
+        // it ends again: its own rule asks about it, as about any long untitled chat
+        HermesRows.end(db, p, epoch() - 300, "cli_close");
+        later(1);
+        AuditEngine.Outcome o3 = audit();
+        Plan.PlanItem ended = item(o3.plan(), p);
+        assertNotNull(ended);
+        assertEquals("B/long", ended.condition());
+        assertEquals("MEDIUM", ended.confidence());
+        assertFalse(auto(o3.result()).contains(p));
     }
 }

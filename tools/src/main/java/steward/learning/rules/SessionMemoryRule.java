@@ -12,12 +12,13 @@ import steward.sessions.rules.RuleMeta;
  * Remembers, per session, what the user kept (rejected, or restored), renamed, and asked to delete (rule F reads it),
  * and keeps every rejection, restore and rename of the kept window: such a session is never deleted without being
  * asked about by name. An approved deletion that ran needs no memory (the session is gone); one that could not run
- * (its children were kept) comes back as "you asked to delete it".
+ * (its children were kept) comes back as "you asked to delete it" — for the session as the user saw it (rule F).
  */
 @RuleMeta(
         id = "session-memory",
         summary =
-                "a session the user kept, restored or renamed is not proposed again; one they asked to delete comes back HIGH",
+                "a session the user kept, restored or renamed is not proposed again; one they asked to delete comes back HIGH "
+                        + "while it is as they saw it (a rejection withdraws it)",
         rationale = "the user's explicit word on one session outranks any rule about sessions like it")
 public final class SessionMemoryRule implements LearningRule {
     @Override
@@ -41,9 +42,18 @@ public final class SessionMemoryRule implements LearningRule {
                 run.record("renamed", e.sessionId(), e.sessionId() + " → \"" + e.newTitle() + "\"");
             } else if (e.outcome() == Outcome.APPROVED && "delete".equals(e.action())) {
                 level.retain.removeIf(m -> m.id.equals(e.sessionId()));
-                if (!e.ran() && level.delete.stream().noneMatch(m -> m.id.equals(e.sessionId()))) {
-                    level.delete.add(new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule()));
-                    run.record("delete_asked", e.sessionId(), label(e));
+                if (!e.ran()) {
+                    // the request is for the session as the user saw it now (an earlier one is replaced)
+                    boolean known = level.delete.removeIf(m -> m.id.equals(e.sessionId()));
+                    PreferenceData.SessionMark m =
+                            new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule());
+                    if (e.seen() != null) {
+                        m.messages = e.seen().messages();
+                        m.last_activity = e.seen().lastActivity();
+                        m.ended = e.seen().ended();
+                    }
+                    level.delete.add(m);
+                    if (!known) run.record("delete_asked", e.sessionId(), label(e));
                 }
             }
         }

@@ -1083,7 +1083,11 @@ public final class ApplyEngine {
                     sessionOnly,
                     it.guarded(),
                     p != null && p.op() != Op.RENAME,
-                    p != null && p.op() == Op.RENAME ? p.newTitle() : null));
+                    p != null && p.op() == Op.RENAME ? p.newTitle() : null,
+                    new DecisionEvent.Seen(
+                            it.fingerprint().message_count(),
+                            it.fingerprint().last_activity_epoch(),
+                            it.fingerprint().ended_at_epoch() != null)));
             // a deletion asked because of the subagents it would take along also teaches how the user answers for that
             // kind of
             // subagent (<rule>/with_<kind>) — only when all of them are of one kind, so the answer is about that kind

@@ -2,6 +2,7 @@ package steward.sessions.rules;
 
 import java.util.Optional;
 import steward.learning.Level;
+import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 import steward.sessions.store.SessionRow;
 
@@ -21,10 +22,23 @@ public final class PreferenceRule implements Rule {
             return Optional.of(
                     verdict(Action.retain, Confidence.HIGH, "you renamed it instead of deleting it", "你为它改了名而没有删除"));
         }
-        if (ctx.preferences().deleteRequested(s.id())) {
+        if (asSeen(ctx.preferences().deleteRequest(s.id()), s)) {
             return Optional.of(verdict(Action.delete, Confidence.HIGH, "you asked to delete it last time", "上次你要求删除"));
         }
+        // a request made for the session as it was (it has been resumed, named or added to since): the rules decide
+        // again
         return Optional.empty();
+    }
+
+    /** The session is as the user saw it when they asked to delete it: same title, messages, newest activity and state. */
+    static boolean asSeen(PreferenceData.SessionMark asked, SessionRow s) {
+        if (asked == null || asked.messages == null || asked.last_activity == null || asked.ended == null) return false;
+        boolean titled = asked.title != null && !asked.title.isBlank();
+        return asked.messages == s.messageCount()
+                && Math.abs(asked.last_activity - s.lastActivity()) < 0.001
+                && asked.ended == !s.active()
+                && titled != s.untitled()
+                && (!titled || asked.title.equals(s.title()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package steward.sessions.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -42,12 +43,39 @@ class PreferenceRuleTest {
     static Preferences prefs(boolean locked) {
         PreferenceData d = new PreferenceData();
         d.session_level.retain.add(new PreferenceData.SessionMark("kept", null, "2026-08-01", "B"));
-        d.session_level.delete.add(new PreferenceData.SessionMark("gone", null, "2026-08-01", "B"));
+        d.session_level.delete.add(asSeen(RuleFixtures.row(RuleFixtures.rows(ROWS), "gone")));
         d.rule_level.put("B/short", state("B", "short", Level.HIGH, Level.HIGH, 3, 2, locked));
         d.rule_level.put("B/long", state("B", "long", Level.MEDIUM, Level.HIGH, 2, 0, false));
         d.rule_level.put("D/stale", state("D", "stale", Level.LOW, Level.HIGH, 4, 0, false));
         d.active_threshold = 2;
         return new Preferences(d, null);
+    }
+
+    /** The user's request to delete {@code s}, as they saw it. */
+    static PreferenceData.SessionMark asSeen(SessionRow s) {
+        PreferenceData.SessionMark m = new PreferenceData.SessionMark(s.id(), s.title(), "2026-08-01", "B");
+        m.messages = s.messageCount();
+        m.last_activity = s.lastActivity();
+        m.ended = !s.active();
+        return m;
+    }
+
+    @Test
+    void aDeleteRequestHoldsOnlyForTheSessionAsTheUserSawIt() {
+        SessionRow gone = RuleFixtures.row(rows, "gone");
+        PreferenceData.SessionMark seen = asSeen(gone);
+        assertTrue(PreferenceRule.asSeen(seen, gone));
+        PreferenceData.SessionMark older = asSeen(gone);
+        older.messages = gone.messageCount() - 5; // it was talked on since
+        assertFalse(PreferenceRule.asSeen(older, gone));
+        PreferenceData.SessionMark open = asSeen(gone);
+        open.ended = false; // it was running then; it ended since
+        assertFalse(PreferenceRule.asSeen(open, gone));
+        PreferenceData.SessionMark named = asSeen(gone);
+        named.title = "Old name";
+        assertFalse(PreferenceRule.asSeen(named, gone));
+        PreferenceData.SessionMark unknown = new PreferenceData.SessionMark("gone", null, "2026-08-01", "B");
+        assertFalse(PreferenceRule.asSeen(unknown, gone), "a request from an older store: the rules ask again");
     }
 
     @Test
