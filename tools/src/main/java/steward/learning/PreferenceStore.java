@@ -8,12 +8,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import steward.StewardError;
@@ -79,6 +82,8 @@ public final class PreferenceStore {
                                 + "); learning is paused");
             }
             normalise(d);
+            String damaged = damaged(d);
+            if (damaged != null) throw new IllegalArgumentException(damaged);
             return new Snapshot(d, true, null);
         } catch (RuntimeException e) {
             String why = e.getMessage() == null
@@ -100,10 +105,89 @@ public final class PreferenceStore {
         if (d.runs == null) d.runs = new ArrayList<>();
         if (d.changes == null) d.changes = new ArrayList<>();
         if (d.waiting == null) d.waiting = new ArrayList<>();
+        if (d.session_level.retain == null) d.session_level.retain = new ArrayList<>();
+        if (d.session_level.delete == null) d.session_level.delete = new ArrayList<>();
+        if (d.session_level.rename == null) d.session_level.rename = new ArrayList<>();
         if (d.session_level.rejected == null) d.session_level.rejected = new ArrayList<>();
+        if (d.topic_level.precheck == null) d.topic_level.precheck = new ArrayList<>();
+        if (d.topic_level.consolidated == null) d.topic_level.consolidated = new ArrayList<>();
+        if (d.topic_level.not_yet == null) d.topic_level.not_yet = new ArrayList<>();
         if (d.active_threshold < PreferenceData.MIN_THRESHOLD || d.active_threshold > PreferenceData.MAX_THRESHOLD) {
             d.active_threshold =
                     Math.max(PreferenceData.MIN_THRESHOLD, Math.min(PreferenceData.MAX_THRESHOLD, d.active_threshold));
+        }
+    }
+
+    /**
+     * What makes a parsed store one that learning did not write (a hand edit, a damaged file): an entry that is null or
+     * has no session id, rule condition or topic, a count below zero, a date that is not yyyy-MM-dd. Such a store is not
+     * used at all (no preference, so nothing runs automatically because of it) and is left as it is. Null when sound.
+     */
+    static String damaged(PreferenceData d) {
+        for (var e : List.of(
+                Map.entry("retain", d.session_level.retain),
+                Map.entry("delete", d.session_level.delete),
+                Map.entry("rename", d.session_level.rename),
+                Map.entry("rejected", d.session_level.rejected))) {
+            for (PreferenceData.SessionMark m : e.getValue()) {
+                if (m == null || blank(m.id))
+                    return "session_level." + e.getKey() + " has an entry without a session id";
+                if (e.getKey().equals("rejected") && !day(m.date))
+                    return "session_level.rejected: " + m.id + " has no valid date (yyyy-MM-dd)";
+            }
+        }
+        for (var e : d.rule_level.entrySet()) {
+            PreferenceData.RuleState s = e.getValue();
+            if (blank(e.getKey()) || s == null)
+                return "rule_level has an empty entry" + (blank(e.getKey()) ? "" : " for " + e.getKey());
+            int[] counts = {
+                s.approvals,
+                s.approval_runs,
+                s.vetoes,
+                s.extra_deletes,
+                s.unanswered,
+                s.auto_runs,
+                s.restores,
+                s.renames,
+                s.runs,
+                s.contradictions,
+                s.vetoes_since_approval,
+                s.veto_runs_since_approval,
+                s.not_yet
+            };
+            for (int c : counts) if (c < 0) return "rule_level." + e.getKey() + " has a count below zero";
+        }
+        for (var e : List.of(
+                Map.entry("consolidated", d.topic_level.consolidated), Map.entry("not_yet", d.topic_level.not_yet))) {
+            for (PreferenceData.TopicMark m : e.getValue()) {
+                if (m == null || blank(m.topic)) return "topic_level." + e.getKey() + " has an entry without a topic";
+                if (e.getKey().equals("not_yet") && !day(m.date))
+                    return "topic_level.not_yet: \"" + m.topic + "\" has no valid date (yyyy-MM-dd)";
+            }
+        }
+        if (d.topic_level.precheck.contains(null)) return "topic_level.precheck has an empty entry";
+        for (PreferenceData.Waiting w : d.waiting) {
+            if (w == null || blank(w.session_id) || blank(w.key))
+                return "waiting has an entry without a session id or rule condition";
+            if (w.later_until != null && !day(w.later_until))
+                return "waiting: " + w.session_id + " has an invalid later_until (yyyy-MM-dd)";
+        }
+        if (d.feedback_contradictions.contains(null) || d.runs.contains(null) || d.changes.contains(null))
+            return "feedback_contradictions, runs or changes has an empty entry";
+        return null;
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    private static boolean day(String s) {
+        if (s == null) return false;
+        try {
+            LocalDate.parse(s);
+            return true;
+        } catch (DateTimeParseException e) {
+            return false;
         }
     }
 

@@ -299,6 +299,43 @@ class HousekeepingLearningTest {
         assertArrayEquals(garbage, Files.readAllBytes(f), "reported, never silently rewritten");
     }
 
+    /** Valid JSON, but not a store learning wrote: a hand edit or a damaged file. */
+    static final List<String> DAMAGED = List.of(
+            "{\"session_level\": {\"retain\": [null]}}",
+            "{\"session_level\": {\"rejected\": [{\"id\": \"20260623_111200_394533\"}]}}",
+            "{\"session_level\": {\"rejected\": [{\"id\": \"x\", \"date\": \"yesterday\"}]}}",
+            "{\"session_level\": {\"delete\": [{\"title\": \"no id\"}]}}",
+            "{\"rule_level\": {\"B/long\": null}}",
+            "{\"rule_level\": {\"B/short\": {\"level\": \"HIGH\", \"vetoes\": -2}}}",
+            "{\"topic_level\": {\"consolidated\": [{\"date\": \"2026-08-01\"}]}}",
+            "{\"waiting\": [null]}",
+            "{\"waiting\": [{\"session_id\": \"20260623_111200_394533\", \"key\": \"B/long\", \"later_until\": \"soon\"}]}");
+
+    @Test
+    void aDamagedStoreIsReportedAndNoAutomaticActionComesFromIt() throws Exception {
+        java.util.Set<String> baseline = autoIds(audit().result());
+        Files.createDirectories(paths.stateDir());
+        Path f = paths.stateDir().resolve("preferences.json");
+        for (String doc : DAMAGED) {
+            Files.writeString(f, doc);
+            AuditEngine.Outcome o = audit();
+            assertEquals("corrupt", o.result().learning().status(), doc);
+            assertTrue(o.text().contains("learning paused"), doc);
+            assertEquals(baseline, autoIds(o.result()), "what runs automatically is what the rules alone run: " + doc);
+        }
+        // the apply still runs and reports (its undo lines included); learning pauses and the file stays as it was
+        ApplyResult r = apply(audit().plan(), Map.of(), Map.of());
+        assertEquals(baseline.size(), r.automatic_count());
+        assertEquals("paused", r.learning().status());
+        assertEquals(DAMAGED.get(DAMAGED.size() - 1), Files.readString(f));
+    }
+
+    static java.util.Set<String> autoIds(steward.sessions.audit.AuditResult r) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        r.groups().auto().items().forEach(i -> out.add(i.session_id()));
+        return out;
+    }
+
     @Test
     void storeIsBackedUpBeforeEachWrite() throws Exception {
         apply(audit().plan(), Map.of(), Map.of());
