@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import steward.learning.rules.PromotionRule;
 import steward.learning.rules.SettledTopicsRule;
 import steward.text.TitleAnalyzer;
 
@@ -183,6 +184,10 @@ public final class Preferences {
         if (s.quiet)
             return new Adjusted(Level.LOW, "you kept " + s.vetoes + " like this: listed, no longer asked", false);
         Level level = s.level == null ? base : s.level;
+        // a level above the rule's own that the user's approvals did not reach (a hand edit, or written before
+        // approvals
+        // were counted per run) is not used: what runs automatically is what the user approved
+        if (level.ordinal() < base.ordinal() && !approvedUpTo(s, level)) level = base;
         String note = null;
         if (level != base) {
             note = level.ordinal() < base.ordinal()
@@ -194,6 +199,13 @@ public final class Preferences {
             note = s.vetoes >= 2 ? "you kept similar ones before" : "you kept one like this before";
         }
         return new Adjusted(level, note, false);
+    }
+
+    /** The approvals promotion needs for {@code level}: MEDIUM one, HIGH two, in two runs (PromotionRule). */
+    static boolean approvedUpTo(PreferenceData.RuleState s, Level level) {
+        if (level == Level.HIGH)
+            return s.approvals >= PromotionRule.APPROVALS_FOR_HIGH && s.approval_runs >= PromotionRule.RUNS_FOR_HIGH;
+        return s.approvals >= 1;
     }
 
     public PreferenceData data() {

@@ -330,6 +330,38 @@ class HousekeepingLearningTest {
         assertEquals(DAMAGED.get(DAMAGED.size() - 1), Files.readString(f));
     }
 
+    @Test
+    void aHighLevelTheUsersApprovalsDidNotReachNeverRunsAutomatically() throws Exception {
+        java.util.Set<String> baseline = autoIds(audit().result());
+        Files.createDirectories(paths.stateDir());
+        Path f = paths.stateDir().resolve("preferences.json");
+        for (String state : List.of(
+                // edited by hand: HIGH, never approved
+                "{\"level\": \"HIGH\"}",
+                // written before approvals were counted per run: 2 approvals, maybe both in one run
+                "{\"rule\": \"B\", \"condition\": \"long\", \"base_level\": \"MEDIUM\", \"level\": \"HIGH\", "
+                        + "\"approvals\": 2, \"runs\": 2}",
+                // its own level edited too
+                "{\"base_level\": \"HIGH\", \"level\": \"HIGH\", \"approvals\": 1, \"approval_runs\": 1}")) {
+            Files.writeString(f, "{\"version\": 1, \"rule_level\": {\"B/long\": " + state + "}}");
+            AuditEngine.Outcome o = audit();
+            assertEquals("ok", o.result().learning().status());
+            assertEquals(baseline, autoIds(o.result()), state);
+            assertTrue(
+                    items(o.plan(), "B/long").stream()
+                            .allMatch(i -> i.confidence().equals("MEDIUM")),
+                    state);
+        }
+        // approved in two runs: then it runs automatically
+        Files.writeString(
+                f,
+                "{\"version\": 1, \"rule_level\": {\"B/long\": {\"rule\": \"B\", \"condition\": \"long\", "
+                        + "\"base_level\": \"MEDIUM\", \"level\": \"HIGH\", \"approvals\": 2, \"approval_runs\": 2, "
+                        + "\"runs\": 2}}}");
+        assertTrue(items(audit().plan(), "B/long").stream()
+                .allMatch(i -> i.confidence().equals("HIGH")));
+    }
+
     static java.util.Set<String> autoIds(steward.sessions.audit.AuditResult r) {
         java.util.Set<String> out = new java.util.TreeSet<>();
         r.groups().auto().items().forEach(i -> out.add(i.session_id()));

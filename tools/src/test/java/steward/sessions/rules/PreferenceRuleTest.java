@@ -34,6 +34,7 @@ class PreferenceRuleTest {
         s.base_level = base;
         s.level = level;
         s.approvals = approvals;
+        s.approval_runs = Math.min(approvals, 2);
         s.vetoes = vetoes;
         s.locked = locked;
         return s;
