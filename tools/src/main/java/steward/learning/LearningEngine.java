@@ -237,6 +237,9 @@ public final class LearningEngine {
         if (s.restores > 0)
             return "you restored " + s.restores + " it ran automatically"
                     + (s.vetoes > s.restores ? ", kept " + (s.vetoes - s.restores) : "");
+        if (s.vetoes == 0 && s.withdrawn > 0)
+            return "you restored " + s.withdrawn + (s.withdrawn == 1 ? " deletion" : " deletions")
+                    + " you had approved";
         return "you kept " + s.vetoes;
     }
 

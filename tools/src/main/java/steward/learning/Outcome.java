@@ -12,6 +12,11 @@ public enum Outcome {
     RAN_AUTOMATICALLY,
     /** The user took back what ran (session_restore): a veto, and for an automatic run a veto of its condition. */
     RESTORED,
+    /**
+     * The user took back (session_restore) a deletion they had approved: their approval is withdrawn — it no longer counts
+     * towards promotion, and a condition it promoted is asked again — and the session is kept. No veto of the condition.
+     */
+    WITHDRAWN,
     /** The user gave the session a title instead: an answer, neither approval nor veto. */
     RENAMED,
     /** The user said "later" to the questions still waiting. */

@@ -103,6 +103,8 @@ public final class PreferenceData {
         public int auto_runs;
         /** Automatic executions the user took back with session_restore (each is also a veto). */
         public int restores;
+        /** Approved deletions the user restored (each takes its approval back: Outcome.WITHDRAWN). */
+        public int withdrawn;
         /** Items the user renamed instead (an answer, neither approval nor veto). */
         public int renames;
 

@@ -149,6 +149,7 @@ public final class PreferenceStore {
                 s.auto_runs,
                 s.restores,
                 s.renames,
+                s.withdrawn,
                 s.runs,
                 s.contradictions,
                 s.vetoes_since_approval,

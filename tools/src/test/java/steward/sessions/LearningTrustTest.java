@@ -28,6 +28,7 @@ import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.AuditResult;
 import steward.sessions.audit.Plan;
+import steward.sessions.backup.RestoreEngine;
 import steward.testing.TestHomes;
 
 /**
@@ -175,5 +176,73 @@ class LearningTrustTest {
         assertEquals("B/long", ended.condition());
         assertEquals("MEDIUM", ended.confidence());
         assertFalse(auto(o3.result()).contains(p));
+    }
+
+    static List<Plan.PlanItem> items(Plan p, String condition) {
+        return p.items().stream()
+                .filter(i -> condition.equals(i.condition()) && i.cascade_of() == null)
+                .toList();
+    }
+
+    RestoreEngine.Result restore(ApplyResult r, String sessionId) {
+        return new RestoreEngine(paths, clock()).restore(r.backup().backup_id(), List.of(sessionId));
+    }
+
+    @Test
+    void restoringADeletionTheUserApprovedTakesTheApprovalBack() throws Exception {
+        Plan p1 = audit().plan();
+        apply(p1, Map.of(items(p1, "B/long").get(0).item_id(), "approve"));
+        later(1);
+        Plan p2 = audit().plan();
+        Plan.PlanItem x = items(p2, "B/long").get(0);
+        ApplyResult r2 = apply(p2, Map.of(x.item_id(), "approve"));
+        assertTrue(
+                r2.learning().summary().get(0).contains("B/long promoted to HIGH"),
+                r2.learning().summary().toString());
+        // the user takes back the deletion that made it automatic
+        RestoreEngine.Result back = restore(r2, x.session_id());
+        String said = String.join(" ", back.learning().summary());
+        assertTrue(said.contains("B/long") && said.contains("MEDIUM"), said);
+        later(1);
+        String fresh = "20260812_090000_f40001";
+        HermesRows.into(db).chat(fresh, "cli", null, true, 18, epoch() - 7200).write();
+        AuditEngine.Outcome o3 = audit();
+        assertEquals("MEDIUM", item(o3.plan(), fresh).confidence(), "not automatic again without a new approval");
+        assertFalse(auto(o3.result()).contains(fresh));
+        assertFalse(auto(o3.result()).contains(x.session_id()), "the restored session is kept");
+        // a new approval, in a run of its own, promotes it again
+        apply(o3.plan(), Map.of(fresh, "approve"));
+        later(1);
+        HermesRows.into(db)
+                .chat("20260813_090000_f40002", "cli", null, true, 18, epoch() - 7200)
+                .write();
+        assertEquals("HIGH", item(audit().plan(), "20260813_090000_f40002").confidence());
+    }
+
+    /** A finished subagent shell of a titled parent, past rule K's keep-days: rule A deletes it automatically. */
+    void shell(String id) throws Exception {
+        HermesRows.into(db)
+                .subagent(id, "20260702_112900_0becd7", null, true, 2, epoch() - 5 * DAY)
+                .write();
+    }
+
+    @Test
+    void restoringAnAutomaticDeletionTheUserAlsoApprovedIsAVetoOfItsCondition() throws Exception {
+        String s1 = "20260805_100000_a50001", s2 = "20260805_100500_a50002";
+        shell(s1);
+        Plan p1 = audit().plan();
+        assertTrue(item(p1, s1).automatic());
+        ApplyResult r1 = apply(p1, Map.of(s1, "approve")); // "approve all": the agent relays it for every item
+        assertFalse(HermesRows.exists(db, s1));
+        RestoreEngine.Result back = restore(r1, s1);
+        assertTrue(HermesRows.exists(db, s1));
+        assertTrue(
+                String.join(" ", back.learning().summary()).contains("A/shell"),
+                back.learning().summary().toString());
+        shell(s2);
+        later(1);
+        AuditEngine.Outcome o2 = audit();
+        assertEquals("MEDIUM", item(o2.plan(), s2).confidence(), "restoring what would have run anyway is a veto");
+        assertFalse(auto(o2.result()).contains(s2));
     }
 }

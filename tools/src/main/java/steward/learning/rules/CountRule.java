@@ -26,7 +26,7 @@ public final class CountRule implements LearningRule {
             List<DecisionEvent> events = entry.getValue();
             PreferenceData.RuleState s = run.state(events.get(0));
             Set<String> seen = new HashSet<>();
-            boolean approved = false;
+            boolean approved = false, withdrawn = false;
             int vetoed = 0;
             for (DecisionEvent e : events) {
                 if (!seen.add(e.sessionId())) continue;
@@ -44,6 +44,11 @@ public final class CountRule implements LearningRule {
                         s.restores++;
                         vetoed++;
                     }
+                    case WITHDRAWN -> { // the approval is taken back
+                        s.approvals = Math.max(0, s.approvals - 1);
+                        s.withdrawn++;
+                        withdrawn = true;
+                    }
                     case RENAMED -> s.renames++;
                     case UNANSWERED -> s.unanswered++;
                     case RAN_AUTOMATICALLY -> s.auto_runs++;
@@ -59,6 +64,8 @@ public final class CountRule implements LearningRule {
                 s.vetoes_since_approval += vetoed;
                 s.veto_runs_since_approval++;
             }
+            // a restore takes back deletions of one apply: with them (at most) that run of approvals
+            if (withdrawn) s.approval_runs = Math.max(0, s.approval_runs - 1);
             if (!run.restore) s.runs++;
             s.updated = run.date;
         }

@@ -27,12 +27,12 @@ public final class SessionMemoryRule implements LearningRule {
         for (DecisionEvent e : run.events) {
             if (e.along())
                 continue; // about the kind of subagent taken along; the parent's own event is about the session
-            if (e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED) {
+            if (e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED || e.outcome() == Outcome.WITHDRAWN) {
                 level.delete.removeIf(m -> m.id.equals(e.sessionId()));
                 remember(run, e);
                 if (level.retain.stream().noneMatch(m -> m.id.equals(e.sessionId()))) {
                     level.retain.add(new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule()));
-                    run.record(e.outcome() == Outcome.RESTORED ? "restored" : "kept", e.sessionId(), label(e));
+                    run.record(e.outcome() == Outcome.VETOED ? "kept" : "restored", e.sessionId(), label(e));
                 }
             } else if (e.outcome() == Outcome.RENAMED) {
                 level.delete.removeIf(m -> m.id.equals(e.sessionId()));

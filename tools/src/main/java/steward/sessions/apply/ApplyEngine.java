@@ -649,6 +649,19 @@ public final class ApplyEngine {
                 : null;
     }
 
+    /**
+     * The user approved it and the approval taught its rule condition (LearningEngine counts it): asked on its own (not
+     * going along with a parent, not asked because of the subagents it takes along), not rule F, not HIGH. Restoring such
+     * a deletion takes the approval back (Outcome.WITHDRAWN).
+     */
+    static boolean approvalTaught(Plan.PlanItem it, ApplyRequest req) {
+        return "approve".equals(decision(it, req))
+                && it.cascade_of() == null
+                && (it.held_by() == null || it.held_by().isEmpty())
+                && !it.rule().equals("F")
+                && !it.confidence().equals("HIGH");
+    }
+
     /** Ran without being asked: no decision of the user's and HIGH (or going with such a parent). */
     static boolean automatic(Planned p, ApplyRequest req) {
         return p.op() != Op.RENAME
@@ -767,6 +780,8 @@ public final class ApplyEngine {
             note.put("condition", p.item().key());
             note.put("item_id", p.item().item_id());
             note.put("automatic", automatic(p, req));
+            note.put("confidence", p.item().confidence());
+            note.put("approved", approvalTaught(p.item(), req));
             note.put("base", p.item().base());
             note.put("at", Times.iso(now));
             if (p.op() == Op.MARK_ENDED) note.put("ended_at", now);

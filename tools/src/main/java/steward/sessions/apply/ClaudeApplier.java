@@ -310,6 +310,8 @@ final class ClaudeApplier {
                 note.put("condition", u.planned().item().key());
                 note.put("item_id", u.planned().item().item_id());
                 note.put("automatic", ApplyEngine.automatic(u.planned(), req));
+                note.put("confidence", u.planned().item().confidence());
+                note.put("approved", ApplyEngine.approvalTaught(u.planned().item(), req));
                 note.put("base", u.planned().item().base());
                 note.put("at", Times.iso(now));
                 lines.add(line);

@@ -349,8 +349,10 @@ public final class RestoreEngine {
      * Restoring is the user taking an action back, and it teaches: the session is kept from now on (it is not proposed
      * again, and never deleted without being asked by name), and when the action had run automatically, the restore is
      * a veto of its rule condition — asked from now on, demoted after two, and a contradiction when the condition had
-     * been promoted by the user's approvals. A restore of something the user had approved teaches about that session
-     * only. A paused (unreadable) store is left alone; the restore itself stands.
+     * been promoted by the user's approvals (so is restoring an approved deletion that would have run unasked anyway, HIGH).
+     * A restore of a deletion the user had approved takes that approval back (Outcome.WITHDRAWN: it no longer counts, and a
+     * condition it promoted is asked again); one that only went along with an approved parent, or a rule F request,
+     * teaches about its session only. A paused (unreadable) store is left alone; the restore itself stands.
      */
     private LearningReport learn(String backupId, List<String> restored, List<JsonNode> lines) {
         List<DecisionEvent> events = new ArrayList<>();
@@ -363,7 +365,13 @@ public final class RestoreEngine {
             String rule = note.path("rule").asString("");
             String key = note.path("condition").asString(rule);
             String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
-            boolean automatic = note.path("automatic").asBoolean(false) && !rule.equals("F") && !rule.equals("S");
+            boolean own = !rule.equals("F") && !rule.equals("S");
+            // HIGH: it would have run unasked anyway, so an approval of it changed nothing: restoring it is a veto
+            boolean automatic = own
+                    && (note.path("automatic").asBoolean(false)
+                            || note.path("confidence").asString("").equals("HIGH"));
+            // the user approved it, and that approval taught its condition: restoring it takes the approval back
+            boolean withdrawn = own && !automatic && note.path("approved").asBoolean(false);
             Level base = Level.HIGH;
             try {
                 if (note.hasNonNull("base"))
@@ -380,12 +388,12 @@ public final class RestoreEngine {
                     condition,
                     Level.HIGH,
                     action,
-                    Outcome.RESTORED,
+                    withdrawn ? Outcome.WITHDRAWN : Outcome.RESTORED,
                     null,
                     null,
                     base,
                     null,
-                    !automatic,
+                    !automatic && !withdrawn,
                     false,
                     false,
                     null));
