@@ -3,6 +3,7 @@ package steward.learning.rules;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
 import steward.learning.Level;
+import steward.learning.Outcome;
 import steward.learning.PreferenceData;
 import steward.learning.RuleKey;
 import steward.sessions.rules.RuleMeta;
@@ -10,7 +11,8 @@ import steward.sessions.rules.RuleMeta;
 /**
  * LOW → MEDIUM once the user gave a clear choice for it; MEDIUM → HIGH once approved twice in all, in at least 2
  * runs (not necessarily consecutive), never vetoed. Only explicit approvals count: a HIGH item that ran unasked is no
- * approval, and a run in which the user left the condition's questions unanswered is no run of approvals. The engine reports the change (and when the safety guard's cap keeps
+ * approval, a run in which the user left the condition's questions unanswered is no run of approvals, and only a run with
+ * an approval promotes. The engine reports the change (and when the safety guard's cap keeps
  * the condition asked anyway).
  */
 @RuleMeta(
@@ -31,6 +33,9 @@ public final class PromotionRule implements LearningRule {
             if (entry.getValue().stream().allMatch(e -> "review".equals(e.action())))
                 continue; // nothing to run: rule E learns topics
             if (RuleKey.along(entry.getKey())) continue; // a subagent taken along is always asked: never promoted
+            // a promotion is made by an approval, never by a run left unanswered (after a trust or a withdrawn approval
+            // the counts may already suffice)
+            if (entry.getValue().stream().noneMatch(e -> e.outcome() == Outcome.APPROVED)) continue;
             if (s.level == Level.MEDIUM && s.approvals >= APPROVALS_FOR_HIGH && s.approval_runs >= RUNS_FOR_HIGH) {
                 s.level = Level.HIGH;
             } else if (s.level == Level.LOW && s.approvals >= 1) {

@@ -51,6 +51,25 @@ class PromotionRuleTest {
     }
 
     @Test
+    void onlyARunWithAnApprovalPromotes() {
+        PreferenceData d = new PreferenceData();
+        Events.learn(d, """
+                s1 | B | long | MEDIUM | delete | APPROVED
+                s2 | B | long | MEDIUM | delete | APPROVED
+                """);
+        Events.learn(d, "s3 | B | long | MEDIUM | delete | APPROVED");
+        assertEquals(Level.HIGH, d.rule_level.get("B/long").level);
+        Events.learn(d, "s4 | B | long | HIGH | delete | APPROVED"); // "approve all": an automatic one approved too
+        Events.learn(d, "s3 | B | long | HIGH | delete | WITHDRAWN"); // the user restores a deletion they approved
+        assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level, "asked again");
+        var silent = Events.learn(d, "s5 | B | long | MEDIUM | delete | UNANSWERED");
+        assertEquals(Level.MEDIUM, d.rule_level.get("B/long").level, "not automatic again without a new approval");
+        assertTrue(!Events.changes(silent).contains("promoted"), Events.changes(silent));
+        Events.learn(d, "s6 | B | long | MEDIUM | delete | APPROVED");
+        assertEquals(Level.HIGH, d.rule_level.get("B/long").level, "approved again");
+    }
+
+    @Test
     void aVetoEverBlocksPromotion() {
         PreferenceData d = new PreferenceData();
         Events.learn(d, "s1 | B | long | MEDIUM | delete | VETOED");
