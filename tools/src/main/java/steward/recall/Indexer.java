@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,7 +26,8 @@ import tools.jackson.core.type.TypeReference;
  * between only makes the next sync write the same changes again). A cancelled sync rolls back: nothing half-written.
  * <p>One sync at a time per process. A caller that finds one running (the background indexer's first build, say) waits
  * for it, is sent its progress, and can cancel its own wait. A source that fails (an unreadable {@code state.db}) keeps
- * what was indexed from it and is reported; the others are synced as usual.
+ * what was indexed from it and is reported, and its items are left out of searches until it can be read again
+ * ({@link #unreadable()}): nothing it cannot vouch for now is presented as a result; the others are synced as usual.
  */
 final class Indexer implements AutoCloseable {
     private final RecallIndex index;
@@ -38,6 +41,7 @@ final class Indexer implements AutoCloseable {
     private volatile double[] progress = {0, 0};
     private volatile String progressMessage = "";
     private volatile Map<String, String> errors = Map.of();
+    private volatile Set<String> unreadable = Set.of();
 
     Indexer(RecallIndex index, List<RecallSource> sources, Path recallDir) {
         this.index = index;
@@ -52,6 +56,14 @@ final class Indexer implements AutoCloseable {
     /** What the last sync could not read, by source id ("hermes-sessions" → "state.db: …"). */
     Map<String, String> errors() {
         return errors;
+    }
+
+    /**
+     * The sources whose last sync failed as a whole (an unreadable {@code state.db}, say; not one file a source left out):
+     * what the index holds of them is not searched until a sync reads them again.
+     */
+    Set<String> unreadable() {
+        return unreadable;
     }
 
     /**
@@ -129,6 +141,7 @@ final class Indexer implements AutoCloseable {
         if (moved.isEmpty()) return SyncReport.unchanged(ms(t0), errors);
         Work relay = relay(work);
         Map<String, String> errs = new LinkedHashMap<>();
+        Set<String> unread = new LinkedHashSet<>();
         Map<String, Map<String, String>> next = new HashMap<>();
         RecallIndex.Writer w = index.writer(fresh);
         try {
@@ -145,12 +158,14 @@ final class Indexer implements AutoCloseable {
                     throw e;
                 } catch (StewardError e) {
                     errs.put(s.id(), e.getMessage());
+                    unread.add(s.id());
                     tokens.remove(s.id());
                 }
             }
             if (!w.opened()) { // nothing to write: remember the tokens so they are not checked again here
                 for (RecallSource s : moved) if (tokens.containsKey(s.id())) verified.put(s.id(), tokens.get(s.id()));
                 errors = Map.copyOf(errs);
+                unreadable = Set.copyOf(unread);
                 return new SyncReport(true, false, 0, 0, ms(t0), false, errors);
             }
             work.checkpoint("recall index"); // the last safe point: after it the commit happens whole
@@ -167,6 +182,7 @@ final class Indexer implements AutoCloseable {
             if (fresh) for (RecallSource s : sources) if (!next.containsKey(s.id())) saveState(s.id(), Map.of());
             verified.clear();
             errors = Map.copyOf(errs);
+            unreadable = Set.copyOf(unread);
             progress = new double[] {0, 0};
             return new SyncReport(true, fresh, w.written, w.deleted, ms(t0), false, errors);
         } catch (RecallIndex.Busy e) {

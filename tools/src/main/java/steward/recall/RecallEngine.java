@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -330,8 +331,34 @@ public final class RecallEngine implements AutoCloseable {
         return rank(q);
     }
 
-    /** Ranks against the index as it is (no sync). */
+    /**
+     * Ranks against the index as it is (no sync). What the index holds of a source the last sync could not read at all
+     * (an unreadable or replaced {@code state.db}) is left out: it cannot be verified now, and the result's warnings say
+     * that source was not searched.
+     */
     public Result rank(Query q) {
+        Set<String> gone = unreadableKinds();
+        if (!gone.isEmpty()) {
+            Set<String> scopes =
+                    new LinkedHashSet<>(q.scopes() == null || q.scopes().isEmpty() ? kinds() : q.scopes());
+            scopes.removeAll(gone);
+            if (scopes.isEmpty())
+                return new Result(List.of(), 0, RecallAnalyzer.terms(q.query()), Confidence.none(false));
+            q = new Query(q.query(), q.k(), scopes, q.since(), q.until(), q.excludeSessionId());
+        }
+        return rankIndexed(q);
+    }
+
+    /** The kinds of the sources whose last sync could not read them. */
+    private Set<String> unreadableKinds() {
+        Set<String> ids = indexer.unreadable();
+        if (ids.isEmpty()) return Set.of();
+        Set<String> out = new LinkedHashSet<>();
+        for (RecallSource s : indexer.sources()) if (ids.contains(s.id())) out.addAll(s.kinds());
+        return out;
+    }
+
+    private Result rankIndexed(Query q) {
         // the query's embedding and its nearest vectors (the slow part of a dense search) are computed on another core
         // during the lexical search. The bundled model is English: a query mostly in CJK script is ranked lexically
         // (bigrams) rather than by noise, and so is one without a letter or digit (emoji, punctuation), whose
@@ -412,11 +439,17 @@ public final class RecallEngine implements AutoCloseable {
     }
 
     /**
-     * URIs of the newest {@code n} indexed messages of a session: a Hermes session's from state.db, a Claude Code
-     * session's from the index (empty without a session id).
+     * URIs of the newest {@code n} indexed messages of a session: a Hermes session's from state.db (from the index when
+     * state.db cannot be read now: the gate this serves must not fail the call), a Claude Code session's from the index
+     * (empty without a session id).
      */
     public Set<String> recentMessageUris(String sessionId, int n) {
-        Set<String> out = sessions.recentMessageUris(sessionId, n);
+        Set<String> out;
+        try {
+            out = sessions.recentMessageUris(sessionId, n);
+        } catch (StewardError e) {
+            out = index.newest(sessionId, RecallItem.SESSION, n);
+        }
         if (claude != null && sessionId != null) out.addAll(index.newest(sessionId, RecallItem.CLAUDE_SESSION, n));
         return out;
     }

@@ -202,6 +202,53 @@ class RecallToolsTest {
     }
 
     /**
+     * Session items indexed while state.db could be read are not presented once it cannot be (replaced by garbage,
+     * removed): their source cannot vouch for them now, and the warning says the sessions were not searched. They came
+     * back from the index as if current, under that very warning.
+     */
+    @Test
+    void sessionsIndexedEarlierAreNotPresentedOnceStateDbCannotBeRead() throws Exception {
+        for (String damage : List.of("garbage", "removed")) {
+            Path dir = tmp.resolve(damage);
+            Path home = TestHomes.copyFixture(dir);
+            ToolContext c = new ToolContext(
+                    StewardPaths.of(home),
+                    Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC),
+                    Work.NONE);
+            String sessions = "{\"query\":\"docker build cache\",\"scopes\":[\"session\"]}";
+            JsonNode before = valid("recall_search", Tools.registry().invoke("recall_search", args(sessions), c));
+            assertFalse(before.get("items").isEmpty(), before.toString());
+            for (String f : List.of("state.db", "state.db-wal", "state.db-shm")) Files.deleteIfExists(home.resolve(f));
+            if (damage.equals("garbage"))
+                Files.write(
+                        home.resolve("state.db"), "not a database".repeat(300).getBytes());
+            ToolResult r = Tools.registry().invoke("recall_search", args(sessions), c);
+            JsonNode after = valid("recall_search", r);
+            assertEquals(0, after.get("items").size(), damage + ": " + after);
+            JsonNode all = valid(
+                    "recall_search",
+                    Tools.registry().invoke("recall_search", args("{\"query\":\"docker build cache\"}"), c));
+            for (JsonNode it : all.get("items"))
+                assertFalse(it.get("source").asString().equals("session"), damage + ": " + it);
+            JsonNode inj = valid(
+                    "recall_inject",
+                    Tools.registry()
+                            .invoke(
+                                    "recall_inject",
+                                    args("{\"context\":\"what did we decide about the docker build cache?\","
+                                            + "\"session_id\":\"20260810_071500_a6a3a4\"}"),
+                                    c));
+            for (String list : List.of("items", "dropped"))
+                for (JsonNode it : inj.path(list))
+                    assertFalse(it.get("source").asString().equals("session"), damage + ": " + it);
+            if (damage.equals("garbage")) {
+                assertTrue(after.get("index").get("warnings").toString().contains("hermes-sessions not searched"));
+                assertTrue(r.text().contains("warning: hermes-sessions not searched"), r.text());
+            }
+        }
+    }
+
+    /**
      * Steward's own recall files damaged (JSON null, an array, no fields): each call that reads one is refused in plain
      * words naming the file, and the file is left as it is. A null decision log escaped recall_inject as a
      * NullPointerException, and feedback.json's errors carried Java's wording ("Cannot invoke
