@@ -35,6 +35,15 @@ public final class HermesSessions implements RecallSource {
     /** Neighbouring turns on each side folded into a message's context field. */
     public static final int CONTEXT_WINDOW = 2;
 
+    /**
+     * How long a read of state.db waits for a lock another process holds (a Hermes writer in rollback-journal mode, an
+     * exclusive lock) before it gives up with {@link RecallSource.Locked}: recall then ranks what is indexed and says the
+     * sessions may be stale, and the next sync tries again. Hermes' own writes take milliseconds; the store's usual 5 s
+     * would be paid by every recall call while a writer holds the lock. Reads only: Steward's writes keep Hermes' busy
+     * discipline ({@link Sqlite#immediate}).
+     */
+    public static final int READ_WAIT_MS = 250;
+
     static final String FP = "fp", SESSION = "s:", TITLE = "t:";
 
     private final Path db;
@@ -79,7 +88,12 @@ public final class HermesSessions implements RecallSource {
         Object key = fileKey(db);
         if (store != null && (key == null || !key.equals(storeKey))) close();
         if (store == null && key != null) {
-            store = SessionStore.openReadOnly(db);
+            try {
+                store = SessionStore.openReadOnly(db, READ_WAIT_MS);
+            } catch (StewardError e) {
+                if (Sqlite.isBusy(e)) throw locked();
+                throw e;
+            }
             storeKey = key;
             hasActive = store.messageColumns().contains("active")
                     && store.messageColumns().contains("compacted");
@@ -130,8 +144,16 @@ public final class HermesSessions implements RecallSource {
             }
             return reconcile(s, state, fp, sink, work);
         } catch (SQLException e) {
+            if (Sqlite.isBusy(e)) throw locked();
             throw new StewardError("recall", "cannot read messages of " + db + ": " + Sqlite.describe(e));
         }
+    }
+
+    private RecallSource.Locked locked() {
+        return new RecallSource.Locked(
+                "state.db",
+                "locked by another process (a writer); Steward waited " + READ_WAIT_MS + " ms and read nothing of "
+                        + db);
     }
 
     /** "highest id:rows:visible" of the messages table (read from its indexes, not its rows). */

@@ -42,6 +42,7 @@ final class Indexer implements AutoCloseable {
     private volatile String progressMessage = "";
     private volatile Map<String, String> errors = Map.of();
     private volatile Set<String> unreadable = Set.of();
+    private volatile Set<String> locked = Set.of();
 
     Indexer(RecallIndex index, List<RecallSource> sources, Path recallDir) {
         this.index = index;
@@ -71,10 +72,18 @@ final class Indexer implements AutoCloseable {
      * build, or the background indexer's periodic reconciliation).
      */
     SyncReport sync(Work work, boolean thorough) {
+        return sync(work, thorough, null);
+    }
+
+    /**
+     * Brings the sources with these ids up to date (null: every source), e.g. only those a call's scopes search: a
+     * call about memory does not read state.db. The report speaks of those sources only.
+     */
+    SyncReport sync(Work work, boolean thorough, Set<String> only) {
         long t0 = System.nanoTime();
         acquire(work);
         try {
-            return syncLocked(work, thorough, t0);
+            return syncLocked(work, thorough, only, t0);
         } finally {
             progress = new double[] {0, 0};
             lock.unlock();
@@ -84,9 +93,9 @@ final class Indexer implements AutoCloseable {
     /**
      * What a tool call does when a background indexer keeps the index: no lock, no write, no wait. It compares the
      * sources' cheap tokens with the last commit and reports a running sync's progress; the caller searches the index as
-     * it is (during a first build: what has been written so far).
+     * it is (during a first build: what has been written so far). Of the sources with these ids only (null: all).
      */
-    SyncReport peek() {
+    SyncReport peek(Set<String> only) {
         long t0 = System.nanoTime();
         String building = null;
         double[] p = progress;
@@ -100,12 +109,26 @@ final class Indexer implements AutoCloseable {
         boolean stale = !exists || !RecallIndex.FORMAT.equals(committed.get("format"));
         for (RecallSource s : sources) {
             if (stale) break;
+            if (only != null && !only.contains(s.id())) continue;
             String t = s.token();
             stale = !t.equals(committed.get("token." + s.id())) && !t.equals(verified.get(s.id()));
         }
         if (building == null && stale && !exists)
             building = "index building: starting; results are from what is indexed so far";
-        return new SyncReport(true, false, 0, 0, ms(t0), false, errors, building, stale);
+        return new SyncReport(true, false, 0, 0, ms(t0), false, of(errors, only), building, stale, locked);
+    }
+
+    /** The entries of these sources (null: all). */
+    private static Map<String, String> of(Map<String, String> errors, Set<String> only) {
+        if (only == null) return errors;
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : errors.entrySet())
+            if (only.contains(e.getKey())) out.put(e.getKey(), e.getValue());
+        return Map.copyOf(out);
+    }
+
+    private SyncReport report(boolean built, int written, int deleted, long t0, boolean busy, Set<String> only) {
+        return new SyncReport(true, built, written, deleted, ms(t0), busy, of(errors, only), null, false, locked);
     }
 
     /** Waits for the lock, relaying the running sync's progress, stopping when the caller cancels. */
@@ -122,7 +145,7 @@ final class Indexer implements AutoCloseable {
         }
     }
 
-    private SyncReport syncLocked(Work work, boolean thorough, long t0) {
+    private SyncReport syncLocked(Work work, boolean thorough, Set<String> only, long t0) {
         index.open();
         boolean exists = index.exists();
         Map<String, String> committed = exists ? index.committed() : Map.of();
@@ -130,6 +153,7 @@ final class Indexer implements AutoCloseable {
         Map<String, String> tokens = new LinkedHashMap<>();
         List<RecallSource> moved = new ArrayList<>();
         for (RecallSource s : sources) {
+            if (only != null && !only.contains(s.id())) continue;
             String t = s.token();
             tokens.put(s.id(), t);
             String key = "token." + s.id();
@@ -138,10 +162,15 @@ final class Indexer implements AutoCloseable {
                     || !t.equals(committed.get(key)) && !t.equals(verified.get(s.id()))
                     || errors.containsKey(s.id())) moved.add(s);
         }
-        if (moved.isEmpty()) return SyncReport.unchanged(ms(t0), errors);
+        if (moved.isEmpty()) return report(false, 0, 0, t0, false, only);
         Work relay = relay(work);
+        // what is known of the sources this sync does not read stays as it was
         Map<String, String> errs = new LinkedHashMap<>();
-        Set<String> unread = new LinkedHashSet<>();
+        for (Map.Entry<String, String> e : errors.entrySet())
+            if (!moved(moved, e.getKey())) errs.put(e.getKey(), e.getValue());
+        Set<String> unread = new LinkedHashSet<>(), held = new LinkedHashSet<>();
+        for (String id : unreadable) if (!moved(moved, id)) unread.add(id);
+        for (String id : locked) if (!moved(moved, id)) held.add(id);
         Map<String, Map<String, String>> next = new HashMap<>();
         RecallIndex.Writer w = index.writer(fresh);
         try {
@@ -156,6 +185,10 @@ final class Indexer implements AutoCloseable {
                     }
                 } catch (Work.Cancelled | RecallIndex.Busy e) {
                     throw e;
+                } catch (RecallSource.Locked e) { // what is indexed of it stays searchable, said to be maybe stale
+                    errs.put(s.id(), e.getMessage());
+                    held.add(s.id());
+                    tokens.remove(s.id());
                 } catch (StewardError e) {
                     errs.put(s.id(), e.getMessage());
                     unread.add(s.id());
@@ -164,14 +197,13 @@ final class Indexer implements AutoCloseable {
             }
             if (!w.opened()) { // nothing to write: remember the tokens so they are not checked again here
                 for (RecallSource s : moved) if (tokens.containsKey(s.id())) verified.put(s.id(), tokens.get(s.id()));
-                errors = Map.copyOf(errs);
-                unreadable = Set.copyOf(unread);
-                return new SyncReport(true, false, 0, 0, ms(t0), false, errors);
+                settle(errs, unread, held);
+                return report(false, 0, 0, t0, false, only);
             }
             work.checkpoint("recall index"); // the last safe point: after it the commit happens whole
             Map<String, String> data = new LinkedHashMap<>();
             data.put("format", RecallIndex.FORMAT);
-            for (RecallSource s : sources) {
+            for (RecallSource s : sources) { // a source this sync did not read keeps its committed token
                 String keep = tokens.containsKey(s.id())
                         ? tokens.get(s.id())
                         : fresh ? null : committed.get("token." + s.id());
@@ -181,18 +213,28 @@ final class Indexer implements AutoCloseable {
             for (Map.Entry<String, Map<String, String>> e : next.entrySet()) saveState(e.getKey(), e.getValue());
             if (fresh) for (RecallSource s : sources) if (!next.containsKey(s.id())) saveState(s.id(), Map.of());
             verified.clear();
-            errors = Map.copyOf(errs);
-            unreadable = Set.copyOf(unread);
+            settle(errs, unread, held);
             progress = new double[] {0, 0};
-            return new SyncReport(true, fresh, w.written, w.deleted, ms(t0), false, errors);
+            return report(fresh, w.written, w.deleted, t0, false, only);
         } catch (RecallIndex.Busy e) {
             w.rollback();
-            return new SyncReport(true, false, 0, 0, ms(t0), true, errors);
+            return report(false, 0, 0, t0, true, only);
         } catch (RuntimeException e) {
             w.rollback();
             if (fresh) states.clear();
             throw e;
         }
+    }
+
+    private static boolean moved(List<RecallSource> moved, String id) {
+        for (RecallSource s : moved) if (s.id().equals(id)) return true;
+        return false;
+    }
+
+    private void settle(Map<String, String> errs, Set<String> unread, Set<String> held) {
+        errors = Map.copyOf(errs);
+        unreadable = Set.copyOf(unread);
+        locked = Set.copyOf(held);
     }
 
     private Work relay(Work caller) {

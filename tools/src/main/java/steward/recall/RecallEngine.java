@@ -247,9 +247,27 @@ public final class RecallEngine implements AutoCloseable {
      * changed.
      */
     public SyncReport syncForCall(Work work) {
+        return syncForCall(work, null);
+    }
+
+    /**
+     * {@link #syncForCall(Work)} for the sources that hold these kinds only (null: every source): a call over memory
+     * reads neither state.db nor the Claude Code home, and its report speaks of the sources it searches. A source
+     * another process holds locked costs the call at most a short wait ({@link HermesSessions#READ_WAIT_MS}): what is
+     * indexed of it is ranked and said to be maybe stale.
+     */
+    public SyncReport syncForCall(Work work, Set<String> kinds) {
+        Set<String> only = null;
+        if (kinds != null && !kinds.isEmpty()) {
+            only = new LinkedHashSet<>();
+            for (RecallSource s : indexer.sources()) for (String k : s.kinds()) if (kinds.contains(k)) only.add(s.id());
+        }
         BackgroundIndexer b = background;
-        if (b == null || !b.alive()) return sync(work);
-        SyncReport r = indexer.peek();
+        if (b == null || !b.alive()) {
+            lastSync = indexer.sync(work, false, only);
+            return lastSync;
+        }
+        SyncReport r = indexer.peek(only);
         if (r.stale()) b.wake();
         return r;
     }

@@ -125,7 +125,7 @@ public final class RecallService {
         if (since != null && until != null && since > until)
             throw new StewardError("recall_search", "since is after until");
         if (r.query() == null || r.query().isBlank()) throw new StewardError("recall_search", "query is empty");
-        SyncReport sync = engine.syncForCall(work);
+        SyncReport sync = engine.syncForCall(work, sources);
         RecallEngine.Result res =
                 engine.rank(new RecallEngine.Query(r.query(), k, sources, since, until, r.exclude_session_id()));
         List<SearchItem> items = new ArrayList<>();

@@ -2,6 +2,7 @@ package steward.recall;
 
 import java.util.List;
 import java.util.Map;
+import steward.StewardError;
 import steward.Work;
 
 /**
@@ -57,6 +58,19 @@ public interface RecallSource extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * A source another process holds locked past the short wait a read allows (a Hermes writer in rollback-journal
+     * mode): nothing of it was read, what the index holds of it stays searchable and is said to be maybe stale, and the
+     * next sync tries again.
+     */
+    final class Locked extends StewardError {
+        private static final long serialVersionUID = 1L;
+
+        public Locked(String context, String cause) {
+            super(context, cause);
+        }
+    }
 
     /** Where a source writes its changes. Items are replaced by group ({@link RecallItem#key()}) or one by URI. */
     interface Sink {

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -122,13 +124,33 @@ class IndexerTest {
                 s.search(new RecallService.SearchRequest("中文回答", 3, List.of("memory"), null, null, null));
         assertEquals(
                 RecallTestHomes.fixtureMem(home, "中文回答"), out.items().get(0).uri());
-        assertTrue(
-                out.index().warnings().get(0).startsWith("hermes-sessions not searched: "),
-                out.index().warnings().toString());
+        assertEquals(List.of(), out.index().warnings(), "memory alone was asked for: state.db was not read");
         RecallService.SearchOutput all =
                 s.search(new RecallService.SearchRequest("housekeeping", 5, null, null, null, null));
+        assertTrue(
+                all.index().warnings().get(0).startsWith("hermes-sessions not searched: "),
+                all.index().warnings().toString());
         assertTrue(all.items().stream().allMatch(i -> !i.source().equals("session")));
         assertFalse(all.items().isEmpty(), "skills still found");
+    }
+
+    /**
+     * Reading state.db for recall waits at most {@link HermesSessions#READ_WAIT_MS} for another process's lock (the
+     * store's busy timeout was 5 s, paid by every recall call while Hermes held the lock): recall ranks what is indexed
+     * instead and says the sessions may be stale.
+     */
+    @Test
+    void recallReadsOfStateDbWaitOnlyAShortBoundForALock() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        HermesSessions sessions = new HermesSessions(home.resolve("state.db"));
+        try (Statement st = sessions.store().connection().createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA busy_timeout")) {
+            rs.next();
+            assertEquals(HermesSessions.READ_WAIT_MS, rs.getInt(1));
+        } finally {
+            sessions.close();
+        }
+        assertTrue(HermesSessions.READ_WAIT_MS <= 500, "a short bound: " + HermesSessions.READ_WAIT_MS);
     }
 
     @Test

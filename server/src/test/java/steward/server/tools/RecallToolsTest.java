@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +26,7 @@ import steward.recall.Identity;
 import steward.server.Schemas;
 import steward.server.ToolRegistry;
 import steward.server.Tools;
+import steward.sessions.store.Sqlite;
 import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 import tools.jackson.databind.JsonNode;
@@ -39,6 +43,12 @@ class RecallToolsTest {
         }
         return new ToolContext(
                 StewardPaths.of(home), Clock.fixed(Instant.parse("2026-09-01T00:00:00Z"), ZoneOffset.UTC), Work.NONE);
+    }
+
+    static List<String> uris(JsonNode searchResult) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode it : searchResult.get("items")) out.add(it.get("uri").asString());
+        return out;
     }
 
     static JsonNode args(String json) {
@@ -179,7 +189,8 @@ class RecallToolsTest {
     }
 
     /**
-     * With state.db unreadable, recall_search answers from memory and says the sessions were not searched; recall_inject
+     * With state.db unreadable, recall_search answers from memory and, when sessions were asked for, says they were not
+     * searched; recall_inject
      * says so too (it answered "nothing in memory matches" as if every source had been searched).
      */
     @Test
@@ -193,7 +204,11 @@ class RecallToolsTest {
                 Tools.registry()
                         .invoke("recall_search", args("{\"query\":\"GPU CUDA venv\",\"scopes\":[\"memory\"]}"), c));
         assertEquals("good match", search.get("match").get("verdict").asString(), search.toString());
-        assertTrue(search.get("index").get("warnings").toString().contains("hermes-sessions not searched"));
+        // memory alone was asked for: state.db was not read, and nothing is said of it
+        assertEquals(0, search.get("index").get("warnings").size(), search.toString());
+        JsonNode all = valid(
+                "recall_search", Tools.registry().invoke("recall_search", args("{\"query\":\"GPU CUDA venv\"}"), c));
+        assertTrue(all.get("index").get("warnings").toString().contains("hermes-sessions not searched"));
         ToolResult r = Tools.registry()
                 .invoke("recall_inject", args("{\"context\":\"what did we decide about the docker build cache?\"}"), c);
         JsonNode inj = valid("recall_inject", r);
@@ -246,6 +261,62 @@ class RecallToolsTest {
                 assertTrue(r.text().contains("warning: hermes-sessions not searched"), r.text());
             }
         }
+    }
+
+    /**
+     * state.db in rollback-journal mode with a writer holding its EXCLUSIVE lock. A recall_search over memory does not
+     * read the session store at all; one over sessions waits a short bounded time for the lock, then ranks what is
+     * indexed and says the sessions may be stale; recall_inject with a session id works too. Every call waited about 5 s
+     * (every source was synced whatever the scopes, with the store's 5 s busy timeout), and the sessions were then
+     * reported as not searched. Once the writer is done, the next call reads state.db again.
+     */
+    @Test
+    void aLockedSessionStoreIsNotReadForOtherScopesAndItsIndexedSessionsAreSaidToBeMaybeStale() throws Exception {
+        ToolContext c = ctx();
+        Path db = tmp.resolve("hermes-home/state.db");
+        try (Connection w = Sqlite.openReadWrite(db);
+                Statement st = w.createStatement()) {
+            st.execute("PRAGMA journal_mode=DELETE"); // no WAL: a writer's lock keeps readers out
+        }
+        String sessions = "{\"query\":\"docker build cache\",\"scopes\":[\"session\"]}";
+        JsonNode before = valid("recall_search", Tools.registry().invoke("recall_search", args(sessions), c));
+        assertFalse(before.get("items").isEmpty(), before.toString());
+        try (Connection w = Sqlite.openReadWrite(db);
+                Statement st = w.createStatement()) {
+            st.executeUpdate("INSERT INTO messages (session_id, role, content, timestamp) VALUES "
+                    + "('20260808_074300_bc9e28', 'user', 'the zebrafish heater', 1786300000)"); // state.db moved
+            st.execute("BEGIN EXCLUSIVE"); // and a writer holds it now
+            JsonNode memory = valid(
+                    "recall_search",
+                    Tools.registry()
+                            .invoke("recall_search", args("{\"query\":\"GPU CUDA venv\",\"scopes\":[\"memory\"]}"), c));
+            assertEquals("good match", memory.get("match").get("verdict").asString(), memory.toString());
+            assertEquals(0, memory.get("index").get("warnings").size(), memory.toString());
+            ToolResult r = Tools.registry().invoke("recall_search", args(sessions), c);
+            JsonNode locked = valid("recall_search", r);
+            assertEquals(uris(before), uris(locked), "what was indexed");
+            String warnings = locked.get("index").get("warnings").toString();
+            assertTrue(
+                    warnings.contains("hermes-sessions may be stale: state.db: locked by another process"), warnings);
+            assertTrue(warnings.contains("from the index as Steward last read it"), warnings);
+            assertTrue(r.text().contains("warning: hermes-sessions may be stale"), r.text());
+            JsonNode inj = valid(
+                    "recall_inject",
+                    Tools.registry()
+                            .invoke(
+                                    "recall_inject",
+                                    args("{\"context\":\"what did we decide about the docker build cache?\","
+                                            + "\"session_id\":\"20260810_071500_a6a3a4\"}"),
+                                    c));
+            assertTrue(inj.get("warnings").toString().contains("hermes-sessions may be stale"), inj.toString());
+            st.execute("ROLLBACK");
+        }
+        JsonNode after = valid(
+                "recall_search",
+                Tools.registry()
+                        .invoke("recall_search", args("{\"query\":\"zebrafish heater\",\"scopes\":[\"session\"]}"), c));
+        assertEquals(0, after.get("index").get("warnings").size(), after.toString());
+        assertTrue(after.get("items").get(0).get("snippet").asString().contains("zebrafish"), after.toString());
     }
 
     /**

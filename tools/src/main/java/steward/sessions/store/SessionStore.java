@@ -51,15 +51,20 @@ public final class SessionStore implements AutoCloseable {
 
     /** Opens {@code db} read-only after validating it. */
     public static SessionStore openReadOnly(Path db) {
-        return open(db, false);
+        return open(db, false, Sqlite.BUSY_TIMEOUT_MS * 5);
+    }
+
+    /** Opens {@code db} read-only, its reads waiting at most {@code busyTimeoutMs} for another process's lock. */
+    public static SessionStore openReadOnly(Path db, int busyTimeoutMs) {
+        return open(db, false, busyTimeoutMs);
     }
 
     /** Opens {@code db} for writing (writes must go through {@link #write}). */
     public static SessionStore openReadWrite(Path db) {
-        return open(db, true);
+        return open(db, true, Sqlite.BUSY_TIMEOUT_MS);
     }
 
-    private static SessionStore open(Path db, boolean writable) {
+    private static SessionStore open(Path db, boolean writable, int busyTimeoutMs) {
         if (!Files.exists(db)) throw new StewardError("state.db", "no such file: " + db);
         try {
             if (Files.size(db) == 0)
@@ -67,7 +72,7 @@ public final class SessionStore implements AutoCloseable {
         } catch (IOException e) {
             throw new StewardError("state.db", "cannot read " + db + ": " + e.getMessage(), e);
         }
-        Connection c = writable ? Sqlite.openReadWrite(db) : Sqlite.openReadOnly(db);
+        Connection c = writable ? Sqlite.openReadWrite(db) : Sqlite.openReadOnly(db, busyTimeoutMs);
         try {
             Set<String> tables = new LinkedHashSet<>();
             try (Statement st = c.createStatement();

@@ -44,10 +44,18 @@ public final class Sqlite {
     }
 
     public static Connection openReadOnly(Path db) {
+        return openReadOnly(db, BUSY_TIMEOUT_MS * 5);
+    }
+
+    /**
+     * A read-only connection whose reads wait at most {@code busyTimeoutMs} for a lock another process holds (a writer
+     * in rollback-journal mode, an exclusive lock), then fail with SQLITE_BUSY ({@link #isBusy}).
+     */
+    public static Connection openReadOnly(Path db, int busyTimeoutMs) {
         requireFile(db);
         SQLiteConfig cfg = new SQLiteConfig();
         cfg.setReadOnly(true);
-        cfg.setBusyTimeout(BUSY_TIMEOUT_MS * 5);
+        cfg.setBusyTimeout(busyTimeoutMs);
         cfg.setOpenMode(org.sqlite.SQLiteOpenMode.READONLY);
         if (readOnlySnapshot(db)) {
             // a WAL database in a directory this process cannot write, with no -wal file: every committed page is in
@@ -202,6 +210,12 @@ public final class Sqlite {
         } catch (SQLException e) {
             // best effort, as Hermes does: the next checkpoint (Hermes' or SQLite's own) does it
         }
+    }
+
+    /** Whether {@code e} or one of its causes is SQLite's "busy" or "locked". */
+    public static boolean isBusy(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof SQLException se && isBusy(se)) return true;
+        return false;
     }
 
     public static boolean isBusy(SQLException e) {
