@@ -131,7 +131,7 @@ public final class InjectEngine {
 
     private Result decide(Request req, Work work) {
         String context = req.context() == null ? "" : req.context().strip();
-        if (context.isEmpty()) throw new StewardError("recall_inject", "context is empty");
+        if (CodePoints.blank(context)) throw new StewardError("recall_inject", "context is empty");
         String mode = req.mode() == null ? "shadow" : req.mode();
         if (!List.of("shadow", "canary", "active").contains(mode)) {
             throw new StewardError("recall_inject", "mode must be shadow, canary or active, got '" + mode + "'");

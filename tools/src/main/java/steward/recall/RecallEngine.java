@@ -343,7 +343,7 @@ public final class RecallEngine implements AutoCloseable {
 
     /** Syncs (cheaply when nothing changed), then ranks. Never waits for embedding. */
     public Result search(Query q, Work work) {
-        if (q.query() == null || q.query().isBlank()) throw new StewardError("recall_search", "query is empty");
+        if (CodePoints.blank(q.query())) throw new StewardError("recall_search", "query is empty");
         if (q.k() < 1 || q.k() > 100) throw new StewardError("recall_search", "k must be 1–100, got " + q.k());
         syncForCall(work);
         return rank(q);

@@ -12,6 +12,7 @@ import java.util.Set;
 import steward.StewardError;
 import steward.Work;
 import steward.memory.lifecycle.EvidenceStore;
+import steward.text.CodePoints;
 
 /** The three recall tools as records in, records out (snake_case result fields), over one {@link RecallEngine}. */
 public final class RecallService {
@@ -124,7 +125,7 @@ public final class RecallService {
         Double since = time(r.since(), false), until = time(r.until(), true);
         if (since != null && until != null && since > until)
             throw new StewardError("recall_search", "since is after until");
-        if (r.query() == null || r.query().isBlank()) throw new StewardError("recall_search", "query is empty");
+        if (CodePoints.blank(r.query())) throw new StewardError("recall_search", "query is empty");
         SyncReport sync = engine.syncForCall(work, sources);
         RecallEngine.Result res =
                 engine.rank(new RecallEngine.Query(r.query(), k, sources, since, until, r.exclude_session_id()));

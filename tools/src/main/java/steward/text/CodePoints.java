@@ -43,6 +43,21 @@ public final class CodePoints {
         }
     }
 
+    /**
+     * Whether a text shows nothing: null, or only white space, control characters (Cc: NUL, BEL, …) and format
+     * characters (Cf: zero-width space and joiners, BOM, word joiner, soft hyphen). A query or context made of them is as
+     * empty as one of spaces.
+     */
+    public static boolean blank(String s) {
+        if (s == null) return true;
+        return s.codePoints()
+                .allMatch(cp -> Character.isWhitespace(cp)
+                        || Character.isSpaceChar(cp)
+                        || isPythonWhitespace(cp)
+                        || Character.getType(cp) == Character.CONTROL
+                        || Character.getType(cp) == Character.FORMAT);
+    }
+
     /** Python {@code str.strip()} with no argument. Java's {@code strip()} differs (e.g. U+001C..U+001F, U+0085, U+00A0). */
     public static String pyStrip(String s) {
         int start = 0;

@@ -189,6 +189,25 @@ class RecallToolsTest {
     }
 
     /**
+     * A query or context made only of control or zero-width characters is as empty as one of spaces: refused, nothing
+     * written (no state dir, no index). They were searched (and the index built) as if they said something.
+     */
+    @Test
+    void aQueryOfOnlyControlOrZeroWidthCharactersIsRefusedAsEmpty() throws Exception {
+        ToolContext c = ctx();
+        Path state = tmp.resolve("hermes-home/steward");
+        for (String q : List.of("   ", "\\u200b\\u200b", "\\u0007", " \\u200d\\ufeff\\u2060\\u0000\\t\\u00ad ")) {
+            ToolResult r = Tools.registry().invoke("recall_search", args("{\"query\":\"" + q + "\"}"), c);
+            assertTrue(r.isError(), q + " → " + r.text());
+            assertEquals("recall_search: query is empty", r.text());
+            ToolResult inj = Tools.registry().invoke("recall_inject", args("{\"context\":\"" + q + "\"}"), c);
+            assertTrue(inj.isError(), q + " → " + inj.text());
+            assertEquals("recall_inject: context is empty", inj.text());
+            assertFalse(Files.exists(state), q + " wrote " + state);
+        }
+    }
+
+    /**
      * With state.db unreadable, recall_search answers from memory and, when sessions were asked for, says they were not
      * searched; recall_inject
      * says so too (it answered "nothing in memory matches" as if every source had been searched).
