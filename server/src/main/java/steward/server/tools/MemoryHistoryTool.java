@@ -26,8 +26,18 @@ public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args>
 
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
-        History h = new History(ctx.paths(), ctx.clock());
         String action = a.action();
+        // an argument the action does not use is refused, not ignored (a list "of version X" listed every version)
+        if (action.equals("list") && a.version() != null)
+            throw new StewardError(
+                    "memory_history", "version is only for diff and rollback (list shows every version of the file)");
+        if (action.equals("list") || action.equals("rollback")) {
+            if (a.from() != null)
+                throw new StewardError("memory_history", "from is only for diff (" + action + " does not use it)");
+            if (a.to() != null)
+                throw new StewardError("memory_history", "to is only for diff (" + action + " does not use it)");
+        }
+        History h = new History(ctx.paths(), ctx.clock());
         switch (action) {
             case "list" -> {
                 History.ListResult r = h.list(a.file(), a.limit());

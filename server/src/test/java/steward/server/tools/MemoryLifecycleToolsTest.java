@@ -110,6 +110,31 @@ class MemoryLifecycleToolsTest {
         assertTrue(r.text().contains("backed up at "), r.text());
     }
 
+    /**
+     * Probe: memory_history list took version, from and to and ignored them (a list "of version X" listed every
+     * version); rollback ignored from and to. Each is refused, naming the actions it is for, and nothing is written.
+     */
+    @Test
+    void argumentsTheActionDoesNotUseAreRefusedNotIgnored() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        for (String[] c : new String[][] {
+            {"{\"file\": \"memories/MEMORY.md\", \"version\": \"abc123\"}", "version is only for diff and rollback"},
+            {"{\"action\": \"list\", \"file\": \"memories/MEMORY.md\", \"from\": \"abc123\"}", "from is only for diff"},
+            {"{\"file\": \"memories/MEMORY.md\", \"to\": \"abc123\"}", "to is only for diff"},
+            {
+                "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"abc123\", \"to\": \"def\"}",
+                "to is only for diff"
+            },
+        }) {
+            ToolResult r = t.call("memory_history", c[0]);
+            assertTrue(r.isError(), c[0] + " → " + r.text());
+            assertTrue(r.text().startsWith("memory_history: " + c[1]), r.text());
+        }
+        assertFalse(Files.exists(t.home.resolve("steward")), "nothing written");
+        assertFalse(t.call("memory_history", "{\"file\": \"memories/MEMORY.md\", \"limit\": 5}")
+                .isError());
+    }
+
     @Test
     void badArgumentsAreErrorsThatChangeNothing() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
