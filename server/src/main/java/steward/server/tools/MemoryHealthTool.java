@@ -25,6 +25,7 @@ public final class MemoryHealthTool extends StewardTool<NoArguments> {
 
     @Override
     public ToolResult call(NoArguments a, ToolContext ctx) {
+        HermesMemoryRoot.requireHome(ctx.paths(), "memory_health"); // Claude Code only: no Hermes memory to check
         MemoryHealth.Result r = new MemoryHealth(
                         new HermesMemoryRoot(ctx.paths(), new MemoryWriter(ctx.paths(), ctx.clock()).config()),
                         ctx.paths().stateDir(),

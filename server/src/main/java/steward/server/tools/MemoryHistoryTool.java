@@ -2,6 +2,7 @@ package steward.server.tools;
 
 import steward.StewardError;
 import steward.memory.history.History;
+import steward.memory.lifecycle.HermesMemoryRoot;
 
 /** {@code memory_history}: versions of memories/ and skills/ files: list, diff, roll back. */
 public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args> {
@@ -37,6 +38,7 @@ public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args>
             if (a.to() != null)
                 throw new StewardError("memory_history", "to is only for diff (" + action + " does not use it)");
         }
+        HermesMemoryRoot.requireHome(ctx.paths(), "memory_history"); // its files are the Hermes home's
         History h = new History(ctx.paths(), ctx.clock());
         switch (action) {
             case "list" -> {

@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import steward.Work;
+import steward.config.StewardPaths;
+import steward.json.Json;
 import steward.memory.lifecycle.LogWriter;
 import steward.server.Schemas;
 import steward.server.Tools;
+import steward.testing.ClaudeTestHomes;
 import tools.jackson.databind.JsonNode;
 
 /** memory_log, memory_health, memory_consolidate and memory_history through the registry, results checked against their schemas. */
@@ -133,6 +139,46 @@ class MemoryLifecycleToolsTest {
         assertFalse(Files.exists(t.home.resolve("steward")), "nothing written");
         assertFalse(t.call("memory_history", "{\"file\": \"memories/MEMORY.md\", \"limit\": 5}")
                 .isError());
+    }
+
+    /**
+     * Probe: on a home with Claude Code only, memory_health reported Hermes' absent MEMORY.md as "ok, 0 chars" and
+     * memory_history listed "0 version(s)", as if an empty Hermes memory were there. Each says there is no Hermes home
+     * (as memory_log and memory_consolidate do, and steward_status's warning), and nothing is created.
+     */
+    @Test
+    void withAClaudeCodeHomeOnlyHealthAndHistorySayThereIsNoHermesHome() throws Exception {
+        Path claude = ClaudeTestHomes.install(tmp, false);
+        StewardPaths paths = ClaudeTestHomes.claudeOnly(tmp, claude);
+        ToolContext ctx = new ToolContext(paths, Clock.fixed(ToolTestSupport.NOW, ZoneOffset.UTC), Work.NONE);
+        boolean stateDirBefore = Files.exists(paths.stateDir());
+        for (String[] c : new String[][] {
+            {"memory_health", "{}"},
+            {"memory_history", "{\"file\": \"memories/MEMORY.md\"}"},
+            {"memory_history", "{\"action\": \"diff\", \"file\": \"memories/USER.md\", \"from\": \"abc123\"}"},
+            {"memory_history", "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"abc123\"}"},
+        }) {
+            ToolResult r = Tools.registry().invoke(c[0], Json.MAPPER.readTree(c[1]), ctx);
+            assertTrue(r.isError(), c[0] + " " + c[1] + " → " + r.text());
+            assertTrue(r.text().startsWith(c[0] + ": no Hermes home at " + paths.hermesHome()), r.text());
+        }
+        assertFalse(Files.exists(paths.hermesHome()), "no Hermes home is created");
+        assertEquals(stateDirBefore, Files.exists(paths.stateDir()), "nothing written");
+        ToolResult status = Tools.registry().invoke("steward_status", Json.MAPPER.readTree("{}"), ctx);
+        assertTrue(status.text().contains("hermes home: " + paths.hermesHome() + " does not exist"), status.text());
+    }
+
+    /** A Hermes home without MEMORY.md yet: memory_health says so, not only "0 chars". */
+    @Test
+    void aHermesHomeWithoutMemoryFileSaysSoInItsHealth() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Files.delete(t.home.resolve("memories/MEMORY.md"));
+        JsonNode health = t.ok("memory_health", "{}");
+        assertEquals("memory_size", health.path("indicators").get(0).path("id").asString());
+        assertEquals(
+                "0 chars (no MEMORY.md yet)",
+                health.path("indicators").get(0).path("value").asString(),
+                health.toString());
     }
 
     @Test

@@ -64,7 +64,10 @@ public final class MemoryHealth {
         int limit = root.rootLimit();
         out.add(new Indicator(
                 "memory_size",
-                MemoryRules.n(chars) + " chars",
+                MemoryRules.n(chars) + " chars"
+                        + (Files.exists(rootScope.file())
+                                ? ""
+                                : " (no " + rootScope.file().getFileName() + " yet)"),
                 "≤ 4,000 healthy; > 4,000 trim; > 6,000 consolidate now",
                 chars > Scope.URGENT_CHARS ? "act" : chars > Scope.HEALTHY_CHARS ? "warn" : "ok",
                 chars > Scope.URGENT_CHARS
