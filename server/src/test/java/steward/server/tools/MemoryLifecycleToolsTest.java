@@ -147,7 +147,7 @@ class MemoryLifecycleToolsTest {
      * (as memory_log and memory_consolidate do, and steward_status's warning), and nothing is created.
      */
     @Test
-    void withAClaudeCodeHomeOnlyHealthAndHistorySayThereIsNoHermesHome() throws Exception {
+    void withAClaudeCodeHomeOnlyHealthHistoryAndConsolidateSayThereIsNoHermesHome() throws Exception {
         Path claude = ClaudeTestHomes.install(tmp, false);
         StewardPaths paths = ClaudeTestHomes.claudeOnly(tmp, claude);
         ToolContext ctx = new ToolContext(paths, Clock.fixed(ToolTestSupport.NOW, ZoneOffset.UTC), Work.NONE);
@@ -157,6 +157,8 @@ class MemoryLifecycleToolsTest {
             {"memory_history", "{\"file\": \"memories/MEMORY.md\"}"},
             {"memory_history", "{\"action\": \"diff\", \"file\": \"memories/USER.md\", \"from\": \"abc123\"}"},
             {"memory_history", "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"abc123\"}"},
+            {"memory_consolidate", "{\"step\": \"gather\"}"},
+            {"memory_consolidate", "{\"step\": \"plan\", \"proposals\": []}"},
         }) {
             ToolResult r = Tools.registry().invoke(c[0], Json.MAPPER.readTree(c[1]), ctx);
             assertTrue(r.isError(), c[0] + " " + c[1] + " → " + r.text());

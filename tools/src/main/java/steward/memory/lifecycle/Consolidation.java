@@ -191,6 +191,7 @@ public final class Consolidation {
 
     /** Read-only: progress per log file read, a safe point after each. */
     public GatherResult gather(String workspace, Integer maxExcerpts, Work work) {
+        HermesMemoryRoot.requireHome(root, paths, "memory_consolidate");
         Journal.recover(paths, root.stewardLock());
         Target t = target(workspace);
         Scope s = t.scope();
@@ -411,6 +412,7 @@ public final class Consolidation {
 
     /** Progress by phase; a cancellation stops before the plan is saved. */
     public PlanResult plan(String workspace, String through, List<Proposal> proposals, String locale, Work work) {
+        HermesMemoryRoot.requireHome(root, paths, "memory_consolidate");
         work.progress(
                 0,
                 2,
