@@ -213,6 +213,13 @@ public final class LearningEngine {
                                         key,
                                         key + " promoted to HIGH: runs automatically from the next run (you approved "
                                                 + s.approvals + ")"));
+            } else if (run.demotedBy.containsKey(key)) {
+                out.add(new LearningRun.Change(
+                        "demoted",
+                        key,
+                        key + " back to " + runsNow + ", its rule's own level (you restored a session "
+                                + run.demotedBy.get(key) + " changed automatically; approve " + key
+                                + " again to promote it)"));
             } else if (ranBefore.equals("HIGH")) {
                 out.add(new LearningRun.Change(
                         s.level == Level.HIGH ? "asked" : "demoted",

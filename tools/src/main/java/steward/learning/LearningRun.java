@@ -19,6 +19,11 @@ public final class LearningRun {
     public final Set<String> openQuestions;
     /** Records made by the rules (kept, renamed, N, topics, contradictions…); level changes are added by the engine. */
     public final List<Change> changes = new ArrayList<>();
+    /**
+     * Keys demoted because the user restored an automatic run of the same condition in another family (DemotionRule), with
+     * the key restored.
+     */
+    public final Map<String, String> demotedBy = new LinkedHashMap<>();
     /** Keys that must not learn further in this run (locked before or during it). */
     public final Set<String> frozen = new HashSet<>();
 

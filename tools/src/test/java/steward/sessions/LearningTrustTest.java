@@ -245,4 +245,43 @@ class LearningTrustTest {
         assertEquals("MEDIUM", item(o2.plan(), s2).confidence(), "restoring what would have run anyway is a veto");
         assertFalse(auto(o2.result()).contains(s2));
     }
+
+    /**
+     * The user approves B/long for cli chats in two runs: it runs automatically for cli chats from then on, and only for
+     * them. A Telegram chat (gateway) and an untitled cron session of the same condition were never approved: they are
+     * still asked, not deleted. Fails on the code before learning keys had families.
+     */
+    @Test
+    void approvalsForCliSessionsNeverPromoteGatewayOrCronSessions() throws Exception {
+        String c1 = "20260810_080000_c10001", c2 = "20260811_080000_c10002", c3 = "20260812_080000_c10003";
+        String tg = "20260812_080500_c10004", cron = "20260812_081000_c10005";
+        HermesRows.into(db).chat(c1, "cli", null, true, 18, epoch() - 7200).write();
+        Plan p1 = audit().plan();
+        assertEquals("B/long", item(p1, c1).key());
+        apply(p1, Map.of(c1, "approve"));
+        later(1);
+        HermesRows.into(db).chat(c2, "cli", null, true, 18, epoch() - 7200).write();
+        ApplyResult r2 = apply(audit().plan(), Map.of(c2, "approve"));
+        assertTrue(
+                r2.learning().summary().get(0).contains("B/long promoted to HIGH"),
+                r2.learning().summary().toString());
+        later(1);
+        HermesRows.into(db)
+                .chat(c3, "cli", null, true, 18, epoch() - 7200)
+                .chat(tg, "telegram", null, true, 18, epoch() - 7200)
+                .chat(cron, "cron", null, true, 18, epoch() - 7200)
+                .write();
+        AuditEngine.Outcome o3 = audit();
+        assertTrue(auto(o3.result()).contains(c3), "approved for cli chats: runs there");
+        for (String id : List.of(tg, cron)) {
+            Plan.PlanItem it = item(o3.plan(), id);
+            assertNotNull(it, id);
+            assertFalse(auto(o3.result()).contains(id), id + " (" + it.key() + ") was never approved");
+            assertNotEquals("HIGH", it.confidence(), it.key());
+        }
+        assertEquals("B/long@gateway", item(o3.plan(), tg).key());
+        apply(o3.plan(), Map.of());
+        assertFalse(HermesRows.exists(db, c3));
+        assertTrue(HermesRows.exists(db, tg) && HermesRows.exists(db, cron), "unanswered: kept");
+    }
 }

@@ -1067,9 +1067,7 @@ public final class ApplyEngine {
                 o = later ? Outcome.LATER : Outcome.UNANSWERED;
             } else continue;
             if (earlierWord && o != Outcome.VETOED && o != Outcome.RENAMED) continue;
-            String condition = it.key().indexOf('/') < 0
-                    ? null
-                    : it.key().substring(it.key().indexOf('/') + 1);
+            String condition = RuleKey.condition(it.key());
             String action = it.action().equals("name_or_delete") ? "delete" : it.action();
             String keepReason = o == Outcome.VETOED
                     ? req.keepReasons()

@@ -28,6 +28,7 @@ import steward.learning.LearningReport;
 import steward.learning.Level;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
+import steward.learning.RuleKey;
 import steward.sessions.apply.ApplyJournal;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Times;
@@ -364,7 +365,7 @@ public final class RestoreEngine {
             if (!done.contains(id) || action.equals("rename")) continue;
             String rule = note.path("rule").asString("");
             String key = note.path("condition").asString(rule);
-            String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+            String condition = RuleKey.condition(key);
             boolean own = !rule.equals("F") && !rule.equals("S");
             // HIGH: it would have run unasked anyway, so an approval of it changed nothing: restoring it is a veto
             boolean automatic = own

@@ -44,6 +44,17 @@ public final class MachineSessions {
         return KINDS.get(s.source().toLowerCase(Locale.ROOT));
     }
 
+    /**
+     * The family of sessions what the user teaches about this one applies to (RuleKey): null for Hermes' interactive
+     * sessions (tui, cli, local and sources not listed here), {@code gateway} for its chat platforms, {@code machine} for
+     * cron, API, webhook and subagent sessions, and the home's name ({@code claude}) for sessions of another home.
+     */
+    public static String family(SessionRow s) {
+        if (!SessionRow.HERMES.equals(s.store())) return s.store();
+        String kind = kind(s);
+        return kind == null ? null : kind.equals("gateway") ? "gateway" : "machine";
+    }
+
     public static boolean machine(SessionRow s) {
         return kind(s) != null;
     }

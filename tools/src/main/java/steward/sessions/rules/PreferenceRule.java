@@ -4,6 +4,7 @@ import java.util.Optional;
 import steward.learning.Level;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
+import steward.learning.RuleKey;
 import steward.sessions.store.SessionRow;
 
 @RuleMeta(
@@ -63,7 +64,7 @@ public final class PreferenceRule implements Rule {
 
     private static Verdict learned(Verdict v, RuleContext ctx) {
         String key = v.condition() == null ? v.rule() : v.condition();
-        String condition = key.indexOf('/') < 0 ? null : key.substring(key.indexOf('/') + 1);
+        String condition = RuleKey.condition(key);
         Preferences.Adjusted a = ctx.preferences()
                 .adjust(v.rule(), condition, Level.valueOf(v.confidence().name()));
         Confidence level = Confidence.valueOf(a.level().name());

@@ -1,5 +1,7 @@
 package steward.sessions.rules;
 
+import steward.learning.RuleKey;
+
 /**
  * The decision of the first matching rule about one session. {@code base} is that rule's own confidence (before
  * anything learned); {@code guarded} says the safety guard's cap applies to the session (titled, active, not a
@@ -24,6 +26,11 @@ public record Verdict(
 
     public Verdict withConfidence(Confidence c, Text why) {
         return new Verdict(rule, condition, action, c, why == null ? reason : why, topic, base, guarded);
+    }
+
+    /** The same verdict, learned about per family of sessions ({@code B/long@gateway}: RuleKey). */
+    public Verdict scoped(String family) {
+        return new Verdict(rule, RuleKey.scoped(condition, family), action, confidence, reason, topic, base, guarded);
     }
 
     public Verdict guarded(boolean g) {

@@ -139,10 +139,12 @@ class GroupedReportTest {
                 "thousands of items: " + o.plan().items().size());
         everyItemReachable(o);
         assertTrue(o.result().questions().asked() <= QuestionPlan.CAP);
-        // the 400 long gateway threads are one question (split by source: more than a group lists), not 10 by name and
+        // the 400 long gateway threads (B/long@gateway: learned apart from cli chats) are one question (split by
+        // source: more than a group lists), not 10 by name and
         // the rest unasked
         List<AuditResult.DecisionGroup> tg = o.result().decision_groups().stream()
-                .filter(g -> "B/long".equals(g.condition()) && g.section().equals("ask"))
+                .filter(g ->
+                        "B/long@gateway".equals(g.condition()) && g.section().equals("ask"))
                 .toList();
         assertTrue(
                 tg.stream().map(AuditResult.DecisionGroup::source).toList().containsAll(List.of("telegram", "discord")),
@@ -153,7 +155,8 @@ class GroupedReportTest {
                 .orElseThrow();
         assertEquals(300, telegram.count());
         assertTrue(
-                text.contains(telegram.group_id() + " B/long Ended and untitled sessions · 300 (telegram) → delete?"),
+                text.contains(
+                        telegram.group_id() + " B/long@gateway Ended and untitled sessions · 300 (telegram) → delete?"),
                 text);
         assertEquals(0, o.result().questions().not_asked(), "nothing left over for later runs");
 

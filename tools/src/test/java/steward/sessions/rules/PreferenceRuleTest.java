@@ -123,4 +123,89 @@ class PreferenceRuleTest {
         assertEquals(Confidence.LOW, v.confidence());
         assertTrue(v.reason().en().contains("locked at LOW"));
     }
+
+    /**
+     * B/long promoted by approvals of cli sessions (or read from a store written before keys had families, which holds
+     * B/long only): it runs on Hermes' interactive sessions, never on gateway chats, cron sessions or Claude Code ones,
+     * which the user never approved: they are still asked. Fails on the code before keys had families.
+     */
+    @Test
+    void aConditionPromotedForInteractiveSessionsIsStillAskedForOtherFamiliesAndStores() {
+        List<SessionRow> all = new java.util.ArrayList<>(RuleFixtures.rows(ROWS + """
+                tgram  | telegram | -          | -      | 30   | ended  | 0    | 5    | gateway_close
+                apijob | api      | -          | -      | 30   | ended  | 0    | 5    | -
+                local  | local    | -          | -      | 30   | ended  | 0    | 5    | cli_close
+                """));
+        SessionRow l = RuleFixtures.row(all, "long");
+        SessionRow claude = new SessionRow(
+                "claude-long",
+                null,
+                null,
+                null,
+                l.startedAt(),
+                l.endedAt(),
+                null,
+                l.messageCount(),
+                l.storedMessageCount(),
+                false,
+                false,
+                false,
+                null,
+                l.lastActivity(),
+                0,
+                new SessionRow.Place("claude", "proj", 1000, true, false));
+        all.add(claude);
+        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, all, prefs(false));
+        Verdict cli = RuleEngine.evaluate(l, ctx);
+        assertEquals("B/long", cli.condition());
+        assertEquals(Confidence.HIGH, cli.confidence(), "approved for interactive sessions: runs there");
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(all, "local"), ctx).confidence(),
+                "local is interactive too");
+        for (SessionRow s : List.of(RuleFixtures.row(all, "tgram"), RuleFixtures.row(all, "apijob"), claude)) {
+            Verdict v = RuleEngine.evaluate(s, ctx);
+            assertEquals("B", v.rule(), s.id() + ": " + v);
+            assertTrue(v.condition().startsWith("B/long@"), s.id() + ": " + v.condition());
+            assertFalse(v.confidence() == Confidence.HIGH, s.id() + " never approved: asked, " + v);
+        }
+        assertEquals(
+                "B/long@gateway",
+                RuleEngine.evaluate(RuleFixtures.row(all, "tgram"), ctx).condition());
+        assertEquals(
+                "B/long@machine",
+                RuleEngine.evaluate(RuleFixtures.row(all, "apijob"), ctx).condition());
+        assertEquals("B/long@claude", RuleEngine.evaluate(claude, ctx).condition());
+    }
+
+    /**
+     * A preferences.json written before keys had families: its B/long (promoted to HIGH) is read as the Hermes
+     * interactive family's, the sessions the seed skill asked about; no gateway, machine or Claude Code session inherits it.
+     */
+    @Test
+    void anOldUnscopedStoreActsOnlyOnHermesInteractiveSessions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("preferences.json"), """
+                {"version": 1, "run_count": 2,
+                 "rule_level": {"B/long": {"rule": "B", "condition": "long", "base_level": "MEDIUM", "level": "HIGH",
+                                           "approvals": 2, "approval_runs": 2, "runs": 2}}}
+                """);
+        var snap = new steward.learning.PreferenceStore(dir, java.time.Clock.systemUTC()).read();
+        assertTrue(snap.usable(), String.valueOf(snap.problem()));
+        Preferences prefs = new Preferences(snap.data(), null);
+        List<SessionRow> all = RuleFixtures.rows(ROWS + """
+                tgram  | telegram | -          | -      | 30   | ended  | 0    | 5    | gateway_close
+                apijob | api      | -          | -      | 30   | ended  | 0    | 5    | -
+                """);
+        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, all, prefs);
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(all, "long"), ctx).confidence());
+        assertEquals(
+                Confidence.MEDIUM,
+                RuleEngine.evaluate(RuleFixtures.row(all, "tgram"), ctx).confidence());
+        assertEquals(
+                Confidence.MEDIUM,
+                RuleEngine.evaluate(RuleFixtures.row(all, "apijob"), ctx).confidence());
+    }
 }
