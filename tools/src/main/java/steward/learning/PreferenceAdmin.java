@@ -63,12 +63,13 @@ public final class PreferenceAdmin {
         to.runs = from.runs;
     }
 
+    /** {@code rule}: B (all of rule B), B/long (every family of it) or B/long@gateway (that family only: RuleKey). */
     public String resetRule(String rule) {
         String r = normaliseRule(rule);
         return store.update(
                 d -> {
                     List<String> removed = d.rule_level.keySet().stream()
-                            .filter(k -> RuleKey.rule(k).equals(r) || k.equals(rule))
+                            .filter(k -> RuleKey.named(k, r))
                             .toList();
                     if (removed.isEmpty())
                         throw new StewardError("session_preferences", "nothing learned for rule " + rule);
@@ -85,9 +86,7 @@ public final class PreferenceAdmin {
         return store.update(
                 d -> {
                     List<String> keys = d.rule_level.entrySet().stream()
-                            .filter(e -> (e.getValue().locked || e.getValue().quiet)
-                                    && (RuleKey.rule(e.getKey()).equals(r)
-                                            || e.getKey().equals(rule)))
+                            .filter(e -> (e.getValue().locked || e.getValue().quiet) && RuleKey.named(e.getKey(), r))
                             .map(Map.Entry::getKey)
                             .toList();
                     if (keys.isEmpty())
@@ -188,11 +187,12 @@ public final class PreferenceAdmin {
     private static String normaliseRule(String rule) {
         if (rule == null || rule.isBlank())
             throw new StewardError("session_preferences", "name a rule, e.g. B or B/long");
-        String r = RuleKey.rule(rule.strip()).toUpperCase(Locale.ROOT);
+        String key = rule.strip();
+        String r = RuleKey.rule(key).toUpperCase(Locale.ROOT);
         if (!r.matches("[A-EMNT]")) {
             throw new StewardError(
                     "session_preferences", "unknown rule '" + rule + "' (learning rules are A–E, M, N and T)");
         }
-        return r;
+        return r + key.substring(r.length()); // B, B/long (every family of it) or B/long@gateway
     }
 }

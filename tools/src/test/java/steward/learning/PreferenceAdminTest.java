@@ -91,4 +91,41 @@ class PreferenceAdminTest {
                 List.of("reset_rule", "forget_session"),
                 store.read().data().changes.stream().map(c -> c.action).toList());
     }
+
+    /** "reset B/long" covers every family of B/long (not B/short); the keyed form resets one family; trust likewise. */
+    @Test
+    void resetAndTrustTakeAConditionForAllItsFamiliesOrOneKeyedFamily() {
+        PreferenceStore store = new PreferenceStore(state, clock);
+        LearningEngine engine = new LearningEngine(store, clock);
+        engine.record("p1", Events.parse("""
+                s1 | B | long | MEDIUM | delete | APPROVED
+                g1 | B | long@gateway | MEDIUM | delete | APPROVED
+                m1 | B | long@machine | MEDIUM | delete | APPROVED
+                c1 | B | long@claude | MEDIUM | delete | APPROVED
+                t1 | B | short | HIGH | delete | VETOED
+                a1 | A | shell@claude | HIGH | delete | VETOED
+                """));
+        PreferenceAdmin admin = new PreferenceAdmin(store, clock);
+        String said = admin.resetRule("B/long@gateway");
+        assertEquals("reset what was learned for B/long@gateway", said);
+        assertEquals(
+                List.of("B/long", "B/long@machine", "B/long@claude", "B/short", "A/shell@claude"),
+                List.copyOf(store.read().data().rule_level.keySet()));
+        admin.resetRule("b/long"); // the user's word: every family of it
+        assertEquals(
+                List.of("B/short", "A/shell@claude"),
+                List.copyOf(store.read().data().rule_level.keySet()));
+        assertThrows(StewardError.class, () -> admin.resetRule("B/long@gateway"), "nothing left to reset");
+        admin.resetRule("A");
+        assertEquals(
+                List.of("B/short"), List.copyOf(store.read().data().rule_level.keySet()));
+        // trust: contradictory answers for cli chats lock B/long; the keyed Telegram form does not unlock it
+        engine.record("p2", Events.parse("s2 | B | long | MEDIUM | delete | APPROVED"));
+        engine.record("p3", Events.parse("s3 | B | long | MEDIUM | delete | VETOED"));
+        engine.record("p4", Events.parse("s4 | B | long | MEDIUM | delete | APPROVED"));
+        assertTrue(store.read().data().rule_level.get("B/long").locked);
+        assertThrows(StewardError.class, () -> admin.trust("B/long@gateway"));
+        admin.trust("B/long");
+        assertFalse(store.read().data().rule_level.get("B/long").locked);
+    }
 }

@@ -37,6 +37,29 @@ class SessionPreferencesToolTest {
                 "schema pattern");
     }
 
+    /** Keys name where the sessions live (B/short@gateway): shown, and accepted by reset_rule one by one or all at once. */
+    @Test
+    void keyedConditionsAreShownAndResetPerFamilyOrAll() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        String plan = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}")
+                .get("plan_id")
+                .asString();
+        t.ok("session_apply", "{\"plan_id\":\"" + plan + "\",\"decisions\":{\"rules\":{\"B\":\"approve\"}}}");
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        t.ok("session_preferences", "{}")
+                .get("rules")
+                .forEach(r -> keys.add(r.get("key").asString()));
+        assertTrue(keys.contains("B/short") && keys.contains("B/short@gateway"), keys.toString());
+        JsonNode one = t.ok("session_preferences", "{\"action\":\"reset_rule\",\"rule\":\"B/short@gateway\"}");
+        assertEquals(
+                "reset what was learned for B/short@gateway", one.get("changed").asString());
+        java.util.List<String> left = new java.util.ArrayList<>();
+        one.get("rules").forEach(r -> left.add(r.get("key").asString()));
+        assertTrue(left.contains("B/short") && !left.contains("B/short@gateway"), left.toString());
+        JsonNode all = t.ok("session_preferences", "{\"action\":\"reset_rule\",\"rule\":\"B/short\"}");
+        all.get("rules").forEach(r -> assertTrue(!r.get("key").asString().startsWith("B/short"), r.toString()));
+    }
+
     @Test
     void corruptStoreIsAnErrorAndUntouched() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
