@@ -209,6 +209,9 @@ public final class Retention {
                 onlyFiles += missing;
             }
         }
+        // a file of the Claude Code part that no manifest line names (its manifest lost) and not back in the home is
+        // the only copy all the same
+        onlyFiles += unlistedOnlyCopies(claudeFiles, claudeLines);
         String state =
                 age < settings.backupDays() ? WITHIN : onlySessions > 0 || onlyFiles > 0 ? KEPT_ONLY_COPY : PRUNABLE;
         return new Backup(
@@ -224,6 +227,24 @@ public final class Retention {
 
     /** Where a backup keeps the Claude Code files it moved ({@code <id>.files/claude/}). */
     static final String CLAUDE_FILES = "claude";
+
+    /** Files under {@code claudeFiles} outside every path {@code lines} name and not in the Claude Code home. */
+    private int unlistedOnlyCopies(Path claudeFiles, List<JsonNode> lines) throws IOException {
+        if (!Files.isDirectory(claudeFiles, LinkOption.NOFOLLOW_LINKS)) return 0;
+        List<Path> named = new ArrayList<>();
+        for (JsonNode l : lines) for (JsonNode r : l.path("paths")) named.add(claudeFiles.resolve(r.asString()));
+        Path home = paths.claudeHome();
+        int n = 0;
+        try (Stream<Path> s = Files.walk(claudeFiles)) {
+            for (Path f : s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .toList()) {
+                if (named.stream().anyMatch(f::startsWith)) continue;
+                String rel = claudeFiles.relativize(f).toString();
+                if (home == null || !Files.exists(home.resolve(rel), LinkOption.NOFOLLOW_LINKS)) n++;
+            }
+        }
+        return n;
+    }
 
     /** Removes one backup on the user's explicit word; one that holds the only copy of something needs {@code force}. */
     public Backup discard(String backupId, boolean force) {

@@ -22,6 +22,7 @@ import steward.Work;
 import steward.config.HousekeepingSettings;
 import steward.config.StewardConfig;
 import steward.config.StewardPaths;
+import steward.json.Json;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningEngine;
 import steward.learning.LearningReport;
@@ -127,7 +128,14 @@ public final class RestoreEngine {
             lines = Files.exists(bk.file(backupId)) && !"claude".equals(store) ? bk.read(backupId) : List.of();
             claudeLines = "hermes".equals(store) ? List.of() : bk.readClaude(backupId);
         } catch (IOException | RuntimeException e) {
-            throw new StewardError(CTX, "backup " + backupId + " is unreadable: " + e.getMessage(), e);
+            throw new StewardError(
+                    CTX,
+                    "backup " + backupId + " is unreadable: "
+                            + (e instanceof IOException && e.getMessage() != null
+                                    ? steward.state.IoErrors.describe(e)
+                                    : Json.problem(e))
+                            + "; nothing was restored (the backup is left as it is)",
+                    e);
         }
         if (store != null && lines.isEmpty() && claudeLines.isEmpty()) {
             throw new StewardError(CTX, "backup " + backupId + " holds no " + store + " sessions");

@@ -164,7 +164,7 @@ public final class SessionBackup {
             }
             AtomicFiles.ensurePrivateDir(dir);
             AtomicFiles.write(f, bytes.toByteArray());
-            List<JsonNode> back = readLines(f);
+            List<JsonNode> back = readLines(f, f.equals(claudeFile(id)));
             if (back.size() != lines.size())
                 throw new IOException("read back " + back.size() + " lines, wrote " + lines.size());
             for (int i = 0; i < lines.size(); i++) {
@@ -183,24 +183,66 @@ public final class SessionBackup {
         }
     }
 
+    /**
+     * The Hermes lines of backup {@code id}. A damaged file (empty: Steward never writes an empty backup; a line cut
+     * short or not a session record) is an {@link IOException} naming the file and the line, never fewer sessions.
+     */
     public List<JsonNode> read(String id) throws IOException {
-        return readLines(file(id));
+        return readLines(file(id), false);
     }
 
-    /** The Claude Code lines of backup {@code id} (none when it has no Claude Code part). */
+    /** The Claude Code lines of backup {@code id} (none when it has no Claude Code part), checked as {@link #read}. */
     public List<JsonNode> readClaude(String id) throws IOException {
-        return Files.exists(claudeFile(id)) ? readLines(claudeFile(id)) : List.of();
+        return Files.exists(claudeFile(id)) ? readLines(claudeFile(id), true) : List.of();
     }
 
-    private static List<JsonNode> readLines(Path f) throws IOException {
+    private static List<JsonNode> readLines(Path f, boolean claude) throws IOException {
         List<JsonNode> out = new ArrayList<>();
         try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
             String line;
+            int n = 0;
             while ((line = r.readLine()) != null) {
-                if (!line.isBlank()) out.add(Json.MAPPER.readTree(line));
+                n++;
+                if (line.isBlank()) continue;
+                JsonNode l;
+                try {
+                    l = Json.MAPPER.readTree(line);
+                } catch (RuntimeException e) {
+                    throw new IOException(damaged(f, "line " + n + " is not valid JSON (" + Json.problem(e) + ")"));
+                }
+                String why = claude ? claudeLineProblem(l) : lineProblem(l);
+                if (why != null) throw new IOException(damaged(f, "line " + n + " " + why));
+                out.add(l);
             }
         }
+        if (out.isEmpty()) throw new IOException(damaged(f, "it is empty (Steward never writes an empty backup)"));
         return out;
+    }
+
+    private static String damaged(Path f, String why) {
+        return f.getFileName() + " is damaged: " + why;
+    }
+
+    /** Why a Hermes line is not a session record (an object with a session id), or null. */
+    private static String lineProblem(JsonNode l) {
+        if (!l.isObject()) return "is not a session record";
+        if (!l.path("id").isString() || l.path("id").asString().isBlank()) return "has no session id";
+        return null;
+    }
+
+    /** As {@link #lineProblem}, and every path it moved is relative and stays inside the Claude Code home. */
+    private static String claudeLineProblem(JsonNode l) {
+        String why = lineProblem(l);
+        if (why != null) return why;
+        if (!l.path("paths").isArray()) return "has no list of the files it moved";
+        for (JsonNode p : l.path("paths")) {
+            String s = p.isString() ? p.asString() : "";
+            if (s.isEmpty() || s.startsWith("/") || s.contains("\\") || s.contains("\u0000"))
+                return "names a path outside the home";
+            for (String part : s.split("/"))
+                if (part.equals("..") || part.equals(".") || part.isEmpty()) return "names a path outside the home";
+        }
+        return null;
     }
 
     /** Removes every part of backup {@code id}: its side files, its Claude Code and Hermes parts, and its marker. */
