@@ -109,16 +109,32 @@ public final class MemoryRules {
         return t.limit(cfg);
     }
 
+    /**
+     * Whether writes wait for the user's approval: config.yaml, else {@code memory.write_approval} in Steward's
+     * {@code settings.json}. A settings file that is there but cannot be read (emptied, cut short, not an object, a
+     * directory) or whose value is not true or false is refused: the user may have turned approval on, so no write goes
+     * through unreviewed because of it, and the file is left as it is.
+     */
     public static boolean writeApproval(HermesConfig cfg, Path stateDir) {
         if (cfg.writeApproval()) return true;
         Path settings = stateDir.resolve("settings.json");
-        if (!Files.isRegularFile(settings)) return false;
+        if (!Files.exists(settings, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return false;
+        String why;
         try {
             var node = Json.MAPPER.readTree(Files.readAllBytes(settings));
-            var m = node.path("memory").path("write_approval");
-            return m.isBoolean() && m.asBoolean();
-        } catch (Exception e) {
-            return false;
+            var m = node == null ? null : node.path("memory").path("write_approval");
+            if (node == null || !node.isObject()) why = "not a JSON object";
+            else if (m.isMissingNode() || m.isNull()) return false;
+            else if (m.isBoolean()) return m.asBoolean();
+            else why = "memory.write_approval is " + m + ", not true or false";
+        } catch (java.io.IOException e) {
+            why = steward.state.IoErrors.describe(e);
+        } catch (RuntimeException e) {
+            why = Json.problem(e);
         }
+        throw new steward.StewardError(
+                "memory_write",
+                "cannot tell whether write approval is on: " + settings + " cannot be read (" + why
+                        + "); nothing was written. Fix the file, or move it aside if you never turned approval on there");
     }
 }

@@ -72,6 +72,38 @@ class DamagedStateTest {
     }
 
     @Test
+    void damagedSettingsNeverTurnWriteApprovalOff() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path settings = t.ctx.paths().stateDir().resolve("settings.json");
+        Files.createDirectories(settings.getParent());
+        Files.writeString(settings, "{\"memory\": {\"write_approval\": true}}");
+        assertTrue(t.ok("memory_write", "{\"action\":\"add\",\"content\":\"[env] Uses fish\"}")
+                .get("staged")
+                .asBoolean());
+        Path mem = t.home.resolve("memories/MEMORY.md");
+        byte[] before = Files.readAllBytes(mem);
+        int pending = t.ok("memory_pending", "{}").get("count").asInt();
+        for (String damage :
+                List.of("", "{\"memory\": {\"write_appr", "[]", "{\"memory\": {\"write_approval\": \"yes\"}}")) {
+            Files.writeString(settings, damage);
+            ToolResult r = t.call("memory_write", "{\"action\":\"add\",\"content\":\"[env] Editor is Helix\"}");
+            assertTrue(r.isError(), damage + ": " + r.text());
+            assertTrue(
+                    r.text().startsWith("memory_write: cannot tell whether write approval is on: " + settings),
+                    r.text());
+            assertTrue(r.text().contains("nothing was written"), r.text());
+            assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(mem)), "MEMORY.md unchanged");
+            assertEquals(damage, Files.readString(settings), "the file is left as it is");
+        }
+        Files.delete(settings);
+        Files.createDirectory(settings);
+        assertTrue(t.call("memory_write", "{\"action\":\"add\",\"content\":\"[env] Editor is Helix\"}")
+                .isError());
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(mem)));
+        assertEquals(pending, t.ok("memory_pending", "{}").get("count").asInt(), "nothing staged either");
+    }
+
+    @Test
     void aDamagedHermesBackupLineIsNamedAndNothingIsRestored() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         String plan = t.ok("session_audit", "{}").get("plan_id").asString();
