@@ -56,7 +56,8 @@ public final class Json {
                                                             || msg.contains("from Floating")
                                                     ? "a number"
                                                     : msg.contains("from Boolean") ? "true or false" : "a value";
-            return found + " where " + kind(m.getTargetType()) + " belongs" + path(m);
+            String want = kind(m.getTargetType());
+            return (found.equals(want) ? found + " of another shape" : found + " where " + want + " belongs") + path(m);
         }
         if (e instanceof JacksonException j) {
             String m = j.getOriginalMessage();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.retention.Retention;
 import steward.testing.ClaudeTestHomes;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Steward's own state damaged (a file emptied or cut by a crash or a full disk, the wrong shape, hand-edited): every
@@ -69,6 +70,37 @@ class DamagedStateTest {
                 new Retention(b.t().ctx.paths(), Clock.offset(b.t().ctx.clock(), Duration.ofDays(400))).run(true);
         assertEquals(List.of(), r.pruned_backups(), r.toString());
         assertTrue(Files.isDirectory(b.files()));
+    }
+
+    @Test
+    void aDamagedPlanIsRefusedInWordsAndAppliesNothing() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        String id = t.ok("session_audit", "{}").get("plan_id").asString();
+        Path plan = t.ctx.paths().stateDir().resolve("plans/" + id + ".json");
+        JsonNode good = steward.json.Json.MAPPER.readTree(Files.readAllBytes(plan));
+        Path db = t.home.resolve("state.db");
+        byte[] before = Files.readAllBytes(db);
+        List<java.util.function.UnaryOperator<String>> damages = List.of(
+                s -> "null",
+                s -> s.replaceFirst("\"stores\":\\[", "\"stores\":[null,"),
+                s -> s.replaceFirst("\"items\":\\[", "\"items\":[null,"),
+                s -> s.replaceFirst(
+                        "\"items\":\\[\\[\"([^\"]+)\",\"([^\"]+)\",\"([^\"]+)\",", "\"items\":[[\"$1\",\"$2\",null,"),
+                s -> s.replaceFirst("\"delete\",\"HIGH\"", "\"delete\",null"),
+                s -> s.replaceFirst("\"delete\",\"HIGH\"", "\"erase\",\"HIGH\""),
+                s -> s.replaceFirst("\"items\":\\[.*\\]\\}$", "\"items\":null}"),
+                s -> s.replace("\"plan_id\":\"" + id + "\"", "\"plan_id\":\"p_0000000000000000\""));
+        for (var d : damages) {
+            String damaged = d.apply(steward.json.Json.MAPPER.writeValueAsString(good));
+            assertFalse(damaged.equals(steward.json.Json.MAPPER.writeValueAsString(good)), "the damage applies");
+            Files.writeString(plan, damaged);
+            ToolResult r = t.call("session_apply", "{\"plan_id\":\"" + id + "\"}");
+            assertTrue(r.isError(), r.text());
+            assertTrue(r.text().startsWith("session_apply: plan " + id + " is unreadable: damaged ("), r.text());
+            assertTrue(r.text().contains("run session_audit again"), r.text());
+            assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(db)), "nothing applied");
+            assertEquals(damaged, Files.readString(plan), "the plan is left where it was");
+        }
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 
 /**
  * Plans in {@code <state dir>/plans/}. A plan is claimed for execution by an atomic rename into
@@ -211,14 +212,25 @@ public final class PlanStore {
             throw new StewardError("session_apply", "unknown plan id " + id + "; run session_audit first");
         }
         Plan p;
+        String damage;
         try {
             p = Json.MAPPER.readValue(Files.readAllBytes(f), Plan.class);
-        } catch (IOException | RuntimeException e) {
+            damage = damage(p, id);
+        } catch (IOException e) {
             throw new StewardError(
                     "session_apply",
-                    "plan " + id + " is unreadable (damaged, or written by another Steward version; run "
-                            + "session_audit again): " + e.getMessage(),
+                    "plan " + id + " cannot be read (" + IoErrors.describe(e) + "); run session_audit again",
                     e);
+        } catch (RuntimeException e) {
+            p = null;
+            damage = Json.problem(e);
+        }
+        if (damage != null) {
+            // never applied in part or guessed at: a damaged or foreign plan is refused whole and left where it is
+            throw new StewardError(
+                    "session_apply",
+                    "plan " + id + " is unreadable: damaged (" + damage + "), or written by another Steward version; "
+                            + "nothing was applied; run session_audit again");
         }
         if (nowEpoch > p.expires_at_epoch()) {
             throw new StewardError(
@@ -235,6 +247,34 @@ public final class PlanStore {
             }
         }
         return p;
+    }
+
+    private static final java.util.Set<String> ACTIONS =
+            java.util.Set.of("delete", "mark_ended", "name_or_delete", "review", "retain", "rename");
+    private static final java.util.Set<String> CONFIDENCES = java.util.Set.of("HIGH", "MEDIUM", "LOW");
+
+    /** What makes {@code p} (read from {@code <id>.json}) no plan session_apply may act on, or null when it is whole. */
+    static String damage(Plan p, String id) {
+        if (p == null) return "empty";
+        if (!id.equals(p.plan_id())) return "it holds plan " + p.plan_id();
+        if (p.items() == null) return "no items";
+        if (p.stores() != null) {
+            if (p.stores().isEmpty()) return "no stores";
+            for (Plan.StoreRef r : p.stores())
+                if (r == null || r.store() == null || r.key() == null) return "a store without its name or key";
+        } else if (p.database_key() == null) return "no database";
+        int n = 0;
+        for (Plan.PlanItem i : p.items()) {
+            n++;
+            if (i == null) return "item " + n + " is empty";
+            if (i.item_id() == null || i.session_id() == null || i.rule() == null || i.fingerprint() == null)
+                return "item " + n + " lacks its id, session, rule or fingerprint";
+            if (!ACTIONS.contains(i.action()) || !CONFIDENCES.contains(i.confidence()))
+                return "item " + n + " has action " + i.action() + " and confidence " + i.confidence();
+            if (i.executable() && (i.action().equals("review") || i.action().equals("retain")))
+                return "item " + n + " would run a " + i.action();
+        }
+        return null;
     }
 
     /** Removes plans (used or not) older than their validity: they can never be applied again. */
