@@ -104,6 +104,149 @@ class DamagedStateTest {
     }
 
     @Test
+    void aDamagedStagedWriteIsListedAsDamagedAndNeverApplied() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Files.writeString(t.home.resolve("config.yaml"), "memory:\n  write_approval: true\n");
+        String good = t.ok("memory_write", "{\"action\":\"add\",\"content\":\"[env] Uses fish\"}")
+                .get("pending_id")
+                .asString();
+        String bad = t.ok("memory_write", "{\"action\":\"add\",\"content\":\"[env] Editor is Helix\"}")
+                .get("pending_id")
+                .asString();
+        Path f = t.home.resolve("pending/memory/" + bad + ".json");
+        String whole = Files.readString(f);
+        Path mem = t.home.resolve("memories/MEMORY.md");
+        byte[] before = Files.readAllBytes(mem);
+        for (String damage : List.of(
+                "null",
+                "",
+                whole.substring(0, whole.length() / 2),
+                whole.replaceFirst("\"request\" : \\{", "\"request\" : null, \"x\" : {"),
+                whole.replaceFirst("\"created_at\" : \"[^\"]*\"", "\"created_at\" : null"))) {
+            Files.writeString(f, damage);
+            ToolResult list = t.call("memory_pending", "{}");
+            assertFalse(list.isError(), list.text());
+            JsonNode l = t.ok("memory_pending", "{}");
+            assertEquals(1, l.get("count").asInt(), "the readable one is listed");
+            assertEquals(good, l.get("pending").get(0).get("pending_id").asString());
+            assertEquals(1, l.get("warnings").size(), l.toString());
+            assertTrue(
+                    l.get("warnings").get(0).asString().startsWith("pending write " + bad + " is unreadable"),
+                    l.toString());
+            assertTrue(list.text().contains(bad), list.text());
+            for (String action : List.of("approve", "reject")) {
+                ToolResult r =
+                        t.call("memory_pending", "{\"action\":\"" + action + "\",\"pending_id\":\"" + bad + "\"}");
+                assertTrue(r.isError(), r.text());
+                assertTrue(r.text().startsWith("memory_pending: pending write " + bad + " is unreadable ("), r.text());
+                assertFalse(r.text().contains("internal error"), r.text());
+            }
+            assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(mem)), "nothing written");
+            assertEquals(damage, Files.readString(f), "left as it is");
+        }
+    }
+
+    @Test
+    void aDamagedInjectionLogIsRefusedInWordsAndLeftAsItIs() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        JsonNode inj = t.ok("recall_inject", "{\"context\":\"what package manager do I use?\",\"session_id\":\"s1\"}");
+        String id = inj.get("decision_id").asString();
+        Path log = t.ctx.paths().stateDir().resolve("recall/injections.json");
+        assertTrue(Files.isRegularFile(log));
+        for (String damage : List.of(
+                "null",
+                "{\"sessions\":null,\"decisions\":null}",
+                "{\"sessions\":{\"s1\":null},\"decisions\":[]}",
+                "{\"sessions\":{},\"decisions\":[null]}",
+                "{\"sessions\":{},\"decisions\":[{\"decision_id\":\"" + id + "\",\"top_score\":1}]}")) {
+            Files.writeString(log, damage);
+            for (String[] c : List.of(
+                    new String[] {"recall_inject", "{\"context\":\"which editor do I use?\",\"session_id\":\"s1\"}"},
+                    new String[] {
+                        "recall_feedback",
+                        "{\"decision_id\":\"" + id + "\",\"uris\":[\"steward://memory/x\"],\"outcome\":\"used\"}"
+                    })) {
+                ToolResult r = t.call(c[0], c[1]);
+                assertTrue(r.isError(), damage + ": " + r.text());
+                assertFalse(r.text().contains("internal error"), r.text());
+                assertTrue(r.text().contains("cannot read " + log + ": "), r.text());
+            }
+            assertEquals(damage, Files.readString(log));
+        }
+    }
+
+    /** What the fuzz bench counts as a Java name in an answer (FuzzBench.CLASS_NAME), and Jackson's own words. */
+    static final java.util.regex.Pattern JAVA = java.util.regex.Pattern.compile(
+            "\\b(java|javax|jdk|sun|tools\\.jackson|com\\.fasterxml|steward|org)\\.[a-z][\\w.]*\\.[A-Z]\\w+"
+                    + "|\\b[A-Z]\\w*(Exception|Error)\\b|Cannot invoke|`|REDACTED|DeserializationFeature");
+
+    @Test
+    void aDamagedFeedbackFileIsNamedInPlainWords() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path fb = t.ctx.paths().stateDir().resolve("recall/feedback.json");
+        Files.createDirectories(fb.getParent());
+        for (String damage : List.of("null", "[]", "{\"items\":{\"u\":{\"used\":\"x1\"}}}", "{\"items\":")) {
+            Files.writeString(fb, damage);
+            ToolResult r = t.call("recall_search", "{\"query\":\"session housekeeping rules\"}");
+            assertTrue(r.isError(), r.text());
+            assertTrue(r.text().contains("cannot read " + fb + ": "), r.text());
+            assertFalse(JAVA.matcher(r.text()).find(), r.text());
+            assertEquals(damage, Files.readString(fb));
+        }
+    }
+
+    /** A consolidation applied on the fixture: evidence.json and memory-index.json exist. */
+    static ToolTestSupport consolidated(Path dir) throws Exception {
+        ToolTestSupport t = new ToolTestSupport(dir);
+        t.ok("memory_log", "{\"note\": \"User prefers pnpm over npm for every JS project\"}");
+        JsonNode g = t.ok("memory_consolidate", "{}");
+        String ref = g.path("days").get(0).path("lines").get(0).path("ref").asString();
+        JsonNode plan = t.ok(
+                "memory_consolidate",
+                "{\"step\": \"plan\", \"through\": \"" + g.path("through").asString()
+                        + "\", \"proposals\": [{\"text\": \"[env] pnpm, not npm, for JS projects\", \"kind\": "
+                        + "\"preference\", \"evidence\": [\"" + ref + "\"]}]}");
+        t.ok("memory_consolidate", "{\"plan_id\": \"" + plan.path("plan_id").asString() + "\"}");
+        return t;
+    }
+
+    @Test
+    void damagedEvidenceOrIndexIsNamedNotACrash() throws Exception {
+        ToolTestSupport t = consolidated(tmp);
+        Path ev = t.ctx.paths().stateDir().resolve("memory/evidence.json");
+        String whole = Files.readString(ev);
+        for (String damage : List.of(
+                whole.replaceFirst("\"last_seen\" : \"[^\"]*\"", "\"last_seen\" : 7"),
+                whole.replaceFirst("\"first_seen\" : \"[^\"]*\"", "\"first_seen\" : \"yesterday\""),
+                whole.replaceFirst(
+                        "\"entries\" : \\{\\s*\"([0-9a-f]+)\" : \\{", "\"entries\" : { \"$1\" : null, \"x\" : {"),
+                "null")) {
+            assertFalse(damage.equals(whole));
+            Files.writeString(ev, damage);
+            for (String tool : List.of("memory_health", "memory_consolidate")) {
+                ToolResult r = t.call(tool, "{}");
+                assertTrue(r.isError(), r.text());
+                assertTrue(r.text().startsWith(tool + ": memory: cannot read " + ev + " ("), r.text());
+                assertFalse(JAVA.matcher(r.text()).find(), r.text());
+            }
+            assertEquals(damage, Files.readString(ev));
+        }
+        Files.writeString(ev, whole);
+        Path index = t.home.resolve("memories/memory-index.json");
+        String idx = Files.readString(index);
+        for (String damage : List.of(
+                idx.replaceFirst("\"added\" : [0-9]+", "\"added\" : \"x1\""),
+                idx.replaceFirst("\"added\" : [0-9]+", "\"added\" : 99999999999999999999999"),
+                idx.replaceFirst("\"at\" : \"[^\"]*\"", "\"at\" : {}"))) {
+            assertFalse(damage.equals(idx));
+            Files.writeString(index, damage);
+            ToolResult r = t.call("memory_health", "{}");
+            assertFalse(r.isError(), r.text());
+            assertEquals(damage, Files.readString(index));
+        }
+    }
+
+    @Test
     void damagedSettingsNeverTurnWriteApprovalOff() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         Path settings = t.ctx.paths().stateDir().resolve("settings.json");

@@ -38,18 +38,43 @@ public final class EvidenceStore {
 
     public record Doc(int version, Map<String, Evidence> entries) {}
 
+    /** The evidence of every entry; a file that cannot be read, or holds a record that is not whole, is refused as it is. */
     public Map<String, Evidence> read() {
+        String why;
         try {
             byte[] b = Files.readAllBytes(file());
             Doc d = Json.MAPPER.readValue(b, new TypeReference<Doc>() {});
-            return d.entries() == null ? new TreeMap<>() : new TreeMap<>(d.entries());
+            why = d == null ? "empty" : damage(d.entries());
+            if (why == null) return d.entries() == null ? new TreeMap<>() : new TreeMap<>(d.entries());
         } catch (NoSuchFileException e) {
             return new TreeMap<>();
-        } catch (IOException | RuntimeException e) {
-            throw new StewardError(
-                    "memory",
-                    "cannot read " + file() + " (" + e.getMessage() + "); move it aside to start the evidence afresh");
+        } catch (IOException e) {
+            why = steward.state.IoErrors.describe(e);
+        } catch (RuntimeException e) {
+            why = Json.problem(e);
         }
+        throw new StewardError(
+                "memory", "cannot read " + file() + " (" + why + "); move it aside to start the evidence afresh");
+    }
+
+    /** Why {@code entries} are not whole evidence (a null record, a date that is none, a count below zero), or null. */
+    static String damage(Map<String, Evidence> entries) {
+        if (entries == null) return null;
+        for (Map.Entry<String, Evidence> e : entries.entrySet()) {
+            Evidence x = e.getValue();
+            if (x == null) return "entry " + e.getKey() + " is empty";
+            if (x.mentions() < 0 || !Double.isFinite(x.level()))
+                return "entry " + e.getKey() + " has " + x.mentions() + " mentions at level " + x.level();
+            for (String d : new String[] {x.first_seen(), x.last_seen(), x.last_referenced(), x.level_changed()}) {
+                if (d == null) continue;
+                try {
+                    LocalDate.parse(d);
+                } catch (RuntimeException bad) {
+                    return "entry " + e.getKey() + " has '" + d + "' where a date belongs";
+                }
+            }
+        }
+        return null;
     }
 
     public static byte[] bytes(Map<String, Evidence> entries) {

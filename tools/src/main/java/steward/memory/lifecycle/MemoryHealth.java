@@ -197,10 +197,13 @@ public final class MemoryHealth {
                 "last_audit",
                 last == null
                         ? "never"
-                        : last.path("at").asString() + " (" + last.path("scope").asString() + ", +"
-                                + last.path("added").asInt() + " / ↑"
-                                + last.path("promoted").asInt() + " / ↓"
-                                + last.path("demoted").asInt() + ")",
+                        // read leniently: memory-index.json is rebuilt by the next consolidation, never a reason to
+                        // fail
+                        : last.path("at").asString("?") + " ("
+                                + last.path("scope").asString("?") + ", +"
+                                + last.path("added").asInt(0) + " / ↑"
+                                + last.path("promoted").asInt(0) + " / ↓"
+                                + last.path("demoted").asInt(0) + ")",
                 "a run in the last 7 days when logs are written",
                 "ok",
                 "none"));
