@@ -247,6 +247,54 @@ class DamagedStateTest {
     }
 
     @Test
+    void aDamagedConsolidationPlanIsRefusedAndWritesNothing() throws Exception {
+        ToolTestSupport t = consolidated(tmp);
+        ToolContext later =
+                new ToolContext(t.ctx.paths(), Clock.offset(t.ctx.clock(), Duration.ofHours(2)), steward.Work.NONE);
+        java.util.function.BiFunction<String, String, ToolResult> call =
+                (tool, a) -> t.registry.invoke(tool, steward.json.Json.MAPPER.readTree(a), later);
+        assertFalse(call.apply("memory_log", "{\"note\": \"User deploys with fly.io for every side project\"}")
+                .isError());
+        JsonNode g = steward.server.ToolRegistry.toJson(
+                call.apply("memory_consolidate", "{}").structured());
+        String ref = g.path("days").get(0).path("lines").get(0).path("ref").asString();
+        String id = steward.server.ToolRegistry.toJson(call.apply(
+                                "memory_consolidate",
+                                "{\"step\": \"plan\", \"through\": \""
+                                        + g.path("through").asString()
+                                        + "\", \"proposals\": [{\"text\": \"[env] fly.io for side projects\", "
+                                        + "\"kind\": \"preference\", \"evidence\": [\"" + ref + "\"]}]}")
+                        .structured())
+                .path("plan_id")
+                .asString();
+        Path plan = t.ctx.paths().stateDir().resolve("plans/" + id + ".json");
+        String whole = Files.readString(plan);
+        Path mem = t.home.resolve("memories/MEMORY.md");
+        byte[] before = Files.readAllBytes(mem);
+        for (String damage : List.of(
+                whole.substring(0, whole.length() / 2),
+                "null",
+                whole.replaceFirst("\"expires_epoch\"\\s*:\\s*[0-9]+", "\"expires_epoch\":\"soon\""),
+                whole.replaceFirst("\"expires_epoch\"\\s*:\\s*[0-9]+", "\"expires_epoch\":99999999999999999999999"),
+                whole.replaceFirst("\"entries\"\\s*:\\s*\\[", "\"entries\":[null,"),
+                whole.replaceFirst("\"limit\"\\s*:\\s*[0-9]+", "\"limit\":\"x\""))) {
+            assertFalse(damage.equals(whole));
+            Files.writeString(plan, damage);
+            ToolResult r = call.apply("memory_consolidate", "{\"plan_id\": \"" + id + "\"}");
+            assertTrue(r.isError(), r.text());
+            assertTrue(r.text().startsWith("memory_consolidate: plan " + id + " is unreadable: damaged ("), r.text());
+            assertFalse(JAVA.matcher(r.text()).find(), r.text());
+            assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(mem)), "nothing written");
+            assertEquals(damage, Files.readString(plan));
+        }
+        Files.writeString(plan, whole);
+        assertFalse(
+                call.apply("memory_consolidate", "{\"plan_id\": \"" + id + "\"}")
+                        .isError(),
+                "the whole plan applies");
+    }
+
+    @Test
     void damagedSettingsNeverTurnWriteApprovalOff() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         Path settings = t.ctx.paths().stateDir().resolve("settings.json");

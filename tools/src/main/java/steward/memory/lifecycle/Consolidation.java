@@ -1197,6 +1197,39 @@ public final class Consolidation {
 
     // ------------------------------------------------------------------------------------------------ apply
 
+    /** What makes {@code plan} (read from {@code <id>.json}) no plan apply may act on, or null when it is whole. */
+    static String planDamage(JsonNode plan, String id) {
+        if (plan == null || !plan.isObject()) return "not a plan object";
+        if (!id.equals(plan.path("plan_id").asString(""))) return "it is not plan " + id;
+        if (!plan.path("expires_epoch").canConvertToLong()
+                || !plan.path("expires_epoch").isIntegralNumber()) return "no expiry time";
+        for (String f : List.of("scope", "file")) if (!plan.path(f).isString()) return "no " + f;
+        if (!plan.path("limit").isInt()) return "no limit";
+        if (!plan.path("base").isObject()) return "no base files";
+        for (var b : plan.path("base").properties())
+            if (!b.getValue().isString()) return "base file " + b.getKey() + " without its checksum";
+        if (!plan.path("entries").isArray()) return "no entries";
+        for (JsonNode e : plan.path("entries")) if (!e.isString()) return "an entry that is not text";
+        for (String f : List.of("prune", "moves"))
+            if (!plan.path(f).isMissingNode() && !plan.path(f).isArray()) return "no list of " + f;
+        for (JsonNode p : plan.path("prune"))
+            if (!p.path("id").isString() || !p.path("entry").isString()) return "a prune item without id or entry";
+        for (JsonNode m : plan.path("moves"))
+            if (!m.path("from").isString()
+                    || !m.path("to").isString()
+                    || !m.path("sha").isString()) return "a move without its paths or checksum";
+        for (var c : plan.path("counts").properties()) if (!c.getValue().isInt()) return "a count that is no number";
+        if (plan.has("superseded_md") && !plan.path("superseded_md").isString())
+            return "superseded text that is not text";
+        if (plan.has("evidence") && !plan.path("evidence").isObject()) return "no evidence";
+        if (plan.has("evidence")
+                && EvidenceStore.damage(Json.MAPPER.convertValue(
+                                plan.path("evidence"),
+                                new tools.jackson.core.type.TypeReference<TreeMap<String, Evidence>>() {}))
+                        != null) return "evidence that is not whole";
+        return null;
+    }
+
     public record ApplyResult(
             String plan_id,
             String scope,
@@ -1236,7 +1269,22 @@ public final class Consolidation {
             throw new StewardError(
                     "memory_consolidate", "unknown plan " + planId + " (expired plans are removed; make a new plan)");
         }
-        JsonNode plan = Json.MAPPER.readTree(planBytes);
+        JsonNode plan;
+        String damage;
+        try {
+            plan = Json.MAPPER.readTree(planBytes);
+            damage = planDamage(plan, planId);
+        } catch (RuntimeException e) {
+            plan = null;
+            damage = Json.problem(e);
+        }
+        if (damage != null) {
+            // refused whole and left where it is: never applied in part, never read as "expired"
+            throw new StewardError(
+                    "memory_consolidate",
+                    "plan " + planId + " is unreadable: damaged (" + damage + "), or written by another Steward "
+                            + "version; nothing was changed; make a new plan");
+        }
         Instant now = clock.instant();
         if (now.getEpochSecond() > plan.path("expires_epoch").asLong()) {
             throw new StewardError(
