@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.json.Json;
+import steward.memory.Flock;
 import steward.state.AtomicFiles;
 
 /**
@@ -169,10 +170,37 @@ public final class FeedbackStore {
      * Records one outcome for each URI; returns the new counts per URI. With a lane (the outcome of an injection
      * decision), each item's outcome also counts towards that lane's calibration for the item's source.
      */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public synchronized Map<String, Counts> record(
             String decisionId, String lane, List<String> uris, String outcome, Clock clock) {
         if (!OUTCOMES.contains(outcome)) throw new StewardError("recall_feedback", "unknown outcome '" + outcome + "'");
-        State s = state();
+        try (Flock ignored = lock()) {
+            return record(fresh(), decisionId, lane, uris, outcome, clock);
+        } catch (IOException e) {
+            throw new StewardError("recall_feedback", "cannot lock " + lockFile() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Every change is read, changed and written under {@code feedback.json.lock}, from the file as it is then: another
+     * process on this state dir (a server and a steward call) may have recorded since this one last read it.
+     */
+    private Flock lock() throws IOException {
+        return Flock.exclusive(lockFile());
+    }
+
+    private Path lockFile() {
+        return file.resolveSibling(file.getFileName() + ".lock");
+    }
+
+    /** The state read again from the file (what another process wrote is never written over). */
+    private State fresh() {
+        state = null;
+        return state();
+    }
+
+    private Map<String, Counts> record(
+            State s, String decisionId, String lane, List<String> uris, String outcome, Clock clock) {
         Map<String, Counts> items = new LinkedHashMap<>(s.items());
         Map<String, Counts> cal = new TreeMap<>(s.calibration());
         List<Entry> entries = new ArrayList<>(s.entries());
@@ -202,8 +230,16 @@ public final class FeedbackStore {
     }
 
     /** Forgets the gate's calibration (item outcomes stay); returns what was dropped. */
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public synchronized Map<String, Counts> resetCalibration(Clock clock) {
-        State s = state();
+        try (Flock ignored = lock()) {
+            return resetCalibration(fresh(), clock);
+        } catch (IOException e) {
+            throw new StewardError("recall_feedback", "cannot lock " + lockFile() + ": " + e.getMessage());
+        }
+    }
+
+    private Map<String, Counts> resetCalibration(State s, Clock clock) {
         Map<String, Counts> dropped = new TreeMap<>(s.calibration());
         write(new State(
                 s.items(),

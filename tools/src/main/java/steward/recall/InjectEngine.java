@@ -285,7 +285,7 @@ public final class InjectEngine {
         }
         String id = "d_" + Long.toHexString(Instant.now(engine.clock()).toEpochMilli()) + "_"
                 + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24));
-        writeLog(log, id, req.sessionId(), mode, lane, decision, chosen, top);
+        writeLog(id, req.sessionId(), mode, lane, decision, chosen, top);
         int shown = Math.min(dropped.size(), 20);
         String blockText = block.toString();
         return new Result(
@@ -417,8 +417,8 @@ public final class InjectEngine {
         return sb.toString();
     }
 
+    @SuppressWarnings("try") // the lock is held for the try body, never referenced
     private void writeLog(
-            Log log,
             String id,
             String sessionId,
             String mode,
@@ -430,6 +430,29 @@ public final class InjectEngine {
         sessionId = wellFormed(
                 sessionId); // a lone surrogate written into the log would make it unreadable for every later call
         id = wellFormed(id);
+        // another process (a server and a steward call) may have logged since this call read the log: read it again
+        // under the lock every writer holds, and add to what is there now
+        try (steward.memory.Flock ignored = steward.memory.Flock.exclusive(lockFile())) {
+            writeLog(readLog(), id, sessionId, mode, lane, decision, chosen, top, at);
+        } catch (IOException e) {
+            throw new StewardError("recall_inject", "cannot lock " + lockFile() + ": " + e.getMessage());
+        }
+    }
+
+    private Path lockFile() {
+        return logFile.resolveSibling(logFile.getFileName() + ".lock");
+    }
+
+    private void writeLog(
+            Log log,
+            String id,
+            String sessionId,
+            String mode,
+            String lane,
+            String decision,
+            List<Candidate> chosen,
+            double top,
+            String at) {
         Map<String, SessionState> sessions = new LinkedHashMap<>(log.sessions());
         List<String> uris = chosen.stream().map(Candidate::uri).toList();
         if (sessionId != null) {
