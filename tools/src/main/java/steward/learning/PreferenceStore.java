@@ -67,7 +67,7 @@ public final class PreferenceStore {
             return new Snapshot(
                     new PreferenceData(),
                     true,
-                    "preferences: cannot read " + file() + ": " + e.getMessage()
+                    "preferences: cannot read " + file() + ": " + steward.state.IoErrors.describe(e)
                             + "; learning is paused and the file is left as it is");
         }
         try {
@@ -86,9 +86,7 @@ public final class PreferenceStore {
             if (damaged != null) throw new IllegalArgumentException(damaged);
             return new Snapshot(d, true, null);
         } catch (RuntimeException e) {
-            String why = e.getMessage() == null
-                    ? e.getClass().getSimpleName()
-                    : e.getMessage().lines().findFirst().orElse("");
+            String why = Json.problem(e); // plain words, never the parser's class names
             return new Snapshot(
                     new PreferenceData(),
                     true,

@@ -116,7 +116,11 @@ public final class MemoryRules {
      * through unreviewed because of it, and the file is left as it is.
      */
     public static boolean writeApproval(HermesConfig cfg, Path stateDir) {
-        if (cfg.writeApproval()) return true;
+        return cfg.writeApproval() || settingsWriteApproval(stateDir);
+    }
+
+    /** {@code memory.write_approval} in the state dir's {@code settings.json}: false when absent, refused when unreadable. */
+    public static boolean settingsWriteApproval(Path stateDir) {
         Path settings = stateDir.resolve("settings.json");
         if (!Files.exists(settings, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return false;
         String why;

@@ -390,6 +390,11 @@ public final class InjectEngine {
     }
 
     public synchronized Log readLog() {
+        return readLog(logFile);
+    }
+
+    /** The injection log at {@code logFile} (read-only; steward_status checks it with this). */
+    public static Log readLog(Path logFile) {
         if (!Files.exists(logFile)) return new Log(new LinkedHashMap<>(), new ArrayList<>());
         try {
             Log log = Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);

@@ -118,6 +118,8 @@ public final class StatusEngine {
                         : new StatusReport.Location(paths.claudeHome().toString(), origin(paths.claudeHomeOrigin())));
         RecallStatus rs = RecallStatus.of(paths, recall, clock);
         for (String w : rs.settings_warnings()) warnings.add("recall settings: " + w);
+        // Steward's own files it cannot read: reported here, left as they are
+        warnings.addAll(StateFiles.problems(paths, clock));
         StatusReport.Claude claudeStatus = paths.claudeHome() == null ? null : ClaudeStatus.of(paths, clock, warnings);
         return new StatusReport(
                 p,

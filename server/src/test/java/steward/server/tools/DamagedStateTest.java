@@ -295,6 +295,44 @@ class DamagedStateTest {
     }
 
     @Test
+    void stewardStatusNamesEveryStateFileItCannotRead() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path state = t.ctx.paths().stateDir();
+        Files.writeString(t.home.resolve("config.yaml"), "memory:\n  write_approval: true\n");
+        String staged = t.ok("memory_write", "{\"action\":\"add\",\"content\":\"[env] Uses fish\"}")
+                .get("pending_id")
+                .asString();
+        JsonNode clean = t.ok("steward_status", "{}");
+        Map<Path, String> damage = new java.util.LinkedHashMap<>();
+        damage.put(state.resolve("preferences.json"), "[]");
+        damage.put(state.resolve("recall/feedback.json"), "null");
+        damage.put(state.resolve("recall/injections.json"), "{\"sessions\":");
+        damage.put(state.resolve("memory/evidence.json"), "{\"version\":1,\"entries\":{\"k\":null}}");
+        damage.put(state.resolve("settings.json"), "");
+        damage.put(t.home.resolve("pending/memory/" + staged + ".json"), "null");
+        for (var e : damage.entrySet()) {
+            Files.createDirectories(e.getKey().getParent());
+            Files.writeString(e.getKey(), e.getValue());
+        }
+        ToolResult r = t.call("steward_status", "{}");
+        assertFalse(r.isError(), r.text());
+        JsonNode w = t.ok("steward_status", "{}").get("warnings");
+        assertEquals(clean.get("warnings").size() + damage.size(), w.size(), w.toString());
+        for (Path f : damage.keySet()) {
+            String name = f.getFileName().toString();
+            assertTrue(
+                    java.util.stream.StreamSupport.stream(w.spliterator(), false)
+                            .anyMatch(
+                                    x -> x.asString().contains(name.equals(staged + ".json") ? staged : f.toString())),
+                    name + " in " + w);
+            assertTrue(r.text().contains(name.equals(staged + ".json") ? staged : f.toString()), r.text());
+        }
+        for (JsonNode x : w) assertFalse(JAVA.matcher(x.asString()).find(), x.asString());
+        for (var e : damage.entrySet())
+            assertEquals(e.getValue(), Files.readString(e.getKey()), "status changes nothing");
+    }
+
+    @Test
     void damagedSettingsNeverTurnWriteApprovalOff() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         Path settings = t.ctx.paths().stateDir().resolve("settings.json");
