@@ -10,6 +10,7 @@ import steward.learning.PreferenceStore;
 import steward.memory.MemoryRules;
 import steward.memory.MemoryStaging;
 import steward.memory.lifecycle.EvidenceStore;
+import steward.memory.lifecycle.Journal;
 import steward.recall.FeedbackStore;
 import steward.recall.InjectEngine;
 import steward.recall.RecallEngine;
@@ -36,6 +37,11 @@ final class StateFiles {
                 () -> InjectEngine.readLog(recall.resolve("injections.json")));
         check(out, "memory", "consolidation and memory_health refuse it", () -> new EvidenceStore(state).read());
         check(out, "settings", "memory writes are refused", () -> MemoryRules.settingsWriteApproval(state));
+        for (Path j : Journal.unreadable(paths))
+            out.add("memory: the journal of an interrupted change, " + j
+                    + ", cannot be read (its manifest is damaged); "
+                    + "it was neither completed nor discarded: compare its staged files and backups/consolidate/ with "
+                    + "the memory files, then remove it");
         if (paths.hermesPresent()) {
             try {
                 for (String w : new MemoryStaging(paths, clock).listing().unreadable()) out.add("memory_pending: " + w);

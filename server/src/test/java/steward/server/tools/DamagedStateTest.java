@@ -333,6 +333,35 @@ class DamagedStateTest {
     }
 
     @Test
+    void anUnreadableMemoryJournalIsSetAsideAndReportedNotDeleted() throws Exception {
+        ToolTestSupport t = consolidated(tmp);
+        Path j = t.ctx.paths().stateDir().resolve("journal/mc_00000000000000aa");
+        Files.createDirectories(j.resolve("staged"));
+        Files.writeString(j.resolve("staged/0"), "[env] the bytes an interrupted change staged");
+        String cut = "{\"id\":\"mc_00000000000000aa\",\"committed\":tr";
+        Files.writeString(j.resolve("manifest.json"), cut);
+        Path mem = t.home.resolve("memories/MEMORY.md");
+        byte[] before = Files.readAllBytes(mem);
+        ToolContext later =
+                new ToolContext(t.ctx.paths(), Clock.offset(t.ctx.clock(), Duration.ofHours(2)), steward.Work.NONE);
+        ToolResult log = t.registry.invoke(
+                "memory_log", steward.json.Json.MAPPER.readTree("{\"note\": \"User deploys with fly.io\"}"), later);
+        assertFalse(log.isError(), log.text());
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(mem)));
+        Path aside = j.resolveSibling(j.getFileName() + ".unreadable");
+        assertTrue(Files.isDirectory(aside), "set aside, not deleted");
+        assertEquals(cut, Files.readString(aside.resolve("manifest.json")));
+        assertEquals("[env] the bytes an interrupted change staged", Files.readString(aside.resolve("staged/0")));
+        JsonNode w = t.ok("steward_status", "{}").get("warnings");
+        assertTrue(w.toString().contains(aside.toString()), w.toString());
+        // later calls leave it where it is
+        assertFalse(t.registry
+                .invoke("memory_consolidate", steward.json.Json.MAPPER.readTree("{}"), later)
+                .isError());
+        assertTrue(Files.isDirectory(aside));
+    }
+
+    @Test
     void damagedSettingsNeverTurnWriteApprovalOff() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         Path settings = t.ctx.paths().stateDir().resolve("settings.json");

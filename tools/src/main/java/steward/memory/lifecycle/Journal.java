@@ -120,14 +120,24 @@ public final class Journal {
         try (Flock l = Flock.exclusive(lock);
                 Stream<Path> s = Files.list(d)) {
             for (Path j : s.filter(Files::isDirectory).sorted().toList()) {
+                if (j.getFileName().toString().endsWith(UNREADABLE)) continue; // set aside, reported by steward_status
                 Path mf = j.resolve("manifest.json");
                 JsonNode m = null;
+                boolean unreadable = false;
                 try {
                     m = Json.MAPPER.readTree(Files.readAllBytes(mf));
+                    unreadable = m == null
+                            || !m.path("committed").isBoolean()
+                            || !m.path("ops").isArray();
                 } catch (NoSuchFileException e) {
                     // never got as far as a manifest: nothing was touched
-                } catch (RuntimeException e) {
-                    m = null;
+                } catch (IOException | RuntimeException e) {
+                    unreadable = true;
+                }
+                if (unreadable) {
+                    // it may have been committed: neither completed on a guess nor discarded with its staged bytes
+                    setAside(j);
+                    continue;
                 }
                 if (m != null && m.path("committed").asBoolean(false)) {
                     Map<Path, byte[]> touched = new LinkedHashMap<>();
@@ -152,6 +162,31 @@ public final class Journal {
             throw new StewardError("memory", "cannot recover the journal in " + d + ": " + e.getMessage());
         }
         return done;
+    }
+
+    /** The suffix of a journal whose manifest cannot be read: kept as it is, never completed or discarded. */
+    public static final String UNREADABLE = ".unreadable";
+
+    private static void setAside(Path j) throws IOException {
+        Path to = j.resolveSibling(j.getFileName() + UNREADABLE);
+        for (int i = 2; Files.exists(to); i++) to = j.resolveSibling(j.getFileName() + "-" + i + UNREADABLE);
+        Files.move(j, to, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFiles.fsyncDir(j.getParent());
+        System.err.println("steward: journal " + j.getFileName() + ": its manifest cannot be read; set aside as " + to
+                + " (neither completed nor discarded: see steward_status)");
+    }
+
+    /** Journals set aside by {@link #recover} because their manifest could not be read (steward_status lists them). */
+    public static List<Path> unreadable(StewardPaths paths) {
+        Path d = dir(paths);
+        if (!Files.isDirectory(d)) return List.of();
+        try (Stream<Path> s = Files.list(d)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(UNREADABLE) && Files.isDirectory(p))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /**
