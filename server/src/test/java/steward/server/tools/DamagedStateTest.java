@@ -362,6 +362,31 @@ class DamagedStateTest {
     }
 
     @Test
+    void aDamagedApplyJournalMovesNoFileFromOutsideItsPlacesAndSaysWhyInWords() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path state = t.ctx.paths().stateDir();
+        Path journal = Files.createDirectories(state.resolve("journal"));
+        String id = "b_20260810T110000Z_0000aa";
+        // a hand-edited or damaged journal naming a file outside Hermes' sessions dir, of a session that is gone
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere")).resolve("gone_session.json");
+        Files.writeString(elsewhere, "the user's own file");
+        Path into = state.resolve("backups/sessions/" + id + ".files/gone_session.json");
+        Files.writeString(
+                journal.resolve(id + ".json"),
+                "{\"version\":1,\"kind\":\"apply\",\"plan_id\":\"p_00000000000000aa\",\"backup_id\":\"" + id
+                        + "\",\"phase\":\"prepared\",\"started_at\":\"x\",\"pid\":1,\"ops\":[],\"moves\":[{"
+                        + "\"session_id\":\"gone_session\",\"from\":\"" + elsewhere + "\",\"to\":\"" + into + "\"}]}");
+        Files.writeString(journal.resolve("b_20260810T110000Z_0000bb.json"), "null");
+        String plan = t.ok("session_audit", "{}").get("plan_id").asString();
+        JsonNode r = t.ok("session_apply", "{\"plan_id\":\"" + plan + "\"}");
+        assertEquals("the user's own file", Files.readString(elsewhere), "left where it is");
+        assertFalse(Files.exists(into));
+        String notices = r.toString();
+        assertTrue(notices.contains("b_20260810T110000Z_0000bb"), notices);
+        assertFalse(JAVA.matcher(notices).find(), notices);
+    }
+
+    @Test
     void damagedSettingsNeverTurnWriteApprovalOff() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         Path settings = t.ctx.paths().stateDir().resolve("settings.json");

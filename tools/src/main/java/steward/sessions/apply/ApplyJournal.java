@@ -223,7 +223,7 @@ public final class ApplyJournal {
                 if (notice != null) notices.add(notice);
             } catch (IOException | RuntimeException e) {
                 notices.add("session_apply: an interrupted apply (journal " + f + ") could not be settled yet: "
-                        + e.getMessage());
+                        + (e instanceof IOException && e.getMessage() != null ? e.getMessage() : Json.problem(e)));
             } finally {
                 if (lock != null) {
                     release(ch, lock);
@@ -281,13 +281,27 @@ public final class ApplyJournal {
     /** Settles one journal (its lock held); returns the notice for the caller. */
     String settle(Path f) throws IOException {
         Record r;
+        String damage;
         try {
             r = Json.MAPPER.readValue(Files.readAllBytes(f), Record.class);
+            damage = r == null
+                    ? "empty"
+                    : r.ops() == null
+                                    || r.moves() == null
+                                    || r.ops().contains(null)
+                                    || r.moves().contains(null)
+                            ? "no list of operations or moves"
+                            : !SessionBackup.isBackupId(r.backup_id()) ? "no backup id" : null;
         } catch (RuntimeException e) {
-            // a journal is written atomically; an unreadable one is not ours to guess about: keep it, say so
-            throw new IOException("unreadable journal " + f + " (" + e.getMessage() + ")", e);
+            r = null;
+            damage = Json.problem(e);
         }
+        // a journal is written atomically; an unreadable one is not ours to guess about: keep it, say so
+        if (damage != null) throw new IOException("unreadable journal " + f + " (" + damage + "); it is left as it is");
         SessionBackup bk = new SessionBackup(paths.stateDir());
+        Path sessionsDir =
+                paths.hermesHome().resolve("sessions").toAbsolutePath().normalize();
+        Path filesDir = bk.filesDir(r.backup_id()).toAbsolutePath().normalize();
         boolean restore = "restore".equals(r.kind());
         Boolean committed;
         List<String> present;
@@ -305,6 +319,11 @@ public final class ApplyJournal {
             Path from = Path.of(m.from());
             Path to = Path.of(m.to());
             if (!SessionBackup.isSideFileName(from.getFileName().toString(), m.session_id())) continue;
+            // only between Hermes' sessions dir and this backup, as every journal Steward writes: a damaged or edited
+            // one never moves a file from or to anywhere else
+            if (!sameDir(sessionsDir, from.toAbsolutePath().normalize().getParent())
+                    || !sameDir(filesDir, to.toAbsolutePath().normalize().getParent())
+                    || !from.getFileName().equals(to.getFileName())) continue;
             if (present.contains(m.session_id())) {
                 if (Files.isRegularFile(to) && !Files.exists(from)) {
                     Files.move(to, from, StandardCopyOption.ATOMIC_MOVE);
@@ -363,6 +382,16 @@ public final class ApplyJournal {
         Files.deleteIfExists(f);
         AtomicFiles.fsyncDir(dir());
         return notice;
+    }
+
+    /** Whether {@code a} and {@code b} are one directory (the same path, or one reached through a link). */
+    private static boolean sameDir(Path a, Path b) {
+        if (a.equals(b)) return true;
+        try {
+            return b != null && Files.isDirectory(a) && Files.isDirectory(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Sessions named by the journal that exist in state.db now. */
