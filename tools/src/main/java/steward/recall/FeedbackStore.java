@@ -113,6 +113,12 @@ public final class FeedbackStore {
                         ? Json.MAPPER.readValue(Files.readAllBytes(file), State.class)
                         : State.empty();
                 if (s == null) throw new IOException("not the JSON Steward writes there (null)");
+                                if (s.version() != null && s.version() > VERSION)
+                    // what a newer Steward keeps there would be lost by writing it back as this version
+                    throw new StewardError(
+                            "recall_feedback",
+                            "cannot read " + file + ": written by a newer Steward (version " + s.version()
+                                    + ", this one reads " + VERSION + "); it is left as it is");
                 s = new State(
                         s.items() == null ? new LinkedHashMap<>() : s.items(),
                         s.entries() == null ? new ArrayList<>() : s.entries(),

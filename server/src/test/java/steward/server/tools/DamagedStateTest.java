@@ -43,10 +43,15 @@ class DamagedStateTest {
     @Test
     void aDamagedClaudeBackupManifestKeepsTheOnlyCopyAndRestoreSaysSo() throws Exception {
         int n = 0;
-        for (String damage : List.of("", "null\n", "[]\n{}\n", "{\"id\":\"x\"")) {
+        for (String damage : List.of("", "null\n", "[]\n{}\n", "{\"id\":\"x\"", "../")) {
             ClaudeBackup b = claudeBackup(tmp.resolve("c" + n++));
             Map<String, String> saved = ClaudeTestHomes.tree(b.files());
             assertFalse(saved.isEmpty());
+            if (damage.equals("../")) { // an edited path that leaves the Claude Code home
+                List<String> lines = Files.readAllLines(b.manifest());
+                lines.set(0, lines.get(0).replaceFirst("\"paths\":\\[\"", "\"paths\":[\"../../"));
+                damage = String.join("\n", lines) + "\n";
+            }
             Files.writeString(b.manifest(), damage);
             Clock later = Clock.offset(b.t().ctx.clock(), Duration.ofDays(400));
             Retention.Report r = new Retention(b.t().ctx.paths(), later).run(true);
@@ -384,6 +389,30 @@ class DamagedStateTest {
         String notices = r.toString();
         assertTrue(notices.contains("b_20260810T110000Z_0000bb"), notices);
         assertFalse(JAVA.matcher(notices).find(), notices);
+    }
+
+    @Test
+    void stateWrittenByANewerStewardIsNeverRewrittenByThisOne() throws Exception {
+        ToolTestSupport t = consolidated(tmp);
+        JsonNode inj = t.ok("recall_inject", "{\"context\":\"还记得我喜欢用中文回答吗？\",\"mode\":\"active\"}");
+        String args = "{\"decision_id\":\"" + inj.get("decision_id").asString() + "\",\"uris\":[\""
+                + inj.get("items").get(0).get("uri").asString() + "\"],\"outcome\":\"harmful\"}";
+        Path fb = t.ctx.paths().stateDir().resolve("recall/feedback.json");
+        String newer = "{\"version\":3,\"items\":{},\"entries\":[],\"calibration\":{},\"per_user\":{\"a\":1}}";
+        Files.createDirectories(fb.getParent());
+        Files.writeString(fb, newer);
+        ToolResult r = t.call("recall_feedback", args);
+        assertTrue(r.isError(), r.text());
+        assertTrue(r.text().contains("newer"), r.text());
+        assertEquals(newer, Files.readString(fb), "left as the newer version wrote it");
+        Path ev = t.ctx.paths().stateDir().resolve("memory/evidence.json");
+        String newerEv = "{\"version\":2,\"entries\":{},\"scopes\":{\"a\":1}}";
+        Files.writeString(ev, newerEv);
+        ToolResult h = t.call("memory_health", "{}");
+        assertTrue(h.isError() && h.text().contains("newer"), h.text());
+        assertEquals(newerEv, Files.readString(ev));
+        JsonNode w = t.ok("steward_status", "{}").get("warnings");
+        assertTrue(w.toString().contains(fb.toString()) && w.toString().contains(ev.toString()), w.toString());
     }
 
     @Test

@@ -44,7 +44,11 @@ public final class EvidenceStore {
         try {
             byte[] b = Files.readAllBytes(file());
             Doc d = Json.MAPPER.readValue(b, new TypeReference<Doc>() {});
-            why = d == null ? "empty" : damage(d.entries());
+            why = d == null
+                    ? "empty"
+                    : d.version() > 1
+                            ? "written by a newer Steward (version " + d.version() + "); it is left as it is"
+                            : damage(d.entries());
             if (why == null) return d.entries() == null ? new TreeMap<>() : new TreeMap<>(d.entries());
         } catch (NoSuchFileException e) {
             return new TreeMap<>();
