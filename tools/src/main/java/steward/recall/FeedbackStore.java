@@ -113,7 +113,7 @@ public final class FeedbackStore {
                         ? Json.MAPPER.readValue(Files.readAllBytes(file), State.class)
                         : State.empty();
                 if (s == null) throw new IOException("not the JSON Steward writes there (null)");
-                                if (s.version() != null && s.version() > VERSION)
+                if (s.version() != null && s.version() > VERSION)
                     // what a newer Steward keeps there would be lost by writing it back as this version
                     throw new StewardError(
                             "recall_feedback",

@@ -399,12 +399,27 @@ public final class InjectEngine {
         try {
             Log log = Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
             if (log == null) throw new IOException("not the JSON Steward writes there (null)");
-            return new Log(
+            log = new Log(
                     log.sessions() == null ? new LinkedHashMap<>() : log.sessions(),
                     log.decisions() == null ? new ArrayList<>() : log.decisions());
+            String why = damage(log);
+            if (why == null) return log;
+            throw new StewardError(
+                    "recall_inject",
+                    "cannot read " + logFile + ": " + why + " (it is left as it is; remove it to start a new log)");
         } catch (IOException | RuntimeException e) {
+            if (e instanceof StewardError se) throw se;
             throw new StewardError("recall_inject", "cannot read " + logFile + ": " + Json.unreadable(e));
         }
+    }
+
+    /** What makes a log that is JSON not whole (a null where a record belongs), or null. */
+    private static String damage(Log log) {
+        for (SessionState st : log.sessions().values())
+            if (st == null || st.recent() == null || st.recent().contains(null)) return "a session without its calls";
+        for (LoggedDecision d : log.decisions())
+            if (d == null || d.decision_id() == null || d.uris() == null) return "a decision without its id or items";
+        return null;
     }
 
     /** The text with every lone surrogate (which no UTF-8 file can hold) replaced by U+FFFD. */

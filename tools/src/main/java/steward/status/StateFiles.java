@@ -44,7 +44,8 @@ final class StateFiles {
                     + "the memory files, then remove it");
         if (paths.hermesPresent()) {
             try {
-                for (String w : new MemoryStaging(paths, clock).listing().unreadable()) out.add("memory_pending: " + w);
+                for (Path w : new MemoryStaging(paths, clock).listing().unreadable())
+                    out.add("memory_pending: a staged write Steward cannot use, " + w + ", is left as it is");
             } catch (StewardError e) {
                 out.add(e.getMessage());
             }
