@@ -103,20 +103,4 @@ public final class Json {
     private static String shorten(String s) {
         return s.length() > 40 ? s.substring(0, 40) + "…" : s;
     }
-
-    /**
-     * Why a file could not be read as the JSON Steward keeps in it, in plain words (no Java class or method names):
-     * where it stops being JSON, or that its JSON is not of the shape Steward writes there.
-     */
-    public static String unreadable(Exception e) {
-        if (e instanceof JacksonException j) {
-            TokenStreamLocation at = j.getLocation();
-            String where = at == null || at.getLineNr() < 0
-                    ? ""
-                    : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-            return (e instanceof StreamReadException ? "not valid JSON" : "not the JSON Steward writes there") + where;
-        }
-        if (e instanceof java.io.IOException && e.getMessage() != null) return e.getMessage();
-        return "not the JSON Steward writes there";
-    }
 }

@@ -197,7 +197,7 @@ public final class MemoryStaging {
         } catch (IOException | RuntimeException e) {
             throw new StewardError(
                     "memory_pending",
-                    "pending write " + id + " is unreadable (" + Json.unreadable(e) + "); it is left as it is: " + f);
+                    "pending write " + id + " is unreadable (" + Json.problem(e) + "); it is left as it is: " + f);
         }
     }
 

@@ -133,7 +133,7 @@ public final class FeedbackStore {
             return state;
         } catch (IOException | RuntimeException e) {
             if (e instanceof StewardError se) throw se;
-            throw new StewardError("recall_feedback", "cannot read " + file + ": " + Json.unreadable(e));
+            throw new StewardError("recall_feedback", "cannot read " + file + ": " + Json.problem(e));
         }
     }
 

@@ -409,7 +409,7 @@ public final class InjectEngine {
                     "cannot read " + logFile + ": " + why + " (it is left as it is; remove it to start a new log)");
         } catch (IOException | RuntimeException e) {
             if (e instanceof StewardError se) throw se;
-            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + Json.unreadable(e));
+            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + Json.problem(e));
         }
     }
 
