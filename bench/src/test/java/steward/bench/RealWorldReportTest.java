@@ -59,12 +59,14 @@ class RealWorldReportTest {
 
     @Test
     void theEnglishReportFitsInFourThousandCharacters() {
-        check(audit("en"));
+        check(audit("en"), true);
     }
 
     @Test
     void theChineseReportFitsInFourThousandCharacters() {
-        check(audit("zh"));
+        // the Chinese report is shorter: on this home its full form fits in 4,000 characters (3,889 when written), so
+        // the short form is not needed for it
+        check(audit("zh"), false);
     }
 
     /**
@@ -121,7 +123,7 @@ class RealWorldReportTest {
         return out;
     }
 
-    static void check(AuditEngine.Outcome o) {
+    static void check(AuditEngine.Outcome o, boolean needsShortForm) {
         String text = o.text();
         System.out.println("real-world report (" + o.result().locale() + "): "
                 + o.result().totals().all()
@@ -134,7 +136,8 @@ class RealWorldReportTest {
         assertTrue(text.length() <= 4000, text.length() + " characters:\n" + text);
         // the short form shows one example per line; structuredContent keeps all of them
         boolean zh = "zh".equals(o.result().locale());
-        assertTrue(text.contains(zh ? "简版" : "Short form"), "this home needs the short form:\n" + text);
+        if (needsShortForm)
+            assertTrue(text.contains(zh ? "简版" : "Short form"), "this home needs the short form:\n" + text);
         assertTrue(
                 o.result().decision_groups().stream()
                         .anyMatch(g -> g.section().equals("ask") && g.examples().size() == 3),
