@@ -396,21 +396,22 @@ public final class InjectEngine {
     /** The injection log at {@code logFile} (read-only; steward_status checks it with this). */
     public static Log readLog(Path logFile) {
         if (!Files.exists(logFile)) return new Log(new LinkedHashMap<>(), new ArrayList<>());
+        Log log;
         try {
-            Log log = Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
+            log = Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
             if (log == null) throw new IOException("not the JSON Steward writes there (null)");
-            log = new Log(
-                    log.sessions() == null ? new LinkedHashMap<>() : log.sessions(),
-                    log.decisions() == null ? new ArrayList<>() : log.decisions());
-            String why = damage(log);
-            if (why == null) return log;
+        } catch (IOException | RuntimeException e) {
+            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + Json.problem(e));
+        }
+        log = new Log(
+                log.sessions() == null ? new LinkedHashMap<>() : log.sessions(),
+                log.decisions() == null ? new ArrayList<>() : log.decisions());
+        String why = damage(log);
+        if (why != null)
             throw new StewardError(
                     "recall_inject",
                     "cannot read " + logFile + ": " + why + " (it is left as it is; remove it to start a new log)");
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof StewardError se) throw se;
-            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + Json.problem(e));
-        }
+        return log;
     }
 
     /** What makes a log that is JSON not whole (a null where a record belongs), or null. */
