@@ -40,41 +40,6 @@ public record DecisionEvent(
             String action,
             Outcome outcome,
             String keepReason,
-            String topic,
-            Level base,
-            String question,
-            boolean sessionOnly,
-            boolean guarded,
-            boolean ran,
-            String newTitle) {
-        this(
-                sessionId,
-                title,
-                rule,
-                condition,
-                recommended,
-                action,
-                outcome,
-                keepReason,
-                topic,
-                base,
-                question,
-                sessionOnly,
-                guarded,
-                ran,
-                newTitle,
-                null);
-    }
-
-    public DecisionEvent(
-            String sessionId,
-            String title,
-            String rule,
-            String condition,
-            Level recommended,
-            String action,
-            Outcome outcome,
-            String keepReason,
             String topic) {
         this(
                 sessionId,
@@ -91,6 +56,7 @@ public record DecisionEvent(
                 false,
                 false,
                 false,
+                null,
                 null);
     }
 

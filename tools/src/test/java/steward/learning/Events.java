@@ -36,6 +36,7 @@ public final class Events {
                     false,
                     false,
                     o == Outcome.APPROVED || o == Outcome.RAN_AUTOMATICALLY,
+                    null,
                     null));
         }
         return out;

@@ -1127,6 +1127,7 @@ public final class ApplyEngine {
                         false,
                         false,
                         false,
+                        null,
                         null));
             }
         }

@@ -405,6 +405,7 @@ public final class RestoreEngine {
                     !automatic && !withdrawn,
                     false,
                     false,
+                    null,
                     null));
         }
         if (events.isEmpty()) return LearningReport.notRecorded("nothing restored");

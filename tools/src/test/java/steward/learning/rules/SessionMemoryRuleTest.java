@@ -39,6 +39,7 @@ class SessionMemoryRuleTest {
                 true,
                 false,
                 false,
+                null,
                 null));
         var run = new LearningRun("p", "2026-08-10", events, d);
         new SessionMemoryRule().apply(run);
@@ -68,7 +69,8 @@ class SessionMemoryRuleTest {
                 false,
                 false,
                 false,
-                "Notes");
+                "Notes",
+                null);
         var run = new LearningRun("p", "2026-08-10", List.of(e), d);
         new SessionMemoryRule().apply(run);
         Preferences p = new Preferences(d, null);

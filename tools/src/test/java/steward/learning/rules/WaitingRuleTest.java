@@ -32,6 +32,7 @@ class WaitingRuleTest {
                 false,
                 false,
                 false,
+                null,
                 null);
     }
 
