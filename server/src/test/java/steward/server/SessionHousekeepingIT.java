@@ -5,14 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,15 +33,7 @@ class SessionHousekeepingIT {
     @Test
     void auditApplyAuditOverStdio() throws Exception {
         Path home = TestHomes.copyFixture(tmp);
-        String jar = StewardProcess.jar().toString();
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ServerParameters params = ServerParameters.builder(java)
-                .args("-jar", jar, "serve", "--hermes-home", home.toString())
-                .build();
-        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(Json.MAPPER));
-        try (McpSyncClient client =
-                McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build()) {
-            client.initialize();
+        try (McpSyncClient client = StewardProcess.client(home)) {
             assertTrue(
                     client.listTools().tools().stream().anyMatch(t -> t.name().equals("session_apply")));
             String current = "20260810_071500_a6a3a4";
@@ -98,7 +85,7 @@ class SessionHousekeepingIT {
         }
         // restart-safety: another process sees what the last one learned
         Process p = new ProcessBuilder(
-                        java, "-jar", jar, "call", "session_preferences", "--hermes-home", home.toString())
+                        StewardProcess.command("call", "session_preferences", "--hermes-home", home.toString()))
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         String out = new String(p.getInputStream().readAllBytes(), UTF_8);

@@ -59,6 +59,12 @@ class StdioServerIT {
             String text = ((McpSchema.TextContent) r.content().get(0)).text();
             assertTrue(text.contains("Sessions:    62"), text);
         }
+        // closing the client waits for the child to exit: nothing writes into @TempDir while JUnit deletes it
+        assertTrue(
+                ProcessHandle.current()
+                        .descendants()
+                        .noneMatch(p -> p.info().commandLine().orElse("").contains(home.toString())),
+                "the server child still runs after close");
     }
 
     @Test

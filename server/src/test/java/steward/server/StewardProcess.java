@@ -36,11 +36,27 @@ public final class StewardProcess {
         ServerParameters params = ServerParameters.builder(java())
                 .args("-jar", jar().toString(), "serve", "--hermes-home", hermesHome.toString())
                 .build();
-        var transport = new StdioClientTransport(params, McpServerFactory.mapper());
+        var transport = new WaitingTransport(params);
         transport.setStdErrorHandler(line -> System.err.println("[steward] " + line));
         McpSyncClient client =
                 McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build();
         client.initialize();
         return client;
+    }
+
+    /**
+     * The SDK's {@code close()} only subscribes to the graceful close and returns at once, so the child could still be
+     * writing its state dir when a test's {@code @TempDir} is deleted ("Failed to close extension context" in CI).
+     * This transport's close waits until the child has exited.
+     */
+    private static final class WaitingTransport extends StdioClientTransport {
+        WaitingTransport(ServerParameters params) {
+            super(params, McpServerFactory.mapper());
+        }
+
+        @Override
+        public void close() {
+            closeGracefully().block(Duration.ofSeconds(30));
+        }
     }
 }
