@@ -25,6 +25,9 @@ import org.snakeyaml.engine.v2.schema.FailsafeSchema;
  * What Steward reads of Hermes' {@code config.yaml}, read as Hermes reads it (PyYAML's YAML 1.1 types, then Python's
  * {@code int()}; see {@link PyInt}): a limit of 0 is 0, {@code "100"} is 100, and a value Hermes cannot read leaves its
  * defaults. A missing file means Hermes' defaults; a malformed file or value is reported in {@link #warnings()}: never fatal.
+ * Write approval is the one setting read on the safe side: a file that is there but whose {@code memory.write_approval}
+ * cannot be read (unreadable, not UTF-8, malformed YAML, not a mapping, not a boolean) means approval on, origin
+ * {@link Origin#UNREADABLE}: the user may have turned it on, and a staged write loses nothing.
  */
 public record HermesConfig(
         int memoryCharLimit,
@@ -58,7 +61,8 @@ public record HermesConfig(
         } catch (NoSuchFileException e) {
             return defaults();
         } catch (IOException e) {
-            return withWarning("config.yaml: cannot read " + configYaml + ": " + e.getMessage());
+            return withWarning("config.yaml: cannot read " + configYaml + ": " + e.getMessage() + "; using defaults"
+                    + APPROVAL_ON);
         }
         String text;
         try {
@@ -69,7 +73,7 @@ public record HermesConfig(
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
         } catch (CharacterCodingException e) {
-            return withWarning("config.yaml: not valid UTF-8; using defaults");
+            return withWarning("config.yaml: not valid UTF-8; using defaults" + APPROVAL_ON);
         }
         Node root;
         try {
@@ -85,7 +89,7 @@ public record HermesConfig(
             String msg = e.getMessage() == null
                     ? e.getClass().getSimpleName()
                     : e.getMessage().lines().findFirst().orElse("");
-            return withWarning("config.yaml: malformed YAML (" + msg + "); using defaults");
+            return withWarning("config.yaml: malformed YAML (" + msg + "); using defaults" + APPROVAL_ON);
         }
         List<String> warnings = new ArrayList<>();
         int memLimit = DEFAULT_MEMORY_CHAR_LIMIT;
@@ -94,9 +98,13 @@ public record HermesConfig(
         Origin memOrigin = Origin.DEFAULT, userOrigin = Origin.DEFAULT, apprOrigin = Origin.DEFAULT;
         Node memory = root instanceof MappingNode top ? value(top, "memory") : null;
         if (root != null && !(root instanceof MappingNode)) {
-            warnings.add("config.yaml: top level is not a mapping; using defaults");
+            warnings.add("config.yaml: top level is not a mapping; using defaults" + APPROVAL_ON);
+            approval = true;
+            apprOrigin = Origin.UNREADABLE;
         } else if (memory != null && !(memory instanceof MappingNode) && !isNull(memory)) {
-            warnings.add("config.yaml: 'memory' is not a mapping; using defaults");
+            warnings.add("config.yaml: 'memory' is not a mapping; using defaults" + APPROVAL_ON);
+            approval = true;
+            apprOrigin = Origin.UNREADABLE;
         } else if (memory instanceof MappingNode mem) {
             // Hermes: int(mem.get("memory_char_limit", 2200)), then int(mem.get("user_char_limit", 1375)); the first
             // that Python's int() refuses leaves both at their defaults (the second is never read)
@@ -140,12 +148,17 @@ public record HermesConfig(
                 approval = TRUE.matcher(s.getValue()).matches();
                 apprOrigin = Origin.CONFIG_FILE;
             } else if (wa != null && !isNull(wa)) {
-                warnings.add("config.yaml: memory.write_approval is not a boolean (" + show(wa) + "); using false");
+                warnings.add("config.yaml: memory.write_approval is not a boolean (" + show(wa) + ")" + APPROVAL_ON);
+                approval = true;
+                apprOrigin = Origin.UNREADABLE;
             }
         }
         return new HermesConfig(
                 memLimit, memOrigin, userLimit, userOrigin, approval, apprOrigin, true, List.copyOf(warnings));
     }
+
+    private static final String APPROVAL_ON =
+            "; memory writes are staged for approval until it is fixed (approval may have been set there)";
 
     private static final Pattern BOOL =
             Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
@@ -183,8 +196,8 @@ public record HermesConfig(
                 d.memoryCharLimitOrigin,
                 d.userCharLimit,
                 d.userCharLimitOrigin,
-                d.writeApproval,
-                d.writeApprovalOrigin,
+                true,
+                Origin.UNREADABLE,
                 true,
                 List.of(w));
     }

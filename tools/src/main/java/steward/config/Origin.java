@@ -6,5 +6,12 @@ public enum Origin {
     ENVIRONMENT,
     DEFAULT,
     DERIVED,
-    CONFIG_FILE
+    CONFIG_FILE,
+    /** Steward's own {@code settings.json} in its state dir. */
+    STEWARD_SETTINGS,
+    /**
+     * The file that holds the setting is there but cannot be read: the safe value is assumed (write approval on), since
+     * the user may have set it.
+     */
+    UNREADABLE
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import steward.config.HermesConfig;
+import steward.config.Origin;
 import steward.json.Json;
 import steward.memory.lifecycle.Confidence;
 import steward.text.CodePoints;
@@ -109,14 +110,29 @@ public final class MemoryRules {
         return t.limit(cfg);
     }
 
+    /** Whether memory writes wait for the user's approval, where that comes from, and why (for the staged result). */
+    public record Approval(boolean on, Origin origin, String why) {}
+
     /**
-     * Whether writes wait for the user's approval: config.yaml, else {@code memory.write_approval} in Steward's
-     * {@code settings.json}. A settings file that is there but cannot be read (emptied, cut short, not an object, a
-     * directory) or whose value is not true or false is refused: the user may have turned approval on, so no write goes
-     * through unreviewed because of it, and the file is left as it is.
+     * Whether writes wait for the user's approval: config.yaml (approval on when it is there but cannot be read, see
+     * {@link HermesConfig}), else {@code memory.write_approval} in Steward's {@code settings.json}. A settings file that
+     * is there but cannot be read (emptied, cut short, not an object, a directory) or whose value is not true or false
+     * is refused: the user may have turned approval on, so no write goes through unreviewed because of it, and the file
+     * is left as it is.
      */
-    public static boolean writeApproval(HermesConfig cfg, Path stateDir) {
-        return cfg.writeApproval() || settingsWriteApproval(stateDir);
+    public static Approval approval(HermesConfig cfg, Path stateDir) {
+        if (cfg.writeApprovalOrigin() == Origin.UNREADABLE) {
+            return new Approval(
+                    true,
+                    Origin.UNREADABLE,
+                    "config.yaml cannot be read, so write approval is taken as on until it is fixed");
+        }
+        if (cfg.writeApproval()) return new Approval(true, Origin.CONFIG_FILE, "memory.write_approval is on");
+        if (settingsWriteApproval(stateDir)) {
+            return new Approval(
+                    true, Origin.STEWARD_SETTINGS, "memory.write_approval is on in Steward's settings.json");
+        }
+        return new Approval(false, Origin.DEFAULT, "");
     }
 
     /** {@code memory.write_approval} in the state dir's {@code settings.json}: false when absent, refused when unreadable. */

@@ -55,7 +55,7 @@ public final class MemoryStaging {
         return paths.hermesHome().resolve("pending").resolve("memory");
     }
 
-    MemoryResult stage(MemoryRequest r, MemoryTarget t, int limit, MemoryDocument doc) {
+    MemoryResult stage(MemoryRequest r, MemoryTarget t, int limit, MemoryDocument doc, String why) {
         Instant now = clock.instant();
         String id;
         Path file;
@@ -95,7 +95,7 @@ public final class MemoryStaging {
                 "usage",
                 MemoryRules.usage(chars, limit),
                 "message",
-                "Write staged for approval (memory.write_approval is on); nothing "
+                "Write staged for approval (" + why + "); nothing "
                         + "was written yet. Show the user the change and ask them to approve or reject pending write "
                         + id + ".",
                 "kind",

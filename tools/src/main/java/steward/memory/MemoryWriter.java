@@ -153,9 +153,10 @@ public final class MemoryWriter {
         int limit = t.limit(cfg);
         Step pre = precheckArguments(r, t, limit);
         if (pre != null) return finish(t, limit, pre, null, false);
-        if (!approved && MemoryRules.writeApproval(cfg, paths.stateDir())) {
+        MemoryRules.Approval approval = approved ? null : MemoryRules.approval(cfg, paths.stateDir());
+        if (approval != null && approval.on()) {
             return new MemoryStaging(paths, clock)
-                    .stage(r, t, limit, load(t.file(paths)).doc());
+                    .stage(r, t, limit, load(t.file(paths)).doc(), approval.why());
         }
         return apply(r, t, limit, guard);
     }

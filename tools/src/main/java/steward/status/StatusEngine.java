@@ -101,13 +101,21 @@ public final class StatusEngine {
         memory.put("user", usage(paths.memoriesDir().resolve("USER.md"), cfg.userCharLimit(), warnings, errors));
 
         int skills = countSkills(paths.skillsDir(), warnings);
+        // the approval memory_write would apply: config.yaml or Steward's settings.json (an unreadable settings.json
+        // refuses writes, named among the state files below)
+        MemoryRules.Approval approval;
+        try {
+            approval = MemoryRules.approval(cfg, paths.stateDir());
+        } catch (StewardError e) {
+            approval = new MemoryRules.Approval(true, Origin.UNREADABLE, e.getMessage());
+        }
         StatusReport.Config config = new StatusReport.Config(
                 cfg.memoryCharLimit(),
                 origin(cfg.memoryCharLimitOrigin()),
                 cfg.userCharLimit(),
                 origin(cfg.userCharLimitOrigin()),
-                cfg.writeApproval(),
-                origin(cfg.writeApprovalOrigin()));
+                approval.on(),
+                origin(approval.origin()));
         StatusReport.Paths p = new StatusReport.Paths(
                 new StatusReport.Location(paths.hermesHome().toString(), origin(paths.hermesHomeOrigin())),
                 new StatusReport.Location(paths.stateDir().toString(), origin(paths.stateDirOrigin())),

@@ -115,4 +115,22 @@ class MemoryStagingTest {
         assertTrue(staging.approve(id, w).success());
         assertEquals("[env] shorter\n§\n[env] new fact", Files.readString(mem));
     }
+
+    /** A broken config.yaml read as "approval off" let writes through unreviewed that the user may have meant to review. */
+    @Test
+    void aConfigYamlThatCannotBeReadStagesWritesAndSaysWhy() throws Exception {
+        Files.writeString(paths.configYaml(), "memory:\n  write_approval: true\n  oops: [\n");
+        Files.writeString(mem, "[env] Windows 11");
+        byte[] before = Files.readAllBytes(mem);
+        MemoryResult r = w.write(MemoryRequest.add("memory", "[env] new fact"));
+        assertEquals("staged", r.kind());
+        assertTrue(
+                String.valueOf(r.record().get("message")).contains("config.yaml cannot be read"),
+                r.record().toString());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(mem));
+        // once the file is fixed (approval off), writes go through again
+        Files.writeString(paths.configYaml(), "memory:\n  write_approval: false\n");
+        assertTrue(w.write(MemoryRequest.add("memory", "[env] other fact")).success());
+        assertTrue(Files.readString(mem).endsWith("[env] other fact"));
+    }
 }

@@ -107,4 +107,34 @@ class StatusEngineTest {
         Files.delete(home.resolve("state.db"));
         assertEquals(null, new StatusEngine(StewardPaths.of(home)).status().disk());
     }
+
+    /** steward_status showed config.yaml's setting only: approval turned on in settings.json was reported as off. */
+    @Test
+    void writeApprovalIsTheOneMemoryWriteApplies() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        StewardPaths paths = StewardPaths.of(home);
+        Files.writeString(paths.configYaml(), "memory:\n  write_approval: false\n");
+        var c = new StatusEngine(paths).status().config();
+        assertEquals(false, c.write_approval());
+        assertEquals("default", c.write_approval_origin());
+        Files.createDirectories(paths.stateDir());
+        Path settings = paths.stateDir().resolve("settings.json");
+        Files.writeString(settings, "{\"memory\": {\"write_approval\": true}}");
+        c = new StatusEngine(paths).status().config();
+        assertEquals(true, c.write_approval());
+        assertEquals("steward_settings", c.write_approval_origin());
+        Files.writeString(settings, "{\"memory\": {\"write_appr"); // memory_write refuses: status says approval on
+        c = new StatusEngine(paths).status().config();
+        assertEquals(true, c.write_approval());
+        assertEquals("unreadable", c.write_approval_origin());
+        Files.delete(settings);
+        Files.writeString(paths.configYaml(), "memory: [\n");
+        c = new StatusEngine(paths).status().config();
+        assertEquals(true, c.write_approval());
+        assertEquals("unreadable", c.write_approval_origin());
+        Files.writeString(paths.configYaml(), "memory:\n  write_approval: yes\n");
+        c = new StatusEngine(paths).status().config();
+        assertEquals(true, c.write_approval());
+        assertEquals("config_file", c.write_approval_origin());
+    }
 }
