@@ -100,6 +100,7 @@ public record HousekeepingSettings(
                     }
                     Double v = number(e.getValue(), MAX_HOURS);
                     if (v == null) {
+                        origins.put(IDLE_KEY + "." + kind, Origin.UNREADABLE);
                         w.add(StewardConfig.where(file, IDLE_KEY + "." + kind) + " must be hours from 0 to "
                                 + (int) MAX_HOURS + " (" + e.getValue() + "); using "
                                 + Numbers.plain(DEFAULT_IDLE_HOURS.get(kind)));
@@ -110,15 +111,17 @@ public record HousekeepingSettings(
                     }
                 }
             } else if (mi != null) {
+                for (String kind : DEFAULT_IDLE_HOURS.keySet()) origins.put(IDLE_KEY + "." + kind, Origin.UNREADABLE);
                 w.add(StewardConfig.where(file, IDLE_KEY) + " must be a mapping of kind to hours; using the defaults");
             }
             Object cr = st.get("cron_retention_days");
             if (cr != null) {
                 Double v = number(cr, MAX_DAYS);
-                if (v == null)
+                if (v == null) {
+                    origins.put(CRON_KEY, Origin.UNREADABLE);
                     w.add(StewardConfig.where(file, CRON_KEY) + " must be days from 0 to " + (int) MAX_DAYS + " (" + cr
                             + "); using " + Numbers.plain(DEFAULT_CRON_RETENTION_DAYS));
-                else {
+                } else {
                     cronDays = v;
                     origins.put(CRON_KEY, Origin.CONFIG_FILE);
                 }
@@ -139,7 +142,9 @@ public record HousekeepingSettings(
                 origins.put("sessions.min_interval_hours", Origin.CONFIG_FILE);
             }
         }
-        if (!gatewaySet && top.get("session_reset") instanceof Map<?, ?> sr) {
+        if (!gatewaySet
+                && origins.get(IDLE_KEY + ".gateway") != Origin.UNREADABLE
+                && top.get("session_reset") instanceof Map<?, ?> sr) {
             // the gateway idle time follows Hermes' own reset policy: off when it never resets, past its idle time
             // otherwise
             Object mode = sr.get("mode");

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
@@ -53,6 +54,18 @@ public record StewardConfig(
         origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
     }
 
+    /**
+     * The keys whose value is there but could not be read (origin {@link Origin#UNREADABLE}): a rule that depends on one
+     * never runs automatically (rule S).
+     */
+    public Set<String> unread() {
+        Set<String> out = new java.util.TreeSet<>();
+        origins.forEach((k, o) -> {
+            if (o == Origin.UNREADABLE) out.add(k);
+        });
+        return Collections.unmodifiableSet(out);
+    }
+
     /** Reads and parses {@code configYaml} once and resolves every setting Steward takes from it. */
     public static StewardConfig load(Path configYaml) {
         Read read = read(configYaml);
@@ -74,6 +87,17 @@ public record StewardConfig(
                 DEFAULT_VACUUM_MAX_LOCK_SECONDS,
                 86_400);
         for (Setting<?> s : List.of(backupDays, minFree, maxLock)) origins.put(s.key(), s.origin());
+        // a file that is there but cannot be read, or a 'steward' section that is not a mapping: none of its values is
+        // known (the user may have set any of them)
+        boolean stewardUnread = read.top() != null
+                && read.top().get("steward") != null
+                && st.isEmpty()
+                && !(read.top().get("steward") instanceof Map<?, ?>);
+        if (read.state() == State.UNREADABLE || read.state() == State.MALFORMED) {
+            origins.replaceAll((k, o) -> Origin.UNREADABLE);
+        } else if (stewardUnread) {
+            origins.replaceAll((k, o) -> k.startsWith("steward.") ? Origin.UNREADABLE : o);
+        }
         return new StewardConfig(configYaml, steward, housekeeping, backupDays, minFree, maxLock, origins, read);
     }
 
@@ -109,7 +133,7 @@ public record StewardConfig(
         return new Setting<>(
                 key,
                 DEFAULT_BACKUP_DAYS,
-                Origin.DEFAULT,
+                Origin.UNREADABLE,
                 where(file, key) + " is not a whole number of days from 1 to 36500 (" + v + "); using "
                         + DEFAULT_BACKUP_DAYS);
     }
@@ -122,7 +146,7 @@ public record StewardConfig(
         return new Setting<>(
                 key,
                 dflt,
-                Origin.DEFAULT,
+                Origin.UNREADABLE,
                 where(file, key) + " must be a number from 0 to " + (long) max + " (" + v + "); using " + (long) dflt);
     }
 

@@ -60,6 +60,8 @@ public record StewardSettings(double subagentKeepDays, Origin subagentKeepDaysOr
     }
 
     private static StewardSettings warn(String w) {
-        return new StewardSettings(DEFAULT_SUBAGENT_KEEP_DAYS, Origin.DEFAULT, List.of(w));
+        // the value is there but cannot be read: the default is used, and rules that depend on it never run on their
+        // own
+        return new StewardSettings(DEFAULT_SUBAGENT_KEEP_DAYS, Origin.UNREADABLE, List.of(w));
     }
 }

@@ -41,7 +41,9 @@ class StewardConfigTest {
             assertEquals(1, all.size(), key + ": " + all);
             assertTrue(all.get(0).startsWith(f + ": steward." + key + " "), all.get(0));
             assertTrue(all.get(0).contains("(soon)"), all.get(0));
-            assertEquals(Origin.DEFAULT, c.origins().get("steward." + key), key);
+            // the default is used, but the value is there: rules that depend on it never run on their own
+            assertEquals(Origin.UNREADABLE, c.origins().get("steward." + key), key);
+            assertEquals(java.util.Set.of("steward." + key), c.unread(), key);
         }
         StewardConfig idle = load("steward:\n  machine_idle_hours:\n    cron: -1\n");
         assertEquals(
@@ -90,5 +92,29 @@ class StewardConfigTest {
         assertEquals(1, malformed.steward().warnings().size(), "malformed YAML is said once, by StewardSettings");
         assertTrue(malformed.steward().warnings().get(0).startsWith(malformed.file() + ": malformed YAML"));
         assertEquals(List.of(), malformed.housekeeping().warnings());
+        assertEquals(malformed.origins().keySet(), malformed.unread(), "nothing in a malformed file is known");
+
+        StewardConfig notAMapping = load("steward: off\nsessions:\n  auto_prune: true\n");
+        assertTrue(notAMapping.unread().contains("steward.subagent_keep_days"));
+        assertTrue(notAMapping.unread().contains("steward.machine_idle_hours.cron"));
+        assertTrue(notAMapping.unread().contains("steward.cron_retention_days"));
+        assertTrue(
+                notAMapping.unread().stream().allMatch(k -> k.startsWith("steward.")),
+                notAMapping.unread().toString());
+
+        StewardConfig idleNotAMapping = load("steward:\n  machine_idle_hours: 0\n  cron_retention_days: 3\n");
+        assertEquals(
+                java.util.Set.of(
+                        "steward.machine_idle_hours.cron",
+                        "steward.machine_idle_hours.subagent",
+                        "steward.machine_idle_hours.gateway",
+                        "steward.machine_idle_hours.api"),
+                idleNotAMapping.unread());
+        // a bad gateway value is not replaced by one derived from session_reset: it stays unread
+        StewardConfig gateway =
+                load("steward:\n  machine_idle_hours:\n    gateway: soon\nsession_reset:\n  mode: none\n");
+        assertEquals(java.util.Set.of("steward.machine_idle_hours.gateway"), gateway.unread());
+        assertTrue(load("steward:\n  subagent_keep_days: 5\n").unread().isEmpty());
+        assertTrue(missing.unread().isEmpty());
     }
 }

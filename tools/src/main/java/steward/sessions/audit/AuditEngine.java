@@ -204,7 +204,8 @@ public final class AuditEngine {
                     preferences,
                     settings.subagentKeepDays(),
                     housekeeping,
-                    lastPrune);
+                    lastPrune,
+                    config.unread());
             StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
             audits.add(a);
             Map<String, Plan.PlanItem> own = storeItems(rows, a.verdicts, ctx, req);

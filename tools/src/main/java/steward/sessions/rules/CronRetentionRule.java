@@ -8,6 +8,7 @@ import steward.text.Numbers;
 @RuleMeta(
         confidence = "MEDIUM",
         id = "T",
+        settings = "steward.cron_retention_days",
         summary =
                 "Cron retention: an ended cron session older than steward.cron_retention_days (14) → delete with backup "
                         + "(MEDIUM until learned)",

@@ -7,6 +7,7 @@ import steward.text.Numbers;
 @RuleMeta(
         confidence = "HIGH",
         id = "M",
+        settings = "steward.machine_idle_hours",
         summary =
                 "Machine sessions that never ended: an active cron, gateway (chat platform), API or subagent session idle longer "
                         + "than its kind's idle time → mark as ended (HIGH)",

@@ -42,6 +42,7 @@ public final class RuleContext {
     private final double subagentKeepDays;
     private final HousekeepingSettings housekeeping;
     private final Double lastAutoPrune;
+    private final Set<String> unreadSettingRules;
     private final Map<String, String> chainOf;
     private final Map<String, List<String>> chains;
 
@@ -59,8 +60,10 @@ public final class RuleContext {
             Preferences prefs,
             double subagentKeepDays,
             HousekeepingSettings housekeeping,
-            Double lastAutoPrune) {
+            Double lastAutoPrune,
+            Set<String> unreadSettings) {
         this.now = now;
+        this.unreadSettingRules = rulesDependingOn(unreadSettings);
         this.subagentKeepDays = subagentKeepDays;
         this.housekeeping = housekeeping == null ? HousekeepingSettings.defaults() : housekeeping;
         this.lastAutoPrune = lastAutoPrune;
@@ -112,12 +115,13 @@ public final class RuleContext {
             Collection<SessionRow> sessions,
             Preferences prefs,
             double subagentKeepDays) {
-        return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, null, null);
+        return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, null, null, Set.of());
     }
 
     /**
      * With every housekeeping setting: the subagent keep-days, the machine idle times, the cron retention and Hermes' own
-     * auto-prune (from config.yaml), and when Hermes last ran it ({@code state_meta.last_auto_prune}, null: never).
+     * auto-prune (from config.yaml), when Hermes last ran it ({@code state_meta.last_auto_prune}, null: never), and the
+     * config.yaml keys whose value is there but could not be read ({@code StewardConfig.unread()}).
      */
     public static RuleContext of(
             double now,
@@ -126,8 +130,29 @@ public final class RuleContext {
             Preferences prefs,
             double subagentKeepDays,
             HousekeepingSettings housekeeping,
-            Double lastAutoPrune) {
-        return new RuleContext(now, currentSessionId, sessions, prefs, subagentKeepDays, housekeeping, lastAutoPrune);
+            Double lastAutoPrune,
+            Set<String> unreadSettings) {
+        return new RuleContext(
+                now, currentSessionId, sessions, prefs, subagentKeepDays, housekeeping, lastAutoPrune, unreadSettings);
+    }
+
+    /** The rules whose {@link RuleMeta#settings()} name one of these keys (or a prefix of one). */
+    private static Set<String> rulesDependingOn(Set<String> unread) {
+        if (unread == null || unread.isEmpty()) return Set.of();
+        Set<String> out = new HashSet<>();
+        for (Rule r : Rules.ORDERED) {
+            for (String prefix : r.meta().settings()) {
+                for (String key : unread) {
+                    if (key.equals(prefix) || key.startsWith(prefix + ".")) out.add(r.id());
+                }
+            }
+        }
+        return Set.copyOf(out);
+    }
+
+    /** Whether a setting this rule depends on is in config.yaml but could not be read (rule S caps its verdicts). */
+    public boolean settingUnread(String ruleId) {
+        return unreadSettingRules.contains(ruleId);
     }
 
     /** A continuation child is live when it is active, titled (never auto-deleted) or itself heads a live chain. */

@@ -31,6 +31,6 @@ public final class RuleEngine {
             v = v.scoped(pinned ? null : MachineSessions.family(s));
         }
         v = PreferenceRule.adjust(s, v, ctx);
-        return SafetyGuardRule.cap(s, v);
+        return SafetyGuardRule.cap(s, v, ctx);
     }
 }

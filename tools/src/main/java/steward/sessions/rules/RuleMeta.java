@@ -20,4 +20,11 @@ public @interface RuleMeta {
 
     /** The confidences of the verdicts the rule gives ("HIGH, MEDIUM"); "" where none applies (learning rules, gates). */
     String confidence() default "";
+
+    /**
+     * The config.yaml keys (or key prefixes) the rule's decision depends on. When one cannot be read (a malformed file, a
+     * bad value: the user may have set it to keep more, or to turn the rule off), the rule's verdicts never run
+     * automatically (rule S's cap).
+     */
+    String[] settings() default {};
 }

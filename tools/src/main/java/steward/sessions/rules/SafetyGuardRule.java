@@ -8,11 +8,12 @@ import steward.sessions.store.SessionRow;
         confidence = "HIGH, MEDIUM",
         id = "S",
         summary =
-                "Safety guard: the current session, live chains and active sessions dated in the future are kept; titled active sessions are never auto-executed",
+                "Safety guard: the current session, live chains and active sessions dated in the future are kept; titled active sessions, and rules whose config.yaml setting cannot be read, are never auto-executed",
         rationale =
                 "Deleting the session the user is in, or the root of a chain they still continue, destroys work in use; "
                         + "an active session dated in the future (a clock set wrong) tells nothing of when it was last used; "
-                        + "a titled, active, non-subagent session is something the user named and may return to, so a person must decide.")
+                        + "a titled, active, non-subagent session is something the user named and may return to, so a person must decide; "
+                        + "a setting the user may have written to keep more or to turn a rule off, that Steward cannot read, must not fall back to a default that acts.")
 public final class SafetyGuardRule implements Rule {
     @Override
     public Optional<Verdict> evaluate(SessionRow s, RuleContext ctx) {
@@ -54,9 +55,24 @@ public final class SafetyGuardRule implements Rule {
         return Optional.empty();
     }
 
-    /** The cap: a titled, active, non-subagent session is never executed automatically (at most MEDIUM). */
-    public static Verdict cap(SessionRow s, Verdict v) {
-        if (v.action() == Action.retain || !guards(s)) return v;
+    /**
+     * The cap: a titled, active, non-subagent session is never executed automatically (at most MEDIUM); nor is a verdict
+     * of a rule whose config.yaml setting is there but cannot be read (the user may have set it to keep more, or to turn
+     * the rule off: a damaged setting narrows what runs, never widens it).
+     */
+    public static Verdict cap(SessionRow s, Verdict v, RuleContext ctx) {
+        if (v.action() == Action.retain) return v;
+        if (ctx.settingUnread(v.rule())) {
+            String keys = String.join(", ", Rules.byId(v.rule()).meta().settings());
+            Verdict g = v.guarded(true);
+            Text why = new Text(
+                    v.reason().en() + " — asked: " + keys + " in config.yaml cannot be read",
+                    v.reason().zh() + " —— 需确认：config.yaml 中的 " + keys + " 无法读取");
+            return g.confidence().compareTo(Confidence.MEDIUM) > 0
+                    ? g.withConfidence(Confidence.MEDIUM, why)
+                    : g.withConfidence(g.confidence(), why);
+        }
+        if (!guards(s)) return v;
         // a machine session's title names a job or a chat thread, not a conversation the user returns to: ending it
         // (rule M) is
         // not what the cap protects against, and restore undoes it

@@ -6,6 +6,7 @@ import steward.sessions.store.SessionRow;
 @RuleMeta(
         confidence = "HIGH",
         id = "A",
+        settings = "steward.subagent_keep_days",
         summary = "Subagent shells: ended subagent sessions with ≤ 4 messages, or untitled ones",
         rationale = "A finished subagent with almost no messages, or with no title, cannot be found again by anyone; "
                 + "its result already lives in the parent session.")

@@ -50,7 +50,8 @@ class CronRetentionRuleTest {
     @Test
     void retentionZeroTurnsItOff() {
         var hk = new HousekeepingSettings(HousekeepingSettings.DEFAULT_IDLE_HOURS, 0, false, 90, 24, List.of());
-        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 3, hk, null);
+        RuleContext ctx =
+                RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 3, hk, null, java.util.Set.of());
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "old_run"), ctx).isEmpty());
     }
 

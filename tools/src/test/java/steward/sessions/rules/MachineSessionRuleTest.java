@@ -79,7 +79,8 @@ class MachineSessionRuleTest {
     void aKindSetToZeroIsOff() {
         var hk = new HousekeepingSettings(
                 Map.of("cron", 2.0, "subagent", 24.0, "gateway", 0.0, "api", 24.0), 14, false, 90, 24, List.of());
-        RuleContext off = RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 3, hk, null);
+        RuleContext off =
+                RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 3, hk, null, java.util.Set.of());
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "tg_old"), off).isEmpty());
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "cron_dead"), off).isPresent());
     }

@@ -73,7 +73,15 @@ public final class RuleFixtures {
                 pruneDays,
                 24,
                 List.of());
-        return RuleContext.of(NOW, current, rows, prefs, StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS, hk, lastAutoPrune);
+        return RuleContext.of(
+                NOW,
+                current,
+                rows,
+                prefs,
+                StewardSettings.DEFAULT_SUBAGENT_KEEP_DAYS,
+                hk,
+                lastAutoPrune,
+                java.util.Set.of());
     }
 
     public static SessionRow row(List<SessionRow> rows, String id) {

@@ -77,11 +77,77 @@ class SafetyGuardRuleTest {
     void capKeepsTitledActiveNonSubagentAtMostMedium() {
         SessionRow named = RuleFixtures.row(rows, "named");
         Verdict high = new Verdict("X", Action.delete, Confidence.HIGH, new Text("x", "x"));
-        assertEquals(Confidence.MEDIUM, SafetyGuardRule.cap(named, high).confidence());
+        assertEquals(Confidence.MEDIUM, SafetyGuardRule.cap(named, high, ctx).confidence());
         SessionRow sub = RuleFixtures.row(rows, "sub");
-        assertEquals(Confidence.HIGH, SafetyGuardRule.cap(sub, high).confidence(), "subagents are not capped");
+        assertEquals(Confidence.HIGH, SafetyGuardRule.cap(sub, high, ctx).confidence(), "subagents are not capped");
         SessionRow deadtip = RuleFixtures.row(rows, "deadtip");
-        assertEquals(Confidence.HIGH, SafetyGuardRule.cap(deadtip, high).confidence(), "ended sessions are not capped");
+        assertEquals(
+                Confidence.HIGH, SafetyGuardRule.cap(deadtip, high, ctx).confidence(), "ended sessions are not capped");
+    }
+
+    static final String MACHINE = """
+            # id    | source   | title         | parent | msgs | state  | arch | idle | end_reason
+            cur     | tui      | -             | -      | 2    | active | 0    | 0    | -
+            job     | cron     | nightly       | -      | 9    | active | 0    | 1    | -
+            oldjob  | cron     | nightly       | -      | 9    | ended  | 0    | 30   | cron_complete
+            shell   | subagent | -             | cur2   | 2    | ended  | 0    | 10   | -
+            cur2    | cli      | -             | -      | 40   | ended  | 0    | 10   | cli_close
+            """;
+
+    /**
+     * A setting the user may have written to keep more, or to turn a rule off, that Steward cannot read (a malformed
+     * config.yaml, "cron_retention_days: never") fell back to the default, and the rule then acted on its own (rule A
+     * deleting subagents the user meant to keep 30 days, rule M ending cron sessions with cron turned off).
+     */
+    @Test
+    void aRuleWhoseSettingCannotBeReadNeverRunsOnItsOwn() {
+        List<SessionRow> r = RuleFixtures.rows(MACHINE);
+        RuleContext read = RuleFixtures.context(r, "cur");
+        RuleContext unread = RuleContext.of(
+                RuleFixtures.NOW,
+                "cur",
+                r,
+                steward.learning.Preferences.empty(),
+                3,
+                null,
+                null,
+                java.util.Set.of("steward.machine_idle_hours.cron", "steward.subagent_keep_days"));
+        // readable settings: M ends the idle cron job, A deletes the shell, both HIGH
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(r, "job"), read).confidence());
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(r, "shell"), read).confidence());
+        for (String id : List.of("job", "shell")) {
+            Verdict v = RuleEngine.evaluate(RuleFixtures.row(r, id), unread);
+            assertEquals(Confidence.MEDIUM, v.confidence(), id);
+            assertTrue(v.guarded(), id + ": never promoted by learning either");
+            assertTrue(
+                    v.reason().en().contains("config.yaml cannot be read"),
+                    v.reason().en());
+            assertTrue(v.reason().zh().contains("config.yaml"), v.reason().zh());
+        }
+        // the rule whose setting was read is untouched: T (cron retention) and B keep their own confidence
+        Verdict t = RuleEngine.evaluate(RuleFixtures.row(r, "oldjob"), unread);
+        assertEquals("T", t.rule());
+        assertEquals(RuleEngine.evaluate(RuleFixtures.row(r, "oldjob"), read), t);
+        assertEquals(
+                RuleEngine.evaluate(RuleFixtures.row(r, "cur2"), read),
+                RuleEngine.evaluate(RuleFixtures.row(r, "cur2"), unread));
+        // a key that is no rule's setting caps nothing
+        RuleContext other = RuleContext.of(
+                RuleFixtures.NOW,
+                "cur",
+                r,
+                steward.learning.Preferences.empty(),
+                3,
+                null,
+                null,
+                java.util.Set.of("steward.backup_retention_days", "steward.machine_idle_hoursX"));
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(r, "job"), other).confidence());
     }
 
     @Test
