@@ -61,6 +61,12 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
             List<String> renamed_ids,
             int waiting) {}
 
+    /** A run as stored, without the properties this build does not model (kept in the file, not part of this output). */
+    public record RunOut(int run, String date, String plan_id, int decisions, List<String> summary) {}
+
+    /** A change of the trail as stored (its unknown properties stay in the file). */
+    public record ChangeOut(String date, String action, String detail) {}
+
     public record State(
             String status,
             String file,
@@ -72,8 +78,8 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
             List<String> consolidated_topics,
             int precheck_choices,
             int contradictions,
-            List<PreferenceData.RunEntry> recent_runs,
-            List<PreferenceData.Change> recent_changes,
+            List<RunOut> recent_runs,
+            List<ChangeOut> recent_changes,
             String rule_state) {}
 
     @Override
@@ -193,8 +199,12 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
                 d.topic_level.consolidated.stream().map(t -> t.topic).toList(),
                 d.topic_level.precheck.size(),
                 d.feedback_contradictions.size(),
-                List.copyOf(runs),
-                List.copyOf(changes),
+                runs.stream()
+                        .map(r -> new RunOut(r.run, r.date, r.plan_id, r.decisions, r.summary))
+                        .toList(),
+                changes.stream()
+                        .map(c -> new ChangeOut(c.date, c.action, c.detail))
+                        .toList(),
                 LearningEngine.ruleState(d));
     }
 }

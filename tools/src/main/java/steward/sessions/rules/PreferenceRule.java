@@ -31,9 +31,14 @@ public final class PreferenceRule implements Rule {
         return Optional.empty();
     }
 
-    /** The session is as the user saw it when they asked to delete it: same title, messages, newest activity and state. */
+    /**
+     * The session is as the user saw it when they asked to delete it: same title, messages, newest activity and state, and
+     * the request has nothing this build does not understand.
+     */
     static boolean asSeen(PreferenceData.SessionMark asked, SessionRow s) {
         if (asked == null || asked.messages == null || asked.last_activity == null || asked.ended == null) return false;
+        // a property this build does not model may narrow the request (a newer Steward's condition): not acted on
+        if (!asked.unknown.isEmpty()) return false;
         boolean titled = asked.title != null && !asked.title.isBlank();
         return asked.messages == s.messageCount()
                 && Math.abs(asked.last_activity - s.lastActivity()) < 0.001
