@@ -22,6 +22,11 @@ public final class PreferenceData {
     public static final int MAX_CHANGES = 200;
     /** How long a session the user rejected (kept, restored or renamed) is never deleted without being asked by name. */
     public static final int KEPT_WINDOW_DAYS = 90;
+    /**
+     * A delete request whose session is gone or changed since the user asked is dropped after this many housekeeping runs
+     * in a row found it so (a session listed differently once, e.g. a Claude Code session's idle time, is not enough).
+     */
+    public static final int STALE_RUNS = 2;
     /** How long "later" puts off the questions still waiting. */
     public static final int LATER_DAYS = 7;
     /** How long a topic the user said is not consolidated yet is not raised again (the same cluster, under any label). */
@@ -102,6 +107,17 @@ public final class PreferenceData {
 
         public Double last_activity;
         public Boolean ended;
+
+        /**
+         * A delete request that can no longer act: since this day (yyyy-MM-dd) the runs found its session {@code gone} or
+         * {@code changed} since the user saw it. Null while it holds. Dropped, with a change record, once stale in
+         * {@link #STALE_RUNS} runs in a row; never turned into a deletion of anything else.
+         */
+        public String stale_since;
+
+        public String stale_reason;
+        /** Runs in a row that found it stale (0 while it holds). */
+        public int stale_runs;
 
         public SessionMark() {}
 

@@ -139,6 +139,9 @@ public final class PreferenceStore {
             for (PreferenceData.SessionMark m : e.getValue()) {
                 if (m == null || blank(m.id))
                     return "session_level." + e.getKey() + " has an entry without a session id";
+                if (m.stale_runs < 0) return "session_level." + e.getKey() + ": " + m.id + " has stale_runs below zero";
+                if (m.stale_since != null && !day(m.stale_since))
+                    return "session_level." + e.getKey() + ": " + m.id + " has an invalid stale_since (yyyy-MM-dd)";
                 if (e.getKey().equals("rejected") && !day(m.date))
                     return "session_level.rejected: " + m.id + " has no valid date (yyyy-MM-dd)";
             }

@@ -82,6 +82,27 @@ class SessionPreferencesToolTest {
         assertEquals(2, file.at("/changes/0/x_ch").asInt());
     }
 
+    /** A delete request that can no longer act (its session gone or changed) is listed as stale, not as pending. */
+    @Test
+    void staleDeleteRequestsAreListedApart() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path f = t.ctx.paths().stateDir().resolve("preferences.json");
+        Files.createDirectories(f.getParent());
+        Files.writeString(
+                f,
+                "{\"version\":1,\"session_level\":{\"delete\":["
+                        + "{\"id\":\"s_pending\",\"date\":\"2026-08-01\",\"rule\":\"B\"},"
+                        + "{\"id\":\"s_stale\",\"date\":\"2026-08-01\",\"rule\":\"B\",\"stale_since\":\"2026-08-05\","
+                        + "\"stale_reason\":\"gone\",\"stale_runs\":1}]}}");
+        ToolResult r = t.call("session_preferences", "{}");
+        JsonNode sessions = t.ok("session_preferences", "{}").get("sessions");
+        assertEquals(1, sessions.get("deleted").asInt());
+        assertEquals("[\"s_pending\"]", sessions.get("deleted_ids").toString());
+        assertEquals(1, sessions.get("stale").asInt());
+        assertEquals("[\"s_stale\"]", sessions.get("stale_ids").toString());
+        assertTrue(r.text().contains("delete asked: 1 (+1 stale"), r.text());
+    }
+
     @Test
     void corruptStoreIsAnErrorAndUntouched() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
