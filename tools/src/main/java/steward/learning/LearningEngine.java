@@ -46,6 +46,9 @@ public final class LearningEngine {
                     new TopicRule(),
                     new WaitingRule()));
 
+    /** The kind of change a delete request dropped as stale is recorded under (in the run and in the store's trail). */
+    public static final String STALE_DROPPED = "stale_dropped";
+
     /** The most entries one summary line names per kind of record; the count is always given. */
     static final int MAX_NAMED = 3;
 
@@ -62,26 +65,45 @@ public final class LearningEngine {
 
     /** Learns from one housekeeping run (session_apply). {@code openQuestions}: session|condition of every question in the plan. */
     public Summary record(String planId, List<DecisionEvent> events, Set<String> openQuestions) {
-        return learn(planId, events, false, openQuestions);
+        return learn(planId, events, false, openQuestions, null);
+    }
+
+    /**
+     * Learns from one housekeeping run; {@code listing}: the sessions it found (the user's delete requests whose session
+     * is gone or changed are marked stale, and dropped after {@link PreferenceData#STALE_RUNS} such runs); null: not
+     * checked.
+     */
+    public Summary record(String planId, List<DecisionEvent> events, Set<String> openQuestions, Listing listing) {
+        return learn(planId, events, false, openQuestions, listing);
     }
 
     public Summary record(String planId, List<DecisionEvent> events) {
-        return learn(planId, events, false, null);
+        return learn(planId, events, false, null, null);
     }
 
     /** Learns from a session_restore: what the user took back. Not a housekeeping run. */
     public Summary recordRestore(String backupId, List<DecisionEvent> events) {
-        return learn(backupId, events, true, null);
+        return learn(backupId, events, true, null, null);
     }
 
-    private Summary learn(String id, List<DecisionEvent> events, boolean restore, Set<String> openQuestions) {
+    private Summary learn(
+            String id, List<DecisionEvent> events, boolean restore, Set<String> openQuestions, Listing listing) {
         String date = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).toString();
         try {
             return store.update(
                     data -> {
                         Map<String, String> before = levels(data);
-                        LearningRun run = new LearningRun(id, date, events, data, restore, openQuestions);
+                        LearningRun run = new LearningRun(id, date, events, data, restore, openQuestions, listing);
                         for (LearningRule r : RULES) r.apply(run);
+                        for (LearningRun.Change c : run.changes) { // the store's trail says why a request went
+                            if (!c.kind().equals(STALE_DROPPED)) continue;
+                            PreferenceData.Change t = new PreferenceData.Change();
+                            t.date = clock.instant().toString();
+                            t.action = "stale_request";
+                            t.detail = c.detail();
+                            data.changes.add(t);
+                        }
+                        while (data.changes.size() > PreferenceData.MAX_CHANGES) data.changes.remove(0);
                         List<LearningRun.Change> changes = new ArrayList<>(levelChanges(run, before, levels(data)));
                         changes.addAll(run.changes);
                         String state = ruleState(data);
@@ -264,7 +286,7 @@ public final class LearningEngine {
                         "quiet",
                         "contradiction",
                         "warning" -> learned.add(c.detail());
-                case "kept", "restored", "renamed", "delete_asked" ->
+                case "kept", "restored", "renamed", "delete_asked", STALE_DROPPED ->
                     sessions.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(c.detail());
                 default -> recorded.add(c.detail());
             }
@@ -275,6 +297,7 @@ public final class LearningEngine {
                 case "kept" -> "kept";
                 case "restored" -> "kept (restored)";
                 case "renamed" -> "renamed";
+                case STALE_DROPPED -> "delete request dropped (gone or changed since you asked)";
                 default -> "delete asked for";
             };
             rec.add(word + " " + l.size() + ": " + String.join(", ", l.subList(0, Math.min(MAX_NAMED, l.size())))

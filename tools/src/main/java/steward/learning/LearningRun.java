@@ -17,6 +17,8 @@ public final class LearningRun {
     public final boolean restore;
     /** session|condition of every question the plan had (waiting questions no longer in it are forgotten); null: keep all. */
     public final Set<String> openQuestions;
+    /** The sessions the run found, to check the user's delete requests against; null when not known (nothing checked). */
+    public final Listing listing;
     /** Records made by the rules (kept, renamed, N, topics, contradictions…); level changes are added by the engine. */
     public final List<Change> changes = new ArrayList<>();
     /**
@@ -41,6 +43,18 @@ public final class LearningRun {
             PreferenceData data,
             boolean restore,
             Set<String> openQuestions) {
+        this(planId, date, events, data, restore, openQuestions, null);
+    }
+
+    public LearningRun(
+            String planId,
+            String date,
+            List<DecisionEvent> events,
+            PreferenceData data,
+            boolean restore,
+            Set<String> openQuestions,
+            Listing listing) {
+        this.listing = listing;
         this.planId = planId;
         this.date = date;
         this.events = List.copyOf(events);

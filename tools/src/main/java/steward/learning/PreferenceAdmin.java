@@ -43,17 +43,26 @@ public final class PreferenceAdmin {
         return store.update(
                 d -> {
                     List<PreferenceData.Change> keep = new ArrayList<>(d.changes);
+                    // what this build does not know may be a newer Steward's learning: reset too (the old file is
+                    // the backup)
+                    int unknown = d.unknown.size();
                     PreferenceData fresh = new PreferenceData();
                     copyInto(fresh, d);
                     d.changes = keep;
-                    trail(d, "reset", "all learned preferences reset");
-                    return "all learned preferences reset (N back to " + Numbers.plain(d.active_threshold) + ")";
+                    String dropped = unknown == 0
+                            ? ""
+                            : "; " + unknown + (unknown == 1 ? " property" : " properties")
+                                    + " this Steward does not know dropped too (kept in backups/preferences)";
+                    trail(d, "reset", "all learned preferences reset" + dropped);
+                    return "all learned preferences reset (N back to " + Numbers.plain(d.active_threshold) + ")"
+                            + dropped;
                 },
                 true);
     }
 
     private static void copyInto(PreferenceData from, PreferenceData to) {
         to.version = from.version;
+        to.unknown = from.unknown;
         to.session_level = from.session_level;
         to.rule_level = from.rule_level;
         to.topic_level = from.topic_level;

@@ -1,9 +1,12 @@
 package steward.learning;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The preference store's content, in the seed's structure ({@code session_level}, {@code rule_level},
@@ -19,10 +22,23 @@ public final class PreferenceData {
     public static final int MAX_CHANGES = 200;
     /** How long a session the user rejected (kept, restored or renamed) is never deleted without being asked by name. */
     public static final int KEPT_WINDOW_DAYS = 90;
+    /**
+     * A delete request whose session is gone or changed since the user asked is dropped after this many housekeeping runs
+     * in a row found it so (a session listed differently once, e.g. a Claude Code session's idle time, is not enough).
+     */
+    public static final int STALE_RUNS = 2;
     /** How long "later" puts off the questions still waiting. */
     public static final int LATER_DAYS = 7;
     /** How long a topic the user said is not consolidated yet is not raised again (the same cluster, under any label). */
     public static final int TOPIC_NOT_YET_DAYS = 30;
+
+    /**
+     * Properties this build does not model, at this level (each nested object has its own): a store of this version
+     * written by a newer Steward, a sibling tool or a hand edit keeps them, with their values, on every rewrite.
+     */
+    @JsonAnySetter
+    @JsonAnyGetter
+    public Map<String, JsonNode> unknown = new LinkedHashMap<>();
 
     public int version = CURRENT_VERSION;
     public SessionLevel session_level = new SessionLevel();
@@ -45,6 +61,11 @@ public final class PreferenceData {
     public List<Change> changes = new ArrayList<>();
 
     public static final class SessionLevel {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public List<SessionMark> retain = new ArrayList<>();
         public List<SessionMark> delete = new ArrayList<>();
         public List<SessionMark> rename = new ArrayList<>();
@@ -53,6 +74,11 @@ public final class PreferenceData {
     }
 
     public static final class Waiting {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public String session_id;
         /** The rule condition it was asked under, e.g. B/long. */
         public String key;
@@ -64,6 +90,11 @@ public final class PreferenceData {
     }
 
     public static final class SessionMark {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public String id;
         public String title;
         public String date;
@@ -77,6 +108,17 @@ public final class PreferenceData {
         public Double last_activity;
         public Boolean ended;
 
+        /**
+         * A delete request that can no longer act: since this day (yyyy-MM-dd) the runs found its session {@code gone} or
+         * {@code changed} since the user saw it. Null while it holds. Dropped, with a change record, once stale in
+         * {@link #STALE_RUNS} runs in a row; never turned into a deletion of anything else.
+         */
+        public String stale_since;
+
+        public String stale_reason;
+        /** Runs in a row that found it stale (0 while it holds). */
+        public int stale_runs;
+
         public SessionMark() {}
 
         public SessionMark(String id, String title, String date, String rule) {
@@ -88,6 +130,11 @@ public final class PreferenceData {
     }
 
     public static final class RuleState {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public String rule;
         public String condition;
         /** The rule's own confidence for this condition, before any learning. */
@@ -133,6 +180,11 @@ public final class PreferenceData {
     }
 
     public static final class TopicLevel {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public List<TopicChoice> precheck = new ArrayList<>();
         public List<TopicMark> consolidated = new ArrayList<>();
         /** Topics the user said are not consolidated yet: not raised again for {@link #TOPIC_NOT_YET_DAYS} days. */
@@ -140,6 +192,11 @@ public final class PreferenceData {
     }
 
     public static final class TopicChoice {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public String topic;
         public String choice;
         public String session_id;
@@ -147,6 +204,11 @@ public final class PreferenceData {
     }
 
     public static final class TopicMark {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public String topic;
         public String date;
 
@@ -159,12 +221,22 @@ public final class PreferenceData {
     }
 
     public static final class Contradiction {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public String rule_key;
         public String date;
         public String detail;
     }
 
     public static final class RunEntry {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public int run;
         public String date;
         public String plan_id;
@@ -173,6 +245,11 @@ public final class PreferenceData {
     }
 
     public static final class Change {
+        /** Properties this build does not model: kept as they are on every rewrite ({@link PreferenceData#unknown}). */
+        @JsonAnySetter
+        @JsonAnyGetter
+        public Map<String, JsonNode> unknown = new LinkedHashMap<>();
+
         public String date;
         public String action;
         public String detail;

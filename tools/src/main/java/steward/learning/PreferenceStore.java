@@ -22,6 +22,8 @@ import java.util.stream.Stream;
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * The learning store: {@code <state dir>/preferences.json}, versioned, written atomically, the previous
@@ -33,6 +35,13 @@ public final class PreferenceStore {
     public static final String FILE = "preferences.json";
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    /**
+     * Reads the store; a property this build does not model is kept (PreferenceData's {@code unknown} maps), its numbers
+     * to their last digit (a float is read as a decimal, not a double), so that a rewrite gives it back as it was.
+     */
+    private static final ObjectReader READER =
+            Json.MAPPER.readerFor(PreferenceData.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private final Path stateDir;
     private final Clock clock;
@@ -71,7 +80,7 @@ public final class PreferenceStore {
                             + "; learning is paused and the file is left as it is");
         }
         try {
-            PreferenceData d = Json.MAPPER.readValue(bytes, PreferenceData.class);
+            PreferenceData d = READER.readValue(bytes);
             if (d == null) throw new IllegalArgumentException("empty document");
             if (d.version > PreferenceData.CURRENT_VERSION) {
                 return new Snapshot(
@@ -130,6 +139,9 @@ public final class PreferenceStore {
             for (PreferenceData.SessionMark m : e.getValue()) {
                 if (m == null || blank(m.id))
                     return "session_level." + e.getKey() + " has an entry without a session id";
+                if (m.stale_runs < 0) return "session_level." + e.getKey() + ": " + m.id + " has stale_runs below zero";
+                if (m.stale_since != null && !day(m.stale_since))
+                    return "session_level." + e.getKey() + ": " + m.id + " has an invalid stale_since (yyyy-MM-dd)";
                 if (e.getKey().equals("rejected") && !day(m.date))
                     return "session_level.rejected: " + m.id + " has no valid date (yyyy-MM-dd)";
             }

@@ -96,6 +96,23 @@ public final class Preferences {
         return deleted.get(sessionId);
     }
 
+    /**
+     * The session is as the user saw it when they asked to delete it: same title (or untitled), messages, newest activity
+     * and state, and the request has nothing this build does not understand (a newer Steward's condition on it would
+     * narrow it: such a request does not act).
+     */
+    public static boolean asSeen(PreferenceData.SessionMark asked, Listing.Now s) {
+        if (asked == null || asked.messages == null || asked.last_activity == null || asked.ended == null) return false;
+        if (!asked.unknown.isEmpty()) return false;
+        boolean titled = asked.title != null && !asked.title.isBlank();
+        boolean untitledNow = s.title() == null || s.title().isBlank();
+        return asked.messages == s.messages()
+                && Math.abs(asked.last_activity - s.lastActivity()) < 0.001
+                && asked.ended == s.ended()
+                && titled != untitledNow
+                && (!titled || asked.title.equals(s.title()));
+    }
+
     public double activeThreshold() {
         return data.active_threshold;
     }

@@ -178,6 +178,62 @@ class LearningTrustTest {
         assertFalse(auto(o3.result()).contains(p));
     }
 
+    static PreferenceData.SessionMark request(PreferenceData d, String id) {
+        return d.session_level.delete.stream()
+                .filter(m -> m.id.equals(id))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * A delete request whose session Hermes (or the user) deleted since can no longer act: the next run marks it stale,
+     * the one after drops it with a record; the kept child it was held by stays kept, nothing else is deleted.
+     */
+    @Test
+    void aDeleteRequestWhoseSessionIsGoneIsMarkedStaleThenDropped() throws Exception {
+        deleteRequestedWithAKeptChild();
+        assertEquals(null, request(prefs(), P).stale_since, "as seen: it holds");
+        hermesDeletes(P);
+        later(1);
+        apply(audit().plan(), Map.of());
+        PreferenceData.SessionMark m = request(prefs(), P);
+        assertNotNull(m, "one run is not enough");
+        assertEquals("gone", m.stale_reason);
+        later(1);
+        ApplyResult r = apply(audit().plan(), Map.of());
+        assertEquals(null, request(prefs(), P), "dropped after two runs");
+        assertTrue(
+                prefs().changes.stream()
+                        .anyMatch(c -> c.action.equals("stale_request") && c.detail.startsWith(P + " (gone")),
+                prefs().changes.toString());
+        assertTrue(HermesRows.exists(db, K), "the kept child is untouched");
+        assertTrue(prefs().session_level.retain.stream().anyMatch(k -> k.id.equals(K)));
+        assertTrue(r.executed() == null
+                || r.executed().stream().noneMatch(e -> e.session_id().equals(K)));
+    }
+
+    /** Resumed since the user asked: the request is stale (it never acts on the conversation it is now), then dropped. */
+    @Test
+    void aDeleteRequestWhoseSessionWasResumedIsMarkedStaleThenDroppedAndNeverActs() throws Exception {
+        deleteRequestedWithAKeptChild();
+        later(1);
+        HermesRows.sql(
+                db,
+                "UPDATE sessions SET ended_at = NULL, end_reason = NULL, message_count = 17 WHERE id = '" + P + "'");
+        HermesRows.sql(
+                db,
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('" + P
+                        + "', 'user', 'back to this', " + (epoch() - 600) + ")");
+        AuditEngine.Outcome o1 = audit();
+        assertFalse(auto(o1.result()).contains(P));
+        apply(o1.plan(), Map.of());
+        assertEquals("changed", request(prefs(), P).stale_reason);
+        later(1);
+        apply(audit().plan(), Map.of());
+        assertEquals(null, request(prefs(), P));
+        assertTrue(HermesRows.exists(db, P) && HermesRows.exists(db, K));
+    }
+
     static List<Plan.PlanItem> items(Plan p, String condition) {
         return p.items().stream()
                 .filter(i -> condition.equals(i.condition()) && i.cascade_of() == null)

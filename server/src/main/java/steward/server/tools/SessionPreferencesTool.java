@@ -59,7 +59,15 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
             List<String> kept_ids,
             List<String> deleted_ids,
             List<String> renamed_ids,
-            int waiting) {}
+            int waiting,
+            int stale,
+            List<String> stale_ids) {}
+
+    /** A run as stored, without the properties this build does not model (kept in the file, not part of this output). */
+    public record RunOut(int run, String date, String plan_id, int decisions, List<String> summary) {}
+
+    /** A change of the trail as stored (its unknown properties stay in the file). */
+    public record ChangeOut(String date, String action, String detail) {}
 
     public record State(
             String status,
@@ -72,8 +80,8 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
             List<String> consolidated_topics,
             int precheck_choices,
             int contradictions,
-            List<PreferenceData.RunEntry> recent_runs,
-            List<PreferenceData.Change> recent_changes,
+            List<RunOut> recent_runs,
+            List<ChangeOut> recent_changes,
             String rule_state) {}
 
     @Override
@@ -135,6 +143,10 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
                 .append(st.sessions().kept())
                 .append(", delete asked: ")
                 .append(st.sessions().deleted())
+                .append(
+                        st.sessions().stale() == 0
+                                ? ""
+                                : " (+" + st.sessions().stale() + " stale: gone or changed since, not acted on)")
                 .append(", renamed: ")
                 .append(st.sessions().renamed())
                 .append(", questions waiting: ")
@@ -172,14 +184,26 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
                     r.locked,
                     r.quiet));
         }
+        // a delete request whose session is gone or changed since can no longer act: listed as stale, not as pending
+        List<PreferenceData.SessionMark>
+                pending =
+                        d.session_level.delete.stream()
+                                .filter(m -> m.stale_since == null)
+                                .toList(),
+                stale =
+                        d.session_level.delete.stream()
+                                .filter(m -> m.stale_since != null)
+                                .toList();
         SessionsOut so = new SessionsOut(
                 d.session_level.retain.size(),
-                d.session_level.delete.size(),
+                pending.size(),
                 d.session_level.rename.size(),
                 d.session_level.retain.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
-                d.session_level.delete.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
+                pending.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
                 d.session_level.rename.stream().map(m -> m.id).limit(MAX_LISTED).toList(),
-                d.waiting.size());
+                d.waiting.size(),
+                stale.size(),
+                stale.stream().map(m -> m.id).limit(MAX_LISTED).toList());
         List<PreferenceData.RunEntry> runs = d.runs.subList(Math.max(0, d.runs.size() - 5), d.runs.size());
         List<PreferenceData.Change> changes = d.changes.subList(Math.max(0, d.changes.size() - 10), d.changes.size());
         return new State(
@@ -193,8 +217,12 @@ public final class SessionPreferencesTool extends StewardTool<SessionPreferences
                 d.topic_level.consolidated.stream().map(t -> t.topic).toList(),
                 d.topic_level.precheck.size(),
                 d.feedback_contradictions.size(),
-                List.copyOf(runs),
-                List.copyOf(changes),
+                runs.stream()
+                        .map(r -> new RunOut(r.run, r.date, r.plan_id, r.decisions, r.summary))
+                        .toList(),
+                changes.stream()
+                        .map(c -> new ChangeOut(c.date, c.action, c.detail))
+                        .toList(),
                 LearningEngine.ruleState(d));
     }
 }

@@ -60,6 +60,49 @@ class SessionPreferencesToolTest {
         all.get("rules").forEach(r -> assertTrue(!r.get("key").asString().startsWith("B/short"), r.toString()));
     }
 
+    /** A store with properties this build does not model (in runs and changes too): shown within the schema, kept in the file. */
+    @Test
+    void unknownPropertiesAreKeptInTheFileAndNotShown() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path f = t.ctx.paths().stateDir().resolve("preferences.json");
+        Files.createDirectories(f.getParent());
+        Files.writeString(
+                f,
+                "{\"version\":1,\"x_top\":[1,{\"a\":\"b\"}],\"run_count\":1,"
+                        + "\"runs\":[{\"run\":1,\"date\":\"2026-08-01\",\"plan_id\":\"p\",\"decisions\":0,"
+                        + "\"summary\":[],\"x_run\":true}],"
+                        + "\"changes\":[{\"date\":\"2026-08-01T00:00:00Z\",\"action\":\"a\",\"detail\":\"d\",\"x_ch\":2}]}");
+        JsonNode shown = t.ok("session_preferences", "{\"action\":\"set_threshold\",\"value\":4}");
+        assertEquals(1, shown.get("recent_runs").size());
+        assertTrue(!shown.get("recent_runs").get(0).has("x_run"), shown.toString());
+        assertTrue(!shown.get("recent_changes").get(0).has("x_ch"), shown.toString());
+        JsonNode file = tools.jackson.databind.json.JsonMapper.builder().build().readTree(Files.readString(f));
+        assertEquals("[1,{\"a\":\"b\"}]", file.get("x_top").toString());
+        assertTrue(file.at("/runs/0/x_run").asBoolean());
+        assertEquals(2, file.at("/changes/0/x_ch").asInt());
+    }
+
+    /** A delete request that can no longer act (its session gone or changed) is listed as stale, not as pending. */
+    @Test
+    void staleDeleteRequestsAreListedApart() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path f = t.ctx.paths().stateDir().resolve("preferences.json");
+        Files.createDirectories(f.getParent());
+        Files.writeString(
+                f,
+                "{\"version\":1,\"session_level\":{\"delete\":["
+                        + "{\"id\":\"s_pending\",\"date\":\"2026-08-01\",\"rule\":\"B\"},"
+                        + "{\"id\":\"s_stale\",\"date\":\"2026-08-01\",\"rule\":\"B\",\"stale_since\":\"2026-08-05\","
+                        + "\"stale_reason\":\"gone\",\"stale_runs\":1}]}}");
+        ToolResult r = t.call("session_preferences", "{}");
+        JsonNode sessions = t.ok("session_preferences", "{}").get("sessions");
+        assertEquals(1, sessions.get("deleted").asInt());
+        assertEquals("[\"s_pending\"]", sessions.get("deleted_ids").toString());
+        assertEquals(1, sessions.get("stale").asInt());
+        assertEquals("[\"s_stale\"]", sessions.get("stale_ids").toString());
+        assertTrue(r.text().contains("delete asked: 1 (+1 stale"), r.text());
+    }
+
     @Test
     void corruptStoreIsAnErrorAndUntouched() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);

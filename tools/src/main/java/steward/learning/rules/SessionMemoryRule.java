@@ -2,10 +2,13 @@ package steward.learning.rules;
 
 import java.time.LocalDate;
 import steward.learning.DecisionEvent;
+import steward.learning.LearningEngine;
 import steward.learning.LearningRule;
 import steward.learning.LearningRun;
+import steward.learning.Listing;
 import steward.learning.Outcome;
 import steward.learning.PreferenceData;
+import steward.learning.Preferences;
 import steward.sessions.rules.RuleMeta;
 
 /**
@@ -18,7 +21,8 @@ import steward.sessions.rules.RuleMeta;
         id = "session-memory",
         summary =
                 "a session the user kept, restored or renamed is not proposed again; one they asked to delete comes back HIGH "
-                        + "while it is as they saw it (a rejection withdraws it)",
+                        + "while it is as they saw it (a rejection withdraws it); a delete request whose session is gone or "
+                        + "changed is marked stale and dropped after " + PreferenceData.STALE_RUNS + " such runs",
         rationale = "the user's explicit word on one session outranks any rule about sessions like it")
 public final class SessionMemoryRule implements LearningRule {
     @Override
@@ -57,8 +61,51 @@ public final class SessionMemoryRule implements LearningRule {
                 }
             }
         }
+        if (run.listing != null && !run.restore) stale(run);
         LocalDate cut = LocalDate.parse(run.date).minusDays(PreferenceData.KEPT_WINDOW_DAYS);
         level.rejected.removeIf(m -> m.date == null || LocalDate.parse(m.date).isBefore(cut));
+    }
+
+    /**
+     * The user's delete requests checked against the sessions this run found. One whose session is gone (in no home, and
+     * every home was listed) or changed since they saw it can no longer act (rule F acts only on the session as seen):
+     * it is marked stale, and dropped with a record once stale in {@link PreferenceData#STALE_RUNS} runs in a row. One
+     * found as seen again holds again. A session out of this run's sight (a home not listed) leaves its request as it
+     * is; so does a request this build cannot judge (properties it does not know) while its session exists. Only delete
+     * requests: what the user kept or renamed protects the session and is never dropped here.
+     */
+    private static void stale(LearningRun run) {
+        var it = run.data.session_level.delete.iterator();
+        while (it.hasNext()) {
+            PreferenceData.SessionMark m = it.next();
+            Listing.Now now = run.listing.sessions().get(m.id);
+            String reason;
+            if (now == null) {
+                if (!run.listing.complete()) continue; // out of sight, not gone
+                reason = "gone";
+            } else if (Preferences.asSeen(m, now)) {
+                m.stale_since = null;
+                m.stale_reason = null;
+                m.stale_runs = 0;
+                continue;
+            } else if (!m.unknown.isEmpty()) {
+                continue; // a newer Steward's request: not judged by this one
+            } else {
+                reason = "changed";
+            }
+            if (m.stale_since == null) m.stale_since = run.date;
+            m.stale_reason = reason;
+            m.stale_runs++;
+            if (m.stale_runs >= PreferenceData.STALE_RUNS) {
+                it.remove();
+                String label = m.title == null || m.title.isBlank() ? m.id : m.id + " \"" + m.title + "\"";
+                run.record(
+                        LearningEngine.STALE_DROPPED,
+                        m.id,
+                        label + " (" + (reason.equals("gone") ? "gone" : "changed since you asked") + ", stale since "
+                                + m.stale_since + ")");
+            }
+        }
     }
 
     private static void remember(LearningRun run, DecisionEvent e) {

@@ -29,6 +29,7 @@ import steward.learning.DecisionEvent;
 import steward.learning.LearningEngine;
 import steward.learning.LearningReport;
 import steward.learning.Level;
+import steward.learning.Listing;
 import steward.learning.Outcome;
 import steward.learning.PreferenceStore;
 import steward.learning.RuleKey;
@@ -37,10 +38,12 @@ import steward.sessions.audit.Plan;
 import steward.sessions.audit.PlanStore;
 import steward.sessions.audit.Times;
 import steward.sessions.backup.SessionBackup;
+import steward.sessions.rules.PreferenceRule;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
+import steward.sessions.store.SessionSource;
 import steward.sessions.store.SessionStore;
 import steward.state.AtomicFiles;
 import steward.state.Crashpoint;
@@ -1132,8 +1135,30 @@ public final class ApplyEngine {
             }
         }
         LearningEngine.Summary s = new LearningEngine(new PreferenceStore(paths.stateDir(), clock), clock)
-                .record(plan.plan_id(), events, open);
+                .record(plan.plan_id(), events, open, listing(plan));
         return LearningReport.of(s);
+    }
+
+    /**
+     * Every home's sessions as they are after this apply, for the user's earlier delete requests (rule F): one whose
+     * session is gone or changed since they asked is marked stale, and dropped after a few such runs. Null when a home
+     * cannot be read: then no request is judged.
+     */
+    private Listing listing(Plan plan) {
+        try {
+            Double idle = plan.storeRefs().stream()
+                    .filter(r -> r.store().equals(ClaudeSessions.STORE) && r.idle_seconds() != null)
+                    .map(Plan.StoreRef::idle_seconds)
+                    .findFirst()
+                    .orElse(ClaudeSessions.DEFAULT_IDLE_SECONDS);
+            List<SessionSource> homes = SessionHomes.open(
+                    paths, null, new ClaudeSessions.Options(Times.epoch(clock.instant()), idle, callerCwd, true), CTX);
+            Map<String, Listing.Now> now = new HashMap<>();
+            for (SessionSource home : homes) for (SessionRow r : home.rows()) now.put(r.id(), PreferenceRule.now(r));
+            return new Listing(now, true);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private ApplyResult result(

@@ -2,6 +2,7 @@ package steward.sessions.rules;
 
 import java.util.Optional;
 import steward.learning.Level;
+import steward.learning.Listing;
 import steward.learning.PreferenceData;
 import steward.learning.Preferences;
 import steward.learning.RuleKey;
@@ -31,15 +32,14 @@ public final class PreferenceRule implements Rule {
         return Optional.empty();
     }
 
-    /** The session is as the user saw it when they asked to delete it: same title, messages, newest activity and state. */
+    /** The session is as the user saw it when they asked to delete it (Preferences.asSeen: the one comparison). */
     static boolean asSeen(PreferenceData.SessionMark asked, SessionRow s) {
-        if (asked == null || asked.messages == null || asked.last_activity == null || asked.ended == null) return false;
-        boolean titled = asked.title != null && !asked.title.isBlank();
-        return asked.messages == s.messageCount()
-                && Math.abs(asked.last_activity - s.lastActivity()) < 0.001
-                && asked.ended == !s.active()
-                && titled != s.untitled()
-                && (!titled || asked.title.equals(s.title()));
+        return Preferences.asSeen(asked, now(s));
+    }
+
+    /** A session as the learning store compares it with a request. */
+    public static Listing.Now now(SessionRow s) {
+        return new Listing.Now(s.title(), s.messageCount(), s.lastActivity(), !s.active());
     }
 
     /**

@@ -79,6 +79,19 @@ class PreferenceRuleTest {
         assertFalse(PreferenceRule.asSeen(unknown, gone), "a request from an older store: the rules ask again");
     }
 
+    /**
+     * A delete request carrying a property this build does not model (a newer Steward may have added a condition to it)
+     * does not act: narrowed to "the rules decide again", never widened. Kept in the store all the same.
+     */
+    @Test
+    void aDeleteRequestWithAPropertyThisBuildDoesNotKnowDoesNotAct() {
+        SessionRow gone = RuleFixtures.row(rows, "gone");
+        PreferenceData.SessionMark m = asSeen(gone);
+        assertTrue(PreferenceRule.asSeen(m, gone));
+        m.unknown.put("only_if", tools.jackson.databind.node.JsonNodeFactory.instance.stringNode("claude"));
+        assertFalse(PreferenceRule.asSeen(m, gone));
+    }
+
     @Test
     void emptyStoreNeverMatches() {
         RuleContext ctx = RuleFixtures.context(rows, null);
