@@ -33,17 +33,7 @@ public final class LearningRun {
     public record Change(String kind, String key, String detail) {}
 
     public LearningRun(String planId, String date, List<DecisionEvent> events, PreferenceData data) {
-        this(planId, date, events, data, false, null);
-    }
-
-    public LearningRun(
-            String planId,
-            String date,
-            List<DecisionEvent> events,
-            PreferenceData data,
-            boolean restore,
-            Set<String> openQuestions) {
-        this(planId, date, events, data, restore, openQuestions, null);
+        this(planId, date, events, data, false, null, null);
     }
 
     public LearningRun(

@@ -59,7 +59,7 @@ class WaitingRuleTest {
         PreferenceData d = new PreferenceData();
         Events.learn(d, "s1 | B | long | MEDIUM | delete | UNANSWERED\ns2 | B | long | MEDIUM | delete | UNANSWERED");
         new WaitingRule()
-                .apply(new LearningRun("p", "2026-08-12", List.of(later("s1")), d, false, Set.of("s1|B/long")));
+                .apply(new LearningRun("p", "2026-08-12", List.of(later("s1")), d, false, Set.of("s1|B/long"), null));
         Preferences p = new Preferences(d, null);
         assertEquals("2026-08-19", p.waiting("s1", "B/long").later_until);
         assertNull(p.waiting("s2", "B/long"), "s2 is no longer in the plan");
