@@ -6,90 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import steward.config.StewardPaths;
 import steward.learning.PreferenceData;
-import steward.learning.PreferenceStore;
-import steward.sessions.apply.ApplyEngine;
-import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
 import steward.sessions.audit.AuditEngine;
-import steward.sessions.audit.AuditRequest;
-import steward.sessions.audit.AuditResult;
 import steward.sessions.audit.Plan;
 import steward.sessions.backup.RestoreEngine;
-import steward.testing.TestHomes;
 
 /**
  * The learning loop on homes that change between runs (sessions inserted, resumed and removed as Hermes does, on a copy
  * of fixtures/hermes-home): what the user said is what runs, no more.
  */
-class LearningTrustTest {
-    static final String CURRENT = "20260810_071500_a6a3a4";
-    static final double DAY = 86400.0;
-
-    @TempDir
-    Path tmp;
-
-    StewardPaths paths;
-    Path db;
-    Instant now = TestHomes.NOW;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        paths = StewardPaths.of(TestHomes.copyFixture(tmp));
-        db = paths.stateDb();
-    }
-
-    double epoch() {
-        return now.getEpochSecond();
-    }
-
-    Clock clock() {
-        return Clock.fixed(now, ZoneOffset.UTC);
-    }
-
-    void later(double days) {
-        now = now.plus(Duration.ofSeconds((long) (days * DAY)));
-    }
-
-    AuditEngine.Outcome audit() {
-        return new AuditEngine(paths, clock()).audit(new AuditRequest(CURRENT, now, "interactive", "en", 500));
-    }
-
-    ApplyResult apply(Plan plan, Map<String, String> items) {
-        return new ApplyEngine(paths, clock())
-                .apply(new ApplyRequest(plan.plan_id(), items, Map.of(), Map.of(), false, CURRENT, Map.of()));
-    }
-
-    PreferenceData prefs() {
-        return new PreferenceStore(paths.stateDir(), clock()).read().data();
-    }
-
-    static Plan.PlanItem item(Plan p, String sessionId) {
-        return p.items().stream()
-                .filter(i -> i.session_id().equals(sessionId))
-                .findFirst()
-                .orElse(null);
-    }
-
-    static Set<String> auto(AuditResult r) {
-        return r.groups().auto().items().stream()
-                .map(AuditResult.Item::session_id)
-                .collect(Collectors.toSet());
-    }
-
+class LearningTrustTest extends FixtureHomeRuns {
     /** Hermes deletes a session (its own auto-prune, or the user in Hermes): children orphaned, messages gone. */
     void hermesDeletes(String id) throws Exception {
         HermesRows.sql(db, "UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = '" + id + "'");
@@ -232,16 +162,6 @@ class LearningTrustTest {
         apply(audit().plan(), Map.of());
         assertEquals(null, request(prefs(), P));
         assertTrue(HermesRows.exists(db, P) && HermesRows.exists(db, K));
-    }
-
-    static List<Plan.PlanItem> items(Plan p, String condition) {
-        return p.items().stream()
-                .filter(i -> condition.equals(i.condition()) && i.cascade_of() == null)
-                .toList();
-    }
-
-    RestoreEngine.Result restore(ApplyResult r, String sessionId) {
-        return new RestoreEngine(paths, clock()).restore(r.backup().backup_id(), List.of(sessionId));
     }
 
     @Test

@@ -75,6 +75,26 @@ public final class PreferenceRule implements Rule {
         return v.withConfidence(level, why);
     }
 
+    /**
+     * A session the user asked to delete that has changed since (resumed, named, added to): the request no longer acts
+     * and the rules decide again; the verdict says so, so that the user sees why it is not simply deleted.
+     */
+    static Verdict noteChangedRequest(SessionRow s, Verdict v, RuleContext ctx) {
+        PreferenceData.SessionMark asked = ctx.preferences().deleteRequest(s.id());
+        if (asked == null || v.rule().equals("F") || asSeen(asked, s)) return v;
+        // a request of an older store (no session as seen) or one this build cannot judge: not known to have changed
+        if (asked.messages == null || asked.last_activity == null || asked.ended == null || !asked.unknown.isEmpty())
+            return v;
+        String on = asked.date == null ? "" : " on " + asked.date;
+        String zhOn = asked.date == null ? "" : "在 " + asked.date + " ";
+        return v.withConfidence(
+                v.confidence(),
+                new Text(
+                        v.reason().en() + " (you asked" + on
+                                + " to delete it; it has changed since, so that no longer holds)",
+                        v.reason().zh() + "（你" + zhOn + "要求删除过它；之后它有变化，该要求不再生效）"));
+    }
+
     /** The learning notes in Chinese, for the zh report. */
     static String zh(String note) {
         if (note.startsWith("you kept similar ones before")) return "你之前保留过同类";

@@ -31,6 +31,7 @@ public final class RuleEngine {
             v = v.scoped(pinned ? null : MachineSessions.family(s));
         }
         v = PreferenceRule.adjust(s, v, ctx);
+        v = PreferenceRule.noteChangedRequest(s, v, ctx);
         return SafetyGuardRule.cap(s, v, ctx);
     }
 }

@@ -92,6 +92,45 @@ class PreferenceRuleTest {
         assertFalse(PreferenceRule.asSeen(m, gone));
     }
 
+    /**
+     * A session the user asked to delete that was talked on since: the request no longer acts (the rules decide) and the
+     * verdict says why; a request of an older store (no session as seen) or one with properties this build does not know
+     * is not said to have changed; a request that holds is rule F's own verdict, with no note.
+     */
+    @Test
+    void aChangedSessionsVerdictSaysTheDeleteRequestNoLongerHolds() {
+        SessionRow gone = RuleFixtures.row(rows, "gone");
+        PreferenceData d = new PreferenceData();
+        PreferenceData.SessionMark older = asSeen(gone);
+        older.messages = gone.messageCount() - 5;
+        d.session_level.delete.add(older);
+        Verdict v = RuleEngine.evaluate(gone, RuleContext.of(RuleFixtures.NOW, null, rows, new Preferences(d, null)));
+        assertFalse(v.rule().equals("F"), v.toString());
+        assertTrue(
+                v.reason()
+                        .en()
+                        .endsWith(
+                                "(you asked on 2026-08-01 to delete it; it has changed since, so that no longer holds)"),
+                v.reason().en());
+        assertTrue(v.reason().zh().contains("要求删除过它"), v.reason().zh());
+
+        PreferenceData.SessionMark unjudged = new PreferenceData.SessionMark("gone", null, "2026-08-01", "B");
+        d.session_level.delete.set(0, unjudged);
+        Verdict u = RuleEngine.evaluate(gone, RuleContext.of(RuleFixtures.NOW, null, rows, new Preferences(d, null)));
+        assertFalse(u.reason().en().contains("you asked"), u.reason().en());
+
+        PreferenceData.SessionMark newer = asSeen(gone);
+        newer.unknown.put("only_if", tools.jackson.databind.node.JsonNodeFactory.instance.stringNode("claude"));
+        d.session_level.delete.set(0, newer);
+        Verdict n = RuleEngine.evaluate(gone, RuleContext.of(RuleFixtures.NOW, null, rows, new Preferences(d, null)));
+        assertFalse(n.reason().en().contains("you asked"), n.reason().en());
+
+        d.session_level.delete.set(0, asSeen(gone));
+        Verdict f = RuleEngine.evaluate(gone, RuleContext.of(RuleFixtures.NOW, null, rows, new Preferences(d, null)));
+        assertEquals("F", f.rule());
+        assertEquals("you asked to delete it last time", f.reason().en());
+    }
+
     @Test
     void emptyStoreNeverMatches() {
         RuleContext ctx = RuleFixtures.context(rows, null);
