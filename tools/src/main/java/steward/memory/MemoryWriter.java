@@ -349,6 +349,43 @@ public final class MemoryWriter {
         return new Step(kind, record, null, 0, false);
     }
 
+    /** No entry matched {@code old}: the error, with the current entries to pick the exact text from. */
+    private static Step noMatch(String old, List<String> entries, String verb) {
+        return fail(
+                "no_match",
+                ordered(
+                        "success",
+                        false,
+                        "error",
+                        "No entry matched '" + old + "'. Check current_entries "
+                                + "below and retry with the exact text of the entry you want to " + verb + ".",
+                        "current_entries",
+                        entries));
+    }
+
+    /**
+     * A single write of {@code c} that would put the store at {@code total} chars, over {@code limit}: nothing written;
+     * the error with the current entries and usage ({@code current} chars) to consolidate from.
+     */
+    private static Step overLimit(
+            String kind, String error, List<String> entries, int current, int limit, int total, String c) {
+        return new Step(
+                        kind,
+                        ordered(
+                                "success",
+                                false,
+                                "error",
+                                error,
+                                "current_entries",
+                                entries,
+                                "usage",
+                                MemoryRules.shortUsage(current, limit)),
+                        null,
+                        total - limit,
+                        false)
+                .attempted(List.of(c));
+    }
+
     public static Step compute(MemoryRequest r, MemoryTarget t, int limit, MemoryDocument doc) {
         List<String> entries = doc.entries();
         if (r.isBatch()) {
@@ -365,25 +402,18 @@ public final class MemoryWriter {
                 int total = MemoryRules.chars(next);
                 if (total > limit) {
                     int current = MemoryRules.chars(entries);
-                    return new Step(
-                                    "overflow",
-                                    ordered(
-                                            "success",
-                                            false,
-                                            "error",
-                                            t.label() + " at " + MemoryRules.n(current) + "/"
-                                                    + MemoryRules.n(limit) + " chars. Adding this entry ("
-                                                    + CodePoints.length(c)
-                                                    + " chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter "
-                                                    + "ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.",
-                                            "current_entries",
-                                            entries,
-                                            "usage",
-                                            MemoryRules.shortUsage(current, limit)),
-                                    null,
-                                    total - limit,
-                                    false)
-                            .attempted(List.of(c));
+                    return overLimit(
+                            "overflow",
+                            t.label() + " at " + MemoryRules.n(current) + "/"
+                                    + MemoryRules.n(limit) + " chars. Adding this entry ("
+                                    + CodePoints.length(c)
+                                    + " chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter "
+                                    + "ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.",
+                            entries,
+                            current,
+                            limit,
+                            total,
+                            c);
                 }
                 return success("success", t, limit, next, "Entry added.", next);
             }
@@ -392,18 +422,7 @@ public final class MemoryWriter {
                 String old = MemoryRules.clean(r.old_text());
                 String c = MemoryRules.clean(r.content());
                 List<Integer> m = MemoryRules.matches(entries, old);
-                if (m.isEmpty()) {
-                    return fail(
-                            "no_match",
-                            ordered(
-                                    "success",
-                                    false,
-                                    "error",
-                                    "No entry matched '" + old + "'. Check current_entries "
-                                            + "below and retry with the exact text of the entry you want to replace.",
-                                    "current_entries",
-                                    entries));
-                }
+                if (m.isEmpty()) return noMatch(old, entries, "replace");
                 if (m.size() > 1 && MemoryRules.distinct(entries, m)) return multiple(old, entries, m);
                 List<String> next = new ArrayList<>(entries);
                 next.set(m.get(0), c);
@@ -411,24 +430,17 @@ public final class MemoryWriter {
                 if (total > limit) {
                     int current = MemoryRules.chars(entries);
                     String store = t == MemoryTarget.USER ? "the user profile" : "memory";
-                    return new Step(
-                                    "replace_overflow",
-                                    ordered(
-                                            "success",
-                                            false,
-                                            "error",
-                                            "Replacement would put " + store + " at "
-                                                    + MemoryRules.n(total) + "/" + MemoryRules.n(limit)
-                                                    + " chars. Shorten the new content, or 'remove' other stale "
-                                                    + "or less important entries to make room (see current_entries below), then retry — all in this turn.",
-                                            "current_entries",
-                                            entries,
-                                            "usage",
-                                            MemoryRules.shortUsage(current, limit)),
-                                    null,
-                                    total - limit,
-                                    false)
-                            .attempted(List.of(c));
+                    return overLimit(
+                            "replace_overflow",
+                            "Replacement would put " + store + " at "
+                                    + MemoryRules.n(total) + "/" + MemoryRules.n(limit)
+                                    + " chars. Shorten the new content, or 'remove' other stale "
+                                    + "or less important entries to make room (see current_entries below), then retry — all in this turn.",
+                            entries,
+                            current,
+                            limit,
+                            total,
+                            c);
                 }
                 return success("success", t, limit, next, "Entry replaced.", next);
             }
@@ -436,18 +448,7 @@ public final class MemoryWriter {
                 if (doc.drifted(limit)) return fail("drift", null);
                 String old = MemoryRules.clean(r.old_text());
                 List<Integer> m = MemoryRules.matches(entries, old);
-                if (m.isEmpty()) {
-                    return fail(
-                            "no_match",
-                            ordered(
-                                    "success",
-                                    false,
-                                    "error",
-                                    "No entry matched '" + old + "'. Check current_entries "
-                                            + "below and retry with the exact text of the entry you want to remove.",
-                                    "current_entries",
-                                    entries));
-                }
+                if (m.isEmpty()) return noMatch(old, entries, "remove");
                 if (m.size() > 1 && MemoryRules.distinct(entries, m)) return multiple(old, entries, m);
                 if (MemoryRules.singleEntryUserFile(t, doc) && !r.confirm_whole_file())
                     return wholeFileGuard(t, limit, entries);

@@ -20,61 +20,6 @@ public record StatusReport(
         Claude claude,
         DiskUsage disk) {
 
-    /** A report without the disk figures. */
-    public StatusReport(
-            Paths paths,
-            boolean hermes_home_exists,
-            StateDb state_db,
-            Sessions sessions,
-            Map<String, MemoryUsage> memory,
-            Config config,
-            int skills,
-            List<String> warnings,
-            List<String> errors,
-            RecallStatus recall,
-            Claude claude) {
-        this(
-                paths,
-                hermes_home_exists,
-                state_db,
-                sessions,
-                memory,
-                config,
-                skills,
-                warnings,
-                errors,
-                recall,
-                claude,
-                null);
-    }
-
-    /** A report without a Claude Code section (Hermes only). */
-    public StatusReport(
-            Paths paths,
-            boolean hermes_home_exists,
-            StateDb state_db,
-            Sessions sessions,
-            Map<String, MemoryUsage> memory,
-            Config config,
-            int skills,
-            List<String> warnings,
-            List<String> errors,
-            RecallStatus recall) {
-        this(
-                paths,
-                hermes_home_exists,
-                state_db,
-                sessions,
-                memory,
-                config,
-                skills,
-                warnings,
-                errors,
-                recall,
-                null,
-                null);
-    }
-
     /**
      * The Claude Code home: where it is and where that came from, its sessions (live ones appended to within
      * {@code idle_hours}), the busiest projects, index files and what could not be read, and Claude Code's own

@@ -7,107 +7,58 @@ import java.util.Map;
 final class Reports {
     private Reports() {}
 
+    /** The words of a plan report in one language; {@code %s} stands for a value. */
+    private record PlanWords(
+            String header, String counts, String moves, String prunes, String skills, String warning, String last) {}
+
+    private static final PlanWords PLAN_ZH = new PlanWords(
+            "整理计划 %s（%s，%s）：%s → %s 字符（上限 %s）\n",
+            "新增 %s，再次提及 %s，晋升 %s，降级 %s，取代 %s，补前缀 %s\n",
+            "移动 %s 个文件（旧日志归档 / 多余 .bak 转入 Steward 备份，字节不变）\n",
+            "待确认的裁剪（不确认就不删除）：\n",
+            "建议写入 Skill 踩坑区：%s 条\n",
+            "注意：",
+            "确认后用 plan_id 执行 apply（可附 confirm_prune）。");
+
+    private static final PlanWords PLAN_EN = new PlanWords(
+            "Consolidation plan %s (%s, %s): %s → %s chars (limit %s)\n",
+            "added %s, mentioned again %s, promoted %s, demoted %s, superseded %s, prefixed %s\n",
+            "moves %s file(s) (old logs to archive/, surplus .bak to Steward's backups; bytes unchanged)\n",
+            "prune proposals (nothing is removed unless confirmed):\n",
+            "suggested for a skill's pitfalls section: %s\n",
+            "warning: ",
+            "Show this to the user; apply with plan_id (and confirm_prune for the items they approve).");
+
     static String plan(Consolidation.PlanResult r, String locale) {
         Map<String, Long> c = counts(r);
-        boolean zh = "zh".equals(locale);
+        PlanWords w = "zh".equals(locale) ? PLAN_ZH : PLAN_EN;
         StringBuilder sb = new StringBuilder();
-        if (zh) {
-            sb.append("整理计划 ")
-                    .append(r.plan_id())
-                    .append("（")
-                    .append(r.scope())
-                    .append("，")
-                    .append(r.file())
-                    .append("）：")
-                    .append(r.chars_before())
-                    .append(" → ")
-                    .append(r.chars_after())
-                    .append(" 字符（上限 ")
-                    .append(r.limit())
-                    .append("）\n");
-            sb.append("新增 ")
-                    .append(c.get("add"))
-                    .append("，再次提及 ")
-                    .append(c.get("mention"))
-                    .append("，晋升 ")
-                    .append(c.get("promote"))
-                    .append("，降级 ")
-                    .append(c.get("demote"))
-                    .append("，取代 ")
-                    .append(c.get("supersede"))
-                    .append("，补前缀 ")
-                    .append(c.get("prefix"))
-                    .append("\n");
-            long moves = r.files().stream().filter(f -> f.op().equals("move")).count();
-            if (moves > 0) sb.append("移动 ").append(moves).append(" 个文件（旧日志归档 / 多余 .bak 转入 Steward 备份，字节不变）\n");
-            if (!r.prune().isEmpty()) {
-                sb.append("待确认的裁剪（不确认就不删除）：\n");
-                for (var p : r.prune())
-                    sb.append("  ")
-                            .append(p.id())
-                            .append(" ")
-                            .append(p.rule())
-                            .append(" ")
-                            .append(p.entry())
-                            .append("\n");
-            }
-            if (!r.skill_suggestions().isEmpty())
-                sb.append("建议写入 Skill 踩坑区：")
-                        .append(r.skill_suggestions().size())
-                        .append(" 条\n");
-            for (String w : r.warnings()) sb.append("注意：").append(w).append("\n");
-            sb.append("确认后用 plan_id 执行 apply（可附 confirm_prune）。");
-        } else {
-            sb.append("Consolidation plan ")
-                    .append(r.plan_id())
-                    .append(" (")
-                    .append(r.scope())
-                    .append(", ")
-                    .append(r.file())
-                    .append("): ")
-                    .append(r.chars_before())
-                    .append(" → ")
-                    .append(r.chars_after())
-                    .append(" chars (limit ")
-                    .append(r.limit())
-                    .append(")\n");
-            sb.append("added ")
-                    .append(c.get("add"))
-                    .append(", mentioned again ")
-                    .append(c.get("mention"))
-                    .append(", promoted ")
-                    .append(c.get("promote"))
-                    .append(", demoted ")
-                    .append(c.get("demote"))
-                    .append(", superseded ")
-                    .append(c.get("supersede"))
-                    .append(", prefixed ")
-                    .append(c.get("prefix"))
-                    .append("\n");
-            long moves = r.files().stream().filter(f -> f.op().equals("move")).count();
-            if (moves > 0)
-                sb.append("moves ")
-                        .append(moves)
-                        .append(
-                                " file(s) (old logs to archive/, surplus .bak to Steward's backups; bytes unchanged)\n");
-            if (!r.prune().isEmpty()) {
-                sb.append("prune proposals (nothing is removed unless confirmed):\n");
-                for (var p : r.prune())
-                    sb.append("  ")
-                            .append(p.id())
-                            .append(" ")
-                            .append(p.rule())
-                            .append(" ")
-                            .append(p.entry())
-                            .append("\n");
-            }
-            if (!r.skill_suggestions().isEmpty())
-                sb.append("suggested for a skill's pitfalls section: ")
-                        .append(r.skill_suggestions().size())
+        sb.append(w.header().formatted(r.plan_id(), r.scope(), r.file(), r.chars_before(), r.chars_after(), r.limit()));
+        sb.append(w.counts()
+                .formatted(
+                        c.get("add"),
+                        c.get("mention"),
+                        c.get("promote"),
+                        c.get("demote"),
+                        c.get("supersede"),
+                        c.get("prefix")));
+        long moves = r.files().stream().filter(f -> f.op().equals("move")).count();
+        if (moves > 0) sb.append(w.moves().formatted(moves));
+        if (!r.prune().isEmpty()) {
+            sb.append(w.prunes());
+            for (var p : r.prune())
+                sb.append("  ")
+                        .append(p.id())
+                        .append(" ")
+                        .append(p.rule())
+                        .append(" ")
+                        .append(p.entry())
                         .append("\n");
-            for (String w : r.warnings()) sb.append("warning: ").append(w).append("\n");
-            sb.append("Show this to the user; apply with plan_id (and confirm_prune for the items they approve).");
         }
+        if (!r.skill_suggestions().isEmpty())
+            sb.append(w.skills().formatted(r.skill_suggestions().size()));
+        for (String x : r.warnings()) sb.append(w.warning()).append(x).append("\n");
+        sb.append(w.last());
         return sb.toString();
     }
 

@@ -639,7 +639,7 @@ public final class AuditEngine {
     private static Plan.PlanItem item(SessionRow s, Verdict v, String cascadeOf, AuditRequest req) {
         boolean executable =
                 v.action().executable() && (!req.headless() || v.rule().equals("A"));
-        return new Plan.PlanItem(
+        return Plan.PlanItem.of(
                 s.id(),
                 s.id(),
                 v.rule(),
@@ -652,8 +652,6 @@ public final class AuditEngine {
                 v.topic(),
                 fingerprint(s),
                 v.base().name(),
-                null,
-                null,
                 v.guarded(),
                 s.place() == null ? null : s.store());
     }

@@ -64,7 +64,7 @@ final class Cascade {
                 items.remove(c.id());
                 items.put(
                         c.id(),
-                        new Plan.PlanItem(
+                        Plan.PlanItem.of(
                                 c.id(),
                                 c.id(),
                                 p.rule(),
@@ -77,8 +77,6 @@ final class Cascade {
                                 null,
                                 AuditEngine.fingerprint(c),
                                 p.base(),
-                                null,
-                                null,
                                 false,
                                 p.store()));
                 memo.put(c.id(), false);

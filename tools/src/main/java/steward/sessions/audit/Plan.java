@@ -41,38 +41,6 @@ public record Plan(
         String report_text,
         List<StoreRef> stores) {
 
-    /** A plan of a Hermes store only ({@code database} / {@code database_key} bind it). */
-    public Plan(
-            String plan_id,
-            String created_at,
-            double created_at_epoch,
-            double expires_at_epoch,
-            String database,
-            String database_key,
-            String mode,
-            String locale,
-            String current_session_id,
-            String current_found_by,
-            double threshold,
-            List<PlanItem> items,
-            String report_text) {
-        this(
-                plan_id,
-                created_at,
-                created_at_epoch,
-                expires_at_epoch,
-                database,
-                database_key,
-                mode,
-                locale,
-                current_session_id,
-                current_found_by,
-                threshold,
-                items,
-                report_text,
-                null);
-    }
-
     /**
      * A store the plan was made for: its name, location and key (what binds the plan to it), the current session the
      * audit used there and how it was found, and for Claude Code the idle time that made a session ended.
@@ -90,6 +58,25 @@ public record Plan(
         if (stores != null) return stores;
         return List.of(
                 new StoreRef(SessionRow.HERMES, database, database_key, current_session_id, current_found_by, null));
+    }
+
+    /** This plan with {@code list} as its items. */
+    public Plan withItems(List<PlanItem> list) {
+        return new Plan(
+                plan_id,
+                created_at,
+                created_at_epoch,
+                expires_at_epoch,
+                database,
+                database_key,
+                mode,
+                locale,
+                current_session_id,
+                current_found_by,
+                threshold,
+                list,
+                report_text,
+                stores);
     }
 
     /**
@@ -153,7 +140,11 @@ public record Plan(
             String new_title,
             String chain,
             String group) {
-        public PlanItem(
+        /**
+         * A new item of a session of {@code store} (null: Hermes): not yet asked, held by nothing, in no chain or group,
+         * and no rename.
+         */
+        public static PlanItem of(
                 String item_id,
                 String session_id,
                 String rule,
@@ -166,92 +157,9 @@ public record Plan(
                 String topic,
                 Fingerprint fingerprint,
                 String base,
-                String question,
-                List<String> held_by,
-                boolean guarded,
-                String store,
-                List<String> along,
-                String new_title) {
-            this(
-                    item_id,
-                    session_id,
-                    rule,
-                    condition,
-                    action,
-                    confidence,
-                    executable,
-                    reason,
-                    cascade_of,
-                    topic,
-                    fingerprint,
-                    base,
-                    question,
-                    held_by,
-                    guarded,
-                    store,
-                    along,
-                    new_title,
-                    null,
-                    null);
-        }
-
-        /** An item of a Hermes session. */
-        public PlanItem(
-                String item_id,
-                String session_id,
-                String rule,
-                String condition,
-                String action,
-                String confidence,
-                boolean executable,
-                String reason,
-                String cascade_of,
-                String topic,
-                Fingerprint fingerprint,
-                String base,
-                String question,
-                List<String> held_by,
-                boolean guarded) {
-            this(
-                    item_id,
-                    session_id,
-                    rule,
-                    condition,
-                    action,
-                    confidence,
-                    executable,
-                    reason,
-                    cascade_of,
-                    topic,
-                    fingerprint,
-                    base,
-                    question,
-                    held_by,
-                    guarded,
-                    null,
-                    null,
-                    null);
-        }
-
-        /** An item of a session of {@code store} (null: Hermes). */
-        public PlanItem(
-                String item_id,
-                String session_id,
-                String rule,
-                String condition,
-                String action,
-                String confidence,
-                boolean executable,
-                String reason,
-                String cascade_of,
-                String topic,
-                Fingerprint fingerprint,
-                String base,
-                String question,
-                List<String> held_by,
                 boolean guarded,
                 String store) {
-            this(
+            return new PlanItem(
                     item_id,
                     session_id,
                     rule,
@@ -264,10 +172,12 @@ public record Plan(
                     topic,
                     fingerprint,
                     base,
-                    question,
-                    held_by,
+                    null,
+                    null,
                     guarded,
                     store,
+                    null,
+                    null,
                     null,
                     null);
         }
@@ -277,104 +187,36 @@ public record Plan(
             return store == null ? SessionRow.HERMES : store;
         }
 
-        public PlanItem withConfidence(String c, String why, List<String> heldBy) {
-            return new PlanItem(
-                    item_id,
-                    session_id,
-                    rule,
-                    condition,
-                    action,
-                    c,
-                    executable,
-                    why,
-                    cascade_of,
-                    topic,
-                    fingerprint,
-                    base,
-                    question,
-                    heldBy,
-                    guarded,
-                    store,
-                    along,
-                    new_title,
-                    chain,
-                    group);
-        }
-
+        /** This item with confidence {@code c}, reason {@code why}, held by {@code heldBy}, going along as {@code kinds}. */
         public PlanItem withAlong(String c, String why, List<String> heldBy, List<String> kinds) {
-            return new PlanItem(
-                    item_id,
-                    session_id,
-                    rule,
-                    condition,
-                    action,
-                    c,
-                    executable,
-                    why,
-                    cascade_of,
-                    topic,
-                    fingerprint,
-                    base,
-                    question,
-                    heldBy,
-                    guarded,
-                    store,
-                    kinds,
-                    new_title,
-                    chain,
-                    group);
+            return copy(action, c, executable, why, question, heldBy, guarded, kinds, chain, group);
         }
 
         public PlanItem withQuestion(String q) {
-            return new PlanItem(
-                    item_id,
-                    session_id,
-                    rule,
-                    condition,
-                    action,
-                    confidence,
-                    executable,
-                    reason,
-                    cascade_of,
-                    topic,
-                    fingerprint,
-                    base,
-                    q,
-                    held_by,
-                    guarded,
-                    store,
-                    along,
-                    new_title,
-                    chain,
-                    group);
+            return copy(action, confidence, executable, reason, q, held_by, guarded, along, chain, group);
         }
 
         public PlanItem withGroup(String g) {
-            return new PlanItem(
-                    item_id,
-                    session_id,
-                    rule,
-                    condition,
-                    action,
-                    confidence,
-                    executable,
-                    reason,
-                    cascade_of,
-                    topic,
-                    fingerprint,
-                    base,
-                    question,
-                    held_by,
-                    guarded,
-                    store,
-                    along,
-                    new_title,
-                    chain,
-                    g);
+            return copy(action, confidence, executable, reason, question, held_by, guarded, along, chain, g);
         }
 
         /** This item as a member of compaction chain {@code id}, with the chain's action, confidence and reason. */
         public PlanItem inChain(String id, String act, String c, boolean exec, String why, boolean guard) {
+            return copy(act, c, exec, why, question, held_by, guard, along, id, group);
+        }
+
+        /** This item with the components the audit changes after it is made; the others stay. */
+        private PlanItem copy(
+                String act,
+                String c,
+                boolean exec,
+                String why,
+                String q,
+                List<String> heldBy,
+                boolean guard,
+                List<String> kinds,
+                String chainId,
+                String g) {
             return new PlanItem(
                     item_id,
                     session_id,
@@ -388,14 +230,14 @@ public record Plan(
                     topic,
                     fingerprint,
                     base,
-                    question,
-                    held_by,
+                    q,
+                    heldBy,
                     guard,
                     store,
-                    along,
+                    kinds,
                     new_title,
-                    id,
-                    group);
+                    chainId,
+                    g);
         }
 
         /** The learning key: the rule condition, else the rule. */

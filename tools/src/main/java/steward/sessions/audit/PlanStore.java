@@ -161,21 +161,7 @@ public final class PlanStore {
     private static List<ByteBuffer> parts(Plan plan, Items ahead) {
         if (ahead == null || ahead.items != plan.items() && !ahead.items.equals(plan.items()))
             return List.of(ByteBuffer.wrap(WRITER.writeValueAsBytes(plan)));
-        byte[] head = WRITER.writeValueAsBytes(new Plan(
-                plan.plan_id(),
-                plan.created_at(),
-                plan.created_at_epoch(),
-                plan.expires_at_epoch(),
-                plan.database(),
-                plan.database_key(),
-                plan.mode(),
-                plan.locale(),
-                plan.current_session_id(),
-                plan.current_found_by(),
-                plan.threshold(),
-                List.of(),
-                plan.report_text(),
-                plan.stores()));
+        byte[] head = WRITER.writeValueAsBytes(plan.withItems(List.of()));
         int cut = head.length - EMPTY_ITEMS_TAIL.length;
         if (cut < 0 || !Arrays.equals(head, cut, head.length, EMPTY_ITEMS_TAIL, 0, EMPTY_ITEMS_TAIL.length)) {
             // not the expected shape: no splice

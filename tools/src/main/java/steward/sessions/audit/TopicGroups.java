@@ -209,7 +209,9 @@ final class TopicGroups {
                         false,
                         null,
                         null,
-                        r.to()));
+                        r.to(),
+                        null,
+                        null));
             }
         }
         return out;

@@ -111,95 +111,18 @@ public final class StateVacuum {
                 List.of(), List.of());
     }
 
-    public Result run(boolean dryRun, Work work) {
-        Path db = paths.stateDb();
-        if (!Files.isRegularFile(db)) throw new StewardError(CTX, "vacuum: no state.db at " + db);
-        try (SessionStore s = SessionStore.openReadOnly(db)) {
-            s.schemaVersion(); // refuses what is not a supported Hermes store
-        }
-        Settings cfg = Settings.load(paths.configYaml());
-        List<String> warnings = new ArrayList<>(cfg.warnings());
-        DiskUsage.Pages p = DiskUsage.pages(db);
-        long free = p.freelist() * p.pageSize();
-        long dbBefore = DiskUsage.size(db), walBefore = DiskUsage.size(DiskUsage.wal(db));
-        if (free == 0 || free < cfg.minFreeBytes()) {
+    /** What was measured before anything was written: the figures every result reports. */
+    private record Before(long pageSize, long free, Settings cfg, long db, long wal, List<String> warnings) {
+        /** A result of a run that stops before VACUUM: nothing changed, nothing pruned. */
+        Result stop(String outcome, String message, Long copyBytes, Double backupSeconds, Double estimate) {
             return new Result(
-                    "not_worth_it",
-                    "not worth it: " + mb(free) + " on the free list of a " + mb(dbBefore) + " state.db, under the "
-                            + mb(cfg.minFreeBytes()) + " threshold (steward.vacuum_min_free_mb); nothing was changed",
-                    p.pageSize(),
+                    outcome,
+                    message,
+                    pageSize,
                     free,
                     cfg.minFreeBytes(),
-                    dbBefore,
-                    walBefore,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    cfg.maxLockSeconds(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    List.of(),
-                    warnings);
-        }
-        if (dryRun) {
-            return new Result(
-                    "would_vacuum",
-                    "would back up state.db and VACUUM it: about " + mb(free) + " to reclaim (" + p.freelist()
-                            + " free pages)",
-                    p.pageSize(),
-                    free,
-                    cfg.minFreeBytes(),
-                    dbBefore,
-                    walBefore,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    cfg.maxLockSeconds(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    List.of(),
-                    warnings);
-        }
-        work.progress(0, 4, "checking Hermes' search index");
-        FtsIndex.requireConsistent(db, CTX);
-        work.checkpoint(CTX);
-        work.progress(1, 4, "backing up state.db (" + mb(dbBefore) + ")");
-        long t0 = System.nanoTime();
-        StateCopy.Written written = StateCopy.written(db, paths.stateDir(), PREFIX, clock.instant(), CTX, true);
-        Path copy = written.path();
-        double backupSeconds = (System.nanoTime() - t0) / 1e9;
-        long copyBytes = DiskUsage.size(copy);
-        double estimate =
-                written.copySeconds() * LOCK_FACTOR; // the copy's VACUUM INTO is the same work as VACUUM's first half
-        if (estimate > cfg.maxLockSeconds()) {
-            deleteQuietly(copy); // nothing changes, so the copy is not needed
-            return new Result(
-                    "lock_too_long",
-                    String.format(
-                            Locale.ROOT,
-                            "not vacuumed: VACUUM would hold Hermes' write lock "
-                                    + "for about %.0f s (writing the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
-                                    + "stop Hermes (gateway, cron, open sessions), raise the setting and ask again. Nothing was changed",
-                            estimate,
-                            written.copySeconds(),
-                            cfg.maxLockSeconds()),
-                    p.pageSize(),
-                    free,
-                    cfg.minFreeBytes(),
-                    dbBefore,
-                    walBefore,
+                    db,
+                    wal,
                     null,
                     null,
                     null,
@@ -214,6 +137,65 @@ public final class StateVacuum {
                     null,
                     List.of(),
                     warnings);
+        }
+    }
+
+    public Result run(boolean dryRun, Work work) {
+        Path db = paths.stateDb();
+        if (!Files.isRegularFile(db)) throw new StewardError(CTX, "vacuum: no state.db at " + db);
+        try (SessionStore s = SessionStore.openReadOnly(db)) {
+            s.schemaVersion(); // refuses what is not a supported Hermes store
+        }
+        Settings cfg = Settings.load(paths.configYaml());
+        List<String> warnings = new ArrayList<>(cfg.warnings());
+        DiskUsage.Pages p = DiskUsage.pages(db);
+        long free = p.freelist() * p.pageSize();
+        long dbBefore = DiskUsage.size(db), walBefore = DiskUsage.size(DiskUsage.wal(db));
+        Before before = new Before(p.pageSize(), free, cfg, dbBefore, walBefore, warnings);
+        if (free == 0 || free < cfg.minFreeBytes()) {
+            return before.stop(
+                    "not_worth_it",
+                    "not worth it: " + mb(free) + " on the free list of a " + mb(dbBefore) + " state.db, under the "
+                            + mb(cfg.minFreeBytes()) + " threshold (steward.vacuum_min_free_mb); nothing was changed",
+                    null,
+                    null,
+                    null);
+        }
+        if (dryRun) {
+            return before.stop(
+                    "would_vacuum",
+                    "would back up state.db and VACUUM it: about " + mb(free) + " to reclaim (" + p.freelist()
+                            + " free pages)",
+                    null,
+                    null,
+                    null);
+        }
+        work.progress(0, 4, "checking Hermes' search index");
+        FtsIndex.requireConsistent(db, CTX);
+        work.checkpoint(CTX);
+        work.progress(1, 4, "backing up state.db (" + mb(dbBefore) + ")");
+        long t0 = System.nanoTime();
+        StateCopy.Written written = StateCopy.written(db, paths.stateDir(), PREFIX, clock.instant(), CTX, true);
+        Path copy = written.path();
+        double backupSeconds = (System.nanoTime() - t0) / 1e9;
+        long copyBytes = DiskUsage.size(copy);
+        double estimate =
+                written.copySeconds() * LOCK_FACTOR; // the copy's VACUUM INTO is the same work as VACUUM's first half
+        if (estimate > cfg.maxLockSeconds()) {
+            deleteQuietly(copy); // nothing changes, so the copy is not needed
+            return before.stop(
+                    "lock_too_long",
+                    String.format(
+                            Locale.ROOT,
+                            "not vacuumed: VACUUM would hold Hermes' write lock "
+                                    + "for about %.0f s (writing the copy took %.1f s), over the %.0f s a running Hermes can wait (steward.vacuum_max_lock_seconds); "
+                                    + "stop Hermes (gateway, cron, open sessions), raise the setting and ask again. Nothing was changed",
+                            estimate,
+                            written.copySeconds(),
+                            cfg.maxLockSeconds()),
+                    copyBytes,
+                    backupSeconds,
+                    estimate);
         }
         work.checkpoint(CTX);
         work.progress(2, 4, "VACUUM");

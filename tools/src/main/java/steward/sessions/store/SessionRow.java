@@ -26,42 +26,6 @@ public record SessionRow(
         long maxMessageId,
         Place place) {
 
-    /** A Hermes session. */
-    public SessionRow(
-            String id,
-            String source,
-            String title,
-            String parentSessionId,
-            double startedAt,
-            Double endedAt,
-            String endReason,
-            int messageCount,
-            int storedMessageCount,
-            boolean archived,
-            boolean pinned,
-            boolean hidden,
-            String modelConfig,
-            double lastActivity,
-            long maxMessageId) {
-        this(
-                id,
-                source,
-                title,
-                parentSessionId,
-                startedAt,
-                endedAt,
-                endReason,
-                messageCount,
-                storedMessageCount,
-                archived,
-                pinned,
-                hidden,
-                modelConfig,
-                lastActivity,
-                maxMessageId,
-                null);
-    }
-
     /**
      * Where a session of a home other than Hermes lives: the store ({@code claude}), its group (the project
      * directory), the size of its file (part of its fingerprint: an append changes it), whether {@code messageCount}

@@ -285,7 +285,8 @@ public final class SessionStore implements AutoCloseable {
                             hid,
                             mc,
                             last,
-                            -1));
+                            -1,
+                            null));
                 }
             }
         } catch (SQLException e) {
@@ -355,7 +356,8 @@ public final class SessionStore implements AutoCloseable {
                 rs.getInt(11) != 0,
                 rs.getString(12),
                 hasLast ? Math.max(last, started) : started,
-                rs.getLong(15));
+                rs.getLong(15),
+                null);
     }
 
     /** Counts for {@code steward_status}. */

@@ -250,7 +250,8 @@ class GroupedReportTest {
                 "argument",
                 3,
                 List.copyOf(grouped.values()),
-                "");
+                "",
+                null);
         var decided = ApplyEngineAccess.decide(rows, plan, Map.of(parentGroup, "approve", "lint", "reject"));
         assertFalse(decided.contains("p_titled"), "the child's own rejection keeps its parent: " + decided);
         assertFalse(decided.contains("lint"));

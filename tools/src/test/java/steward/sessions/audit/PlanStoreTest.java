@@ -31,7 +31,8 @@ class PlanStoreTest {
                 "argument",
                 3.0,
                 items,
-                report);
+                report,
+                null);
     }
 
     static List<Plan.PlanItem> items(int n) {
@@ -58,7 +59,12 @@ class PlanStoreTest {
                     "HIGH",
                     i % 3 == 0 ? "new" : null,
                     i % 4 == 0 ? List.of("child_" + i) : null,
-                    i % 2 == 0));
+                    i % 2 == 0,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
         }
         return out;
     }

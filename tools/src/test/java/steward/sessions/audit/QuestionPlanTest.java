@@ -17,7 +17,7 @@ class QuestionPlanTest {
 
     static Plan.PlanItem item(String id, String condition, String action, String confidence) {
         String rule = condition.substring(0, 1);
-        return new Plan.PlanItem(
+        return Plan.PlanItem.of(
                 id,
                 id,
                 rule,
@@ -30,9 +30,8 @@ class QuestionPlanTest {
                 rule.equals("E") ? "topic " + id.charAt(0) : null,
                 new Plan.Fingerprint(null, 1, 1, null, false),
                 confidence,
-                null,
-                null,
-                false);
+                false,
+                null);
     }
 
     /** {@code spec}: one item per "id condition action confidence" line. */

@@ -45,7 +45,8 @@ public final class RuleFixtures {
                     false,
                     mc,
                     last,
-                    0));
+                    0,
+                    null));
         }
         return out;
     }
