@@ -422,7 +422,8 @@ public final class RecallEngine implements AutoCloseable {
 
             @Override
             public double applyAsDouble(String uri) {
-                if (state == null) state = feedback.state();
+                // a damaged feedback file ranks as if it were empty (the search's warnings say so)
+                if (state == null) state = feedback.read().state();
                 return state.items()
                         .getOrDefault(uri, FeedbackStore.Counts.NONE)
                         .factor();
