@@ -236,7 +236,7 @@ public final class RecallService {
         }
         return used
                 ? "on: " + DenseModel.MODEL + " fused with BM25F (0.7 BM25F, 0.3 cosine); every text embedded"
-                : "on: not used for this query (mostly CJK script, no letter or digit, or nothing embedded)";
+                : "on: not used for this query (mostly CJK script, under two letters or digits, only stop words, or nothing embedded)";
     }
 
     static String iso(double epoch) {
