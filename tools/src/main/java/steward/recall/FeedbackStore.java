@@ -105,36 +105,93 @@ public final class FeedbackStore {
         this.files = files;
     }
 
-    public synchronized State state() {
-        try {
-            long m = Files.exists(file) ? Files.getLastModifiedTime(file).toMillis() : 0;
-            if (state == null || m != loadedMtime) {
-                State s = Files.exists(file)
-                        ? Json.MAPPER.readValue(Files.readAllBytes(file), State.class)
-                        : State.empty();
-                if (s == null) throw new IOException("not the JSON Steward writes there (null)");
-                if (s.version() != null && s.version() > VERSION)
-                    // what a newer Steward keeps there would be lost by writing it back as this version
-                    throw new StewardError(
-                            "recall_feedback",
-                            "cannot read " + file + ": written by a newer Steward (version " + s.version()
-                                    + ", this one reads " + VERSION + "); it is left as it is");
-                s = new State(
-                        s.items() == null ? new LinkedHashMap<>() : s.items(),
-                        s.entries() == null ? new ArrayList<>() : s.entries(),
-                        s.calibration() == null ? new TreeMap<>() : s.calibration(),
-                        s.unmapped() == null ? new TreeMap<>() : s.unmapped(),
-                        s.version(),
-                        s.calibration_reset_at());
-                state = s;
-                loadedMtime = m;
-                if (files != null && (s.version() == null || s.version() < VERSION)) migrate();
-            }
-            return state;
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof StewardError se) throw se;
-            throw new StewardError("recall_feedback", "cannot read " + file + ": " + Json.problem(e));
+    /** The state as read, or (empty) with why the file cannot be read: {@code problem} is null when it was read. */
+    public record Read(State state, String problem) {}
+
+    /** A recall state file that is there but cannot be read, in the words every tool uses for it. */
+    public static String unreadable(Path file, String cause) {
+        return file + " cannot be read: " + cause + "; fix or remove it";
+    }
+
+    /** {@link #unreadable(Path, String)} with what a call did without the file (it is left as it is). */
+    public static String unreadable(Path file, String cause, String effect) {
+        return file + " cannot be read: " + cause + "; " + effect + "; it is left as it is: fix or remove it";
+    }
+
+    /** Why the file cannot be read (it is never written over then: every write first reads it). */
+    private static final class Unreadable extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unreadable(String cause) {
+            super(cause, null, false, false);
         }
+    }
+
+    /** The file's state (changes another process wrote are read again); a damaged file throws, naming it. */
+    public synchronized State state() {
+        Read r = read();
+        if (r.problem() != null) throw new StewardError("recall_feedback", unreadable(file, r.problem()));
+        return r.state();
+    }
+
+    /**
+     * The file's state, or an empty one with why the file cannot be read (cut short, not UTF-8, the wrong shape, written
+     * by a newer Steward): what ranks and gates reads, so that a damaged file never blocks recall. Never writes a
+     * damaged file.
+     */
+    public synchronized Read read() {
+        try {
+            return new Read(load(), null);
+        } catch (Unreadable u) {
+            state = null;
+            return new Read(State.empty(), u.getMessage());
+        }
+    }
+
+    private State load() throws Unreadable {
+        long m;
+        byte[] bytes;
+        try {
+            m = Files.exists(file) ? Files.getLastModifiedTime(file).toMillis() : 0;
+            if (state != null && m == loadedMtime) return state;
+            bytes = Files.exists(file) ? Files.readAllBytes(file) : null;
+        } catch (IOException e) {
+            throw new Unreadable(Json.problem(e));
+        }
+        State s;
+        try {
+            s = bytes == null ? State.empty() : Json.MAPPER.readValue(bytes, State.class);
+        } catch (RuntimeException e) {
+            throw new Unreadable(Json.problem(e));
+        }
+        if (s == null) throw new Unreadable("not the JSON Steward writes there (null)");
+        if (s.version() != null && s.version() > VERSION)
+            // what a newer Steward keeps there would be lost by writing it back as this version
+            throw new Unreadable(
+                    "written by a newer Steward (version " + s.version() + ", this one reads " + VERSION + ")");
+        s = new State(
+                s.items() == null ? new LinkedHashMap<>() : s.items(),
+                s.entries() == null ? new ArrayList<>() : s.entries(),
+                s.calibration() == null ? new TreeMap<>() : s.calibration(),
+                s.unmapped() == null ? new TreeMap<>() : s.unmapped(),
+                s.version(),
+                s.calibration_reset_at());
+        String why = damage(s);
+        if (why != null) throw new Unreadable(why);
+        state = s;
+        loadedMtime = m;
+        if (files != null && (s.version() == null || s.version() < VERSION)) migrate();
+        return state;
+    }
+
+    /** What makes a state that is JSON not whole (a null where counts or an entry belong), or null. */
+    private static String damage(State s) {
+        for (Map<String, Counts> m : List.of(s.items(), s.calibration(), s.unmapped()))
+            if (m.containsValue(null)) return "an item without its counts";
+        for (Entry e : s.entries())
+            if (e == null || e.uri() == null || e.outcome() == null || e.at() == null)
+                return "an entry without its item, outcome or time";
+        return null;
     }
 
     /** Moves feedback on positional memory URIs to the entry now there when the file is unchanged since; else sets it aside. */
@@ -154,14 +211,21 @@ public final class FeedbackStore {
                 if (uri.equals(en.uri()) && (last == null || en.at().compareTo(last) > 0)) last = en.at();
             double fileTime = files == null ? Double.MAX_VALUE : HermesFiles.mtime(files.memoryFile(target));
             String stable = now.get(uri);
-            if (stable != null
-                    && last != null
-                    && fileTime <= Instant.parse(last).toEpochMilli() / 1000.0)
+            if (stable != null && last != null && fileTime <= epochSeconds(last))
                 items.merge(stable, e.getValue(), Counts::plus);
             else unmapped.merge(uri, e.getValue(), Counts::plus);
         }
         state = new State(items, state.entries(), state.calibration(), unmapped, VERSION, state.calibration_reset_at());
         if (Files.exists(file)) write(state);
+    }
+
+    /** An entry's time in epoch seconds; one that is not an ISO instant is before any file (never mapped). */
+    private static double epochSeconds(String at) {
+        try {
+            return Instant.parse(at).toEpochMilli() / 1000.0;
+        } catch (java.time.format.DateTimeParseException e) {
+            return Double.NEGATIVE_INFINITY;
+        }
     }
 
     public Counts counts(String uri) {
@@ -274,7 +338,12 @@ public final class FeedbackStore {
      * injections: +0.15 (the bound); ten used: −0.07.
      */
     public double offset(String lane, String source) {
-        return offset(state().calibration().getOrDefault(lane + "/" + source, Counts.NONE));
+        return offset(state(), lane, source);
+    }
+
+    /** {@link #offset(String, String)} in a state already read. */
+    public static double offset(State s, String lane, String source) {
+        return offset(s.calibration().getOrDefault(lane + "/" + source, Counts.NONE));
     }
 
     static double offset(Counts c) {

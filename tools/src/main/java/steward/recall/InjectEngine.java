@@ -139,7 +139,14 @@ public final class InjectEngine {
         int budget = req.budgetChars() == null ? DEFAULT_BUDGET : req.budgetChars();
         if (budget < 100 || budget > 20000)
             throw new StewardError("recall_inject", "budget_chars must be 100–20000, got " + budget);
-        Log log = readLog();
+        List<String> warnings = new ArrayList<>();
+        // a damaged log or feedback file never blocks the decision, and is never written over: this call decides as
+        // if it were empty, keeps no cooldown or log, and says so
+        LogRead read = read(logFile);
+        Log log = read.log();
+        if (read.problem() != null) warnings.add(FeedbackStore.unreadable(logFile, read.problem(), NOT_LOGGED));
+        FeedbackStore.Read fb = engine.feedback().read();
+        if (fb.problem() != null) warnings.add(FeedbackStore.unreadable(feedbackFile(), fb.problem(), NO_FEEDBACK));
         SessionState st = req.sessionId() == null ? null : log.sessions().get(req.sessionId());
         boolean open = st != null && st.open();
 
@@ -149,8 +156,7 @@ public final class InjectEngine {
         Set<String> cooldown = new HashSet<>();
         if (st != null) for (List<String> call : st.recent()) cooldown.addAll(call);
         Set<String> harmful = new HashSet<>();
-        for (var e : engine.feedback().state().items().entrySet())
-            if (e.getValue().harmful() > 0) harmful.add(e.getKey());
+        for (var e : fb.state().items().entrySet()) if (e.getValue().harmful() > 0) harmful.add(e.getKey());
         Set<String> recentTexts = new HashSet<>();
         if (req.recentTurns() != null) for (String t : req.recentTurns()) if (t != null) recentTexts.add(t.strip());
         recentTexts.add(context);
@@ -186,7 +192,7 @@ public final class InjectEngine {
         double base = (open ? TAU_LO : TAU_HI) + (lane.equals(Lanes.PROACTIVE) ? PROACTIVE_EXTRA : 0);
         Map<String, Double> offsets = new LinkedHashMap<>();
         for (Candidate c : kept)
-            offsets.computeIfAbsent(c.source(), src -> engine.feedback().offset(lane, src));
+            offsets.computeIfAbsent(c.source(), src -> FeedbackStore.offset(fb.state(), lane, src));
         ToDoubleFunction<Candidate> thr = c -> base + offsets.getOrDefault(c.source(), 0.0);
         double margin = lane.equals(Lanes.PROACTIVE) ? 2 * MARGIN : MARGIN;
         Candidate lead = null;
@@ -285,7 +291,12 @@ public final class InjectEngine {
         }
         String id = "d_" + Long.toHexString(Instant.now(engine.clock()).toEpochMilli()) + "_"
                 + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24));
-        writeLog(id, req.sessionId(), mode, lane, decision, chosen, top);
+        if (read.problem() == null) {
+            String unlogged = writeLog(id, req.sessionId(), mode, lane, decision, chosen, top);
+            if (unlogged != null) warnings.add(FeedbackStore.unreadable(logFile, unlogged, NOT_LOGGED));
+        }
+        List<String> all = new ArrayList<>(sync.warnings());
+        all.addAll(warnings);
         int shown = Math.min(dropped.size(), 20);
         String blockText = block.toString();
         return new Result(
@@ -303,7 +314,7 @@ public final class InjectEngine {
                 chosen,
                 List.copyOf(dropped.subList(0, shown)),
                 dropped.size() - shown,
-                sync.warnings());
+                all);
     }
 
     private static String calibrationNote(double offset) {
@@ -389,29 +400,47 @@ public final class InjectEngine {
         return Math.round(v * 1000) / 1000.0;
     }
 
-    public synchronized Log readLog() {
-        return readLog(logFile);
+    /** What a warning adds to an unreadable log's name: what this call did without it. */
+    static final String NOT_LOGGED =
+            "this call kept no cooldown or hysteresis and its decision is not logged (recall_feedback cannot refer to it)";
+    /** What a warning adds to an unreadable feedback file's name. */
+    static final String NO_FEEDBACK =
+            "this call used no feedback (no item reported harmful was gated, no threshold calibrated)";
+
+    private Path feedbackFile() {
+        return logFile.resolveSibling("feedback.json");
     }
 
-    /** The injection log at {@code logFile} (read-only; steward_status checks it with this). */
-    public static Log readLog(Path logFile) {
-        if (!Files.exists(logFile)) return new Log(new LinkedHashMap<>(), new ArrayList<>());
+    /** The log as read, or (empty) with why it cannot be read: {@code problem} is null when it was read. */
+    public record LogRead(Log log, String problem) {}
+
+    /** The log at {@code logFile}, or an empty one with why it cannot be read (never throws, never writes). */
+    public static LogRead read(Path logFile) {
+        if (!Files.exists(logFile)) return new LogRead(emptyLog(), null);
         Log log;
         try {
             log = Json.MAPPER.readValue(Files.readAllBytes(logFile), Log.class);
-            if (log == null) throw new IOException("not the JSON Steward writes there (null)");
         } catch (IOException | RuntimeException e) {
-            throw new StewardError("recall_inject", "cannot read " + logFile + ": " + Json.problem(e));
+            return new LogRead(emptyLog(), Json.problem(e));
         }
+        if (log == null) return new LogRead(emptyLog(), "not the JSON Steward writes there (null)");
         log = new Log(
                 log.sessions() == null ? new LinkedHashMap<>() : log.sessions(),
                 log.decisions() == null ? new ArrayList<>() : log.decisions());
         String why = damage(log);
-        if (why != null)
-            throw new StewardError(
-                    "recall_inject",
-                    "cannot read " + logFile + ": " + why + " (it is left as it is; remove it to start a new log)");
-        return log;
+        return why == null ? new LogRead(log, null) : new LogRead(emptyLog(), why);
+    }
+
+    private static Log emptyLog() {
+        return new Log(new LinkedHashMap<>(), new ArrayList<>());
+    }
+
+    /** The injection log at {@code logFile} (read-only; steward_status checks it with this); a damaged one throws. */
+    public static Log readLog(Path logFile) {
+        LogRead r = read(logFile);
+        if (r.problem() != null)
+            throw new StewardError("recall_inject", FeedbackStore.unreadable(logFile, r.problem()));
+        return r.log();
     }
 
     /** What makes a log that is JSON not whole (a null where a record belongs), or null. */
@@ -438,8 +467,12 @@ public final class InjectEngine {
         return sb.toString();
     }
 
+    /**
+     * Logs the decision; returns why the log could not be read under the lock (another process damaged it since: then it
+     * is left as it is and nothing is logged), or null.
+     */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
-    private void writeLog(
+    private String writeLog(
             String id,
             String sessionId,
             String mode,
@@ -454,7 +487,10 @@ public final class InjectEngine {
         // another process (a server and a steward call) may have logged since this call read the log: read it again
         // under the lock every writer holds, and add to what is there now
         try (steward.memory.Flock ignored = steward.memory.Flock.exclusive(lockFile())) {
-            writeLog(readLog(), id, sessionId, mode, lane, decision, chosen, top, at);
+            LogRead now = read(logFile);
+            if (now.problem() != null) return now.problem();
+            writeLog(now.log(), id, sessionId, mode, lane, decision, chosen, top, at);
+            return null;
         } catch (IOException e) {
             throw new StewardError("recall_inject", "cannot lock " + lockFile() + ": " + e.getMessage());
         }
@@ -497,7 +533,10 @@ public final class InjectEngine {
 
     /** The logged decision with this id, or null when unknown or rotated out. */
     public LoggedDecision decision(String id) {
-        for (LoggedDecision d : readLog().decisions()) if (d.decision_id().equals(id)) return d;
+        LogRead r = read(logFile);
+        if (r.problem() != null)
+            throw new StewardError("recall_feedback", FeedbackStore.unreadable(logFile, r.problem()));
+        for (LoggedDecision d : r.log().decisions()) if (d.decision_id().equals(id)) return d;
         return null;
     }
 }

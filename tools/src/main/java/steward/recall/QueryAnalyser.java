@@ -162,6 +162,18 @@ final class QueryAnalyser {
         return out.size() > 1 ? Set.of(first) : out;
     }
 
+    /**
+     * Whether the dense model may be asked to embed this query: not mostly CJK script (the model is English), at least two
+     * letters or digits (emoji, punctuation or one character, "a", "x?", "7", embed as noise close to unrelated texts),
+     * and a term the lexical analysis keeps (stop words alone, "what is it?", ask nothing the model can place). A query
+     * that fails is ranked lexically, or answered "no good match".
+     */
+    static boolean denseUsable(String query) {
+        if (query == null || mostlyCjk(query)) return false;
+        if (query.codePoints().filter(Character::isLetterOrDigit).limit(2).count() < 2) return false;
+        return !RecallAnalyzer.terms(query).isEmpty();
+    }
+
     /** More CJK than other letters. */
     static boolean mostlyCjk(String text) {
         int cjk = 0, other = 0;
@@ -172,11 +184,6 @@ final class QueryAnalyser {
             i += Character.charCount(cp);
         }
         return cjk > other;
-    }
-
-    /** Whether the text holds a letter or a digit of any script (not only emoji, symbols, punctuation or spaces). */
-    static boolean hasLetterOrDigit(String text) {
-        return text.codePoints().anyMatch(Character::isLetterOrDigit);
     }
 
     static boolean cjkBigram(String t) {

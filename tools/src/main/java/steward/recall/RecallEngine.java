@@ -379,13 +379,11 @@ public final class RecallEngine implements AutoCloseable {
     private Result rankIndexed(Query q) {
         // the query's embedding and its nearest vectors (the slow part of a dense search) are computed on another core
         // during the lexical search. The bundled model is English: a query mostly in CJK script is ranked lexically
-        // (bigrams) rather than by noise, and so is one without a letter or digit (emoji, punctuation), whose
-        // embedding is noise close to unrelated texts
+        // (bigrams) rather than by noise, and so is one the model cannot place (emoji, punctuation, one character, stop
+        // words alone: see QueryAnalyser.denseUsable), whose embedding is noise close to unrelated texts; the model is
+        // not even asked
         Ranker.Dense dense = null;
-        if (denseEnabled()
-                && !QueryAnalyser.mostlyCjk(q.query())
-                && QueryAnalyser.hasLetterOrDigit(q.query())
-                && vectors.size() > 0) {
+        if (denseEnabled() && QueryAnalyser.denseUsable(q.query()) && vectors.size() > 0) {
             ExecutorService on = queryEmbedder();
             CompletableFuture<float[]> qv = CompletableFuture.supplyAsync(() -> model.embedQuery(q.query()), on);
             int wanted = Ranker.nearestWanted(q);
@@ -422,7 +420,8 @@ public final class RecallEngine implements AutoCloseable {
 
             @Override
             public double applyAsDouble(String uri) {
-                if (state == null) state = feedback.state();
+                // a damaged feedback file ranks as if it were empty (the search's warnings say so)
+                if (state == null) state = feedback.read().state();
                 return state.items()
                         .getOrDefault(uri, FeedbackStore.Counts.NONE)
                         .factor();

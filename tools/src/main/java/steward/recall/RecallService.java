@@ -1,5 +1,6 @@
 package steward.recall;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -184,7 +185,29 @@ public final class RecallService {
                         sync.millis(),
                         sync.building(),
                         sync.stale(),
-                        sync.warnings()));
+                        warnings(sync)));
+    }
+
+    /**
+     * The sync's warnings, then Steward's own recall files that cannot be read (search answers without them; they are
+     * left as they are).
+     */
+    private List<String> warnings(SyncReport sync) {
+        List<String> out = new ArrayList<>(sync.warnings());
+        FeedbackStore.Read fb = engine.feedback().read();
+        if (fb.problem() != null)
+            out.add(FeedbackStore.unreadable(
+                    RecallEngine.recallDir(engine.paths()).resolve("feedback.json"),
+                    fb.problem(),
+                    "this search used no feedback on items"));
+        Path log = RecallEngine.recallDir(engine.paths()).resolve("injections.json");
+        InjectEngine.LogRead read = InjectEngine.read(log);
+        if (read.problem() != null)
+            out.add(FeedbackStore.unreadable(
+                    log,
+                    read.problem(),
+                    "recall_inject keeps no cooldown or hysteresis and logs no decision while it is"));
+        return out;
     }
 
     /** What holds for dense retrieval now, in words (never from a constant: from the setting, the model and the vectors). */
@@ -213,7 +236,7 @@ public final class RecallService {
         }
         return used
                 ? "on: " + DenseModel.MODEL + " fused with BM25F (0.7 BM25F, 0.3 cosine); every text embedded"
-                : "on: not used for this query (mostly CJK script, no letter or digit, or nothing embedded)";
+                : "on: not used for this query (mostly CJK script, under two letters or digits, only stop words, or nothing embedded)";
     }
 
     static String iso(double epoch) {

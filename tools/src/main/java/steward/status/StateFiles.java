@@ -17,7 +17,7 @@ import steward.recall.RecallEngine;
 
 /**
  * Steward's own files that are there but cannot be read, each read as the tool that uses it reads it, and what that
- * means (learning paused, recall refused, writes refused): reported by steward_status, never reset or rewritten here
+ * means (learning paused, recall without feedback or cooldown, writes refused): reported by steward_status, never reset or rewritten here
  * (read-only, as status is). Each warning names the file; the tools that use it refuse it in the same words.
  */
 final class StateFiles {
@@ -29,11 +29,15 @@ final class StateFiles {
         PreferenceStore.Snapshot prefs = new PreferenceStore(state, clock).read();
         if (!prefs.usable()) out.add(prefs.problem());
         Path recall = RecallEngine.recallDir(paths);
-        check(out, "recall", "search and injection refuse it", () -> new FeedbackStore(recall).state());
         check(
                 out,
                 "recall",
-                "injection and feedback refuse it",
+                "search and injection use no feedback while it is, and recall_feedback refuses it",
+                () -> new FeedbackStore(recall).state());
+        check(
+                out,
+                "recall",
+                "injection keeps no cooldown and logs no decision while it is, and feedback on a decision refuses it",
                 () -> InjectEngine.readLog(recall.resolve("injections.json")));
         check(out, "memory", "consolidation and memory_health refuse it", () -> new EvidenceStore(state).read());
         check(out, "settings", "memory writes are refused", () -> MemoryRules.settingsWriteApproval(state));

@@ -149,8 +149,13 @@ class DamagedStateTest {
         }
     }
 
+    /**
+     * A damaged injection log never blocks recall and is never written over: recall_search and recall_inject answer and
+     * say so in their warnings (inject keeps no cooldown or log for the call), recall_feedback on a decision refuses in
+     * words naming the file.
+     */
     @Test
-    void aDamagedInjectionLogIsRefusedInWordsAndLeftAsItIs() throws Exception {
+    void aDamagedInjectionLogIsNamedAndLeftAsItIsWithoutBlockingRecall() throws Exception {
         ToolTestSupport t = new ToolTestSupport(tmp);
         JsonNode inj = t.ok("recall_inject", "{\"context\":\"what package manager do I use?\",\"session_id\":\"s1\"}");
         String id = inj.get("decision_id").asString();
@@ -162,17 +167,19 @@ class DamagedStateTest {
                 "{\"sessions\":{},\"decisions\":[null]}",
                 "{\"sessions\":{},\"decisions\":[{\"decision_id\":\"" + id + "\",\"top_score\":1}]}")) {
             Files.writeString(log, damage);
-            for (String[] c : List.of(
-                    new String[] {"recall_inject", "{\"context\":\"which editor do I use?\",\"session_id\":\"s1\"}"},
-                    new String[] {
-                        "recall_feedback",
-                        "{\"decision_id\":\"" + id + "\",\"uris\":[\"steward://memory/x\"],\"outcome\":\"used\"}"
-                    })) {
-                ToolResult r = t.call(c[0], c[1]);
-                assertTrue(r.isError(), damage + ": " + r.text());
-                assertFalse(r.text().contains("internal error"), r.text());
-                assertTrue(r.text().contains("cannot read " + log + ": "), r.text());
-            }
+            ToolResult r = t.call("recall_inject", "{\"context\":\"which editor do I use?\",\"session_id\":\"s1\"}");
+            assertFalse(r.isError(), damage + ": " + r.text());
+            assertTrue(r.text().contains("warning: " + log + " cannot be read: "), r.text());
+            ToolResult s = t.call("recall_search", "{\"query\":\"which editor do I use?\"}");
+            assertFalse(s.isError(), damage + ": " + s.text());
+            assertTrue(s.text().contains("warning: " + log + " cannot be read: "), s.text());
+            ToolResult f = t.call(
+                    "recall_feedback",
+                    "{\"decision_id\":\"" + id + "\",\"uris\":[\"steward://memory/x\"],\"outcome\":\"used\"}");
+            assertTrue(f.isError(), damage + ": " + f.text());
+            assertTrue(f.text().startsWith("recall_feedback: " + log + " cannot be read: "), f.text());
+            assertTrue(f.text().endsWith("; fix or remove it"), f.text());
+            assertFalse(JAVA.matcher(r.text() + s.text() + f.text()).find(), f.text());
             assertEquals(damage, Files.readString(log));
         }
     }
@@ -190,9 +197,13 @@ class DamagedStateTest {
         for (String damage : List.of("null", "[]", "{\"items\":{\"u\":{\"used\":\"x1\"}}}", "{\"items\":")) {
             Files.writeString(fb, damage);
             ToolResult r = t.call("recall_search", "{\"query\":\"session housekeeping rules\"}");
-            assertTrue(r.isError(), r.text());
-            assertTrue(r.text().contains("cannot read " + fb + ": "), r.text());
+            assertFalse(r.isError(), r.text());
+            assertTrue(r.text().contains("warning: " + fb + " cannot be read: "), r.text());
             assertFalse(JAVA.matcher(r.text()).find(), r.text());
+            ToolResult f = t.call("recall_feedback", "{\"reset\":\"calibration\"}");
+            assertTrue(f.isError(), f.text());
+            assertTrue(f.text().startsWith("recall_feedback: " + fb + " cannot be read: "), f.text());
+            assertFalse(JAVA.matcher(f.text()).find(), f.text());
             assertEquals(damage, Files.readString(fb));
         }
     }
