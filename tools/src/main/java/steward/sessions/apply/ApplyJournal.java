@@ -201,11 +201,13 @@ public final class ApplyJournal {
 
     /**
      * Settles every interrupted apply of this state dir: side files where their session says they belong, the plan
-     * released or kept used, an orphan backup marked, stale temp files of dead Steward processes removed. Applies still
+     * released or kept used, an orphan backup marked, a Claude Code part cut short taken back ({@link ClaudeJournal}),
+     * stale temp files of dead Steward processes removed. Applies still
      * running (their lock is held) are left alone. A no-op without a journal dir (creates nothing).
      */
     public Recovery recover() {
-        List<String> notices = new ArrayList<>();
+        // the Claude Code parts first: one being taken back decides what the Hermes journal of its backup finds
+        List<String> notices = new ArrayList<>(ClaudeJournal.recover(paths));
         for (Path f : journalFiles()) {
             String id = f.getFileName().toString().replace(".json", "");
             Path lockFile = dir().resolve(id + ".lock");

@@ -31,6 +31,7 @@ import steward.sessions.backup.SessionBackup;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionRow;
 import steward.state.AtomicFiles;
+import steward.state.Crashpoint;
 import steward.state.FileMoves;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -40,7 +41,9 @@ import tools.jackson.databind.node.ObjectNode;
  * directory (subagents, tool results) and its {@code sessions-index.json} entry into the backup: first every file is
  * hashed and the backup's manifest written and read back, then the files are moved (renamed, or copied, fsynced,
  * compared and only then removed), fsynced and compared with their hashes again, and only then is each index
- * rewritten (atomically, in its own layout). A failure at any step moves everything back. Never moved: the current
+ * rewritten (atomically, in its own layout). A failure at any step moves everything back; a kill at any step is
+ * settled by the next call from the part's crash journal ({@link ClaudeJournal}, written before anything else, removed
+ * once the part is complete or taken back whole), which takes the part back. Never moved: the current
  * session, a file modified in the last {@link ClaudeSessions#QUIET_SECONDS} seconds or registered by a running
  * Claude Code, anything behind a symlink leading out of the Claude home, and sessions of a project whose
  * {@code sessions-index.json} cannot be parsed (it is left byte-identical).
@@ -54,6 +57,8 @@ final class ClaudeApplier {
     private final List<Plan.PlanItem> items;
     private final Plan.StoreRef ref;
     private final Path callerCwd;
+    /** The crash journal of the part being executed (kept after it completes, for {@link #undo}), or null. */
+    private ClaudeJournal.Entry journal;
 
     ClaudeApplier(StewardPaths paths, Clock clock, Plan plan, List<Plan.PlanItem> items, Path callerCwd) {
         this.paths = paths;
@@ -320,6 +325,33 @@ final class ClaudeApplier {
             throw new StewardError(
                     CTX, "backup failed, nothing was changed: cannot read a Claude Code session: " + e.getMessage(), e);
         }
+        // the crash journal lists all of it before anything is written: a kill from here on is taken back by the next
+        // call
+        List<String> journalRoots = new ArrayList<>();
+        for (Unit u : d.units())
+            for (Path root : u.roots()) journalRoots.add(home.relativize(root).toString());
+        List<ClaudeJournal.FileRef> journalFiles = new ArrayList<>();
+        for (ObjectNode l : lines) {
+            for (var fe : l.get("files")) {
+                journalFiles.add(new ClaudeJournal.FileRef(
+                        fe.get("path").asString(),
+                        fe.get("size").asLong(),
+                        fe.get("sha256").asString()));
+            }
+        }
+        List<ClaudeJournal.Index> journalIndexes = new ArrayList<>();
+        for (Map.Entry<String, SessionsIndex.Read> e : before.entrySet()) {
+            journalIndexes.add(new ClaudeJournal.Index(
+                    home.relativize(e.getValue().file()).toString(),
+                    FileMoves.sha256(e.getValue().bytes()),
+                    FileMoves.sha256(after.get(e.getKey())),
+                    SessionsIndex.entriesOf(e.getValue(), indexedByProject.get(e.getKey()))));
+        }
+        journal = ClaudeJournal.open(
+                paths,
+                ClaudeJournal.record(clock, plan.plan_id(), backupId, home, journalRoots, journalFiles, journalIndexes),
+                ClaudeJournal.Phase.CLAIMED);
+        Crashpoint.reach("apply.claude-claimed");
         // 2. the manifest and the indexes' original bytes, verified, before anything moves; what a failure here wrote
         // goes again
         List<Path> savedIndexes = new ArrayList<>();
@@ -346,15 +378,24 @@ final class ClaudeApplier {
                     "backup failed, nothing was changed: cannot save " + SessionsIndex.FILE + ": " + e.getMessage(),
                     e);
         }
+        try {
+            journal.write(ClaudeJournal.Phase.PREPARED);
+        } catch (RuntimeException e) {
+            discard(backupId, savedIndexes);
+            throw e;
+        }
+        Crashpoint.reach("apply.claude-prepared");
         // 3. move, fsync, compare
         Undo undo = new Undo(new ArrayList<>(), new LinkedHashMap<>(), savedIndexes);
         try {
+            journal.write(ClaudeJournal.Phase.MOVING);
             for (Unit u : d.units()) {
                 for (Path root : u.roots()) {
                     Path to = filesRoot.resolve(home.relativize(root).toString());
                     FileMoves.move(root, to);
                     undo.moved().add(new Path[] {root, to});
                     FileMoves.fsyncTree(to);
+                    if (undo.moved().size() == 1) Crashpoint.reach("apply.claude-moved-one");
                 }
             }
             for (ObjectNode l : lines) {
@@ -368,7 +409,9 @@ final class ClaudeApplier {
                     }
                 }
             }
+            Crashpoint.reach("apply.claude-moved");
             // 4. the indexes, unchanged since they were read, rewritten without the moved sessions
+            journal.write(ClaudeJournal.Phase.INDEXES);
             for (Map.Entry<String, SessionsIndex.Read> e : before.entrySet()) {
                 Path file = e.getValue().file();
                 byte[] now2 = Files.readAllBytes(file);
@@ -378,7 +421,9 @@ final class ClaudeApplier {
                 undo.indexes().put(file, e.getValue().bytes());
                 AtomicFiles.write(file, after.get(e.getKey()));
                 if (mode != null) AtomicFiles.setMode(file, mode);
+                if (undo.indexes().size() == 1) Crashpoint.reach("apply.claude-index-one");
             }
+            Crashpoint.reach("apply.claude-indexes");
         } catch (IOException | RuntimeException e) {
             Part part = new Part(d.decision(), null, null, List.of(), undo);
             if (undo(part)) {
@@ -394,6 +439,7 @@ final class ClaudeApplier {
                     "moving Claude Code sessions into the backup failed: " + e.getMessage() + "; " + notBack(backupId),
                     e);
         }
+        journal.close(); // done: the part is complete
         Set<String> gone = new HashSet<>();
         for (ApplyEngine.Planned p : d.decision().run()) gone.add(p.item().session_id());
         List<SessionRow> left =
@@ -420,6 +466,16 @@ final class ClaudeApplier {
      */
     boolean undo(Part p) {
         if (p == null || p.undo() == null) return true;
+        // the journal says the part is being taken back (started again when the part had completed): a kill from here
+        // on is taken back by the next call; without a journal the undo runs all the same
+        try {
+            if (journal != null && journal.isOpen()) journal.write(ClaudeJournal.Phase.ROLLBACK);
+            else if (journal != null)
+                journal = ClaudeJournal.open(paths, journal.record(), ClaudeJournal.Phase.ROLLBACK);
+        } catch (RuntimeException e) {
+            if (journal != null) journal.abandon();
+            journal = null;
+        }
         boolean all = true;
         for (Map.Entry<Path, byte[]> e : p.undo().indexes().entrySet()) {
             try {
@@ -435,12 +491,16 @@ final class ClaudeApplier {
         for (Path[] m : moved) {
             try {
                 if (!Files.exists(m[0], LinkOption.NOFOLLOW_LINKS)) FileMoves.move(m[1], m[0]);
+                if (m == moved.get(0)) Crashpoint.reach("apply.claude-undo-one");
                 // something took its place meanwhile: the moved one is kept in the backup
                 if (Files.exists(m[1], LinkOption.NOFOLLOW_LINKS)) all = false;
             } catch (IOException ignored) {
                 all = false;
             }
         }
+        // not all back: the journal stays for the next call, which puts back what it can and says what it cannot; all
+        // back: it goes with the backup's part (discard)
+        if (!all && journal != null) journal.abandon();
         return all;
     }
 
@@ -458,6 +518,7 @@ final class ClaudeApplier {
         } catch (IOException e) {
             // harmless: every session it names is back in the Claude Code home
         }
+        if (journal != null) journal.close(); // the part is taken back whole
     }
 
     /** What the error says when a taken-back part could not all be put back. */
