@@ -447,7 +447,8 @@ public final class ApplyJournal {
         return shown * 2 >= r.ops().size();
     }
 
-    private static void release(FileChannel ch, FileLock lock) {
+    /** Releases {@code lock} (when held) and closes {@code ch}, quietly. */
+    static void release(FileChannel ch, FileLock lock) {
         try {
             if (lock != null && lock.isValid()) lock.release();
         } catch (IOException ignored) {

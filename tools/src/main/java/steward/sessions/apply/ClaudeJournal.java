@@ -174,7 +174,7 @@ final class ClaudeJournal {
             } catch (IOException ignored) {
                 // the next call settles it: settling is idempotent
             }
-            release(channel, lock);
+            ApplyJournal.release(channel, lock);
             try {
                 Files.deleteIfExists(lockFile(paths, record.backup_id()));
             } catch (IOException ignored) {
@@ -186,7 +186,7 @@ final class ClaudeJournal {
         void abandon() {
             if (!open) return;
             open = false;
-            release(channel, lock);
+            ApplyJournal.release(channel, lock);
         }
     }
 
@@ -203,7 +203,7 @@ final class ClaudeJournal {
             e.write(p);
             return e;
         } catch (IOException | RuntimeException e) {
-            if (ch != null) release(ch, null);
+            if (ch != null) ApplyJournal.release(ch, null);
             throw new StewardError(
                     CTX,
                     "cannot start the Claude Code apply journal in " + dir(paths) + ": "
@@ -238,7 +238,7 @@ final class ClaudeJournal {
                         + ") could not be settled yet: "
                         + (e instanceof IOException && e.getMessage() != null ? e.getMessage() : Json.problem(e)));
             } finally {
-                if (ch != null) release(ch, lock);
+                if (ch != null) ApplyJournal.release(ch, lock);
                 if (lock != null) {
                     try {
                         if (!Files.exists(f)) Files.deleteIfExists(lf);
@@ -457,19 +457,6 @@ final class ClaudeJournal {
             return Files.getPosixFilePermissions(f);
         } catch (IOException | UnsupportedOperationException e) {
             return null;
-        }
-    }
-
-    private static void release(FileChannel ch, FileLock lock) {
-        try {
-            if (lock != null && lock.isValid()) lock.release();
-        } catch (IOException ignored) {
-            // closing the channel releases it too
-        }
-        try {
-            ch.close();
-        } catch (IOException ignored) {
-            // nothing to do
         }
     }
 }

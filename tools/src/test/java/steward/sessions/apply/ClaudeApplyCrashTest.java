@@ -120,19 +120,6 @@ class ClaudeApplyCrashTest {
                 .apply(new ApplyRequest(planId, Map.of(), Map.of(), Map.of(), false, null));
     }
 
-    /** Every file below {@code dir} (relative path → SHA-256, or "dir"); empty when it does not exist. */
-    static Map<String, String> all(Path dir) throws Exception {
-        Map<String, String> out = new TreeMap<>();
-        if (!Files.isDirectory(dir)) return out;
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.toList()) {
-                if (p.equals(dir)) continue;
-                out.put(dir.relativize(p).toString(), Files.isRegularFile(p) ? FileMoves.sha256(p) : "dir");
-            }
-        }
-        return out;
-    }
-
     Path journalDir() {
         return paths.stateDir().resolve("journal");
     }
@@ -144,9 +131,9 @@ class ClaudeApplyCrashTest {
     /** The backup id of the one Claude Code journal the killed child left. */
     String journalBackupId() throws Exception {
         List<String> ids = new ArrayList<>();
-        for (String f : all(journalDir()).keySet())
+        for (String f : ApplyFailureTest.tree(journalDir()).keySet())
             if (f.endsWith(".claude.json")) ids.add(f.substring(0, f.length() - ".claude.json".length()));
-        assertEquals(1, ids.size(), "one Claude Code journal: " + all(journalDir()));
+        assertEquals(1, ids.size(), "one Claude Code journal: " + ApplyFailureTest.tree(journalDir()));
         return ids.get(0);
     }
 
@@ -171,7 +158,7 @@ class ClaudeApplyCrashTest {
         assertEquals(before, ClaudeTestHomes.tree(claude), "every file back at its place, byte for byte");
         for (Map.Entry<String, byte[]> e : indexesBefore.entrySet())
             assertArrayEquals(e.getValue(), Files.readAllBytes(claude.resolve(e.getKey())), e.getKey());
-        assertEquals(Map.of(), all(journalDir()), "journal and lock file gone once settled");
+        assertEquals(Map.of(), ApplyFailureTest.tree(journalDir()), "journal and lock file gone once settled");
         SessionBackup bk = new SessionBackup(paths.stateDir());
         assertFalse(Files.exists(bk.claudeFile(backupId)), "the backup's Claude Code part is gone");
         assertFalse(Files.exists(bk.filesDir(backupId)), "nothing of it left in the backup");
@@ -233,7 +220,7 @@ class ClaudeApplyCrashTest {
             SessionsIndex.Read idx = SessionsIndex.read(e.getValue().resolveSibling(SessionsIndex.FILE));
             if (idx.usable()) assertFalse(idx.sessionIds().contains(e.getKey()), e.getKey());
         }
-        assertEquals(Map.of(), all(journalDir()), "a complete part leaves no journal");
+        assertEquals(Map.of(), ApplyFailureTest.tree(journalDir()), "a complete part leaves no journal");
     }
 
     @Test
@@ -315,7 +302,7 @@ class ClaudeApplyCrashTest {
         Map<String, String> want = new TreeMap<>(before);
         want.remove(rewritten);
         assertEquals(want, tree, "every transcript back, byte for byte");
-        assertEquals(Map.of(), all(journalDir()));
+        assertEquals(Map.of(), ApplyFailureTest.tree(journalDir()));
         assertFalse(Files.exists(new SessionBackup(paths.stateDir()).claudeFile(backupId)));
     }
 
@@ -359,6 +346,6 @@ class ClaudeApplyCrashTest {
                 rec.notices().get(0).contains("(phase rollback)"), rec.notices().get(0));
         assertEquals(dbBefore, TestHomes.dump(both.stateDb()), "Hermes unchanged");
         assertEverythingBackAsBefore(backupId);
-        assertEquals(Map.of(), all(backups()), "no backup of an apply that changed nothing");
+        assertEquals(Map.of(), ApplyFailureTest.tree(backups()), "no backup of an apply that changed nothing");
     }
 }
