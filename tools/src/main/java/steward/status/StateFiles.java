@@ -14,6 +14,7 @@ import steward.memory.lifecycle.Journal;
 import steward.recall.FeedbackStore;
 import steward.recall.InjectEngine;
 import steward.recall.RecallEngine;
+import steward.sessions.apply.ApplyJournal;
 
 /**
  * Steward's own files that are there but cannot be read, each read as the tool that uses it reads it, and what that
@@ -46,6 +47,9 @@ final class StateFiles {
                     + ", cannot be read (its manifest is damaged); "
                     + "it was neither completed nor discarded: compare its staged files and backups/consolidate/ with "
                     + "the memory files, then remove it");
+        for (Path j : new ApplyJournal(paths, clock).pending())
+            out.add("session_apply: an apply or restore was interrupted (its journal " + j
+                    + " is left); the next session_apply or session_restore settles it and says what it did");
         if (paths.hermesPresent()) {
             try {
                 for (Path w : new MemoryStaging(paths, clock).listing().unreadable())

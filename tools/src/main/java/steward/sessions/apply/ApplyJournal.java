@@ -189,12 +189,18 @@ public final class ApplyJournal {
         }
     }
 
-    /** Whether an interrupted apply is waiting to be settled (read-only: for status reports). */
-    public List<String> pending() {
-        List<String> out = new ArrayList<>();
-        for (Path f : journalFiles()) {
-            String id = f.getFileName().toString().replace(".json", "");
-            if (!lockedElsewhere(id)) out.add(id);
+    /**
+     * The journals of interrupted applies and restores waiting to be settled (their process is gone: the lock is free),
+     * Claude Code parts included; read-only (status reports them; the next apply or restore settles them).
+     */
+    public List<Path> pending() {
+        List<Path> out = new ArrayList<>();
+        for (Path f : journalFiles())
+            if (!lockedElsewhere(dir().resolve(f.getFileName().toString().replace(".json", ".lock")))) out.add(f);
+        for (Path f : ClaudeJournal.journalFiles(paths)) {
+            String name = f.getFileName().toString();
+            String id = name.substring(0, name.length() - ClaudeJournal.SUFFIX.length());
+            if (!lockedElsewhere(ClaudeJournal.lockFile(paths, id))) out.add(f);
         }
         return out;
     }
@@ -262,8 +268,8 @@ public final class ApplyJournal {
         }
     }
 
-    private boolean lockedElsewhere(String id) {
-        Path lockFile = dir().resolve(id + ".lock");
+    /** Whether a process holds {@code lockFile} (this one included); opens it only if it exists (creates nothing). */
+    private static boolean lockedElsewhere(Path lockFile) {
         if (!Files.exists(lockFile)) return false;
         try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
             FileLock l;

@@ -251,7 +251,7 @@ final class ClaudeJournal {
         return notices;
     }
 
-    private static List<Path> journalFiles(StewardPaths paths) {
+    static List<Path> journalFiles(StewardPaths paths) {
         Path d = dir(paths);
         if (!Files.isDirectory(d)) return List.of();
         try (var s = Files.list(d)) {

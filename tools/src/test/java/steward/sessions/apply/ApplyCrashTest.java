@@ -24,6 +24,7 @@ import steward.sessions.audit.AuditRequest;
 import steward.sessions.audit.Plan;
 import steward.sessions.backup.RestoreEngine;
 import steward.sessions.backup.SessionBackup;
+import steward.status.StatusEngine;
 import steward.testing.ClaudeTestHomes;
 import steward.testing.TestHomes;
 
@@ -90,6 +91,14 @@ class ApplyCrashTest {
         }
     }
 
+    /** What steward_status says about interrupted applies and restores (read-only). */
+    static List<String> interrupted(StewardPaths paths) {
+        return new StatusEngine(paths, TestHomes.CLOCK)
+                .status().warnings().stream()
+                        .filter(w -> w.contains("an apply or restore was interrupted"))
+                        .toList();
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {
@@ -106,8 +115,10 @@ class ApplyCrashTest {
         Plan plan = audit();
         assertEquals(137, child(point, "apply", plan.plan_id(), "B"), "the child halted at " + point);
         assertEquals(before, TestHomes.dump(paths.stateDb()), "SQLite rolled the transaction back");
+        assertEquals(1, interrupted(paths).size(), "steward_status says an apply waits to be settled");
 
         ApplyJournal.Recovery rec = new ApplyJournal(paths, TestHomes.CLOCK).recover();
+        assertEquals(List.of(), interrupted(paths), "settled: status no longer says so");
         assertEquals(1, rec.notices().size(), rec.notices().toString());
         assertTrue(
                 rec.notices().get(0).contains("interrupted before it changed anything")

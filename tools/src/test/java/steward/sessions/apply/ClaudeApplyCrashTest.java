@@ -190,8 +190,11 @@ class ClaudeApplyCrashTest {
                 if (!java.util.Arrays.equals(e.getValue(), Files.readAllBytes(claude.resolve(e.getKey())))) rewritten++;
             assertEquals(1, rewritten, "one index rewritten, the other not");
         }
+        List<String> waiting = ApplyCrashTest.interrupted(paths);
+        assertTrue(waiting.size() == 1 && waiting.get(0).contains(backupId + ".claude.json"), waiting.toString());
 
         ApplyJournal.Recovery rec = new ApplyJournal(paths, TestHomes.CLOCK).recover();
+        assertEquals(List.of(), ApplyCrashTest.interrupted(paths), "settled: status no longer says so");
         assertEquals(1, rec.notices().size(), rec.notices().toString());
         String notice = rec.notices().get(0);
         assertTrue(
