@@ -23,6 +23,7 @@ import steward.json.Json;
 import steward.sessions.audit.PlanStore;
 import steward.sessions.backup.SessionBackup;
 import steward.state.AtomicFiles;
+import steward.state.Crashpoint;
 import steward.state.FileMoves;
 
 /**
@@ -331,6 +332,8 @@ final class ClaudeJournal {
                 missing.add(x.path());
             }
         }
+
+        Crashpoint.reach("recover.claude-files-back");
 
         // 2. indexes: the original where the rewritten bytes are, the removed entries re-inserted where Claude Code
         // rewrote it since

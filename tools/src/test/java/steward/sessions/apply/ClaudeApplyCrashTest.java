@@ -226,6 +226,53 @@ class ClaudeApplyCrashTest {
         assertEquals(Map.of(), ApplyFailureTest.tree(journalDir()), "a complete part leaves no journal");
     }
 
+    int recoverChild(String crashpoint) throws Exception {
+        List<String> cmd = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dsteward.crashpoint=" + crashpoint,
+                "-cp",
+                System.getProperty("java.class.path"),
+                SessionsMain.class.getName(),
+                tmp.resolve("no-hermes").toString(),
+                "recover-claude",
+                claude.toString());
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        return p.exitValue();
+    }
+
+    /** Settling is idempotent: a recovery killed with the files back and the indexes not, run again, ends as one run. */
+    @Test
+    void aRecoveryKilledMidwayEndsRunAgainAsIfItHadNotBeen() throws Exception {
+        Plan plan = audit();
+        assertEquals(137, child("apply.claude-index-one", plan.plan_id()));
+        String backupId = journalBackupId();
+        assertEquals(137, recoverChild("recover.claude-files-back"), "the recovery halted with the files back");
+        assertEquals(backupId, journalBackupId(), "the journal stays until the part is settled");
+
+        ApplyJournal.Recovery rec = new ApplyJournal(paths, TestHomes.CLOCK).recover();
+        assertEquals(1, rec.notices().size(), rec.notices().toString());
+        String notice = rec.notices().get(0);
+        assertTrue(
+                notice.contains("taken back")
+                        && notice.contains("1 " + SessionsIndex.FILE + " restored")
+                        && notice.contains("the plan can be applied again"),
+                notice);
+        assertEverythingBackAsBefore(backupId);
+        assertTrue(apply(plan.plan_id()).backup() != null, "the plan applies again");
+    }
+
+    @Test
+    void withoutAJournalRecoveryCreatesNothing() throws Exception {
+        Map<String, String> state = ApplyFailureTest.tree(paths.stateDir());
+        assertTrue(new ApplyJournal(paths, TestHomes.CLOCK).recover().notices().isEmpty());
+        assertEquals(state, ApplyFailureTest.tree(paths.stateDir()), "nothing created in the state dir");
+        assertEquals(before, ClaudeTestHomes.tree(claude));
+    }
+
     @Test
     void aFileWrittenAtAMovedOnesPlaceSinceIsNeverOverwrittenBothAreKept() throws Exception {
         Plan plan = audit();
