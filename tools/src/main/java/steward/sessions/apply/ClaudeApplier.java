@@ -473,8 +473,9 @@ final class ClaudeApplier {
             else if (journal != null)
                 journal = ClaudeJournal.open(paths, journal.record(), ClaudeJournal.Phase.ROLLBACK);
         } catch (RuntimeException e) {
-            if (journal != null) journal.abandon();
-            journal = null;
+            // an open journal keeps its last phase (the next call takes a part back from any phase) and still goes with
+            // the part once the undo gets everything back; one that could not be started again is simply not there
+            if (journal != null && !journal.isOpen()) journal = null;
         }
         boolean all = true;
         for (Map.Entry<Path, byte[]> e : p.undo().indexes().entrySet()) {
