@@ -44,9 +44,11 @@ import tools.jackson.databind.node.ObjectNode;
  * after a call wrote legitimately. Dense recall and background indexing are off; cases per tool are capped.
  */
 class SchemaFuzzTest {
-    static final long SEED = 0x5EED_2026_1204L;
+    static final long SEED = Long.getLong("fuzz.seed", 0x5EED_2026_1204L);
     static final int MAX_CASES_PER_TOOL = Integer.getInteger("fuzz.cases", 70);
-    static final int CLAUDE_ONLY_CASES = 15;
+    /** How many of a tool's first cases run again on each other home (no Hermes home; a bare one). */
+    static final int CLAUDE_ONLY_CASES = Integer.getInteger("fuzz.otherHomes", 12);
+
     static final Instant NOW = Instant.parse("2026-08-10T12:00:00Z");
     static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -61,10 +63,20 @@ class SchemaFuzzTest {
         final ToolContext ctx;
         Map<String, Integer> hermesSnap, claudeSnap, stateSnap;
 
-        /** {@code claudeOnly}: no Hermes home at all (the default Hermes home, absent), as a Claude Code-only user has. */
-        Homes(RecallRuntime recall, boolean claudeOnly) throws Exception {
+        /**
+         * {@code variant}: 0 the fixture homes; 1 no Hermes home at all (the default Hermes home, absent), as a Claude
+         * Code-only user has; 2 a bare Hermes home holding only another state.db (fixtures/forensics-home: no memories,
+         * no skills, no config).
+         */
+        Homes(RecallRuntime recall, int variant) throws Exception {
+            boolean claudeOnly = variant == 1;
             Path dir = Files.createDirectory(tmp.resolve("copy" + (copies++)));
-            hermes = claudeOnly ? dir.resolve("no-hermes") : TestHomes.copyFixture(dir);
+            if (variant == 0) hermes = TestHomes.copyFixture(dir);
+            else if (variant == 1) hermes = dir.resolve("no-hermes");
+            else {
+                hermes = Files.createDirectory(dir.resolve("bare-hermes"));
+                Files.copy(TestHomes.repo().resolve("fixtures/forensics-home/state.db"), hermes.resolve("state.db"));
+            }
             claude = ClaudeTestHomes.install(dir, false);
             project = ClaudeTestHomes.memoryProject(claude);
             state = dir.resolve("state");
@@ -206,13 +218,16 @@ class SchemaFuzzTest {
                 // the first cases (the samples and the structural ones first) again without a Hermes home
                 int both = cases.size();
                 cases.addAll(cases.subList(0, Math.min(CLAUDE_ONLY_CASES, both)));
+                int claudeOnly = cases.size();
+                cases.addAll(cases.subList(0, Math.min(CLAUDE_ONLY_CASES, both)));
                 perTool.put(name, cases.size());
                 Homes homes = null;
                 for (int i = 0; i < cases.size(); i++) {
                     JsonNode raw = cases.get(i);
-                    if (i == both) homes = null;
+                    if (i == both || i == claudeOnly) homes = null;
+                    int variant = i < both ? 0 : i < claudeOnly ? 1 : 2;
                     if (homes == null) {
-                        homes = new Homes(recall, i >= both);
+                        homes = new Homes(recall, variant);
                         homes.snapshot();
                     }
                     total++;
@@ -221,7 +236,10 @@ class SchemaFuzzTest {
                     boolean valid = args.isObject()
                             && Schemas.validate(name + ".input.json", tool.arguments((ObjectNode) args.deepCopy()))
                                     .isEmpty();
-                    String what = name + (i >= both ? " (Claude Code only) " : " ") + abbreviate(args.toString());
+                    String what = name
+                            + List.of(" ", " (Claude Code only) ", " (bare Hermes home) ")
+                                    .get(variant)
+                            + abbreviate(args.toString());
                     ToolResult r;
                     try {
                         r = registry.invoke(name, args, homes.ctx);
