@@ -277,14 +277,6 @@ public final class MemoryWriter {
         // a file that cannot be read as text at all is refused before its lock file is made: a refused call creates
         // nothing (once the lock file exists, the read under the lock below decides)
         if (!Files.exists(t.lockFile(paths))) load(file);
-        if (!Files.isDirectory(file.getParent())) {
-            // no memories/ yet (a fresh home, or one holding only state.db): the document is empty, and a call that
-            // would
-            // not write (no match, a refused batch) creates neither the directory nor the lock file
-            Loaded none = load(file);
-            Step s = compute(r, t, limit, none.doc());
-            if (s.newEntries == null && !"drift".equals(s.kind)) return finish(t, limit, s, none.doc(), true, null);
-        }
         try (Flock lock = Flock.exclusive(t.lockFile(paths))) {
             // a temp file a killed Steward left next to the memory file goes (only when its process is gone)
             if (Files.isDirectory(file.getParent())) AtomicFiles.removeStaleTemps(file.getParent());

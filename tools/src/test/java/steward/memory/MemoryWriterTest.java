@@ -85,30 +85,6 @@ class MemoryWriterTest {
                 Files.exists(paths.stateDir().resolve("backups")), "nothing was backed up because nothing was written");
     }
 
-    /**
-     * A Hermes home without memories/ (a fresh one, or one that only holds state.db): a replace or remove that cannot
-     * match anything, or any other refused write, creates nothing there; it made memories/ and its lock file. An add
-     * still creates both.
-     */
-    @Test
-    void aRefusedWriteInAHomeWithoutMemoriesCreatesNothing() throws Exception {
-        Path home = Files.createDirectories(tmp.resolve("bare"));
-        StewardPaths bare = StewardPaths.of(home).withStateDir(tmp.resolve("bare-state"));
-        MemoryWriter writer = new MemoryWriter(bare, clock);
-        assertEquals(
-                "no_match",
-                writer.write(MemoryRequest.replace("memory", "Maven 3.8", "x")).kind());
-        assertEquals(
-                "no_match", writer.write(MemoryRequest.remove("user", "Maven")).kind());
-        assertEquals(
-                "batch_error",
-                writer.write(MemoryRequest.batch("memory", List.of(new MemoryRequest.Op("explode", null, null))))
-                        .kind());
-        assertFalse(Files.exists(bare.memoriesDir()), "a refused write created memories/");
-        assertTrue(writer.write(MemoryRequest.add("memory", "First entry")).success());
-        assertEquals("First entry", Files.readString(bare.memoriesDir().resolve("MEMORY.md")));
-    }
-
     @Test
     void memoryFileThatIsNotUtf8IsAClearErrorAndStaysUntouched() throws Exception {
         byte[] latin1 = "Caf\u00e9 entry".getBytes(StandardCharsets.ISO_8859_1);
