@@ -122,4 +122,21 @@ class SessionInspectToolTest {
         assertTrue(!only.isError(), only.text());
         assertEquals(before, ClaudeTestHomes.tree(claude));
     }
+
+    /**
+     * A Claude Code subagent, given by the id Steward reports for it ({@code <session>/agent-<id>}, both layouts), is found
+     * without {@code store} next to a Hermes home: it was looked for as {@code projects/<p>/<id>.jsonl} only, so the call
+     * answered "no session ... in the hermes store".
+     */
+    @Test
+    void claudeSubagentIdsAreFoundWithoutStore() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp, true);
+        for (String id : List.of(
+                "68149f26-9a2d-3d96-8f09-abfc0ece24b6/agent-a1f0c2d94b7e", // <session>/subagents/agent-*.jsonl
+                "dc412e7b-431d-3d2d-8d4f-4585bbc7ea74/agent-7d3e9a1c")) { // older project-level agent-*.jsonl
+            JsonNode n = t.ok("session_inspect", "{\"session_id\":\"" + id + "\"}");
+            assertEquals("claude_code", n.get("store").asString());
+            assertEquals(id, n.get("sessions").get(0).get("session_id").asString());
+        }
+    }
 }

@@ -3,6 +3,7 @@ package steward.sessions.inspect;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import steward.StewardError;
@@ -45,24 +46,39 @@ public final class SessionSources {
         return open(paths, null, null, System.currentTimeMillis() / 1000.0);
     }
 
-    private static SessionSource claude(StewardPaths paths, double now) {
+    private static ClaudeSessionSource claude(StewardPaths paths, double now) {
         return ClaudeSessionSource.open(paths.claudeHome(), now, ClaudeSessions.DEFAULT_IDLE_SECONDS);
     }
 
-    /** The ids among {@code missing} that are Claude Code transcripts ({@code projects/<project>/<id>.jsonl}). */
+    /**
+     * The ids among {@code missing} that are Claude Code sessions: a main session ({@code projects/<project>/<id>.jsonl})
+     * or any id Steward reports for one, such as a subagent's {@code <session>/agent-<id>} in either layout (asked of the
+     * Claude Code source itself, which reads only what the id names).
+     */
     public static List<String> claudeSessions(StewardPaths paths, List<String> missing) {
         if (paths.claudeHome() == null || missing.isEmpty()) return List.of();
         Path projects = paths.claudeHome().resolve("projects");
         if (!Files.isDirectory(projects)) return List.of();
+        List<String> found = new ArrayList<>();
+        List<String> rest = new ArrayList<>();
         try (Stream<Path> dirs = Files.list(projects)) {
             List<Path> ds = dirs.filter(Files::isDirectory).toList();
-            return missing.stream()
-                    .filter(id -> id.matches("[A-Za-z0-9._-]+")
-                            && !id.startsWith(".")
-                            && ds.stream().anyMatch(d -> Files.isRegularFile(d.resolve(id + ".jsonl"))))
-                    .toList();
+            for (String id : missing) {
+                if (id.matches("[A-Za-z0-9._-]+")
+                        && !id.startsWith(".")
+                        && ds.stream().anyMatch(d -> Files.isRegularFile(d.resolve(id + ".jsonl")))) found.add(id);
+                else if (id.contains("/")) rest.add(id);
+            }
         } catch (IOException e) {
             return List.of();
         }
+        if (!rest.isEmpty()) {
+            try (ClaudeSessionSource src = claude(paths, 0)) {
+                for (String id : rest) if (src.session(id).isPresent()) found.add(id);
+            } catch (StewardError e) {
+                // an unreadable Claude Code home holds none of them
+            }
+        }
+        return found;
     }
 }
