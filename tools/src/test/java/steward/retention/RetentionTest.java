@@ -71,7 +71,7 @@ class RetentionTest {
         assertEquals(deleted, b.only_copy_sessions());
         assertTrue(Files.isRegularFile(store.file(id)));
 
-        new RestoreEngine(paths, TestHomes.CLOCK).restore(id, List.of());
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(id, null);
         Retention.Report dry = new Retention(paths, later(31)).run(false);
         assertEquals(List.of(id), dry.pruned_backups(), "every session is back: the backup is no longer the only copy");
         assertTrue(Files.isRegularFile(store.file(id)), "without pruning nothing is removed");
@@ -116,7 +116,7 @@ class RetentionTest {
         assertEquals(7, s.backupDays());
         assertEquals(Origin.CONFIG_FILE, s.origin());
         ApplyResult r = applyHigh();
-        new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
         assertEquals(List.of(), new Retention(paths, later(6)).run(true).pruned_backups());
         assertEquals(
                 List.of(r.backup().backup_id()),

@@ -103,10 +103,10 @@ class SafePointsTest {
         assertThrows(
                 Work.Cancelled.class,
                 () -> new RestoreEngine(paths, TestHomes.CLOCK)
-                        .restore(r.backup().backup_id(), List.of(), null, restore));
+                        .restore(r.backup().backup_id(), null, null, restore));
         assertEquals(applied, TestHomes.dump(paths.stateDb()), "a cancelled restore put nothing back");
-        RestoreEngine.Result back = new RestoreEngine(paths, TestHomes.CLOCK)
-                .restore(r.backup().backup_id(), List.of(), null, new CancelAt(2));
+        RestoreEngine.Result back =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null, null, new CancelAt(2));
         assertEquals(r.executed_count(), back.restored().size(), "past its safe point a restore runs to its end");
         assertEquals(
                 logical,
@@ -169,11 +169,11 @@ class SafePointsTest {
 
         assertThrows(
                 Work.Cancelled.class,
-                () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, List.of(), null, new CancelAt(1)));
+                () -> new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, null, null, new CancelAt(1)));
         assertEquals(claudeApplied, ClaudeTestHomes.tree(home), "a cancelled restore moved no Claude Code file back");
         assertEquals(applied, TestHomes.dump(paths.stateDb()), "a cancelled restore put nothing back into state.db");
         CancelAt restoring = new CancelAt(2);
-        new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, List.of(), null, restoring);
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, null, null, restoring);
         increasing(restoring);
         assertEquals(claude, ClaudeTestHomes.tree(home));
         assertEquals(

@@ -14,7 +14,7 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
                             + "automatic action vetoes its rule. Refuses unknown ids.")
             .idempotent();
 
-    /** schemas/session_restore.input.json; no session_ids means every session of the backup. */
+    /** schemas/session_restore.input.json; no session_ids means every session of the backup, an empty list is refused. */
     public record Args(String backup_id, List<String> session_ids, String store) {}
 
     public SessionRestoreTool() {
@@ -24,7 +24,11 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
     @Override
     public ToolResult call(Args a, ToolContext ctx) {
         RestoreEngine.Result r = new RestoreEngine(ctx.paths(), ctx.clock())
-                .restore(a.backup_id(), Arguments.list(a.session_ids()), a.store(), ctx.work());
+                .restore(
+                        a.backup_id(),
+                        a.session_ids() == null ? null : Arguments.list(a.session_ids()),
+                        a.store(),
+                        ctx.work());
         StringBuilder sb = new StringBuilder();
         for (String n : r.recovered()) sb.append(n).append('\n');
         sb.append("Restored ")

@@ -91,6 +91,20 @@ class SessionRestoreToolTest {
                 .isError());
     }
 
+    /** An empty session_ids names no session: refused, never read as "the whole backup"; nothing changes. */
+    @Test
+    void anEmptyListOfSessionsRestoresNothing() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        JsonNode applied = applyAudit(t, t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}"));
+        String backup = applied.get("backup").get("backup_id").asString();
+        List<String> before = TestHomes.logicalDump(t.home.resolve("state.db"));
+        ToolResult r = t.call("session_restore", "{\"backup_id\":\"" + backup + "\",\"session_ids\":[]}");
+        assertTrue(r.isError() && r.text().startsWith("session_restore: session_ids is empty"), r.text());
+        assertEquals(before, TestHomes.logicalDump(t.home.resolve("state.db")), "nothing restored");
+        JsonNode all = t.ok("session_restore", "{\"backup_id\":\"" + backup + "\"}");
+        assertEquals(applied.get("executed_count").asInt(), all.get("restored").size(), "left out: the whole backup");
+    }
+
     static List<String> toList(JsonNode a) {
         List<String> out = new ArrayList<>();
         a.forEach(n -> out.add(n.asString()));

@@ -109,6 +109,13 @@ public final class RestoreEngine {
      * files move back and before the transaction starts.
      */
     public Result restore(String backupId, List<String> sessionIds, String store, Work work) {
+        // an empty list names no session: never read as "all of them" (leaving it out is how to ask for the whole
+        // backup)
+        if (sessionIds != null && sessionIds.isEmpty())
+            throw new StewardError(
+                    CTX,
+                    "session_ids is empty: name the sessions to restore, or leave it out to restore the whole backup;"
+                            + " nothing was restored");
         if (store != null && !SessionHomes.STORES.contains(store)) {
             throw new StewardError(CTX, "store must be hermes or claude, not " + store);
         }
@@ -143,7 +150,7 @@ public final class RestoreEngine {
         Set<String> inBackup = new LinkedHashSet<>();
         for (JsonNode l : lines) inBackup.add(l.path("id").asString());
         for (JsonNode l : claudeLines) inBackup.addAll(ClaudeRestorer.ids(l));
-        Set<String> wanted = sessionIds == null || sessionIds.isEmpty() ? inBackup : new LinkedHashSet<>(sessionIds);
+        Set<String> wanted = sessionIds == null ? inBackup : new LinkedHashSet<>(sessionIds);
         List<String> unknown =
                 wanted.stream().filter(id -> !inBackup.contains(id)).toList();
         if (!unknown.isEmpty())

@@ -124,13 +124,13 @@ class ClaudeApplyTest {
         assertEquals(home.resolve("steward"), paths.stateDir(), "a Claude home only: the state dir lives in it");
 
         RestoreEngine.Result back =
-                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
         assertEquals(want, new TreeSet<>(back.restored()));
         assertTrue(back.skipped().isEmpty(), back.skipped().toString());
         assertEquals(before, ClaudeTestHomes.tree(home), "every file byte-identical after apply → restore");
         assertEquals(a3time, Files.getLastModifiedTime(file("B_high")), "a moved transcript keeps its time");
         RestoreEngine.Result again =
-                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), List.of());
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
         assertTrue(again.restored().isEmpty());
         assertTrue(
                 again.skipped().stream().allMatch(s -> s.reason().startsWith("exists again")),
@@ -190,7 +190,7 @@ class ClaudeApplyTest {
         Path other = tmp.resolve("other-claude");
         Files.createDirectories(other.resolve("projects"));
         RestoreEngine.Result wrongHome = new RestoreEngine(paths.withClaudeHome(other), TestHomes.CLOCK)
-                .restore(r.backup().backup_id(), List.of());
+                .restore(r.backup().backup_id(), null);
         assertTrue(wrongHome.restored().isEmpty());
         assertTrue(
                 wrongHome.skipped().stream()
@@ -355,7 +355,7 @@ class ClaudeApplyTest {
         String bid = r.backup().backup_id();
         assertTrue(Files.isRegularFile(paths.stateDir().resolve("backups/sessions/" + bid + ".jsonl")));
         assertTrue(Files.isRegularFile(paths.stateDir().resolve("backups/sessions/" + bid + ".claude.jsonl")));
-        new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, List.of());
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(bid, null);
         assertEquals(claudeBefore, ClaudeTestHomes.tree(home));
         assertEquals(
                 hermesBefore,

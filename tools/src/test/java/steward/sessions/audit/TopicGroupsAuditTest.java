@@ -140,7 +140,7 @@ class TopicGroupsAuditTest {
                 a.learning().summary().stream().noneMatch(l -> l.contains(" G=")),
                 "renames of a topic group teach nothing: " + a.learning().summary());
 
-        new RestoreEngine(paths, TestHomes.CLOCK).restore(a.backup().backup_id(), List.of());
+        new RestoreEngine(paths, TestHomes.CLOCK).restore(a.backup().backup_id(), null);
         for (AuditResult.Rename rn : cc.advice().renames())
             assertEquals(rn.from(), title(rn.session_id()), "restore reverts the rename");
     }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -66,7 +65,7 @@ class RestoreAutoPruneTest {
                 "INSERT OR REPLACE INTO state_meta (key, value) VALUES ('last_auto_prune', '" + (NOW - 6 * 3600)
                         + "')");
 
-        RestoreEngine.Result r = new RestoreEngine(paths, TestHomes.CLOCK).restore(backup, List.of());
+        RestoreEngine.Result r = new RestoreEngine(paths, TestHomes.CLOCK).restore(backup, null);
         Set<String> restored = new HashSet<>(r.restored());
         Set<String> due = ids(paths, "ended_at IS NOT NULL AND started_at <= " + (NOW - 30 * 86400));
         Set<String> soon = ids(
@@ -97,14 +96,14 @@ class RestoreAutoPruneTest {
         StewardPaths paths = StewardPaths.of(TestHomes.copyFixture(tmp.resolve("off")));
         String backup = applyHigh(paths);
         Files.writeString(paths.configYaml(), "sessions:\n  auto_prune: false\n  retention_days: 30\n");
-        RestoreEngine.Result off = new RestoreEngine(paths, TestHomes.CLOCK).restore(backup, List.of());
+        RestoreEngine.Result off = new RestoreEngine(paths, TestHomes.CLOCK).restore(backup, null);
         assertFalse(off.restored().isEmpty());
         assertNull(off.hermes_auto_prune());
 
         StewardPaths again = StewardPaths.of(TestHomes.copyFixture(tmp.resolve("long")));
         String second = applyHigh(again);
         Files.writeString(again.configYaml(), "sessions:\n  auto_prune: true\n  retention_days: 36500\n");
-        RestoreEngine.Result longRetention = new RestoreEngine(again, TestHomes.CLOCK).restore(second, List.of());
+        RestoreEngine.Result longRetention = new RestoreEngine(again, TestHomes.CLOCK).restore(second, null);
         assertFalse(longRetention.restored().isEmpty());
         assertNull(longRetention.hermes_auto_prune(), "nothing is 100 years old");
     }
