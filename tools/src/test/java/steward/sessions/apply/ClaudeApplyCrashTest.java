@@ -94,18 +94,22 @@ class ClaudeApplyCrashTest {
                 .plan();
     }
 
+    /** Applies the plan in a child process halted at {@code crashpoint}; returns its exit status. */
     int child(String crashpoint, String planId) throws Exception {
-        List<String> cmd = List.of(
+        return sessionsMain(
+                crashpoint, "apply-claude", claude.toString(), ClaudeTestHomes.CALLER_CWD.toString(), planId);
+    }
+
+    /** Runs {@link SessionsMain} on this Claude Code home (no Hermes home), halted at {@code crashpoint}. */
+    int sessionsMain(String crashpoint, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dsteward.crashpoint=" + crashpoint,
                 "-cp",
                 System.getProperty("java.class.path"),
                 SessionsMain.class.getName(),
-                tmp.resolve("no-hermes").toString(),
-                "apply-claude",
-                claude.toString(),
-                ClaudeTestHomes.CALLER_CWD.toString(),
-                planId);
+                tmp.resolve("no-hermes").toString()));
+        cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -227,21 +231,7 @@ class ClaudeApplyCrashTest {
     }
 
     int recoverChild(String crashpoint) throws Exception {
-        List<String> cmd = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dsteward.crashpoint=" + crashpoint,
-                "-cp",
-                System.getProperty("java.class.path"),
-                SessionsMain.class.getName(),
-                tmp.resolve("no-hermes").toString(),
-                "recover-claude",
-                claude.toString());
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        return p.exitValue();
+        return sessionsMain(crashpoint, "recover-claude", claude.toString());
     }
 
     /** Settling is idempotent: a recovery killed with the files back and the indexes not, run again, ends as one run. */
