@@ -68,6 +68,11 @@ class ApplyCrashTest {
     }
 
     int child(String crashpoint, String... args) throws Exception {
+        return sessionsMain(home, crashpoint, args);
+    }
+
+    /** Runs {@link SessionsMain} {@code <home> args…} in a child JVM halted at {@code crashpoint}; its exit status. */
+    static int sessionsMain(Path home, String crashpoint, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dsteward.crashpoint=" + crashpoint,

@@ -102,20 +102,7 @@ class ClaudeApplyCrashTest {
 
     /** Runs {@link SessionsMain} on this Claude Code home (no Hermes home), halted at {@code crashpoint}. */
     int sessionsMain(String crashpoint, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dsteward.crashpoint=" + crashpoint,
-                "-cp",
-                System.getProperty("java.class.path"),
-                SessionsMain.class.getName(),
-                tmp.resolve("no-hermes").toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        return p.exitValue();
+        return ApplyCrashTest.sessionsMain(tmp.resolve("no-hermes"), crashpoint, args);
     }
 
     ApplyResult apply(String planId) {
