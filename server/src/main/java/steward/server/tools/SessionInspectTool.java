@@ -42,7 +42,19 @@ public final class SessionInspectTool extends StewardTool<SessionInspectTool.Arg
         try (SessionSource src = SessionSources.open(
                 ctx.paths(), a.store(), req.sessionIds(), ctx.clock().millis() / 1000.0)) {
             InspectEngine.Outcome o = InspectEngine.inspect(src, req);
-            return ToolResult.ok(o.result(), o.text());
+            String text = o.text();
+            // ids of both stores in one call: the source read is Hermes'; say which of the others are Claude Code's
+            if (a.store() == null
+                    && "hermes".equals(src.store())
+                    && !o.result().not_found().isEmpty()) {
+                List<String> claude =
+                        SessionSources.claudeSessions(ctx.paths(), o.result().not_found());
+                if (!claude.isEmpty())
+                    text += "\n" + String.join(", ", claude)
+                            + (claude.size() == 1 ? " is a Claude Code session" : " are Claude Code sessions")
+                            + ": call again with store \"claude\" (one store per call).";
+            }
+            return ToolResult.ok(o.result(), text);
         }
     }
 }

@@ -139,4 +139,33 @@ class SessionInspectToolTest {
             assertEquals(id, n.get("sessions").get(0).get("session_id").asString());
         }
     }
+
+    /**
+     * Ids of both stores in one call (as a two-home audit lists them): the Hermes session is inspected, and the text says
+     * which of the ids it could not find are Claude Code sessions and how to ask for them, instead of a bare "Not found".
+     */
+    @Test
+    void idsOfBothStoresInOneCallNameTheClaudeOnes() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp, true);
+        String claude = "37675f34-b941-36c6-ac2b-02e6ad25bf26";
+        ToolResult r = t.call(
+                "session_inspect", "{\"session_ids\":[\"20260611_071400_6471fd\",\"" + claude + "\",\"nope_123\"]}");
+        assertTrue(!r.isError(), r.text());
+        JsonNode n = ToolRegistry.toJson(r.structured());
+        assertEquals("hermes", n.get("store").asString());
+        assertEquals(List.of(claude, "nope_123"), Json.MAPPER.convertValue(n.get("not_found"), List.class));
+        assertTrue(
+                r.text()
+                        .endsWith(
+                                "\n" + claude + " is a Claude Code session: call again with store \"claude\" (one store"
+                                        + " per call)."),
+                r.text());
+        ToolResult hermesOnly =
+                t.call("session_inspect", "{\"session_ids\":[\"20260611_071400_6471fd\",\"nope_123\"]}");
+        assertTrue(!hermesOnly.text().contains("Claude Code session"), hermesOnly.text());
+        ToolResult asked = t.call(
+                "session_inspect",
+                "{\"session_ids\":[\"20260611_071400_6471fd\",\"" + claude + "\"],\"store\":\"hermes\"}");
+        assertTrue(!asked.text().contains("call again"), asked.text());
+    }
 }
