@@ -245,14 +245,10 @@ public final class History {
             before.put(r, cur);
             String v;
             try {
-                // as every Steward write: a change made outside Steward since the last version goes first (opt-in)
-                v = store.record(
-                        "rollback " + r + " to " + full,
-                        "steward",
-                        now,
-                        before,
-                        Map.of(r, old),
-                        recordExternal(paths.stateDir()));
+                // the bytes a rollback replaces are always a version first when they differ from the last one (a
+                // change made outside Steward, recorded whether or not the user opted in to recording those): the file
+                // is about to lose them, and the rotating backup alone would keep them only until the next writes
+                v = store.record("rollback " + r + " to " + full, "steward", now, before, Map.of(r, old), true);
             } catch (RuntimeException e) {
                 // all or nothing: a rollback that is no version could not be undone, so the bytes before it go back
                 // (still under Hermes' lock)

@@ -256,17 +256,28 @@ class HistoryTest {
     }
 
     /**
-     * Probe: with record_external on, a hand edit made since the last version and then replaced by a rollback was not
-     * recorded (memory_write records it first, rollback did not): the rollback could not be rolled back to it.
+     * Probe: a hand edit (or Hermes' own memory tool) made since the last version and then replaced by a rollback was not
+     * recorded unless the user had opted in to recording external changes: its only copy was the rollback's backup, which
+     * the next two writes rotated away (review of 2026-12-04: "IMPORTANT: prod DB is db07" gone from home and state dir).
+     * A rollback now records what it replaces first, with or without the opt-in.
      */
     @Test
-    void aRollbackRecordsTheExternalChangeItReplacesWhenTheUserOptedIn() throws Exception {
-        StewardPaths p = home();
+    void aRollbackRecordsTheExternalChangeItReplaces() throws Exception {
+        for (boolean optIn : new boolean[] {false, true}) {
+            Path t = tmp.resolve("optin-" + optIn);
+            Files.createDirectories(t.resolve("memories"));
+            StewardPaths p = StewardPaths.of(t);
+            rollbackKeepsAHandEdit(p, optIn);
+        }
+    }
+
+    private void rollbackKeepsAHandEdit(StewardPaths p, boolean optIn) throws Exception {
         Path mem = p.memoriesDir().resolve("MEMORY.md");
         Files.writeString(mem, "[env] one");
         MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
         w.write(MemoryRequest.add("memory", "[env] two"));
-        Files.writeString(p.stateDir().resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
+        if (optIn)
+            Files.writeString(p.stateDir().resolve("settings.json"), "{\"history\": {\"record_external\": true}}");
         Files.writeString(mem, "[env] one\n§\n[env] two\n§\n[env] hand edit");
         byte[] hand = Files.readAllBytes(mem);
         History h = new History(p, at("2026-08-10T12:05:00Z"));
@@ -277,6 +288,36 @@ class HistoryTest {
         assertEquals("external", vs.get(1).client(), "the hand edit is a version of its own, before the rollback");
         h.rollback("memories/MEMORY.md", vs.get(1).id());
         assertArrayEquals(hand, Files.readAllBytes(mem), "the rollback is undone to the hand edit's exact bytes");
+        // the next writes rotate the backups; the hand edit stays a version
+        w.write(MemoryRequest.add("memory", "[env] three"));
+        w.write(MemoryRequest.add("memory", "[env] four"));
+        w.write(MemoryRequest.add("memory", "[env] five"));
+        assertArrayEquals(
+                hand,
+                new VersionStore(p.stateDir())
+                        .read("memories/MEMORY.md", vs.get(1).id()));
+    }
+
+    /**
+     * Probe: rolling back to the newest version's bytes over a hand edit answered {@code changed: true, version: null}:
+     * the file changed, and no version said so. The hand edit is now a version, so the rollback is one too.
+     */
+    @Test
+    void aRollbackToTheNewestVersionOverAHandEditIsAVersion() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] one");
+        new MemoryWriter(p, at("2026-08-10T12:00:00Z")).write(MemoryRequest.add("memory", "[env] two"));
+        byte[] newest = Files.readAllBytes(mem);
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        String top = h.list("memories/MEMORY.md", null).versions().get(0).id();
+        Files.writeString(mem, "[env] one\n§\n[env] two\n§\n[env] IMPORTANT: prod DB is db07");
+        History.RollbackResult r = h.rollback("memories/MEMORY.md", top);
+        assertTrue(r.changed());
+        assertTrue(r.version() != null, "the rollback is a version");
+        assertArrayEquals(newest, Files.readAllBytes(mem));
+        assertEquals(
+                "external", h.list("memories/MEMORY.md", null).versions().get(1).client());
     }
 
     @Test
