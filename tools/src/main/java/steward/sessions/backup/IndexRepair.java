@@ -11,6 +11,7 @@ import java.util.List;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.sessions.store.FtsIndex;
+import steward.sessions.store.FtsNulRows;
 import steward.sessions.store.Sqlite;
 
 /**
@@ -62,6 +63,9 @@ public final class IndexRepair {
                 try (Statement st = cc.createStatement()) {
                     for (String t : tables)
                         st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('rebuild')");
+                    // rows holding a NUL (Hermes' list content): indexed as every SQLite reads them, not as this one
+                    // does, or Hermes on an older SQLite would find the rebuilt index damaged (FtsNulRows)
+                    FtsNulRows.indexByPrefix(cc, null);
                     for (String t : tables)
                         st.execute("INSERT INTO " + quote(t) + "(" + quote(t) + ") VALUES('integrity-check')");
                 }

@@ -36,6 +36,7 @@ import steward.sessions.audit.Times;
 import steward.sessions.rules.HermesPruneRule;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.FtsIndex;
+import steward.sessions.store.FtsNulRows;
 import steward.sessions.store.SessionHomes;
 import steward.sessions.store.SessionRow;
 import steward.sessions.store.SessionStore;
@@ -273,6 +274,8 @@ public final class RestoreEngine {
                         if (why == null && action.equals("delete")) reinserted.add(id);
                     }
                     relink(c, lines, reinserted);
+                    // a restored message holding a NUL (Hermes' list content) is indexed as every SQLite reads it
+                    FtsNulRows.indexByPrefix(c, messageIds(c, reinserted));
                     Crashpoint.reach("restore.before-commit");
                     return null;
                 });
@@ -469,6 +472,19 @@ public final class RestoreEngine {
 
     private static String text(JsonNode v) {
         return v == null || v.isNull() ? null : v.asString();
+    }
+
+    private static List<Long> messageIds(Connection c, Set<String> sessions) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM messages WHERE session_id = ?")) {
+            for (String s : sessions) {
+                ps.setString(1, s);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) ids.add(rs.getLong(1));
+                }
+            }
+        }
+        return ids;
     }
 
     private static String reinsert(

@@ -103,12 +103,26 @@ public final class FtsIndex {
      */
     public static Report requireConsistent(Path db, String context) {
         Report r = check(db);
+        if (!r.ok() && alignNulRows(db) > 0) r = check(db);
         if (!r.ok()) {
             throw new StewardError(
                     context,
                     "Hermes' search index is inconsistent (" + r.summary() + "); nothing was changed. " + REPAIR_HINT);
         }
         return r;
+    }
+
+    /**
+     * Rows that an older SQLite indexed only up to a NUL character (Hermes' list content, see {@link FtsNulRows}) are
+     * made to read the same in every SQLite, in one short write transaction; returns the rows aligned (0: none, or no
+     * trigram table). Only called when the check failed: it reads every trigram row holding a NUL.
+     */
+    static int alignNulRows(Path db) {
+        try (Connection c = Sqlite.openReadWrite(db)) {
+            return Sqlite.immediate(c, FtsNulRows::alignIndexedPrefixes);
+        } catch (SQLException e) {
+            throw new StewardError("state.db", "cannot open " + db + ": " + Sqlite.describe(e), e);
+        }
     }
 
     /** How the user repairs a damaged index: said wherever Steward finds one. */

@@ -105,6 +105,11 @@ public final class Sqlite {
         return open(db, cfg);
     }
 
+    /** A private in-memory database (scratch work such as tokenising a text with an FTS table's own tokenizer). */
+    public static Connection openInMemory() {
+        return open(":memory:", Path.of(":memory:"), new SQLiteConfig());
+    }
+
     /** Opens (creating if needed) a database that Steward owns itself, e.g. benchmark or index files. */
     public static Connection openOwned(Path db) {
         SQLiteConfig cfg = new SQLiteConfig();
