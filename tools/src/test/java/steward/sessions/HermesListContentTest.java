@@ -25,8 +25,8 @@ import steward.sessions.store.FtsIndex;
 import steward.testing.RealHermes;
 
 /**
- * Review of 2026-12-04: Hermes stores list content (an image, multimodal parts) as {@code "\0json:…"}. An SQLite before
- * 3.45 (Python's, here 3.40) indexes such a message in the trigram table only up to the NUL; Steward's reads past it.
+ * Review of 2026-12-04: Hermes stores list content (an image, multimodal parts) as {@code "\0json:…"}. An older SQLite
+ * (Python's, here 3.40) indexes such a message in the trigram table only up to the NUL; Steward's reads past it.
  * One image in a home made every session_apply and session_restore refuse ("malformed inverted index"), and the advised
  * `steward repair-index` then made Hermes' own SQLite find its index malformed. Now: apply and restore go through, and
  * after each step (apply, restore, Hermes deleting a restored session, Hermes adding an image, a forced rebuild) both

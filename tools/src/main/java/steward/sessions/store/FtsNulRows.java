@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * Messages whose indexed text holds a NUL character in Hermes' trigram search table. Hermes stores list content
- * (images, multimodal parts) as {@code "\0json:…"}; SQLite's trigram tokenizer before 3.45 stops reading at the NUL, a
- * later one (Steward's) reads past it. An index Hermes built with an older SQLite then looks damaged to Steward's FTS5
+ * (images, multimodal parts) as {@code "\0json:…"}; the trigram tokenizer of an older SQLite (Python's 3.40) stops
+ * reading at the NUL, Steward's (3.54) reads past it. An index Hermes built with an older SQLite then looks damaged to Steward's FTS5
  * check, and Steward cannot delete those rows through Hermes' triggers (SQLITE_CORRUPT_VTAB): its tokenizer asks to
  * remove entries that were never written.
  *
@@ -85,8 +85,8 @@ public final class FtsNulRows {
     }
 
     /**
-     * Indexes each given row of every trigram table whose text holds a NUL by the text before it (as an SQLite before
-     * 3.45 does, and every later one then reads the same), in the caller's transaction. {@code rowids} null: every row.
+     * Indexes each given row of every trigram table whose text holds a NUL by the text before it (as an older SQLite
+     * does, and a newer one then reads the same), in the caller's transaction. {@code rowids} null: every row.
      * Returns the rows re-indexed.
      */
     public static int indexByPrefix(Connection c, Collection<Long> rowids) throws SQLException {
