@@ -1,9 +1,16 @@
 package steward.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Option;
+import steward.cli.CommonOptions;
 import steward.testing.TestHomes;
 
 /** The startup benchmark measures the JVM flags the launcher really uses. */
@@ -20,5 +27,38 @@ class LaunchFlagsTest {
                 launcher.contains("if [ \"$command\" = \"serve\" ]; then flags+=(" + String.join(" ", LaunchFlags.SERVE)
                         + "); fi"),
                 "launcher lacks the server's heap flags " + LaunchFlags.SERVE);
+    }
+
+    /**
+     * Review of 2026-12-04: the launcher found the subcommand by skipping the values of --hermes-home and --state-dir
+     * only, so `steward --claude-home C call …` took "C" for the command and the one-shot heap flags were not applied.
+     * Every option every command takes (CommonOptions) has its value skipped, in either position.
+     */
+    @Test
+    void theLauncherFindsTheCommandAfterEveryCommonOptionsValue() throws Exception {
+        String launcher = Files.readString(TestHomes.repo().resolve("steward"));
+        int from = launcher.indexOf("command=\"\"");
+        int to = launcher.indexOf("done", from) + "done".length();
+        String detect = launcher.substring(from, to) + "\necho \"$command\"\n";
+        List<String> valued = new ArrayList<>();
+        for (Field f : CommonOptions.class.getDeclaredFields()) {
+            Option o = f.getAnnotation(Option.class);
+            if (o != null && f.getType() != boolean.class) valued.addAll(List.of(o.names()));
+        }
+        assertTrue(valued.contains("--claude-home"), valued.toString());
+        for (String opt : valued) {
+            assertEquals("call", detect(detect, opt, "x", "call", "steward_status"), opt);
+            assertEquals("call", detect(detect, "--hermes-home", "h", opt, "x", "call"), opt);
+        }
+        assertEquals("serve", detect(detect, "--claude-home=c", "serve"));
+    }
+
+    private static String detect(String script, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", script, "steward"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        p.waitFor();
+        return out;
     }
 }
