@@ -252,7 +252,7 @@ public final class AtomicFiles {
     /**
      * Where a write of a user's file lands: a symlinked file (a memory file or skill kept in a dotfiles checkout) is
      * written through to the file it points at, as Hermes' {@code atomic_replace} does, so the link stays; a link to a
-     * file not there yet is followed as written. Steward's own state files are written where they are named.
+     * file not there yet is followed as written, into a folder that exists (else NoSuchFileException, as Hermes fails). Steward's own state files are written where they are named.
      */
     public static Path throughLinks(Path file) throws IOException {
         if (!Files.isSymbolicLink(file)) return file;
@@ -261,6 +261,10 @@ public final class AtomicFiles {
         } catch (java.nio.file.NoSuchFileException e) {
             Path p = file;
             for (int i = 0; i < 40 && Files.isSymbolicLink(p); i++) p = p.resolveSibling(Files.readSymbolicLink(p));
+            // as Hermes' own write: a link into a folder that does not exist is an error, never a folder made for it
+            Path parent = p.toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent))
+                throw new java.nio.file.NoSuchFileException(p.toString(), null, "no folder " + parent);
             return p;
         }
     }

@@ -344,6 +344,20 @@ class MemoryWriterTest {
     }
 
     /**
+     * Review of 2026-12-04: a USER.md linking into a folder that does not exist made Steward create the folders along the
+     * link (mkdir -p of "../dotfiles/far/deep") and write there; Hermes' own write fails with "No such file or
+     * directory". Now the write fails too and no folder is made.
+     */
+    @Test
+    void aLinkIntoAFolderThatDoesNotExistIsRefusedAndNoFolderIsMade() throws Exception {
+        Files.createSymbolicLink(user, Path.of("../nowhere/deep/USER.md"));
+        StewardError e = assertThrows(StewardError.class, () -> write(MemoryRequest.add("user", "first")));
+        assertTrue(e.getMessage().contains("nowhere/deep/USER.md"), e.getMessage());
+        assertFalse(Files.exists(tmp.resolve("nowhere")), "no folder was made");
+        assertTrue(Files.isSymbolicLink(user), "the link is left as it was");
+    }
+
+    /**
      * Hermes' tool registry passes a missing action as "" ({@code args.get("action", "")}), and an empty operations list
      * is no batch: both end in "Unknown action ''". Steward said "Unknown action 'null'" and "operations list is empty.".
      */
