@@ -51,6 +51,17 @@ public final class PreferenceRule implements Rule {
         if (v.action() == Action.retain || v.rule().equals("S") || v.rule().equals("H"))
             return v; // H: Hermes acts, nobody is asked
         Verdict out = v.rule().equals("F") ? v : learned(v, ctx);
+        if (out.confidence() == Confidence.HIGH
+                && v.confidence() != Confidence.HIGH
+                && ctx.preferences().waiting(s.id(), v.condition() == null ? v.rule() : v.condition()) != null) {
+            // promoted since this session was asked about and left unanswered: silence is never approval, so it stays
+            // a question; the promotion runs only what the user was never asked about
+            out = v.withConfidence(
+                    v.confidence(),
+                    new Text(
+                            v.reason().en() + " (asked before, not answered yet: still asked)",
+                            v.reason().zh() + "（之前问过，尚未回答：仍需确认）"));
+        }
         String keptOn = ctx.preferences().keptOn(s.id());
         if (keptOn != null && out.confidence() == Confidence.HIGH) {
             out = out.withConfidence(

@@ -168,6 +168,36 @@ class PreferenceRuleTest {
                 "a titled active session stays at most MEDIUM whatever was learned");
     }
 
+    /**
+     * Review of 2026-12-04: a condition promoted to HIGH ran automatically on sessions the user had been asked about and
+     * left unanswered (still "waiting from earlier runs"). Such a session stays asked; one never asked runs as promoted.
+     */
+    @Test
+    void aPromotedConditionStillAsksAboutASessionLeftUnanswered() {
+        Preferences p = prefs(false);
+        PreferenceData d = p.data();
+        PreferenceData.Waiting w = new PreferenceData.Waiting();
+        w.session_id = "long";
+        w.key = "B/long";
+        w.since = "2026-08-01";
+        d.waiting.add(w);
+        RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, new Preferences(d, null));
+        Verdict asked = RuleEngine.evaluate(RuleFixtures.row(rows, "long"), ctx);
+        assertEquals("B/long", asked.condition());
+        assertEquals(Confidence.MEDIUM, asked.confidence(), "left unanswered: still a question");
+        assertTrue(
+                asked.reason().en().endsWith("(asked before, not answered yet: still asked)"),
+                asked.reason().en());
+        List<SessionRow> more = RuleFixtures.rows(ROWS + """
+                fresh  | cli      | -          | -      | 30   | ended  | 0    | 5    | cli_close
+                """);
+        RuleContext ctx2 = RuleContext.of(RuleFixtures.NOW, null, more, new Preferences(d, null));
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(more, "fresh"), ctx2).confidence(),
+                "never asked: runs as promoted");
+    }
+
     @Test
     void lockedConditionDropsToLow() {
         RuleContext ctx = RuleContext.of(RuleFixtures.NOW, null, rows, prefs(true));
