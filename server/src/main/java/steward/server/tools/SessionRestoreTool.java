@@ -33,13 +33,21 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
         for (String n : r.recovered()) sb.append(n).append('\n');
         sb.append("Restored ")
                 .append(r.restored().size())
-                .append(" sessions (")
+                .append(r.restored().size() == 1 ? " session (" : " sessions (")
                 .append(r.messages_restored())
                 .append(" messages, ")
                 .append(r.side_files_restored())
                 .append(" side files) from ")
                 .append(r.backup_id())
                 .append('\n');
+        for (RestoreEngine.Retitled t : r.retitled())
+            sb.append("  · ")
+                    .append(t.session_id())
+                    .append(" — restored as \"")
+                    .append(t.title())
+                    .append("\": \"")
+                    .append(t.was())
+                    .append("\" is another session's title now\n");
         for (RestoreEngine.Skipped s : r.skipped())
             sb.append("  · ")
                     .append(s.session_id())

@@ -71,6 +71,9 @@ public final class RestoreEngine {
 
     public record Skipped(String session_id, String reason) {}
 
+    /** A session restored under another title: its own is used by another session now (Hermes' titles are unique). */
+    public record Retitled(String session_id, String title, String was) {}
+
     public record Result(
             String backup_id,
             List<String> restored,
@@ -82,7 +85,8 @@ public final class RestoreEngine {
             LearningReport learning,
             List<Check> checklist,
             List<String> recovered,
-            AutoPrune hermes_auto_prune) {}
+            AutoPrune hermes_auto_prune,
+            List<Retitled> retitled) {}
 
     public record Check(String check, boolean ok, String detail) {}
 
@@ -159,6 +163,7 @@ public final class RestoreEngine {
 
         List<String> restored = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
+        List<Retitled> retitled = new ArrayList<>();
         int files = 0, sessionsAfter = 0, activeAfter = 0;
         List<Check> checks = new ArrayList<>();
         int[] messages = {0};
@@ -191,7 +196,7 @@ public final class RestoreEngine {
         AutoPrune hermesPrune = null;
         if (hermes) {
             Hermes h = restoreHermes(
-                    bk, backupId, lines, wanted, restored, skipped, messages, work, claude ? 2 : 1, steps);
+                    bk, backupId, lines, wanted, restored, skipped, retitled, messages, work, claude ? 2 : 1, steps);
             files += h.files();
             checks.addAll(h.checks());
             sessionsAfter += h.sessions();
@@ -213,7 +218,8 @@ public final class RestoreEngine {
                 learning,
                 checks,
                 recovered,
-                hermesPrune);
+                hermesPrune,
+                List.copyOf(retitled));
     }
 
     private record Hermes(int files, int sessions, int active, List<Check> checks, AutoPrune prune) {}
@@ -225,6 +231,7 @@ public final class RestoreEngine {
             Set<String> wanted,
             List<String> restored,
             List<Skipped> skipped,
+            List<Retitled> retitled,
             int[] messages,
             Work work,
             int step,
@@ -264,7 +271,7 @@ public final class RestoreEngine {
                         JsonNode note = l.path("_steward");
                         String action = note.path("action").asString("delete");
                         String why = switch (action) {
-                            case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages);
+                            case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages, retitled);
                             case "mark_ended" -> unmark(c, l, note);
                             case "rename" -> unrename(c, l, note);
                             default -> "unknown action " + action + " in the backup";
@@ -474,6 +481,15 @@ public final class RestoreEngine {
         return v == null || v.isNull() ? null : v.asString();
     }
 
+    private static boolean titleUsed(Connection c, String title) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE title = ?")) {
+            ps.setString(1, title);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     private static List<Long> messageIds(Connection c, Set<String> sessions) throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT id FROM messages WHERE session_id = ?")) {
@@ -488,7 +504,13 @@ public final class RestoreEngine {
     }
 
     private static String reinsert(
-            Connection c, JsonNode l, Set<String> sessionCols, Set<String> messageCols, boolean usage, int[] messages)
+            Connection c,
+            JsonNode l,
+            Set<String> sessionCols,
+            Set<String> messageCols,
+            boolean usage,
+            int[] messages,
+            List<Retitled> retitled)
             throws SQLException {
         String id = l.path("id").asString();
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
@@ -498,15 +520,15 @@ public final class RestoreEngine {
             }
         }
         JsonNode title = l.get("title");
-        if (title != null && title.isString()) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE title = ?")) {
-                ps.setString(1, title.asString());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) return "its title is now used by session " + rs.getString(1);
-                }
-            }
+        JsonNode row = l;
+        if (title != null && title.isString() && titleUsed(c, title.asString())) {
+            // Hermes' titles are unique: the session comes back under a title that says so, never left in the backup
+            String t = title.asString() + " (restored)";
+            for (int n = 2; titleUsed(c, t); n++) t = title.asString() + " (restored " + n + ")";
+            row = ((tools.jackson.databind.node.ObjectNode) l.deepCopy()).put("title", t);
+            retitled.add(new Retitled(id, t, title.asString()));
         }
-        insert(c, "sessions", l, sessionCols, Set.of("messages", "_steward"));
+        insert(c, "sessions", row, sessionCols, Set.of("messages", "_steward"));
         // new row ids in the stored order (the backup lists a session's messages by id): see the class comment
         for (JsonNode m : l.path("messages")) {
             insert(c, "messages", m, messageCols, Set.of("id"));
