@@ -290,7 +290,9 @@ public final class ApplyEngine {
         try (SessionStore store = SessionStore.openReadWrite(paths.stateDb())) {
             if (req.dryRun()) {
                 try {
-                    return new HermesPart(decide(store, store.connection(), plan, req), null, false, null, List.of());
+                    Decision d = decide(store, store.connection(), plan, req);
+                    checkRenames(store.connection(), d); // a dry run refuses what the apply would refuse
+                    return new HermesPart(d, null, false, null, List.of());
                 } catch (SQLException e) {
                     throw new StewardError(CTX, "cannot read the sessions: " + e.getMessage(), e);
                 }

@@ -76,6 +76,32 @@ class ApplyEngineTest {
         return out;
     }
 
+    /**
+     * Review of 2026-12-04: a rename to a title another session has (Hermes' titles are unique) showed ✓ in the dry run,
+     * and the apply then refused it. The dry run refuses it the same way and changes nothing.
+     */
+    @Test
+    void aDryRunRefusesARenameToATitleInUseAsTheApplyDoes() throws Exception {
+        Plan plan = audit("interactive").plan();
+        String nameless = idOfKind("C_untitled");
+        String taken;
+        try (Connection c = Sqlite.openReadOnly(paths.stateDb());
+                ResultSet rs = c.createStatement()
+                        .executeQuery("SELECT title FROM sessions WHERE title IS NOT NULL ORDER BY id LIMIT 1")) {
+            rs.next();
+            taken = rs.getString(1);
+        }
+        List<String> before = TestHomes.dump(paths.stateDb());
+        for (boolean dry : new boolean[] {true, false}) {
+            StewardError e = org.junit.jupiter.api.Assertions.assertThrows(
+                    StewardError.class,
+                    () -> apply().apply(new ApplyRequest(
+                            plan.plan_id(), Map.of(), Map.of(), Map.of(nameless, taken), dry, null)));
+            assertTrue(e.getMessage().contains("is already used by session"), e.getMessage());
+        }
+        assertEquals(before, TestHomes.dump(paths.stateDb()));
+    }
+
     @Test
     void applyThenRestoreLeavesSessionsMessagesAndFtsIdentical() throws Exception {
         String shell = idOfKind("A_shell");
