@@ -130,12 +130,20 @@ class TrustFindingsTest extends FixtureHomeRuns {
     void restoringAnAutomaticDeletionIsAVetoOfItsCondition() throws Exception {
         promoteBLong();
         later(1);
+        // two long chats ended since: never asked about (those asked and left unanswered stay questions)
+        HermesRows.into(db)
+                .chat("20260811_090000_f30001", "cli", null, true, 18, epoch() - 7200)
+                .chat("20260811_091000_f30002", "cli", null, true, 19, epoch() - 7000)
+                .write();
         AuditEngine.Outcome o3 = audit();
         List<String> autoLong = items(o3.plan(), "B/long").stream()
                 .filter(i -> i.confidence().equals("HIGH"))
                 .map(Plan.PlanItem::session_id)
                 .toList();
-        assertEquals(2, autoLong.size(), "B/long runs automatically now");
+        assertEquals(
+                List.of("20260811_090000_f30001", "20260811_091000_f30002"),
+                autoLong.stream().sorted().toList(),
+                "B/long runs automatically now, on what was never asked");
         ApplyResult r3 = apply(o3.plan(), Map.of(), Map.of());
         for (String s : autoLong) assertFalse(HermesRows.exists(db, s));
         // every automatic action is listed with its condition and its one-line undo
