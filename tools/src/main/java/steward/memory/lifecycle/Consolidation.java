@@ -232,7 +232,8 @@ public final class Consolidation {
             }
             if (!lines.isEmpty()) days.add(new Day(f.getKey().toString(), lines));
         }
-        String through = shownThrough.isEmpty() ? null : through(shownThrough);
+        // "" when nothing was shown (never null): gather's through goes back to plan as it came
+        String through = shownThrough.isEmpty() ? "" : through(shownThrough);
         List<EntryView> views = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             String e = entries.get(i);
@@ -264,8 +265,8 @@ public final class Consolidation {
                 views,
                 MemoryRules.chars(entries),
                 s.limit(),
-                through == null
-                        ? "No unprocessed log lines: nothing to judge. A plan without proposals (and without through) "
+                through.isEmpty()
+                        ? "No unprocessed log lines: nothing to judge. A plan without proposals (through may be left out) "
                                 + "still adds missing prefixes, applies decay, archives old logs and rebuilds the index."
                         : "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with "
                                 + "proposals {text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through="
