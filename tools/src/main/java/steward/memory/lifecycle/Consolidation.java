@@ -12,8 +12,11 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -267,7 +270,8 @@ public final class Consolidation {
                 s.limit(),
                 through.isEmpty()
                         ? "No unprocessed log lines: nothing to judge. A plan without proposals (through may be left out) "
-                                + "still adds missing prefixes, applies decay, archives old logs and rebuilds the index."
+                                + "still adds missing prefixes (if they all fit the cap), applies decay, archives old logs and "
+                                + "rebuilds the index."
                         : "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with "
                                 + "proposals {text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through="
                                 + through + ".");
@@ -393,8 +397,24 @@ public final class Consolidation {
         final List<String> newSources = new ArrayList<>();
         String originalText;
         String evKey;
+        /** The level and evidence before the level rules, for a decay that is put off. */
+        double level0;
+
+        Evidence ev0;
+        /** This entry's level changes in the plan, and the prefix it gets (an unprefixed entry's). */
+        final List<ChangeView> levelViews = new ArrayList<>();
+
+        ChangeView prefixView;
+        /** Written back as it was, without a prefix (it reads as [0.5]): its prefix would not fit the cap. */
+        boolean bare;
+
         private Set<String> tokens;
         private String norm;
+
+        /** The entry as the plan writes it. */
+        String text() {
+            return bare ? originalText : Confidence.format(level, body);
+        }
 
         String norm() {
             if (norm == null) norm = EntryKey.normalise(body);
@@ -576,45 +596,92 @@ public final class Consolidation {
         List<Item> kept = new ArrayList<>();
         List<Item> superseded = new ArrayList<>();
         for (Item it : items) {
+            it.level0 = it.level;
+            it.ev0 = it.ev;
             EntryState st = state(it, today, null, false);
             List<Change> cs = LifecycleRules.levels(st, lctx);
+            // a new entry's starting level is part of its add, not a change of its own
+            List<Change> startedAt = new ArrayList<>();
             for (Change c : cs) {
                 if (c.action().equals("supersede")) {
                     superseded.add(it);
                     changes.add(new ChangeView(
                             "supersede", Confidence.format(it.level, it.body), it.level, null, c.rule(), c.en()));
                 } else {
-                    changes.add(new ChangeView(
-                            c.action(), Confidence.format(c.to(), it.body), c.from(), c.to(), c.rule(), c.en()));
+                    if (it.added) startedAt.add(c);
+                    else {
+                        ChangeView v = new ChangeView(
+                                c.action(), Confidence.format(c.to(), it.body), c.from(), c.to(), c.rule(), c.en());
+                        changes.add(v);
+                        it.levelViews.add(v);
+                    }
                     it.level = c.to();
                     it.ev = withLevel(it.ev, it.level, today);
                 }
             }
             if (it.added) {
+                StringBuilder why = new StringBuilder("new, from " + String.join(", ", it.ev.sources()));
+                for (Change c : startedAt) why.append("; ").append(c.en());
                 changes.add(new ChangeView(
                         "add",
                         Confidence.format(it.level, it.body),
                         null,
                         it.level,
-                        it.confirmed ? "P3" : null,
-                        "new, from " + String.join(", ", it.ev.sources())));
+                        startedAt.isEmpty()
+                                ? null
+                                : startedAt.get(startedAt.size() - 1).rule(),
+                        why.toString()));
             } else if (!it.prefixed && it.supersededBy == null) {
-                changes.add(new ChangeView(
+                it.prefixView = new ChangeView(
                         "prefix",
                         Confidence.format(it.level, it.body),
                         null,
                         it.level,
                         null,
-                        "no confidence prefix: read as [0.5]"));
+                        "no confidence prefix: read as [0.5]");
+                changes.add(it.prefixView);
             }
             if (it.supersededBy == null) kept.add(it);
         }
-        List<String> newEntries = new ArrayList<>();
-        for (Item it : kept) {
-            String text = Confidence.format(it.level, it.body);
-            if (!newEntries.contains(text)) newEntries.add(text);
+        int after = MemoryRules.chars(texts(kept));
+        if (s.hermesCap() && after > s.limit()) {
+            // Prefixes never take the file over Hermes' cap by themselves: an entry without one reads as [0.5]. The
+            // default prefixes go first, then the decay of unprefixed entries this run did not mention (put off: its
+            // evidence is kept as it was, so the next plan with room decays it).
+            int withPrefixes = after;
+            Set<ChangeView> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
+            int bare = 0, putOff = 0;
+            for (Item it : kept) {
+                if (it.prefixView != null && it.levelViews.isEmpty()) {
+                    it.bare = true;
+                    dropped.add(it.prefixView);
+                    bare++;
+                }
+            }
+            after = MemoryRules.chars(texts(kept));
+            if (after > s.limit()) {
+                for (Item it : kept) {
+                    if (it.prefixView != null && !it.bare && !it.touched) {
+                        it.bare = true;
+                        it.level = it.level0;
+                        it.ev = it.ev0;
+                        dropped.add(it.prefixView);
+                        dropped.addAll(it.levelViews);
+                        bare++;
+                        putOff++;
+                    }
+                }
+                after = MemoryRules.chars(texts(kept));
+            }
+            changes.removeIf(dropped::contains);
+            if (bare > 0) {
+                warnings.add(bare + " entries keep no confidence prefix (one without reads as [0.5])"
+                        + (putOff > 0 ? ", and the decay of " + putOff + " of them waits for room" : "")
+                        + ": with the prefixes " + root.relative(s.file()) + " would be " + MemoryRules.n(withPrefixes)
+                        + "/" + MemoryRules.n(s.limit()) + " chars, over Hermes' cap");
+            }
         }
-        int after = MemoryRules.chars(newEntries);
+        List<String> newEntries = texts(kept);
 
         // prune proposals in the seed's order, until the scope is under its target
         List<PruneItem> prune = new ArrayList<>();
@@ -630,7 +697,7 @@ public final class Consolidation {
             int sim = after;
             for (var e : ordered) {
                 if (sim <= s.target()) break;
-                String text = Confidence.format(e.getKey().level, e.getKey().body);
+                String text = e.getKey().text();
                 int c = CodePoints.length(text);
                 prune.add(new PruneItem(
                         "x" + (prune.size() + 1),
@@ -643,9 +710,15 @@ public final class Consolidation {
         }
         boolean fits = !s.hermesCap() || after <= s.limit();
         if (!fits) {
-            warnings.add(
-                    root.relative(s.file()) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(s.limit())
-                            + " chars, over Hermes' cap: apply needs confirmed prune items (or fewer proposals) to bring it under");
+            boolean proposed = proposals != null && !proposals.isEmpty();
+            warnings.add(root.relative(s.file()) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(s.limit())
+                    + " chars, over Hermes' cap"
+                    + (charsNow > s.limit() ? " (it is " + MemoryRules.n(charsNow) + " already)" : "") + ": "
+                    + (prune.isEmpty()
+                            ? (proposed ? "make a plan with fewer proposals, or " : "")
+                                    + "shorten or remove entries (memory_write) to bring it under"
+                            : "apply needs confirmed prune items" + (proposed ? " (or fewer proposals)" : "")
+                                    + " to bring it under"));
         }
 
         // logs: archive what is old and processed by every scope that has lines in it; drift .bak files
@@ -785,6 +858,7 @@ public final class Consolidation {
         ArrayNode ents = plan.putArray("entries");
         newEntries.forEach(ents::add);
         plan.put("main_changed", mainChanged);
+        plan.put("proposals", proposals == null ? 0 : proposals.size());
         if (supAfter != null) plan.put("superseded_md", new String(supAfter, StandardCharsets.UTF_8));
         ArrayNode pr = plan.putArray("prune");
         for (PruneItem p : prune)
@@ -1015,6 +1089,17 @@ public final class Consolidation {
                 it.supersededBy,
                 procedure,
                 redundantWith);
+    }
+
+    /** The texts of {@code kept} as the plan writes them, each once. */
+    private static List<String> texts(List<Item> kept) {
+        List<String> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Item it : kept) {
+            String text = it.text();
+            if (seen.add(text)) out.add(text);
+        }
+        return out;
     }
 
     private static String redundantWith(Item it, List<Item> all) {
@@ -1318,11 +1403,15 @@ public final class Consolidation {
         }
         int after = MemoryRules.chars(entries);
         if (cap && after > limit) {
+            List<String> ways = new ArrayList<>();
+            if (!pruneById.isEmpty()) ways.add("confirm prune items " + pruneById.keySet());
+            // a plan saved before the count was kept may have had proposals
+            if (plan.path("proposals").asInt(1) > 0) ways.add("make a plan with fewer proposals");
+            if (ways.isEmpty()) ways.add("shorten or remove entries (memory_write) and make a new plan");
             throw new StewardError(
                     "memory_consolidate",
                     root.relative(main) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(limit)
-                            + " chars, over Hermes' cap; confirm prune items " + pruneById.keySet()
-                            + " or make a plan with fewer proposals. Nothing was changed.");
+                            + " chars, over Hermes' cap; " + String.join(" or ", ways) + ". Nothing was changed.");
         }
         Path stewardLock = root.stewardLock();
         try (Flock l1 = Flock.exclusive(stewardLock);

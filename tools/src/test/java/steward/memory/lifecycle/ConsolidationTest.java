@@ -672,4 +672,142 @@ class ConsolidationTest {
         Map<String, Evidence> none = new EvidenceStore(paths.stateDir()).read();
         assertTrue(none.isEmpty());
     }
+
+    /** The reviewer's near-full file: {@code n} unprefixed entries that differ only by their numbers. */
+    static String hosts(int n, String prefix) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++)
+            sb.append(i == 0 ? "" : "\n§\n")
+                    .append(prefix)
+                    .append("[env] host")
+                    .append(i)
+                    .append(" runs service ")
+                    .append(i)
+                    .append(" with config variant ")
+                    .append(i)
+                    .append(" here");
+        return sb.toString();
+    }
+
+    /**
+     * Review: a MEMORY.md of 37 unprefixed entries at 2,150/2,200 chars; a plan with no proposals added "[0.5] " to
+     * each (2,372/2,200), so apply was refused unless entries were pruned, and the warning asked for "fewer proposals"
+     * of a plan that had none. Default prefixes are added only when they all fit; an entry without one reads as [0.5].
+     */
+    @Test
+    void defaultPrefixesNeverTakeANearFullFileOverHermesCap() throws Exception {
+        String text = hosts(37, "");
+        assertEquals(2150, text.length());
+        StewardPaths paths = LifecycleHomes.home(tmp, text);
+        LifecycleHomes.log(paths, "2026-08-09", "- 09:00 pitfall: CI cache breaks on lockfile change\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var g = c.gather(null, null);
+        var plan = c.plan(null, g.through(), List.of(), "en");
+        assertTrue(plan.fits(), plan.warnings().toString());
+        assertEquals(2150, plan.chars_after(), "nothing to add, nothing grows");
+        assertEquals(List.of(), plan.prune(), "nothing needs pruning");
+        assertEquals(List.of(), plan.changes(), "no prefix that does not fit is listed");
+        assertTrue(
+                plan.warnings().stream().anyMatch(w -> w.contains("37 entries") && w.contains("[0.5]")),
+                plan.warnings().toString());
+        assertTrue(
+                plan.warnings().stream().noneMatch(w -> w.contains("proposals")),
+                "a plan without proposals never blames them: " + plan.warnings());
+        var applied = c.apply(plan.plan_id(), null, "test");
+        assertEquals(2150, applied.chars_after());
+        assertEquals(text, Files.readString(paths.memoriesDir().resolve("MEMORY.md")));
+        assertTrue(c.gather(null, null).days().isEmpty(), "the log line was consolidated");
+    }
+
+    /**
+     * An unprefixed entry that decays needs a prefix ("[0.3] ") to say so; when those do not fit the cap either, the
+     * decay waits (the entry's evidence is kept as it was), and a later plan with room still decays it.
+     */
+    @Test
+    void theDecayOfUnprefixedEntriesWaitsWhenTheirPrefixesWouldNotFit() throws Exception {
+        String text = hosts(37, "");
+        StewardPaths paths = LifecycleHomes.home(tmp, text);
+        Consolidation c0 = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-07-01T12:00:00Z"));
+        c0.apply(c0.plan(null, null, List.of(), "en").plan_id(), null, "test");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.fits(), plan.warnings().toString());
+        assertEquals(List.of(), plan.changes(), "no demotion it cannot write");
+        assertTrue(
+                plan.warnings().stream().anyMatch(w -> w.contains("the decay of 37 of them waits")),
+                plan.warnings().toString());
+        c.apply(plan.plan_id(), null, "test");
+        assertEquals(text, Files.readString(paths.memoriesDir().resolve("MEMORY.md")));
+        // room again (a larger cap): the decay that waited happens
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 3000\n");
+        var later = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-11T12:00:00Z"))
+                .plan(null, null, List.of(), "en");
+        assertEquals(
+                37,
+                later.changes().stream()
+                        .filter(x -> x.action().equals("demote"))
+                        .count(),
+                later.changes().toString());
+    }
+
+    /** The prefixes that fit are still added, and a proposal that overflows the cap is the one the warning names. */
+    @Test
+    void aProposalThatOverflowsIsNamedAndPrefixesThatFitAreAdded() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, hosts(3, ""));
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 200\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.fits());
+        assertEquals(
+                List.of("prefix", "prefix", "prefix"),
+                plan.changes().stream().map(Consolidation.ChangeView::action).toList());
+        String added = "[env] a brand new entry long enough to take the file over its cap";
+        var over = c.plan(null, null, List.of(p(added, "session:s1")), "en");
+        assertFalse(over.fits());
+        assertEquals(
+                165 + 3 + ("[0.3] " + added).length(),
+                over.chars_after(),
+                "the default prefixes, which would take it further over, are left out: " + over.changes());
+        assertTrue(
+                over.warnings().stream().anyMatch(w -> w.contains("fewer proposals")),
+                over.warnings().toString());
+    }
+
+    /**
+     * Review: a new entry the user confirmed was listed twice, as "promote 0.3→0.9" and as "add", and counted as both
+     * (the audit said one entry promoted and one added). A new entry's level is part of its add.
+     */
+    @Test
+    void aNewEntryIsListedOnceWithTheLevelItStartsAt() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] Python 3.12 via uv");
+        LifecycleHomes.log(
+                paths, "2026-08-09", "- 09:00 remember: answer in Chinese\n- 10:00 prefers pnpm\n- 11:00 pnpm again\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(
+                null,
+                null,
+                List.of(
+                        new Consolidation.Proposal(
+                                "[pref] Answer in Chinese",
+                                "preference",
+                                List.of("log:2026-08-09#3"),
+                                null,
+                                null,
+                                true),
+                        p("[pref] Use pnpm, not npm", "log:2026-08-09#4", "log:2026-08-09#5")),
+                "en");
+        assertEquals(2, plan.changes().size(), plan.changes().toString());
+        var confirmed = plan.changes().get(0);
+        assertEquals("add", confirmed.action());
+        assertEquals("[0.9] [pref] Answer in Chinese", confirmed.entry());
+        assertEquals(0.9, confirmed.to());
+        assertEquals("P3", confirmed.rule());
+        var twice = plan.changes().get(1);
+        assertEquals("add", twice.action());
+        assertEquals("[0.5] [pref] Use pnpm, not npm", twice.entry());
+        assertEquals("P1", twice.rule());
+        var applied = c.apply(plan.plan_id(), null, "test");
+        assertEquals(2, applied.counts().get("add"));
+        assertEquals(0, applied.counts().getOrDefault("promote", 0));
+    }
 }
