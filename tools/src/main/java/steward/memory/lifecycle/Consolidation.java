@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
@@ -31,6 +32,7 @@ import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.memory.Concepts;
 import steward.memory.Flock;
 import steward.memory.MemoryBackups;
 import steward.memory.MemoryDocument;
@@ -45,6 +47,7 @@ import steward.memory.lifecycle.rules.Change;
 import steward.memory.lifecycle.rules.EntryState;
 import steward.memory.lifecycle.rules.LifecycleContext;
 import steward.memory.lifecycle.rules.LifecycleRules;
+import steward.memory.lifecycle.rules.PruneRedundantRule;
 import steward.memory.lifecycle.rules.UnreferencedDecayRule;
 import steward.state.AtomicFiles;
 import steward.text.CodePoints;
@@ -409,11 +412,17 @@ public final class Consolidation {
         boolean bare;
 
         private Set<String> tokens;
+        private Concepts.Bag concepts;
         private String norm;
 
         /** The entry as the plan writes it. */
         String text() {
             return bare ? originalText : Confidence.format(level, body);
+        }
+
+        Concepts.Bag concepts() {
+            if (concepts == null) concepts = Concepts.of(body);
+            return concepts;
         }
 
         String norm() {
@@ -547,13 +556,15 @@ public final class Consolidation {
             } else {
                 var bt = Similarity.tokens(body);
                 String bodyNorm = EntryKey.normalise(body);
+                Concepts.Bag bc = null;
                 for (Item it : items) {
                     if (it.supersededBy != null) continue;
                     var it2 = it.tokens();
                     if (it.norm().equals(bodyNorm)
                             || bt.size() >= 3
-                                    && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt))
-                                            >= SAME_FACT) {
+                                    && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt)) >= SAME_FACT
+                                    // another number, host, version or path, or a negation: another fact
+                                    && sameAnchors(bc == null ? bc = Concepts.of(body) : bc, it.concepts())) {
                         same = it;
                         break;
                     }
@@ -687,24 +698,40 @@ public final class Consolidation {
         List<PruneItem> prune = new ArrayList<>();
         LifecycleContext pctx = new LifecycleContext(today, after, s.target());
         if (pctx.overTarget()) {
+            Map<Item, Integer> order = new HashMap<>();
+            for (Item it : kept) order.putIfAbsent(it, order.size());
             Map<Item, Change> hits = new LinkedHashMap<>();
             for (Item it : kept) {
-                EntryState st = state(it, today, redundantWith(it, kept), MemoryPrecheck.procedure(it.body));
+                Item k = keeper(it, kept, order, Set.of(), Set.of(), Set.of());
+                EntryState st = state(
+                        it, today, k == null ? null : MemoryRules.preview(k.body), MemoryPrecheck.procedure(it.body));
                 LifecycleRules.prune(st, pctx).ifPresent(c -> hits.put(it, c));
             }
             List<Map.Entry<Item, Change>> ordered = new ArrayList<>(hits.entrySet());
             ordered.sort(Comparator.comparing(e -> e.getValue().rule()));
+            // the entry a proposal names as covering another is never proposed itself (confirming both would lose
+            // the fact), and a proposed entry covers nothing
+            Set<Item> proposed = new HashSet<>();
+            Set<Item> keepers = new HashSet<>();
             int sim = after;
             for (var e : ordered) {
                 if (sim <= s.target()) break;
-                String text = e.getKey().text();
+                Item it = e.getKey();
+                Change ch = e.getValue();
+                if (keepers.contains(it)) continue;
+                if (ch.rule().equals(REDUNDANT_RULE)) {
+                    Item k = keeper(it, kept, order, proposed, keepers, hits.keySet());
+                    if (k == null) continue;
+                    keepers.add(k);
+                    ch = LifecycleRules.prune(
+                                    state(it, today, MemoryRules.preview(k.body), MemoryPrecheck.procedure(it.body)),
+                                    pctx)
+                            .orElseThrow();
+                }
+                proposed.add(it);
+                String text = it.text();
                 int c = CodePoints.length(text);
-                prune.add(new PruneItem(
-                        "x" + (prune.size() + 1),
-                        text,
-                        e.getValue().rule(),
-                        e.getValue().en(),
-                        c));
+                prune.add(new PruneItem("x" + (prune.size() + 1), text, ch.rule(), ch.en(), c));
                 sim -= c + 3;
             }
         }
@@ -1091,6 +1118,8 @@ public final class Consolidation {
                 redundantWith);
     }
 
+    static final String REDUNDANT_RULE = new PruneRedundantRule().id();
+
     /** The texts of {@code kept} as the plan writes them, each once. */
     private static List<String> texts(List<Item> kept) {
         List<String> out = new ArrayList<>();
@@ -1102,18 +1131,50 @@ public final class Consolidation {
         return out;
     }
 
-    private static String redundantWith(Item it, List<Item> all) {
+    /** Neither text has a number, host, version, path or negation the other lacks. */
+    static boolean sameAnchors(Concepts.Bag a, Concepts.Bag b) {
+        return Concepts.missingAnchors(a, b).isEmpty()
+                && Concepts.missingAnchors(b, a).isEmpty();
+    }
+
+    /**
+     * Whether {@code o} covers {@code it} (rule R4): nearly all of its words and every one of its anchors (numbers,
+     * hosts, versions, paths, a negation: "host1 runs service 1" is not "host0 runs service 0"); of two with as many
+     * words, the earlier covers the later.
+     */
+    private static boolean covers(Item o, Item it, Map<Item, Integer> order) {
+        if (o == it) return false;
         var t = it.tokens();
-        if (t.size() < 3) return null;
-        for (Item o : all) {
-            if (o == it) continue;
-            var ot = o.tokens();
-            if (Similarity.coverage(t, ot) >= REDUNDANT
-                    && (ot.size() > t.size() || ot.size() == t.size() && all.indexOf(o) < all.indexOf(it))) {
-                return MemoryRules.preview(o.body);
+        var ot = o.tokens();
+        return t.size() >= 3
+                && Similarity.coverage(t, ot) >= REDUNDANT
+                && (ot.size() > t.size() || ot.size() == t.size() && order.get(o) < order.get(it))
+                && Concepts.missingAnchors(it.concepts(), o.concepts()).isEmpty();
+    }
+
+    /**
+     * The entry that covers {@code it} and stays: never one already {@code proposed} for pruning; preferably one
+     * that already covers another proposal, then one no rule proposes ({@code candidates} are those some rule
+     * proposes), then the first.
+     */
+    private static Item keeper(
+            Item it,
+            List<Item> kept,
+            Map<Item, Integer> order,
+            Set<Item> proposed,
+            Set<Item> keepers,
+            Set<Item> candidates) {
+        Item best = null;
+        int bestRank = Integer.MAX_VALUE;
+        for (Item o : kept) {
+            if (proposed.contains(o) || !covers(o, it, order)) continue;
+            int rank = keepers.contains(o) ? 0 : candidates.contains(o) ? 2 : 1;
+            if (rank < bestRank) {
+                best = o;
+                bestRank = rank;
             }
         }
-        return null;
+        return best;
     }
 
     static final Pattern THROUGH = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})#(\\d{1,9})");

@@ -774,6 +774,87 @@ class ConsolidationTest {
     }
 
     /**
+     * Review: R4 proposed "host1 runs service 1 …" as covered by "host0 runs service 0 …" — entries that differ by a
+     * number or an identifier are different facts, never one covering the other.
+     */
+    @Test
+    void entriesThatDifferOnlyByNumbersAreNeverCoveredByEachOther() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, hosts(75, "[0.5] "));
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 5000\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.chars_after() > plan.target(), "over the target: prunes are looked for");
+        assertEquals(List.of(), plan.prune(), "every entry is its own fact");
+    }
+
+    /**
+     * Review: prune proposals chained (x1 covered by an entry that x2 prunes), so confirming both removed both sides
+     * of a cover relation. The entry a proposal names as covering is never itself proposed, and when another entry
+     * covers as well, the one that stays anyway is named.
+     */
+    @Test
+    void theEntryAPruneNamesAsCoveringIsNeverPrunedItself() throws Exception {
+        List<String> es = new java.util.ArrayList<>();
+        // a ⊂ b ⊂ c: c covers both
+        es.add("[0.5] [ops] deploy pipeline blue green switch");
+        es.add("[0.5] [ops] deploy pipeline blue green switch nightly");
+        es.add("[0.5] [ops] deploy pipeline blue green switch nightly canary");
+        // p covered by q only, q covered by r only (p's words are not enough in r)
+        es.add("[0.5] [db] alpha bravo charlie delta echo foxtrot golf");
+        es.add("[0.5] [db] alpha bravo charlie delta echo foxtrot hotel india");
+        es.add("[0.5] [db] alpha bravo charlie delta echo hotel india juliet kilo");
+        for (String e : hosts(64, "[0.5] ").split("\n§\n")) es.add(e);
+        StewardPaths paths = LifecycleHomes.home(tmp, String.join("\n§\n", es));
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 5000\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.chars_after() > plan.target());
+        List<String> prunedBodies = plan.prune().stream()
+                .map(x -> Confidence.parse(x.entry()).body())
+                .toList();
+        for (var x : plan.prune()) {
+            assertEquals("R4", x.rule(), x.toString());
+            String keeper = x.reason().substring("covered by: ".length());
+            assertFalse(prunedBodies.contains(keeper), "the keeper of " + x + " is pruned too: " + plan.prune());
+        }
+        assertEquals(
+                List.of(
+                        "[ops] deploy pipeline blue green switch",
+                        "[ops] deploy pipeline blue green switch nightly",
+                        "[db] alpha bravo charlie delta echo foxtrot golf"),
+                prunedBodies,
+                "c covers a and b; of p and q only one can go");
+        assertEquals(
+                "covered by: [ops] deploy pipeline blue green switch nightly canary",
+                plan.prune().get(0).reason());
+        var applied = c.apply(
+                plan.plan_id(),
+                plan.prune().stream().map(Consolidation.PruneItem::id).toList(),
+                "test");
+        assertEquals(3, applied.pruned().size());
+        assertTrue(entries(paths).contains("[0.5] [db] alpha bravo charlie delta echo foxtrot hotel india"));
+    }
+
+    /** A proposal that differs from an entry only by a number is a new entry, not a mention of the old one. */
+    @Test
+    void aProposalThatDiffersByANumberIsNotAMentionOfTheEntry() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(
+                tmp, "[0.5] [env] host6 runs payment service with blue config variant behind nginx proxy daily");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(
+                null,
+                null,
+                List.of(p(
+                        "[env] host7 runs payment service with blue config variant behind nginx proxy daily",
+                        "session:s1")),
+                "en");
+        assertEquals(
+                List.of("add"),
+                plan.changes().stream().map(Consolidation.ChangeView::action).toList(),
+                plan.changes().toString());
+    }
+
+    /**
      * Review: a new entry the user confirmed was listed twice, as "promote 0.3→0.9" and as "add", and counted as both
      * (the audit said one entry promoted and one added). A new entry's level is part of its add.
      */
