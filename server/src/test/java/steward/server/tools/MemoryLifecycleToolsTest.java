@@ -202,4 +202,22 @@ class MemoryLifecycleToolsTest {
         }
         assertFalse(Files.exists(t.home.resolve("memories/logs")));
     }
+
+    /**
+     * Review: with nothing unprocessed, gather answered {@code "through": null}, and that value passed back to plan was
+     * refused ("/through: null found, string expected"). Gather's through goes back to plan as it came.
+     */
+    @Test
+    void gathersThroughGoesBackToPlanAsItCameWhenNothingIsUnprocessed() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        JsonNode g = t.ok("memory_consolidate", "{\"step\": \"gather\"}");
+        assertEquals(0, g.path("excerpts").asInt(), g.toString());
+        assertTrue(g.has("through") && g.path("through").isString(), g.toString());
+        tools.jackson.databind.node.ObjectNode args = Json.MAPPER.createObjectNode();
+        args.put("step", "plan");
+        args.set("through", g.get("through"));
+        args.putArray("proposals");
+        JsonNode plan = t.ok("memory_consolidate", args.toString());
+        assertTrue(plan.path("plan_id").asString().startsWith("mc_"), plan.toString());
+    }
 }

@@ -12,8 +12,12 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,6 +32,7 @@ import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.memory.Concepts;
 import steward.memory.Flock;
 import steward.memory.MemoryBackups;
 import steward.memory.MemoryDocument;
@@ -42,6 +47,7 @@ import steward.memory.lifecycle.rules.Change;
 import steward.memory.lifecycle.rules.EntryState;
 import steward.memory.lifecycle.rules.LifecycleContext;
 import steward.memory.lifecycle.rules.LifecycleRules;
+import steward.memory.lifecycle.rules.PruneRedundantRule;
 import steward.memory.lifecycle.rules.UnreferencedDecayRule;
 import steward.state.AtomicFiles;
 import steward.text.CodePoints;
@@ -232,7 +238,8 @@ public final class Consolidation {
             }
             if (!lines.isEmpty()) days.add(new Day(f.getKey().toString(), lines));
         }
-        String through = shownThrough.isEmpty() ? null : through(shownThrough);
+        // "" when nothing was shown (never null): gather's through goes back to plan as it came
+        String through = shownThrough.isEmpty() ? "" : through(shownThrough);
         List<EntryView> views = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             String e = entries.get(i);
@@ -264,9 +271,10 @@ public final class Consolidation {
                 views,
                 MemoryRules.chars(entries),
                 s.limit(),
-                through == null
-                        ? "No unprocessed log lines: nothing to judge. A plan without proposals (and without through) "
-                                + "still adds missing prefixes, applies decay, archives old logs and rebuilds the index."
+                through.isEmpty()
+                        ? "No unprocessed log lines: nothing to judge. A plan without proposals (through may be left out) "
+                                + "still adds missing prefixes (if they all fit the cap), applies decay, archives old logs and "
+                                + "rebuilds the index."
                         : "Judge each excerpt (preference, decision, lesson or fact; skip the trivial), then call plan with "
                                 + "proposals {text, kind, evidence:[refs], same_as?, supersedes?, user_confirmed?} and through="
                                 + through + ".");
@@ -392,8 +400,30 @@ public final class Consolidation {
         final List<String> newSources = new ArrayList<>();
         String originalText;
         String evKey;
+        /** The level and evidence before the level rules, for a decay that is put off. */
+        double level0;
+
+        Evidence ev0;
+        /** This entry's level changes in the plan, and the prefix it gets (an unprefixed entry's). */
+        final List<ChangeView> levelViews = new ArrayList<>();
+
+        ChangeView prefixView;
+        /** Written back as it was, without a prefix (it reads as [0.5]): its prefix would not fit the cap. */
+        boolean bare;
+
         private Set<String> tokens;
+        private Concepts.Bag concepts;
         private String norm;
+
+        /** The entry as the plan writes it. */
+        String text() {
+            return bare ? originalText : Confidence.format(level, body);
+        }
+
+        Concepts.Bag concepts() {
+            if (concepts == null) concepts = Concepts.of(body);
+            return concepts;
+        }
 
         String norm() {
             if (norm == null) norm = EntryKey.normalise(body);
@@ -526,13 +556,15 @@ public final class Consolidation {
             } else {
                 var bt = Similarity.tokens(body);
                 String bodyNorm = EntryKey.normalise(body);
+                Concepts.Bag bc = null;
                 for (Item it : items) {
                     if (it.supersededBy != null) continue;
                     var it2 = it.tokens();
                     if (it.norm().equals(bodyNorm)
                             || bt.size() >= 3
-                                    && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt))
-                                            >= SAME_FACT) {
+                                    && Math.min(Similarity.coverage(bt, it2), Similarity.coverage(it2, bt)) >= SAME_FACT
+                                    // another number, host, version or path, or a negation: another fact
+                                    && sameAnchors(bc == null ? bc = Concepts.of(body) : bc, it.concepts())) {
                         same = it;
                         break;
                     }
@@ -575,76 +607,145 @@ public final class Consolidation {
         List<Item> kept = new ArrayList<>();
         List<Item> superseded = new ArrayList<>();
         for (Item it : items) {
+            it.level0 = it.level;
+            it.ev0 = it.ev;
             EntryState st = state(it, today, null, false);
             List<Change> cs = LifecycleRules.levels(st, lctx);
+            // a new entry's starting level is part of its add, not a change of its own
+            List<Change> startedAt = new ArrayList<>();
             for (Change c : cs) {
                 if (c.action().equals("supersede")) {
                     superseded.add(it);
                     changes.add(new ChangeView(
                             "supersede", Confidence.format(it.level, it.body), it.level, null, c.rule(), c.en()));
                 } else {
-                    changes.add(new ChangeView(
-                            c.action(), Confidence.format(c.to(), it.body), c.from(), c.to(), c.rule(), c.en()));
+                    if (it.added) startedAt.add(c);
+                    else {
+                        ChangeView v = new ChangeView(
+                                c.action(), Confidence.format(c.to(), it.body), c.from(), c.to(), c.rule(), c.en());
+                        changes.add(v);
+                        it.levelViews.add(v);
+                    }
                     it.level = c.to();
                     it.ev = withLevel(it.ev, it.level, today);
                 }
             }
             if (it.added) {
+                StringBuilder why = new StringBuilder("new, from " + String.join(", ", it.ev.sources()));
+                for (Change c : startedAt) why.append("; ").append(c.en());
                 changes.add(new ChangeView(
                         "add",
                         Confidence.format(it.level, it.body),
                         null,
                         it.level,
-                        it.confirmed ? "P3" : null,
-                        "new, from " + String.join(", ", it.ev.sources())));
+                        startedAt.isEmpty()
+                                ? null
+                                : startedAt.get(startedAt.size() - 1).rule(),
+                        why.toString()));
             } else if (!it.prefixed && it.supersededBy == null) {
-                changes.add(new ChangeView(
+                it.prefixView = new ChangeView(
                         "prefix",
                         Confidence.format(it.level, it.body),
                         null,
                         it.level,
                         null,
-                        "no confidence prefix: read as [0.5]"));
+                        "no confidence prefix: read as [0.5]");
+                changes.add(it.prefixView);
             }
             if (it.supersededBy == null) kept.add(it);
         }
-        List<String> newEntries = new ArrayList<>();
-        for (Item it : kept) {
-            String text = Confidence.format(it.level, it.body);
-            if (!newEntries.contains(text)) newEntries.add(text);
+        int after = MemoryRules.chars(texts(kept));
+        if (s.hermesCap() && after > s.limit()) {
+            // Prefixes never take the file over Hermes' cap by themselves: an entry without one reads as [0.5]. The
+            // default prefixes go first, then the decay of unprefixed entries this run did not mention (put off: its
+            // evidence is kept as it was, so the next plan with room decays it).
+            int withPrefixes = after;
+            Set<ChangeView> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
+            int bare = 0, putOff = 0;
+            for (Item it : kept) {
+                if (it.prefixView != null && it.levelViews.isEmpty()) {
+                    it.bare = true;
+                    dropped.add(it.prefixView);
+                    bare++;
+                }
+            }
+            after = MemoryRules.chars(texts(kept));
+            if (after > s.limit()) {
+                for (Item it : kept) {
+                    if (it.prefixView != null && !it.bare && !it.touched) {
+                        it.bare = true;
+                        it.level = it.level0;
+                        it.ev = it.ev0;
+                        dropped.add(it.prefixView);
+                        dropped.addAll(it.levelViews);
+                        bare++;
+                        putOff++;
+                    }
+                }
+                after = MemoryRules.chars(texts(kept));
+            }
+            changes.removeIf(dropped::contains);
+            if (bare > 0) {
+                warnings.add(bare + " entries keep no confidence prefix (one without reads as [0.5])"
+                        + (putOff > 0 ? ", and the decay of " + putOff + " of them waits for room" : "")
+                        + ": with the prefixes " + root.relative(s.file()) + " would be " + MemoryRules.n(withPrefixes)
+                        + "/" + MemoryRules.n(s.limit()) + " chars, over Hermes' cap");
+            }
         }
-        int after = MemoryRules.chars(newEntries);
+        List<String> newEntries = texts(kept);
 
         // prune proposals in the seed's order, until the scope is under its target
         List<PruneItem> prune = new ArrayList<>();
         LifecycleContext pctx = new LifecycleContext(today, after, s.target());
         if (pctx.overTarget()) {
+            Map<Item, Integer> order = new HashMap<>();
+            for (Item it : kept) order.putIfAbsent(it, order.size());
             Map<Item, Change> hits = new LinkedHashMap<>();
             for (Item it : kept) {
-                EntryState st = state(it, today, redundantWith(it, kept), MemoryPrecheck.procedure(it.body));
+                Item k = keeper(it, kept, order, Set.of(), Set.of(), Set.of());
+                EntryState st = state(
+                        it, today, k == null ? null : MemoryRules.preview(k.body), MemoryPrecheck.procedure(it.body));
                 LifecycleRules.prune(st, pctx).ifPresent(c -> hits.put(it, c));
             }
             List<Map.Entry<Item, Change>> ordered = new ArrayList<>(hits.entrySet());
             ordered.sort(Comparator.comparing(e -> e.getValue().rule()));
+            // the entry a proposal names as covering another is never proposed itself (confirming both would lose
+            // the fact), and a proposed entry covers nothing
+            Set<Item> proposed = new HashSet<>();
+            Set<Item> keepers = new HashSet<>();
             int sim = after;
             for (var e : ordered) {
                 if (sim <= s.target()) break;
-                String text = Confidence.format(e.getKey().level, e.getKey().body);
+                Item it = e.getKey();
+                Change ch = e.getValue();
+                if (keepers.contains(it)) continue;
+                if (ch.rule().equals(REDUNDANT_RULE)) {
+                    Item k = keeper(it, kept, order, proposed, keepers, hits.keySet());
+                    if (k == null) continue;
+                    keepers.add(k);
+                    ch = LifecycleRules.prune(
+                                    state(it, today, MemoryRules.preview(k.body), MemoryPrecheck.procedure(it.body)),
+                                    pctx)
+                            .orElseThrow();
+                }
+                proposed.add(it);
+                String text = it.text();
                 int c = CodePoints.length(text);
-                prune.add(new PruneItem(
-                        "x" + (prune.size() + 1),
-                        text,
-                        e.getValue().rule(),
-                        e.getValue().en(),
-                        c));
+                prune.add(new PruneItem("x" + (prune.size() + 1), text, ch.rule(), ch.en(), c));
                 sim -= c + 3;
             }
         }
         boolean fits = !s.hermesCap() || after <= s.limit();
         if (!fits) {
-            warnings.add(
-                    root.relative(s.file()) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(s.limit())
-                            + " chars, over Hermes' cap: apply needs confirmed prune items (or fewer proposals) to bring it under");
+            boolean proposed = proposals != null && !proposals.isEmpty();
+            warnings.add(root.relative(s.file()) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(s.limit())
+                    + " chars, over Hermes' cap"
+                    + (charsNow > s.limit() ? " (it is " + MemoryRules.n(charsNow) + " already)" : "") + ": "
+                    + (prune.isEmpty()
+                            ? (proposed ? "make a plan with fewer proposals, or " : "")
+                                    + "shorten or remove entries (memory_write) to bring it under"
+                            : "apply needs confirmed prune items" + (proposed ? " (or fewer proposals)" : "")
+                                    + " to bring it under"));
         }
 
         // logs: archive what is old and processed by every scope that has lines in it; drift .bak files
@@ -784,6 +885,7 @@ public final class Consolidation {
         ArrayNode ents = plan.putArray("entries");
         newEntries.forEach(ents::add);
         plan.put("main_changed", mainChanged);
+        plan.put("proposals", proposals == null ? 0 : proposals.size());
         if (supAfter != null) plan.put("superseded_md", new String(supAfter, StandardCharsets.UTF_8));
         ArrayNode pr = plan.putArray("prune");
         for (PruneItem p : prune)
@@ -1016,18 +1118,63 @@ public final class Consolidation {
                 redundantWith);
     }
 
-    private static String redundantWith(Item it, List<Item> all) {
+    static final String REDUNDANT_RULE = new PruneRedundantRule().id();
+
+    /** The texts of {@code kept} as the plan writes them, each once. */
+    private static List<String> texts(List<Item> kept) {
+        List<String> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Item it : kept) {
+            String text = it.text();
+            if (seen.add(text)) out.add(text);
+        }
+        return out;
+    }
+
+    /** Neither text has a number, host, version, path or negation the other lacks. */
+    static boolean sameAnchors(Concepts.Bag a, Concepts.Bag b) {
+        return Concepts.missingAnchors(a, b).isEmpty()
+                && Concepts.missingAnchors(b, a).isEmpty();
+    }
+
+    /**
+     * Whether {@code o} covers {@code it} (rule R4): nearly all of its words and every one of its anchors (numbers,
+     * hosts, versions, paths, a negation: "host1 runs service 1" is not "host0 runs service 0"); of two with as many
+     * words, the earlier covers the later.
+     */
+    private static boolean covers(Item o, Item it, Map<Item, Integer> order) {
+        if (o == it) return false;
         var t = it.tokens();
-        if (t.size() < 3) return null;
-        for (Item o : all) {
-            if (o == it) continue;
-            var ot = o.tokens();
-            if (Similarity.coverage(t, ot) >= REDUNDANT
-                    && (ot.size() > t.size() || ot.size() == t.size() && all.indexOf(o) < all.indexOf(it))) {
-                return MemoryRules.preview(o.body);
+        var ot = o.tokens();
+        return t.size() >= 3
+                && Similarity.coverage(t, ot) >= REDUNDANT
+                && (ot.size() > t.size() || ot.size() == t.size() && order.get(o) < order.get(it))
+                && Concepts.missingAnchors(it.concepts(), o.concepts()).isEmpty();
+    }
+
+    /**
+     * The entry that covers {@code it} and stays: never one already {@code proposed} for pruning; preferably one
+     * that already covers another proposal, then one no rule proposes ({@code candidates} are those some rule
+     * proposes), then the first.
+     */
+    private static Item keeper(
+            Item it,
+            List<Item> kept,
+            Map<Item, Integer> order,
+            Set<Item> proposed,
+            Set<Item> keepers,
+            Set<Item> candidates) {
+        Item best = null;
+        int bestRank = Integer.MAX_VALUE;
+        for (Item o : kept) {
+            if (proposed.contains(o) || !covers(o, it, order)) continue;
+            int rank = keepers.contains(o) ? 0 : candidates.contains(o) ? 2 : 1;
+            if (rank < bestRank) {
+                best = o;
+                bestRank = rank;
             }
         }
-        return null;
+        return best;
     }
 
     static final Pattern THROUGH = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})#(\\d{1,9})");
@@ -1317,11 +1464,15 @@ public final class Consolidation {
         }
         int after = MemoryRules.chars(entries);
         if (cap && after > limit) {
+            List<String> ways = new ArrayList<>();
+            if (!pruneById.isEmpty()) ways.add("confirm prune items " + pruneById.keySet());
+            // a plan saved before the count was kept may have had proposals
+            if (plan.path("proposals").asInt(1) > 0) ways.add("make a plan with fewer proposals");
+            if (ways.isEmpty()) ways.add("shorten or remove entries (memory_write) and make a new plan");
             throw new StewardError(
                     "memory_consolidate",
                     root.relative(main) + " would be " + MemoryRules.n(after) + "/" + MemoryRules.n(limit)
-                            + " chars, over Hermes' cap; confirm prune items " + pruneById.keySet()
-                            + " or make a plan with fewer proposals. Nothing was changed.");
+                            + " chars, over Hermes' cap; " + String.join(" or ", ways) + ". Nothing was changed.");
         }
         Path stewardLock = root.stewardLock();
         try (Flock l1 = Flock.exclusive(stewardLock);

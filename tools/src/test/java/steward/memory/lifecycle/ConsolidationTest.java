@@ -285,7 +285,7 @@ class ConsolidationTest {
         StewardPaths paths = LifecycleHomes.home(tmp, "[env] unprefixed fact");
         Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
         Consolidation.GatherResult g = c.gather(null, null);
-        assertEquals(null, g.through());
+        assertEquals("", g.through(), "a string that goes back to plan as it came, never null");
         assertFalse(g.next().contains("null"), g.next());
         assertEquals(1, c.plan(null, g.through(), List.of(), "en").changes().size(), "the prefix is still added");
     }
@@ -671,5 +671,224 @@ class ConsolidationTest {
                 Files.readString(paths.memoriesDir().resolve("MEMORY.md")));
         Map<String, Evidence> none = new EvidenceStore(paths.stateDir()).read();
         assertTrue(none.isEmpty());
+    }
+
+    /** The reviewer's near-full file: {@code n} unprefixed entries that differ only by their numbers. */
+    static String hosts(int n, String prefix) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++)
+            sb.append(i == 0 ? "" : "\n§\n")
+                    .append(prefix)
+                    .append("[env] host")
+                    .append(i)
+                    .append(" runs service ")
+                    .append(i)
+                    .append(" with config variant ")
+                    .append(i)
+                    .append(" here");
+        return sb.toString();
+    }
+
+    /**
+     * Review: a MEMORY.md of 37 unprefixed entries at 2,150/2,200 chars; a plan with no proposals added "[0.5] " to
+     * each (2,372/2,200), so apply was refused unless entries were pruned, and the warning asked for "fewer proposals"
+     * of a plan that had none. Default prefixes are added only when they all fit; an entry without one reads as [0.5].
+     */
+    @Test
+    void defaultPrefixesNeverTakeANearFullFileOverHermesCap() throws Exception {
+        String text = hosts(37, "");
+        assertEquals(2150, text.length());
+        StewardPaths paths = LifecycleHomes.home(tmp, text);
+        LifecycleHomes.log(paths, "2026-08-09", "- 09:00 pitfall: CI cache breaks on lockfile change\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var g = c.gather(null, null);
+        var plan = c.plan(null, g.through(), List.of(), "en");
+        assertTrue(plan.fits(), plan.warnings().toString());
+        assertEquals(2150, plan.chars_after(), "nothing to add, nothing grows");
+        assertEquals(List.of(), plan.prune(), "nothing needs pruning");
+        assertEquals(List.of(), plan.changes(), "no prefix that does not fit is listed");
+        assertTrue(
+                plan.warnings().stream().anyMatch(w -> w.contains("37 entries") && w.contains("[0.5]")),
+                plan.warnings().toString());
+        assertTrue(
+                plan.warnings().stream().noneMatch(w -> w.contains("proposals")),
+                "a plan without proposals never blames them: " + plan.warnings());
+        var applied = c.apply(plan.plan_id(), null, "test");
+        assertEquals(2150, applied.chars_after());
+        assertEquals(text, Files.readString(paths.memoriesDir().resolve("MEMORY.md")));
+        assertTrue(c.gather(null, null).days().isEmpty(), "the log line was consolidated");
+    }
+
+    /**
+     * An unprefixed entry that decays needs a prefix ("[0.3] ") to say so; when those do not fit the cap either, the
+     * decay waits (the entry's evidence is kept as it was), and a later plan with room still decays it.
+     */
+    @Test
+    void theDecayOfUnprefixedEntriesWaitsWhenTheirPrefixesWouldNotFit() throws Exception {
+        String text = hosts(37, "");
+        StewardPaths paths = LifecycleHomes.home(tmp, text);
+        Consolidation c0 = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-07-01T12:00:00Z"));
+        c0.apply(c0.plan(null, null, List.of(), "en").plan_id(), null, "test");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.fits(), plan.warnings().toString());
+        assertEquals(List.of(), plan.changes(), "no demotion it cannot write");
+        assertTrue(
+                plan.warnings().stream().anyMatch(w -> w.contains("the decay of 37 of them waits")),
+                plan.warnings().toString());
+        c.apply(plan.plan_id(), null, "test");
+        assertEquals(text, Files.readString(paths.memoriesDir().resolve("MEMORY.md")));
+        // room again (a larger cap): the decay that waited happens
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 3000\n");
+        var later = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-11T12:00:00Z"))
+                .plan(null, null, List.of(), "en");
+        assertEquals(
+                37,
+                later.changes().stream()
+                        .filter(x -> x.action().equals("demote"))
+                        .count(),
+                later.changes().toString());
+    }
+
+    /** The prefixes that fit are still added, and a proposal that overflows the cap is the one the warning names. */
+    @Test
+    void aProposalThatOverflowsIsNamedAndPrefixesThatFitAreAdded() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, hosts(3, ""));
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 200\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.fits());
+        assertEquals(
+                List.of("prefix", "prefix", "prefix"),
+                plan.changes().stream().map(Consolidation.ChangeView::action).toList());
+        String added = "[env] a brand new entry long enough to take the file over its cap";
+        var over = c.plan(null, null, List.of(p(added, "session:s1")), "en");
+        assertFalse(over.fits());
+        assertEquals(
+                165 + 3 + ("[0.3] " + added).length(),
+                over.chars_after(),
+                "the default prefixes, which would take it further over, are left out: " + over.changes());
+        assertTrue(
+                over.warnings().stream().anyMatch(w -> w.contains("fewer proposals")),
+                over.warnings().toString());
+    }
+
+    /**
+     * Review: R4 proposed "host1 runs service 1 …" as covered by "host0 runs service 0 …" — entries that differ by a
+     * number or an identifier are different facts, never one covering the other.
+     */
+    @Test
+    void entriesThatDifferOnlyByNumbersAreNeverCoveredByEachOther() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, hosts(75, "[0.5] "));
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 5000\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.chars_after() > plan.target(), "over the target: prunes are looked for");
+        assertEquals(List.of(), plan.prune(), "every entry is its own fact");
+    }
+
+    /**
+     * Review: prune proposals chained (x1 covered by an entry that x2 prunes), so confirming both removed both sides
+     * of a cover relation. The entry a proposal names as covering is never itself proposed, and when another entry
+     * covers as well, the one that stays anyway is named.
+     */
+    @Test
+    void theEntryAPruneNamesAsCoveringIsNeverPrunedItself() throws Exception {
+        List<String> es = new java.util.ArrayList<>();
+        // a ⊂ b ⊂ c: c covers both
+        es.add("[0.5] [ops] deploy pipeline blue green switch");
+        es.add("[0.5] [ops] deploy pipeline blue green switch nightly");
+        es.add("[0.5] [ops] deploy pipeline blue green switch nightly canary");
+        // p covered by q only, q covered by r only (p's words are not enough in r)
+        es.add("[0.5] [db] alpha bravo charlie delta echo foxtrot golf");
+        es.add("[0.5] [db] alpha bravo charlie delta echo foxtrot hotel india");
+        es.add("[0.5] [db] alpha bravo charlie delta echo hotel india juliet kilo");
+        for (String e : hosts(64, "[0.5] ").split("\n§\n")) es.add(e);
+        StewardPaths paths = LifecycleHomes.home(tmp, String.join("\n§\n", es));
+        Files.writeString(paths.configYaml(), "memory:\n  memory_char_limit: 5000\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(null, null, List.of(), "en");
+        assertTrue(plan.chars_after() > plan.target());
+        List<String> prunedBodies = plan.prune().stream()
+                .map(x -> Confidence.parse(x.entry()).body())
+                .toList();
+        for (var x : plan.prune()) {
+            assertEquals("R4", x.rule(), x.toString());
+            String keeper = x.reason().substring("covered by: ".length());
+            assertFalse(prunedBodies.contains(keeper), "the keeper of " + x + " is pruned too: " + plan.prune());
+        }
+        assertEquals(
+                List.of(
+                        "[ops] deploy pipeline blue green switch",
+                        "[ops] deploy pipeline blue green switch nightly",
+                        "[db] alpha bravo charlie delta echo foxtrot golf"),
+                prunedBodies,
+                "c covers a and b; of p and q only one can go");
+        assertEquals(
+                "covered by: [ops] deploy pipeline blue green switch nightly canary",
+                plan.prune().get(0).reason());
+        var applied = c.apply(
+                plan.plan_id(),
+                plan.prune().stream().map(Consolidation.PruneItem::id).toList(),
+                "test");
+        assertEquals(3, applied.pruned().size());
+        assertTrue(entries(paths).contains("[0.5] [db] alpha bravo charlie delta echo foxtrot hotel india"));
+    }
+
+    /** A proposal that differs from an entry only by a number is a new entry, not a mention of the old one. */
+    @Test
+    void aProposalThatDiffersByANumberIsNotAMentionOfTheEntry() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(
+                tmp, "[0.5] [env] host6 runs payment service with blue config variant behind nginx proxy daily");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(
+                null,
+                null,
+                List.of(p(
+                        "[env] host7 runs payment service with blue config variant behind nginx proxy daily",
+                        "session:s1")),
+                "en");
+        assertEquals(
+                List.of("add"),
+                plan.changes().stream().map(Consolidation.ChangeView::action).toList(),
+                plan.changes().toString());
+    }
+
+    /**
+     * Review: a new entry the user confirmed was listed twice, as "promote 0.3→0.9" and as "add", and counted as both
+     * (the audit said one entry promoted and one added). A new entry's level is part of its add.
+     */
+    @Test
+    void aNewEntryIsListedOnceWithTheLevelItStartsAt() throws Exception {
+        StewardPaths paths = LifecycleHomes.home(tmp, "[0.5] [env] Python 3.12 via uv");
+        LifecycleHomes.log(
+                paths, "2026-08-09", "- 09:00 remember: answer in Chinese\n- 10:00 prefers pnpm\n- 11:00 pnpm again\n");
+        Consolidation c = LifecycleHomes.consolidation(paths, LifecycleHomes.at("2026-08-10T12:00:00Z"));
+        var plan = c.plan(
+                null,
+                null,
+                List.of(
+                        new Consolidation.Proposal(
+                                "[pref] Answer in Chinese",
+                                "preference",
+                                List.of("log:2026-08-09#3"),
+                                null,
+                                null,
+                                true),
+                        p("[pref] Use pnpm, not npm", "log:2026-08-09#4", "log:2026-08-09#5")),
+                "en");
+        assertEquals(2, plan.changes().size(), plan.changes().toString());
+        var confirmed = plan.changes().get(0);
+        assertEquals("add", confirmed.action());
+        assertEquals("[0.9] [pref] Answer in Chinese", confirmed.entry());
+        assertEquals(0.9, confirmed.to());
+        assertEquals("P3", confirmed.rule());
+        var twice = plan.changes().get(1);
+        assertEquals("add", twice.action());
+        assertEquals("[0.5] [pref] Use pnpm, not npm", twice.entry());
+        assertEquals("P1", twice.rule());
+        var applied = c.apply(plan.plan_id(), null, "test");
+        assertEquals(2, applied.counts().get("add"));
+        assertEquals(0, applied.counts().getOrDefault("promote", 0));
     }
 }

@@ -5,7 +5,9 @@ import java.util.Optional;
 @LifecycleMeta(
         id = "R4",
         kind = "prune",
-        summary = "over the size target: propose entries another entry already covers",
+        summary =
+                "over the size target: propose entries another entry already covers, every number, host, version and path"
+                        + " included; an entry named as covering is never proposed itself",
         rationale = "Seed 002 pruning order ④: redundant wording is the cheapest loss (冗余损失).")
 public final class PruneRedundantRule implements LifecycleRule {
     @Override
