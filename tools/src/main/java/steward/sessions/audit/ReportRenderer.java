@@ -529,17 +529,24 @@ public final class ReportRenderer {
             sb.append('\n')
                     .append(
                             z
-                                    ? "压缩续接链 " + h.chains() + " 条（整链处理）"
-                                    : "Compaction chains: " + h.chains() + " (each handled as a whole)");
+                                    ? "压缩续接链 " + h.chains() + " 条（整链处理：链的 id 决定其全部会话，会话 id 只决定该会话）"
+                                    : "Compaction chains: " + h.chains()
+                                            + " (each handled as a whole: a chain's id decides all its sessions, a"
+                                            + " session's id only that session)");
             int shown = 0;
             for (AuditResult.ChainOut c : h.chain_items()) {
                 if (c.action().equals("retain") || shown == examples) continue;
+                // the chain's answer id and the sessions it stands for: an id never silently covers other sessions
                 sb.append(shown++ == 0 ? (z ? "，如 " : ", e.g. ") : "; ")
-                        .append('“')
+                        .append(c.chain_id())
+                        .append(" “")
                         .append(c.title() == null ? "—" : c.title())
                         .append("” ×")
                         .append(c.size())
-                        .append(" → ")
+                        .append(" (")
+                        .append(String.join(z ? "、" : ", ", c.session_ids().subList(0, Math.min(3, c.size()))))
+                        .append(c.size() > 3 ? (z ? " 等" : ", …") : "")
+                        .append(") → ")
                         .append(c.action());
             }
             sb.append(z ? "（全部见 housekeeping.chain_items）\n" : " (all: housekeeping.chain_items)\n");
