@@ -21,7 +21,8 @@ import steward.sessions.store.Sqlite;
 /**
  * An answer on a session's id acts on that session only: a compaction chain is decided as a whole only by its own id
  * ({@code c1}, …), shown on the chain's line with its members, and numbered titles without a parent link are no chain
- * at all. One answer on a chain is one approval for learning.
+ * at all. One answer on a chain is one approval for learning. A question that takes subagents along names the running
+ * and titled ones on its line.
  */
 class ChainAnswerTrustTest extends FixtureHomeRuns {
     static final String N1 = "20260701_020000_nt0001", N2 = "20260706_020000_nt0002", N3 = "20260711_020000_nt0003";
@@ -141,6 +142,40 @@ class ChainAnswerTrustTest extends FixtureHomeRuns {
     int approvals(String key) {
         PreferenceData.RuleState s = prefs().rule_level.get(key);
         return s == null ? 0 : s.approvals;
+    }
+
+    static final String P = "20260803_080000_pa0001", RUN = "20260803_080100_pa0002", TIT = "20260803_080200_pa0003";
+
+    /** A deletion that takes a running and a titled subagent along names both on its question line. */
+    @Test
+    void aQuestionLineNamesTheRunningAndTitledSubagentsItTakesAlong() throws Exception {
+        HermesRows.into(db)
+                .chat(P, "cli", null, true, 6, epoch() - 6 * DAY)
+                .subagent(RUN, P, null, false, 3, epoch() - 600)
+                .subagent(TIT, P, "Important subagent finding", true, 12, epoch() - 6 * DAY)
+                .write();
+        AuditEngine.Outcome o = audit();
+        assertEquals(List.of(RUN, TIT), item(o.plan(), P).held_by());
+        String line = lineOf(o.text(), P);
+        assertTrue(line.contains("+2 subagents taken along"), line);
+        assertTrue(line.contains("running: " + RUN), line);
+        assertTrue(line.contains("titled: " + TIT + " “Important subagent finding”"), line);
+    }
+
+    static final String Q = "20260803_090000_pb0001", YOUNG = "20260803_090100_pb0002";
+
+    /** An ended, untitled subagent is counted, not named: the line stays short. */
+    @Test
+    void anOrdinarySubagentTakenAlongIsCountedNotNamed() throws Exception {
+        HermesRows.into(db)
+                .chat(Q, "cli", null, true, 6, epoch() - 6 * DAY)
+                .subagent(YOUNG, Q, null, true, 2, epoch() - 3600)
+                .write();
+        AuditEngine.Outcome o = audit();
+        assertEquals(List.of(YOUNG), item(o.plan(), Q).held_by(), "rule K keeps the young subagent: Q is asked");
+        String line = lineOf(o.text(), Q);
+        assertTrue(line.endsWith("+1 subagent taken along"), line);
+        assertFalse(line.contains(YOUNG), line);
     }
 
     static String lineOf(String text, String id) {

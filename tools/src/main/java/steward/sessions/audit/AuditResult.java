@@ -56,6 +56,7 @@ public record AuditResult(
             boolean named,
             int count,
             int takes_along,
+            List<Example> along_notable,
             List<Example> examples,
             List<String> item_ids,
             int left_out) {}
