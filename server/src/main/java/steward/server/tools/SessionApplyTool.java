@@ -1,5 +1,6 @@
 package steward.server.tools;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -174,6 +175,38 @@ public final class SessionApplyTool extends StewardTool<SessionApplyTool.Args> {
                     .append(r.executed_count()
                             - Math.min(TEXT_LINES, r.executed().size()))
                     .append(" more\n");
+        }
+        // one answer that covered several sessions: which sessions, and why (a chain is deleted as a whole)
+        Map<String, List<ApplyResult.Done>> covered = new LinkedHashMap<>();
+        for (ApplyResult.Done x : r.executed())
+            if (x.answered_by() != null)
+                covered.computeIfAbsent(x.answered_as() + " " + x.answered_by(), k -> new ArrayList<>())
+                        .add(x);
+        for (List<ApplyResult.Done> xs : covered.values()) {
+            if (xs.size() < 2) continue;
+            ApplyResult.Done x = xs.get(0);
+            sb.append("  one answer ")
+                    .append(x.answered_as().equals("rule") ? "on rule " : "")
+                    .append(x.answered_by())
+                    .append(" covered ")
+                    .append(xs.size())
+                    .append(": ")
+                    .append(String.join(
+                            ", ",
+                            xs.stream()
+                                    .limit(TEXT_LINES)
+                                    .map(ApplyResult.Done::session_id)
+                                    .toList()))
+                    .append(xs.size() > TEXT_LINES ? ", …" : "")
+                    .append(" (")
+                    .append(
+                            switch (x.answered_as()) {
+                                case "chain" -> "one compaction chain: one conversation, deleted as a whole";
+                                case "group" -> "the sessions its report line counted";
+                                case "topic" -> "the renames of its topic group";
+                                default -> "what the report asked under the rule";
+                            })
+                    .append(")\n");
         }
         shown = 0;
         for (ApplyResult.Skipped s : r.skipped()) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -184,5 +185,49 @@ class SessionApplyToolTest {
                 r.text());
         assertTrue(Files.notExists(back));
         assertTrue(Files.exists(only), "the only copy of a deleted session is never pruned");
+    }
+
+    /**
+     * A compaction chain approved by its own id: the text says that one answer covered its three sessions, and why, and
+     * the structured result names the answer on each (answered_by, answered_as).
+     */
+    @Test
+    void oneAnswerOnAChainSaysWhichSessionsItCoveredAndWhy() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        String a = "20260714_105300_e77ffe", b = "20260715_080300_208596", c = "20260729_104800_84b280";
+        try (Connection db = Sqlite.openReadWrite(t.home.resolve("state.db"));
+                Statement st = db.createStatement()) {
+            st.executeUpdate("UPDATE sessions SET end_reason = 'compression' WHERE id IN ('" + a + "', '" + b + "')");
+            st.executeUpdate("UPDATE sessions SET parent_session_id = '" + a + "' WHERE id = '" + b + "'");
+            st.executeUpdate("UPDATE sessions SET parent_session_id = '" + b + "' WHERE id = '" + c + "'");
+        }
+        JsonNode audit = t.ok("session_audit", "{\"now\":\"2026-08-10T12:00:00Z\"}");
+        String chain = null;
+        for (JsonNode ch : audit.get("housekeeping").get("chain_items"))
+            if (ch.get("session_ids").get(0).asString().equals(a))
+                chain = ch.get("chain_id").asString();
+        assertTrue(
+                chain != null && chain.matches("c\\d+"),
+                audit.get("housekeeping").toString());
+        ToolResult done = t.call(
+                "session_apply",
+                "{\"plan_id\":\"" + audit.get("plan_id").asString() + "\",\"decisions\":{\"items\":{\"" + chain
+                        + "\":\"approve\"}}}");
+        assertTrue(!done.isError(), done.text());
+        JsonNode applied = ToolRegistry.toJson(done.structured());
+        assertEquals(List.of(), Schemas.validate("session_apply.output.json", applied));
+        int ours = 0;
+        for (JsonNode x : applied.get("executed")) {
+            if (!List.of(a, b, c).contains(x.get("session_id").asString())) continue;
+            ours++;
+            assertEquals(chain, x.get("answered_by").asString(), x.toString());
+            assertEquals("chain", x.get("answered_as").asString(), x.toString());
+        }
+        assertEquals(3, ours, applied.get("executed").toString());
+        String text = done.text();
+        assertTrue(
+                text.contains("one answer " + chain + " covered 3: " + a + ", " + b + ", " + c
+                        + " (one compaction chain: one conversation, deleted as a whole)"),
+                text);
     }
 }

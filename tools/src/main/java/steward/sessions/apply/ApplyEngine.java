@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -75,6 +76,9 @@ public final class ApplyEngine {
     private Path callerCwd = Path.of(System.getProperty("user.dir"));
     private String store;
     private List<Plan.PlanItem> others = List.of();
+    /** The items a compaction chain's answer decided besides the first of their chain: they teach nothing on their own. */
+    private Set<String> chainFollowers = Set.of();
+
     private List<String> recovered = List.of();
 
     /** Only this home's items run ({@code hermes} or {@code claude}); the plan's other items are skipped. Null: all. */
@@ -122,6 +126,7 @@ public final class ApplyEngine {
                 : List.of();
         Plan full = plans.load(req.planId(), now, this::currentKey);
         validate(full, req);
+        this.chainFollowers = chainFollowers(full.items(), req);
         Plan plan = selected(full);
         this.others = full.items().stream()
                 .filter(i -> store != null && !i.storeName().equals(store))
@@ -393,6 +398,15 @@ public final class ApplyEngine {
             if (i.group() != null) itemIds.add(i.group()); // a report group's id decides the items counted in its line
             if (i.chain() != null) itemIds.add(i.chain()); // a compaction chain's id decides the whole chain
         }
+        // a plan of an older Steward named a chain by its oldest session's id: an answer on that session would have
+        // decided the whole chain
+        for (Plan.PlanItem i : plan.items()) {
+            if (i.chain() != null && sessionIds.contains(i.chain()))
+                throw new StewardError(
+                        CTX,
+                        "plan " + plan.plan_id() + " names compaction chain " + i.chain()
+                                + " by a session id (written by an older Steward): run session_audit again");
+        }
         List<String> unknown = req.itemDecisions().keySet().stream()
                 .filter(k -> !itemIds.contains(k))
                 .sorted()
@@ -584,11 +598,13 @@ public final class ApplyEngine {
                 String chain = p.item().chain();
                 if (why == null && chain != null && p.item().cascade_of() == null) {
                     // a compaction chain is one conversation: deleted as a whole or not at all
-                    for (String member : chainDeletes.getOrDefault(chain, List.of())) {
+                    List<String> members = chainDeletes.getOrDefault(chain, List.of());
+                    for (String member : members) {
                         Planned mp = run.get(member);
                         if (mp == null || mp.op() != Op.DELETE) {
-                            why = "deleted only together with its compaction chain " + chain + " (" + member
-                                    + " is not being deleted)";
+                            why = "deleted only together with its compaction chain " + chain + " ("
+                                    + String.join(", ", members) + "; " + member + " is not being deleted): answer "
+                                    + chain + " to decide the whole chain";
                             break;
                         }
                     }
@@ -630,28 +646,63 @@ public final class ApplyEngine {
      * covered by a rule decision, and an item that goes with its parent follows the parent.
      */
     static String decision(Plan.PlanItem it, ApplyRequest req) {
+        Answer a = answer(it, req);
+        return a == null ? null : a.value();
+    }
+
+    /**
+     * The answer that decided an item: {@code by} the id answered (its own item id, its report group's, its topic
+     * group's, its compaction chain's, or its rule's), {@code kind} which of those ({@code item}, {@code group},
+     * {@code topic}, {@code chain}, {@code rule}), {@code value} approve/reject/…; null when nothing decided it.
+     */
+    record Answer(String by, String kind, String value) {}
+
+    static Answer answer(Plan.PlanItem it, ApplyRequest req) {
         String d = req.itemDecisions().get(it.item_id());
-        if (d != null) return d;
+        if (d != null) return new Answer(it.item_id(), "item", d);
         // the report's group line (q1, …): only items counted in that line carry its id (see DecisionGroups); an
         // automatic
         // group's approval changes nothing (it runs anyway), its rejection keeps every item of it
         if (it.group() != null && it.cascade_of() == null) {
             d = req.itemDecisions().get(it.group());
-            if (d != null && (it.coveredByRuleDecision() || d.equals("reject"))) return d;
+            if (d != null && (it.coveredByRuleDecision() || d.equals("reject")))
+                return new Answer(it.group(), "group", d);
         }
         if (isGroupRename(it)) {
             // a rule G rename is approved by its own id, its topic group's id, or rule G as a whole
             d = req.itemDecisions().get(it.topic());
-            return d != null ? d : req.ruleDecisions().get(it.rule());
+            if (d != null) return new Answer(it.topic(), "topic", d);
+            d = req.ruleDecisions().get(it.rule());
+            return d == null ? null : new Answer(it.rule(), "rule", d);
         }
-        if (it.chain() != null && it.cascade_of() == null && !it.chain().equals(it.item_id())) {
-            // a compaction chain is decided as a whole: by its id (its oldest session's item)
+        if (it.chain() != null && it.cascade_of() == null && it.action().equals("delete")) {
+            // a compaction chain's deletion is decided as a whole by the chain's own id (c1, …), shown on the chain's
+            // line with its members: never by one member's session id
             d = req.itemDecisions().get(it.chain());
-            if (d != null) return d;
+            if (d != null) return new Answer(it.chain(), "chain", d);
         }
-        return it.cascade_of() == null && it.coveredByRuleDecision()
+        d = it.cascade_of() == null && it.coveredByRuleDecision()
                 ? req.ruleDecisions().get(it.rule())
                 : null;
+        return d == null ? null : new Answer(it.rule(), "rule", d);
+    }
+
+    /**
+     * The items decided by a compaction chain's id other than the first of each chain that teaches its rule condition
+     * (in {@code items}' order; not rule F or S, not asked for the subagents it takes along): one answer on a chain is
+     * one approval (or veto) for learning, not one per member.
+     */
+    static Set<String> chainFollowers(Collection<Plan.PlanItem> items, ApplyRequest req) {
+        Set<String> seen = new HashSet<>(), out = new HashSet<>();
+        for (Plan.PlanItem it : items) {
+            if (it.chain() == null || req.itemDecisions().get(it.chain()) == null) continue;
+            if (it.rule().equals("F")
+                    || it.rule().equals("S")
+                    || (it.held_by() != null && !it.held_by().isEmpty())) continue;
+            Answer a = answer(it, req);
+            if (a != null && a.kind().equals("chain") && !seen.add(a.by())) out.add(it.item_id());
+        }
+        return out;
     }
 
     /**
@@ -659,8 +710,9 @@ public final class ApplyEngine {
      * going along with a parent, not asked because of the subagents it takes along), not rule F, not HIGH. Restoring such
      * a deletion takes the approval back (Outcome.WITHDRAWN).
      */
-    static boolean approvalTaught(Plan.PlanItem it, ApplyRequest req) {
+    static boolean approvalTaught(Plan.PlanItem it, ApplyRequest req, Set<String> chainFollowers) {
         return "approve".equals(decision(it, req))
+                && !chainFollowers.contains(it.item_id())
                 && it.cascade_of() == null
                 && (it.held_by() == null || it.held_by().isEmpty())
                 && !it.rule().equals("F")
@@ -786,7 +838,7 @@ public final class ApplyEngine {
             note.put("item_id", p.item().item_id());
             note.put("automatic", automatic(p, req));
             note.put("confidence", p.item().confidence());
-            note.put("approved", approvalTaught(p.item(), req));
+            note.put("approved", approvalTaught(p.item(), req, chainFollowers));
             note.put("base", p.item().base());
             note.put("at", Times.iso(now));
             if (p.op() == Op.MARK_ENDED) note.put("ended_at", now);
@@ -1083,6 +1135,7 @@ public final class ApplyEngine {
                                             : req.keepReasons().get(it.group()))
                     : null;
             boolean sessionOnly = earlierWord
+                    || chainFollowers.contains(it.item_id()) // one answer on a chain teaches once, not per member
                     || it.cascade_of() != null
                     || (it.held_by() != null && !it.held_by().isEmpty());
             Level base = it.base() == null ? Level.valueOf(it.confidence()) : Level.valueOf(it.base());
@@ -1195,12 +1248,20 @@ public final class ApplyEngine {
             LearningReport learning,
             ApplyRequest req) {
         List<ApplyResult.Done> done = d.run().stream()
-                .map(p -> new ApplyResult.Done(
-                        p.item().item_id(),
-                        p.item().session_id(),
-                        p.item().rule(),
-                        p.op().name().toLowerCase(Locale.ROOT),
-                        p.newTitle()))
+                .map(p -> {
+                    // an answer that was not the item's own id (a group, topic, chain or rule answer) is named, so
+                    // the result says which one answer covered several sessions, and why
+                    Answer a = answer(p.item(), req);
+                    boolean other = a != null && !a.kind().equals("item");
+                    return new ApplyResult.Done(
+                            p.item().item_id(),
+                            p.item().session_id(),
+                            p.item().rule(),
+                            p.op().name().toLowerCase(Locale.ROOT),
+                            p.newTitle(),
+                            other ? a.by() : null,
+                            other ? a.kind() : null);
+                })
                 .toList();
         String backupId = b == null ? "<backup_id>" : b.backup_id();
         List<ApplyResult.Auto> auto = d.run().stream()

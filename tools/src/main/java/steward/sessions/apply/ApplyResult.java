@@ -29,7 +29,20 @@ public record ApplyResult(
 
     public record Backup(String backup_id, String path, long size_bytes, int sessions, int messages, int side_files) {}
 
-    public record Done(String item_id, String session_id, String rule, String action, String new_title) {}
+    /**
+     * One change made. {@code answered_by}: the answer that decided it when that was not the item's own id (a report
+     * group {@code q1}, a topic group, a compaction chain {@code c1} or a rule), with {@code answered_as} its kind
+     * ({@code group}, {@code topic}, {@code chain}, {@code rule}); both null when its own id decided it or it ran
+     * automatically.
+     */
+    public record Done(
+            String item_id,
+            String session_id,
+            String rule,
+            String action,
+            String new_title,
+            String answered_by,
+            String answered_as) {}
 
     /** An automatic action: what ran unasked, under which condition, and how to take it back. */
     public record Auto(String item_id, String session_id, String condition, String action, String undo) {}

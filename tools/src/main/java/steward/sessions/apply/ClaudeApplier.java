@@ -258,6 +258,7 @@ final class ClaudeApplier {
         List<ObjectNode> lines = new ArrayList<>();
         long bytes = 0;
         int files = 0, messages = 0;
+        Set<String> chainFollowers = ApplyEngine.chainFollowers(plan.items(), req);
         try {
             for (Unit u : d.units()) {
                 ObjectNode line = Json.MAPPER.createObjectNode();
@@ -316,7 +317,7 @@ final class ClaudeApplier {
                 note.put("item_id", u.planned().item().item_id());
                 note.put("automatic", ApplyEngine.automatic(u.planned(), req));
                 note.put("confidence", u.planned().item().confidence());
-                note.put("approved", ApplyEngine.approvalTaught(u.planned().item(), req));
+                note.put("approved", ApplyEngine.approvalTaught(u.planned().item(), req, chainFollowers));
                 note.put("base", u.planned().item().base());
                 note.put("at", Times.iso(now));
                 lines.add(line);

@@ -190,6 +190,7 @@ public final class AuditEngine {
         List<StoreAudit> audits = new ArrayList<>();
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>();
         Map<String, StoreAudit> itemStore = new HashMap<>();
+        Chains.Ids chainIds = new Chains.Ids(); // the chains' own answer ids (c1, …), never a session id
         for (int i = 0; i < sources.size(); i++) {
             List<SessionRow> rows = listed.get(i);
             AuditResult.Current current = sources.get(i).current(rows, req.currentSessionId(), nowEpoch);
@@ -208,7 +209,7 @@ public final class AuditEngine {
                     config.unread());
             StoreAudit a = new StoreAudit(sources.get(i), rows, current, ctx, evaluate(rows, ctx));
             audits.add(a);
-            Map<String, Plan.PlanItem> own = storeItems(rows, a.verdicts, ctx, req);
+            Map<String, Plan.PlanItem> own = storeItems(rows, a.verdicts, ctx, req, chainIds);
             items.putAll(own);
             if (sources.size() > 1) for (String id : own.keySet()) itemStore.put(id, a);
         }
@@ -383,7 +384,7 @@ public final class AuditEngine {
                 groups.out(cap, req.locale()),
                 scheduledRuns(req),
                 decisionGroups.groups(),
-                housekeeping(audits, items, housekeeping, cap));
+                housekeeping(audits, items, housekeeping, cap, chainIds));
         String text = ReportRenderer.render(result);
         List<Plan.StoreRef> refs = new ArrayList<>();
         for (StoreAudit a : audits) {
@@ -421,19 +422,19 @@ public final class AuditEngine {
     /** The plan's items in report order: every session with an action, cascades resolved, questions assigned. */
     static Map<String, Plan.PlanItem> planItems(
             List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req, LocalDate today) {
-        Map<String, Plan.PlanItem> items = storeItems(rows, verdicts, ctx, req);
+        Map<String, Plan.PlanItem> items = storeItems(rows, verdicts, ctx, req, new Chains.Ids());
         QuestionPlan.assign(items, ctx.preferences(), req.headless(), today, req.maxItemsPerGroup());
         return items;
     }
 
     /** One home's items in report order, cascades resolved (questions are assigned over the whole report). */
     static Map<String, Plan.PlanItem> storeItems(
-            List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req) {
+            List<SessionRow> rows, Verdict[] verdicts, RuleContext ctx, AuditRequest req, Chains.Ids chainIds) {
         List<Key> acting = order(rows, verdicts);
         Map<String, Plan.PlanItem> items = new LinkedHashMap<>(Math.max(16, (int) (acting.size() / 0.75f) + 1));
         for (Key k : acting) items.put(k.row.id(), item(k.row, verdicts[k.index], null, req));
         Cascade.apply(items, ctx, req.locale());
-        Chains.apply(items, ctx, req.locale());
+        Chains.apply(items, ctx, req.locale(), chainIds.assign(ctx, rows));
         return items;
     }
 
@@ -549,7 +550,11 @@ public final class AuditEngine {
 
     /** The housekeeping settings used, Hermes' auto-prune outlook and the compaction chains (every home). */
     private static AuditResult.Housekeeping housekeeping(
-            List<StoreAudit> audits, Map<String, Plan.PlanItem> items, HousekeepingSettings hk, int cap) {
+            List<StoreAudit> audits,
+            Map<String, Plan.PlanItem> items,
+            HousekeepingSettings hk,
+            int cap,
+            Chains.Ids chainIds) {
         AuditResult.HermesPrune prune = null;
         List<AuditResult.ChainOut> chains = new ArrayList<>();
         int chainCount = 0;
@@ -593,8 +598,8 @@ public final class AuditEngine {
                 }
                 SessionRow first = ctx.session(c.getKey());
                 String title = first == null || first.untitled() ? null : first.title();
-                chains.add(
-                        new AuditResult.ChainOut(c.getKey(), title, c.getValue().size(), c.getValue(), action, conf));
+                chains.add(new AuditResult.ChainOut(
+                        chainIds.of(ctx, c.getKey()), title, c.getValue().size(), c.getValue(), action, conf));
             }
         }
         if (prune == null) {

@@ -56,6 +56,7 @@ public record AuditResult(
             boolean named,
             int count,
             int takes_along,
+            List<Example> along_notable,
             List<Example> examples,
             List<String> item_ids,
             int left_out) {}
@@ -92,7 +93,10 @@ public record AuditResult(
             int due_within_7_days,
             String next_due_at) {}
 
-    /** A compaction chain: its id (its oldest session), title, members oldest first, and what the plan does with it. */
+    /**
+     * A compaction chain: its answer id ({@code c1}, …; never a session id), title, members oldest first, and what the
+     * plan does with it.
+     */
     public record ChainOut(
             String chain_id, String title, int size, List<String> session_ids, String action, String confidence) {}
 

@@ -1,26 +1,67 @@
 package steward.sessions.audit;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import steward.sessions.rules.RuleContext;
+import steward.sessions.store.SessionRow;
 
 /**
- * A compaction chain (RuleContext#chains: continuations of a parent Hermes ended for {@code compression}, numbered titles
- * "… #2") is one conversation, so it is deleted as a whole or not at all, and the cascade rule holds for it too: the chain
- * is never deleted at a higher confidence than its least certain member. When every member has a deletion (or is left to
- * Hermes' own auto-prune, rule H), each member's deletion gets the chain's lowest confidence and the chain's id
- * ({@code chain}), and session_apply runs them only all together. When a member is kept or asked about anything else, the
- * chain is kept: its members' deletions become report-only lines that say so. Every item of a chain member carries the
- * chain id, so the report can show the chain as one line.
+ * A compaction chain (RuleContext#chains: continuations of a parent Hermes ended for {@code compression}) is one
+ * conversation, so it is deleted as a whole or not at all, and the cascade rule holds for it too: the chain is never
+ * deleted at a higher confidence than its least certain member. When every member has a deletion (or is left to Hermes'
+ * own auto-prune, rule H), each member's deletion gets the chain's lowest confidence and the chain's id ({@code chain}),
+ * and session_apply runs them only all together. When a member is kept or asked about anything else, the chain is kept:
+ * its members' deletions become report-only lines that say so. Every item of a chain member carries the chain id, so the
+ * report can show the chain as one line.
+ *
+ * <p>Trust: a chain's id is its own answer id ({@code c1}, …, see {@link Ids}), never a session id, so an answer on a
+ * session's id is an answer on that session only; only the chain's id, shown on the chain's line with its members
+ * counted, decides the whole chain.
  */
 final class Chains {
     private Chains() {}
 
-    static void apply(Map<String, Plan.PlanItem> items, RuleContext ctx, String locale) {
+    /**
+     * The chains' answer ids of one audit: {@code c1}, {@code c2}, … in report order over every home, skipping any id that
+     * is a session id of a home audited so far (so an id never stands for a session and a chain at once).
+     */
+    static final class Ids {
+        private final Set<String> taken = new HashSet<>();
+        private final Map<RuleContext, Map<String, String>> byContext = new IdentityHashMap<>();
+        private int n;
+
+        /** Numbers the chains of one home (keyed by their oldest session) and returns oldest session → answer id. */
+        Map<String, String> assign(RuleContext ctx, List<SessionRow> rows) {
+            Map<String, String> out = byContext.get(ctx);
+            if (out != null) return out;
+            for (SessionRow r : rows) taken.add(r.id());
+            out = new HashMap<>();
+            for (String oldest : ctx.chains().keySet()) {
+                String id;
+                do id = "c" + (++n);
+                while (taken.contains(id));
+                out.put(oldest, id);
+            }
+            byContext.put(ctx, out);
+            return out;
+        }
+
+        /** The answer id of the chain headed by {@code oldest} in this home (null: none assigned). */
+        String of(RuleContext ctx, String oldest) {
+            Map<String, String> m = byContext.get(ctx);
+            return m == null ? null : m.get(oldest);
+        }
+    }
+
+    static void apply(Map<String, Plan.PlanItem> items, RuleContext ctx, String locale, Map<String, String> ids) {
         boolean zh = "zh".equals(locale);
         for (Map.Entry<String, List<String>> chain : ctx.chains().entrySet()) {
-            String id = chain.getKey();
+            String id = ids.get(chain.getKey());
             List<String> members = chain.getValue();
             List<Plan.PlanItem> own = new ArrayList<>();
             boolean anyDelete = false, allDelete = true, exec = true, guarded = false;

@@ -220,8 +220,20 @@ public final class DecisionGroups {
                             .thenComparing(Map.Entry.comparingByKey()))
                     .forEach(e -> sources.put(e.getKey(), e.getValue()[0]));
             int along = 0;
-            for (Plan.PlanItem it : b.items)
-                if (it.held_by() != null) along += it.held_by().size();
+            List<AuditResult.Example> notable = new ArrayList<>();
+            for (Plan.PlanItem it : b.items) {
+                if (it.held_by() == null) continue;
+                along += it.held_by().size();
+                // the children that make the question matter (kept, running, titled) are named on the line itself
+                for (String child : it.held_by()) {
+                    if (notable.size() >= EXAMPLES) break;
+                    Plan.PlanItem ci = items.get(child);
+                    SessionRow row = ci == null ? null : rowOf.apply(ci);
+                    String why = row == null ? null : notable(row, prefs);
+                    if (why != null)
+                        notable.add(new AuditResult.Example(child, row.untitled() ? null : row.title(), why));
+                }
+            }
             groups.add(new AuditResult.DecisionGroup(
                     b.id,
                     b.section,
@@ -236,11 +248,20 @@ public final class DecisionGroups {
                     b.named,
                     b.items.size(),
                     along,
+                    List.copyOf(notable),
                     List.copyOf(examples),
                     itemIds,
                     b.items.size() - itemIds.size()));
         }
         return new Result(out, List.copyOf(groups));
+    }
+
+    /** Why a subagent taken along matters to the answer: kept by the user, still running, titled; null: none of these. */
+    static String notable(SessionRow c, Preferences prefs) {
+        if (prefs.protectedSession(c.id())) return "kept";
+        if (c.active()) return "running";
+        if (!c.untitled()) return "titled";
+        return null;
     }
 
     /** Asked by name: a session the user kept before, or a deletion that would take such a session along. */

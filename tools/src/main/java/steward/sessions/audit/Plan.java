@@ -110,7 +110,8 @@ public record Plan(
      * null for Hermes); {@code along}: for a deletion asked because of {@code held_by}, what kind of subagent each would
      * be (kept, running, titled, other; distinct, sorted): what the question teaches ({@code <rule>/with_<kind>});
      * {@code new_title}: the title a rule G rename proposes ({@code topic} is then its topic group); {@code chain}: the
-     * compaction chain the session belongs to (the id of its oldest session): a chain is deleted as a whole or not at all;
+     * compaction chain the session belongs to (its own answer id {@code c1}, …, never a session id: see {@link Chains}): a
+     * chain is deleted as a whole or not at all, and only the chain's id decides all of its members' deletions;
      * {@code group}: the report's decision group ({@code q1}, …; see {@link DecisionGroups}) whose one answer decides this
      * item, null when no group answer may decide it (waiting, not asked, report only, going along with a parent).
      */

@@ -284,14 +284,10 @@ public final class ReportRenderer {
                     .append(question && !d.action().equals("review") ? "?" : "");
             if (listed) sb.append(z ? "（仅报告）" : " (report only)");
         }
-        // the subagents these deletions take along: they go only with their parent (never by this line's answer)
-        if (d.takes_along() > 0)
-            sb.append(
-                    z
-                            ? "（连同其子代理 " + d.takes_along() + " 个）"
-                            : d.takes_along() == 1
-                                    ? " +1 subagent taken along"
-                                    : " +" + d.takes_along() + " subagents taken along");
+        // the subagents these deletions take along (they go only with their parent, never by this line's answer), at
+        // the end of the line so the examples' details are not read as theirs; the ones that make the answer matter
+        // (kept, running, titled) named briefly
+        String along = along(d, z);
         boolean ids = d.section().equals("auto"); // automatic: ids are enough (no decision needed)
         // the short form: no ids on automatic lines (nothing to decide there; a rejection needs only the group id),
         // one example on the others
@@ -302,7 +298,7 @@ public final class ReportRenderer {
         String shared = ids ? "" : shared(xs, d.count() == xs.size());
         if (!shared.isEmpty()) sb.append(z ? "（" + shared + "）" : " (" + shared + ")");
         if (xs.isEmpty()) {
-            sb.append('\n');
+            sb.append(along).append('\n');
             return;
         }
         sb.append(z ? "：" : ": ");
@@ -323,7 +319,34 @@ public final class ReportRenderer {
         }
         int more = d.count() - xs.size();
         if (more > 0) sb.append(z ? "，另 " + more + " 条" : ", +" + more + " more");
-        sb.append('\n');
+        sb.append(along).append('\n');
+    }
+
+    /** What a group's deletions take along: "; +2 subagents taken along (running: s1; titled: s2 “Findings”)". */
+    private static String along(AuditResult.DecisionGroup d, boolean z) {
+        if (d.takes_along() == 0) return "";
+        StringBuilder sb = new StringBuilder(
+                z
+                        ? "；连同其子代理 " + d.takes_along() + " 个"
+                        : d.takes_along() == 1
+                                ? "; +1 subagent taken along"
+                                : "; +" + d.takes_along() + " subagents taken along");
+        if (!d.along_notable().isEmpty()) {
+            Map<String, List<String>> byWhy = new LinkedHashMap<>();
+            for (AuditResult.Example x : d.along_notable())
+                byWhy.computeIfAbsent(x.detail(), k -> new ArrayList<>())
+                        .add(x.session_id()
+                                + (x.title() == null || x.title().isBlank()
+                                        ? ""
+                                        : " “" + shorten(x.title(), 28) + "”"));
+            StringBuilder nb = new StringBuilder();
+            byWhy.forEach((why, ids) -> nb.append(nb.length() == 0 ? "" : "; ")
+                    .append(alongWord(why, z))
+                    .append(z ? "：" : ": ")
+                    .append(String.join(z ? "、" : ", ", ids)));
+            sb.append(z ? "（" + nb + "）" : " (" + nb + ")");
+        }
+        return sb.toString();
     }
 
     /**
@@ -521,27 +544,46 @@ public final class ReportRenderer {
                             : "  Steward never renames Claude Code sessions (it would race a running Claude Code).\n");
     }
 
+    /** A taken-along subagent's reason to matter, as the group line names it. */
+    private static String alongWord(String why, boolean z) {
+        return switch (why) {
+            case "kept" -> z ? "你保留过" : "kept by you";
+            case "running" -> z ? "仍在运行" : "running";
+            default -> z ? "有标题" : "titled";
+        };
+    }
+
     /** Compaction chains (one line each, the first few) and what Hermes' own auto-prune will delete. */
     private static void housekeeping(StringBuilder sb, AuditResult.Housekeeping h, boolean z, int examples) {
         if (h == null) return;
         if (h.chains() > 0) {
-            // one line: the count, then up to two chains the plan acts on (kept ones are the default)
-            sb.append('\n')
-                    .append(
-                            z
-                                    ? "压缩续接链 " + h.chains() + " 条（整链处理）"
-                                    : "Compaction chains: " + h.chains() + " (each handled as a whole)");
+            // one line: the count, then up to two chains the plan acts on (kept ones are the default), each with its
+            // answer id and the sessions it stands for: an id never silently covers other sessions
+            StringBuilder shownChains = new StringBuilder();
             int shown = 0;
             for (AuditResult.ChainOut c : h.chain_items()) {
                 if (c.action().equals("retain") || shown == examples) continue;
-                sb.append(shown++ == 0 ? (z ? "，如 " : ", e.g. ") : "; ")
-                        .append('“')
+                shownChains
+                        .append(shown++ == 0 ? (z ? "，如 " : ", e.g. ") : "; ")
+                        .append(c.chain_id())
+                        .append(" “")
                         .append(c.title() == null ? "—" : c.title())
                         .append("” ×")
                         .append(c.size())
-                        .append(" → ")
+                        .append(" (")
+                        .append(String.join(z ? "、" : ", ", c.session_ids().subList(0, Math.min(3, c.size()))))
+                        .append(c.size() > 3 ? (z ? " 等" : ", …") : "")
+                        .append(") → ")
                         .append(c.action());
             }
+            sb.append('\n')
+                    .append(
+                            z
+                                    ? "压缩续接链 " + h.chains() + " 条（整链处理"
+                                    : "Compaction chains: " + h.chains() + " (each handled as a whole")
+                    .append(shown == 0 ? "" : z ? "；链的 id 决定其全部会话" : "; a chain's id answers for all its sessions")
+                    .append(z ? "）" : ")")
+                    .append(shownChains);
             sb.append(z ? "（全部见 housekeeping.chain_items）\n" : " (all: housekeeping.chain_items)\n");
         }
         AuditResult.HermesPrune hp = h.hermes_prune();

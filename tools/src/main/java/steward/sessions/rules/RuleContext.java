@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import steward.config.HousekeepingSettings;
 import steward.config.StewardSettings;
 import steward.learning.Preferences;
@@ -249,13 +248,12 @@ public final class RuleContext {
         for (Topic t : topics) for (String id : t.sessionIds()) topicBySession.putIfAbsent(id, t);
     }
 
-    /** A numbered title and its base (Hermes' {@code get_next_title_in_lineage}); {@link #numberedBase} decides it. */
-    static final Pattern NUMBERED = Pattern.compile("^(.*?) #(\\d+)$");
-
     /**
      * Compaction chains: a session continued from a parent that ended with Hermes' {@code compression} end reason (not a
-     * subagent, branch or tool child, as Hermes' {@code get_compression_lineage}), and sessions whose titles are one base
-     * title and its numbered continuations ("… #2", Hermes' {@code get_next_title_in_lineage}) form one chain.
+     * subagent, branch or tool child, as Hermes' {@code get_compression_lineage}) forms one chain with it. Numbered titles
+     * ("… #2", Hermes' {@code get_next_title_in_lineage}) alone never make a chain: the user, a cron job or Steward's own
+     * topic renames ("[Weekly report] #2") number titles of unrelated sessions, and Hermes' own continuations carry the
+     * parent link anyway.
      */
     private void findChains(Collection<SessionRow> sessions) {
         Map<String, String> up = new HashMap<>();
@@ -266,32 +264,6 @@ public final class RuleContext {
             if (delegateFrom(s) != null
                     || (s.modelConfig() != null && s.modelConfig().contains("\"_branched_from\""))) continue;
             union(up, s.id(), p.id());
-        }
-        // titles that are a base title and its numbered continuations: the numbered ones first (few), then every other
-        // title that is one of their bases; per store (a plain scan decides what NUMBERED would match)
-        Map<String, Map<String, List<SessionRow>>> byBase = new HashMap<>();
-        for (SessionRow s : sessions) {
-            // a numbered title is never blank (untitled)
-            String base = s.title() == null ? null : numberedBase(s.title());
-            if (base == null || s.subagent()) continue;
-            byBase.computeIfAbsent(s.store(), k -> new HashMap<>())
-                    .computeIfAbsent(base, k -> new ArrayList<>())
-                    .add(s);
-        }
-        if (!byBase.isEmpty()) {
-            for (SessionRow s : sessions) {
-                if (s.title() == null) continue;
-                Map<String, List<SessionRow>> ofStore = byBase.get(s.store());
-                List<SessionRow> l = ofStore == null ? null : ofStore.get(s.title());
-                if (l == null || s.untitled() || s.subagent() || numberedBase(s.title()) != null) continue;
-                l.add(s);
-            }
-        }
-        for (Map<String, List<SessionRow>> ofStore : byBase.values()) {
-            for (List<SessionRow> l : ofStore.values()) {
-                if (l.size() < 2) continue;
-                for (SessionRow s : l) union(up, s.id(), l.get(0).id());
-            }
         }
         Map<String, List<SessionRow>> members = new HashMap<>();
         for (String id : up.keySet())
@@ -308,22 +280,6 @@ public final class RuleContext {
             chains.put(id, ids);
             for (String m : ids) chainOf.put(m, id);
         }
-    }
-
-    /**
-     * The base of a numbered title ("… #2": what {@link #NUMBERED} captures as its first group), or null when the title
-     * is not numbered: it ends in {@code " #"} and ASCII digits, and its base holds no line terminator ({@code .}).
-     */
-    static String numberedBase(String title) {
-        int n = title.length(), k = n;
-        while (k > 0 && title.charAt(k - 1) >= '0' && title.charAt(k - 1) <= '9') k--;
-        if (k == n || k < 2 || title.charAt(k - 1) != '#' || title.charAt(k - 2) != ' ') return null;
-        String base = title.substring(0, k - 2);
-        for (int i = 0; i < base.length(); i++) {
-            char c = base.charAt(i);
-            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') return null;
-        }
-        return base;
     }
 
     private static void union(Map<String, String> up, String a, String b) {

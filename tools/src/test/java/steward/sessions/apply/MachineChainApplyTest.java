@@ -95,13 +95,14 @@ class MachineChainApplyTest {
     void aChainIsDeletedOnlyAsAWholeAndRestoredAsAWhole() throws Exception {
         List<String> before = TestHomes.logicalDump(paths.stateDb());
         Plan plan = audit();
-        assertEquals(C1, plan.item(C1).chain());
-        assertEquals(C1, plan.item(C2).chain());
+        String chain = plan.item(C1).chain();
+        assertEquals("c1", chain, "the chain's own id, no session's");
+        assertEquals(chain, plan.item(C2).chain());
         assertTrue(
                 plan.item(C1).automatic() && plan.item(C2).automatic(),
                 "both members are B/short: the chain goes at HIGH");
-        // rejecting the chain (its id is its oldest session's item) keeps both
-        ApplyResult kept = apply(plan, Map.of(C1, "reject"));
+        // rejecting the chain (by its own id) keeps both
+        ApplyResult kept = apply(plan, Map.of(chain, "reject"));
         assertTrue(
                 kept.skipped().stream()
                         .anyMatch(s -> s.session_id().equals(C2) && s.reason().equals("rejected")),
