@@ -57,6 +57,7 @@ public record AuditResult(
             int count,
             int takes_along,
             List<Example> along_notable,
+            Map<String, Integer> along_counts,
             List<Example> examples,
             List<String> item_ids,
             int left_out) {}

@@ -221,16 +221,19 @@ public final class DecisionGroups {
                     .forEach(e -> sources.put(e.getKey(), e.getValue()[0]));
             int along = 0;
             List<AuditResult.Example> notable = new ArrayList<>();
+            Map<String, Integer> notableCounts = new LinkedHashMap<>();
             for (Plan.PlanItem it : b.items) {
                 if (it.held_by() == null) continue;
                 along += it.held_by().size();
-                // the children that make the question matter (kept, running, titled) are named on the line itself
+                // the children that make the question matter (kept, running, titled): counted, and the first named on
+                // the line itself
                 for (String child : it.held_by()) {
-                    if (notable.size() >= EXAMPLES) break;
                     Plan.PlanItem ci = items.get(child);
                     SessionRow row = ci == null ? null : rowOf.apply(ci);
                     String why = row == null ? null : notable(row, prefs);
-                    if (why != null)
+                    if (why == null) continue;
+                    notableCounts.merge(why, 1, Integer::sum);
+                    if (notable.size() < EXAMPLES)
                         notable.add(new AuditResult.Example(child, row.untitled() ? null : row.title(), why));
                 }
             }
@@ -249,6 +252,7 @@ public final class DecisionGroups {
                     b.items.size(),
                     along,
                     List.copyOf(notable),
+                    java.util.Collections.unmodifiableMap(notableCounts),
                     List.copyOf(examples),
                     itemIds,
                     b.items.size() - itemIds.size()));

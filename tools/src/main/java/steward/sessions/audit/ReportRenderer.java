@@ -331,7 +331,19 @@ public final class ReportRenderer {
                         : d.takes_along() == 1
                                 ? "; +1 subagent taken along"
                                 : "; +" + d.takes_along() + " subagents taken along");
-        if (!d.along_notable().isEmpty()) {
+        if (!d.along_notable().isEmpty() && d.takes_along() > 3) {
+            // many (a line of thousands): how many are kept, running or titled; who they are is in along_notable (the
+            // first) and the plan, so the report stays short and still says the line takes such subagents along
+            StringBuilder nb = new StringBuilder();
+            for (String why : List.of("kept", "running", "titled")) {
+                Integer n = d.along_counts().get(why);
+                if (n == null) continue;
+                nb.append(nb.length() == 0 ? "" : z ? "、" : ", ")
+                        .append(z ? alongWord(why, z) + " " + n + " 个" : n + " " + alongWord(why, z));
+            }
+            sb.append(z ? "（其中" + nb + "）" : " (" + nb + " among them)");
+        } else if (!d.along_notable().isEmpty()) {
+            // a few: each notable one named with its title
             Map<String, List<String>> byWhy = new LinkedHashMap<>();
             for (AuditResult.Example x : d.along_notable())
                 byWhy.computeIfAbsent(x.detail(), k -> new ArrayList<>())
