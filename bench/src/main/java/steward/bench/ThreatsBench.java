@@ -59,7 +59,7 @@ public final class ThreatsBench implements Callable<Integer> {
             var m = ThreatScan.firstMatch(g);
             if (m.isPresent()) {
                 fp++;
-                if (fps.size() < 10) fps.add(m.get().id() + ": " + g);
+                if (fps.size() < 10) fps.add(m.get() + ": " + g);
             }
         }
         Printer.println("steward bench threats: " + ThreatScan.PATTERNS.size()

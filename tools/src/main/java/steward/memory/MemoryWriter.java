@@ -169,7 +169,7 @@ public final class MemoryWriter {
                 String act = op == null ? null : op.action();
                 String c = op == null ? null : op.content();
                 if (("add".equals(act) || "replace".equals(act)) && c != null && !c.isEmpty()) {
-                    var threat = MemoryRules.threat(c);
+                    var threat = MemoryRules.threat(c, t);
                     if (threat.isPresent()) {
                         return fail(
                                 "batch_threat",
@@ -229,7 +229,7 @@ public final class MemoryWriter {
                 String c = MemoryRules.clean(r.content());
                 if (c.isEmpty())
                     return fail("invalid_argument", ordered("success", false, "error", "Content cannot be empty."));
-                var threat = MemoryRules.threat(c);
+                var threat = MemoryRules.threat(c, t);
                 if (threat.isPresent()) return fail("threat", ordered("success", false, "error", threat.get()));
             }
             case "replace" -> {
@@ -246,7 +246,7 @@ public final class MemoryWriter {
                                     "error",
                                     "new_content cannot be empty. Use 'remove' to delete entries."));
                 }
-                var threat = MemoryRules.threat(c);
+                var threat = MemoryRules.threat(c, t);
                 if (threat.isPresent()) return fail("threat", ordered("success", false, "error", threat.get()));
             }
             default -> {
