@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -701,6 +702,16 @@ public final class MemoryWriter {
                 && s.newEntries.size() > 1) {
             warnings.add("USER.md was a single entry; this write added the '§' delimiter, so it now holds "
                     + s.newEntries.size() + " entries and later replace/remove calls match entry by entry.");
+        }
+        if (success && s.newEntries != null) {
+            // Steward's broader check warns about what Hermes' own scan lets through (docs/memory-compat.md)
+            Set<String> had = before == null ? Set.of() : new HashSet<>(before.entries());
+            for (String e : s.newEntries) {
+                if (had.contains(e)) continue;
+                SuspicionScan.warning(e).ifPresent(w -> {
+                    if (!warnings.contains(w)) warnings.add(w);
+                });
+            }
         }
         if (!warnings.isEmpty()) rec.put("warnings", warnings);
         if (s.kind.endsWith("overflow") && before != null && hist != null) {
