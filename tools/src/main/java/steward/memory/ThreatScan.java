@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import steward.text.CodePoints;
 
 /**
  * The threat scan of Hermes' memory tool, re-expressed in Java: Hermes' shared pattern library
@@ -185,7 +186,7 @@ public final class ThreatScan {
         String text = content.replace("\r\n", "\n").replace('\r', '\n');
         List<String> out = new ArrayList<>();
         for (String part : text.split(MemoryDocument.DELIMITER, -1)) {
-            String e = steward.text.CodePoints.pyStrip(part);
+            String e = CodePoints.pyStrip(part);
             if (!e.isEmpty()) out.add(e);
         }
         return out;
