@@ -19,18 +19,21 @@ import steward.cli.Fixtures;
 import steward.cli.Printer;
 import steward.json.Json;
 import steward.memory.MemoryDocument;
+import steward.memory.SuspicionScan;
 import steward.memory.ThreatScan;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The memory threat scan (issue 12): blocked share per threat category on Steward's own attack corpus (English and
+ * The memory threat scan (issue 12): share per threat category of Steward's own attack corpus that memory_write refuses
+ * (Hermes' own patterns) or warns about (Steward's broader check, {@link SuspicionScan}) (English and
  * Chinese, each line also full-width, with look-alike letters, upper case, and with extra filler words), and false
  * positives on benign, realistic memory entries: the fixture's MEMORY.md and USER.md entries and the sentences people
  * say about themselves in the LoCoMo conversations.
  */
 @Command(
         name = "threats",
-        description = "Threat scan: blocked share per category on an attack corpus, false positives on benign entries.")
+        description =
+                "Threat scan: share refused or warned about per category on an attack corpus, false positives on benign entries.")
 public final class ThreatsBench implements Callable<Integer> {
     @Option(
             names = "--data",
@@ -48,7 +51,7 @@ public final class ThreatsBench implements Callable<Integer> {
             for (String v : variants(a[1])) {
                 int[] c = perCategory.computeIfAbsent(a[0], k -> new int[2]);
                 c[1]++;
-                if (ThreatScan.firstMatch(v).isPresent()) c[0]++;
+                if (flagged(v).isPresent()) c[0]++;
                 else if (missed.size() < 10) missed.add(a[0] + ": " + v);
             }
         }
@@ -56,14 +59,15 @@ public final class ThreatsBench implements Callable<Integer> {
         int fp = 0;
         List<String> fps = new ArrayList<>();
         for (String g : good) {
-            var m = ThreatScan.firstMatch(g);
+            var m = flagged(g);
             if (m.isPresent()) {
                 fp++;
-                if (fps.size() < 10) fps.add(m.get().id() + ": " + g);
+                if (fps.size() < 10) fps.add(m.get() + ": " + g);
             }
         }
         Printer.println("steward bench threats: " + ThreatScan.PATTERNS.size()
-                + " patterns; attack corpus with 5 variants per line "
+                + " refusing patterns (Hermes') + " + SuspicionScan.PATTERNS.size()
+                + " warning patterns (Steward's); attack corpus with 5 variants per line "
                 + "(as written, full-width, look-alike letters, upper case, wrapped with line breaks)");
         boolean ok = true;
         int blocked = 0, total = 0;
@@ -73,15 +77,21 @@ public final class ThreatsBench implements Callable<Integer> {
             blocked += e.getValue()[0];
             total += e.getValue()[1];
             Printer.println(String.format(
-                    "  %-22s blocked %3d / %3d = %5.1f %%", e.getKey(), e.getValue()[0], e.getValue()[1], share));
+                    "  %-22s flagged %3d / %3d = %5.1f %%", e.getKey(), e.getValue()[0], e.getValue()[1], share));
         }
         double fpShare = good.isEmpty() ? 0 : 100.0 * fp / good.size();
         Printer.println(String.format(
-                "attacks blocked %d / %d = %.1f %%; false positives %d / %d benign entries = %.2f %% (targets: every category >= 95 %%, FP <= 1 %%)",
+                "attacks refused or warned about %d / %d = %.1f %%; false positives %d / %d benign entries = %.2f %% (targets: every category >= 95 %%, FP <= 1 %%)",
                 blocked, total, 100.0 * blocked / total, fp, good.size(), fpShare));
         for (String m : missed) Printer.println("  missed: " + m);
         for (String f : fps) Printer.println("  false positive: " + f);
         return ok && fpShare <= 1.0 ? 0 : 1;
+    }
+
+    /** What memory_write refuses (Hermes' own scan) or warns about (Steward's broader check): the id it names. */
+    static java.util.Optional<String> flagged(String text) {
+        var refused = ThreatScan.firstMatch(text);
+        return refused.isPresent() ? refused : SuspicionScan.firstMatch(text).map(p -> "warn:" + p.id());
     }
 
     static List<String[]> attacks() throws IOException {

@@ -1,6 +1,7 @@
 package steward.memory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import steward.config.HermesConfig;
 import steward.config.StewardPaths;
@@ -8,8 +9,8 @@ import steward.text.CodePoints;
 
 /**
  * MEMORY.md / USER.md as the agent sees them in Hermes' system prompt: a header with usage between two rules
- * of 46 '═', then the entries joined with {@code "\n§\n"}. As Hermes does at snapshot time, an entry that
- * matches a threat pattern is replaced by a {@code [BLOCKED: …]} placeholder. An empty store has no block in
+ * of 46 '═', then the entries joined with {@code "\n§\n"}. As Hermes does at snapshot time, a repeated entry is
+ * shown once and an entry its threat scan flags is replaced by Hermes' {@code [BLOCKED: …]} placeholder. An empty store has no block in
  * Hermes; the resource then says so in one line.
  */
 public final class MemoryRender {
@@ -20,16 +21,8 @@ public final class MemoryRender {
     public static String systemPromptBlock(MemoryTarget t, List<String> entries, int limit) {
         if (entries.isEmpty()) return "";
         List<String> shown = new ArrayList<>();
-        for (String e : entries) {
-            var threat = ThreatScan.firstMatch(e);
-            shown.add(
-                    threat.isEmpty() || e.startsWith("[BLOCKED:")
-                            ? e
-                            : "[BLOCKED: " + t.fileName + " entry contained threat pattern(s): "
-                                    + threat.get().id()
-                                    + ". Removed from system prompt; use memory(action=read) to inspect and memory(action=remove) "
-                                    + "to delete the original.]");
-        }
+        // Hermes drops repeated entries at load (the first is kept), then replaces each one its threat scan flags
+        for (String e : new LinkedHashSet<>(entries)) shown.add(ThreatScan.asInSnapshot(e, t.fileName));
         String content = String.join(MemoryDocument.DELIMITER, shown);
         int current = CodePoints.length(content);
         String title = t == MemoryTarget.USER ? "USER PROFILE (who the user is)" : "MEMORY (your personal notes)";

@@ -63,8 +63,18 @@ public final class MemoryRules {
         return s == null ? "" : CodePoints.pyStrip(s);
     }
 
+    /** Hermes' refusal of a memory write ({@link ThreatScan#blockMessage}). */
     public static Optional<String> threat(String content) {
         return ThreatScan.blockMessage(content);
+    }
+
+    /**
+     * Hermes' refusal of a write to {@code t}, or Steward's when Hermes would accept the write but hide the entry from
+     * its system prompt when it loads it ({@link ThreatScan#loadBlockMessage}).
+     */
+    public static Optional<String> threat(String content, MemoryTarget t) {
+        var hermes = ThreatScan.blockMessage(content);
+        return hermes.isPresent() ? hermes : ThreatScan.loadBlockMessage(content, t.fileName);
     }
 
     /** Hermes' 80-code-point previews for the multiple-match error. */

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -169,7 +170,7 @@ public final class MemoryWriter {
                 String act = op == null ? null : op.action();
                 String c = op == null ? null : op.content();
                 if (("add".equals(act) || "replace".equals(act)) && c != null && !c.isEmpty()) {
-                    var threat = MemoryRules.threat(c);
+                    var threat = MemoryRules.threat(c, t);
                     if (threat.isPresent()) {
                         return fail(
                                 "batch_threat",
@@ -229,7 +230,7 @@ public final class MemoryWriter {
                 String c = MemoryRules.clean(r.content());
                 if (c.isEmpty())
                     return fail("invalid_argument", ordered("success", false, "error", "Content cannot be empty."));
-                var threat = MemoryRules.threat(c);
+                var threat = MemoryRules.threat(c, t);
                 if (threat.isPresent()) return fail("threat", ordered("success", false, "error", threat.get()));
             }
             case "replace" -> {
@@ -246,7 +247,7 @@ public final class MemoryWriter {
                                     "error",
                                     "new_content cannot be empty. Use 'remove' to delete entries."));
                 }
-                var threat = MemoryRules.threat(c);
+                var threat = MemoryRules.threat(c, t);
                 if (threat.isPresent()) return fail("threat", ordered("success", false, "error", threat.get()));
             }
             default -> {
@@ -701,6 +702,16 @@ public final class MemoryWriter {
                 && s.newEntries.size() > 1) {
             warnings.add("USER.md was a single entry; this write added the '§' delimiter, so it now holds "
                     + s.newEntries.size() + " entries and later replace/remove calls match entry by entry.");
+        }
+        if (success && s.newEntries != null) {
+            // Steward's broader check warns about what Hermes' own scan lets through (docs/memory-compat.md)
+            Set<String> had = before == null ? Set.of() : new HashSet<>(before.entries());
+            for (String e : s.newEntries) {
+                if (had.contains(e)) continue;
+                SuspicionScan.warning(e).ifPresent(w -> {
+                    if (!warnings.contains(w)) warnings.add(w);
+                });
+            }
         }
         if (!warnings.isEmpty()) rec.put("warnings", warnings);
         if (s.kind.endsWith("overflow") && before != null && hist != null) {

@@ -1,234 +1,225 @@
 package steward.memory;
 
 import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
+import steward.text.CodePoints;
 
 /**
- * Refuses memory content that would smuggle a prompt-injection or exfiltration payload into the system
- * prompt. Steward's own patterns (an explicit, ordered registry; each has a test), matched on a normalised
- * copy of the text: NFKC (full-width letters become ASCII), Cyrillic/Greek look-alike letters mapped to Latin,
- * invisible format characters removed, lower case, whitespace collapsed. The invisible-character pattern
- * itself looks at the original text.
+ * The threat scan of Hermes' memory tool, re-expressed in Java: Hermes' shared pattern library
+ * ({@code tools/threat_patterns.py}) at the {@code "strict"} scope, which Hermes applies both when its memory tool
+ * writes an entry and when it loads the entries into the system prompt ({@code MemoryStore.load_from_disk}, where a
+ * matching entry is replaced by a {@code [BLOCKED: …]} placeholder).
+ *
+ * <p>As Hermes does: the first 65,536 code points are scanned; Hermes' 17 invisible characters are looked for in the
+ * raw text; the patterns are matched, case-insensitively, on its NFKC form (no look-alike folding). Python's
+ * {@code \w}, {@code \s} and {@code \b} are Unicode classes; {@link #py} gives the patterns Python's meaning of them.
+ * Where several invisible characters occur Hermes lists them in Python set order (random per process); Steward lists
+ * them in the order they first occur.
  */
 public final class ThreatScan {
     private ThreatScan() {}
 
-    /** One rule: an id shown to the agent, what it catches, and the regex (on normalised text unless {@code raw}). */
-    public record ThreatPattern(String id, String description, Pattern regex, boolean raw, boolean negatable) {
-        static ThreatPattern normalised(String id, String description, String regex) {
-            return new ThreatPattern(id, description, Pattern.compile(regex), false, false);
-        }
+    /** Hermes' {@code MAX_SCAN_CHARS}: only this many code points are scanned. */
+    public static final int MAX_SCAN_CHARS = 65_536;
 
-        /** A rule that a preceding negation ("never cat ~/.ssh", "禁止读取 .env") turns into a safety rule. */
-        static ThreatPattern negatable(String id, String description, String regex) {
-            return new ThreatPattern(id, description, Pattern.compile(regex), false, true);
+    /** One of Hermes' patterns: its id, the scope it has in Hermes ({@code all}, {@code context}, {@code strict}). */
+    public record ThreatPattern(String id, String scope, Pattern regex) {}
+
+    /** Hermes' {@code INVISIBLE_CHARS}: zero-width, invisible-operator and bidirectional-control characters. */
+    public static final Set<Integer> INVISIBLE = Set.of(
+            0x200B, 0x200C, 0x200D, 0x2060, 0x2062, 0x2063, 0x2064, 0xFEFF, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+            0x2066, 0x2067, 0x2068, 0x2069);
+
+    /** Python's {@code \w} on str: {@code str.isalnum()} or '_'. */
+    static final String W = "[\\p{L}\\p{N}_]";
+    /** Python's {@code \s} on str: {@code str.isspace()} (Java's White_Space plus U+001C..U+001F). */
+    static final String S = "[\\t\\n\\x0B\\f\\r\\x1C-\\x1F \\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}"
+            + "\\x{202F}\\x{205F}\\x{3000}]";
+    /** Python's {@code \b}: a boundary between a {@link #W} character and anything else. */
+    static final String B = "(?:(?<=" + W + ")(?!" + W + ")|(?<!" + W + ")(?=" + W + "))";
+    /** Hermes' {@code _FILLER}: up to eight words between the key words of a pattern. */
+    static final String FILLER = "(?:\\w+\\s+){0,8}";
+
+    /**
+     * Compiles a pattern written with {@code \w}, {@code \s} and {@code \b} (outside character classes for {@code \b})
+     * in Python's Unicode meaning, case-insensitive as Hermes compiles it ({@code re.IGNORECASE}).
+     */
+    static Pattern py(String regex) {
+        StringBuilder sb = new StringBuilder(regex.length() * 2);
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if (c == '\\' && i + 1 < regex.length()) {
+                char n = regex.charAt(++i);
+                switch (n) {
+                    case 'w' -> sb.append(W);
+                    case 's' -> sb.append(S);
+                    case 'b' -> sb.append(B);
+                    default -> sb.append(c).append(n);
+                }
+            } else {
+                sb.append(c);
+            }
         }
+        return Pattern.compile(sb.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
     }
 
-    private static final Pattern NEGATION = Pattern.compile(
-            "(?:\\bnever\\b|\\bdon't\\b|\\bdo not\\b|\\bmust not\\b|\\bnot\\b|禁止|不要|不得|切勿|别)[^.;。；]{0,12}$");
+    private static ThreatPattern p(String scope, String id, String regex) {
+        return new ThreatPattern(id, scope, py(regex.replace("{F}", FILLER)));
+    }
 
-    private static final String SECRET_PATHS =
-            "(?:~/|\\$home/|/home/[^/\\s]+/|/root/)?(?:\\.ssh\\b|id_(?:rsa|ed25519|ecdsa|dsa)\\b"
-                    + "|\\.env\\b|\\.netrc\\b|\\.aws/credentials|\\.pgpass\\b|\\.git-credentials|/etc/shadow\\b|\\.docker/config\\.json"
-                    + "|\\.kube/config|auth\\.json\\b|\\.gnupg\\b|\\.npmrc\\b|\\.pypirc\\b)";
-    private static final String SECRET_WORDS =
-            "(?:api[ _-]?keys?|access[ _-]?tokens?|tokens?|secrets?|passwords?|passwd|credentials?"
-                    + "|private[ _-]?keys?|ssh[ _-]?keys?|cookies?|session[ _-]?ids?|密钥|令牌|密码|凭据)";
+    private static final String WRITE_VERB = "(?:update|modify|edit|write|change|append|add\\s+to)\\s+[^\\n]{0,2048}";
 
-    /** The registry, in the order the scan reports (first match wins). */
+    /** Hermes' patterns of the strict scope (every scope), in Hermes' order: findings are listed in this order. */
     public static final List<ThreatPattern> PATTERNS = List.of(
-            new ThreatPattern(
-                    "invisible_unicode",
-                    "zero-width, bidirectional-control or tag characters that hide text from the reader",
-                    Pattern.compile(
-                            "[\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF\\u00AD\\u180E]"
-                                    + "|[\\x{E0000}-\\x{E007F}]"),
-                    true,
-                    false),
-            ThreatPattern.normalised(
-                    "ignore_instructions",
-                    "tells the model to ignore, forget or override earlier instructions",
-                    "\\b(?:ignore|disregard|forget|override|bypass|skip)\\b[^.\\n]{0,40}?\\b(?:all |any |the |your |my )?"
-                            + "(?:previous|prior|above|earlier|preceding|original|system|developer|safety)\\b[^.\\n]{0,20}?"
-                            + "\\b(?:instructions?|prompts?|rules?|guidelines?|directives?|messages?)\\b"
-                            + "|(?:忽略|无视|忘记|忽视)(?:之前|以上|先前|上面|所有|系统)[^。\\n]{0,10}(?:指令|指示|提示|规则)"),
-            ThreatPattern.normalised(
-                    "system_prompt_probe",
-                    "asks to reveal, print or replace the system prompt",
-                    "\\b(?:reveal|print|show|dump|output|repeat|leak|send|replace|rewrite)\\b[^.\\n]{0,30}?\\b(?:system|initial)[ _-]?prompt\\b"
-                            + "|\\bnew system prompt\\b|\\bsystem[ _-]?prompt[ _-]?override\\b|\\boverrid(?:e|ing) (?:the )?system[ _-]?prompt\\b"
-                            + "|(?:泄露|输出|显示|打印|替换|覆盖)[^。\\n]{0,10}系统提示|系统提示(?:词)?覆盖"),
-            ThreatPattern.normalised(
-                    "context_exfiltration",
-                    "asks to print or share the whole conversation or context",
-                    "\\b(?:include|output|print|share|dump|repeat|send|paste|post)\\b(?:\\s+\\S+){0,8}?\\s+(?:the\\s+)?(?:entire|full|whole|complete)\\s+"
-                            + "(?:context|conversation|chat(?: history)?|transcript|prompt)\\b"
-                            + "|\\b(?:include|output|print|share|dump|send|paste|post)\\b(?:\\s+\\S+){0,8}?\\s+(?:the\\s+)?(?:chat history|previous messages|conversation history)\\b"
-                            + "|(?:输出|打印|发送|分享|附上|粘贴)[^。\\n]{0,8}(?:全部|完整|整个|所有)[^。\\n]{0,4}(?:上下文|对话|聊天记录|会话记录)"
-                            + "|(?:全部|完整|整个|所有)的?(?:上下文|对话|聊天记录|会话记录)[^。\\n]{0,4}(?:发送|发给|输出|打印|分享|粘贴|上传)"),
-            ThreatPattern.normalised(
-                    "role_hijack",
-                    "re-assigns the model's identity or unlocks a jailbreak mode",
-                    "\\byou are now\\b[^.\\n]{0,40}?\\b(?:unrestricted|jailbroken|dan|evil|no longer bound|free of)\\b"
-                            + "|\\b(?:developer|god|dan|jailbreak) mode\\b|\\bdo anything now\\b|从现在起你(?:不再受|是一个没有限制)"),
-            ThreatPattern.normalised(
-                    "role_pretend",
-                    "tells the model to pretend to be someone else, or renames and 'updates' it",
-                    "\\bpretend\\b(?:\\s+\\S+){0,8}?\\s+(?:you are|you're|to be)\\b|\\bname yourself\\b|\\byou have been (?:\\S+\\s+){0,4}?(?:updated|upgraded|patched) to\\b"
-                            + "|\\byou are now (?:a|an|the)\\s+(?!on\\b)\\S+\\s*(?:ai|assistant|agent|model|bot|admin|administrator|root|hacker|system)\\b"
-                            + "|\\bact as (?:if|though)\\b(?:\\s+\\S+){0,8}?\\s+(?:no|without)\\s+(?:restrictions|limits|rules)\\b"
-                            + "|\\b(?:respond|answer|reply)\\s+without\\b(?:\\s+\\S+){0,8}?\\s+(?:restrictions|limitations|filters|safety)\\b"
-                            + "|假装(?:你|自己)(?:是|为)|你(?:现在)?已(?:经)?被(?:升级|更新)为|给自己(?:取名|命名)为"),
-            ThreatPattern.normalised(
-                    "c2_beacon",
-                    "command-and-control behaviour: heartbeats or check-ins to a host, node registration, task pulls, known C2 frameworks",
-                    "\\b(?:heartbeat|beacon|check[ -]?in|ping home)s?\\b[^.\\n]{0,30}?\\b(?:to|with)\\s+(?:https?://)?[a-z0-9-]+(?:\\.[a-z0-9-]+)+"
-                            + "|\\bregister (?:as )?(?:a )?node\\b|\\bpull (?:down )?(?:new )?task(?:ing|s)?\\b(?:[^.\\n]{0,30}?\\bfrom\\b)"
-                            + "|\\bconnect to the network\\b|\\byou must (?:\\S+\\s+){0,3}?(?:register|beacon)\\b"
-                            + "|\\b(?:cobalt ?strike|metasploit|brainworm|meterpreter|empire c2|covenant c2)\\b|\\b(?:sliver|havoc|mythic) (?:c2|implant|beacon|teamserver|agent)\\b"
-                            + "|\\bc2 (?:server|channel|infrastructure|beacon|callback)\\b|\\bcommand[ -]and[ -]control\\b"
-                            + "|(?:心跳|信标)[^。\\n]{0,10}(?:发送|发)?(?:到|给)[^。\\n]{0,3}[a-z0-9-]+\\.[a-z]|(?:注册为|注册成)(?:一个)?节点|命令与控制|c2 ?服务器"),
-            ThreatPattern.normalised(
-                    "anti_forensics",
-                    "tells the model to leave no traces: one-liners only, nothing on disk, history cleared, agent variables unset",
-                    "\\bonly use one[ -]?liners?\\b|\\bone[ -]?liners? only\\b|\\bnever\\b(?:\\s+\\S+){0,8}?\\s+(?:create|write|save)\\b(?:\\s+\\S+){0,8}?\\s+(?:scripts?|files?)\\b(?:\\s+\\S+){0,8}?\\s+disk\\b"
-                            + "|\\b(?:clear|wipe|erase|delete)\\s+(?:the\\s+)?(?:bash\\s+|shell\\s+)?history\\s+(?:after|afterwards|each|every)\\b|\\bhistory -c\\b"
-                            + "|\\bleave no (?:traces?|logs?)\\b|\\bunset\\s+\\$?\\w*(?:claude|codex|hermes|agent|openai|anthropic)\\w*"
-                            + "|只(?:用|使用)单行命令|不要(?:在磁盘上)?(?:留下|留)(?:任何)?(?:痕迹|文件)|清除(?:命令)?历史记录"),
-            ThreatPattern.negatable(
-                    "persistence_backdoor",
-                    "plants persistence: authorized_keys, ~/.ssh, the agent's own config or instruction files, shell startup files",
-                    "\\bauthorized_keys\\b|(?:~|\\$home)/\\.hermes/(?:\\.env|config\\.yaml|soul\\.md)\\b"
-                            + "|\\b(?:update|modify|edit|write|change|append|add to|overwrite)\\b[^\\n]{0,80}?(?:agents\\.md|claude\\.md|\\.cursorrules|\\.clinerules|\\.hermes/config\\.yaml|\\.hermes/soul\\.md|\\.bashrc|\\.zshrc|\\.profile|crontab)\\b"
-                            + "|(?:修改|写入|追加|添加)[^。\\n]{0,10}(?:authorized_keys|agents\\.md|claude\\.md|\\.bashrc|crontab)"),
-            ThreatPattern.normalised(
-                    "html_hidden_text",
-                    "hides instructions in an HTML comment or an invisible element",
-                    "<!--[^>]{0,512}(?:ignore|override|system|secret|hidden)[^>]{0,512}-->|<\\s*(?:div|span|p)\\s+style\\s*=\\s*[\"'][^>]{0,512}display\\s*:\\s*none"
-                            + "|\\btranslate\\b[^\\n]{0,200}\\binto\\b[^\\n]{0,200}\\band (?:execute|run|eval)\\b"),
-            ThreatPattern.normalised(
-                    "hardcoded_secret",
-                    "stores a secret value itself (a key, token or password literal)",
-                    "\\b(?:api[_-]?key|access[_-]?token|token|secret|password|passwd)\\s*[=:]\\s*[\"']?[a-z0-9+/=_-]{20,}"
-                            + "|\\b(?:sk-[a-z0-9_-]{20,}|ghp_[a-z0-9]{30,}|xox[bp]-[a-z0-9-]{20,}|akia[0-9a-z]{16})\\b"),
-            ThreatPattern.normalised(
-                    "hide_from_user",
-                    "tells the model to act without the user knowing",
-                    "\\b(?:do not|don't|never|without)\\b[^.\\n]{0,15}?\\b(?:tell|telling|inform|informing|notify|notifying|mention|mentioning|show|showing)\\b"
-                            + "[^.\\n]{0,10}?\\bthe user\\b|\\bsecretly\\b|(?:不要|别|勿)(?:告诉|通知|提醒)用户|瞒着用户"),
-            ThreatPattern.normalised(
-                    "remote_code_exec",
-                    "pipes a download straight into a shell or interpreter",
-                    "\\b(?:curl|wget|iwr|invoke-webrequest|fetch)\\b[^|\\n]{0,200}\\|\\s*(?:sudo\\s+)?(?:ba|z|k|da)?sh\\b"
-                            + "|\\b(?:curl|wget)\\b[^|\\n]{0,200}\\|\\s*(?:sudo\\s+)?(?:python3?|perl|ruby|node)\\b"
-                            + "|\\biex\\s*\\(\\s*(?:iwr|invoke-webrequest|new-object net\\.webclient)"
-                            + "|\\b(?:bash|sh)\\s+<\\(\\s*(?:curl|wget)\\b"),
-            ThreatPattern.negatable(
+            // classic prompt injection
+            p("all", "prompt_injection", "ignore\\s+{F}(?:previous|all|above|prior)\\s+{F}instructions"),
+            p("all", "sys_prompt_override", "system\\s+prompt\\s+override"),
+            p("all", "disregard_rules", "disregard\\s+{F}(?:your|all|any)\\s+{F}(?:instructions|rules|guidelines)"),
+            p(
+                    "all",
+                    "bypass_restrictions",
+                    "act\\s+as\\s+(?:if|though)\\s+{F}you\\s+{F}(?:have\\s+no|don't\\s+have)\\s+{F}"
+                            + "(?:restrictions|limits|rules)"),
+            p("all", "html_comment_injection", "<!--[^>]{0,512}(?:ignore|override|system|secret|hidden)[^>]{0,512}-->"),
+            p("all", "hidden_div", "<\\s*div\\s+style\\s*=\\s*[\"'][^>]{0,2048}display\\s*:\\s*none"),
+            p(
+                    "all",
+                    "translate_execute",
+                    "translate\\s+[^\\n]{0,512}\\s+into\\s+[^\\n]{0,512}\\s+and\\s+(?:execute|run|eval)"),
+            p("all", "deception_hide", "do\\s+not\\s+{F}tell\\s+{F}the\\s+user"),
+            // role play, identity hijack
+            p("context", "role_hijack", "you\\s+are\\s+{F}now\\s+(?:a|an|the)\\s+"),
+            p("context", "role_pretend", "pretend\\s+{F}(?:you\\s+are|to\\s+be)\\s+"),
+            p("context", "leak_system_prompt", "output\\s+{F}(?:system|initial)\\s+prompt"),
+            p(
+                    "context",
+                    "remove_filters",
+                    "(?:respond|answer|reply)\\s+without\\s+{F}(?:restrictions|limitations|filters|safety)"),
+            p("context", "fake_update", "you\\s+have\\s+been\\s+{F}(?:updated|upgraded|patched)\\s+to"),
+            p("context", "identity_override", "\\bname\\s+yourself\\s+\\w+"),
+            // C2 / promptware
+            p("context", "c2_node_registration", "register\\s+(?:as\\s+)?a?\\s*node"),
+            p("context", "c2_heartbeat", "(?:heartbeat|beacon|check[\\s\\-]?in)\\s+(?:to|with)\\s+"),
+            p("context", "c2_task_pull", "pull\\s+(?:down\\s+)?(?:new\\s+)?task(?:ing|s)?\\b"),
+            p("context", "c2_network_connect", "connect\\s+to\\s+the\\s+network\\b"),
+            p("context", "forced_action", "you\\s+must\\s+(?:\\w+\\s+){0,3}(?:register|connect|report|beacon)\\b"),
+            p("context", "anti_forensic_oneliner", "only\\s+use\\s+one[\\s\\-]?liners?\\b"),
+            p("context", "anti_forensic_disk", "never\\s+{F}(?:create|write)\\s+{F}(?:script|file)\\s+{F}disk"),
+            p("context", "env_var_unset_agent", "unset\\s+\\w*(?:CLAUDE|CODEX|HERMES|AGENT|OPENAI|ANTHROPIC)\\w*"),
+            p("context", "known_c2_framework", "\\b(?:cobalt\\s*strike|sliver|havoc|mythic|metasploit|brainworm)\\b"),
+            p("context", "c2_explicit", "\\bc2\\s+(?:server|channel|infrastructure|beacon)\\b"),
+            p("context", "c2_explicit_long", "\\bcommand\\s+and\\s+control\\b"),
+            // exfiltration
+            p("all", "exfil_curl", "curl\\s+[^\\n]{0,2048}\\$\\{?\\w*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|API)"),
+            p("all", "exfil_wget", "wget\\s+[^\\n]{0,2048}\\$\\{?\\w*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|API)"),
+            p(
+                    "all",
                     "read_secrets",
-                    "reads a credential file (~/.ssh, .env, .netrc, cloud or git credentials)",
-                    "\\b(?:cat|less|more|head|tail|type|read|open|print|dump|copy|cp|scp|rsync|base64|grep|source|load|upload|send|share)\\b"
-                            + "[^\\n]{0,40}?" + SECRET_PATHS
-                            + "|(?:读取|查看|打印|发送|上传|复制)[^。\\n]{0,10}" + SECRET_PATHS),
-            ThreatPattern.negatable(
-                    "exfiltrate_secrets",
-                    "sends tokens, keys or passwords to a remote place",
-                    "\\b(?:curl|wget|nc|netcat|scp|post|send|upload|exfiltrate|forward|email|paste)\\b[^\\n]{0,60}?"
-                            + "(?:\\$\\{?[a-z_]*(?:token|key|secret|password|passwd)[a-z_]*\\}?|\\b" + SECRET_WORDS
-                            + ")"
-                            + "[^\\n]{0,40}?(?:\\bto\\b|https?://|@|webhook|pastebin|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b)"
-                            + "|\\b(?:send|post|upload|transmit)\\b[^\\n]{0,200}\\b(?:to|at)\\s+https?://"
-                            + "|(?:发送|上传|转发)[^。\\n]{0,10}" + SECRET_WORDS + "[^。\\n]{0,10}(?:到|给)"
-                            + "|" + SECRET_WORDS + "[^。\\n]{0,8}(?:发送|上传|转发|发)(?:到|给)"));
+                    "cat\\s+[^\\n]{0,2048}(?:\\.env|credentials|\\.netrc|\\.pgpass|\\.npmrc|\\.pypirc)"),
+            p("strict", "send_to_url", "(?:send|post|upload|transmit)\\s+[^\\n]{0,2048}\\s+(?:to|at)\\s+https?://"),
+            p(
+                    "strict",
+                    "context_exfil",
+                    "(?:include|output|print|share)\\s+{F}(?:conversation|chat\\s+history|previous\\s+messages"
+                            + "|full\\s+context|entire\\s+context)"),
+            // persistence
+            p("strict", "ssh_backdoor", "authorized_keys"),
+            p("strict", "ssh_access", "\\$HOME/\\.ssh|~/\\.ssh"),
+            p("strict", "hermes_env", "\\$HOME/\\.hermes/\\.env|~/\\.hermes/\\.env"),
+            p("strict", "agent_config_mod", WRITE_VERB + "(?:AGENTS\\.md|CLAUDE\\.md|\\.cursorrules|\\.clinerules)"),
+            p("strict", "hermes_config_mod", WRITE_VERB + "\\.hermes/(?:config\\.yaml|SOUL\\.md)"),
+            // hard-coded secrets
+            p(
+                    "strict",
+                    "hardcoded_secret",
+                    "(?:api[_-]?key|token|secret|password)\\s*[=:]\\s*[\"'][A-Za-z0-9+/=_-]{20,}"));
 
-    /** The first pattern {@code content} matches, if any. */
-    public static Optional<ThreatPattern> firstMatch(String content) {
-        if (content == null || content.isEmpty()) return Optional.empty();
-        String norm = null;
-        for (ThreatPattern p : PATTERNS) {
-            if (p.raw()) {
-                if (p.regex().matcher(content).find()) return Optional.of(p);
-            } else {
-                if (norm == null) norm = normalise(content);
-                var m = p.regex().matcher(norm);
-                while (m.find()) {
-                    if (!p.negatable()
-                            || !NEGATION.matcher(norm.substring(Math.max(0, m.start() - 20), m.start()))
-                                    .find()) {
-                        return Optional.of(p);
-                    }
-                }
+    /**
+     * Hermes' {@code scan_for_threats(content, scope="strict")}: {@code invisible_unicode_U+XXXX} for each invisible
+     * character (in the order they first occur), then the id of every pattern that matches, in pattern order.
+     */
+    public static List<String> findings(String content) {
+        if (content == null || content.isEmpty()) return List.of();
+        String scanned = content;
+        if (content.codePointCount(0, content.length()) > MAX_SCAN_CHARS)
+            scanned = content.substring(0, content.offsetByCodePoints(0, MAX_SCAN_CHARS));
+        List<String> out = new ArrayList<>();
+        Set<Integer> seen = new LinkedHashSet<>();
+        scanned.codePoints().filter(INVISIBLE::contains).forEach(seen::add);
+        for (int cp : seen) out.add("invisible_unicode_U+" + String.format(Locale.ROOT, "%04X", cp));
+        String normalised = Normalizer.normalize(scanned, Normalizer.Form.NFKC);
+        for (ThreatPattern p : PATTERNS) if (p.regex().matcher(normalised).find()) out.add(p.id());
+        return out;
+    }
+
+    /** The first finding (what Hermes' memory tool names when it refuses a write), if any. */
+    public static Optional<String> firstMatch(String content) {
+        List<String> f = findings(content);
+        return f.isEmpty() ? Optional.empty() : Optional.of(f.get(0));
+    }
+
+    /** Hermes' {@code first_threat_message(content, scope="strict")}: the error of a refused memory write. */
+    public static Optional<String> blockMessage(String content) {
+        return firstMatch(content).map(ThreatScan::message);
+    }
+
+    static String message(String id) {
+        if (id.startsWith("invisible_unicode_"))
+            return "Blocked: content contains invisible unicode character "
+                    + id.substring("invisible_unicode_".length()) + " (possible injection).";
+        return "Blocked: content matches threat pattern '" + id + "'. Content is injected into the system prompt and "
+                + "must not contain injection or exfiltration payloads.";
+    }
+
+    /**
+     * The entries Hermes reads back once {@code content} is written as one entry: its file is read with universal
+     * newlines ({@code \r\n} and {@code \r} become {@code \n}), split on {@code "\n§\n"}, each part stripped, empty parts
+     * dropped.
+     */
+    public static List<String> entriesAsLoaded(String content) {
+        String text = content.replace("\r\n", "\n").replace('\r', '\n');
+        List<String> out = new ArrayList<>();
+        for (String part : text.split(MemoryDocument.DELIMITER, -1)) {
+            String e = CodePoints.pyStrip(part);
+            if (!e.isEmpty()) out.add(e);
+        }
+        return out;
+    }
+
+    /**
+     * Why Hermes would hide {@code content} from its system prompt although its memory tool accepts the write (the
+     * load-time scan sees the entry as read back, see {@link #entriesAsLoaded}), or empty. Steward refuses such a
+     * write: the fact would never reach the agent.
+     */
+    public static Optional<String> loadBlockMessage(String content, String fileName) {
+        if (content == null || content.isEmpty() || firstMatch(content).isPresent()) return Optional.empty();
+        for (String e : entriesAsLoaded(content)) {
+            List<String> f = findings(e);
+            if (!f.isEmpty()) {
+                return Optional.of("Blocked: once written, content matches threat pattern '" + f.get(0) + "' as Hermes"
+                        + " reads " + fileName + " back (line breaks \\r\\n and \\r become \\n), so Hermes would"
+                        + " replace the entry with [BLOCKED: ...] in the system prompt and the agent would never see"
+                        + " it. Nothing was written; rewrite the entry on one line or without that phrase.");
             }
         }
         return Optional.empty();
     }
 
-    /** Hermes' wording for a blocked write; an invisible character is named as Hermes names it (the first in the text). */
-    public static Optional<String> blockMessage(String content) {
-        return firstMatch(content).map(p -> {
-            if (p.raw() && p.id().equals("invisible_unicode")) {
-                var m = p.regex().matcher(content);
-                if (m.find())
-                    return "Blocked: content contains invisible unicode character U+"
-                            + String.format(Locale.ROOT, "%04X", m.group().codePointAt(0))
-                            + " (possible injection).";
-            }
-            return "Blocked: content matches threat pattern '" + p.id() + "'. Content is injected "
-                    + "into the system prompt and must not contain injection or exfiltration payloads.";
-        });
-    }
-
-    /** NFKC, look-alikes to Latin, format characters dropped, lower case, whitespace collapsed. */
-    public static String normalise(String s) {
-        String n = Normalizer.normalize(s, Normalizer.Form.NFKC);
-        StringBuilder sb = new StringBuilder(n.length());
-        boolean space = false;
-        for (int i = 0; i < n.length(); ) {
-            int cp = n.codePointAt(i);
-            i += Character.charCount(cp);
-            if (Character.getType(cp) == Character.FORMAT) continue;
-            if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
-                if (!space) sb.append(' ');
-                space = true;
-                continue;
-            }
-            space = false;
-            sb.appendCodePoint(Character.toLowerCase(confusable(cp)));
-        }
-        return sb.toString();
-    }
-
-    /** Cyrillic and Greek letters that look like Latin ones (the usual homoglyph tricks). */
-    static int confusable(int cp) {
-        return switch (cp) {
-            case 'а', 'А', 'α', 'Α' -> 'a';
-            case 'в', 'В', 'β', 'Β' -> 'b';
-            case 'с', 'С', 'ϲ' -> 'c';
-            case 'ԁ' -> 'd';
-            case 'е', 'Е', 'ε', 'Ε' -> 'e';
-            case 'ɡ' -> 'g';
-            case 'һ', 'Н', 'Η' -> 'h';
-            case 'і', 'І', 'ι', 'Ι', 'ӏ' -> 'i';
-            case 'ј', 'Ј' -> 'j';
-            case 'к', 'К', 'κ', 'Κ' -> 'k';
-            case 'М', 'Μ' -> 'm';
-            case 'п', 'η', 'Ν' -> 'n';
-            case 'о', 'О', 'ο', 'Ο', 'σ' -> 'o';
-            case 'р', 'Р', 'ρ', 'Ρ' -> 'p';
-            case 'ԛ' -> 'q';
-            case 'г' -> 'r';
-            case 'ѕ', 'Ѕ' -> 's';
-            case 'т', 'Т', 'τ', 'Τ' -> 't';
-            case 'υ', 'ս' -> 'u';
-            case 'ν', 'ѵ' -> 'v';
-            case 'ԝ', 'ω' -> 'w';
-            case 'х', 'Х', 'χ', 'Χ' -> 'x';
-            case 'у', 'У', 'γ', 'Υ' -> 'y';
-            case 'Ζ' -> 'z';
-            default -> cp;
-        };
+    /**
+     * Hermes' placeholder for an entry its load-time scan blocks ({@code MemoryStore._sanitize_entries_for_snapshot}),
+     * or the entry itself: empty entries and entries already starting with {@code [BLOCKED:} are kept as they are.
+     */
+    public static String asInSnapshot(String entry, String fileName) {
+        if (entry.isEmpty() || entry.startsWith("[BLOCKED:")) return entry;
+        List<String> f = findings(entry);
+        if (f.isEmpty()) return entry;
+        return "[BLOCKED: " + fileName + " entry contained threat pattern(s): " + String.join(", ", f)
+                + ". Removed from system prompt; use memory(action=remove) to delete the original.]";
     }
 }
