@@ -593,7 +593,7 @@ public final class ReportRenderer {
                             z
                                     ? "压缩续接链 " + h.chains() + " 条（整链处理"
                                     : "Compaction chains: " + h.chains() + " (each handled as a whole")
-                    .append(shown == 0 ? "" : z ? "；链的 id 决定其全部会话" : "; a chain's id answers for all its sessions")
+                    .append(shown == 0 ? "" : z ? "；链的 id 决定其全部会话" : "; its id answers for all of it")
                     .append(z ? "）" : ")")
                     .append(shownChains);
             sb.append(z ? "（全部见 housekeeping.chain_items）\n" : " (all: housekeeping.chain_items)\n");

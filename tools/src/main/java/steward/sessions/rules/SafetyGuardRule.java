@@ -32,11 +32,13 @@ public final class SafetyGuardRule implements Rule {
                     "活跃且时间在未来（最后活动 " + at + " UTC：某个时钟设置有误）：保留，Steward 无法判断它是否仍在使用"));
         }
         if (ctx.hasLiveDescendant(s)) {
+            // live: a continuation is active or titled (a named session is never deleted unasked); one reason for both,
+            // so a report of thousands keeps one line for them
             return Optional.of(verdict(
                     Action.retain,
                     Confidence.HIGH,
-                    "a continuation of it is still in use: deleting it would cut the chain",
-                    "它的续接会话仍在使用：删除会切断会话链"));
+                    "a continuation of it is active or titled: deleting it would cut the chain",
+                    "它的续接会话仍活跃或有标题：删除会切断会话链"));
         }
         if (s.place() != null
                 && s.subagent()

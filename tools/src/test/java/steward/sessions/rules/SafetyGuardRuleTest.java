@@ -19,6 +19,8 @@ class SafetyGuardRuleTest {
             deadtip | cli      | -             | deadroot | 2  | ended  | 0    | 8    | cli_close
             named   | tui      | My project    | -      | 40   | active | 1    | 30   | -
             sub     | subagent | Named sub     | -      | 40   | active | 0    | 30   | -
+            oldroot | cli      | -             | -      | 4    | ended  | 0    | 40   | compression
+            oldtip  | cli      | Taxes 2026    | oldroot | 9   | ended  | 0    | 28   | cli_close
             """;
 
     final SafetyGuardRule rule = new SafetyGuardRule();
@@ -40,6 +42,22 @@ class SafetyGuardRuleTest {
         assertEquals(
                 Action.retain,
                 RuleEngine.evaluate(RuleFixtures.row(rows, "root"), ctx).action());
+    }
+
+    /**
+     * Review of 2026-12-04: a chain whose titled continuation ended 28 days ago was kept as "a continuation of it is
+     * still in use". It is kept (a titled session is never deleted unasked, so cutting its chain is not either), and the
+     * reason no longer says "in use".
+     */
+    @Test
+    void aChainKeptForItsTitledContinuationDoesNotSayInUse() {
+        for (String id : List.of("oldroot", "root")) {
+            Verdict v = rule.evaluate(RuleFixtures.row(rows, id), ctx).orElseThrow();
+            assertEquals(Action.retain, v.action());
+            assertEquals(
+                    "a continuation of it is active or titled: deleting it would cut the chain",
+                    v.reason().en());
+        }
     }
 
     @Test
