@@ -272,7 +272,7 @@ public final class RestoreEngine {
                         String action = note.path("action").asString("delete");
                         String why = switch (action) {
                             case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages, retitled);
-                            case "mark_ended" -> unmark(c, l, note);
+                            case "mark_ended" -> unmark(c, l, note, bk, backupId);
                             case "rename" -> unrename(c, l, note);
                             default -> "unknown action " + action + " in the backup";
                         };
@@ -570,8 +570,23 @@ public final class RestoreEngine {
         else ps.setString(i, v.asString());
     }
 
-    private static String unmark(Connection c, JsonNode l, JsonNode note) throws SQLException {
+    private static String unmark(Connection c, JsonNode l, JsonNode note, SessionBackup bk, String backupId)
+            throws SQLException {
         String id = l.path("id").asString();
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    // deleted by a later apply (an ended untitled machine session is rule B's next): say which backup
+                    // holds it, so the undo can be done in order
+                    String later = deletedBy(bk, backupId, id);
+                    return later == null
+                            ? "no longer in state.db (deleted since)"
+                            : "deleted since by the apply of backup " + later + ": restore it from " + later
+                                    + " first, then this";
+                }
+            }
+        }
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at = ? AND end_reason = 'housekeeping'")) {
             bind(ps, 1, l.get("ended_at"));
@@ -580,6 +595,34 @@ public final class RestoreEngine {
             ps.setDouble(4, note.path("ended_at").asDouble());
             return ps.executeUpdate() == 1 ? null : "changed since apply (no longer ended by housekeeping)";
         }
+    }
+
+    /** The newest backup after {@code backupId} that holds {@code sessionId} as deleted; null if none. */
+    static String deletedBy(SessionBackup bk, String backupId, String sessionId) {
+        List<String> ids = new ArrayList<>();
+        try (var files = java.nio.file.Files.list(bk.dir())) {
+            files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".jsonl") && !n.endsWith(".claude.jsonl"))
+                    .map(n -> n.substring(0, n.length() - ".jsonl".length()))
+                    .filter(n -> SessionBackup.isBackupId(n) && n.compareTo(backupId) > 0)
+                    .sorted(java.util.Comparator.reverseOrder())
+                    .forEach(ids::add);
+        } catch (IOException e) {
+            return null;
+        }
+        for (String id : ids) {
+            try {
+                for (JsonNode l : bk.read(id))
+                    if (l.path("id").asString().equals(sessionId)
+                            && l.path("_steward")
+                                    .path("action")
+                                    .asString("delete")
+                                    .equals("delete")) return id;
+            } catch (IOException | RuntimeException e) {
+                // a damaged backup holds nothing we can point at
+            }
+        }
+        return null;
     }
 
     private static String unrename(Connection c, JsonNode l, JsonNode note) throws SQLException {

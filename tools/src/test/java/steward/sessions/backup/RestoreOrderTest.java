@@ -1,0 +1,78 @@
+package steward.sessions.backup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import steward.config.StewardPaths;
+import steward.sessions.apply.ApplyEngine;
+import steward.sessions.apply.ApplyRequest;
+import steward.sessions.apply.ApplyResult;
+import steward.sessions.audit.AuditEngine;
+import steward.sessions.audit.AuditRequest;
+import steward.sessions.audit.Plan;
+import steward.testing.TestHomes;
+
+/**
+ * Review of 2026-12-04: a machine session marked ended (rule M) was deleted by the next apply (ended and untitled: rule
+ * B); the first apply's undo line then failed with "changed since apply (no longer ended by housekeeping)" and did not
+ * say where the session was. It now names the later backup to restore first; restoring in that order brings it back.
+ */
+class RestoreOrderTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void undoingAnEndOfASessionDeletedSinceNamesTheBackupThatHoldsIt() throws Exception {
+        StewardPaths paths = StewardPaths.of(TestHomes.copyFixture(tmp));
+        Plan p1 = new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                .plan();
+        ApplyResult r1 = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(p1.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
+        String ended = r1.executed().stream()
+                .filter(d -> d.action().equals("mark_ended"))
+                .map(ApplyResult.Done::session_id)
+                .filter(id -> p1.items().stream()
+                        .anyMatch(i -> i.session_id().equals(id)
+                                && i.rule().equals("M")
+                                && i.fingerprint().title() == null))
+                .findFirst()
+                .orElseThrow();
+        Instant later = TestHomes.NOW.plusSeconds(3600);
+        Clock c2 = Clock.fixed(later, ZoneOffset.UTC);
+        Plan p2 = new AuditEngine(paths, c2)
+                .audit(new AuditRequest(null, later, "interactive", "en", 20))
+                .plan();
+        Plan.PlanItem del = p2.items().stream()
+                .filter(i -> i.session_id().equals(ended) && i.action().equals("delete"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the ended session is rule B's now"));
+        ApplyResult r2 = new ApplyEngine(paths, c2)
+                .apply(new ApplyRequest(
+                        p2.plan_id(), Map.of(del.item_id(), "approve"), Map.of(), Map.of(), false, null));
+        assertTrue(
+                r2.executed().stream().anyMatch(d -> d.session_id().equals(ended)),
+                r2.executed().toString());
+        String b1 = r1.backup().backup_id(), b2 = r2.backup().backup_id();
+
+        RestoreEngine.Result first = new RestoreEngine(paths, c2).restore(b1, List.of(ended));
+        assertEquals(List.of(), first.restored());
+        assertEquals(
+                "deleted since by the apply of backup " + b2 + ": restore it from " + b2 + " first, then this",
+                first.skipped().get(0).reason());
+        assertEquals(
+                List.of(ended),
+                new RestoreEngine(paths, c2).restore(b2, List.of(ended)).restored());
+        assertEquals(
+                List.of(ended),
+                new RestoreEngine(paths, c2).restore(b1, List.of(ended)).restored());
+    }
+}
