@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import steward.StewardError;
+import steward.state.IoErrors;
 import steward.text.CodePoints;
 
 /**
@@ -41,7 +42,8 @@ public record MemoryDocument(List<String> entries, boolean exists, String raw) {
         } catch (NoSuchFileException e) {
             return new MemoryDocument(List.of(), false, null);
         } catch (IOException e) {
-            throw new StewardError(file.getFileName().toString(), "cannot read " + file + ": " + e.getMessage(), e);
+            throw new StewardError(
+                    file.getFileName().toString(), "cannot read " + file + ": " + IoErrors.describe(e), e);
         }
         return parse(decodeUtf8(bytes, file));
     }

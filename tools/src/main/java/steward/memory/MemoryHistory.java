@@ -13,6 +13,7 @@ import java.util.function.UnaryOperator;
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 
 /**
  * Steward's per-target overflow / compression history ({@code <state dir>/memory-history.json}) and the
@@ -105,7 +106,7 @@ public final class MemoryHistory {
             AtomicFiles.write(path, Json.MAPPER.writeValueAsBytes(next));
             return next;
         } catch (IOException e) {
-            throw new StewardError("memory-history.json", "cannot update " + path + ": " + e.getMessage(), e);
+            throw new StewardError("memory-history.json", "cannot update " + path + ": " + IoErrors.describe(e), e);
         }
     }
 

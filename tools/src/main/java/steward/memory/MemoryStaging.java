@@ -18,6 +18,7 @@ import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 
 /**
  * Write approval: with {@code memory.write_approval: true} in config.yaml (or {@code memory.write_approval} in
@@ -79,7 +80,8 @@ public final class MemoryStaging {
                     removes(MemoryWriter.compute(r, t, limit, doc), doc));
             AtomicFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(p));
         } catch (IOException e) {
-            throw new StewardError("memory_write", "cannot stage the write in " + dir() + ": " + e.getMessage(), e);
+            throw new StewardError(
+                    "memory_write", "cannot stage the write in " + dir() + ": " + IoErrors.describe(e), e);
         }
         int chars = MemoryRules.chars(doc.entries());
         MemoryWriter.Step now2 = MemoryWriter.compute(r, t, limit, doc);
@@ -169,7 +171,7 @@ public final class MemoryStaging {
                 }
             }
         } catch (IOException e) {
-            throw new StewardError("memory_pending", "cannot list " + dir() + ": " + e.getMessage(), e);
+            throw new StewardError("memory_pending", "cannot list " + dir() + ": " + IoErrors.describe(e), e);
         }
         out.sort(Comparator.comparing(Pending::created_at).thenComparing(Pending::pending_id));
         return new Listing(out, unreadable);
@@ -215,7 +217,7 @@ public final class MemoryStaging {
             if (r.success()) Files.deleteIfExists(dir().resolve(id + ".json"));
             return r;
         } catch (IOException e) {
-            throw new StewardError("memory_pending", "cannot approve " + id + ": " + e.getMessage(), e);
+            throw new StewardError("memory_pending", "cannot approve " + id + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -255,7 +257,7 @@ public final class MemoryStaging {
             Files.deleteIfExists(dir().resolve(id + ".json"));
             return p;
         } catch (IOException e) {
-            throw new StewardError("memory_pending", "cannot reject " + id + ": " + e.getMessage(), e);
+            throw new StewardError("memory_pending", "cannot reject " + id + ": " + IoErrors.describe(e), e);
         }
     }
 }

@@ -21,6 +21,7 @@ import steward.json.Json;
 import steward.memory.Flock;
 import steward.memory.MemoryBackups;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 
 /**
  * {@code memory_history}: versions of the files under {@code memories/} and {@code skills/} (list, diff, roll back),
@@ -111,7 +112,7 @@ public final class History {
                         store.recordExternal(rel, now, "external change to " + rel + " (" + how + ")", clock.instant());
                 if (v != null) out.add(v);
             } catch (IOException e) {
-                throw new StewardError("memory_history", "cannot lock " + p + ": " + e.getMessage(), e);
+                throw new StewardError("memory_history", "cannot lock " + p + ": " + IoErrors.describe(e), e);
             }
         }
         return out;
@@ -275,7 +276,7 @@ public final class History {
             return new RollbackResult(
                     r, full, v == null ? null : v.substring(0, 12), backup, old.length, sha(old), true);
         } catch (IOException e) {
-            throw new StewardError("memory_history", "cannot restore " + p + ": " + e.getMessage(), e);
+            throw new StewardError("memory_history", "cannot restore " + p + ": " + IoErrors.describe(e), e);
         }
     }
 

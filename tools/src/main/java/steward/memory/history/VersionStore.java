@@ -37,6 +37,7 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import steward.StewardError;
 import steward.memory.Flock;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 
 /**
  * Versions of the files under {@code memories/} and {@code skills/}, kept in a bare git repository in Steward's
@@ -214,7 +215,7 @@ public final class VersionStore {
             }
         } catch (IOException e) {
             throw new StewardError(
-                    "memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
+                    "memory_history", "cannot record a version in " + repoDir() + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -251,7 +252,7 @@ public final class VersionStore {
             }
         } catch (IOException e) {
             throw new StewardError(
-                    "memory_history", "cannot record a version in " + repoDir() + ": " + e.getMessage(), e);
+                    "memory_history", "cannot record a version in " + repoDir() + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -449,7 +450,7 @@ public final class VersionStore {
             }
             return out;
         } catch (IOException e) {
-            throw new StewardError("memory_history", "cannot read " + repoDir() + ": " + e.getMessage(), e);
+            throw new StewardError("memory_history", "cannot read " + repoDir() + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -483,7 +484,7 @@ public final class VersionStore {
                 return blob(repo, reader, c, path);
             }
         } catch (IOException e) {
-            throw new StewardError("memory_history", "cannot read version " + id + ": " + e.getMessage(), e);
+            throw new StewardError("memory_history", "cannot read version " + id + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -493,7 +494,7 @@ public final class VersionStore {
             if (repo == null) throw new StewardError("memory_history", "no versions recorded yet");
             return resolve(repo, id).name();
         } catch (IOException e) {
-            throw new StewardError("memory_history", "cannot read version " + id + ": " + e.getMessage(), e);
+            throw new StewardError("memory_history", "cannot read version " + id + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -520,7 +521,7 @@ public final class VersionStore {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new StewardError("memory_history", "cannot read " + p + ": " + e.getMessage(), e);
+            throw new StewardError("memory_history", "cannot read " + p + ": " + IoErrors.describe(e), e);
         }
     }
 }

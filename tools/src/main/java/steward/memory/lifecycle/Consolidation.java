@@ -50,6 +50,7 @@ import steward.memory.lifecycle.rules.LifecycleRules;
 import steward.memory.lifecycle.rules.PruneRedundantRule;
 import steward.memory.lifecycle.rules.UnreferencedDecayRule;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 import steward.text.CodePoints;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -1236,7 +1237,7 @@ public final class Consolidation {
                                 .add(p);
                 });
             } catch (IOException e) {
-                throw new StewardError("memory_consolidate", "cannot list " + d + ": " + e.getMessage());
+                throw new StewardError("memory_consolidate", "cannot list " + d + ": " + IoErrors.describe(e));
             }
             for (List<Path> l : byBase.values()) {
                 l.sort(Comparator.comparing((Path p) -> Long.parseLong(epoch(p)))
@@ -1328,7 +1329,7 @@ public final class Consolidation {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new StewardError("memory_consolidate", "cannot read " + p + ": " + e.getMessage());
+            throw new StewardError("memory_consolidate", "cannot read " + p + ": " + IoErrors.describe(e));
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import steward.StewardError;
 import steward.memory.MemoryDocument;
+import steward.state.IoErrors;
 
 /**
  * One daily log, {@code logs/YYYY-MM-DD.md}: a {@code # date} header, then one note per line,
@@ -81,7 +82,7 @@ public final class DailyLog {
         } catch (NoSuchFileException e) {
             return new Day(date, file, List.of());
         } catch (IOException e) {
-            throw new StewardError("memory_log", "cannot read " + file + ": " + e.getMessage());
+            throw new StewardError("memory_log", "cannot read " + file + ": " + IoErrors.describe(e));
         }
         return parse(text, file, date);
     }
@@ -125,7 +126,7 @@ public final class DailyLog {
                 }
             });
         } catch (IOException e) {
-            throw new StewardError("memory", "cannot list " + dir + ": " + e.getMessage());
+            throw new StewardError("memory", "cannot list " + dir + ": " + IoErrors.describe(e));
         }
         return out;
     }

@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import steward.StewardError;
 import steward.json.Json;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 import tools.jackson.core.type.TypeReference;
 
 /**
@@ -104,7 +105,7 @@ public final class EvidenceStore {
         } catch (NoSuchFileException e) {
             return out;
         } catch (IOException e) {
-            throw new StewardError("memory", "cannot read " + referencesLog() + ": " + e.getMessage());
+            throw new StewardError("memory", "cannot read " + referencesLog() + ": " + IoErrors.describe(e));
         }
         return out;
     }
@@ -127,7 +128,7 @@ public final class EvidenceStore {
             if (fresh) AtomicFiles.setMode(referencesLog(), AtomicFiles.FILE_MODE);
         } catch (IOException e) {
             System.err.println(
-                    "steward: cannot record memory references in " + referencesLog() + ": " + e.getMessage());
+                    "steward: cannot record memory references in " + referencesLog() + ": " + IoErrors.describe(e));
         }
     }
 }

@@ -24,6 +24,7 @@ import steward.memory.Flock;
 import steward.memory.history.History;
 import steward.state.AtomicFiles;
 import steward.state.FileTrees;
+import steward.state.IoErrors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -115,7 +116,7 @@ public final class Journal {
         try (Stream<Path> s = Files.list(d)) {
             if (s.findAny().isEmpty()) return done;
         } catch (IOException e) {
-            throw new StewardError("memory", "cannot read the journal in " + d + ": " + e.getMessage());
+            throw new StewardError("memory", "cannot read the journal in " + d + ": " + IoErrors.describe(e));
         }
         try (Flock l = Flock.exclusive(lock);
                 Stream<Path> s = Files.list(d)) {
@@ -159,7 +160,7 @@ public final class Journal {
                 }
             }
         } catch (IOException e) {
-            throw new StewardError("memory", "cannot recover the journal in " + d + ": " + e.getMessage());
+            throw new StewardError("memory", "cannot recover the journal in " + d + ": " + IoErrors.describe(e));
         }
         return done;
     }

@@ -22,6 +22,7 @@ import steward.memory.Similarity;
 import steward.memory.ThreatScan;
 import steward.memory.history.History;
 import steward.state.AtomicFiles;
+import steward.state.IoErrors;
 import steward.text.CodePoints;
 
 /**
@@ -167,7 +168,7 @@ public final class LogWriter {
                     "noted in " + root.relative(file) + "; next note allowed at " + next.toLocalTime()
                             + (next.toLocalDate().isAfter(today) ? " tomorrow" : ""));
         } catch (IOException e) {
-            throw new StewardError("memory_log", "cannot write " + file + ": " + e.getMessage(), e);
+            throw new StewardError("memory_log", "cannot write " + file + ": " + IoErrors.describe(e), e);
         }
     }
 

@@ -19,6 +19,7 @@ import steward.StewardError;
 import steward.memory.MemoryRules;
 import steward.memory.MemoryWriter;
 import steward.memory.lifecycle.rules.UnreferencedDecayRule;
+import steward.state.IoErrors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -223,7 +224,7 @@ public final class MemoryHealth {
                     }
                 }
             } catch (IOException e) {
-                throw new StewardError("memory_health", "cannot list " + d + ": " + e.getMessage());
+                throw new StewardError("memory_health", "cannot list " + d + ": " + IoErrors.describe(e));
             }
         }
         for (int n : perFile.values()) surplus += Math.max(0, n - Consolidation.KEEP_BAKS);

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import steward.StewardError;
 import steward.json.Json;
+import steward.state.IoErrors;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -48,7 +49,7 @@ public final class Partitions {
                 }
             }
         } catch (IOException e) {
-            throw new StewardError("memory", "cannot list " + ws + ": " + e.getMessage());
+            throw new StewardError("memory", "cannot list " + ws + ": " + IoErrors.describe(e));
         }
         return out;
     }
