@@ -51,7 +51,7 @@ class HermesIndexInteropTest {
         StewardPaths paths = StewardPaths.of(home);
         Random rng = new Random(3);
         Deque<Object[]> backups = new ArrayDeque<>();
-        try (RealHermes.Driver driver = hermes.start("append_and_check.py")) {
+        try (RealHermes.Driver driver = hermes.start("hermes_sessions.py")) {
             for (int step = 0; step < 24; step++) {
                 String did;
                 if (!backups.isEmpty() && rng.nextBoolean()) {

@@ -45,7 +45,7 @@ class HermesListContentTest {
         Instant now = Instant.parse("2026-08-10T12:00:00Z");
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         String db = paths.stateDb().toString();
-        try (RealHermes.Driver h = hermes.start("list_content.py")) {
+        try (RealHermes.Driver h = hermes.start("hermes_sessions.py")) {
             assertEquals("ok", h.send("build", db, String.valueOf(now.getEpochSecond())));
             assertEquals("ok", h.send("check", db), "Hermes' own SQLite reads its index as consistent");
 
