@@ -38,6 +38,29 @@ public final class ClaudeHome {
         return home;
     }
 
+    /** Claude Code's default {@code cleanupPeriodDays}. */
+    public static final int DEFAULT_CLEANUP_DAYS = 30;
+
+    /**
+     * Claude Code's {@code cleanupPeriodDays} from {@code settings.json} (it deletes transcripts whose mtime is older at
+     * its start): {@code origin} config_file or default; {@code error} when the file exists but cannot be read (the
+     * default is used then).
+     */
+    public record Cleanup(int days, String origin, String error) {}
+
+    public static Cleanup cleanup(Path home) {
+        try {
+            JsonNode s = Json.MAPPER.readTree(Files.readAllBytes(home.resolve("settings.json")));
+            JsonNode d = s == null ? null : s.get("cleanupPeriodDays");
+            if (d != null && d.isIntegralNumber()) return new Cleanup(d.asInt(), "config_file", null);
+        } catch (NoSuchFileException e) {
+            // Claude Code's default
+        } catch (IOException | RuntimeException e) {
+            return new Cleanup(DEFAULT_CLEANUP_DAYS, "default", e.getMessage());
+        }
+        return new Cleanup(DEFAULT_CLEANUP_DAYS, "default", null);
+    }
+
     public Path projectsDir() {
         return home.resolve("projects");
     }

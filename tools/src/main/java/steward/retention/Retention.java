@@ -27,6 +27,7 @@ import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.sessions.backup.SessionBackup;
 import steward.sessions.store.Sqlite;
+import steward.state.FileMoves;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,7 +37,8 @@ import tools.jackson.databind.JsonNode;
  * <li>A session backup ({@code backups/sessions/b_…}) older than {@code steward.backup_retention_days} (config.yaml,
  * default {@value #DEFAULT_BACKUP_DAYS}) is pruned only when it is not the only copy of anything: every session it
  * holds exists in state.db (restored, or only ended or renamed), every side file it holds is back in place, and every
- * Claude Code file it moved is back in the Claude Code home. A
+ * Claude Code file it moved is back in the Claude Code home (the file there begins with the backed-up bytes: one
+ * merely present at the path may hold only turns written since). A
  * backup that still holds a deleted session or a side file found nowhere else is kept, whatever its age, and reported
  * ({@code steward backups}); only an explicit {@link #discard} with {@code force} removes it.</li>
  * </ul>
@@ -119,9 +121,9 @@ public final class Retention {
         }
     }
 
-    static final String WITHIN = "within retention";
-    static final String KEPT_ONLY_COPY = "kept: the only copy";
-    static final String PRUNABLE = "past retention";
+    public static final String WITHIN = "within retention";
+    public static final String KEPT_ONLY_COPY = "kept: the only copy";
+    public static final String PRUNABLE = "past retention";
 
     /** Lists the session backups and plans, and removes what the rules allow when {@code prune} is set. */
     public Report run(boolean prune) {
@@ -200,9 +202,9 @@ public final class Retention {
             Path home = made != null ? Path.of(made) : paths.claudeHome();
             int missing = 0;
             for (JsonNode r : l.path("paths")) {
-                boolean saved = Files.exists(claudeFiles.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS);
-                if (saved && (home == null || !Files.exists(home.resolve(r.asString()), LinkOption.NOFOLLOW_LINKS)))
-                    missing++;
+                Path saved = claudeFiles.resolve(r.asString());
+                if (Files.exists(saved, LinkOption.NOFOLLOW_LINKS)
+                        && (home == null || !carried(saved, home.resolve(r.asString())))) missing++;
             }
             if (missing > 0) {
                 onlySessions += 1 + l.path("with").size();
@@ -228,6 +230,22 @@ public final class Retention {
     /** Where a backup keeps the Claude Code files it moved ({@code <id>.files/claude/}). */
     static final String CLAUDE_FILES = "claude";
 
+    /**
+     * Whether every file the backup holds at {@code saved} (a file or a folder) is carried by the Claude Code home at
+     * {@code inHome}: the file there begins with the backup's bytes. A file merely present at the path is not enough:
+     * Claude Code appends to a session's transcript by path, so a window still open on a moved session writes a new
+     * file there that holds only the new turns, and the backup stays the only copy of the rest.
+     */
+    static boolean carried(Path saved, Path inHome) throws IOException {
+        for (Path f : FileMoves.files(saved)) {
+            Path at = Files.isDirectory(saved, LinkOption.NOFOLLOW_LINKS)
+                    ? inHome.resolve(saved.relativize(f).toString())
+                    : inHome;
+            if (!FileMoves.startsWith(at, f)) return false;
+        }
+        return Files.exists(inHome, LinkOption.NOFOLLOW_LINKS);
+    }
+
     /** Files under {@code claudeFiles} outside every path {@code lines} name and not in the Claude Code home. */
     private int unlistedOnlyCopies(Path claudeFiles, List<JsonNode> lines) throws IOException {
         if (!Files.isDirectory(claudeFiles, LinkOption.NOFOLLOW_LINKS)) return 0;
@@ -240,7 +258,13 @@ public final class Retention {
                     .toList()) {
                 if (named.stream().anyMatch(f::startsWith)) continue;
                 String rel = claudeFiles.relativize(f).toString();
-                if (home == null || !Files.exists(home.resolve(rel), LinkOption.NOFOLLOW_LINKS)) n++;
+                // a transcript must hold the backed-up bytes; an index (sessions-index.json) is Claude Code's to
+                // rewrite
+                boolean back = home != null
+                        && (rel.endsWith(".jsonl")
+                                ? carried(f, home.resolve(rel))
+                                : Files.exists(home.resolve(rel), LinkOption.NOFOLLOW_LINKS));
+                if (!back) n++;
             }
         }
         return n;

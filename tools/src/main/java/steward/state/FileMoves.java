@@ -122,6 +122,25 @@ public final class FileMoves {
         return HexFormat.of().formatHex(md.digest());
     }
 
+    /**
+     * Whether regular file {@code file} begins with every byte of regular file {@code prefix} (equal files too): a
+     * transcript written at its path again holds its backed-up bytes only when it does. Links are not followed.
+     */
+    public static boolean startsWith(Path file, Path prefix) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                || !Files.isRegularFile(prefix, LinkOption.NOFOLLOW_LINKS)) return false;
+        if (Files.size(file) < Files.size(prefix)) return false;
+        byte[] a = new byte[1 << 16], b = new byte[1 << 16];
+        try (InputStream p = Files.newInputStream(prefix, LinkOption.NOFOLLOW_LINKS);
+                InputStream f = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            int n;
+            while ((n = p.readNBytes(a, 0, a.length)) > 0) {
+                if (f.readNBytes(b, 0, n) != n || !java.util.Arrays.equals(a, 0, n, b, 0, n)) return false;
+            }
+        }
+        return true;
+    }
+
     public static String sha256(byte[] b) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));

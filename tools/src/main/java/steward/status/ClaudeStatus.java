@@ -1,8 +1,5 @@
 package steward.status;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -16,18 +13,16 @@ import steward.claude.ClaudeHome;
 import steward.claude.ClaudeSessionFile;
 import steward.claude.SessionsIndex;
 import steward.config.StewardPaths;
-import steward.json.Json;
 import steward.sessions.audit.Times;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionRow;
-import tools.jackson.databind.JsonNode;
 
 /** The Claude Code part of {@code steward_status}: read-only (the scan cache is used, never written). */
 final class ClaudeStatus {
     private ClaudeStatus() {}
 
     static final int MAX_PROJECTS = 10;
-    static final int DEFAULT_CLEANUP_DAYS = 30;
+    static final int DEFAULT_CLEANUP_DAYS = ClaudeHome.DEFAULT_CLEANUP_DAYS;
 
     static StatusReport.Claude of(StewardPaths paths, Clock clock, List<String> warnings) {
         Path home = paths.claudeHome();
@@ -56,19 +51,12 @@ final class ClaudeStatus {
                     cleanupOrigin,
                     null);
         }
-        try {
-            JsonNode s = Json.MAPPER.readTree(Files.readAllBytes(home.resolve("settings.json")));
-            JsonNode d = s == null ? null : s.get("cleanupPeriodDays");
-            if (d != null && d.isIntegralNumber()) {
-                cleanup = d.asInt();
-                cleanupOrigin = "config_file";
-            }
-        } catch (NoSuchFileException e) {
-            // Claude Code's default
-        } catch (IOException | RuntimeException e) {
-            warnings.add("claude settings.json: cannot be read (" + e.getMessage() + "); cleanupPeriodDays taken as "
+        ClaudeHome.Cleanup settings = ClaudeHome.cleanup(home);
+        cleanup = settings.days();
+        cleanupOrigin = settings.origin();
+        if (settings.error() != null)
+            warnings.add("claude settings.json: cannot be read (" + settings.error() + "); cleanupPeriodDays taken as "
                     + DEFAULT_CLEANUP_DAYS);
-        }
         ClaudeSessions src = new ClaudeSessions(
                 home,
                 paths.stateDir(),

@@ -48,6 +48,16 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
                     .append("\": \"")
                     .append(t.was())
                     .append("\" is another session's title now\n");
+        for (RestoreEngine.Merged m : r.merged())
+            sb.append("  · ")
+                    .append(m.session_id())
+                    .append(" — written again since the apply: its ")
+                    .append(m.backup_bytes())
+                    .append(" backed-up bytes put before the ")
+                    .append(m.new_bytes())
+                    .append(" new ones in ")
+                    .append(m.path())
+                    .append('\n');
         for (RestoreEngine.Skipped s : r.skipped())
             sb.append("  · ")
                     .append(s.session_id())
@@ -61,6 +71,13 @@ public final class SessionRestoreTool extends StewardTool<SessionRestoreTool.Arg
                 .append(" active");
         for (RestoreEngine.Check c : r.checklist())
             if (!c.ok()) sb.append("\nWARNING ").append(c.check()).append(": ").append(c.detail());
+        if (r.claude_cleanup() != null)
+            sb.append("\nNOTE ")
+                    .append(r.claude_cleanup().session_ids().size())
+                    .append(
+                            " restored transcript(s) got today's date as mtime: Claude Code deletes transcripts older than ")
+                    .append(r.claude_cleanup().cleanup_period_days())
+                    .append(" days (cleanupPeriodDays) when it starts");
         RestoreEngine.AutoPrune prune = r.hermes_auto_prune();
         if (prune != null) {
             sb.append("\nWARNING Hermes' sessions.auto_prune (retention ")

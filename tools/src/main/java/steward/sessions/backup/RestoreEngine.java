@@ -86,7 +86,18 @@ public final class RestoreEngine {
             List<Check> checklist,
             List<String> recovered,
             AutoPrune hermes_auto_prune,
-            List<Retitled> retitled) {}
+            List<Retitled> retitled,
+            List<Merged> merged,
+            KeptFromCleanup claude_cleanup) {}
+
+    /**
+     * A Claude Code transcript written at its path again after the apply: the backup's {@code backup_bytes} were put
+     * before the {@code new_bytes} written since.
+     */
+    public record Merged(String session_id, String path, long backup_bytes, long new_bytes) {}
+
+    /** Restored Claude Code sessions whose transcripts got the current time as mtime (see ClaudeRestorer). */
+    public record KeptFromCleanup(int cleanup_period_days, List<String> session_ids) {}
 
     public record Check(String check, boolean ok, String detail) {}
 
@@ -169,6 +180,8 @@ public final class RestoreEngine {
         int[] messages = {0};
         boolean claude = !claudeLines.isEmpty();
         boolean hermes = !lines.isEmpty() || !claude;
+        List<Merged> merged = List.of();
+        KeptFromCleanup claudeCleanup = null;
         int steps = (claude ? 1 : 0) + (hermes ? 2 : 0) + 1;
         if (claude) {
             if (paths.claudeHome() == null)
@@ -179,8 +192,11 @@ public final class RestoreEngine {
             // transaction) runs to its end
             work = work.pastSafePoint();
             work.progress(1, steps, "moving Claude Code files back");
-            ClaudeRestorer.Outcome o =
-                    new ClaudeRestorer(paths.claudeHome(), bk, backupId).restore(claudeLines, wanted);
+            ClaudeRestorer.Outcome o = new ClaudeRestorer(
+                            paths.claudeHome(), bk, backupId, Times.epoch(clock.instant()))
+                    .restore(claudeLines, wanted);
+            merged = o.merged();
+            claudeCleanup = o.keptFromCleanup();
             restored.addAll(o.restored());
             skipped.addAll(o.skipped());
             files += o.files();
@@ -219,7 +235,9 @@ public final class RestoreEngine {
                 checks,
                 recovered,
                 hermesPrune,
-                List.copyOf(retitled));
+                List.copyOf(retitled),
+                List.copyOf(merged),
+                claudeCleanup);
     }
 
     private record Hermes(int files, int sessions, int active, List<Check> checks, AutoPrune prune) {}

@@ -133,7 +133,7 @@ class ClaudeApplyTest {
                 new RestoreEngine(paths, TestHomes.CLOCK).restore(r.backup().backup_id(), null);
         assertTrue(again.restored().isEmpty());
         assertTrue(
-                again.skipped().stream().allMatch(s -> s.reason().startsWith("exists again")),
+                again.skipped().stream().allMatch(s -> s.reason().startsWith("already back")),
                 again.skipped().toString());
         assertEquals(before, ClaudeTestHomes.tree(home));
     }
