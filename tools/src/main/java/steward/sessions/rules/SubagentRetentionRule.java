@@ -3,6 +3,7 @@ package steward.sessions.rules;
 import java.util.Optional;
 import java.util.Set;
 import steward.sessions.audit.Times;
+import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.SessionRow;
 import steward.text.Numbers;
 
@@ -11,7 +12,8 @@ import steward.text.Numbers;
         id = "K",
         summary =
                 "Subagent trace retention: a finished subagent is kept for keep-days (default 3) after its last activity "
-                        + "even when rule A would delete it; a continuable one is always kept",
+                        + "even when rule A would delete it; a continuable one is always kept, and a Claude Code one while its "
+                        + "session is in use",
         rationale =
                 "A subagent that just finished may still be read to understand its parent's result, or continued; its trace "
                         + "is deleted only once it is keep-days old (steward.subagent_keep_days in config.yaml, 0 = no grace period), "
@@ -37,6 +39,14 @@ public final class SubagentRetentionRule implements Rule {
                             + "): always kept",
                     "可续接的子代理（" + (s.endReason() == null ? "有续接会话" : "结束原因：" + s.endReason()) + "）：始终保留"));
         }
+        if (ClaudeSessions.STORE.equals(s.store()) && parentLive(s, ctx)) {
+            return Optional.of(verdict(
+                    "parent_live",
+                    Action.retain,
+                    Confidence.HIGH,
+                    "subagent of a Claude Code session still in use: kept while that session may resume it",
+                    "所属 Claude Code 会话仍在使用：可能被续接，保留"));
+        }
         double eligible = eligibleAt(s, ctx);
         if (ctx.now() >= eligible) return Optional.empty();
         String day = Times.minute(eligible);
@@ -56,6 +66,15 @@ public final class SubagentRetentionRule implements Rule {
             if (!c.subagent() && s.id().equals(c.parentSessionId())) return true;
         }
         return false;
+    }
+
+    /**
+     * A Claude Code subagent whose session is live: Claude Code can resume a subagent (it reads the agent's transcript
+     * back and appends to it by path), so its transcript stays while its session is in use.
+     */
+    static boolean parentLive(SessionRow s, RuleContext ctx) {
+        SessionRow parent = s.parentSessionId() == null ? null : ctx.session(s.parentSessionId());
+        return parent != null && parent.active();
     }
 
     /** When a finished subagent becomes eligible: its last activity plus keep-days. */

@@ -51,6 +51,30 @@ public final class RuleFixtures {
         return out;
     }
 
+    /** The same rows as sessions of a Claude Code home (one project). */
+    public static List<SessionRow> claude(List<SessionRow> rows) {
+        List<SessionRow> out = new ArrayList<>();
+        for (SessionRow r : rows)
+            out.add(new SessionRow(
+                    r.id(),
+                    r.source(),
+                    r.title(),
+                    r.parentSessionId(),
+                    r.startedAt(),
+                    r.endedAt(),
+                    r.endReason(),
+                    r.messageCount(),
+                    r.storedMessageCount(),
+                    r.archived(),
+                    r.pinned(),
+                    r.hidden(),
+                    r.modelConfig(),
+                    r.lastActivity(),
+                    r.maxMessageId(),
+                    new SessionRow.Place("claude", "-home-u-app", 1000, true, false)));
+        return out;
+    }
+
     private static String nul(String s) {
         return s.equals("-") ? null : s;
     }

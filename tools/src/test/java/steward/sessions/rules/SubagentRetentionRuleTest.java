@@ -86,6 +86,24 @@ class SubagentRetentionRuleTest {
     }
 
     @Test
+    void aClaudeCodeSubagentIsKeptWhileItsSessionIsInUseAndGoesOnceItEnded() {
+        List<SessionRow> claude = RuleFixtures.claude(rows);
+        RuleContext c = RuleFixtures.context(claude, null);
+        Verdict v = rule.evaluate(RuleFixtures.row(claude, "alivekidold"), c)
+                .orElseThrow(() -> new AssertionError("alivekidold should be kept"));
+        assertEquals("K/parent_live", v.condition());
+        assertEquals(Action.retain, v.action());
+        assertEquals(
+                "K",
+                RuleEngine.evaluate(RuleFixtures.row(claude, "alivekidold"), c).rule());
+        // the parent ended: rule A takes the old shell
+        assertTrue(rule.evaluate(RuleFixtures.row(claude, "old"), c).isEmpty());
+        assertEquals(
+                Action.delete,
+                RuleEngine.evaluate(RuleFixtures.row(claude, "old"), c).action());
+    }
+
+    @Test
     void keepDaysZeroTurnsTheGracePeriodOff() {
         RuleContext none = RuleContext.of(RuleFixtures.NOW, null, rows, Preferences.empty(), 0);
         assertTrue(rule.evaluate(RuleFixtures.row(rows, "young"), none).isEmpty());
