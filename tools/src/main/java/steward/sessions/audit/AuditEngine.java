@@ -30,6 +30,7 @@ import steward.learning.LearningEngine;
 import steward.learning.PreferenceStore;
 import steward.learning.Preferences;
 import steward.schedule.ScheduleLog;
+import steward.sessions.apply.ApplyJournal;
 import steward.sessions.grouping.HermesProjects;
 import steward.sessions.rules.Action;
 import steward.sessions.rules.Confidence;
@@ -384,7 +385,7 @@ public final class AuditEngine {
                 groups.out(cap, req.locale()),
                 scheduledRuns(req),
                 decisionGroups.groups(),
-                housekeeping(audits, items, housekeeping, cap, chainIds));
+                withInterrupted(housekeeping(audits, items, housekeeping, cap, chainIds)));
         String text = ReportRenderer.render(result);
         List<Plan.StoreRef> refs = new ArrayList<>();
         for (StoreAudit a : audits) {
@@ -614,6 +615,33 @@ public final class AuditEngine {
                 List.copyOf(chains),
                 chainCount - chains.size(),
                 hk.warnings());
+    }
+
+    /**
+     * An apply or restore killed while moving sessions leaves its journal: until the next session_apply or
+     * session_restore settles it, sessions it was moving may be missing from this listing, so the report says so (an
+     * audit only reads: it never settles it itself).
+     */
+    private AuditResult.Housekeeping withInterrupted(AuditResult.Housekeeping hk) {
+        List<java.nio.file.Path> pending;
+        try {
+            pending = new ApplyJournal(paths, clock).pending();
+        } catch (RuntimeException e) {
+            return hk; // steward_status reports a journal it cannot read
+        }
+        if (pending.isEmpty()) return hk;
+        List<String> w = new ArrayList<>(hk.warnings());
+        w.add("an apply or restore was interrupted (journal " + pending.get(0).getFileName()
+                + "): sessions it was moving may be missing from this audit; the next session_apply or session_restore"
+                + " puts them where they belong");
+        return new AuditResult.Housekeeping(
+                hk.machine_idle_hours(),
+                hk.cron_retention_days(),
+                hk.hermes_prune(),
+                hk.chains(),
+                hk.chain_items(),
+                hk.chains_left_out(),
+                List.copyOf(w));
     }
 
     /** What rule K kept in this audit (every home), and when the next young subagent becomes eligible. */

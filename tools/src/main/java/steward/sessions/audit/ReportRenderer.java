@@ -65,6 +65,9 @@ public final class ReportRenderer {
                 .append(r.mode().equals("headless") ? (z ? "（无人值守模式）" : " (headless)") : "")
                 .append('\n');
         sb.append(RULE).append('\n');
+        for (String w : r.housekeeping().warnings())
+            if (w.startsWith("an apply or restore was interrupted"))
+                sb.append("⚠ ").append(w).append('\n');
         if (plainHermes(r)) {
             totals(sb, null, r.totals(), r.current(), z);
         } else {

@@ -121,9 +121,22 @@ class ApplyCrashTest {
         assertEquals(137, child(point, "apply", plan.plan_id(), "B"), "the child halted at " + point);
         assertEquals(before, TestHomes.dump(paths.stateDb()), "SQLite rolled the transaction back");
         assertEquals(1, interrupted(paths).size(), "steward_status says an apply waits to be settled");
+        AuditEngine.Outcome a = new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20));
+        assertTrue(a.text().contains("⚠ an apply or restore was interrupted"), "the audit says so: " + a.text());
+        assertTrue(
+                a.result().housekeeping().warnings().stream().anyMatch(w -> w.contains("interrupted")),
+                a.result().housekeeping().warnings().toString());
+        assertEquals(1, interrupted(paths).size(), "an audit only reads: it settles nothing");
 
         ApplyJournal.Recovery rec = new ApplyJournal(paths, TestHomes.CLOCK).recover();
         assertEquals(List.of(), interrupted(paths), "settled: status no longer says so");
+        assertFalse(
+                new AuditEngine(paths, TestHomes.CLOCK)
+                        .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                        .text()
+                        .contains("interrupted"),
+                "settled: the audit no longer says so");
         assertEquals(1, rec.notices().size(), rec.notices().toString());
         assertTrue(
                 rec.notices().get(0).contains("interrupted before it changed anything")
