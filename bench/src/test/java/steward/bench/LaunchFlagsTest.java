@@ -20,8 +20,7 @@ class LaunchFlagsTest {
         String launcher = Files.readString(TestHomes.repo().resolve("steward"));
         for (String f : LaunchFlags.jvmFlags(null)) assertTrue(launcher.contains(f), "launcher lacks " + f);
         assertTrue(
-                launcher.contains("if [ \"$command\" = \"call\" ]; then flags+=("
-                        + String.join(" ", LaunchFlags.ONE_SHOT) + "); fi"),
+                launcher.contains("    *) flags+=(" + String.join(" ", LaunchFlags.ONE_SHOT) + ") ;;"),
                 "launcher lacks the one-shot heap flags " + LaunchFlags.ONE_SHOT);
         assertTrue(
                 launcher.contains("if [ \"$command\" = \"serve\" ]; then flags+=(" + String.join(" ", LaunchFlags.SERVE)
@@ -51,6 +50,28 @@ class LaunchFlagsTest {
             assertEquals("call", detect(detect, "--hermes-home", "h", opt, "x", "call"), opt);
         }
         assertEquals("serve", detect(detect, "--claude-home=c", "serve"));
+    }
+
+    /**
+     * Review of 2026-12-04: a session holding a 40 MB tool output made a one-shot session_apply die of OutOfMemoryError
+     * under the one-shot cap (160 MiB) while backing it up. The tools that copy whole sessions run without the cap; every
+     * other call keeps it (the recall figures are measured with it).
+     */
+    @Test
+    void sessionApplyAndRestoreRunWithoutTheOneShotHeapCap() throws Exception {
+        String launcher = Files.readString(TestHomes.repo().resolve("steward"));
+        int from = launcher.indexOf("flags=(");
+        int to = launcher.indexOf("\nfi\n", launcher.indexOf("if [ \"$command\" = \"call\" ]")) + 4;
+        String script = launcher.substring(from, to) + "\necho \"${flags[*]}\"\n";
+        for (String tool : List.of("session_apply", "session_restore"))
+            assertTrue(!run(script, "call", tool, "{}").contains("-Xmx"), tool);
+        for (String tool : List.of("session_audit", "recall_search", "steward_status"))
+            assertTrue(run(script, "call", tool, "{}").contains("-Xmx160m"), tool);
+    }
+
+    private static String run(String script, String... args) throws Exception {
+        String command = args[0];
+        return detect("command=" + command + "\n" + script, args);
     }
 
     private static String detect(String script, String... args) throws Exception {

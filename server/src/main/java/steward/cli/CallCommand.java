@@ -73,7 +73,19 @@ public final class CallCommand implements Callable<Integer> {
             System.err.println("steward call: " + e.getMessage());
             return 2;
         }
-        ToolResult r = invoke(registry, arguments);
+        ToolResult r;
+        try {
+            r = invoke(registry, arguments);
+        } catch (OutOfMemoryError e) {
+            // a one-shot call runs with a small heap (the launcher's); what it had written is settled by the next
+            // call (journals) or was never committed (transactions roll back)
+            System.err.println("steward call " + tool + ": out of memory (Java heap of "
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+                    + " MiB): something in the home is larger than this heap holds (a change it began is settled by"
+                    + " the next call); run it through the MCP server (steward serve), or as java -Xmx1g -jar"
+                    + " steward.jar call …");
+            return 1;
+        }
         if (text) {
             Printer.println(r.text() == null ? "" : r.text());
         } else {
