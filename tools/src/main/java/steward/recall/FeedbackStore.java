@@ -23,6 +23,11 @@ import steward.state.AtomicFiles;
  * used ones boosted a little), the last entries (bounded), and per lane and source the outcomes of injected items,
  * from which the gate's calibration is computed (see {@link #offset}). The user resets the calibration with
  * {@link #resetCalibration}.
+ * <p>One outcome per (decision, item): reporting the same outcome again for an item of a decision changes nothing (the
+ * call says it was already recorded), a different one replaces the earlier one in the item's counts and the lane's
+ * calibration. A harmful item's normalised text is kept ({@link Identity#normalHash}), so that the harmful gate also
+ * drops the same text wherever else it lives. {@link #resetCalibration} forgets the calibration and the weights that
+ * outcomes of injections gave items; harmful marks and outcomes given on URIs alone stay.
  * <p>Items are keyed by their content-derived URI. Feedback stored by an earlier release under a positional memory URI
  * ({@code steward://memory/memory/3}) is moved once to the entry now at that position only if the memory file has not
  * changed since that feedback was given (then it is the same entry); otherwise it is set aside as unmapped and applies
@@ -30,8 +35,10 @@ import steward.state.AtomicFiles;
  */
 public final class FeedbackStore {
     public static final Set<String> OUTCOMES = Set.of("used", "ignored", "harmful", "corrected");
-    static final int MAX_ENTRIES = 1000;
-    static final int VERSION = 2;
+    /** Enough to hold an outcome for every item of every decision the injection log keeps, and 1,000 more. */
+    static final int MAX_ENTRIES = InjectEngine.MAX_LOGGED_DECISIONS * InjectEngine.MAX_ITEMS + 1000;
+    /** 3: content ids keep meaningful symbols ({@link Identity}); feedback under an id of before moves when unchanged. */
+    static final int VERSION = 3;
     /** Precision the gate aims at; with no feedback the calibration is neutral. */
     public static final double TARGET_PRECISION = 0.75;
     /** Weight of the prior (as if this many outcomes at the target precision had been seen). */
@@ -61,6 +68,24 @@ public final class FeedbackStore {
             return new Counts(used + o.used, ignored + o.ignored, harmful + o.harmful, corrected + o.corrected);
         }
 
+        /** These counts less one outcome (never below zero). */
+        Counts minus(String outcome) {
+            return new Counts(
+                    Math.max(0, used - ("used".equals(outcome) ? 1 : 0)),
+                    Math.max(0, ignored - ("ignored".equals(outcome) ? 1 : 0)),
+                    Math.max(0, harmful - ("harmful".equals(outcome) ? 1 : 0)),
+                    Math.max(0, corrected - ("corrected".equals(outcome) ? 1 : 0)));
+        }
+
+        /** These counts less the used, ignored and corrected of {@code o} (harmful stays), never below zero. */
+        Counts lessWeights(Counts o) {
+            return new Counts(
+                    Math.max(0, used - o.used),
+                    Math.max(0, ignored - o.ignored),
+                    harmful,
+                    Math.max(0, corrected - o.corrected));
+        }
+
         public int judged() {
             return used + ignored + harmful + corrected;
         }
@@ -73,20 +98,54 @@ public final class FeedbackStore {
         }
     }
 
-    public record Entry(String decision_id, String uri, String outcome, String at, String lane) {}
+    /**
+     * One outcome. {@code forgotten}: a calibration reset since dropped what it taught the gate and the item's weight
+     * (a harmful mark stays).
+     */
+    public record Entry(String decision_id, String uri, String outcome, String at, String lane, Boolean forgotten) {
+        Entry(String decision_id, String uri, String outcome, String at, String lane) {
+            this(decision_id, uri, outcome, at, lane, null);
+        }
 
-    /** {@code calibration}: outcomes of injected items per "lane/source"; {@code unmapped}: old positional feedback set aside. */
+        boolean isForgotten() {
+            return Boolean.TRUE.equals(forgotten);
+        }
+    }
+
+    /**
+     * {@code calibration}: outcomes of injected items per "lane/source"; {@code unmapped}: old positional feedback set
+     * aside; {@code injected}: per item, the outcomes of injections (what a calibration reset takes back from its
+     * weight); {@code harmful_texts}: per harmful item, the normalised hash of its text.
+     */
     public record State(
             Map<String, Counts> items,
             List<Entry> entries,
             Map<String, Counts> calibration,
             Map<String, Counts> unmapped,
             Integer version,
-            String calibration_reset_at) {
+            String calibration_reset_at,
+            Map<String, Counts> injected,
+            Map<String, Long> harmful_texts) {
         static State empty() {
-            return new State(new LinkedHashMap<>(), new ArrayList<>(), new TreeMap<>(), new TreeMap<>(), VERSION, null);
+            return new State(
+                    new LinkedHashMap<>(),
+                    new ArrayList<>(),
+                    new TreeMap<>(),
+                    new TreeMap<>(),
+                    VERSION,
+                    null,
+                    new TreeMap<>(),
+                    new TreeMap<>());
+        }
+
+        State with(Map<String, Counts> items, List<Entry> entries, Map<String, Counts> calibration) {
+            return new State(
+                    items, entries, calibration, unmapped, VERSION, calibration_reset_at, injected, harmful_texts);
         }
     }
+
+    /** How one URI's outcome was recorded: its counts now, and whether it repeated or replaced an earlier outcome. */
+    public record Recorded(Counts counts, boolean already_recorded, String replaced) {}
 
     /** One lane/source's calibration for steward_status. */
     public record Calibration(String lane, String source, Counts outcomes, double precision, double offset) {}
@@ -169,13 +228,16 @@ public final class FeedbackStore {
             // what a newer Steward keeps there would be lost by writing it back as this version
             throw new Unreadable(
                     "written by a newer Steward (version " + s.version() + ", this one reads " + VERSION + ")");
+        List<Entry> entries = s.entries() == null ? new ArrayList<>() : s.entries();
         s = new State(
                 s.items() == null ? new LinkedHashMap<>() : s.items(),
-                s.entries() == null ? new ArrayList<>() : s.entries(),
+                entries,
                 s.calibration() == null ? new TreeMap<>() : s.calibration(),
                 s.unmapped() == null ? new TreeMap<>() : s.unmapped(),
                 s.version(),
-                s.calibration_reset_at());
+                s.calibration_reset_at(),
+                s.injected() == null ? injectedOf(entries) : s.injected(),
+                s.harmful_texts() == null ? new TreeMap<>() : s.harmful_texts());
         String why = damage(s);
         if (why != null) throw new Unreadable(why);
         state = s;
@@ -184,9 +246,18 @@ public final class FeedbackStore {
         return state;
     }
 
+    /** A file of before {@code injected} was kept: the outcomes of injections its entries still hold. */
+    private static Map<String, Counts> injectedOf(List<Entry> entries) {
+        Map<String, Counts> out = new TreeMap<>();
+        for (Entry e : entries)
+            if (e != null && e.decision_id() != null && e.uri() != null && OUTCOMES.contains(e.outcome()))
+                out.merge(e.uri(), Counts.NONE.plus(e.outcome()), Counts::plus);
+        return out;
+    }
+
     /** What makes a state that is JSON not whole (a null where counts or an entry belong), or null. */
     private static String damage(State s) {
-        for (Map<String, Counts> m : List.of(s.items(), s.calibration(), s.unmapped()))
+        for (Map<String, Counts> m : List.of(s.items(), s.calibration(), s.unmapped(), s.injected()))
             if (m.containsValue(null)) return "an item without its counts";
         for (Entry e : s.entries())
             if (e == null || e.uri() == null || e.outcome() == null || e.at() == null)
@@ -194,29 +265,71 @@ public final class FeedbackStore {
         return null;
     }
 
-    /** Moves feedback on positional memory URIs to the entry now there when the file is unchanged since; else sets it aside. */
+    /**
+     * Moves feedback on positional memory URIs to the entry now there when the file is unchanged since; else sets it
+     * aside. Feedback on a memory or log entry's id of before meaningful symbols counted ({@link Identity#legacyId})
+     * moves to that entry's id now when its file is unchanged since (then it is the same text); else it stays where it
+     * is (it applies to no entry).
+     */
     private void migrate() {
         Map<String, Counts> items = new LinkedHashMap<>();
         Map<String, Counts> unmapped = new TreeMap<>(state.unmapped());
         Map<String, String> now = files == null ? Map.of() : files.positionalToStable();
+        Map<String, HermesFiles.Moved> moved = files == null ? Map.of() : files.legacyToCurrent();
+        Map<String, String> renamed = new LinkedHashMap<>();
         for (Map.Entry<String, Counts> e : state.items().entrySet()) {
             String uri = e.getKey();
             if (!POSITIONAL.matcher(uri).matches()) {
+                HermesFiles.Moved m = moved.get(uri);
+                String last = lastFeedback(uri);
+                if (m != null && last != null && m.fileTime() <= epochSeconds(last)) {
+                    renamed.put(uri, m.uri());
+                    uri = m.uri();
+                } else if (m
+                        != null) { // the file changed since: the id may now be another entry's, so it applies to none
+                    unmapped.merge(uri, e.getValue(), Counts::plus);
+                    continue;
+                }
                 items.merge(uri, e.getValue(), Counts::plus);
                 continue;
             }
             String target = uri.split("/")[3];
-            String last = null;
-            for (Entry en : state.entries())
-                if (uri.equals(en.uri()) && (last == null || en.at().compareTo(last) > 0)) last = en.at();
+            String last = lastFeedback(uri);
             double fileTime = files == null ? Double.MAX_VALUE : HermesFiles.mtime(files.memoryFile(target));
             String stable = now.get(uri);
             if (stable != null && last != null && fileTime <= epochSeconds(last))
                 items.merge(stable, e.getValue(), Counts::plus);
             else unmapped.merge(uri, e.getValue(), Counts::plus);
         }
-        state = new State(items, state.entries(), state.calibration(), unmapped, VERSION, state.calibration_reset_at());
+        List<Entry> entries = new ArrayList<>();
+        for (Entry en : state.entries())
+            entries.add(
+                    renamed.containsKey(en.uri())
+                            ? new Entry(
+                                    en.decision_id(),
+                                    renamed.get(en.uri()),
+                                    en.outcome(),
+                                    en.at(),
+                                    en.lane(),
+                                    en.forgotten())
+                            : en);
+        Map<String, Counts> injected = new TreeMap<>();
+        for (var e : state.injected().entrySet())
+            injected.merge(renamed.getOrDefault(e.getKey(), e.getKey()), e.getValue(), Counts::plus);
+        Map<String, Long> texts = new TreeMap<>();
+        for (var e : state.harmful_texts().entrySet())
+            texts.put(renamed.getOrDefault(e.getKey(), e.getKey()), e.getValue());
+        state = new State(
+                items, entries, state.calibration(), unmapped, VERSION, state.calibration_reset_at(), injected, texts);
         if (Files.exists(file)) write(state);
+    }
+
+    /** The time of the newest feedback on this URI, or null. */
+    private String lastFeedback(String uri) {
+        String last = null;
+        for (Entry en : state.entries())
+            if (uri.equals(en.uri()) && (last == null || en.at().compareTo(last) > 0)) last = en.at();
+        return last;
     }
 
     /** An entry's time in epoch seconds; one that is not an ISO instant is before any file (never mapped). */
@@ -237,18 +350,28 @@ public final class FeedbackStore {
     }
 
     /**
-     * Records one outcome for each URI; returns the new counts per URI. With a lane (the outcome of an injection
-     * decision), each item's outcome also counts towards that lane's calibration for the item's source.
+     * Records one outcome for each URI; returns how each was recorded. With a lane (the outcome of an injection
+     * decision), each item's outcome also counts towards that lane's calibration for the item's source. With a decision
+     * id, an item holds one outcome of that decision: the same again is a no-op, another replaces it. {@code texts}:
+     * the normalised hash of each URI's text where known (a harmful one is gated wherever that text lives).
      */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
-    public synchronized Map<String, Counts> record(
-            String decisionId, String lane, List<String> uris, String outcome, Clock clock) {
+    public synchronized Map<String, Recorded> record(
+            String decisionId, String lane, List<String> uris, String outcome, Map<String, Long> texts, Clock clock) {
         if (!OUTCOMES.contains(outcome)) throw new StewardError("recall_feedback", "unknown outcome '" + outcome + "'");
         try (Flock ignored = lock()) {
-            return record(fresh(), decisionId, lane, uris, outcome, clock);
+            return record(fresh(), decisionId, lane, uris, outcome, texts, clock);
         } catch (IOException e) {
             throw new StewardError("recall_feedback", "cannot lock " + lockFile() + ": " + e.getMessage());
         }
+    }
+
+    /** {@link #record(String, String, List, String, Map, Clock)} without texts; the counts per URI. */
+    public Map<String, Counts> record(String decisionId, String lane, List<String> uris, String outcome, Clock clock) {
+        Map<String, Counts> out = new LinkedHashMap<>();
+        for (var e : record(decisionId, lane, uris, outcome, Map.of(), clock).entrySet())
+            out.put(e.getKey(), e.getValue().counts());
+        return out;
     }
 
     /**
@@ -269,22 +392,55 @@ public final class FeedbackStore {
         return state();
     }
 
-    private Map<String, Counts> record(
-            State s, String decisionId, String lane, List<String> uris, String outcome, Clock clock) {
+    private Map<String, Recorded> record(
+            State s,
+            String decisionId,
+            String lane,
+            List<String> uris,
+            String outcome,
+            Map<String, Long> texts,
+            Clock clock) {
         Map<String, Counts> items = new LinkedHashMap<>(s.items());
         Map<String, Counts> cal = new TreeMap<>(s.calibration());
+        Map<String, Counts> injected = new TreeMap<>(s.injected());
+        Map<String, Long> harmfulTexts = new TreeMap<>(s.harmful_texts());
         List<Entry> entries = new ArrayList<>(s.entries());
-        Map<String, Counts> out = new LinkedHashMap<>();
+        Map<String, Recorded> out = new LinkedHashMap<>();
         String at = Instant.now(clock).toString();
+        boolean changed = false;
         for (String uri : uris) {
+            Entry earlier = null;
+            if (decisionId != null)
+                for (Entry e : entries) if (decisionId.equals(e.decision_id()) && uri.equals(e.uri())) earlier = e;
+            if (earlier != null && earlier.outcome().equals(outcome)) { // a repeat: already counted
+                out.put(uri, new Recorded(items.getOrDefault(uri, Counts.NONE), true, null));
+                continue;
+            }
+            changed = true;
+            if (earlier != null) { // another outcome for the same item of the same decision: it replaces the earlier
+                String was = earlier.outcome();
+                entries.remove(earlier);
+                // what a reset already took back is not taken again (it keeps only a harmful mark)
+                if (!earlier.isForgotten() || was.equals("harmful"))
+                    items.computeIfPresent(uri, (k, c) -> c.minus(was));
+                if (!earlier.isForgotten()) {
+                    injected.computeIfPresent(uri, (k, c) -> c.minus(was));
+                    if (earlier.lane() != null)
+                        cal.computeIfPresent(earlier.lane() + "/" + kind(uri), (k, c) -> c.minus(was));
+                }
+            }
             Counts c = items.getOrDefault(uri, Counts.NONE).plus(outcome);
             items.put(uri, c);
-            out.put(uri, c);
+            if (decisionId != null) injected.merge(uri, Counts.NONE.plus(outcome), Counts::plus);
+            if (c.harmful() > 0 && texts.get(uri) != null) harmfulTexts.put(uri, texts.get(uri));
+            if (c.harmful() == 0) harmfulTexts.remove(uri);
+            out.put(uri, new Recorded(c, false, earlier == null ? null : earlier.outcome()));
             entries.add(new Entry(decisionId, uri, outcome, at, lane));
             if (lane != null) cal.merge(lane + "/" + kind(uri), Counts.NONE.plus(outcome), Counts::plus);
         }
+        if (!changed) return out;
         while (entries.size() > MAX_ENTRIES) entries.remove(0);
-        write(new State(items, entries, cal, s.unmapped(), VERSION, s.calibration_reset_at()));
+        write(new State(items, entries, cal, s.unmapped(), VERSION, s.calibration_reset_at(), injected, harmfulTexts));
         return out;
     }
 
@@ -299,7 +455,11 @@ public final class FeedbackStore {
         return slash < 0 ? rest : rest.substring(0, slash);
     }
 
-    /** Forgets the gate's calibration (item outcomes stay); returns what was dropped. */
+    /**
+     * Forgets what feedback on injections taught the gate: the calibration, and the weight (used, ignored, corrected)
+     * those outcomes gave each item. Harmful marks stay, and so do outcomes given on URIs alone. Returns the
+     * calibration dropped.
+     */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
     public synchronized Map<String, Counts> resetCalibration(Clock clock) {
         try (Flock ignored = lock()) {
@@ -311,13 +471,24 @@ public final class FeedbackStore {
 
     private Map<String, Counts> resetCalibration(State s, Clock clock) {
         Map<String, Counts> dropped = new TreeMap<>(s.calibration());
+        Map<String, Counts> items = new LinkedHashMap<>(s.items());
+        for (var e : s.injected().entrySet()) items.computeIfPresent(e.getKey(), (k, c) -> c.lessWeights(e.getValue()));
+        items.values().removeIf(c -> c.judged() == 0);
+        List<Entry> entries = new ArrayList<>();
+        for (Entry e : s.entries())
+            entries.add(
+                    e.decision_id() == null || e.isForgotten()
+                            ? e
+                            : new Entry(e.decision_id(), e.uri(), e.outcome(), e.at(), e.lane(), true));
         write(new State(
-                s.items(),
-                s.entries(),
+                items,
+                entries,
                 new TreeMap<>(),
                 s.unmapped(),
                 VERSION,
-                Instant.now(clock).toString()));
+                Instant.now(clock).toString(),
+                new TreeMap<>(),
+                s.harmful_texts()));
         return dropped;
     }
 

@@ -390,6 +390,42 @@ public final class HermesFiles implements RecallSource {
         return out;
     }
 
+    /** Where an entry's id of before meaningful symbols counted now points, and when its file last changed. */
+    record Moved(String uri, double fileTime) {}
+
+    /**
+     * The memory and log entries whose id changed when meaningful symbols began to count ({@link Identity#legacyId}):
+     * their URI of before → their URI now (for moving stored feedback).
+     */
+    Map<String, Moved> legacyToCurrent() {
+        Map<String, Moved> out = new LinkedHashMap<>();
+        for (String target : List.of("memory", "user")) {
+            Path f = memoryFile(target);
+            if (!Files.isRegularFile(f)) continue;
+            List<String> texts = new ArrayList<>();
+            for (RecallItem it : memoryItems(target, "memory:" + target)) texts.add(it.text());
+            legacy("steward://memory/" + target + "/", texts, mtime(f), out);
+        }
+        for (Map.Entry<String, Path> e : logFiles().entrySet())
+            legacy("steward://log/" + e.getKey() + "/", logEntries(read(e.getValue())), mtime(e.getValue()), out);
+        return out;
+    }
+
+    private static void legacy(String prefix, List<String> texts, double fileTime, Map<String, Moved> out) {
+        Map<String, Integer> before = new HashMap<>(), now = new HashMap<>();
+        for (String t : texts) {
+            String was = prefix + unique(Identity.legacyId(t), before);
+            String is = prefix + unique(Identity.id(t), now);
+            if (!was.equals(is)) out.put(was, new Moved(is, fileTime));
+        }
+    }
+
+    /** The entries of a day's log (what its whole-day URI of the previous release stands for); empty when none. */
+    List<RecallItem> dayEntries(String date) {
+        Path f = logFiles().get(date);
+        return f == null ? List.of() : logItems(date, f, "log:" + date);
+    }
+
     @Override
     public void close() {
         // nothing held open

@@ -12,15 +12,74 @@ import steward.text.TitleAnalyzer;
 
 /**
  * Content-derived identities. An entry's id is the first 12 hex digits of the SHA-256 of its normalised text: Unicode
- * NFKC, lower case, every run of characters that are neither letters nor digits made one space, trimmed. So an entry
- * keeps its id (and its feedback, cooldown and harmful mark) when it moves, or when only case, spacing or punctuation
- * change; any change of a word, number or name makes it a different fact with a new id. Equal entries in one file get
- * "-2", "-3" … in file order.
+ * NFKC, lower case, words of letters and digits, and the symbols that change what a fact says each a word of its own
+ * (see {@link #meaningful}: {@code < > = + # % & @ $ ~ |}, the other math and currency symbols, {@code !} before
+ * {@code =}, {@code -} before a digit that starts a number), everything else (punctuation, spacing) one space, trimmed.
+ * So an entry keeps its id (and its feedback, cooldown and harmful mark) when it moves, or when only case, spacing or
+ * punctuation change; any change of a word, number, name or such a symbol makes it a different fact with a new id
+ * ("replica count must be > 3" and "… < 3", "C++" and "C#"). A text without such symbols normalises as it did before
+ * symbols counted, so its id did not change. Equal entries (the same normalised text) in one file get "-2", "-3" … in
+ * file order: an id only ever passes between entries that say the same.
  */
 public final class Identity {
     private Identity() {}
 
     public static String normalise(String text) {
+        String t = Normalizer.normalize(text == null ? "" : text, Normalizer.Form.NFKC)
+                .toLowerCase(Locale.ROOT);
+        StringBuilder b = new StringBuilder(t.length());
+        boolean space = false;
+        int prev = -1;
+        for (int i = 0; i < t.length(); ) {
+            int cp = t.codePointAt(i);
+            i += Character.charCount(cp);
+            int next = i < t.length() ? t.codePointAt(i) : -1;
+            if (Character.isLetterOrDigit(cp)) {
+                if (space && b.length() > 0) b.append(' ');
+                space = false;
+                b.appendCodePoint(cp);
+            } else if (meaningful(cp, prev, next)) { // a word of its own: "> 3", ">3" and "> 3" are one fact
+                if (b.length() > 0) b.append(' ');
+                b.appendCodePoint(cp);
+                space = true;
+            } else {
+                space = true;
+            }
+            prev = cp;
+        }
+        return b.toString();
+    }
+
+    /**
+     * Whether a character that is neither letter nor digit changes what a text says: math and currency symbols
+     * ({@code < > = + ~ | $ €} …), {@code # % & @}, {@code !} before {@code =}, and {@code -} as the sign of a number
+     * ({@code -5}, not the hyphen of {@code 1-2} or {@code re-run}). Punctuation otherwise does not.
+     */
+    static boolean meaningful(int cp, int prev, int next) {
+        switch (Character.getType(cp)) {
+            case Character.MATH_SYMBOL:
+            case Character.CURRENCY_SYMBOL:
+                return true;
+            default:
+                break;
+        }
+        switch (cp) {
+            case '#':
+            case '%':
+            case '&':
+            case '@':
+                return true;
+            case '!':
+                return next == '=';
+            case '-':
+                return next >= 0 && Character.isDigit(next) && (prev < 0 || !Character.isLetterOrDigit(prev));
+            default:
+                return false;
+        }
+    }
+
+    /** The normalisation ids were derived from before symbols counted (only letters and digits), for migrating feedback. */
+    static String legacyNormalise(String text) {
         String t = Normalizer.normalize(text == null ? "" : text, Normalizer.Form.NFKC)
                 .toLowerCase(Locale.ROOT);
         StringBuilder b = new StringBuilder(t.length());
@@ -37,6 +96,11 @@ public final class Identity {
             }
         }
         return b.toString();
+    }
+
+    /** The id a text had before symbols counted. */
+    static String legacyId(String text) {
+        return HexFormat.of().formatHex(sha256(legacyNormalise(text))).substring(0, 12);
     }
 
     /** The 12-hex-digit id of a text. */

@@ -157,6 +157,14 @@ public final class InjectEngine {
         if (st != null) for (List<String> call : st.recent()) cooldown.addAll(call);
         Set<String> harmful = new HashSet<>();
         for (var e : fb.state().items().entrySet()) if (e.getValue().harmful() > 0) harmful.add(e.getKey());
+        // the same text anywhere else is gated too: the hash kept with the mark, or (a mark given before hashes were
+        // kept) the text of the item as it is now
+        Set<Long> harmfulTexts = new HashSet<>();
+        for (String u : harmful) {
+            Long h = fb.state().harmful_texts().get(u);
+            if (h == null) h = harmfulTextNow(u);
+            if (h != null) harmfulTexts.add(h);
+        }
         Set<String> recentTexts = new HashSet<>();
         if (req.recentTurns() != null) for (String t : req.recentTurns()) if (t != null) recentTexts.add(t.strip());
         recentTexts.add(context);
@@ -165,7 +173,8 @@ public final class InjectEngine {
                 engine.recentMessageUris(req.sessionId(), OwnSessionGate.RECENT_MESSAGES),
                 recentTexts,
                 cooldown,
-                harmful);
+                harmful,
+                harmfulTexts);
         work.checkpoint("recall_inject");
 
         String lane = Lanes.lane(context);
@@ -406,6 +415,16 @@ public final class InjectEngine {
     /** What a warning adds to an unreadable feedback file's name. */
     static final String NO_FEEDBACK =
             "this call used no feedback (no item reported harmful was gated, no threshold calibrated)";
+
+    /** The normalised hash of a harmful item's text as it is now, or null when it is gone or cannot be read. */
+    private Long harmfulTextNow(String uri) {
+        try {
+            RecallItem it = engine.resolve(uri);
+            return it == null ? null : Identity.normalHash(it.text());
+        } catch (StewardError e) {
+            return null;
+        }
+    }
 
     private Path feedbackFile() {
         return logFile.resolveSibling("feedback.json");

@@ -484,6 +484,22 @@ public final class RecallEngine implements AutoCloseable {
         throw new StewardError("recall", "unknown source in URI " + uri);
     }
 
+    private static final java.util.regex.Pattern LOG_DAY =
+            java.util.regex.Pattern.compile("steward://log/(\\d{4}-\\d{2}-\\d{2})");
+
+    /**
+     * The items a URI stands for: the previous release's whole-day log URI ({@code steward://log/<date>}) stands for
+     * each entry of that day now; any other URI for the item it resolves to (none when it no longer exists).
+     */
+    public List<RecallItem> resolveAll(String uri) {
+        if (uri != null) {
+            java.util.regex.Matcher m = LOG_DAY.matcher(uri);
+            if (m.matches()) return files.dayEntries(m.group(1));
+        }
+        RecallItem it = resolve(uri);
+        return it == null ? List.of() : List.of(it);
+    }
+
     public static String snippet(String text, int max) {
         String t = text.replaceAll("\\s+", " ").strip();
         return CodePoints.length(t) <= max ? t : CodePoints.prefix(t, max - 1) + "…";

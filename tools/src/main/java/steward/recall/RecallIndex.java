@@ -47,6 +47,7 @@ import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -82,7 +83,7 @@ final class RecallIndex implements AutoCloseable {
             F_SIMHASH = "simhash";
     static final int PINNED = 1, DECISION = 2, ASKS = 4;
     /** The document layout; an index written with another layout is rebuilt from scratch on the next sync. */
-    static final String FORMAT = "3";
+    static final String FORMAT = "4"; // 4: ids and normal hashes keep meaningful symbols (Identity)
     /** "Name: text" — a chat line that names its speaker (gateway transcripts, imported chats). */
     private static final Pattern SPEAKER =
             Pattern.compile("\\A\\s*(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}):\\s");
@@ -774,7 +775,8 @@ final class RecallIndex implements AutoCloseable {
         Map<String, Integer> out = new TreeMap<>();
         IndexSearcher s = acquire();
         try {
-            for (String k : kinds) out.put(k, s == null ? 0 : s.getIndexReader().docFreq(new Term(F_SOURCE, k)));
+            // live documents only: docFreq also counts the deleted copies of re-indexed items until segments merge
+            for (String k : kinds) out.put(k, s == null ? 0 : s.count(new TermQuery(new Term(F_SOURCE, k))));
         } catch (IOException e) {
             for (String k : kinds) out.putIfAbsent(k, 0);
         } finally {

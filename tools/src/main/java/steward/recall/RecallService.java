@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import steward.text.CodePoints;
 public final class RecallService {
     /** recall_search's k: the default, and the largest the input schema accepts. */
     public static final int DEFAULT_K = 10, MAX_K = 100;
+    /** The most items one recall_feedback records (a whole-day log URI stands for each entry of the day). */
+    static final int MAX_FEEDBACK_ITEMS = 100;
     /**
      * Scope names are the item kinds, as in the URIs ({@code claude_session} for {@code steward://claude/session/…}); the
      * plural forms of the previous release still work, for one release.
@@ -292,7 +295,17 @@ public final class RecallService {
     }
 
     // ---- recall_feedback
-    public record FeedbackItem(String uri, FeedbackStore.Counts counts, double importance_factor, boolean gated) {}
+    /**
+     * One URI's outcome. {@code already_recorded}: this decision's item had this outcome already (nothing counted
+     * again); {@code replaced}: the other outcome of this decision's item it replaced, or null.
+     */
+    public record FeedbackItem(
+            String uri,
+            FeedbackStore.Counts counts,
+            double importance_factor,
+            boolean gated,
+            boolean already_recorded,
+            String replaced) {}
 
     public record FeedbackOutput(
             String decision_id,
@@ -329,21 +342,37 @@ public final class RecallService {
         } else {
             List<String> canonical = new ArrayList<>();
             for (String u : clean) {
-                RecallItem it = engine.resolve(u);
-                if (it == null) throw new StewardError("recall_feedback", "no such item: " + u);
-                canonical.add(it.uri());
+                // the previous release's whole-day log URI stands for each entry of that day
+                List<RecallItem> its = engine.resolveAll(u);
+                if (its.isEmpty()) throw new StewardError("recall_feedback", "no such item: " + u);
+                for (RecallItem it : its) canonical.add(it.uri());
             }
             clean = new ArrayList<>(new LinkedHashSet<>(canonical));
+            if (clean.size() > MAX_FEEDBACK_ITEMS)
+                throw new StewardError(
+                        "recall_feedback",
+                        uris + " stand for " + clean.size() + " items, more than " + MAX_FEEDBACK_ITEMS
+                                + " at once: give the entries' own URIs (recall_search lists them)");
         }
-        Map<String, FeedbackStore.Counts> got =
-                engine.feedback().record(decisionId, lane, clean, outcome, engine.clock());
+        // a harmful item's text is kept with the mark: the gate drops the same text wherever it lives
+        Map<String, Long> texts = new LinkedHashMap<>();
+        if (outcome.equals("harmful"))
+            for (String u : clean) {
+                RecallItem it = engine.resolve(u);
+                if (it != null) texts.put(u, Identity.normalHash(it.text()));
+            }
+        Map<String, FeedbackStore.Recorded> got =
+                engine.feedback().record(decisionId, lane, clean, outcome, texts, engine.clock());
         List<FeedbackItem> out = new ArrayList<>();
-        for (Map.Entry<String, FeedbackStore.Counts> e : got.entrySet()) {
+        for (Map.Entry<String, FeedbackStore.Recorded> e : got.entrySet()) {
+            FeedbackStore.Counts c = e.getValue().counts();
             out.add(new FeedbackItem(
                     e.getKey(),
-                    e.getValue(),
-                    InjectEngine.round(e.getValue().factor()),
-                    e.getValue().harmful() > 0));
+                    c,
+                    InjectEngine.round(c.factor()),
+                    c.harmful() > 0,
+                    e.getValue().already_recorded(),
+                    e.getValue().replaced()));
         }
         Double p = engine.feedback().precision();
         return new FeedbackOutput(
@@ -356,7 +385,10 @@ public final class RecallService {
                 null);
     }
 
-    /** Forgets the gate's calibration (what was learnt from injected items' outcomes); item outcomes stay. */
+    /**
+     * Forgets what feedback on injections taught the gate: the calibration and the weights those outcomes gave items;
+     * harmful marks and outcomes given on URIs alone stay.
+     */
     public FeedbackOutput resetCalibration() {
         Map<String, FeedbackStore.Counts> dropped = engine.feedback().resetCalibration(engine.clock());
         Double p = engine.feedback().precision();

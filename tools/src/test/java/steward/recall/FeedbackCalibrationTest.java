@@ -34,10 +34,12 @@ class FeedbackCalibrationTest {
         assertEquals("inject", first.decision());
         double base = first.threshold();
         String uri = first.items().get(0).uri();
-        for (int i = 0; i < 3; i++) s.feedback(first.decision_id(), List.of(uri), "ignored");
+        s.feedback(first.decision_id(), List.of(uri), "ignored");
         double raised = s.inject(ask(q)).threshold();
         assertTrue(raised > base, base + " -> " + raised);
-        for (int i = 0; i < 30; i++) s.feedback(first.decision_id(), List.of(uri), "ignored");
+        // thirty more injections of it ignored (recorded as later decisions would be)
+        for (int i = 0; i < 30; i++)
+            s.engine().feedback().record("d" + i, "explicit", List.of(uri), "ignored", RecallTestHomes.CLOCK);
         assertEquals(
                 base + FeedbackStore.MAX_RAISE,
                 s.engine().feedback().offset("explicit", "memory") + base,
@@ -47,7 +49,7 @@ class FeedbackCalibrationTest {
         assertEquals(0.0, s.engine().feedback().offset("explicit", "session"), "other sources are not touched");
 
         FeedbackStore.Counts cal = s.engine().feedback().state().calibration().get("explicit/memory");
-        assertEquals(33, cal.ignored());
+        assertEquals(31, cal.ignored());
         // persisted: a new store over the same file sees the same calibration
         assertEquals(
                 FeedbackStore.MAX_RAISE,
@@ -55,10 +57,69 @@ class FeedbackCalibrationTest {
                 1e-9);
 
         RecallService.FeedbackOutput reset = s.resetCalibration();
-        assertEquals(33, reset.reset().get("explicit/memory").ignored());
+        assertEquals(31, reset.reset().get("explicit/memory").ignored());
         assertEquals(0.0, s.engine().feedback().offset("explicit", "memory"));
         assertEquals(base, s.inject(ask(q)).threshold(), 1e-9);
-        assertEquals(33, s.engine().feedback().counts(uri).ignored(), "item outcomes are kept");
+        assertEquals(
+                FeedbackStore.Counts.NONE,
+                s.engine().feedback().counts(uri),
+                "the weight those injections' outcomes gave the item is forgotten too");
+        assertEquals(
+                first.items().get(0).components().importance(),
+                s.inject(ask(q)).items().get(0).components().importance(),
+                1e-9,
+                "ranked as before any feedback");
+    }
+
+    @Test
+    void oneOutcomePerItemOfADecisionARepeatCountsOnceAnotherReplacesIt() throws Exception {
+        RecallService s = service();
+        String q = "What port does the staging database use?";
+        InjectEngine.Result first = s.inject(ask(q));
+        String uri = first.items().get(0).uri();
+        RecallService.FeedbackItem once = s.feedback(first.decision_id(), List.of(uri), "ignored")
+                .recorded()
+                .get(0);
+        assertFalse(once.already_recorded());
+        for (int i = 0; i < 5; i++) {
+            RecallService.FeedbackItem again = s.feedback(first.decision_id(), List.of(uri), "ignored")
+                    .recorded()
+                    .get(0);
+            assertTrue(again.already_recorded(), "a repeat is reported as already recorded");
+            assertEquals(once.counts(), again.counts());
+            assertEquals(once.importance_factor(), again.importance_factor());
+        }
+        FeedbackStore f = s.engine().feedback();
+        assertEquals(new FeedbackStore.Counts(0, 1, 0, 0), f.counts(uri));
+        assertEquals(
+                new FeedbackStore.Counts(0, 1, 0, 0), f.state().calibration().get("explicit/memory"));
+
+        RecallService.FeedbackItem used =
+                s.feedback(first.decision_id(), List.of(uri), "used").recorded().get(0);
+        assertEquals("ignored", used.replaced());
+        assertEquals(new FeedbackStore.Counts(1, 0, 0, 0), used.counts(), "the later outcome replaces the earlier");
+        assertEquals(
+                new FeedbackStore.Counts(1, 0, 0, 0), f.state().calibration().get("explicit/memory"));
+        assertEquals(1, f.state().entries().size());
+    }
+
+    @Test
+    void aCalibrationResetKeepsHarmfulMarksAndFeedbackGivenOnUrisAlone() throws Exception {
+        RecallService s = service();
+        String q = "What port does the staging database use?";
+        InjectEngine.Result first = s.inject(ask(q));
+        String uri = first.items().get(0).uri();
+        s.feedback(first.decision_id(), List.of(uri), "harmful");
+        String other = RecallTestHomes.memUri("memory", "violin lessons on Tuesdays");
+        s.feedback(null, List.of(other), "corrected");
+        s.resetCalibration();
+        FeedbackStore f = s.engine().feedback();
+        assertEquals(1, f.counts(uri).harmful(), "a harmful mark is never forgotten");
+        assertEquals(1, f.counts(other).corrected(), "feedback on a URI alone judged the item, not the gate");
+        assertTrue(f.state().calibration().isEmpty());
+        // after the reset, the decision's item may still change its outcome: the harmful mark goes, nothing else moves
+        s.feedback(first.decision_id(), List.of(uri), "used");
+        assertEquals(new FeedbackStore.Counts(1, 0, 0, 0), f.counts(uri));
     }
 
     @Test

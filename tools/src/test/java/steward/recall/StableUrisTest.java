@@ -147,5 +147,18 @@ class StableUrisTest {
         assertNotEquals(Identity.id("Port 5433"), Identity.id("Port 5434"));
         assertEquals(Identity.id("用户偏好：中文回答"), Identity.id("用户偏好 中文回答"));
         assertEquals(12, Identity.id("x").length());
+        // symbols that change what a fact says make another fact; spacing around them does not
+        assertNotEquals(Identity.id("replica count must be > 3"), Identity.id("replica count must be < 3"));
+        assertEquals(Identity.id("replica count must be >3"), Identity.id("Replica count must be > 3."));
+        assertNotEquals(Identity.id("written in C++ (not C#)"), Identity.id("written in C# (not C++)"));
+        assertNotEquals(Identity.id("x = 1"), Identity.id("x != 1"));
+        assertNotEquals(Identity.id("keep it above -5 C"), Identity.id("keep it above 5 C"));
+        assertNotEquals(Identity.id("costs $5"), Identity.id("costs €5"));
+        assertEquals(
+                Identity.id("a re-run of steps 1-2"), Identity.id("a re run of steps 1 2"), "hyphens are punctuation");
+        // a text without such symbols keeps the id it had before they counted (its stored feedback still applies)
+        for (String t :
+                List.of("Prefers dark mode.", "Backups go to the NAS at 02:00", "用户偏好：中文回答", "- Renewed the TLS cert"))
+            assertEquals(Identity.legacyId(t), Identity.id(t), t);
     }
 }

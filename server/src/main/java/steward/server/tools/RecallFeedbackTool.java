@@ -34,7 +34,8 @@ public final class RecallFeedbackTool extends StewardTool<RecallFeedbackTool.Arg
                             + (out.reset().isEmpty()
                                     ? "nothing had been learnt"
                                     : "forgot the outcomes of " + out.reset().keySet())
-                            + "; item outcomes are kept");
+                            + ", and the weights injections' outcomes gave items; harmful marks and feedback on URIs "
+                            + "alone are kept");
         }
         if (a.uris() == null || a.outcome() == null)
             return ToolResult.error("recall_feedback: uris and outcome are required");
@@ -48,6 +49,8 @@ public final class RecallFeedbackTool extends StewardTool<RecallFeedbackTool.Arg
         for (RecallService.FeedbackItem f : out.recorded()) {
             sb.append("\n- ")
                     .append(f.uri())
+                    .append(f.already_recorded() ? ": already recorded, not counted again" : "")
+                    .append(f.replaced() != null ? ": replaces the earlier " + f.replaced() : "")
                     .append(String.format(": importance ×%.2f", f.importance_factor()))
                     .append(f.gated() ? ", gated from now on" : "");
         }

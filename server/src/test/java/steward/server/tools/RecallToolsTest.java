@@ -145,7 +145,7 @@ class RecallToolsTest {
         String id = inj.get("decision_id").asString(),
                 uri = inj.get("items").get(0).get("uri").asString();
         for (int i = 0; i < 5; i++) {
-            valid(
+            JsonNode fb = valid(
                     "recall_feedback",
                     Tools.registry()
                             .invoke(
@@ -153,6 +153,11 @@ class RecallToolsTest {
                                     args("{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri
                                             + "\"],\"outcome\":\"ignored\"}"),
                                     c));
+            // one outcome per item of a decision: the repeats are not counted again
+            assertEquals(
+                    i > 0, fb.get("recorded").get(0).get("already_recorded").asBoolean());
+            assertEquals(
+                    1, fb.get("recorded").get(0).get("counts").get("ignored").asInt());
         }
         JsonNode cal = valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c))
                 .get("recall")
@@ -166,7 +171,7 @@ class RecallToolsTest {
                 .isError());
         JsonNode reset = valid(
                 "recall_feedback", Tools.registry().invoke("recall_feedback", args("{\"reset\":\"calibration\"}"), c));
-        assertEquals(5, reset.get("reset").get("explicit/memory").get("ignored").asInt());
+        assertEquals(1, reset.get("reset").get("explicit/memory").get("ignored").asInt());
         assertEquals(
                 0,
                 valid("steward_status", Tools.registry().invoke("steward_status", args("{}"), c))

@@ -77,15 +77,16 @@ class SharedStateDirTest {
                 .structured());
         String id = inj.get("decision_id").asString(),
                 uri = inj.get("items").get(0).get("uri").asString();
-        String args = "{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}";
-        Callable<List<String>> fb1 = () -> feedback(reg, p1, args), fb2 = () -> feedback(reg, p2, args);
+        // outcomes on the URI alone each count; the decision's own outcome, reported by both, counts once
+        String alone = "{\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}",
+                ofDecision = "{\"decision_id\":\"" + id + "\",\"uris\":[\"" + uri + "\"],\"outcome\":\"used\"}";
+        Callable<List<String>> fb1 = () -> feedback(reg, p1, alone, ofDecision),
+                fb2 = () -> feedback(reg, p2, alone, ofDecision);
         assertEquals(2 * CALLS, both(fb1, fb2).size());
         JsonNode fb = Json.MAPPER.readTree(
                 t.ctx.paths().stateDir().resolve("recall/feedback.json").toFile());
-        assertEquals(2 * CALLS, fb.get("items").get(uri).get("used").asInt(), "every outcome recorded is kept");
-        assertEquals(
-                2 * CALLS,
-                fb.get("calibration").get("explicit/memory").get("used").asInt());
+        assertEquals(2 * CALLS - 2 + 1, fb.get("items").get(uri).get("used").asInt(), "every outcome recorded is kept");
+        assertEquals(1, fb.get("calibration").get("explicit/memory").get("used").asInt());
     }
 
     static List<String> injects(ToolRegistry reg, ToolContext c, String who) {
@@ -102,10 +103,11 @@ class SharedStateDirTest {
         return ids;
     }
 
-    static List<String> feedback(ToolRegistry reg, ToolContext c, String args) {
+    /** CALLS feedback calls: {@code args}, and {@code last} as the middle one. */
+    static List<String> feedback(ToolRegistry reg, ToolContext c, String args, String last) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < CALLS; i++) {
-            ToolResult r = reg.invoke("recall_feedback", Json.MAPPER.readTree(args), c);
+            ToolResult r = reg.invoke("recall_feedback", Json.MAPPER.readTree(i == CALLS / 2 ? last : args), c);
             assertTrue(!r.isError(), r.text());
             out.add(r.text());
         }

@@ -29,11 +29,24 @@ public interface Gate {
     /** Null to keep the candidate, else why it is dropped. */
     String drop(RecallItem item, Context ctx);
 
-    /** What the gates may look at besides the item. */
+    /**
+     * What the gates may look at besides the item. {@code harmfulTexts}: the normalised hashes
+     * ({@code Identity.normalHash}) of the texts of items marked harmful.
+     */
     record Context(
             String sessionId,
             Set<String> ownRecentUris,
             Set<String> recentTurnTexts,
             Set<String> cooldownUris,
-            Set<String> harmfulUris) {}
+            Set<String> harmfulUris,
+            Set<Long> harmfulTexts) {
+        public Context(
+                String sessionId,
+                Set<String> ownRecentUris,
+                Set<String> recentTurnTexts,
+                Set<String> cooldownUris,
+                Set<String> harmfulUris) {
+            this(sessionId, ownRecentUris, recentTurnTexts, cooldownUris, harmfulUris, Set.of());
+        }
+    }
 }
