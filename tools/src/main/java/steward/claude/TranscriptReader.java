@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import steward.json.Json;
@@ -21,7 +20,9 @@ import tools.jackson.databind.JsonNode;
  * Reads a Claude Code transcript ({@code .jsonl}, one JSON object per line) permissively: a line that is not a
  * JSON object is skipped and counted, never fatal; entries of types other than user, assistant, system and the
  * title entries are skipped and counted; content may be a string or blocks; events of older versions' sidechains
- * stay in the stream, flagged. Memory use is one line at a time when events go to a consumer.
+ * stay in the stream, flagged. Memory use is one line at a time when events go to a consumer, and bounded whatever a
+ * line's length: a line longer than {@link LongLine#MAX_LINE} is read as its {@link LongLine} copy (each text cut to
+ * its first {@link LongLine#STRING_CAP} bytes).
  */
 public final class TranscriptReader {
     private TranscriptReader() {}
@@ -79,33 +80,14 @@ public final class TranscriptReader {
 
     private static Transcript scan(InputStream in, State st, Consumer<TranscriptEvent> sink, boolean tail)
             throws IOException {
-        byte[] buf = new byte[1 << 16];
-        byte[] line = new byte[1 << 12];
-        int len = 0;
-        int n;
-        while ((n = in.read(buf)) > 0) {
-            int start = 0;
-            for (int i = 0; i < n; i++) {
-                if (buf[i] != '\n') continue;
-                line = append(line, len, buf, start, i - start);
-                len += i - start;
-                st.line(line, len, true, sink);
-                st.consumed += len + 1;
-                len = 0;
-                start = i + 1;
-            }
-            line = append(line, len, buf, start, n - start);
-            len += n - start;
-        }
-        if (len > 0 && tail) st.line(line, len, false, sink);
+        // a line longer than LongLine.MAX_LINE comes as its bounded copy: long texts keep their beginning
+        LongLine.lines(in, (b, off, len, length, terminated) -> {
+            if (!terminated && !tail) return false; // being written: left for the next read
+            st.line(b, off, off + len, terminated, sink);
+            if (terminated) st.consumed += length + 1;
+            return true;
+        });
         return st.result();
-    }
-
-    private static byte[] append(byte[] line, int len, byte[] src, int off, int n) {
-        if (n == 0) return line;
-        if (len + n > line.length) line = Arrays.copyOf(line, Math.max(line.length * 2, len + n));
-        System.arraycopy(src, off, line, len, n);
-        return line;
     }
 
     private static final class State {
@@ -120,9 +102,8 @@ public final class TranscriptReader {
             this.file = file;
         }
 
-        void line(byte[] b, int len, boolean terminated, Consumer<TranscriptEvent> sink) {
+        void line(byte[] b, int s, int e, boolean terminated, Consumer<TranscriptEvent> sink) {
             lines++;
-            int s = 0, e = len;
             while (s < e && isSpace(b[s])) s++;
             while (e > s && isSpace(b[e - 1])) e--;
             if (s == e) return; // blank line: nothing to count

@@ -31,7 +31,9 @@ import tools.jackson.databind.JsonNode;
  * <p>Lines are classified by their top-level {@code "type"} found by a byte search (Claude Code writes compact
  * JSON with {@code type} before {@code message}); a line where that fails is parsed with Jackson. A line that
  * does not look like a JSON object is counted as malformed; deeper damage inside a well-delimited line is only
- * found by {@link TranscriptReader}.
+ * found by {@link TranscriptReader}. A line longer than {@link LongLine#MAX_LINE} is never held whole: it is read as its
+ * {@link LongLine} copy, which keeps what the scan looks at (type, identity, times, flags, titles; long texts cut), so
+ * its entry counts as what it is; one that is not JSON counts as malformed, as a short one does.
  */
 public final class TranscriptScanner {
     private TranscriptScanner() {}
@@ -124,10 +126,13 @@ public final class TranscriptScanner {
             acc.region(buf.small.array(), n, 0, true, true);
             return acc.facts(acc.count(main), true);
         }
-        // streamed in chunks, a line at a time (lines may be megabytes)
+        // streamed in chunks, a line at a time (lines may be megabytes; one longer than LongLine.MAX_LINE is read as
+        // its
+        // bounded copy, whose type, identity, times and titles are the line's own)
         ByteBuffer chunk = buf.chunk;
         byte[] line = buf.line;
         int len = 0;
+        LongLine big = null;
         long pos = 0, lineStart = 0;
         while (pos < size) {
             chunk.clear();
@@ -137,7 +142,12 @@ public final class TranscriptScanner {
             byte[] a = chunk.array();
             int start = 0;
             for (int i = newline(a, 0, n); i < n; i = newline(a, i + 1, n)) {
-                if (len == 0) {
+                if (big != null) {
+                    big.feed(a, start, i - start);
+                    byte[] r = big.result();
+                    acc.line(r, 0, r.length, lineStart, true, true);
+                    big = null;
+                } else if (len == 0) {
                     acc.line(a, start, i, lineStart, true, true); // the whole line is in the chunk: no copy
                 } else {
                     int k = i - start;
@@ -152,12 +162,23 @@ public final class TranscriptScanner {
                 start = i + 1;
             }
             int k = n - start;
-            if (len + k > line.length) line = buf.line = Arrays.copyOf(line, Math.max(line.length * 2, len + k));
-            System.arraycopy(a, start, line, len, k);
-            len += k;
+            if (big == null && len + k > LongLine.MAX_LINE) {
+                big = new LongLine();
+                big.feed(line, 0, len);
+                len = 0;
+            }
+            if (big != null) big.feed(a, start, k);
+            else {
+                if (len + k > line.length) line = buf.line = Arrays.copyOf(line, Math.max(line.length * 2, len + k));
+                System.arraycopy(a, start, line, len, k);
+                len += k;
+            }
             pos += n;
         }
-        if (len > 0) acc.line(line, 0, len, lineStart, false, true);
+        if (big != null) {
+            byte[] r = big.result();
+            acc.line(r, 0, r.length, lineStart, false, true);
+        } else if (len > 0) acc.line(line, 0, len, lineStart, false, true);
         if (buf.line.length > 1 << 20) buf.line = new byte[1 << 14]; // do not keep a giant line's buffer
         return acc.facts(acc.count(main), true);
     }

@@ -116,4 +116,35 @@ class TranscriptReaderTest {
         assertTrue(t.events().isEmpty());
         assertEquals(2, t.lines());
     }
+
+    /**
+     * A line longer than {@link LongLine#MAX_LINE} is read as its bounded copy: its event is the turn it is, its text the
+     * start of the long text (recall indexes that much), and the lines after it are read; the offset where the next
+     * read starts is the file's end all the same.
+     */
+    @Test
+    void aLineLongerThanTheBoundGivesItsEventWithTheStartOfItsText() throws Exception {
+        String huge = "Output: " + "x".repeat(LongLine.MAX_LINE + (1 << 20));
+        String text =
+                "{\"type\":\"user\",\"sessionId\":\"s1\",\"message\":{\"role\":\"user\",\"content\":\"start\"},\"uuid\":\"u1\",\"timestamp\":\"2026-08-01T10:00:00.000Z\"}\n"
+                        + "{\"parentUuid\": \"u1\", \"isSidechain\": false, \"sessionId\": \"s1\", \"type\": \"assistant\", \"message\": {\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \""
+                        + huge + "\"}]}, \"uuid\": \"a1\", \"timestamp\": \"2026-08-01T10:00:05.000Z\"}\n"
+                        + "{\"type\":\"ai-title\",\"aiTitle\":\"After it\",\"sessionId\":\"s1\"}\n"
+                        + "{\"type\":\"user\",\"sessionId\":\"s1\",\"message\":{\"role\":\"user\",\"content\":\"thanks\"},\"uuid\":\"u2\",\"timestamp\":\"2026-08-01T10:01:00.000Z\"}\n";
+        Path f = file(text);
+        List<TranscriptEvent> events = new ArrayList<>();
+        TranscriptReader.Tail tail = TranscriptReader.readFrom(f, 0, events::add);
+        assertEquals(Files.size(f), tail.end());
+        assertEquals(
+                List.of("u1", "a1", "u2"),
+                events.stream().map(TranscriptEvent::uuid).toList());
+        TranscriptEvent big = events.get(1);
+        assertEquals("assistant", big.type());
+        assertEquals("2026-08-01T10:00:05.000Z", big.timestamp());
+        assertEquals(LongLine.STRING_CAP + 1, big.text().length(), "the copy's text, cut");
+        assertEquals(huge.substring(0, LongLine.STRING_CAP) + "…", big.text());
+        assertEquals("After it", tail.transcript().title());
+        assertEquals(0, tail.transcript().malformed());
+        assertEquals(4, tail.transcript().lines());
+    }
 }

@@ -223,4 +223,86 @@ class TranscriptScannerTest {
         assertEquals(1, x.sidechainMessages());
         assertEquals(0, x.malformed());
     }
+
+    /** One line of a Claude Code transcript written by Python's json.dumps (spaced: the byte search misses its keys). */
+    static String spaced(String type, String uuid, String ts, String text) {
+        return "{\"parentUuid\": null, \"isSidechain\": false, \"cwd\": \"/home/u/big\", \"sessionId\": \"s1\", \"type\": \""
+                + type + "\", \"message\": {\"role\": \"" + type + "\", \"content\": [{\"type\": \"text\", \"text\": \""
+                + text + "\"}]}, \"uuid\": \"" + uuid + "\", \"timestamp\": \"" + ts + "\"}\n";
+    }
+
+    static final String HUGE = "x".repeat(LongLine.MAX_LINE + (1 << 20));
+
+    /**
+     * A line longer than {@link LongLine#MAX_LINE} (a tool output of megabytes: Claude Code writes lines of 12.8 M
+     * characters) is read as its bounded copy: it counts as the turn it is, and the lines after it are read, a title
+     * there included (past the tail window, so only a whole read finds it).
+     */
+    @Test
+    void aLineLongerThanTheBoundCountsAsWhatItIsAndTheLinesAfterItAreRead() throws Exception {
+        Path f = tmp.resolve("long-line.jsonl");
+        StringBuilder sb = new StringBuilder();
+        sb.append(spaced("user", "u1", "2026-08-01T10:00:00.000Z", "start"));
+        sb.append(spaced("assistant", "a1", "2026-08-01T10:00:05.000Z", "Output: " + HUGE));
+        sb.append("{\"type\": \"custom-title\", \"customTitle\": \"After the long line\", \"sessionId\": \"s1\"}\n");
+        for (int i = 0; i < 20; i++) sb.append(spaced("user", "p" + i, "2026-08-01T11:00:00.000Z", "y".repeat(1000)));
+        Files.writeString(f, sb.toString());
+        long before = TranscriptScanner.BYTES_READ.get();
+        TranscriptFacts x = TranscriptScanner.scan(f, true);
+        assertTrue(TranscriptScanner.BYTES_READ.get() - before >= Files.size(f), "read whole");
+        assertEquals("After the long line", x.title());
+        assertTrue(x.exact());
+        assertEquals(22, x.messages());
+        assertEquals(0, x.malformed());
+        assertEquals("s1", x.sessionId());
+        assertEquals("/home/u/big", x.cwd());
+        assertEquals(TranscriptReader.epoch("2026-08-01T10:00:00.000Z"), x.firstEpoch(), 1e-3);
+        assertEquals(TranscriptReader.epoch("2026-08-01T11:00:00.000Z"), x.lastEpoch(), 1e-3);
+        agrees(f, "long line", false);
+
+        // untitled: the count is exact, the long turn included
+        Files.writeString(f, sb.toString().replace("custom-title", "x-other"));
+        TranscriptFacts u = TranscriptScanner.scan(f, true);
+        assertEquals(null, u.title());
+        assertTrue(u.exact());
+        assertEquals(22, u.messages());
+        agrees(f, "long line, untitled", false);
+    }
+
+    /**
+     * A title entry longer than the bound still titles its session: its copy keeps the title's start, marked as cut, so
+     * even a title that opens with more blanks than the copy keeps is not taken for none (untitled sessions are deleted).
+     */
+    @Test
+    void aTitleLongerThanTheBoundStillTitlesTheSession() throws Exception {
+        Path f = tmp.resolve("long-title.jsonl");
+        StringBuilder sb = new StringBuilder();
+        sb.append(spaced("user", "u1", "2026-08-01T10:00:00.000Z", "start"));
+        sb.append("{\"type\":\"custom-title\",\"customTitle\":\"Long name " + HUGE + "\",\"sessionId\":\"s1\"}\n");
+        for (int i = 0; i < 20; i++) sb.append(spaced("user", "p" + i, "2026-08-01T11:00:00.000Z", "y".repeat(1000)));
+        Files.writeString(f, sb.toString());
+        TranscriptFacts x = TranscriptScanner.scan(f, true);
+        assertEquals(LongLine.STRING_CAP + 1, x.title().length(), "the copy's title, cut");
+        assertEquals("Long name " + "x".repeat(LongLine.STRING_CAP - "Long name ".length()) + "…", x.title());
+        assertEquals(21, x.messages());
+
+        Files.writeString(f, sb.toString().replace("Long name x", " ".repeat(LongLine.STRING_CAP) + "Long name x"));
+        TranscriptFacts blank = TranscriptScanner.scan(f, true);
+        assertEquals(" ".repeat(LongLine.STRING_CAP) + "…", blank.title());
+        assertEquals(TitleEntry.CUSTOM, blank.titleKind());
+    }
+
+    /** A long line that is not JSON (cut: the last line of a transcript being written) is malformed, as a short one is. */
+    @Test
+    void aLongLineThatIsNotJsonIsMalformed() throws Exception {
+        Path f = tmp.resolve("long-cut.jsonl");
+        String all = spaced("user", "u1", "2026-08-01T10:00:00.000Z", "start")
+                + spaced("assistant", "a1", "2026-08-01T10:00:05.000Z", HUGE);
+        Files.writeString(f, all.substring(0, all.length() - 40));
+        TranscriptFacts x = TranscriptScanner.scan(f, true);
+        assertEquals(1, x.messages());
+        assertEquals(1, x.malformed());
+        assertTrue(x.openTail());
+        agrees(f, "long line cut", false);
+    }
 }

@@ -135,7 +135,10 @@ public final class ApplyEngine {
         // progress: checking, [moving the Claude Code files], backing up each Hermes session, the transaction,
         // verifying
         int steps = plan.items().size() + 3 + (claudeItems.isEmpty() ? 0 : 1);
-        if (claudeItems.isEmpty()) {
+        // a plan of Claude Code only never opens Hermes' state.db, even with nothing to do (there may be no Hermes
+        // home)
+        boolean hermes = plan.storeRefs().stream().anyMatch(r -> r.store().equals(SessionRow.HERMES));
+        if (claudeItems.isEmpty() && hermes) {
             if (!req.dryRun()) work.checkpoint(CTX); // the last safe point: from here the apply runs to its end
             // the plan is claimed inside, after the journal is written, and released there when nothing was committed
             HermesPart h = applyHermes(
@@ -154,7 +157,6 @@ public final class ApplyEngine {
             return result(plan, false, h.b(), h.d(), h.after(), h.fts(), h.checks(), learn(plan, req, h.d()), req);
         }
         ClaudeApplier claude = new ClaudeApplier(paths, clock, plan, claudeItems, callerCwd);
-        boolean hermes = plan.storeRefs().stream().anyMatch(r -> r.store().equals(SessionRow.HERMES));
         if (req.dryRun()) {
             ClaudeApplier.Part cp = claude.decide(req);
             HermesPart h = hermes ? applyHermes(plan, req, now, null, plans, journal, Work.NONE, 0, steps) : null;
@@ -170,7 +172,8 @@ public final class ApplyEngine {
         plans.claim(plan.plan_id());
         String backupId = SessionBackup.newId(clock.instant());
         ClaudeApplier.Part cp;
-        rest.progress(1, steps, "moving " + claudeItems.size() + " Claude Code sessions into the backup");
+        if (!claudeItems.isEmpty())
+            rest.progress(1, steps, "moving " + claudeItems.size() + " Claude Code sessions into the backup");
         try {
             cp = claude.execute(req, backupId);
         } catch (RuntimeException e) {

@@ -1,8 +1,7 @@
 package steward.sessions.inspect;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import steward.StewardError;
 import steward.claude.ClaudeHome;
+import steward.claude.LongLine;
 import steward.claude.TitleEntry;
 import steward.claude.Titles;
 import steward.claude.TranscriptReader;
@@ -257,17 +257,18 @@ public final class ClaudeSessionSource implements SessionSource {
 
     /** The session a project-level agent file belongs to: the {@code sessionId} of its first events, or null. */
     private static String flatParent(Path f) {
-        try (BufferedReader in =
-                new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
-            String line;
-            for (int i = 0; i < FLAT_HEAD_LINES && (line = in.readLine()) != null; i++) {
-                String v = str(json(line), "sessionId");
-                if (v != null && v.matches("[A-Za-z0-9._-]+") && !v.startsWith(".")) return v;
-            }
+        String[] found = {null};
+        int[] seen = {0};
+        try (InputStream in = Files.newInputStream(f)) {
+            LongLine.lines(in, (b, off, len, length, terminated) -> {
+                String v = str(json(text(b, off, len)), "sessionId");
+                if (v != null && v.matches("[A-Za-z0-9._-]+") && !v.startsWith(".")) found[0] = v;
+                return found[0] == null && ++seen[0] < FLAT_HEAD_LINES;
+            });
         } catch (IOException e) {
             return null;
         }
-        return null;
+        return found[0];
     }
 
     private void refuseEscape(Path f, String id) {
@@ -281,10 +282,12 @@ public final class ClaudeSessionSource implements SessionSource {
     private Parsed read(Path file, String id, boolean subagent, String parentId) {
         refuseEscape(file, id);
         Reader r = new Reader(!subagent);
-        try (BufferedReader in =
-                new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) r.line(line);
+        try (InputStream in = Files.newInputStream(file)) {
+            // a line longer than LongLine.MAX_LINE comes as its bounded copy: its texts are cut
+            LongLine.lines(in, (b, off, len, length, terminated) -> {
+                r.line(text(b, off, len));
+                return true;
+            });
         } catch (IOException e) {
             throw new StewardError("session_inspect", id + ": cannot read " + file + ": " + e.getMessage());
         }
@@ -363,25 +366,32 @@ public final class ClaudeSessionSource implements SessionSource {
                     .sorted()
                     .toList()) {
                 if (!ClaudeHome.inside(f, realHome)) continue;
-                try (BufferedReader in =
-                        new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        if (!line.contains("continued-in") || !line.contains(id)) continue;
+                boolean[] names = {false};
+                try (InputStream in = Files.newInputStream(f)) {
+                    LongLine.lines(in, (b, off, len, length, terminated) -> {
+                        String line = text(b, off, len);
+                        if (!line.contains("continued-in") || !line.contains(id)) return true;
                         JsonNode n = json(line);
-                        if (n != null
+                        names[0] = n != null
                                 && "continued-in".equals(n.path("type").asString(null))
-                                && id.equals(n.path("continuedInSessionId").asString(null))) {
-                            String n2 = f.getFileName().toString();
-                            return n2.substring(0, n2.length() - ".jsonl".length());
-                        }
-                    }
+                                && id.equals(n.path("continuedInSessionId").asString(null));
+                        return !names[0];
+                    });
+                }
+                if (names[0]) {
+                    String n2 = f.getFileName().toString();
+                    return n2.substring(0, n2.length() - ".jsonl".length());
                 }
             }
         } catch (IOException e) {
             return null;
         }
         return null;
+    }
+
+    /** A line's text (bytes that are not UTF-8 read as U+FFFD, as a reader of the file would). */
+    private static String text(byte[] b, int off, int len) {
+        return new String(b, off, len, StandardCharsets.UTF_8);
     }
 
     private static Double nan(double v) {

@@ -381,4 +381,58 @@ class ClaudeApplyTest {
                     "the failed apply left no backup behind, only the first apply's is there");
         }
     }
+
+    /**
+     * A plan of Claude Code only with nothing in it (a home with nothing to clean) applies as nothing to do, as a plan
+     * whose items were all rejected does: it never opens Hermes' state.db, which a Claude Code-only user does not have
+     * (it failed with "state.db: no such file").
+     */
+    @Test
+    void anEmptyClaudeOnlyPlanAppliesAsNothingToDoWithoutAHermesHome() throws Exception {
+        Path claude = tmp.resolve("only-current/.claude");
+        Path project = Files.createDirectories(claude.resolve("projects")
+                .resolve(steward.claude.ClaudeHome.encodeCwd(ClaudeTestHomes.CALLER_CWD.toString())));
+        Path t = project.resolve("3f2a1b0c-0000-4000-8000-000000000001.jsonl");
+        Files.writeString(
+                t,
+                "{\"type\":\"user\",\"sessionId\":\"3f2a1b0c-0000-4000-8000-000000000001\",\"cwd\":\""
+                        + ClaudeTestHomes.CALLER_CWD + "\",\"message\":{\"role\":\"user\",\"content\":\"hi\"},"
+                        + "\"uuid\":\"u1\",\"timestamp\":\"2026-08-10T11:58:00.000Z\"}\n"
+                        + "{\"type\":\"ai-title\",\"aiTitle\":\"Current work\",\"sessionId\":\"3f2a1b0c-0000-4000-8000-000000000001\"}\n");
+        Files.setLastModifiedTime(t, FileTime.from(TestHomes.NOW.minusSeconds(60)));
+        Path noHermes = tmp.resolve("only-current/no-hermes");
+        paths = StewardPaths.claudeOnly(noHermes, claude);
+        AuditEngine.Outcome o = new AuditEngine(paths, TestHomes.CLOCK, Preferences.empty())
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 500, "claude", 0));
+        assertTrue(
+                o.result().decision_groups().isEmpty(),
+                o.result().decision_groups().toString());
+        String plan = o.result().plan_id();
+        ApplyResult dry = new ApplyEngine(paths, TestHomes.CLOCK)
+                .store("claude")
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                .apply(new ApplyRequest(plan, Map.of(), Map.of(), Map.of(), true, null));
+        assertTrue(dry.executed().isEmpty());
+        ApplyResult r = new ApplyEngine(paths, TestHomes.CLOCK)
+                .store("claude")
+                .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                .apply(new ApplyRequest(plan, Map.of(), Map.of(), Map.of(), false, null));
+        assertTrue(r.executed().isEmpty());
+        assertTrue(r.skipped().isEmpty());
+        assertEquals(null, r.backup());
+        assertTrue(
+                r.checklist().stream().allMatch(ApplyResult.Check::ok),
+                r.checklist().toString());
+        assertEquals(1, r.after().all());
+        assertTrue(Files.exists(t));
+        assertFalse(Files.exists(noHermes), "nothing of Hermes was opened or created");
+        // the plan ran: applying it again is refused as used
+        StewardError again = assertThrows(
+                StewardError.class,
+                () -> new ApplyEngine(paths, TestHomes.CLOCK)
+                        .callerCwd(ClaudeTestHomes.CALLER_CWD)
+                        .apply(new ApplyRequest(plan, Map.of(), Map.of(), Map.of(), false, null)));
+        assertTrue(again.getMessage().contains("used"), again.getMessage());
+    }
 }
