@@ -15,7 +15,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.ToDoubleFunction;
 import steward.StewardError;
 import steward.Work;
+import steward.config.StewardPaths;
 import steward.json.Json;
+import steward.memory.MemoryDocument;
 import steward.recall.gate.CooldownGate;
 import steward.recall.gate.Gate;
 import steward.recall.gate.Gates;
@@ -118,6 +120,25 @@ public final class InjectEngine {
         this.logFile = recallDir.resolve("injections.json");
     }
 
+    /**
+     * The normalised texts of the entries of Hermes' MEMORY.md and USER.md as they are now (the "gone" gate drops an
+     * indexed entry no longer among them); null when there is no Hermes home or a file cannot be read (nothing is
+     * dropped for it then).
+     */
+    private Set<String> memoryNow() {
+        StewardPaths p = engine.paths();
+        if (!p.hermesPresent()) return null;
+        Set<String> out = new HashSet<>();
+        try {
+            for (String f : List.of("MEMORY.md", "USER.md"))
+                for (String e : MemoryDocument.read(p.memoriesDir().resolve(f)).entries())
+                    out.add(Identity.normalise(e));
+        } catch (RuntimeException e) {
+            return null;
+        }
+        return out;
+    }
+
     /** One decision at a time per engine (the log's read-modify-write and the per-session state). */
     public Result inject(Request req) {
         return inject(req, Work.NONE);
@@ -174,7 +195,8 @@ public final class InjectEngine {
                 recentTexts,
                 cooldown,
                 harmful,
-                harmfulTexts);
+                harmfulTexts,
+                memoryNow());
         work.checkpoint("recall_inject");
 
         String lane = Lanes.lane(context);

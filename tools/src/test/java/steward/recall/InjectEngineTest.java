@@ -80,6 +80,33 @@ class InjectEngineTest {
         assertEquals("shadow", proactive.decision(), proactive.reason());
     }
 
+    /**
+     * Review of 2026-12-04: 50 ms after Hermes' memory tool removed an entry, the server's recall_inject (its index
+     * refreshed in the background) injected it again. Here the index lags on purpose: the file keeps its size and mtime,
+     * so a sync sees no change, and the entry it still holds is no longer in MEMORY.md.
+     */
+    @Test
+    void anEntryNoLongerInTheMemoryFileIsNeverInjectedEvenWhenTheIndexLags() throws Exception {
+        RecallService s = service();
+        assertEquals(
+                List.of(m(1)),
+                uris(s.inject(req("What port does the staging database use?", null, null, "active"))
+                        .items()));
+        Path f = tmp.resolve("home/memories/MEMORY.md");
+        var mtime = java.nio.file.Files.getLastModifiedTime(f);
+        String old = MEMORY.split("\n§\n")[0];
+        String now = ("The prod database runs on port 5432, no pgbouncer at all here" + "x".repeat(old.length()))
+                .substring(0, old.length());
+        java.nio.file.Files.writeString(f, MEMORY.replace(old, now));
+        java.nio.file.Files.setLastModifiedTime(f, mtime);
+        InjectEngine.Result r = s.inject(req("What port does the staging database use?", "s2", null, "active"));
+        assertFalse(uris(r.items()).contains(m(1)), r.items().toString());
+        assertTrue(
+                r.dropped().stream()
+                        .anyMatch(c -> c.uri().equals(m(1)) && c.drop_reason().startsWith("gone")),
+                r.dropped().toString());
+    }
+
     @Test
     void secretsAreGated() throws Exception {
         InjectEngine.Result r = service().inject(req("What is the deploy token?", null, null, "active"));

@@ -31,7 +31,8 @@ public interface Gate {
 
     /**
      * What the gates may look at besides the item. {@code harmfulTexts}: the normalised hashes
-     * ({@code Identity.normalHash}) of the texts of items marked harmful.
+     * ({@code Identity.normalHash}) of the texts of items marked harmful; {@code memoryNow}: the normalised texts
+     * ({@code Identity.normalise}) of the entries of Hermes' memory files as read at the call (null: not read).
      */
     record Context(
             String sessionId,
@@ -39,14 +40,15 @@ public interface Gate {
             Set<String> recentTurnTexts,
             Set<String> cooldownUris,
             Set<String> harmfulUris,
-            Set<Long> harmfulTexts) {
+            Set<Long> harmfulTexts,
+            Set<String> memoryNow) {
         public Context(
                 String sessionId,
                 Set<String> ownRecentUris,
                 Set<String> recentTurnTexts,
                 Set<String> cooldownUris,
                 Set<String> harmfulUris) {
-            this(sessionId, ownRecentUris, recentTurnTexts, cooldownUris, harmfulUris, Set.of());
+            this(sessionId, ownRecentUris, recentTurnTexts, cooldownUris, harmfulUris, Set.of(), null);
         }
     }
 }

@@ -8,5 +8,6 @@ public final class Gates {
     private Gates() {}
 
     public static final List<Gate> ALL = Metadata.validated(
-            "recall gates", List.of(new OwnSessionGate(), new CooldownGate(), new HarmfulGate(), new SecretGate()));
+            "recall gates",
+            List.of(new OwnSessionGate(), new CooldownGate(), new HarmfulGate(), new SecretGate(), new RemovedGate()));
 }

@@ -1,0 +1,44 @@
+package steward.recall.gate;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import steward.recall.Identity;
+import steward.recall.RecallItem;
+
+class RemovedGateTest {
+    final RemovedGate gate = new RemovedGate();
+
+    static RecallItem memory(String text) {
+        return new RecallItem(
+                "steward://memory/memory/" + Identity.id(text),
+                RecallItem.MEMORY,
+                "memory",
+                "",
+                text,
+                "",
+                1.7e9,
+                null,
+                false);
+    }
+
+    static Gate.Context now(String... entries) {
+        Set<String> n = new java.util.HashSet<>();
+        for (String e : entries) n.add(Identity.normalise(e));
+        return new Gate.Context("s1", Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), n);
+    }
+
+    @Test
+    void dropsAMemoryEntryNoLongerInTheFileAndKeepsOneStillThere() {
+        assertNotNull(gate.drop(memory("Staging DB on port 5433"), now("Prod DB on port 5432")));
+        assertNull(gate.drop(memory("Staging DB on port 5433"), now("staging db on port 5433.")), "case, punctuation");
+    }
+
+    @Test
+    void leavesOtherSourcesAndUnreadFilesAlone() {
+        assertNull(gate.drop(GateTestSupport.item("steward://session/a/message/1", "x"), now()));
+        assertNull(gate.drop(memory("Staging DB on port 5433"), GateTestSupport.EMPTY), "memory not read: unknown");
+    }
+}
