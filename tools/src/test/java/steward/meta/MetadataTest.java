@@ -41,7 +41,7 @@ class MetadataTest {
     void everyRegistryDescribesItself() {
         assertEquals(13, Rules.ORDERED.size());
         assertEquals(10, LearningEngine.RULES.size());
-        assertEquals(4, Gates.ALL.size());
+        assertEquals(5, Gates.ALL.size());
         assertEquals(14, Checks.ORDERED.size());
         assertEquals(9, LifecycleRules.all().size());
         for (List<?> registry :

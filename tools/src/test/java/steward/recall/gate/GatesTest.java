@@ -22,7 +22,7 @@ class GatesTest {
             assertEquals(g.meta().summary(), g.description());
             assertFalse(!ids.add(g.id()), "duplicate gate id " + g.id());
         }
-        assertEquals(Set.of("own_recent_turn", "cooldown", "harmful", "secret"), ids);
+        assertEquals(Set.of("own_recent_turn", "cooldown", "harmful", "secret", "gone"), ids);
     }
 
     @Test
