@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
         verdict = "reject_history",
         summary = "not a past, already-fixed state",
         rationale = "Seed 001 (四问终检): historical state (已修复的过去式) is never written; memory holds what is true now. "
-                + "\"No longer\" / 不再 states a current preference and passes.")
+                + "A fix told in the past (\"Fixed the …\", \"… fixed on <date>\") is history too. \"No longer\" / 不再 states a "
+                + "current preference and passes.")
 public final class HistoryCheck implements PrecheckCheck {
     static final Pattern HISTORY =
             Pattern.compile("(?i)\\b(?:was|were|had been|has been|have been|got|is|are)\\s+(?:now\\s+)?(?:already\\s+)?"
