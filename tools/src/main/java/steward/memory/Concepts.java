@@ -43,8 +43,15 @@ public final class Concepts {
     /** The negation concept: a text that negates must be matched by one that negates too. */
     static final String NOT = "not";
 
-    /** Concept → weight, and which of them are anchors (a text that lacks one of them states another fact). */
-    public record Bag(Map<String, Double> weights, Set<String> anchors) {
+    /**
+     * Concept → weight, and which of them are anchors (a text that lacks one of them states another fact); {@code
+     * sequence}: the concepts in the order the text names them, each time it names them (what {@link #swapped} reads).
+     */
+    public record Bag(Map<String, Double> weights, Set<String> anchors, List<String> sequence) {
+        public Bag(Map<String, Double> weights, Set<String> anchors) {
+            this(weights, anchors, List.of());
+        }
+
         public double total() {
             double t = 0;
             for (double w : weights.values()) t += w;
@@ -55,13 +62,29 @@ public final class Concepts {
             return weights.isEmpty();
         }
 
-        /** This bag with {@code other}'s concepts added (a skill's name and description count for each paragraph). */
+        /**
+         * This bag with {@code other}'s concepts added (a skill's name and description count for each paragraph); the
+         * sequence stays this bag's.
+         */
         public Bag plus(Bag other) {
             Map<String, Double> w = new LinkedHashMap<>(weights);
             other.weights.forEach(w::putIfAbsent);
             Set<String> a = new LinkedHashSet<>(anchors);
             a.addAll(other.anchors);
-            return new Bag(Collections.unmodifiableMap(w), Collections.unmodifiableSet(a));
+            return new Bag(Collections.unmodifiableMap(w), Collections.unmodifiableSet(a), sequence);
+        }
+    }
+
+    /** What {@link #of} collects: weights, anchors and the sequence of concepts as they come. */
+    private record Acc(Map<String, Double> w, Set<String> anchors, List<String> seq) {
+        void put(String c, double weight) {
+            w.put(c, weight);
+            seq.add(c);
+        }
+
+        void putIfAbsent(String c, double weight) {
+            w.putIfAbsent(c, weight);
+            seq.add(c);
         }
     }
 
@@ -139,6 +162,7 @@ public final class Concepts {
     public static Bag of(String text) {
         Map<String, Double> w = new LinkedHashMap<>();
         Set<String> anchors = new LinkedHashSet<>();
+        Acc a = new Acc(w, anchors, new ArrayList<>());
         String s = Normalizer.normalize(text, Normalizer.Form.NFKC)
                 .toLowerCase(Locale.ROOT)
                 .replace('\\', '/');
@@ -148,10 +172,10 @@ public final class Concepts {
         while (i < n) {
             int cp = s.codePointAt(i);
             if (TitleAnalyzer.isCjk(cp)) {
-                flushWords(words, w, anchors);
+                flushWords(words, a);
                 int start = i;
                 while (i < n && TitleAnalyzer.isCjk(s.codePointAt(i))) i += Character.charCount(s.codePointAt(i));
-                chinese(s.substring(start, i), w, anchors);
+                chinese(s.substring(start, i), a);
             } else if (tokenChar(cp)) {
                 int start = i;
                 while (i < n && tokenCharAt(s, i)) i += Character.charCount(s.codePointAt(i));
@@ -159,28 +183,28 @@ public final class Concepts {
                 if (t.isEmpty() || ABBREVIATION.matcher(t).matches()) continue;
                 Matcher m = NUMBER_UNIT.matcher(t);
                 if (m.matches()) { // "32gb" reads as "32 gb"
-                    flushWords(words, w, anchors);
-                    anchor(m.group(1), w, anchors);
+                    flushWords(words, a);
+                    anchor(m.group(1), a);
                     words.add(m.group(2));
                 } else if (isAnchor(t)) {
-                    flushWords(words, w, anchors);
-                    anchor(t, w, anchors);
+                    flushWords(words, a);
+                    anchor(t, a);
                 } else if (t.indexOf('-') > 0 || t.indexOf('_') > 0) {
-                    flushWords(words, w, anchors);
+                    flushWords(words, a);
                     List<String> c = MAP.english().get(stemPhrase(t));
-                    if (c != null) add(c, w, anchors);
-                    else w.put(t, NAME);
+                    if (c != null) add(c, a);
+                    else a.put(t, NAME);
                 } else {
                     words.add(t);
                 }
             } else {
                 // punctuation and spaces: a space keeps a phrase going, anything else ends it
-                if (!Character.isWhitespace(cp)) flushWords(words, w, anchors);
+                if (!Character.isWhitespace(cp)) flushWords(words, a);
                 i += Character.charCount(cp);
             }
         }
-        flushWords(words, w, anchors);
-        return new Bag(Collections.unmodifiableMap(w), Collections.unmodifiableSet(anchors));
+        flushWords(words, a);
+        return new Bag(Collections.unmodifiableMap(w), Collections.unmodifiableSet(anchors), List.copyOf(a.seq()));
     }
 
     private static String trim(String t) {
@@ -199,13 +223,13 @@ public final class Concepts {
         return false;
     }
 
-    private static void anchor(String t, Map<String, Double> w, Set<String> anchors) {
-        w.put(t, ANCHOR);
-        anchors.add(t);
+    private static void anchor(String t, Acc a) {
+        a.put(t, ANCHOR);
+        a.anchors().add(t);
     }
 
     /** English words: phrases of up to four words first, then single stems through the map; stop words dropped. */
-    private static void flushWords(List<String> words, Map<String, Double> w, Set<String> anchors) {
+    private static void flushWords(List<String> words, Acc a) {
         List<String> stems = new ArrayList<>(words.size());
         for (String x : words) stems.add(stem(x));
         int k = 0;
@@ -214,15 +238,15 @@ public final class Concepts {
             for (int len = Math.min(4, stems.size() - k); len >= 2 && taken == 0; len--) {
                 List<String> c = MAP.english().get(String.join("_", stems.subList(k, k + len)));
                 if (c != null) {
-                    add(c, w, anchors);
+                    add(c, a);
                     taken = len;
                 }
             }
             if (taken == 0) {
                 String st = stems.get(k);
                 List<String> c = MAP.english().get(st);
-                if (c != null) add(c, w, anchors);
-                else if (st.length() >= 2) w.putIfAbsent(st, NAME);
+                if (c != null) add(c, a);
+                else if (st.length() >= 2) a.putIfAbsent(st, NAME);
                 taken = 1;
             }
             k += taken;
@@ -231,7 +255,7 @@ public final class Concepts {
     }
 
     /** Longest match against the map's Chinese forms; what no form covers counts per character, stop characters dropped. */
-    private static void chinese(String run, Map<String, Double> w, Set<String> anchors) {
+    private static void chinese(String run, Acc a) {
         int[] cps = run.codePoints().toArray();
         int k = 0;
         while (k < cps.length) {
@@ -239,23 +263,23 @@ public final class Concepts {
             for (int len = Math.min(MAP.longestChinese(), cps.length - k); len >= 1 && taken == 0; len--) {
                 List<String> c = MAP.chinese().get(new String(cps, k, len));
                 if (c != null) {
-                    add(c, w, anchors);
+                    add(c, a);
                     taken = len;
                 }
             }
             if (taken == 0) {
-                w.putIfAbsent(new String(cps, k, 1), CJK_CHAR);
+                a.putIfAbsent(new String(cps, k, 1), CJK_CHAR);
                 taken = 1;
             }
             k += taken;
         }
     }
 
-    private static void add(List<String> concepts, Map<String, Double> w, Set<String> anchors) {
+    private static void add(List<String> concepts, Acc a) {
         for (String c : concepts) {
             if (c.equals(STOP)) continue;
-            w.put(c, WORD);
-            if (c.equals(NOT)) anchors.add(c);
+            a.put(c, WORD);
+            if (c.equals(NOT)) a.anchors().add(c);
         }
     }
 
@@ -278,6 +302,50 @@ public final class Concepts {
             else union += e.getValue();
         }
         return shared / union;
+    }
+
+    /**
+     * Two concepts that {@code a} and {@code b} name in exchanged places, all else in the same order: "apply before …
+     * plan" / "plan before … apply", "db05, replica … db04" / "db04, replica … db05" — the same words in other roles,
+     * so another fact. Compared over the concepts both name, each at its first mention; empty when the two orders
+     * differ by anything but one exchange (a reworded or reordered sentence is not a swap), or when the two are
+     * neighbours or named more than once.
+     */
+    public static List<String> swapped(Bag a, Bag b) {
+        List<String> sa = firstMentions(a.sequence(), Set.copyOf(b.sequence()));
+        List<String> sb = firstMentions(b.sequence(), Set.copyOf(a.sequence()));
+        if (sa.size() != sb.size()) return List.of();
+        int first = -1;
+        int second = -1;
+        for (int i = 0; i < sa.size(); i++) {
+            if (sa.get(i).equals(sb.get(i))) continue;
+            if (first < 0) first = i;
+            else if (second < 0) second = i;
+            else return List.of();
+        }
+        if (second < 0
+                || !sa.get(first).equals(sb.get(second))
+                || !sa.get(second).equals(sb.get(first))) return List.of();
+        String x = sa.get(first);
+        String y = sa.get(second);
+        // neighbours trade places in wording alone ("answers in Chinese" / "中文回答"), and a concept named twice may
+        // stand in two roles: only two single mentions apart in both texts are an exchange of roles
+        if (!apart(a.sequence(), x, y) || !apart(b.sequence(), x, y)) return List.of();
+        return List.of(x, y);
+    }
+
+    /** {@code x} and {@code y} are each named once in {@code seq}, with another concept between them. */
+    private static boolean apart(List<String> seq, String x, String y) {
+        int px = seq.indexOf(x);
+        int py = seq.indexOf(y);
+        return px == seq.lastIndexOf(x) && py == seq.lastIndexOf(y) && Math.abs(px - py) > 1;
+    }
+
+    /** The concepts of {@code seq} that {@code keep} holds, each once, in the order of their first mention. */
+    private static List<String> firstMentions(List<String> seq, Set<String> keep) {
+        LinkedHashSet<String> out = new LinkedHashSet<>();
+        for (String c : seq) if (keep.contains(c)) out.add(c);
+        return new ArrayList<>(out);
     }
 
     /** {@code a}'s anchors (versions, hosts, paths, numbers, and its negation) that {@code b} lacks. */

@@ -160,7 +160,8 @@ public final class MemoryPrecheck {
                 fits,
                 answers == null ? null : answers.frequency(),
                 answers == null ? null : answers.consequence(),
-                ranked.bestMissing());
+                ranked.bestMissing(),
+                ranked.bestSwapped());
 
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         List<Check> checks = new ArrayList<>();
@@ -322,14 +323,17 @@ public final class MemoryPrecheck {
         return where == null ? head + " (details: see the referenced document)" : head + " → see " + where;
     }
 
-    record Ranked(List<Candidate> shown, int considered, List<String> bestMissing) {
+    record Ranked(List<Candidate> shown, int considered, List<String> bestMissing, List<String> bestSwapped) {
         Ranked(List<Candidate> shown, int considered) {
-            this(shown, considered, List.of());
+            this(shown, considered, List.of(), List.of());
         }
     }
 
-    /** A scored candidate with what it lacks of the content's anchors (not shown: the check's detail names them). */
-    private record Scored(Candidate c, List<String> missing) {
+    /**
+     * A scored candidate with what it lacks of the content's anchors and its concepts (not shown: the check's detail
+     * names what matters).
+     */
+    private record Scored(Candidate c, List<String> missing, Concepts.Bag concepts) {
         double score() {
             return c.score();
         }
@@ -362,8 +366,13 @@ public final class MemoryPrecheck {
             Candidate x = all.get(i).c();
             out.add(new Candidate(i + 1, x.source(), x.where(), x.score(), x.coverage(), x.jaccard(), x.preview()));
         }
+        if (considered == 0) return new Ranked(out, 0);
+        // the best match's words in exchanged roles state another fact
         return new Ranked(
-                out, considered, considered == 0 ? List.of() : all.get(0).missing());
+                out,
+                considered,
+                all.get(0).missing(),
+                Concepts.swapped(ct, all.get(0).concepts()));
     }
 
     private static void addEntries(List<Scored> all, Concepts.Bag ct, MemoryTarget t, MemoryDocument d) {
@@ -428,7 +437,8 @@ public final class MemoryPrecheck {
                         Math.round(cov * 1000) / 1000.0,
                         Math.round(jac * 1000) / 1000.0,
                         MemoryRules.preview(text.replace('\n', ' '))),
-                Concepts.missingAnchors(ct, xt));
+                Concepts.missingAnchors(ct, xt),
+                xt);
     }
 
     static String lower(String s) {

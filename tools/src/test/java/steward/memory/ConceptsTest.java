@@ -52,4 +52,30 @@ class ConceptsTest {
         assertFalse(b.anchors().contains("fish"));
         assertTrue(Concepts.coverage(Concepts.of("zsh shell"), b) <= 0.5);
     }
+
+    @Test
+    void wordsInExchangedRolesAreASwapAndRewordingIsNot() {
+        assertEquals(
+                List.of("db05", "db04"),
+                Concepts.swapped(
+                        Concepts.of("Production database is Postgres 15 on db05, replica on db04"),
+                        Concepts.of("Production database is Postgres 15 on db04, replica on db05")));
+        assertEquals(
+                List.of("appli", "plan"),
+                Concepts.swapped(
+                        Concepts.of("Always run terraform apply before terraform plan"),
+                        Concepts.of("Always run terraform plan before terraform apply")));
+        Concepts.Bag same = Concepts.of("Always run terraform plan before terraform apply");
+        assertEquals(List.of(), Concepts.swapped(same, same));
+        assertEquals(
+                List.of(),
+                Concepts.swapped(Concepts.of("User prefers answers in Chinese"), Concepts.of("用户偏好：中文回答")),
+                "neighbours trade places in wording alone");
+        assertEquals(
+                List.of(),
+                Concepts.swapped(
+                        Concepts.of("Prod deploys only from CI; staging deploys need the VPN"),
+                        Concepts.of("Staging deploys need the VPN; prod deploys only from CI")),
+                "clauses in another order");
+    }
 }

@@ -29,4 +29,18 @@ class TitleAnalyzerTest {
         assertEquals(
                 List.of("brien", "drop", "table", "sessions"), TitleAnalyzer.tokens("O'Brien; DROP TABLE sessions;--"));
     }
+
+    @Test
+    void overlappingBigramsOfOneSharedRunAreOneWord() {
+        assertEquals(List.of("数据库"), TitleAnalyzer.sharedWords("数据库连接池配置", List.of("数据", "据库"), "数据库备份策略讨论"));
+        assertEquals(
+                List.of("备份", "数据库"),
+                TitleAnalyzer.sharedWords("备份数据库", List.of("备份", "数据", "据库"), "数据库备份策略"),
+                "not contiguous in the title: two words");
+        assertEquals(
+                List.of("postgres", "pool"),
+                TitleAnalyzer.sharedWords("postgres pool", List.of("postgres", "pool"), "x"));
+        assertFalse(TitleAnalyzer.tokens("周末讨论一下").contains("讨论"), "a generic word, as 'discuss' is");
+        assertFalse(TitleAnalyzer.tokens("weekend discussion").contains("discussion"));
+    }
 }

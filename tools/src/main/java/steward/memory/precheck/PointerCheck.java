@@ -30,6 +30,7 @@ public final class PointerCheck implements PrecheckCheck {
         return "skill".equals(in.bestSource())
                 && in.bestCoverage() >= SKILL_COVERAGE
                 && in.bestMissing().isEmpty()
+                && in.bestSwapped().isEmpty()
                 && !AlreadyCarriedCheck.carried(in)
                 && in.tokens() >= AlreadyCarriedCheck.MIN_TOKENS;
     }

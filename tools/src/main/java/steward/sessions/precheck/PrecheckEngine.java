@@ -25,7 +25,8 @@ import steward.text.TitleAnalyzer;
 /**
  * {@code session_precheck} (L0): before the agent opens a new session, find active titled sessions
  * on the same topic, newest activity first (Hermes lists by start time, which buries old sessions
- * used recently). One shared keyword is a weak match; two, or a repeated-title chain, is strong.
+ * used recently). One shared keyword is a weak match; two, or a repeated-title chain, is strong. A Chinese word
+ * shared as several overlapping bigrams counts once ({@link TitleAnalyzer#sharedWords}).
  */
 public final class PrecheckEngine {
     public static final int MAX_KEYWORDS = 5;
@@ -149,15 +150,17 @@ public final class PrecheckEngine {
                 if (toks.contains(k) || (TitleAnalyzer.cjkToken(k) && lower.contains(k))) hit.add(k);
             }
             if (hit.isEmpty()) continue;
+            // overlapping Chinese bigrams of one shared word ("数据" + "据库") are one keyword, as in English
+            List<String> words = TitleAnalyzer.sharedWords(request, hit, s.title());
             boolean chain = baseCount.getOrDefault(base(s.title()), 0) >= 2 || continuedIds.contains(s.id());
-            String strength = hit.size() >= 2 || chain ? "strong" : "weak";
+            String strength = words.size() >= 2 || chain ? "strong" : "weak";
             double hours = Math.max(0, (now - s.lastActivity()) / 3600.0);
             matches.add(new Match(
                     s.id(),
                     s.title(),
                     s.source(),
                     strength,
-                    List.copyOf(hit),
+                    List.copyOf(words),
                     chain,
                     Times.iso(s.lastActivity()),
                     s.lastActivity(),
