@@ -136,6 +136,16 @@ public final class MemoryPrecheck {
         String threat = pre != null && "threat".equals(pre.kind())
                 ? String.valueOf(pre.record().get("error"))
                 : null;
+        // precheck advises before anything is written: what Steward's broader check flags (memory_write only warns
+        // about
+        // it, as Hermes accepts it) is advised against too
+        if (threat == null)
+            threat = SuspicionScan.firstMatch(c)
+                    .map(p -> "looks like a prompt-injection or exfiltration payload (" + p.description()
+                            + "; Steward's check '" + p.id() + "'): memory_write would store it with a warning, as"
+                            + " Hermes does, and every later prompt would carry it; do not store it unless the user"
+                            + " means it")
+                    .orElse(null);
         MemoryWriter.Step step = MemoryWriter.compute(add, t, limit, doc);
         int after = step.newEntries() != null
                 ? MemoryRules.chars(step.newEntries())

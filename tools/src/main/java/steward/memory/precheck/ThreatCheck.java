@@ -5,7 +5,7 @@ package steward.memory.precheck;
         verdict = "reject_threat",
         summary = "no prompt-injection or exfiltration payload",
         rationale =
-                "Memory is injected into every system prompt: memory_write refuses what its threat scan catches, so precheck does too.")
+                "Memory is injected into every system prompt: precheck advises against what Hermes' threat scan refuses (memory_write refuses it too) and what Steward's broader check flags (memory_write stores it with a warning, as Hermes would).")
 public final class ThreatCheck implements PrecheckCheck {
     @Override
     public Outcome evaluate(PrecheckInput in) {
