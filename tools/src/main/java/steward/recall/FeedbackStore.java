@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ public final class FeedbackStore {
     /** Enough to hold an outcome for every item of every decision the injection log keeps, and 1,000 more. */
     static final int MAX_ENTRIES = InjectEngine.MAX_LOGGED_DECISIONS * InjectEngine.MAX_ITEMS + 1000;
     /** 3: content ids keep meaningful symbols ({@link Identity}); feedback under an id of before moves when unchanged. */
-    static final int VERSION = 3;
+    static final int VERSION = 4; // 4: a confidence prefix is not part of an entry's id
     /** Precision the gate aims at; with no feedback the calibration is neutral. */
     public static final double TARGET_PRECISION = 0.75;
     /** Weight of the prior (as if this many outcomes at the target precision had been seen). */
@@ -277,6 +278,7 @@ public final class FeedbackStore {
         Map<String, String> now = files == null ? Map.of() : files.positionalToStable();
         Map<String, HermesFiles.Moved> moved = files == null ? Map.of() : files.legacyToCurrent();
         Map<String, String> renamed = new LinkedHashMap<>();
+        Map<String, Long> rehashed = new HashMap<>(); // a renamed entry's text hashed as now (without its prefix)
         for (Map.Entry<String, Counts> e : state.items().entrySet()) {
             String uri = e.getKey();
             if (!POSITIONAL.matcher(uri).matches()) {
@@ -284,6 +286,7 @@ public final class FeedbackStore {
                 String last = lastFeedback(uri);
                 if (m != null && last != null && m.fileTime() <= epochSeconds(last)) {
                     renamed.put(uri, m.uri());
+                    rehashed.put(m.uri(), m.normalHash());
                     uri = m.uri();
                 } else if (m
                         != null) { // the file changed since: the id may now be another entry's, so it applies to none
@@ -317,8 +320,10 @@ public final class FeedbackStore {
         for (var e : state.injected().entrySet())
             injected.merge(renamed.getOrDefault(e.getKey(), e.getKey()), e.getValue(), Counts::plus);
         Map<String, Long> texts = new TreeMap<>();
-        for (var e : state.harmful_texts().entrySet())
-            texts.put(renamed.getOrDefault(e.getKey(), e.getKey()), e.getValue());
+        for (var e : state.harmful_texts().entrySet()) {
+            String uri = renamed.getOrDefault(e.getKey(), e.getKey());
+            texts.put(uri, rehashed.getOrDefault(uri, e.getValue()));
+        }
         state = new State(
                 items, entries, state.calibration(), unmapped, VERSION, state.calibration_reset_at(), injected, texts);
         if (Files.exists(file)) write(state);

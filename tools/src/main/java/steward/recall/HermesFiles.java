@@ -390,12 +390,13 @@ public final class HermesFiles implements RecallSource {
         return out;
     }
 
-    /** Where an entry's id of before meaningful symbols counted now points, and when its file last changed. */
-    record Moved(String uri, double fileTime) {}
+    /** Where an entry's id of a previous release now points, when its file last changed, and its text's normal hash. */
+    record Moved(String uri, double fileTime, long normalHash) {}
 
     /**
-     * The memory and log entries whose id changed when meaningful symbols began to count ({@link Identity#legacyId}):
-     * their URI of before → their URI now (for moving stored feedback).
+     * The memory and log entries whose id changed when meaningful symbols began to count ({@link Identity#legacyId}) or
+     * when a confidence prefix stopped counting ({@link Identity#prefixedId}): their URI of before → their URI now (for
+     * moving stored feedback).
      */
     Map<String, Moved> legacyToCurrent() {
         Map<String, Moved> out = new LinkedHashMap<>();
@@ -412,11 +413,13 @@ public final class HermesFiles implements RecallSource {
     }
 
     private static void legacy(String prefix, List<String> texts, double fileTime, Map<String, Moved> out) {
-        Map<String, Integer> before = new HashMap<>(), now = new HashMap<>();
+        Map<String, Integer> symbolless = new HashMap<>(), prefixed = new HashMap<>(), now = new HashMap<>();
         for (String t : texts) {
-            String was = prefix + unique(Identity.legacyId(t), before);
             String is = prefix + unique(Identity.id(t), now);
-            if (!was.equals(is)) out.put(was, new Moved(is, fileTime));
+            for (String was : List.of(
+                    prefix + unique(Identity.legacyId(t), symbolless),
+                    prefix + unique(Identity.prefixedId(t), prefixed)))
+                if (!was.equals(is)) out.putIfAbsent(was, new Moved(is, fileTime, Identity.normalHash(t)));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import steward.memory.lifecycle.Confidence;
 import steward.text.TitleAnalyzer;
 
 /**
@@ -17,7 +18,8 @@ import steward.text.TitleAnalyzer;
  * {@code =}, {@code -} before a digit that starts a number), everything else (punctuation, spacing) one space, trimmed.
  * So an entry keeps its id (and its feedback, cooldown and harmful mark) when it moves, or when only case, spacing or
  * punctuation change; any change of a word, number, name or such a symbol makes it a different fact with a new id
- * ("replica count must be > 3" and "… < 3", "C++" and "C#"). A text without such symbols normalises as it did before
+ * ("replica count must be > 3" and "… < 3", "C++" and "C#"). A leading confidence prefix ({@code [0.3]} … {@code [0.9]},
+ * which consolidation rewrites on promotion) is not part of the fact: "[0.5] X" and "[0.7] X" are one entry. A text without such symbols normalises as it did before
  * symbols counted, so its id did not change. Equal entries (the same normalised text) in one file get "-2", "-3" … in
  * file order: an id only ever passes between entries that say the same.
  */
@@ -25,8 +27,20 @@ public final class Identity {
     private Identity() {}
 
     public static String normalise(String text) {
-        String t = Normalizer.normalize(text == null ? "" : text, Normalizer.Form.NFKC)
-                .toLowerCase(Locale.ROOT);
+        return normalWords(
+                Confidence.parse(text == null ? "" : text.stripLeading()).body());
+    }
+
+    /**
+     * The normalisation of the previous release, which kept a confidence prefix ({@code [0.5] }) as words: for moving
+     * stored feedback and matching harmful marks stored then.
+     */
+    static String prefixedNormalise(String text) {
+        return normalWords(text == null ? "" : text);
+    }
+
+    private static String normalWords(String text) {
+        String t = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         StringBuilder b = new StringBuilder(t.length());
         boolean space = false;
         int prev = -1;
@@ -101,6 +115,16 @@ public final class Identity {
     /** The id a text had before symbols counted. */
     static String legacyId(String text) {
         return HexFormat.of().formatHex(sha256(legacyNormalise(text))).substring(0, 12);
+    }
+
+    /** The id a text had in the previous release (its confidence prefix counted). */
+    static String prefixedId(String text) {
+        return HexFormat.of().formatHex(sha256(prefixedNormalise(text))).substring(0, 12);
+    }
+
+    /** The normal hash of the previous release (its confidence prefix counted): harmful marks stored then. */
+    public static long prefixedNormalHash(String text) {
+        return toLong(sha256(prefixedNormalise(text)));
     }
 
     /** The 12-hex-digit id of a text. */

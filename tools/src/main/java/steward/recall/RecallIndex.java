@@ -83,7 +83,7 @@ final class RecallIndex implements AutoCloseable {
             F_SIMHASH = "simhash";
     static final int PINNED = 1, DECISION = 2, ASKS = 4;
     /** The document layout; an index written with another layout is rebuilt from scratch on the next sync. */
-    static final String FORMAT = "4"; // 4: ids and normal hashes keep meaningful symbols (Identity)
+    static final String FORMAT = "5"; // 4: ids and normal hashes keep meaningful symbols; 5: not a confidence prefix
     /** "Name: text" — a chat line that names its speaker (gateway transcripts, imported chats). */
     private static final Pattern SPEAKER =
             Pattern.compile("\\A\\s*(\\p{Lu}[\\p{L}\\p{M}'’.-]*(?: \\p{Lu}[\\p{L}\\p{M}'’.-]*){0,2}):\\s");

@@ -176,4 +176,46 @@ class HarmfulFeedbackTest {
             assertEquals(2, f.state().unmapped().get(oldB).used());
         }
     }
+
+    @Test
+    void aPromotionThatRewritesTheConfidencePrefixKeepsTheEntrysIdAndItsHarmfulMark() throws Exception {
+        String was = "[0.3] [ops] Deploys to prod go through the blue/green switch on lb02",
+                now = "[0.5] [ops] Deploys to prod go through the blue/green switch on lb02";
+        Path home = RecallTestHomes.memoryHome(tmp, FILLER + "\n§\n" + was, null);
+        RecallService s = new RecallService(RecallTestHomes.engine(home));
+        String uri = RecallTestHomes.memUri("memory", was);
+        s.feedback(null, List.of(uri), "harmful");
+        memory(home, FILLER, now); // consolidation promoted it
+        assertEquals(uri, RecallTestHomes.memUri("memory", now), "the same fact keeps its URI");
+        InjectEngine.Result r = s.inject(ask("how do deploys to prod go on lb02, blue/green?"));
+        assertTrue(r.items().isEmpty(), r.items().toString());
+        assertTrue(droppedAsHarmful(r, uri), r.dropped().toString());
+    }
+
+    @Test
+    void feedbackUnderThePreviousReleasesPrefixedIdMovesToTheEntryAndItsStoredTextStillGates() throws Exception {
+        String a = "[0.5] [ops] Deploys to prod go through the blue/green switch on lb02";
+        Path home = RecallTestHomes.memoryHome(tmp, String.join("\n§\n", FILLER, a), null);
+        Path recall = Files.createDirectories(home.resolve("steward/recall"));
+        String oldA = "steward://memory/memory/" + Identity.prefixedId(a);
+        assertNotEquals(oldA, RecallTestHomes.memUri("memory", a));
+        // written by the release before (version 3): A harmful after the file's last change, its text hash as hashed
+        // then
+        Files.writeString(
+                recall.resolve("feedback.json"),
+                "{\"version\":3,\"items\":{\"" + oldA + "\":{\"used\":0,\"ignored\":0,\"harmful\":1,\"corrected\":0}},"
+                        + "\"entries\":[{\"decision_id\":null,\"uri\":\"" + oldA
+                        + "\",\"outcome\":\"harmful\",\"at\":\"2999-01-01T00:00:00Z\"}],"
+                        + "\"harmful_texts\":{\"" + oldA + "\":" + Identity.prefixedNormalHash(a) + "}}");
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            assertTrue(e.feedback().harmful(RecallTestHomes.memUri("memory", a)), "unchanged since: the same entry");
+        }
+        // the same fact copied into USER.md with another prefix: the stored (prefixed) text hash still gates it
+        Files.writeString(
+                home.resolve("memories/USER.md"),
+                "[0.7] [ops] Deploys to prod go through the blue/green switch on lb02");
+        RecallService s = new RecallService(RecallTestHomes.engine(home));
+        InjectEngine.Result r = s.inject(ask("how do deploys to prod go on lb02, blue/green?"));
+        assertTrue(r.items().isEmpty(), r.items().toString());
+    }
 }

@@ -160,5 +160,10 @@ class StableUrisTest {
         for (String t :
                 List.of("Prefers dark mode.", "Backups go to the NAS at 02:00", "用户偏好：中文回答", "- Renewed the TLS cert"))
             assertEquals(Identity.legacyId(t), Identity.id(t), t);
+        // a confidence prefix (rewritten by consolidation on promotion) is not part of the fact
+        assertEquals(Identity.id("用户偏好：中文回答"), Identity.id("[0.5] 用户偏好：中文回答"));
+        assertEquals(Identity.id("[0.3] [env] GPU: RTX 4090"), Identity.id("[0.7] [env] GPU: RTX 4090"));
+        assertNotEquals(Identity.id("[0.4] retries"), Identity.id("retries"), "not a confidence level: words");
+        assertNotEquals(Identity.id("Prefers dark mode [0.5]"), Identity.id("Prefers dark mode"), "only at the start");
     }
 }

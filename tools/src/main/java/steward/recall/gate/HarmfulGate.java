@@ -8,7 +8,8 @@ import steward.sessions.rules.RuleMeta;
 
 /**
  * Drops items the user marked harmful through recall_feedback, and every item with the same text (equal when
- * normalised, as {@link Identity#normalHash}) wherever it lives: the same assistant answer in another session, the same
+ * normalised, as {@link Identity#normalHash}, whatever its confidence prefix; or as the previous release hashed it)
+ * wherever it lives: the same assistant answer in another session, the same
  * entry in another file. A daily log entry is also dropped when its whole day was marked harmful under the previous
  * release's per-day URI ({@code steward://log/<date>}).
  */
@@ -25,7 +26,9 @@ public final class HarmfulGate implements Gate {
         Matcher day = LOG_ENTRY.matcher(item.uri());
         if (day.matches() && ctx.harmfulUris().contains(day.group(1)))
             return "its day's log was marked harmful in feedback";
-        if (!ctx.harmfulTexts().isEmpty() && ctx.harmfulTexts().contains(Identity.normalHash(item.text())))
+        if (!ctx.harmfulTexts().isEmpty()
+                && (ctx.harmfulTexts().contains(Identity.normalHash(item.text()))
+                        || ctx.harmfulTexts().contains(Identity.prefixedNormalHash(item.text()))))
             return "the same text as an item marked harmful in feedback";
         return null;
     }

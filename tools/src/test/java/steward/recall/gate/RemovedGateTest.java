@@ -34,6 +34,11 @@ class RemovedGateTest {
     void dropsAMemoryEntryNoLongerInTheFileAndKeepsOneStillThere() {
         assertNotNull(gate.drop(memory("Staging DB on port 5433"), now("Prod DB on port 5432")));
         assertNull(gate.drop(memory("Staging DB on port 5433"), now("staging db on port 5433.")), "case, punctuation");
+        assertNull(
+                gate.drop(memory("Staging DB on port 5433"), now("[0.5] Staging DB on port 5433")),
+                "a confidence prefix added by consolidation: the same entry");
+        assertNull(
+                gate.drop(memory("[0.3] Staging DB on port 5433"), now("[0.7] Staging DB on port 5433")), "promoted");
     }
 
     @Test
