@@ -406,7 +406,7 @@ class DamagedStateTest {
         String args = "{\"decision_id\":\"" + inj.get("decision_id").asString() + "\",\"uris\":[\""
                 + inj.get("items").get(0).get("uri").asString() + "\"],\"outcome\":\"harmful\"}";
         Path fb = t.ctx.paths().stateDir().resolve("recall/feedback.json");
-        String newer = "{\"version\":4,\"items\":{},\"entries\":[],\"calibration\":{},\"per_user\":{\"a\":1}}";
+        String newer = "{\"version\":99,\"items\":{},\"entries\":[],\"calibration\":{},\"per_user\":{\"a\":1}}";
         Files.createDirectories(fb.getParent());
         Files.writeString(fb, newer);
         ToolResult r = t.call("recall_feedback", args);
