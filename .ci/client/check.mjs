@@ -114,8 +114,15 @@ const done = (await call("memory_consolidate", { step: "apply", plan_id: plan.pl
 if (!done.applied) fail(`memory_consolidate apply: ${JSON.stringify(done).slice(0, 300)}`);
 
 // recall: search, inject, feedback on what was injected
-const found = (await call("recall_search", { query: "session housekeeping", k: 3 })).structuredContent;
-if (found.items.length !== 3) fail(`recall_search returned ${found.items.length} items`);
+// A result said to be partial (the background indexer still building, or a source changed since its last update:
+// the restore above) is what the index holds so far: ask again until it is current, as an agent would.
+let found;
+for (let i = 0; ; i++) {
+  found = (await call("recall_search", { query: "session housekeeping", k: 3 })).structuredContent;
+  if ((!found.index.building && !found.index.stale) || i >= 120) break;
+  await new Promise((r) => setTimeout(r, 500));
+}
+if (found.items.length !== 3) fail(`recall_search returned ${found.items.length} items (index: ${JSON.stringify(found.index)})`);
 const inj = (await call("recall_inject", { context: "还记得我喜欢用中文回答吗？", session_id: current, mode: "active" })).structuredContent;
 if (inj.decision !== "inject" || inj.items.length < 1) fail(`recall_inject: ${JSON.stringify(inj).slice(0, 300)}`);
 await call("recall_feedback", { decision_id: inj.decision_id, uris: [inj.items[0].uri], outcome: "used" });

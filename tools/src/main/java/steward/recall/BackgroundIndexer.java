@@ -5,11 +5,12 @@ import org.slf4j.LoggerFactory;
 import steward.Work;
 
 /**
- * The long-lived server's recall worker: one thread at the lowest CPU priority that keeps the index fresh (one cheap
+ * The long-lived server's recall worker: one thread at the lowest CPU priority (after a first build, which runs at the
+ * calls' priority) that keeps the index fresh (one cheap
  * check per poll: while it runs, the Claude Code home's directories are watched, so the check is a look at the queue of
  * changed paths; a full reconciliation at start and every {@link #RECONCILE_MS}) and embeds waiting texts a batch at a
- * time, without pause while any wait. Tool calls never wait for it, except for a first build still running, whose
- * progress they are sent. Stops at a safe point when closed.
+ * time, without pause while any wait. Tool calls never wait for it: during a first build they search what it has written
+ * so far and say how far it is. Stops at a safe point when closed.
  */
 public final class BackgroundIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundIndexer.class);
@@ -57,6 +58,13 @@ public final class BackgroundIndexer implements AutoCloseable {
     private final Object sleeper = new Object();
     private boolean woken;
 
+    /** Whether this worker built the index from nothing, at the calls' priority (before lowering its own). */
+    boolean builtAtCallPriority() {
+        return builtAtCallPriority;
+    }
+
+    private volatile boolean builtAtCallPriority;
+
     /** Whether the worker runs at nice 19 (Linux). */
     public boolean lowPriority() {
         return lowered;
@@ -90,7 +98,17 @@ public final class BackgroundIndexer implements AutoCloseable {
     };
 
     private void run() {
-        lowered = LowPriority.lowerThisThread();
+        // A first build runs at the calls' priority: until it commits, recall answers from part of the history, and at
+        // nice 19 on a busy machine (the calls themselves keep it busy) it could take minutes. Everything after it
+        // (updates, reconciliations, embedding) runs at the lowest priority.
+        boolean first;
+        try {
+            first = engine.firstBuildPending();
+        } catch (RuntimeException e) {
+            first = false;
+        }
+        builtAtCallPriority = first;
+        if (!first) lowered = LowPriority.lowerThisThread();
         long lastReconcile = 0;
         while (!stop) {
             boolean busy = false;
@@ -98,6 +116,10 @@ public final class BackgroundIndexer implements AutoCloseable {
                 if (System.currentTimeMillis() - lastReconcile > RECONCILE_MS) {
                     engine.reconcile(work);
                     lastReconcile = System.currentTimeMillis();
+                    if (first) {
+                        first = false;
+                        lowered = LowPriority.lowerThisThread();
+                    }
                 } else {
                     engine.sync(work);
                 }

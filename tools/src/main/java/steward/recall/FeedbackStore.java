@@ -154,7 +154,7 @@ public final class FeedbackStore {
     private final Path file;
     private final HermesFiles files;
     private State state;
-    private long loadedMtime = -1;
+    private String loadedStamp;
 
     public FeedbackStore(Path recallDir) {
         this(recallDir, (HermesFiles) null);
@@ -209,11 +209,11 @@ public final class FeedbackStore {
     }
 
     private State load() throws Unreadable {
-        long m;
+        String m;
         byte[] bytes;
         try {
-            m = Files.exists(file) ? Files.getLastModifiedTime(file).toMillis() : 0;
-            if (state != null && m == loadedMtime) return state;
+            m = AtomicFiles.stamp(file); // another process may have written it since, within the same millisecond
+            if (state != null && m.equals(loadedStamp)) return state;
             bytes = Files.exists(file) ? Files.readAllBytes(file) : null;
         } catch (IOException e) {
             throw new Unreadable(Json.problem(e));
@@ -242,7 +242,7 @@ public final class FeedbackStore {
         String why = damage(s);
         if (why != null) throw new Unreadable(why);
         state = s;
-        loadedMtime = m;
+        loadedStamp = m;
         if (files != null && (s.version() == null || s.version() < VERSION)) migrate();
         return state;
     }
@@ -501,7 +501,7 @@ public final class FeedbackStore {
         try {
             AtomicFiles.write(file, Json.MAPPER.writeValueAsBytes(next));
             state = next;
-            loadedMtime = Files.getLastModifiedTime(file).toMillis();
+            loadedStamp = AtomicFiles.stamp(file);
         } catch (IOException e) {
             throw new StewardError("recall_feedback", "cannot write " + file + ": " + e.getMessage());
         }

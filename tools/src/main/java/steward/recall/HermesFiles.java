@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
@@ -23,6 +22,7 @@ import steward.StewardError;
 import steward.Work;
 import steward.config.StewardPaths;
 import steward.memory.MemoryDocument;
+import steward.state.AtomicFiles;
 
 /**
  * The file-backed sources of a Hermes home: memory entries ({@code MEMORY.md}, {@code USER.md}), skills
@@ -80,19 +80,8 @@ public final class HermesFiles implements RecallSource {
     @Override
     public String token() {
         StringBuilder b = new StringBuilder();
-        for (Path f : statTargets()) {
-            try {
-                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
-                b.append(f)
-                        .append('|')
-                        .append(a.size())
-                        .append('|')
-                        .append(a.lastModifiedTime().toMillis())
-                        .append('\n');
-            } catch (IOException e) {
-                b.append(f).append("|-\n");
-            }
-        }
+        for (Path f : statTargets())
+            b.append(f).append('|').append(AtomicFiles.stamp(f)).append('\n');
         return Long.toHexString(Identity.fnv(b.toString())) + ":" + b.length();
     }
 
@@ -346,7 +335,7 @@ public final class HermesFiles implements RecallSource {
 
     private synchronized String hash(Path f) {
         try {
-            String stat = Files.size(f) + ":" + Files.getLastModifiedTime(f).toMillis();
+            String stat = AtomicFiles.stamp(f);
             String[] cached = hashes.get(f);
             if (cached != null && cached[0].equals(stat)) return cached[1];
             String h = HexFormat.of()

@@ -25,8 +25,8 @@ import steward.sessions.store.Sqlite;
 /**
  * The user and assistant messages of a Hermes {@code state.db} (tool output is not indexed, nor messages the user took
  * back with a rewind). One session is one group; a message's item carries its neighbouring turns as context.
- * <p>Change detection, cheapest first: the token is the size and modification time of {@code state.db} and its WAL
- * (two stats). When it moved, one indexed query reads the table's fingerprint (highest id, row count, active rows); when
+ * <p>Change detection, cheapest first: the token is {@link Sqlite#changeStamp} of {@code state.db} (two stats and
+ * two small reads: sizes, times, file keys and SQLite's own change counters). When it moved, one indexed query reads the table's fingerprint (highest id, row count, active rows); when
  * that moved too, the rows above the last indexed id say which sessions grew, and if nothing else changed only their new
  * messages (and the turns before them, whose context changed) are written. Anything else (deleted or rewound messages)
  * falls back to comparing every session's signature, read from an index of {@code messages} without touching the text.
@@ -47,9 +47,10 @@ public final class HermesSessions implements RecallSource {
     static final String FP = "fp", SESSION = "s:", TITLE = "t:";
 
     private final Path db;
-    private SessionStore store;
-    private Object storeKey;
-    private Boolean hasActive;
+    private SessionStore store, readStore;
+    private Object storeKey, readKey;
+    private final Object reads = new Object();
+    private volatile Boolean hasActive;
 
     public HermesSessions(Path stateDb) {
         this.db = stateDb;
@@ -67,38 +68,60 @@ public final class HermesSessions implements RecallSource {
 
     @Override
     public String token() {
-        return stat(db) + "|" + stat(db.resolveSibling(db.getFileName() + "-wal"));
-    }
-
-    private static String stat(Path f) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
-            return a.size() + ":" + a.lastModifiedTime();
-        } catch (IOException e) {
-            return "-";
-        }
+        return Sqlite.changeStamp(db);
     }
 
     /**
-     * The store, opened on first use and kept while {@code state.db} is the file it opened; null when there is no
-     * state.db. A state.db removed, or replaced by another file (a restore moved into place), closes the kept store: an
-     * open connection would go on reading the file that is gone.
+     * The sync's store, opened on first use and kept while {@code state.db} is the file it opened; null when there is
+     * no state.db. A state.db removed, or replaced by another file (a restore moved into place), closes the kept store:
+     * an open connection would go on reading the file that is gone.
      */
     synchronized SessionStore store() {
         Object key = fileKey(db);
-        if (store != null && (key == null || !key.equals(storeKey))) close();
+        if (store != null && (key == null || !key.equals(storeKey))) {
+            store.close();
+            store = null;
+        }
         if (store == null && key != null) {
-            try {
-                store = SessionStore.openReadOnly(db, READ_WAIT_MS);
-            } catch (StewardError e) {
-                if (Sqlite.isBusy(e)) throw locked();
-                throw e;
-            }
+            store = open();
             storeKey = key;
-            hasActive = store.messageColumns().contains("active")
-                    && store.messageColumns().contains("compacted");
         }
         return store;
+    }
+
+    /**
+     * The store of tool calls' reads ({@link #resolve}, {@link #recentMessageUris}), kept as {@link #store()} is but a
+     * connection of its own: a call's read never shares the sync's read transaction (whose snapshot could then predate a
+     * commit the sync's token has seen) and never closes the connection a sync is reading. Callers hold {@link #reads}.
+     */
+    private SessionStore readStore() {
+        Object key = fileKey(db);
+        if (readStore != null && (key == null || !key.equals(readKey))) {
+            readStore.close();
+            readStore = null;
+        }
+        if (readStore == null && key != null) {
+            readStore = open();
+            readKey = key;
+        }
+        return readStore;
+    }
+
+    private synchronized void dropStore() {
+        if (store != null) store.close();
+        store = null;
+    }
+
+    private SessionStore open() {
+        SessionStore s;
+        try {
+            s = SessionStore.openReadOnly(db, READ_WAIT_MS);
+        } catch (StewardError e) {
+            if (Sqlite.isBusy(e)) throw locked();
+            throw e;
+        }
+        hasActive = s.messageColumns().contains("active") && s.messageColumns().contains("compacted");
+        return s;
     }
 
     /** What names this file on its file system (device and inode), its path where there is none; null: no such file. */
@@ -127,7 +150,7 @@ public final class HermesSessions implements RecallSource {
         try {
             s = store();
         } catch (StewardError e) {
-            close();
+            dropStore();
             throw e;
         }
         if (s == null) { // no state.db (any more): nothing of it stays indexed
@@ -372,21 +395,31 @@ public final class HermesSessions implements RecallSource {
         } catch (NumberFormatException e) {
             throw new StewardError("recall", "bad session URI " + uri);
         }
-        SessionStore s = store();
-        if (s == null) return null;
-        try {
-            for (RecallItem it : items(s, parts[1])) if (it.uri().equals(uri)) return it;
-            return null;
-        } catch (SQLException e) {
-            throw new StewardError("recall", "cannot read session " + parts[1] + ": " + Sqlite.describe(e));
+        synchronized (reads) {
+            SessionStore s = readStore();
+            if (s == null) return null;
+            try {
+                for (RecallItem it : items(s, parts[1])) if (it.uri().equals(uri)) return it;
+                return null;
+            } catch (SQLException e) {
+                throw new StewardError("recall", "cannot read session " + parts[1] + ": " + Sqlite.describe(e));
+            }
         }
     }
 
     /** URIs of the newest {@code n} indexed messages of a session (empty without a session id or state.db). */
     public Set<String> recentMessageUris(String sessionId, int n) {
         Set<String> out = new HashSet<>();
-        SessionStore s = sessionId == null ? null : store();
-        if (s == null) return out;
+        if (sessionId == null) return out;
+        synchronized (reads) {
+            SessionStore s = readStore();
+            if (s == null) return out;
+            recent(s, sessionId, n, out);
+        }
+        return out;
+    }
+
+    private static void recent(SessionStore s, String sessionId, int n, Set<String> out) {
         try (PreparedStatement ps = s.connection()
                 .prepareStatement("SELECT id FROM messages WHERE session_id = ? "
                         + "AND role IN ('user','assistant') ORDER BY id DESC LIMIT ?")) {
@@ -398,12 +431,14 @@ public final class HermesSessions implements RecallSource {
         } catch (SQLException e) {
             throw new StewardError("recall", "cannot read session " + sessionId + ": " + Sqlite.describe(e));
         }
-        return out;
     }
 
     @Override
-    public synchronized void close() {
-        if (store != null) store.close();
-        store = null;
+    public void close() {
+        dropStore();
+        synchronized (reads) {
+            if (readStore != null) readStore.close();
+            readStore = null;
+        }
     }
 }

@@ -118,6 +118,11 @@ final class Indexer implements AutoCloseable {
         return new SyncReport(true, false, 0, 0, ms(t0), false, of(errors, only), building, stale, locked);
     }
 
+    /** Whether a sync would build the index from nothing: there is none, or it is of another format. */
+    boolean fresh() {
+        return !index.exists() || !RecallIndex.FORMAT.equals(index.committed().get("format"));
+    }
+
     /** The entries of these sources (null: all). */
     private static Map<String, String> of(Map<String, String> errors, Set<String> only) {
         if (only == null) return errors;

@@ -337,6 +337,11 @@ public final class RecallEngine implements AutoCloseable {
         return index.exists();
     }
 
+    /** Whether the next sync builds the index from nothing (none yet, or one of another format). */
+    boolean firstBuildPending() {
+        return indexer.fresh();
+    }
+
     public Result search(Query q) {
         return search(q, Work.NONE);
     }

@@ -241,6 +241,21 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * What says a file was replaced or changed: size, modification time and file key (the inode). A file written by
+     * rename, as this class and Hermes write, is another inode, so a rewrite of the same size within one tick of the
+     * file system's clock still reads as news; "-" when it cannot be read.
+     */
+    public static String stamp(Path file) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a =
+                    Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            return a.size() + ":" + a.lastModifiedTime() + ":" + a.fileKey();
+        } catch (IOException e) {
+            return "-";
+        }
+    }
+
     public static void fsyncDir(Path dir) {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);

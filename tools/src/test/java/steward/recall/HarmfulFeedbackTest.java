@@ -41,6 +41,19 @@ class HarmfulFeedbackTest {
     }
 
     @Test
+    void aHarmfulMarkAnotherProcessWroteWithinTheSameClockTickIsSeen() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("recall"));
+        Path file = dir.resolve("feedback.json");
+        FeedbackStore here = new FeedbackStore(dir), other = new FeedbackStore(dir); // two processes' stores
+        here.record("d1", null, List.of("steward://skill/alpha"), "used", RecallTestHomes.CLOCK);
+        java.nio.file.attribute.FileTime written = Files.getLastModifiedTime(file);
+        assertFalse(here.harmful("steward://skill/beta"));
+        other.record("d2", null, List.of("steward://skill/beta"), "harmful", RecallTestHomes.CLOCK);
+        Files.setLastModifiedTime(file, written); // as if written within the same tick of the file system's clock
+        assertTrue(here.harmful("steward://skill/beta"), "the other process's mark is read, not the copy held here");
+    }
+
+    @Test
     void aCorrectedFactThatDiffersOnlyInASymbolIsANewFactNotGatedByTheOldMark() throws Exception {
         String wrong = "[rule] Orders service replica count must be > 3 in production",
                 right = "[rule] Orders service replica count must be < 3 in production";

@@ -281,10 +281,72 @@ class IndexerTest {
                     Thread.sleep(50);
                     later = svc.search(new RecallService.SearchRequest("wollastonite", 10, null, null, null, null));
                 } while (later.items().isEmpty() && System.nanoTime() < deadline);
-                assertFalse(later.items().isEmpty(), "the background indexer wrote the new message");
+                RecallService.SearchOutput seen = later;
+                assertFalse(
+                        later.items().isEmpty(),
+                        () -> "the background indexer wrote the new message (alive " + bg.alive() + ", last error "
+                                + bg.lastError() + ", index " + seen.index() + ", last sync " + e.lastSync()
+                                + ", busiest threads " + busiestThreads() + ")");
                 assertFalse(later.index().stale());
             }
         }
+    }
+
+    @Test
+    void aFirstBuildRunsAtTheCallsPriorityAndEverythingAfterItAtTheLowest() throws Exception {
+        boolean canLower = lowersOnThisMachine();
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home);
+                BackgroundIndexer bg = new BackgroundIndexer(e, 600_000).start()) {
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (!(e.built() && bg.lowPriority() == canLower) && System.nanoTime() < deadline) Thread.sleep(20);
+            assertTrue(e.built());
+            assertTrue(bg.builtAtCallPriority(), "no index yet: the worker built it before lowering its priority");
+            assertEquals(canLower, bg.lowPriority(), "lowered once the build committed");
+        }
+        try (RecallEngine e = RecallTestHomes.engine(home);
+                BackgroundIndexer bg = new BackgroundIndexer(e, 600_000).start()) {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (bg.lowPriority() != canLower && System.nanoTime() < deadline) Thread.sleep(20);
+            assertFalse(bg.builtAtCallPriority(), "an index is there: all of the worker's work runs at the lowest");
+            assertEquals(canLower, bg.lowPriority());
+        }
+    }
+
+    /** Whether a thread can lower itself to nice 19 here (Linux with libc reachable). */
+    private static boolean lowersOnThisMachine() throws InterruptedException {
+        AtomicBoolean lowered = new AtomicBoolean();
+        Thread t = new Thread(() -> lowered.set(LowPriority.lowerThisThread()));
+        t.start();
+        t.join();
+        return lowered.get();
+    }
+
+    @Test
+    void aCallsReadOfStateDbIsNeverInsideTheSyncsReadTransaction() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        HermesSessions h = new HermesSessions(home.resolve("state.db"));
+        try (Statement st = h.store().connection().createStatement();
+                ResultSet rs = st.executeQuery("SELECT id FROM messages")) {
+            assertTrue(rs.next()); // a sync mid-read: its read transaction holds a snapshot
+            long id = RecallTestHomes.addMessage(home, SID, "user", "A question asked just now", 1.79e9);
+            assertTrue(
+                    h.recentMessageUris(SID, 3).contains(HermesSessions.uri(SID, id)),
+                    "the call reads what is committed now, not the sync's snapshot");
+        } finally {
+            h.close();
+        }
+    }
+
+    /** The five live threads that used the most CPU, "name: ms" (what starved a low-priority worker, if anything). */
+    private static String busiestThreads() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        List<String> out = new ArrayList<>();
+        Thread.getAllStackTraces().keySet().stream()
+                .sorted((a, b) -> Long.compare(mx.getThreadCpuTime(b.getId()), mx.getThreadCpuTime(a.getId())))
+                .limit(5)
+                .forEach(t -> out.add(t.getName() + ": " + mx.getThreadCpuTime(t.getId()) / 1_000_000 + " ms"));
+        return out.toString();
     }
 
     /** A build's Work that signals {@code building} at its first progress report and then waits for {@code release}. */

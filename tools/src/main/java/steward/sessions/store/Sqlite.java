@@ -1,10 +1,16 @@
 package steward.sessions.store;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
@@ -40,6 +46,39 @@ public final class Sqlite {
             Class.forName("org.sqlite.JDBC");
         } catch (ClassNotFoundException e) {
             throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * A cheap stamp of what a database file holds, without opening it: size, time and file key of the file and of its
+     * WAL, the database header's change counter, and the WAL-index header (the {@code -shm} file's first 48 bytes,
+     * whose change counter and frame count move at every commit in WAL mode). Sizes and times alone miss a commit that
+     * restarts the WAL from its start within one tick of the file system's clock: the WAL keeps its size, and its time
+     * reads the same. Two stats and two small reads; an absent or unreadable part reads "-".
+     */
+    public static String changeStamp(Path db) {
+        Path wal = db.resolveSibling(db.getFileName() + "-wal"), shm = db.resolveSibling(db.getFileName() + "-shm");
+        return stat(db) + "|" + head(db, 24, 4) + "|" + stat(wal) + "|" + head(shm, 0, 48);
+    }
+
+    private static String stat(Path f) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+            return a.size() + ":" + a.lastModifiedTime() + ":" + a.fileKey();
+        } catch (IOException e) {
+            return "-";
+        }
+    }
+
+    private static String head(Path f, long at, int n) {
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(n);
+            while (b.hasRemaining() && ch.read(b, at + b.position()) > 0) {
+                // read on: a file shorter than the header reads what it holds
+            }
+            return HexFormat.of().formatHex(b.array(), 0, b.position());
+        } catch (IOException e) {
+            return "-";
         }
     }
 
