@@ -87,7 +87,7 @@ public final class Retention {
     }
 
     /**
-     * One session backup as retention sees it. {@code only_copy_sessions}: deleted sessions that are in no other place
+     * One session backup as retention sees it. {@code only_copy_sessions}: its sessions that are in no other place
      * (not in state.db; a Claude Code session with a file not back in its home); {@code only_copy_files}: side files not
      * back under {@code <home>/sessions/} and Claude Code files not back in the Claude Code home.
      */
@@ -178,8 +178,9 @@ public final class Retention {
             try (Connection c = Sqlite.openReadOnly(paths.stateDb());
                     PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
                 for (JsonNode l : lines) {
-                    if (!"delete".equals(l.path("_steward").path("action").asString("delete")))
-                        continue; // ended or renamed: still there
+                    // deleted by the apply, or ended / renamed by it and deleted since outside Steward (Hermes'
+                    // auto_prune deletes ended sessions): the backup holds the session whole, and restore brings it
+                    // back
                     ps.setString(1, l.path("id").asString());
                     try (ResultSet rs = ps.executeQuery()) {
                         if (!rs.next()) onlySessions++;

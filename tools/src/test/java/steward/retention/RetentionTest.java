@@ -82,6 +82,28 @@ class RetentionTest {
         assertFalse(Files.exists(store.filesDir(id)));
     }
 
+    /**
+     * Review of 2026-12-05: sessions an apply ended and Hermes' auto_prune then deleted were in no other place than the
+     * apply's backup, which retention listed as "within retention" and would have pruned.
+     */
+    @Test
+    void anEndedSessionDeletedSinceOutsideStewardKeepsItsBackup() throws Exception {
+        home();
+        ApplyResult r = applyHigh();
+        long deleted =
+                r.executed().stream().filter(x -> x.action().equals("delete")).count();
+        String ended = r.executed().stream()
+                .filter(x -> x.action().equals("mark_ended"))
+                .findFirst()
+                .orElseThrow()
+                .session_id();
+        steward.sessions.HermesRows.sql(paths.stateDb(), "DELETE FROM messages WHERE session_id = '" + ended + "'");
+        steward.sessions.HermesRows.sql(paths.stateDb(), "DELETE FROM sessions WHERE id = '" + ended + "'");
+        Retention.Report old = new Retention(paths, later(400)).run(true);
+        assertEquals(List.of(), old.pruned_backups());
+        assertEquals(deleted + 1, old.keptAsOnlyCopy().get(0).only_copy_sessions());
+    }
+
     @Test
     void aSideFileFoundNowhereElseKeepsItsBackup() throws Exception {
         home();

@@ -259,6 +259,7 @@ public final class RestoreEngine {
             FtsIndex.requireConsistent(paths.stateDb(), CTX);
             Set<String> sessionCols = store.sessionColumns();
             Set<String> messageCols = store.messageColumns();
+            List<String> broughtBack = new ArrayList<>();
             work.checkpoint(CTX); // the last safe point of a Hermes-only restore: from here it runs to its end
             work.progress(step, steps, "restoring " + wanted.size() + " sessions in one transaction");
             // the journal lists the side files before anything changes: a kill from here on is settled by the next call
@@ -288,15 +289,25 @@ public final class RestoreEngine {
                         if (!wanted.contains(id)) continue;
                         JsonNode note = l.path("_steward");
                         String action = note.path("action").asString("delete");
-                        String why = switch (action) {
-                            case "delete" -> reinsert(c, l, sessionCols, messageCols, usage, messages, retitled);
-                            case "mark_ended" -> unmark(c, l, note, bk, backupId);
-                            case "rename" -> unrename(c, l, note);
-                            default -> "unknown action " + action + " in the backup";
-                        };
+                        // a session this apply ended and something outside Steward deleted since (Hermes' auto_prune
+                        // deletes ended sessions, or a `hermes sessions delete`): the backup holds it whole, as it was
+                        // before the apply, so undoing the apply brings it back (a later Steward apply that deleted it
+                        // is undone from that backup, in order)
+                        boolean back =
+                                action.equals("mark_ended") && !exists(c, id) && deletedBy(bk, backupId, id) == null;
+                        String why = back
+                                ? reinsert(c, l, sessionCols, messageCols, usage, messages, retitled)
+                                : switch (action) {
+                                    case "delete" ->
+                                        reinsert(c, l, sessionCols, messageCols, usage, messages, retitled);
+                                    case "mark_ended" -> unmark(c, l, note, bk, backupId);
+                                    case "rename" -> unrename(c, l, note);
+                                    default -> "unknown action " + action + " in the backup";
+                                };
                         if (why == null) restored.add(id);
                         else skipped.add(new Skipped(id, why));
-                        if (why == null && action.equals("delete")) reinserted.add(id);
+                        if (why == null && (action.equals("delete") || back)) reinserted.add(id);
+                        if (why == null && back) broughtBack.add(id);
                     }
                     relink(c, lines, reinserted);
                     // a restored message holding a NUL (Hermes' list content) is indexed as every SQLite reads it
@@ -314,12 +325,23 @@ public final class RestoreEngine {
             if (entry != null) entry.close();
             var counts = store.counts();
             FtsIndex.Report fts = FtsIndex.check(paths.stateDb());
-            List<Check> checks = List.of(new Check(
+            List<Check> checks = new ArrayList<>();
+            checks.add(new Check(
                     "fts_integrity",
                     fts.ok(),
                     fts.ok()
                             ? fts.summary()
                             : "Hermes' search index is inconsistent (" + fts.summary() + "). " + FtsIndex.REPAIR_HINT));
+            if (!broughtBack.isEmpty()) {
+                checks.add(new Check(
+                        "brought_back",
+                        true,
+                        broughtBack.size() + " session(s) this apply ended were deleted since outside Steward (Hermes' "
+                                + "auto_prune deletes ended sessions): re-created from the backup as they were before the "
+                                + "apply, active; side files Hermes removed with them are not in the backup: "
+                                + String.join(", ", broughtBack.subList(0, Math.min(5, broughtBack.size())))
+                                + (broughtBack.size() > 5 ? ", …" : "")));
+            }
             return new Hermes(files, counts.total(), counts.active(), checks, autoPrune(store, restored));
         }
     }
@@ -586,6 +608,15 @@ public final class RestoreEngine {
         else if (v.isBoolean()) ps.setInt(i, v.asBoolean() ? 1 : 0);
         else if (v.isBinary()) ps.setBytes(i, v.binaryValue());
         else ps.setString(i, v.asString());
+    }
+
+    private static boolean exists(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     private static String unmark(Connection c, JsonNode l, JsonNode note, SessionBackup bk, String backupId)

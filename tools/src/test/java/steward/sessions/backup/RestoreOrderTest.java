@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.config.StewardPaths;
+import steward.sessions.HermesRows;
 import steward.sessions.apply.ApplyEngine;
 import steward.sessions.apply.ApplyRequest;
 import steward.sessions.apply.ApplyResult;
@@ -74,5 +75,58 @@ class RestoreOrderTest {
         assertEquals(
                 List.of(ended),
                 new RestoreEngine(paths, c2).restore(b1, List.of(ended)).restored());
+    }
+
+    /**
+     * Review of 2026-12-05: with Hermes' auto_prune on, sessions this apply ended were deleted by Hermes' next prune,
+     * and restoring the apply skipped them ("no longer in state.db (deleted since)") although the backup held them
+     * whole. Undoing the apply now brings them back as they were before it.
+     */
+    @Test
+    void aSessionThisApplyEndedAndHermesDeletedSinceIsBroughtBackFromTheBackup() throws Exception {
+        StewardPaths paths = StewardPaths.of(TestHomes.copyFixture(tmp));
+        Plan p1 = new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                .plan();
+        ApplyResult r1 = new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(p1.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
+        String ended = r1.executed().stream()
+                .filter(d -> d.action().equals("mark_ended"))
+                .map(ApplyResult.Done::session_id)
+                .findFirst()
+                .orElseThrow();
+        Path db = paths.stateDb();
+        int messages = count(db, "SELECT COUNT(*) FROM messages WHERE session_id = '" + ended + "'");
+        assertTrue(messages > 0);
+        // Hermes' prune_sessions: the session's messages, then the session, in one transaction
+        HermesRows.sql(db, "DELETE FROM messages WHERE session_id = '" + ended + "'");
+        HermesRows.sql(db, "DELETE FROM sessions WHERE id = '" + ended + "'");
+
+        RestoreEngine.Result r =
+                new RestoreEngine(paths, TestHomes.CLOCK).restore(r1.backup().backup_id(), null);
+        assertTrue(r.restored().contains(ended), r.skipped().toString());
+        assertTrue(HermesRows.exists(db, ended));
+        assertEquals(messages, count(db, "SELECT COUNT(*) FROM messages WHERE session_id = '" + ended + "'"));
+        assertEquals(
+                1,
+                count(db, "SELECT COUNT(*) FROM sessions WHERE id = '" + ended + "' AND ended_at IS NULL"),
+                "as before the apply: active");
+        assertTrue(
+                r.checklist().stream()
+                        .anyMatch(c ->
+                                c.check().equals("brought_back") && c.detail().contains(ended)),
+                r.checklist().toString());
+        assertTrue(
+                r.checklist().stream().anyMatch(c -> c.check().equals("fts_integrity") && c.ok()),
+                "Hermes' search index holds the re-created messages");
+    }
+
+    private static int count(Path db, String sql) throws Exception {
+        try (var c = steward.sessions.store.Sqlite.openReadOnly(db);
+                var st = c.createStatement();
+                var rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getInt(1);
+        }
     }
 }

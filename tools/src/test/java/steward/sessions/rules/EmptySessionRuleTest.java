@@ -14,6 +14,7 @@ class EmptySessionRuleTest {
             visit_1      | api    | -         | -      | 0    | active | 0    | 0.1  | -
             visit_2      | tui    | -         | -      | 0    | ended  | 0    | 2    | tui_close
             named_empty  | cli    | Scratch   | -      | 0    | active | 0    | 1    | -
+            named_ended  | cli    | My plan   | -      | 0    | ended  | 0    | 0.2  | cli_close
             opening      | tui    | -         | -      | 0    | active | 0    | 0.02 | -
             one_message  | tui    | -         | -      | 1    | active | 0    | 3    | -
             current      | tui    | -         | -      | 0    | active | 0    | 3    | -
@@ -25,7 +26,7 @@ class EmptySessionRuleTest {
 
     @Test
     void emptySessionsOlderThanAnHourAreDeletedAtHigh() {
-        for (String id : List.of("visit_1", "visit_2", "named_empty")) {
+        for (String id : List.of("visit_1", "visit_2")) {
             Verdict v = rule.evaluate(RuleFixtures.row(rows, id), ctx).orElseThrow(() -> new AssertionError(id));
             assertEquals(Action.delete, v.action());
             assertEquals(Confidence.HIGH, v.confidence());
@@ -38,6 +39,21 @@ class EmptySessionRuleTest {
         assertEquals(
                 Confidence.HIGH,
                 RuleEngine.evaluate(RuleFixtures.row(rows, "visit_1"), ctx).confidence());
+    }
+
+    /** Review of 2026-12-05: an ended empty session titled "My plan" was deleted at HIGH without a question. */
+    @Test
+    void aTitledEmptySessionIsAskedAboutActiveOrEnded() {
+        for (String id : List.of("named_empty", "named_ended")) {
+            Verdict v = rule.evaluate(RuleFixtures.row(rows, id), ctx).orElseThrow(() -> new AssertionError(id));
+            assertEquals(Action.delete, v.action());
+            assertEquals(Confidence.MEDIUM, v.confidence(), id);
+            assertEquals("N/titled", v.condition(), "learned apart from untitled empty sessions");
+            assertEquals(
+                    Confidence.MEDIUM,
+                    RuleEngine.evaluate(RuleFixtures.row(rows, id), ctx).confidence(),
+                    id);
+        }
     }
 
     @Test

@@ -75,6 +75,27 @@ public final class RuleFixtures {
         return out;
     }
 
+    /** The same row, pinned by the user (a column of newer Hermes schemas). */
+    public static SessionRow pinned(SessionRow r) {
+        return new SessionRow(
+                r.id(),
+                r.source(),
+                r.title(),
+                r.parentSessionId(),
+                r.startedAt(),
+                r.endedAt(),
+                r.endReason(),
+                r.messageCount(),
+                r.storedMessageCount(),
+                r.archived(),
+                true,
+                r.hidden(),
+                r.modelConfig(),
+                r.lastActivity(),
+                r.maxMessageId(),
+                r.place());
+    }
+
     private static String nul(String s) {
         return s.equals("-") ? null : s;
     }

@@ -21,11 +21,50 @@ class SafetyGuardRuleTest {
             sub     | subagent | Named sub     | -      | 40   | active | 0    | 30   | -
             oldroot | cli      | -             | -      | 4    | ended  | 0    | 40   | compression
             oldtip  | cli      | Taxes 2026    | oldroot | 9   | ended  | 0    | 28   | cli_close
+            oldcron | cron     | -             | -      | 4    | active | 0    | 30   | -
+            newcron | cron     | -             | -      | 4    | active | 0    | 2    | -
+            short   | cli      | -             | -      | 2    | ended  | 0    | 10   | cli_close
             """;
 
     final SafetyGuardRule rule = new SafetyGuardRule();
     final List<SessionRow> rows = RuleFixtures.rows(ROWS);
     final RuleContext ctx = RuleFixtures.context(rows, "cur");
+
+    /** Review of 2026-12-05: a pinned session (newer Hermes schemas) was deleted by rule B without a question. */
+    @Test
+    void aPinnedSessionIsKept() {
+        SessionRow pinned = RuleFixtures.pinned(RuleFixtures.row(rows, "short"));
+        Verdict v = rule.evaluate(pinned, ctx).orElseThrow();
+        assertEquals(Action.retain, v.action());
+        assertEquals(Action.retain, RuleEngine.evaluate(pinned, ctx).action());
+        assertEquals(
+                Action.delete,
+                RuleEngine.evaluate(RuleFixtures.row(rows, "short"), ctx).action(),
+                "the same session unpinned: rule B deletes it");
+    }
+
+    /**
+     * Review of 2026-12-05: with Hermes' auto_prune on, ending an idle cron session started more than retention_days
+     * ago (rule M, HIGH) let Hermes delete it at its next start, and restore could not bring it back.
+     */
+    @Test
+    void endingASessionHermesWouldThenPruneIsAskedAbout() {
+        RuleContext prune = RuleFixtures.context(rows, "cur", steward.learning.Preferences.empty(), true, 5, null);
+        Verdict old = RuleEngine.evaluate(RuleFixtures.row(rows, "oldcron"), prune);
+        assertEquals(Action.mark_ended, old.action());
+        assertEquals(Confidence.MEDIUM, old.confidence());
+        assertTrue(
+                old.reason().en().contains("once ended, Hermes' auto_prune deletes it"),
+                old.reason().en());
+        Verdict young = RuleEngine.evaluate(RuleFixtures.row(rows, "newcron"), prune);
+        assertEquals(Action.mark_ended, young.action());
+        assertEquals(Confidence.HIGH, young.confidence(), "started 2 days ago: Hermes keeps it ended for 5 days");
+        RuleContext noPrune = RuleFixtures.context(rows, "cur", steward.learning.Preferences.empty(), false, 5, null);
+        assertEquals(
+                Confidence.HIGH,
+                RuleEngine.evaluate(RuleFixtures.row(rows, "oldcron"), noPrune).confidence(),
+                "auto_prune off: ending it deletes nothing");
+    }
 
     @Test
     void currentSessionIsRetained() {
