@@ -135,6 +135,37 @@ class ChainAnswerTrustTest extends FixtureHomeRuns {
                 "one answer on the chain is one approval, not one per member: " + all.learning() + prefs().rule_level);
     }
 
+    /**
+     * Review of 2026-12-05: a chain's members were counted in their rules' lines (b2 in "B/long", b1 in "B/short"),
+     * and approving the line that listed b2 deleted nothing ("answer c5 to decide the whole chain"). A chain is now
+     * counted on a line of chains only, whose answer decides whole chains and teaches once per chain.
+     */
+    @Test
+    void aChainIsCountedOnALineOfChainsWhoseAnswerDecidesItWhole() throws Exception {
+        chain();
+        HermesRows.sql(db, "UPDATE sessions SET message_count = 3 WHERE id = '" + A1 + "'"); // B/short + B/long
+        AuditEngine.Outcome o = audit();
+        String g = item(o.plan(), A1).group();
+        assertNotNull(g, "the chain's line may be answered as a whole");
+        for (String id : List.of(A2, A3)) assertEquals(g, item(o.plan(), id).group(), id + ": on the same line");
+        var line = o.result().decision_groups().stream()
+                .filter(d -> g.equals(d.group_id()))
+                .findFirst()
+                .orElseThrow();
+        assertEquals("chain", line.condition());
+        assertEquals(3, line.count(), "its members only: " + line);
+        assertTrue(o.text().contains(g + " chain Compaction chains, each deleted whole"), o.text());
+        int shortBefore = approvals("B/short"), longBefore = approvals("B/long");
+
+        ApplyResult r = apply(o.plan(), Map.of(g, "approve"));
+        assertFalse(HermesRows.exists(db, A1) || HermesRows.exists(db, A2) || HermesRows.exists(db, A3));
+        assertEquals(3, ours(r, List.of(A1, A2, A3)).size(), r.executed().toString());
+        assertEquals(
+                1,
+                approvals("B/short") - shortBefore + approvals("B/long") - longBefore,
+                "one answer on one chain is one approval: " + prefs().rule_level);
+    }
+
     static List<ApplyResult.Done> ours(ApplyResult r, List<String> ids) {
         return r.executed().stream().filter(x -> ids.contains(x.session_id())).toList();
     }

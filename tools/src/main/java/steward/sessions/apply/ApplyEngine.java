@@ -691,19 +691,21 @@ public final class ApplyEngine {
     }
 
     /**
-     * The items decided by a compaction chain's id other than the first of each chain that teaches its rule condition
-     * (in {@code items}' order; not rule F or S, not asked for the subagents it takes along): one answer on a chain is
-     * one approval (or veto) for learning, not one per member.
+     * The items decided by a compaction chain's id (or by the report line of chains that counted them) other than the
+     * first of each chain that teaches its rule condition (in {@code items}' order; not rule F or S, not asked for the
+     * subagents it takes along): one answer on a chain is one approval (or veto) for learning, not one per member.
      */
     static Set<String> chainFollowers(Collection<Plan.PlanItem> items, ApplyRequest req) {
         Set<String> seen = new HashSet<>(), out = new HashSet<>();
         for (Plan.PlanItem it : items) {
-            if (it.chain() == null || req.itemDecisions().get(it.chain()) == null) continue;
+            if (it.chain() == null) continue;
             if (it.rule().equals("F")
                     || it.rule().equals("S")
                     || (it.held_by() != null && !it.held_by().isEmpty())) continue;
             Answer a = answer(it, req);
-            if (a != null && a.kind().equals("chain") && !seen.add(a.by())) out.add(it.item_id());
+            // the chain's own id, or the report line of chains that counted it: one answer on one conversation
+            if (a != null && (a.kind().equals("chain") || a.kind().equals("group")) && !seen.add(it.chain()))
+                out.add(it.item_id());
         }
         return out;
     }

@@ -71,7 +71,7 @@ public final class DecisionGroups {
             this.store = store;
             this.source = source;
             this.rule = it.rule();
-            this.condition = it.condition();
+            this.condition = chainDeletion(it) ? CHAIN : it.condition();
             this.action = it.action();
             this.confidence = it.confidence();
             this.question = it.question() == null ? null : it.question().equals("later") ? "waiting" : it.question();
@@ -128,8 +128,18 @@ public final class DecisionGroups {
             String section = section(it);
             boolean named = named(it, section, prefs);
             String store = it.storeName(), condition = String.valueOf(it.condition()), question = question(it);
+            // a compaction chain's deletions are one line with the other chains decided alike, whatever rules its
+            // members matched: a group answer then decides whole chains (never one member of a chain)
+            boolean chain = chainDeletion(it);
             // items come in rule order: most share the previous item's prefix
-            Prefix key = new Prefix(section, store, it.rule(), condition, it.action(), it.confidence(), question);
+            Prefix key = new Prefix(
+                    section,
+                    store,
+                    chain ? CHAIN : it.rule(),
+                    chain ? CHAIN : condition,
+                    it.action(),
+                    it.confidence(),
+                    question);
             if (!key.equals(lastKey)) {
                 lastKey = key;
                 lastPrefix = prefixes.computeIfAbsent(key, DecisionGroups::joined);
@@ -258,6 +268,14 @@ public final class DecisionGroups {
                     b.items.size() - itemIds.size()));
         }
         return new Result(out, List.copyOf(groups));
+    }
+
+    /** The condition of a group of compaction chains' deletions (its rule is the first member's). */
+    public static final String CHAIN = "chain";
+
+    /** A compaction chain member's own deletion (decided only with its whole chain). */
+    static boolean chainDeletion(Plan.PlanItem it) {
+        return it.chain() != null && it.cascade_of() == null && it.action().equals("delete");
     }
 
     /** Why a subagent taken along matters to the answer: kept by the user, still running, titled; null: none of these. */

@@ -261,8 +261,11 @@ public final class ReportRenderer {
         sb.append("  ").append(mark).append(' ');
         if (d.group_id() != null) sb.append(d.group_id()).append(' ');
         sb.append(d.condition() == null ? d.rule() : d.condition());
-        Rule rule = Rules.byId(d.rule());
+        boolean chains = DecisionGroups.CHAIN.equals(d.condition());
+        Rule rule = chains ? null : Rules.byId(d.rule());
         String condition = d.rule() + "\u0000" + d.condition();
+        if (chains && !(compact && condition.equals(last[0])))
+            sb.append(z ? " 压缩续接链（整链删除）" : " Compaction chains, each deleted whole");
         if (rule != null && !(compact && condition.equals(last[0])))
             sb.append(' ').append(head(rule.meta().summary()));
         if (compact) last[0] = condition;
