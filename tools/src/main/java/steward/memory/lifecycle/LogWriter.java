@@ -179,8 +179,19 @@ public final class LogWriter {
             if (w == null) throw new StewardError("memory_log", "no workspace partition named '" + r.workspace() + "'");
             return w.name();
         }
+        if (r.cwd() != null && !r.cwd().isBlank() && !absolute(Partitions.normalise(r.cwd())))
+            // a partition is found by its absolute directory: a relative one would never match and the note would land
+            // in the root log unasked, as memory_consolidate refuses such a path
+            throw new StewardError(
+                    "memory_log",
+                    "cwd must be an absolute path (got '" + r.cwd().strip() + "')");
         Partitions.Workspace w = Partitions.resolve(all, r.cwd());
         return w == null ? null : w.name();
+    }
+
+    /** "/…", or a Windows drive path "C:/…" (backslashes already turned into slashes). */
+    private static boolean absolute(String p) {
+        return p.startsWith("/") || p.matches("[A-Za-z]:/.*");
     }
 
     private Result refused(
