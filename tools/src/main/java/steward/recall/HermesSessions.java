@@ -419,6 +419,30 @@ public final class HermesSessions implements RecallSource {
         return out;
     }
 
+    /**
+     * Which of these session ids are no longer in state.db (read now, on the calls' connection); empty when there is no
+     * state.db to read.
+     */
+    public Set<String> gone(Set<String> sessionIds) {
+        Set<String> out = new HashSet<>();
+        if (sessionIds.isEmpty()) return out;
+        synchronized (reads) {
+            SessionStore s = readStore();
+            if (s == null) return out;
+            try (PreparedStatement ps = s.connection().prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
+                for (String id : sessionIds) {
+                    ps.setString(1, id);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) out.add(id);
+                    }
+                }
+            } catch (SQLException e) {
+                throw new StewardError("recall", "cannot read sessions of " + db + ": " + Sqlite.describe(e));
+            }
+        }
+        return out;
+    }
+
     private static void recent(SessionStore s, String sessionId, int n, Set<String> out) {
         try (PreparedStatement ps = s.connection()
                 .prepareStatement("SELECT id FROM messages WHERE session_id = ? "

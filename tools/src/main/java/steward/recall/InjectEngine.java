@@ -196,7 +196,9 @@ public final class InjectEngine {
                 cooldown,
                 harmful,
                 harmfulTexts,
-                memoryNow());
+                memoryNow(),
+                engine.goneSessions(
+                        found.hits().stream().map(RecallEngine.Hit::item).toList()));
         work.checkpoint("recall_inject");
 
         String lane = Lanes.lane(context);

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -474,6 +476,21 @@ public final class RecallEngine implements AutoCloseable {
         }
         if (claude != null && sessionId != null) out.addAll(index.newest(sessionId, RecallItem.CLAUDE_SESSION, n));
         return out;
+    }
+
+    /**
+     * Of the Hermes sessions these items come from, those no longer in state.db (a session_apply or Hermes deleted them
+     * since they were indexed); empty when state.db cannot be read now (nothing is dropped for it then).
+     */
+    public Set<String> goneSessions(Collection<RecallItem> items) {
+        Set<String> ids = new HashSet<>();
+        for (RecallItem it : items)
+            if (RecallItem.SESSION.equals(it.source()) && it.sessionId() != null) ids.add(it.sessionId());
+        try {
+            return sessions.gone(ids);
+        } catch (StewardError e) {
+            return Set.of();
+        }
     }
 
     /** The Claude Code source, or null (tests, the bench). */

@@ -338,6 +338,23 @@ class IndexerTest {
         }
     }
 
+    @Test
+    void theSessionsOfIndexedMessagesThatStateDbNoLongerHoldsAreFoundAtTheCall() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync(Work.NONE);
+            List<RecallItem> hits = e.search(RecallEngineTest.q("housekeeping", 10)).hits().stream()
+                    .map(RecallEngine.Hit::item)
+                    .filter(i -> RecallItem.SESSION.equals(i.source()))
+                    .toList();
+            assertFalse(hits.isEmpty());
+            assertEquals(Set.of(), e.goneSessions(hits), "all there");
+            String deleted = hits.get(0).sessionId();
+            RecallTestHomes.deleteSession(home, deleted); // as session_apply or Hermes would, the index not told yet
+            assertEquals(Set.of(deleted), e.goneSessions(hits));
+        }
+    }
+
     /** The five live threads that used the most CPU, "name: ms" (what starved a low-priority worker, if anything). */
     private static String busiestThreads() {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();

@@ -43,6 +43,23 @@ final class RecallTestHomes {
         throw new AssertionError("no entry with " + part);
     }
 
+    /** Deletes a session and its messages from state.db (as Hermes' delete_session does). */
+    static void deleteSession(Path home, String sessionId) {
+        try (SessionStore st = SessionStore.openReadWrite(home.resolve("state.db"))) {
+            st.write(c -> {
+                for (String sql :
+                        new String[] {"DELETE FROM messages WHERE session_id = ?", "DELETE FROM sessions WHERE id = ?"
+                        }) {
+                    try (PreparedStatement ps = c.prepareStatement(sql)) {
+                        ps.setString(1, sessionId);
+                        ps.executeUpdate();
+                    }
+                }
+                return null;
+            });
+        }
+    }
+
     static RecallEngine engine(Path home) {
         return new RecallEngine(StewardPaths.of(home), CLOCK, RecallEngine.Options.LEXICAL);
     }

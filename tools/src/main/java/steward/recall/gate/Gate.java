@@ -32,7 +32,8 @@ public interface Gate {
     /**
      * What the gates may look at besides the item. {@code harmfulTexts}: the normalised hashes
      * ({@code Identity.normalHash}) of the texts of items marked harmful; {@code memoryNow}: the normalised texts
-     * ({@code Identity.normalise}) of the entries of Hermes' memory files as read at the call (null: not read).
+     * ({@code Identity.normalise}) of the entries of Hermes' memory files as read at the call (null: not read);
+     * {@code goneSessions}: the Hermes sessions of the candidates that are no longer in state.db, read at the call.
      */
     record Context(
             String sessionId,
@@ -41,14 +42,34 @@ public interface Gate {
             Set<String> cooldownUris,
             Set<String> harmfulUris,
             Set<Long> harmfulTexts,
-            Set<String> memoryNow) {
+            Set<String> memoryNow,
+            Set<String> goneSessions) {
+        public Context(
+                String sessionId,
+                Set<String> ownRecentUris,
+                Set<String> recentTurnTexts,
+                Set<String> cooldownUris,
+                Set<String> harmfulUris,
+                Set<Long> harmfulTexts,
+                Set<String> memoryNow) {
+            this(
+                    sessionId,
+                    ownRecentUris,
+                    recentTurnTexts,
+                    cooldownUris,
+                    harmfulUris,
+                    harmfulTexts,
+                    memoryNow,
+                    Set.of());
+        }
+
         public Context(
                 String sessionId,
                 Set<String> ownRecentUris,
                 Set<String> recentTurnTexts,
                 Set<String> cooldownUris,
                 Set<String> harmfulUris) {
-            this(sessionId, ownRecentUris, recentTurnTexts, cooldownUris, harmfulUris, Set.of(), null);
+            this(sessionId, ownRecentUris, recentTurnTexts, cooldownUris, harmfulUris, Set.of(), null, Set.of());
         }
     }
 }

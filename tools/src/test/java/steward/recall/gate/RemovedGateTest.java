@@ -46,4 +46,19 @@ class RemovedGateTest {
         assertNull(gate.drop(GateTestSupport.item("steward://session/a/message/1", "x"), now()));
         assertNull(gate.drop(memory("Staging DB on port 5433"), GateTestSupport.EMPTY), "memory not read: unknown");
     }
+
+    /**
+     * Review of 2026-12-05: right after session_apply deleted a session, the server (whose index lags by a moment)
+     * injected its messages.
+     */
+    @Test
+    void dropsAMessageOfASessionNoLongerInStateDb() {
+        RecallItem m = GateTestSupport.item("steward://session/s1/message/7", "We chose Postgres 16");
+        Gate.Context gone =
+                new Gate.Context("cur", Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), null, Set.of("s1"));
+        assertNotNull(gate.drop(m, gone));
+        Gate.Context there =
+                new Gate.Context("cur", Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), null, Set.of("s2"));
+        assertNull(gate.drop(m, there));
+    }
 }
