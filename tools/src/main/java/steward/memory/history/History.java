@@ -12,10 +12,12 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
@@ -363,7 +365,7 @@ public final class History {
     /** The entries of {@code from} (split on Hermes' delimiter, stripped) that {@code to} does not have, in order. */
     static List<String> missing(byte[] from, byte[] to) {
         if (from == null) return List.of();
-        List<String> target = to == null ? List.of() : entries(to);
+        Set<String> target = to == null ? Set.of() : new HashSet<>(entries(to));
         List<String> out = new ArrayList<>();
         for (String e : entries(from)) if (!target.contains(e)) out.add(e);
         return out;
@@ -382,8 +384,8 @@ public final class History {
     }
 
     /**
-     * A warning for each memory_consolidate apply that wrote {@code rel} after {@code version}: it also marked its log
-     * lines processed, so the facts it took from them leave the file and gather does not show them again.
+     * One warning, naming them, when memory_consolidate applies wrote {@code rel} after {@code version}: they also marked
+     * their log lines processed, so the facts they took from them leave the file and gather does not show them again.
      */
     private List<String> consolidationWarnings(String rel, String version) {
         List<String> ids = store.after(rel, version).stream()
