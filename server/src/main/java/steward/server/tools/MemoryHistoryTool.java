@@ -9,7 +9,7 @@ public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args>
     static final ToolSpec SPEC = ToolSpec.of(
                     "memory_history",
                     "Versions of memory and skill files",
-                    "Versions of every change under memories/ and skills/ (a private git repository): list; diff two (to "
+                    "Versions of every change under memories/ and skills/: list; diff two (to "
                             + "omitted: now); rollback restores a version's exact bytes as a new, backed-up version. Use it to show or "
                             + "undo a change.")
             .destructive();
