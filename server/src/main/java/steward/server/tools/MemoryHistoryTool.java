@@ -119,8 +119,9 @@ public final class MemoryHistoryTool extends StewardTool<MemoryHistoryTool.Args>
         } else {
             sb.append(r.file()).append(" already has the bytes of ").append(r.restored_version());
         }
-        for (String w : r.warnings()) sb.append("\nwarning: ").append(w);
-        return sb.toString().stripTrailing();
+        StringBuilder out = new StringBuilder(sb.toString().stripTrailing());
+        for (String w : r.warnings()) out.append("\nwarning: ").append(w);
+        return out.toString();
     }
 
     private static String entries(int n) {

@@ -81,7 +81,10 @@ class MemoryLifecycleToolsTest {
                 asked.path("would_remove").toString().contains("[0.3] [env] pnpm, not npm, for JS projects"),
                 asked.toString());
         assertArrayEquals(consolidated, Files.readAllBytes(mem), "nothing rolled back without confirm");
-        JsonNode done = t.ok("memory_history", rollback + ", \"confirm\": true}");
+        ToolResult doneText = t.call("memory_history", rollback + ", \"confirm\": true}");
+        assertTrue(doneText.text().contains("\nwarning: ") && !doneText.text().contains("\n\n"), doneText.text());
+        JsonNode done = ToolRegistry.toJson(doneText.structured());
+        assertEquals(List.of(), Schemas.validate("memory_history.output.json", done));
         assertTrue(done.path("changed").asBoolean());
         assertTrue(done.path("removed_entries").toString().contains("[0.3] [env] pnpm, not npm, for JS projects"));
         assertArrayEquals(original, Files.readAllBytes(mem));
