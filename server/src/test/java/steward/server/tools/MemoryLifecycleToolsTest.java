@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import steward.Work;
@@ -16,8 +19,10 @@ import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.memory.lifecycle.LogWriter;
 import steward.server.Schemas;
+import steward.server.ToolRegistry;
 import steward.server.Tools;
 import steward.testing.ClaudeTestHomes;
+import steward.testing.RealHermes;
 import tools.jackson.databind.JsonNode;
 
 /** memory_log, memory_health, memory_consolidate and memory_history through the registry, results checked against their schemas. */
@@ -67,10 +72,114 @@ class MemoryLifecycleToolsTest {
         assertTrue(
                 diff.path("diff").asString().contains("+[0.5] [base] When a rule fails"),
                 "unprefixed entries read as [0.5] and get the prefix");
-        t.ok(
-                "memory_history",
-                "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + first + "\"}");
+        String rollback = "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + first + "\"";
+        byte[] consolidated = Files.readAllBytes(mem);
+        JsonNode asked = t.ok("memory_history", rollback + "}");
+        assertTrue(asked.path("needs_confirm").asBoolean(), asked.toString());
+        assertFalse(asked.path("changed").asBoolean());
+        assertTrue(
+                asked.path("would_remove").toString().contains("[0.3] [env] pnpm, not npm, for JS projects"),
+                asked.toString());
+        assertArrayEquals(consolidated, Files.readAllBytes(mem), "nothing rolled back without confirm");
+        ToolResult doneText = t.call("memory_history", rollback + ", \"confirm\": true}");
+        assertTrue(doneText.text().contains("\nwarning: ") && !doneText.text().contains("\n\n"), doneText.text());
+        JsonNode done = ToolRegistry.toJson(doneText.structured());
+        assertEquals(List.of(), Schemas.validate("memory_history.output.json", done));
+        assertTrue(done.path("changed").asBoolean());
+        assertTrue(done.path("removed_entries").toString().contains("[0.3] [env] pnpm, not npm, for JS projects"));
         assertArrayEquals(original, Files.readAllBytes(mem));
+        // the consolidation marked its log lines processed: the rollback says where the facts it took still are
+        for (JsonNode r : new JsonNode[] {asked, done}) {
+            assertEquals(1, r.path("warnings").size(), r.toString());
+            String w = r.path("warnings").get(0).asString();
+            assertTrue(w.contains("memory_consolidate") && w.contains("memories/logs/"), w);
+            assertTrue(w.contains(list.path("versions").get(0).path("id").asString()), "names the consolidation: " + w);
+        }
+        // back to the consolidation's own version: nothing it did is undone, no warning (the entries without a prefix
+        // are entries it removes, so it asks too)
+        String consolidation = list.path("versions").get(0).path("id").asString();
+        JsonNode forward = t.ok(
+                "memory_history",
+                "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + consolidation
+                        + "\", \"confirm\": true}");
+        assertTrue(forward.path("changed").asBoolean(), forward.toString());
+        assertTrue(forward.path("removed_entries").toString().contains("\"[base] When a rule fails"));
+        assertEquals(0, forward.path("warnings").size(), forward.toString());
+        assertArrayEquals(consolidated, Files.readAllBytes(mem));
+    }
+
+    /**
+     * Review of 2026-12-05 (the repro): stewA by memory_write, an entry by Hermes' own memory tool, stewB by memory_write;
+     * a rollback to the version holding stewA only removed the other two and said just "restored … as version …". Now
+     * it changes nothing, names them and asks for confirm: true; confirmed, it names what it removed.
+     */
+    @Test
+    void aRollbackThatWouldRemoveEntriesAsksFirstAndNamesThem() throws Exception {
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        Path mem = t.home.resolve("memories/MEMORY.md");
+        rollbackAsksFirst(t, () -> Files.writeString(mem, Files.readString(mem) + "\n§\nhermesH1-0"));
+    }
+
+    /** The same with the entry written by Hermes' real memory tool (skipped without ../shared or python3 + PyYAML). */
+    @Test
+    void aRollbackOverAnEntryOfHermesRealMemoryToolAsksFirst() throws Exception {
+        RealHermes hermes = RealHermes.require();
+        Path writer = hermes.source().resolveSibling("tools/hermes_memory_writer.py");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(writer), "no " + writer + ": skipped");
+        ToolTestSupport t = new ToolTestSupport(tmp);
+        rollbackAsksFirst(t, () -> {
+            ProcessBuilder pb =
+                    new ProcessBuilder("python3", writer.toString(), "1", "hermesH1").redirectErrorStream(true);
+            pb.environment().put("HERMES_HOME", t.home.toString());
+            pb.environment().put("HERMES_SRC", hermes.source().toString());
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals("hermesH1: 1 added, 0 failed", out);
+        });
+    }
+
+    interface HermesWrite {
+        void run() throws Exception;
+    }
+
+    private static void rollbackAsksFirst(ToolTestSupport t, HermesWrite hermes) throws Exception {
+        Path mem = t.home.resolve("memories/MEMORY.md");
+        t.ok("memory_write", "{\"action\": \"add\", \"content\": \"stewA\"}");
+        hermes.run();
+        t.ok("memory_write", "{\"action\": \"add\", \"content\": \"stewB\"}");
+        JsonNode list = t.ok("memory_history", "{\"file\": \"memories/MEMORY.md\"}");
+        String stewA = list.path("versions").get(1).path("id").asString();
+        assertTrue(list.path("versions").get(1).path("message").asString().startsWith("memory_write: add"));
+        byte[] now = Files.readAllBytes(mem);
+        String rollback = "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + stewA + "\"";
+
+        ToolResult asked = t.call("memory_history", rollback + "}");
+        assertFalse(asked.isError(), asked.text());
+        JsonNode a = t.ok("memory_history", rollback + "}");
+        assertFalse(a.path("changed").asBoolean());
+        assertTrue(a.path("needs_confirm").asBoolean());
+        assertEquals("[\"hermesH1-0\",\"stewB\"]", a.path("would_remove").toString());
+        assertEquals(0, a.path("would_restore").size());
+        assertTrue(asked.text().contains("hermesH1-0") && asked.text().contains("stewB"), asked.text());
+        assertTrue(asked.text().contains("confirm: true"), asked.text());
+        assertArrayEquals(now, Files.readAllBytes(mem), "nothing changed");
+        assertEquals(
+                list.path("total").asInt(),
+                t.ok("memory_history", "{\"file\": \"memories/MEMORY.md\"}")
+                        .path("total")
+                        .asInt(),
+                "and no version was made");
+
+        ToolResult done = t.call("memory_history", rollback + ", \"confirm\": true}");
+        assertFalse(done.isError(), done.text());
+        JsonNode d = ToolRegistry.toJson(done.structured());
+        assertEquals(List.of(), Schemas.validate("memory_history.output.json", d));
+        assertTrue(d.path("changed").asBoolean());
+        assertEquals("[\"hermesH1-0\",\"stewB\"]", d.path("removed_entries").toString());
+        assertTrue(done.text().contains("removed 2 entries") && done.text().contains("hermesH1-0"), done.text());
+        assertTrue(Files.readString(mem).endsWith("\n§\nstewA"), Files.readString(mem));
+        assertEquals(0, d.path("warnings").size());
     }
 
     @Test
@@ -107,9 +216,10 @@ class MemoryLifecycleToolsTest {
                 .get(0)
                 .path("id")
                 .asString();
-        ToolResult r = t.call(
-                "memory_history",
-                "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + last + "\"}");
+        String rollback = "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"" + last + "\"";
+        ToolResult asked = t.call("memory_history", rollback + "}");
+        assertTrue(asked.text().contains("[env] hand edit") && asked.text().contains("confirm: true"), asked.text());
+        ToolResult r = t.call("memory_history", rollback + ", \"confirm\": true}");
         assertFalse(r.isError(), r.text());
         assertArrayEquals(recorded, Files.readAllBytes(mem));
         assertFalse(r.text().contains("null"), r.text());
@@ -130,6 +240,11 @@ class MemoryLifecycleToolsTest {
             {
                 "{\"action\": \"rollback\", \"file\": \"memories/MEMORY.md\", \"version\": \"abc123\", \"to\": \"def\"}",
                 "to is only for diff"
+            },
+            {"{\"file\": \"memories/MEMORY.md\", \"confirm\": true}", "confirm is only for rollback"},
+            {
+                "{\"action\": \"diff\", \"file\": \"memories/MEMORY.md\", \"from\": \"abc123\", \"confirm\": false}",
+                "confirm is only for rollback"
             },
         }) {
             ToolResult r = t.call("memory_history", c[0]);

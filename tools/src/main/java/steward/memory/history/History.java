@@ -1,6 +1,7 @@
 package steward.memory.history;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -11,15 +12,18 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import steward.StewardError;
 import steward.config.StewardPaths;
 import steward.json.Json;
 import steward.memory.Flock;
 import steward.memory.MemoryBackups;
+import steward.memory.MemoryDocument;
 import steward.state.AtomicFiles;
 import steward.state.IoErrors;
 
@@ -195,6 +199,14 @@ public final class History {
                 d.isEmpty());
     }
 
+    /** At most this many entries are listed in {@code would_remove}, {@code would_restore}, {@code removed_entries}. */
+    public static final int MAX_LISTED = 20;
+
+    /**
+     * {@code needs_confirm}: nothing was changed because the rollback would remove entries the file has now (listed in
+     * {@code would_remove}, with {@code would_restore} the entries it would bring back); {@code removed_entries}: the
+     * entries an applied rollback removed. Entry lists are for Hermes memory files (MEMORY.md, USER.md), null else.
+     */
     public record RollbackResult(
             String file,
             String restored_version,
@@ -202,11 +214,22 @@ public final class History {
             String backup,
             int bytes,
             String sha256,
-            boolean changed) {}
+            boolean changed,
+            boolean needs_confirm,
+            List<String> would_remove,
+            Integer would_remove_left_out,
+            List<String> would_restore,
+            Integer would_restore_left_out,
+            List<String> removed_entries,
+            Integer removed_entries_left_out,
+            List<String> warnings) {}
 
-    /** Restores {@code rel} to the bytes of {@code version}; the rollback is recorded as a new version. */
+    /**
+     * Restores {@code rel} to the bytes of {@code version}; the rollback is recorded as a new version. One that would
+     * remove entries of a Hermes memory file present now changes nothing without {@code confirm} and lists them.
+     */
     @SuppressWarnings("try") // the lock is held for the try body, never referenced
-    public RollbackResult rollback(String rel, String version) {
+    public RollbackResult rollback(String rel, String version, boolean confirm) {
         String r = name(rel);
         Path p = file(r);
         byte[] old = store.read(r, version);
@@ -221,7 +244,46 @@ public final class History {
         try (Flock lock = Flock.exclusive(lockFile)) {
             byte[] cur = VersionStore.readFile(p);
             if (cur != null && Arrays.equals(cur, old)) {
-                return new RollbackResult(r, full, null, null, old.length, sha(old), false);
+                return new RollbackResult(
+                        r,
+                        full,
+                        null,
+                        null,
+                        old.length,
+                        sha(old),
+                        false,
+                        false,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        List.of());
+            }
+            boolean entries = holdsEntries(p);
+            List<String> gone = entries ? missing(cur, old) : List.of();
+            List<String> warnings = consolidationWarnings(r, full);
+            if (!gone.isEmpty() && !confirm) {
+                // silence is never approval: entries written since (by Steward or by Hermes' own memory tool) are named
+                // and the rollback waits for confirm: true
+                List<String> back = missing(old, cur);
+                return new RollbackResult(
+                        r,
+                        full,
+                        null,
+                        null,
+                        old.length,
+                        sha(old),
+                        false,
+                        true,
+                        listed(gone),
+                        leftOut(gone),
+                        listed(back),
+                        leftOut(back),
+                        null,
+                        null,
+                        warnings);
             }
             String backup = null;
             Instant now = clock.instant();
@@ -274,10 +336,67 @@ public final class History {
                         e);
             }
             return new RollbackResult(
-                    r, full, v == null ? null : v.substring(0, 12), backup, old.length, sha(old), true);
+                    r,
+                    full,
+                    v == null ? null : v.substring(0, 12),
+                    backup,
+                    old.length,
+                    sha(old),
+                    true,
+                    false,
+                    null,
+                    null,
+                    null,
+                    null,
+                    entries ? listed(gone) : null,
+                    entries ? leftOut(gone) : null,
+                    warnings);
         } catch (IOException e) {
             throw new StewardError("memory_history", "cannot restore " + p + ": " + IoErrors.describe(e), e);
         }
+    }
+
+    /** A Hermes memory file ({@code MEMORY.md}, {@code USER.md}, a partition's {@code MEMORY.md}): "§" entries. */
+    boolean holdsEntries(Path p) {
+        String n = p.getFileName().toString();
+        return (n.equals("MEMORY.md") || n.equals("USER.md")) && p.startsWith(paths.memoriesDir());
+    }
+
+    /** The entries of {@code from} (split on Hermes' delimiter, stripped) that {@code to} does not have, in order. */
+    static List<String> missing(byte[] from, byte[] to) {
+        if (from == null) return List.of();
+        Set<String> target = to == null ? Set.of() : new HashSet<>(entries(to));
+        List<String> out = new ArrayList<>();
+        for (String e : entries(from)) if (!target.contains(e)) out.add(e);
+        return out;
+    }
+
+    private static List<String> entries(byte[] b) {
+        return MemoryDocument.parse(new String(b, StandardCharsets.UTF_8)).entries();
+    }
+
+    private static List<String> listed(List<String> all) {
+        return List.copyOf(all.subList(0, Math.min(MAX_LISTED, all.size())));
+    }
+
+    private static Integer leftOut(List<String> all) {
+        return Math.max(0, all.size() - MAX_LISTED);
+    }
+
+    /**
+     * One warning, naming them, when memory_consolidate applies wrote {@code rel} after {@code version}: they also marked
+     * their log lines processed, so the facts they took from them leave the file and gather does not show them again.
+     */
+    private List<String> consolidationWarnings(String rel, String version) {
+        List<String> ids = store.after(rel, version).stream()
+                .filter(v -> v.message().startsWith("memory_consolidate "))
+                .map(VersionStore.Version::id)
+                .toList();
+        if (ids.isEmpty()) return List.of();
+        return List.of("this goes back before memory_consolidate (version " + String.join(", ", ids)
+                + "), which also marked its log lines processed: facts it took from them leave " + rel
+                + " and gather will not show them again; they stay in the daily logs under memories/logs/ (older ones"
+                + " in memories/archive/logs/)");
     }
 
     /** The lock Hermes takes for memory files ({@code <file>.lock}); Steward's own lock for everything else. */

@@ -454,6 +454,27 @@ public final class VersionStore {
         }
     }
 
+    /** Versions in which {@code path} changed after version {@code id} (not included), newest first. */
+    public List<Version> after(String path, String id) {
+        List<Version> out = new ArrayList<>();
+        try (Repository repo = open(false)) {
+            if (repo == null) return out;
+            ObjectId head = head(repo, false);
+            if (head == null) return out;
+            ObjectId since = resolve(repo, id);
+            try (RevWalk w = new RevWalk(repo);
+                    ObjectReader reader = repo.newObjectReader()) {
+                w.markStart(w.parseCommit(head));
+                w.markUninteresting(w.parseCommit(since));
+                w.setTreeFilter(AndTreeFilter.create(PathFilter.create(path), TreeFilter.ANY_DIFF));
+                for (RevCommit c : w) out.add(version(c, blob(repo, reader, c, path)));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new StewardError("memory_history", "cannot read " + repoDir() + ": " + IoErrors.describe(e), e);
+        }
+    }
+
     /** The number of versions recorded for {@code path}. */
     public int count(String path) {
         return list(path, Integer.MAX_VALUE).size();

@@ -89,7 +89,7 @@ class HistoryTest {
         assertEquals(4, after.size(), "the next version continues the history: " + after);
         assertEquals(before.get(0).id(), after.get(1).id());
         History h = new History(p, at("2026-08-10T12:03:00Z"));
-        h.rollback("memories/MEMORY.md", before.get(2).id());
+        h.rollback("memories/MEMORY.md", before.get(2).id(), true);
         assertEquals("[env] first", Files.readString(mem));
     }
 
@@ -112,7 +112,7 @@ class HistoryTest {
         assertTrue(d.diff().contains("-[env] first") && d.diff().contains("+[env] third"), d.diff());
         assertFalse(d.identical());
 
-        History.RollbackResult r = h.rollback("memories/MEMORY.md", baseline);
+        History.RollbackResult r = h.rollback("memories/MEMORY.md", baseline, true);
         assertTrue(r.changed());
         assertArrayEquals(original, Files.readAllBytes(mem), "exact bytes, trailing spaces included");
         assertTrue(Files.exists(Path.of(r.backup())), "the bytes it replaced are backed up");
@@ -126,7 +126,7 @@ class HistoryTest {
         // rolling forward again is possible: nothing is ever lost
         String afterRemove =
                 h.list("memories/MEMORY.md", null).versions().get(1).id();
-        h.rollback("memories/MEMORY.md", afterRemove);
+        h.rollback("memories/MEMORY.md", afterRemove, true);
         assertEquals("[env] second\n§\n[env] third", Files.readString(mem));
     }
 
@@ -148,18 +148,18 @@ class HistoryTest {
         Path lock = p.stateDir().resolve("history/.lock");
         Files.deleteIfExists(lock);
         Files.createDirectories(lock);
-        StewardError e = assertThrows(StewardError.class, () -> h.rollback("memories/MEMORY.md", baseline));
+        StewardError e = assertThrows(StewardError.class, () -> h.rollback("memories/MEMORY.md", baseline, true));
         assertArrayEquals(now, Files.readAllBytes(mem), "the file is as it was");
         assertTrue(e.getMessage().startsWith("memory_history: "), e.getMessage());
         assertTrue(e.getMessage().contains("not applied"), e.getMessage());
         // a file that was absent stays absent
         Files.delete(mem);
-        assertThrows(StewardError.class, () -> h.rollback("memories/MEMORY.md", baseline));
+        assertThrows(StewardError.class, () -> h.rollback("memories/MEMORY.md", baseline, true));
         assertFalse(Files.exists(mem), "no file appeared");
         // with the store repaired the same rollback works and is a version
         Files.delete(lock);
         Files.write(mem, now);
-        assertTrue(h.rollback("memories/MEMORY.md", baseline).changed());
+        assertTrue(h.rollback("memories/MEMORY.md", baseline, true).changed());
         assertEquals("[env] first", Files.readString(mem));
         assertEquals(3, h.list("memories/MEMORY.md", null).total());
     }
@@ -176,7 +176,7 @@ class HistoryTest {
         new MemoryWriter(p, at("2026-08-10T12:00:00Z")).write(MemoryRequest.add("memory", "[env] second"));
         History h = new History(p, at("2026-08-10T12:05:00Z"));
         String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
-        assertTrue(h.rollback("memories/MEMORY.md", baseline).changed());
+        assertTrue(h.rollback("memories/MEMORY.md", baseline, true).changed());
         assertTrue(Files.isSymbolicLink(mem), "the link stays");
         assertEquals("[env] first", Files.readString(target), "the file it points at is rolled back");
     }
@@ -194,13 +194,13 @@ class HistoryTest {
         h.record("skill edit", before);
         List<VersionStore.Version> vs = h.list("skills/ops/x/SKILL.md", null).versions();
         assertEquals(2, vs.size());
-        h.rollback("skills/ops/x/SKILL.md", vs.get(1).id());
+        h.rollback("skills/ops/x/SKILL.md", vs.get(1).id(), true);
         assertArrayEquals(v1, Files.readAllBytes(skill));
         for (String bad : List.of("../etc/passwd", "/etc/passwd", "state.db", "memories/../state.db")) {
             assertThrows(StewardError.class, () -> h.list(bad, null), bad);
         }
-        assertThrows(StewardError.class, () -> h.rollback("skills/ops/x/SKILL.md", "zzzz"));
-        assertThrows(StewardError.class, () -> h.rollback("skills/ops/x/SKILL.md", "0000000"));
+        assertThrows(StewardError.class, () -> h.rollback("skills/ops/x/SKILL.md", "zzzz", true));
+        assertThrows(StewardError.class, () -> h.rollback("skills/ops/x/SKILL.md", "0000000", true));
         assertFalse(Files.exists(p.hermesHome().resolve(".git")), "the repository never lives inside the user's files");
         assertTrue(Files.isDirectory(p.stateDir().resolve("history/repo.git")));
     }
@@ -225,14 +225,110 @@ class HistoryTest {
             assertEquals(2, l.total(), odd);
         }
         String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
-        History.RollbackResult r = h.rollback("memories/MEMORY.md/", baseline);
+        History.RollbackResult r = h.rollback("memories/MEMORY.md/", baseline, true);
         assertEquals("memories/MEMORY.md", r.file());
         assertArrayEquals(first, Files.readAllBytes(mem));
         assertEquals(3, h.list("memories/MEMORY.md", null).total(), "the rollback is recorded");
         for (String dir : List.of("memories/", "memories/.", "skills/ops")) {
             assertThrows(StewardError.class, () -> h.list(dir, null), dir);
-            assertThrows(StewardError.class, () -> h.rollback(dir, baseline), dir);
+            assertThrows(StewardError.class, () -> h.rollback(dir, baseline, true), dir);
         }
+    }
+
+    /**
+     * Review of 2026-12-05: a rollback silently dropped the entries written after the version it restored (by Steward or
+     * by Hermes' own memory tool) and said only "restored … as version …". One that would remove entries present now
+     * changes nothing without confirm and names them; with confirm it rolls back and names what it removed.
+     */
+    @Test
+    void aRollbackThatWouldRemoveEntriesWaitsForConfirmAndNamesThem() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] one");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "stewA"));
+        // Hermes' own memory tool rewrites the file as its entries joined by the delimiter (no version: not opted in)
+        Files.writeString(mem, "[env] one\n§\nstewA\n§\nhermesH1-0");
+        w.write(MemoryRequest.add("memory", "stewB"));
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        List<VersionStore.Version> vs = h.list("memories/MEMORY.md", null).versions();
+        String stewA = vs.get(1).id();
+        byte[] now = Files.readAllBytes(mem);
+
+        History.RollbackResult asked = h.rollback("memories/MEMORY.md", stewA, false);
+        assertFalse(asked.changed());
+        assertTrue(asked.needs_confirm());
+        assertEquals(List.of("hermesH1-0", "stewB"), asked.would_remove());
+        assertEquals(0, asked.would_remove_left_out());
+        assertEquals(List.of(), asked.would_restore());
+        assertEquals(null, asked.removed_entries());
+        assertArrayEquals(now, Files.readAllBytes(mem), "nothing changed without confirm");
+        assertEquals(3, h.list("memories/MEMORY.md", null).total(), "and no version was made");
+
+        History.RollbackResult done = h.rollback("memories/MEMORY.md", stewA, true);
+        assertTrue(done.changed());
+        assertFalse(done.needs_confirm());
+        assertEquals(List.of("hermesH1-0", "stewB"), done.removed_entries());
+        assertEquals("[env] one\n§\nstewA", Files.readString(mem));
+        assertEquals(List.of(), done.warnings());
+    }
+
+    @Test
+    void aRollbackThatRemovesNoEntryNeedsNoConfirm() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] one");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "[env] two"));
+        w.write(MemoryRequest.remove("memory", "[env] one"));
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        String both = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        History.RollbackResult r = h.rollback("memories/MEMORY.md", both, false);
+        assertTrue(r.changed(), "it only brings [env] one back");
+        assertFalse(r.needs_confirm());
+        assertEquals(List.of(), r.removed_entries());
+        assertEquals("[env] one\n§\n[env] two", Files.readString(mem));
+        History.RollbackResult same = h.rollback("memories/MEMORY.md", both, false);
+        assertFalse(same.changed());
+        assertFalse(same.needs_confirm(), "identical: nothing to confirm");
+        // entries reordered or re-spaced are the same entries
+        Files.writeString(mem, "[env] two\n§\n  [env] one  \n");
+        assertTrue(h.rollback("memories/MEMORY.md", both, false).changed());
+        // a skill file has no entries: its rollback is as before
+        Path skill = p.skillsDir().resolve("ops/x/SKILL.md");
+        Files.writeString(skill, "v1");
+        Map<Path, byte[]> before = new HashMap<>();
+        before.put(skill, "v1".getBytes());
+        Files.writeString(skill, "v2");
+        h.record("skill edit", before);
+        String v1 = h.list("skills/ops/x/SKILL.md", null).versions().get(1).id();
+        History.RollbackResult sk = h.rollback("skills/ops/x/SKILL.md", v1, false);
+        assertTrue(sk.changed());
+        assertEquals(null, sk.removed_entries());
+    }
+
+    @Test
+    void manyEntriesToRemoveAreListedUpToTheCapWithACount() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] kept");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "[env] first added"));
+        StringBuilder hermes = new StringBuilder("[env] kept\n§\n[env] first added");
+        for (int i = 0; i < History.MAX_LISTED + 5; i++)
+            hermes.append("\n§\nhermes-").append(i);
+        Files.writeString(mem, hermes);
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
+        History.RollbackResult r = h.rollback("memories/MEMORY.md", baseline, false);
+        assertTrue(r.needs_confirm());
+        assertEquals(History.MAX_LISTED, r.would_remove().size());
+        assertEquals("[env] first added", r.would_remove().get(0));
+        assertEquals(6, r.would_remove_left_out());
+        History.RollbackResult done = h.rollback("memories/MEMORY.md", baseline, true);
+        assertEquals(History.MAX_LISTED, done.removed_entries().size());
+        assertEquals(6, done.removed_entries_left_out());
+        assertEquals("[env] kept", Files.readString(mem));
     }
 
     @Test
@@ -282,11 +378,11 @@ class HistoryTest {
         byte[] hand = Files.readAllBytes(mem);
         History h = new History(p, at("2026-08-10T12:05:00Z"));
         String baseline = h.list("memories/MEMORY.md", null).versions().get(1).id();
-        h.rollback("memories/MEMORY.md", baseline);
+        h.rollback("memories/MEMORY.md", baseline, true);
         List<VersionStore.Version> vs = h.list("memories/MEMORY.md", null).versions();
         assertEquals(4, vs.size(), vs.toString());
         assertEquals("external", vs.get(1).client(), "the hand edit is a version of its own, before the rollback");
-        h.rollback("memories/MEMORY.md", vs.get(1).id());
+        h.rollback("memories/MEMORY.md", vs.get(1).id(), true);
         assertArrayEquals(hand, Files.readAllBytes(mem), "the rollback is undone to the hand edit's exact bytes");
         // the next writes rotate the backups; the hand edit stays a version
         w.write(MemoryRequest.add("memory", "[env] three"));
@@ -312,7 +408,7 @@ class HistoryTest {
         History h = new History(p, at("2026-08-10T12:05:00Z"));
         String top = h.list("memories/MEMORY.md", null).versions().get(0).id();
         Files.writeString(mem, "[env] one\n§\n[env] two\n§\n[env] IMPORTANT: prod DB is db07");
-        History.RollbackResult r = h.rollback("memories/MEMORY.md", top);
+        History.RollbackResult r = h.rollback("memories/MEMORY.md", top, true);
         assertTrue(r.changed());
         assertTrue(r.version() != null, "the rollback is a version");
         assertArrayEquals(newest, Files.readAllBytes(mem));
