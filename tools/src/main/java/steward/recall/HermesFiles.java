@@ -111,15 +111,34 @@ public final class HermesFiles implements RecallSource {
     public Map<String, String> sync(Map<String, String> state, boolean thorough, Sink sink, Work work) {
         Map<String, String> now = new TreeMap<>();
         Map<String, Path> groups = groups();
+        List<String> unread = new ArrayList<>();
         int done = 0;
         for (Map.Entry<String, Path> e : groups.entrySet()) {
-            String h = hash(e.getValue());
-            now.put(e.getKey(), h);
-            if (!h.equals(state.get(e.getKey()))) sink.replaceGroup(e.getKey(), items(e.getKey()));
+            try {
+                String h = hash(e.getValue());
+                if (!h.equals(state.get(e.getKey()))) sink.replaceGroup(e.getKey(), items(e.getKey()));
+                now.put(e.getKey(), h);
+            } catch (StewardError ex) {
+                // one file that cannot be read (not UTF-8, unreadable) is left out, and what was indexed of it with it
+                // (it cannot be verified); every other file stays searchable, and the next sync tries it again
+                unread.add(ex.getMessage());
+            }
             if (++done % 50 == 0) work.checkpoint("recall index");
         }
         for (String k : state.keySet()) if (!now.containsKey(k)) sink.deleteGroup(k);
+        problem = unread.isEmpty()
+                ? null
+                : unread.get(0)
+                        + (unread.size() > 1 ? " (and " + (unread.size() - 1) + " more files)" : "")
+                        + "; left out, the other memory files, skills and logs are searched";
         return now;
+    }
+
+    private volatile String problem;
+
+    @Override
+    public String problem() {
+        return problem;
     }
 
     /** The items of one group key. */
@@ -180,7 +199,12 @@ public final class HermesFiles implements RecallSource {
             s.filter(p -> p.getFileName().toString().equals("SKILL.md") && Files.isRegularFile(p))
                     .sorted()
                     .forEachOrdered(p -> {
-                        String name = frontValue(read(p), "name");
+                        String name;
+                        try {
+                            name = frontValue(read(p), "name");
+                        } catch (StewardError e) {
+                            name = null; // unreadable: named by its directory, and left out (with a warning) by sync
+                        }
                         if (name == null || name.isBlank())
                             name = p.getParent().getFileName().toString();
                         out.putIfAbsent(name.strip(), p);

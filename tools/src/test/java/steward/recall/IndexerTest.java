@@ -135,6 +135,32 @@ class IndexerTest {
     }
 
     /**
+     * Review of 2026-12-05: one SKILL.md that is not UTF-8 left every memory entry, skill and log out of recall
+     * ("hermes-files not searched"), and recall_inject skipped. Only that file is left out now.
+     */
+    @Test
+    void oneUnreadableFileLeavesOnlyItselfOut() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        Path bad = Files.createDirectories(home.resolve("skills/bad"));
+        Files.write(
+                bad.resolve("SKILL.md"),
+                new byte[] {'n', 'a', 'm', 'e', ':', ' ', 'b', '\n', (byte) 0xff, (byte) 0xfe});
+        RecallService s = new RecallService(RecallTestHomes.engine(home));
+        RecallService.SearchOutput out =
+                s.search(new RecallService.SearchRequest("中文回答", 3, List.of("memory"), null, null, null));
+        assertFalse(out.items().isEmpty(), out.index().warnings().toString());
+        assertEquals(
+                RecallTestHomes.fixtureMem(home, "中文回答"), out.items().get(0).uri());
+        assertTrue(
+                out.index().warnings().stream().anyMatch(w -> w.contains("SKILL.md") && w.contains("left out")),
+                out.index().warnings().toString());
+        Files.write(bad.resolve("SKILL.md"), "---\nname: bad\n---\nA wollastonite glaze skill\n".getBytes());
+        RecallService.SearchOutput fixed =
+                s.search(new RecallService.SearchRequest("wollastonite glaze", 3, List.of("skills"), null, null, null));
+        assertEquals("steward://skill/bad", fixed.items().get(0).uri(), "read again once it is fixed");
+    }
+
+    /**
      * Reading state.db for recall waits at most {@link HermesSessions#READ_WAIT_MS} for another process's lock (the
      * store's busy timeout was 5 s, paid by every recall call while Hermes held the lock): recall ranks what is indexed
      * instead and says the sessions may be stale.
