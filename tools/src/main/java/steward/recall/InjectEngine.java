@@ -249,8 +249,13 @@ public final class InjectEngine {
                     "nothing in memory is close in meaning: best cosine %.2f < %.2f",
                     found.confidence().bestCosine(), SEMANTIC_VETO);
         } else if (!open && !found.confidence().good()) { // (a session already open keeps its lower bar, tauLo)
+            RecallEngine.Confidence c = found.confidence();
             reason = "no good match: nothing clears the lexical or semantic floor (best coverage "
-                    + found.confidence().bestCoverage()
+                    + c.bestCoverage()
+                    + (c.bestCoverage() >= c.lexicalFloor() && c.bestInformation() < c.informationFloor()
+                            ? ", but its matched words are worth " + c.bestInformation() + " rare terms < "
+                                    + c.informationFloor()
+                            : "")
                     + (found.confidence().bestCosine() == null
                             ? ""
                             : ", best cosine " + found.confidence().bestCosine())

@@ -290,4 +290,12 @@ class InjectEngineTest {
                 steward.StewardError.class, () -> s.feedback(r.decision_id(), List.of(m(7)), "used"));
         assertEquals(1.0, s.feedback(r.decision_id(), List.of(m(1)), "used").injection_precision());
     }
+
+    /** Review of 2026-12-05: the skip said "nothing clears the lexical floor (best coverage 1.0)" of a full match. */
+    @Test
+    void aFullMatchOfCommonWordsSaysWhyItIsNoGoodMatch() throws Exception {
+        InjectEngine.Result r = service().inject(req("restic NAS", null, null, "active"));
+        assertEquals("skip", r.decision(), r.reason());
+        assertTrue(r.reason().contains("best coverage 1.0, but its matched words are worth"), r.reason());
+    }
 }
