@@ -47,9 +47,13 @@ public final class HermesSessions implements RecallSource {
     static final String FP = "fp", SESSION = "s:", TITLE = "t:";
 
     private final Path db;
-    private SessionStore store, readStore;
-    private Object storeKey, readKey;
-    private final Object reads = new Object();
+    /**
+     * The sync's store, and the store of tool calls' reads ({@link #resolve}, {@link #recentMessageUris}, {@link #gone}):
+     * a connection of their own, so a call's read never shares the sync's read transaction (whose snapshot could then
+     * predate a commit the sync's token has seen) and never closes the connection a sync is reading.
+     */
+    private final Kept sync = new Kept(), reads = new Kept();
+
     private volatile Boolean hasActive;
 
     public HermesSessions(Path stateDb) {
@@ -72,44 +76,42 @@ public final class HermesSessions implements RecallSource {
     }
 
     /**
-     * The sync's store, opened on first use and kept while {@code state.db} is the file it opened; null when there is
-     * no state.db. A state.db removed, or replaced by another file (a restore moved into place), closes the kept store:
-     * an open connection would go on reading the file that is gone.
+     * A store kept while {@code state.db} is the file it opened (null when there is no state.db): a state.db removed, or
+     * replaced by another file (a restore moved into place), closes it, as an open connection would go on reading the
+     * file that is gone. Callers hold the holder's monitor.
      */
-    synchronized SessionStore store() {
-        Object key = fileKey(db);
-        if (store != null && (key == null || !key.equals(storeKey))) {
-            store.close();
+    private final class Kept {
+        private SessionStore store;
+        private Object key;
+
+        SessionStore get() {
+            Object now = fileKey(db);
+            if (store != null && (now == null || !now.equals(key))) close();
+            if (store == null && now != null) {
+                store = open();
+                key = now;
+            }
+            return store;
+        }
+
+        void close() {
+            if (store != null) store.close();
             store = null;
         }
-        if (store == null && key != null) {
-            store = open();
-            storeKey = key;
-        }
-        return store;
     }
 
-    /**
-     * The store of tool calls' reads ({@link #resolve}, {@link #recentMessageUris}), kept as {@link #store()} is but a
-     * connection of its own: a call's read never shares the sync's read transaction (whose snapshot could then predate a
-     * commit the sync's token has seen) and never closes the connection a sync is reading. Callers hold {@link #reads}.
-     */
-    private SessionStore readStore() {
-        Object key = fileKey(db);
-        if (readStore != null && (key == null || !key.equals(readKey))) {
-            readStore.close();
-            readStore = null;
+    /** The sync's store (see {@link Kept}). */
+    SessionStore store() {
+        synchronized (sync) {
+            return sync.get();
         }
-        if (readStore == null && key != null) {
-            readStore = open();
-            readKey = key;
-        }
-        return readStore;
     }
 
-    private synchronized void dropStore() {
-        if (store != null) store.close();
-        store = null;
+    /** Closes the sync's store (it is opened again by the next sync). */
+    private void dropStore() {
+        synchronized (sync) {
+            sync.close();
+        }
     }
 
     private SessionStore open() {
@@ -396,7 +398,7 @@ public final class HermesSessions implements RecallSource {
             throw new StewardError("recall", "bad session URI " + uri);
         }
         synchronized (reads) {
-            SessionStore s = readStore();
+            SessionStore s = reads.get();
             if (s == null) return null;
             try {
                 for (RecallItem it : items(s, parts[1])) if (it.uri().equals(uri)) return it;
@@ -412,7 +414,7 @@ public final class HermesSessions implements RecallSource {
         Set<String> out = new HashSet<>();
         if (sessionId == null) return out;
         synchronized (reads) {
-            SessionStore s = readStore();
+            SessionStore s = reads.get();
             if (s == null) return out;
             recent(s, sessionId, n, out);
         }
@@ -427,7 +429,7 @@ public final class HermesSessions implements RecallSource {
         Set<String> out = new HashSet<>();
         if (sessionIds.isEmpty()) return out;
         synchronized (reads) {
-            SessionStore s = readStore();
+            SessionStore s = reads.get();
             if (s == null) return out;
             try (PreparedStatement ps = s.connection().prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
                 for (String id : sessionIds) {
@@ -461,8 +463,7 @@ public final class HermesSessions implements RecallSource {
     public void close() {
         dropStore();
         synchronized (reads) {
-            if (readStore != null) readStore.close();
-            readStore = null;
+            reads.close();
         }
     }
 }

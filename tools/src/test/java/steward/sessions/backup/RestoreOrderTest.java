@@ -33,11 +33,8 @@ class RestoreOrderTest {
     @Test
     void undoingAnEndOfASessionDeletedSinceNamesTheBackupThatHoldsIt() throws Exception {
         StewardPaths paths = StewardPaths.of(TestHomes.copyFixture(tmp));
-        Plan p1 = new AuditEngine(paths, TestHomes.CLOCK)
-                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
-                .plan();
-        ApplyResult r1 = new ApplyEngine(paths, TestHomes.CLOCK)
-                .apply(new ApplyRequest(p1.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
+        Plan p1 = audit(paths);
+        ApplyResult r1 = applyHigh(paths, p1);
         String ended = r1.executed().stream()
                 .filter(d -> d.action().equals("mark_ended"))
                 .map(ApplyResult.Done::session_id)
@@ -85,11 +82,8 @@ class RestoreOrderTest {
     @Test
     void aSessionThisApplyEndedAndHermesDeletedSinceIsBroughtBackFromTheBackup() throws Exception {
         StewardPaths paths = StewardPaths.of(TestHomes.copyFixture(tmp));
-        Plan p1 = new AuditEngine(paths, TestHomes.CLOCK)
-                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
-                .plan();
-        ApplyResult r1 = new ApplyEngine(paths, TestHomes.CLOCK)
-                .apply(new ApplyRequest(p1.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
+        Plan p1 = audit(paths);
+        ApplyResult r1 = applyHigh(paths, p1);
         String ended = r1.executed().stream()
                 .filter(d -> d.action().equals("mark_ended"))
                 .map(ApplyResult.Done::session_id)
@@ -119,6 +113,19 @@ class RestoreOrderTest {
         assertTrue(
                 r.checklist().stream().anyMatch(c -> c.check().equals("fts_integrity") && c.ok()),
                 "Hermes' search index holds the re-created messages");
+    }
+
+    /** The fixture's audit at its clock. */
+    private static Plan audit(StewardPaths paths) {
+        return new AuditEngine(paths, TestHomes.CLOCK)
+                .audit(new AuditRequest(null, TestHomes.NOW, "interactive", "en", 20))
+                .plan();
+    }
+
+    /** Its HIGH items, nothing answered. */
+    private static ApplyResult applyHigh(StewardPaths paths, Plan p) {
+        return new ApplyEngine(paths, TestHomes.CLOCK)
+                .apply(new ApplyRequest(p.plan_id(), Map.of(), Map.of(), Map.of(), false, null));
     }
 
     private static int count(Path db, String sql) throws Exception {
