@@ -222,7 +222,69 @@ public final class History {
             Integer would_restore_left_out,
             List<String> removed_entries,
             Integer removed_entries_left_out,
-            List<String> warnings) {}
+            List<String> warnings) {
+        /** The file already holds the version's bytes. */
+        static RollbackResult unchanged(String file, String version, int bytes, String sha256) {
+            return new RollbackResult(
+                    file, version, null, null, bytes, sha256, false, false, null, null, null, null, null, null,
+                    List.of());
+        }
+
+        /** Not rolled back: it would remove {@code gone}, and bring back {@code back}; waits for confirm. */
+        static RollbackResult asked(
+                String file,
+                String version,
+                int bytes,
+                String sha256,
+                List<String> gone,
+                List<String> back,
+                List<String> warnings) {
+            return new RollbackResult(
+                    file,
+                    version,
+                    null,
+                    null,
+                    bytes,
+                    sha256,
+                    false,
+                    true,
+                    listed(gone),
+                    leftOut(gone),
+                    listed(back),
+                    leftOut(back),
+                    null,
+                    null,
+                    warnings);
+        }
+
+        /** Rolled back, recorded as {@code recorded}; {@code removed}: the entries it removed (null: not a memory file). */
+        static RollbackResult done(
+                String file,
+                String version,
+                String recorded,
+                String backup,
+                int bytes,
+                String sha256,
+                List<String> removed,
+                List<String> warnings) {
+            return new RollbackResult(
+                    file,
+                    version,
+                    recorded,
+                    backup,
+                    bytes,
+                    sha256,
+                    true,
+                    false,
+                    null,
+                    null,
+                    null,
+                    null,
+                    removed == null ? null : listed(removed),
+                    removed == null ? null : leftOut(removed),
+                    warnings);
+        }
+    }
 
     /**
      * Restores {@code rel} to the bytes of {@code version}; the rollback is recorded as a new version. One that would
@@ -244,22 +306,7 @@ public final class History {
         try (Flock lock = Flock.exclusive(lockFile)) {
             byte[] cur = VersionStore.readFile(p);
             if (cur != null && Arrays.equals(cur, old)) {
-                return new RollbackResult(
-                        r,
-                        full,
-                        null,
-                        null,
-                        old.length,
-                        sha(old),
-                        false,
-                        false,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        List.of());
+                return RollbackResult.unchanged(r, full, old.length, sha(old));
             }
             boolean entries = holdsEntries(p);
             List<String> gone = entries ? missing(cur, old) : List.of();
@@ -268,22 +315,7 @@ public final class History {
                 // silence is never approval: entries written since (by Steward or by Hermes' own memory tool) are named
                 // and the rollback waits for confirm: true
                 List<String> back = missing(old, cur);
-                return new RollbackResult(
-                        r,
-                        full,
-                        null,
-                        null,
-                        old.length,
-                        sha(old),
-                        false,
-                        true,
-                        listed(gone),
-                        leftOut(gone),
-                        listed(back),
-                        leftOut(back),
-                        null,
-                        null,
-                        warnings);
+                return RollbackResult.asked(r, full, old.length, sha(old), gone, back, warnings);
             }
             String backup = null;
             Instant now = clock.instant();
@@ -335,21 +367,14 @@ public final class History {
                                 + " is as it was): it could not be recorded as a version: " + why,
                         e);
             }
-            return new RollbackResult(
+            return RollbackResult.done(
                     r,
                     full,
                     v == null ? null : v.substring(0, 12),
                     backup,
                     old.length,
                     sha(old),
-                    true,
-                    false,
-                    null,
-                    null,
-                    null,
-                    null,
-                    entries ? listed(gone) : null,
-                    entries ? leftOut(gone) : null,
+                    entries ? gone : null,
                     warnings);
         } catch (IOException e) {
             throw new StewardError("memory_history", "cannot restore " + p + ": " + IoErrors.describe(e), e);

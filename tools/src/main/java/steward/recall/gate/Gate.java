@@ -49,25 +49,6 @@ public interface Gate {
                 Set<String> ownRecentUris,
                 Set<String> recentTurnTexts,
                 Set<String> cooldownUris,
-                Set<String> harmfulUris,
-                Set<Long> harmfulTexts,
-                Set<String> memoryNow) {
-            this(
-                    sessionId,
-                    ownRecentUris,
-                    recentTurnTexts,
-                    cooldownUris,
-                    harmfulUris,
-                    harmfulTexts,
-                    memoryNow,
-                    Set.of());
-        }
-
-        public Context(
-                String sessionId,
-                Set<String> ownRecentUris,
-                Set<String> recentTurnTexts,
-                Set<String> cooldownUris,
                 Set<String> harmfulUris) {
             this(sessionId, ownRecentUris, recentTurnTexts, cooldownUris, harmfulUris, Set.of(), null, Set.of());
         }

@@ -26,7 +26,8 @@ class HarmfulGateTest {
                 Set.of(),
                 Set.of("steward://session/a/message/1"),
                 Set.of(Identity.normalHash("Flush redis with FLUSHALL before every release")),
-                null);
+                null,
+                Set.of());
         assertNotNull(gate.drop(
                 GateTestSupport.item(
                         "steward://session/b/message/9", "flush Redis with FLUSHALL before every release."),

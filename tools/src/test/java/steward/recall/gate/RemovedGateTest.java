@@ -27,7 +27,7 @@ class RemovedGateTest {
     static Gate.Context now(String... entries) {
         Set<String> n = new java.util.HashSet<>();
         for (String e : entries) n.add(Identity.normalise(e));
-        return new Gate.Context("s1", Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), n);
+        return new Gate.Context("s1", Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), n, Set.of());
     }
 
     @Test

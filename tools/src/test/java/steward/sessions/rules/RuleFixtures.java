@@ -55,28 +55,16 @@ public final class RuleFixtures {
     public static List<SessionRow> claude(List<SessionRow> rows) {
         List<SessionRow> out = new ArrayList<>();
         for (SessionRow r : rows)
-            out.add(new SessionRow(
-                    r.id(),
-                    r.source(),
-                    r.title(),
-                    r.parentSessionId(),
-                    r.startedAt(),
-                    r.endedAt(),
-                    r.endReason(),
-                    r.messageCount(),
-                    r.storedMessageCount(),
-                    r.archived(),
-                    r.pinned(),
-                    r.hidden(),
-                    r.modelConfig(),
-                    r.lastActivity(),
-                    r.maxMessageId(),
-                    new SessionRow.Place("claude", "-home-u-app", 1000, true, false)));
+            out.add(copy(r, r.pinned(), new SessionRow.Place("claude", "-home-u-app", 1000, true, false)));
         return out;
     }
 
     /** The same row, pinned by the user (a column of newer Hermes schemas). */
     public static SessionRow pinned(SessionRow r) {
+        return copy(r, true, r.place());
+    }
+
+    private static SessionRow copy(SessionRow r, boolean pinned, SessionRow.Place place) {
         return new SessionRow(
                 r.id(),
                 r.source(),
@@ -88,12 +76,12 @@ public final class RuleFixtures {
                 r.messageCount(),
                 r.storedMessageCount(),
                 r.archived(),
-                true,
+                pinned,
                 r.hidden(),
                 r.modelConfig(),
                 r.lastActivity(),
                 r.maxMessageId(),
-                r.place());
+                place);
     }
 
     private static String nul(String s) {
