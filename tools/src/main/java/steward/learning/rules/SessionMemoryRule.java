@@ -1,6 +1,8 @@
 package steward.learning.rules;
 
 import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
 import steward.learning.DecisionEvent;
 import steward.learning.LearningEngine;
 import steward.learning.LearningRule;
@@ -28,39 +30,48 @@ public final class SessionMemoryRule implements LearningRule {
     @Override
     public void apply(LearningRun run) {
         var level = run.data.session_level;
+        // each list keyed by session id in its order (one mark per session in each): a restore of tens of thousands of
+        // sessions is one pass, not a scan of every list per event; removing and adding again moves a mark to the end,
+        // as it did in the lists
+        Marks delete = new Marks(level.delete), retain = new Marks(level.retain), rename = new Marks(level.rename);
+        Marks rejected = new Marks(level.rejected);
         for (DecisionEvent e : run.events) {
             if (e.along())
                 continue; // about the kind of subagent taken along; the parent's own event is about the session
+            String id = e.sessionId();
             if (e.outcome() == Outcome.VETOED || e.outcome() == Outcome.RESTORED || e.outcome() == Outcome.WITHDRAWN) {
-                level.delete.removeIf(m -> m.id.equals(e.sessionId()));
-                remember(run, e);
-                if (level.retain.stream().noneMatch(m -> m.id.equals(e.sessionId()))) {
-                    level.retain.add(new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule()));
-                    run.record(e.outcome() == Outcome.VETOED ? "kept" : "restored", e.sessionId(), label(e));
+                delete.remove(id);
+                remember(run, rejected, e);
+                if (!retain.has(id)) {
+                    retain.add(new PreferenceData.SessionMark(id, e.title(), run.date, e.rule()));
+                    run.record(e.outcome() == Outcome.VETOED ? "kept" : "restored", id, label(e));
                 }
             } else if (e.outcome() == Outcome.RENAMED) {
-                level.delete.removeIf(m -> m.id.equals(e.sessionId()));
-                level.rename.removeIf(m -> m.id.equals(e.sessionId()));
-                level.rename.add(new PreferenceData.SessionMark(e.sessionId(), e.newTitle(), run.date, e.rule()));
-                remember(run, e);
-                run.record("renamed", e.sessionId(), e.sessionId() + " → \"" + e.newTitle() + "\"");
+                delete.remove(id);
+                rename.remove(id);
+                rename.add(new PreferenceData.SessionMark(id, e.newTitle(), run.date, e.rule()));
+                remember(run, rejected, e);
+                run.record("renamed", id, id + " → \"" + e.newTitle() + "\"");
             } else if (e.outcome() == Outcome.APPROVED && "delete".equals(e.action())) {
-                level.retain.removeIf(m -> m.id.equals(e.sessionId()));
+                retain.remove(id);
                 if (!e.ran()) {
                     // the request is for the session as the user saw it now (an earlier one is replaced)
-                    boolean known = level.delete.removeIf(m -> m.id.equals(e.sessionId()));
-                    PreferenceData.SessionMark m =
-                            new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule());
+                    boolean known = delete.remove(id);
+                    PreferenceData.SessionMark m = new PreferenceData.SessionMark(id, e.title(), run.date, e.rule());
                     if (e.seen() != null) {
                         m.messages = e.seen().messages();
                         m.last_activity = e.seen().lastActivity();
                         m.ended = e.seen().ended();
                     }
-                    level.delete.add(m);
-                    if (!known) run.record("delete_asked", e.sessionId(), label(e));
+                    delete.add(m);
+                    if (!known) run.record("delete_asked", id, label(e));
                 }
             }
         }
+        delete.writeBack();
+        retain.writeBack();
+        rename.writeBack();
+        rejected.writeBack();
         if (run.listing != null && !run.restore) stale(run);
         LocalDate cut = LocalDate.parse(run.date).minusDays(PreferenceData.KEPT_WINDOW_DAYS);
         level.rejected.removeIf(m -> m.date == null || LocalDate.parse(m.date).isBefore(cut));
@@ -108,10 +119,45 @@ public final class SessionMemoryRule implements LearningRule {
         }
     }
 
-    private static void remember(LearningRun run, DecisionEvent e) {
-        var rejected = run.data.session_level.rejected;
-        rejected.removeIf(m -> m.id.equals(e.sessionId()));
+    private static void remember(LearningRun run, Marks rejected, DecisionEvent e) {
+        rejected.remove(e.sessionId());
         rejected.add(new PreferenceData.SessionMark(e.sessionId(), e.title(), run.date, e.rule()));
+    }
+
+    /**
+     * One of the session lists keyed by id, in its order; {@link #writeBack} puts the result into the list. A touched
+     * list that (written by hand) held a session twice keeps its first mark.
+     */
+    private static final class Marks {
+        private final List<PreferenceData.SessionMark> list;
+        private final LinkedHashMap<String, PreferenceData.SessionMark> byId = new LinkedHashMap<>();
+        private boolean changed;
+
+        Marks(List<PreferenceData.SessionMark> list) {
+            this.list = list;
+            for (PreferenceData.SessionMark m : list) byId.putIfAbsent(m.id, m);
+        }
+
+        boolean has(String id) {
+            return byId.containsKey(id);
+        }
+
+        boolean remove(String id) {
+            boolean removed = byId.remove(id) != null;
+            changed |= removed;
+            return removed;
+        }
+
+        void add(PreferenceData.SessionMark m) {
+            byId.put(m.id, m);
+            changed = true;
+        }
+
+        void writeBack() {
+            if (!changed) return; // a list this run did not touch stays exactly as it was
+            list.clear();
+            list.addAll(byId.values());
+        }
     }
 
     static String label(DecisionEvent e) {

@@ -111,4 +111,44 @@ class SessionMemoryRuleTest {
         assertFalse(p.kept("s1"));
         assertTrue(p.protectedSession("s1"), "still within the kept window: asked by name, never automatic");
     }
+
+    @Test
+    void aSessionKeptAgainMovesToTheEndOfTheRejectionsAndIsRetainedOnce() {
+        PreferenceData d = new PreferenceData();
+        new SessionMemoryRule().apply(new LearningRun("p1", "2026-08-01", Events.parse("""
+                                s1 | B | long | MEDIUM | delete | VETOED | want_kept
+                                s2 | B | long | MEDIUM | delete | VETOED | want_kept
+                                s3 | B | long | MEDIUM | delete | APPROVED
+                                """), d));
+        var run = new LearningRun("b1", "2026-08-10", Events.parse("""
+                        s1 | B | long | MEDIUM | delete | RESTORED
+                        s1 | B | long | MEDIUM | delete | RESTORED
+                        """), d);
+        new SessionMemoryRule().apply(run);
+        assertEquals(
+                List.of("s2", "s1"),
+                d.session_level.rejected.stream().map(m -> m.id).toList());
+        assertEquals("2026-08-10", d.session_level.rejected.get(1).date, "the newer mark replaces the older");
+        assertEquals(
+                List.of("s1", "s2"),
+                d.session_level.retain.stream().map(m -> m.id).toList());
+        assertTrue(run.changes.isEmpty(), "already kept: nothing new to record: " + run.changes);
+    }
+
+    @Test
+    void aRestoreOfFortyThousandSessionsKeepsEachOnceInTheOrderTaken() {
+        // a whole real-world apply taken back (43,451 sessions in the bench): every one is kept, once, in order
+        PreferenceData d = new PreferenceData();
+        StringBuilder lines = new StringBuilder();
+        int n = 40_000;
+        for (int i = 0; i < n; i++) lines.append("r").append(i).append(" | B | long | HIGH | delete | RESTORED\n");
+        var run = new LearningRun("b", "2026-08-10", Events.parse(lines.toString()), d);
+        new SessionMemoryRule().apply(run);
+        assertEquals(n, d.session_level.retain.size());
+        assertEquals(n, d.session_level.rejected.size());
+        assertEquals("r0", d.session_level.retain.get(0).id);
+        assertEquals("r" + (n - 1), d.session_level.retain.get(n - 1).id);
+        assertEquals(n, run.changes.size());
+        assertTrue(new Preferences(d, null).kept("r12345"));
+    }
 }
