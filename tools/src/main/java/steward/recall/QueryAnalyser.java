@@ -99,12 +99,24 @@ final class QueryAnalyser {
     static Map<String, Double> idf(List<String> terms, IndexReader r) throws IOException {
         Map<String, Double> out = new HashMap<>();
         int n = Math.max(1, r.numDocs());
+        Map<String, Integer> df = new HashMap<>();
+        Set<Integer> inKnownBigram = new HashSet<>();
         for (String t : terms) {
-            int df = r.docFreq(new Term(RecallIndex.F_BODY, t));
+            int d = r.docFreq(new Term(RecallIndex.F_BODY, t));
+            df.put(t, d);
+            if (d > 0 && cjkBigram(t)) t.codePoints().forEach(inKnownBigram::add);
+        }
+        for (String t : terms) {
+            int d = df.get(t);
             // a CJK bigram found nowhere is mostly a segmentation artefact across a word boundary ("得我"), not evidence
             // of an unknown subject: it does not count against coverage (its unigrams still do)
-            if (df == 0 && cjkBigram(t)) continue;
-            out.put(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+            if (d == 0 && cjkBigram(t)) continue;
+            // nor does a CJK character that a bigram the index knows already holds: CJK text is indexed as characters
+            // and
+            // overlapping bigrams, and counting both weighed a Chinese word three or four times an English one ("继续讨论"
+            // alone cleared the information floor that a named subject must clear)
+            if (cjkUnigram(t) && inKnownBigram.contains(t.codePointAt(0))) continue;
+            out.put(t, Math.log(1 + (n - d + 0.5) / (d + 0.5)));
         }
         return out;
     }
@@ -184,6 +196,10 @@ final class QueryAnalyser {
             i += Character.charCount(cp);
         }
         return cjk > other;
+    }
+
+    static boolean cjkUnigram(String t) {
+        return t.codePointCount(0, t.length()) == 1 && TitleAnalyzer.isCjk(t.codePointAt(0));
     }
 
     static boolean cjkBigram(String t) {

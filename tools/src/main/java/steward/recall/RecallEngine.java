@@ -195,6 +195,11 @@ public final class RecallEngine implements AutoCloseable {
         return paths.stateDir().resolve("recall");
     }
 
+    /** The index (tests read term statistics from it). */
+    RecallIndex index() {
+        return index;
+    }
+
     public StewardPaths paths() {
         return paths;
     }
