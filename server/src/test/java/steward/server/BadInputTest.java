@@ -47,6 +47,27 @@ class BadInputTest {
         assertTrue(notObject.isError());
     }
 
+    /** A blank session_id would share one cooldown among every caller that sends it: refused, nothing written. */
+    @Test
+    void aBlankSessionIdIsRefusedByRecallInject() throws Exception {
+        Path home = TestHomes.copyFixture(tmp);
+        Map<String, Integer> before = TestSupport.snapshotTree(home);
+        for (String id : new String[] {"", " ", "\t"}) {
+            ToolResult r = Tools.registry()
+                    .invoke(
+                            "recall_inject",
+                            Json.MAPPER
+                                    .createObjectNode()
+                                    .put("context", "what did we decide about docker?")
+                                    .put("session_id", id)
+                                    .put("mode", "active"),
+                            TestSupport.context(home));
+            assertTrue(r.isError(), "'" + id + "': " + r.text());
+            assertTrue(r.text().startsWith("recall_inject: session_id is blank"), r.text());
+        }
+        assertEquals(before, TestSupport.snapshotTree(home));
+    }
+
     /**
      * A time ISO-8601 can write but epoch milliseconds cannot hold (years ±999,999,999) is refused as bad input, in every
      * tool that takes one, and nothing is written; it escaped the tools as an ArithmeticException ("internal error").

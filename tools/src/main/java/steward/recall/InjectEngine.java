@@ -160,6 +160,9 @@ public final class InjectEngine {
         int budget = req.budgetChars() == null ? DEFAULT_BUDGET : req.budgetChars();
         if (budget < 100 || budget > 20000)
             throw new StewardError("recall_inject", "budget_chars must be 100–20000, got " + budget);
+        // a blank id would share one cooldown and one echo check among every caller that sends it
+        if (req.sessionId() != null && CodePoints.blank(req.sessionId()))
+            throw new StewardError("recall_inject", "session_id is blank: leave it out, or pass the conversation's id");
         List<String> warnings = new ArrayList<>();
         // a damaged log or feedback file never blocks the decision, and is never written over: this call decides as
         // if it were empty, keeps no cooldown or log, and says so
