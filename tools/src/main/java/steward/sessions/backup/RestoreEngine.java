@@ -34,6 +34,7 @@ import steward.sessions.apply.ApplyJournal;
 import steward.sessions.audit.AuditEngine;
 import steward.sessions.audit.Times;
 import steward.sessions.rules.HermesPruneRule;
+import steward.sessions.store.AuditListings;
 import steward.sessions.store.ClaudeSessions;
 import steward.sessions.store.FtsIndex;
 import steward.sessions.store.FtsNulRows;
@@ -320,6 +321,8 @@ public final class RestoreEngine {
                 throw e;
             }
             Crashpoint.reach("restore.committed");
+            // messages came back with their old ids: an audit listing kept in this process would not look for them
+            AuditListings.forget(paths.stateDb());
             work.progress(step + 1, steps, "moving side files back");
             int files = returnSideFiles(bk, backupId, lines, wanted, store, skipped);
             if (entry != null) entry.close();

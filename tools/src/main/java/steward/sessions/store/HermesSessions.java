@@ -33,9 +33,7 @@ public final class HermesSessions implements SessionSource {
     @Override
     public List<SessionRow> rows() {
         if (rows == null) {
-            try (SessionStore store = SessionStore.openReadOnly(db)) {
-                rows = store.listSessionsForAudit();
-            }
+            rows = AuditListings.rows(db);
         }
         return rows;
     }
