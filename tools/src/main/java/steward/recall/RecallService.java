@@ -138,8 +138,18 @@ public final class RecallService {
         List<RecallEngine.Hit> shown = res.confidence().good()
                 ? res.hits()
                 : res.hits().subList(0, Math.min(res.hits().size(), Ranker.WEAK_MAX));
+        // an index that has not caught up yet (a session_apply or Hermes just deleted sessions) still holds their
+        // messages: they are left out, read against state.db at the call, as recall_inject's gate does
+        Set<String> gone = sync.stale() || sync.building()
+                ? engine.goneSessions(shown.stream().map(RecallEngine.Hit::item).toList())
+                : Set.of();
+        int leftOut = 0;
         for (RecallEngine.Hit h : shown) {
             RecallItem it = h.item();
+            if (RecallItem.SESSION.equals(it.source()) && gone.contains(it.sessionId())) {
+                leftOut++;
+                continue;
+            }
             items.add(new SearchItem(
                     h.rank(),
                     it.uri(),
@@ -188,15 +198,18 @@ public final class RecallService {
                         sync.millis(),
                         sync.building(),
                         sync.stale(),
-                        warnings(sync)));
+                        warnings(sync, leftOut)));
     }
 
     /**
      * The sync's warnings, then Steward's own recall files that cannot be read (search answers without them; they are
      * left as they are).
      */
-    private List<String> warnings(SyncReport sync) {
+    private List<String> warnings(SyncReport sync, int goneLeftOut) {
         List<String> out = new ArrayList<>(sync.warnings());
+        if (goneLeftOut > 0)
+            out.add(goneLeftOut
+                    + " item(s) of sessions deleted since they were indexed left out (the index is catching up)");
         FeedbackStore.Read fb = engine.feedback().read();
         if (fb.problem() != null)
             out.add(FeedbackStore.unreadable(

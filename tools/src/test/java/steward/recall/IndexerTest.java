@@ -381,6 +381,37 @@ class IndexerTest {
         }
     }
 
+    /** Right after sessions are deleted, before the background indexer caught up, a search leaves their messages out. */
+    @Test
+    @SuppressWarnings("try") // the background indexer runs for the try body, never referenced
+    void aSearchBeforeTheIndexCaughtUpLeavesOutSessionsDeletedSince() throws Exception {
+        Path home = RecallTestHomes.fixtureCopy(tmp);
+        try (RecallEngine e = RecallTestHomes.engine(home)) {
+            e.sync(Work.NONE);
+            e.sync(Work.NONE);
+            try (BackgroundIndexer bg = new BackgroundIndexer(e, 600_000).start()) {
+                RecallService svc = new RecallService(e);
+                var q = new RecallService.SearchRequest("housekeeping", 10, null, null, null, null);
+                RecallService.SearchOutput before = svc.search(q);
+                String deleted = before.items().stream()
+                        .filter(i -> RecallItem.SESSION.equals(i.source()))
+                        .map(RecallService.SearchItem::session_id)
+                        .findFirst()
+                        .orElseThrow();
+                RecallTestHomes.deleteSession(home, deleted); // as session_apply would; the indexer polls every 10 min
+                RecallService.SearchOutput after = svc.search(q);
+                assertTrue(after.index().stale(), "the index has not caught up");
+                assertTrue(
+                        after.items().stream().noneMatch(i -> deleted.equals(i.session_id())),
+                        "no message of the deleted session: " + after.items());
+                assertTrue(
+                        after.index().warnings().stream().anyMatch(w -> w.contains("deleted since they were indexed")),
+                        after.index().warnings().toString());
+                assertFalse(after.items().isEmpty(), "the other sessions are still found");
+            }
+        }
+    }
+
     /** The five live threads that used the most CPU, "name: ms" (what starved a low-priority worker, if anything). */
     private static String busiestThreads() {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
