@@ -140,7 +140,7 @@ public final class RecallService {
                 : res.hits().subList(0, Math.min(res.hits().size(), Ranker.WEAK_MAX));
         // an index that has not caught up yet (a session_apply or Hermes just deleted sessions) still holds their
         // messages: they are left out, read against state.db at the call, as recall_inject's gate does
-        Set<String> gone = sync.stale() || sync.building()
+        Set<String> gone = sync.stale() || sync.building() != null
                 ? engine.goneSessions(shown.stream().map(RecallEngine.Hit::item).toList())
                 : Set.of();
         int leftOut = 0;
