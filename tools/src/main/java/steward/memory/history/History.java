@@ -24,6 +24,7 @@ import steward.json.Json;
 import steward.memory.Flock;
 import steward.memory.MemoryBackups;
 import steward.memory.MemoryDocument;
+import steward.memory.lifecycle.Confidence;
 import steward.state.AtomicFiles;
 import steward.state.IoErrors;
 
@@ -388,12 +389,22 @@ public final class History {
     }
 
     /** The entries of {@code from} (split on Hermes' delimiter, stripped) that {@code to} does not have, in order. */
+    /**
+     * The entries of {@code from} that {@code to} does not hold. An entry held with another confidence prefix only
+     * ({@code [0.5] x} and {@code x}: memory_consolidate adds and rewrites them) is the same fact, not removed.
+     */
     static List<String> missing(byte[] from, byte[] to) {
         if (from == null) return List.of();
-        Set<String> target = to == null ? Set.of() : new HashSet<>(entries(to));
+        Set<String> target = new HashSet<>();
+        if (to != null) for (String e : entries(to)) target.add(fact(e));
         List<String> out = new ArrayList<>();
-        for (String e : entries(from)) if (!target.contains(e)) out.add(e);
+        for (String e : entries(from)) if (!target.contains(fact(e))) out.add(e);
         return out;
+    }
+
+    /** An entry without its confidence prefix. */
+    private static String fact(String entry) {
+        return Confidence.parse(entry).body();
     }
 
     private static List<String> entries(byte[] b) {

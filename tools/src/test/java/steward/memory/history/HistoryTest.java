@@ -273,6 +273,33 @@ class HistoryTest {
         assertEquals(List.of(), done.warnings());
     }
 
+    /**
+     * memory_consolidate adds and rewrites confidence prefixes: "[0.7] x" and "x" are the same fact. A rollback that only
+     * changes prefixes removes no entry (it listed each as removed and restored, and asked for confirm).
+     */
+    @Test
+    void anEntryThatOnlyChangedItsConfidencePrefixIsNotRemoved() throws Exception {
+        StewardPaths p = home();
+        Path mem = p.memoriesDir().resolve("MEMORY.md");
+        Files.writeString(mem, "[env] one");
+        MemoryWriter w = new MemoryWriter(p, at("2026-08-10T12:00:00Z"));
+        w.write(MemoryRequest.add("memory", "deploys on Tuesdays"));
+        History h = new History(p, at("2026-08-10T12:05:00Z"));
+        String plain = h.list("memories/MEMORY.md", null).versions().get(0).id();
+        Files.writeString(mem, "[env] one\n§\n[0.7] deploys on Tuesdays"); // as a consolidation apply writes it
+        History.RollbackResult r = h.rollback("memories/MEMORY.md", plain, false);
+        assertTrue(r.changed(), r.toString());
+        assertFalse(r.needs_confirm(), "no fact is removed");
+        assertEquals(List.of(), r.removed_entries());
+        assertEquals("[env] one\n§\ndeploys on Tuesdays", Files.readString(mem));
+        // a fact really gone is still asked about, named as it is now
+        Files.writeString(mem, "[env] one\n§\n[0.7] deploys on Tuesdays\n§\n[0.5] the VPN is wireguard");
+        History.RollbackResult asked = h.rollback("memories/MEMORY.md", plain, false);
+        assertTrue(asked.needs_confirm());
+        assertEquals(List.of("[0.5] the VPN is wireguard"), asked.would_remove());
+        assertEquals(List.of(), asked.would_restore());
+    }
+
     @Test
     void aRollbackThatRemovesNoEntryNeedsNoConfirm() throws Exception {
         StewardPaths p = home();
