@@ -171,17 +171,21 @@ public final class Retention {
 
     private Backup examine(SessionBackup store, String id, Instant created, double age, long bytes)
             throws IOException, SQLException {
-        List<JsonNode> lines = Files.exists(store.file(id)) ? store.read(id) : List.of();
+        // only the ids: a backup of tens of thousands of sessions (hundreds of MB) is read a line at a time, never
+        // whole
+        List<String> ids = new ArrayList<>();
+        if (Files.exists(store.file(id)))
+            store.forEachLine(id, l -> ids.add(l.path("id").asString()));
         List<JsonNode> claudeLines = store.readClaude(id);
         int onlySessions = 0, onlyFiles = 0;
-        if (!lines.isEmpty()) {
+        if (!ids.isEmpty()) {
             try (Connection c = Sqlite.openReadOnly(paths.stateDb());
                     PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
-                for (JsonNode l : lines) {
+                for (String sid : ids) {
                     // deleted by the apply, or ended / renamed by it and deleted since outside Steward (Hermes'
                     // auto_prune deletes ended sessions): the backup holds the session whole, and restore brings it
                     // back
-                    ps.setString(1, l.path("id").asString());
+                    ps.setString(1, sid);
                     try (ResultSet rs = ps.executeQuery()) {
                         if (!rs.next()) onlySessions++;
                     }
@@ -218,14 +222,7 @@ public final class Retention {
         String state =
                 age < settings.backupDays() ? WITHIN : onlySessions > 0 || onlyFiles > 0 ? KEPT_ONLY_COPY : PRUNABLE;
         return new Backup(
-                id,
-                created.toString(),
-                round(age),
-                bytes,
-                lines.size() + claudeSessions,
-                onlySessions,
-                onlyFiles,
-                state);
+                id, created.toString(), round(age), bytes, ids.size() + claudeSessions, onlySessions, onlyFiles, state);
     }
 
     /** Where a backup keeps the Claude Code files it moved ({@code <id>.files/claude/}). */

@@ -282,6 +282,7 @@ public final class RestoreEngine {
             ApplyJournal.Entry entry = moves.isEmpty() ? null : new ApplyJournal(paths, clock).beginRestore(backupId);
             if (entry != null) entry.write(ApplyJournal.Phase.PREPARED, List.of(), moves);
             try {
+                LaterDeletions later = new LaterDeletions(bk, backupId);
                 store.write(c -> {
                     Set<String> reinserted = new HashSet<>();
                     boolean usage = SessionBackup.hasTable(c, "session_model_usage");
@@ -294,14 +295,13 @@ public final class RestoreEngine {
                         // deletes ended sessions, or a `hermes sessions delete`): the backup holds it whole, as it was
                         // before the apply, so undoing the apply brings it back (a later Steward apply that deleted it
                         // is undone from that backup, in order)
-                        boolean back =
-                                action.equals("mark_ended") && !exists(c, id) && deletedBy(bk, backupId, id) == null;
+                        boolean back = action.equals("mark_ended") && !exists(c, id) && later.deletedBy(id) == null;
                         String why = back
                                 ? reinsert(c, l, sessionCols, messageCols, usage, messages, retitled)
                                 : switch (action) {
                                     case "delete" ->
                                         reinsert(c, l, sessionCols, messageCols, usage, messages, retitled);
-                                    case "mark_ended" -> unmark(c, l, note, bk, backupId);
+                                    case "mark_ended" -> unmark(c, l, note, later);
                                     case "rename" -> unrename(c, l, note);
                                     default -> "unknown action " + action + " in the backup";
                                 };
@@ -384,7 +384,7 @@ public final class RestoreEngine {
             Set<String> wanted,
             SessionStore store,
             List<Skipped> skipped) {
-        List<String> withFiles = new ArrayList<>();
+        Set<String> withFiles = new LinkedHashSet<>();
         for (JsonNode l : lines) {
             String id = l.path("id").asString();
             if (wanted.contains(id) && l.path("_steward").path("side_files").size() > 0) withFiles.add(id);
@@ -622,7 +622,7 @@ public final class RestoreEngine {
         }
     }
 
-    private static String unmark(Connection c, JsonNode l, JsonNode note, SessionBackup bk, String backupId)
+    private static String unmark(Connection c, JsonNode l, JsonNode note, LaterDeletions deletions)
             throws SQLException {
         String id = l.path("id").asString();
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ?")) {
@@ -631,7 +631,7 @@ public final class RestoreEngine {
                 if (!rs.next()) {
                     // deleted by a later apply (an ended untitled machine session is rule B's next): say which backup
                     // holds it, so the undo can be done in order
-                    String later = deletedBy(bk, backupId, id);
+                    String later = deletions.deletedBy(id);
                     return later == null
                             ? "no longer in state.db (deleted since)"
                             : "deleted since by the apply of backup " + later + ": restore it from " + later
@@ -649,32 +649,54 @@ public final class RestoreEngine {
         }
     }
 
-    /** The newest backup after {@code backupId} that holds {@code sessionId} as deleted; null if none. */
-    static String deletedBy(SessionBackup bk, String backupId, String sessionId) {
-        List<String> ids = new ArrayList<>();
-        try (var files = java.nio.file.Files.list(bk.dir())) {
-            files.map(f -> f.getFileName().toString())
-                    .filter(n -> n.endsWith(".jsonl") && !n.endsWith(".claude.jsonl"))
-                    .map(n -> n.substring(0, n.length() - ".jsonl".length()))
-                    .filter(n -> SessionBackup.isBackupId(n) && n.compareTo(backupId) > 0)
-                    .sorted(java.util.Comparator.reverseOrder())
-                    .forEach(ids::add);
-        } catch (IOException e) {
-            return null;
+    /**
+     * Which later backup deleted a session: the newest backup after {@code backupId} that holds it as deleted, or null.
+     * The later backups are read once per restore, line by line, on the first question (they were read whole for every
+     * session asked about, inside the write transaction: a restore of an old apply of thousands of sessions ended
+     * since deleted took minutes per thousand while Hermes could not write).
+     */
+    static final class LaterDeletions {
+        private final SessionBackup bk;
+        private final String backupId;
+        private Map<String, String> byId;
+
+        LaterDeletions(SessionBackup bk, String backupId) {
+            this.bk = bk;
+            this.backupId = backupId;
         }
-        for (String id : ids) {
-            try {
-                for (JsonNode l : bk.read(id))
-                    if (l.path("id").asString().equals(sessionId)
-                            && l.path("_steward")
-                                    .path("action")
-                                    .asString("delete")
-                                    .equals("delete")) return id;
-            } catch (IOException | RuntimeException e) {
-                // a damaged backup holds nothing we can point at
+
+        String deletedBy(String sessionId) {
+            if (byId == null) byId = read();
+            return byId.get(sessionId);
+        }
+
+        private Map<String, String> read() {
+            List<String> ids = new ArrayList<>();
+            try (var files = java.nio.file.Files.list(bk.dir())) {
+                files.map(f -> f.getFileName().toString())
+                        .filter(n -> n.endsWith(".jsonl") && !n.endsWith(".claude.jsonl"))
+                        .map(n -> n.substring(0, n.length() - ".jsonl".length()))
+                        .filter(n -> SessionBackup.isBackupId(n) && n.compareTo(backupId) > 0)
+                        .sorted(java.util.Comparator.reverseOrder())
+                        .forEach(ids::add);
+            } catch (IOException e) {
+                return Map.of();
             }
+            Map<String, String> out = new HashMap<>();
+            for (String id : ids) { // newest first: the newest deletion of a session is the one named
+                Map<String, String> own = new HashMap<>();
+                try {
+                    bk.forEachLine(id, l -> {
+                        if (l.path("_steward").path("action").asString("delete").equals("delete"))
+                            own.putIfAbsent(l.path("id").asString(), id);
+                    });
+                } catch (IOException | RuntimeException e) {
+                    continue; // a damaged backup holds nothing we can point at
+                }
+                own.forEach(out::putIfAbsent);
+            }
+            return out;
         }
-        return null;
     }
 
     private static String unrename(Connection c, JsonNode l, JsonNode note) throws SQLException {

@@ -22,6 +22,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import steward.StewardError;
 import steward.json.Json;
@@ -198,6 +199,20 @@ public final class SessionBackup {
 
     private static List<JsonNode> readLines(Path f, boolean claude) throws IOException {
         List<JsonNode> out = new ArrayList<>();
+        eachLine(f, claude, out::add);
+        return out;
+    }
+
+    /**
+     * Each Hermes line of backup {@code id}, checked as {@link #read}, one at a time: a backup of tens of thousands of
+     * sessions (hundreds of MB) is never held whole. A damaged line stops the walk with its {@link IOException}.
+     */
+    public void forEachLine(String id, Consumer<JsonNode> each) throws IOException {
+        eachLine(file(id), false, each);
+    }
+
+    private static void eachLine(Path f, boolean claude, Consumer<JsonNode> each) throws IOException {
+        int lines = 0;
         try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
             String line;
             int n = 0;
@@ -212,11 +227,11 @@ public final class SessionBackup {
                 }
                 String why = claude ? claudeLineProblem(l) : lineProblem(l);
                 if (why != null) throw new IOException(damaged(f, "line " + n + " " + why));
-                out.add(l);
+                each.accept(l);
+                lines++;
             }
         }
-        if (out.isEmpty()) throw new IOException(damaged(f, "it is empty (Steward never writes an empty backup)"));
-        return out;
+        if (lines == 0) throw new IOException(damaged(f, "it is empty (Steward never writes an empty backup)"));
     }
 
     private static String damaged(Path f, String why) {
